@@ -1,0 +1,72 @@
+"""Progress reporting and cancellation for long engine calls.
+
+The engine knows nothing of Qt: it takes a ``Monitor``, calls ``report`` with a
+fraction in [0, 1] and a short message, and calls ``check`` between steps (once
+per node expansion, per fold, per pruning step), which raises ``Cancelled`` once
+``cancel`` has been called from any thread.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+
+from engine.errors import Cancelled
+
+
+class Monitor:
+    """A thread-safe cancel flag plus an optional progress callback.
+
+    Examples
+    --------
+    >>> seen = []
+    >>> m = Monitor(lambda f, msg: seen.append(round(f, 2)))
+    >>> m.report(0.5, "half way"); seen
+    [0.5]
+    """
+
+    def __init__(self, on_progress: Callable[[float, str], None] | None = None):
+        self._on_progress = on_progress
+        self._cancelled = threading.Event()
+
+    def report(self, fraction: float, message: str = "") -> None:
+        if self._on_progress is not None:
+            self._on_progress(min(max(float(fraction), 0.0), 1.0), message)
+
+    def check(self) -> None:
+        if self._cancelled.is_set():
+            raise Cancelled("cancelled")
+
+    def cancel(self) -> None:
+        self._cancelled.set()
+
+    @property
+    def cancelled(self) -> bool:
+        return self._cancelled.is_set()
+
+    def scaled(self, start: float, stop: float) -> Monitor:
+        """A view of this monitor that maps [0, 1] onto [start, stop]; cancelling is shared."""
+        return _ScaledMonitor(self, start, stop)
+
+
+class _ScaledMonitor(Monitor):
+    def __init__(self, parent: Monitor, start: float, stop: float):
+        self._parent = parent
+        self._start = start
+        self._span = stop - start
+
+    def report(self, fraction: float, message: str = "") -> None:
+        self._parent.report(self._start + self._span * min(max(fraction, 0.0), 1.0), message)
+
+    def check(self) -> None:
+        self._parent.check()
+
+    def cancel(self) -> None:
+        self._parent.cancel()
+
+    @property
+    def cancelled(self) -> bool:
+        return self._parent.cancelled
+
+
+NULL_MONITOR = Monitor()
