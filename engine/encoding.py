@@ -1,0 +1,156 @@
+"""Turning a table into the numpy arrays the learners work on, in one place.
+
+Every attribute becomes one float64 column of ``X``: numeric values as they are,
+nominal values as their category code (0, 1, ...), missing as NaN. The target
+becomes integer class codes (classification) or floats (regression).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from engine.errors import ArborError
+from engine.table import IGNORED, NOMINAL, NUMERIC, Table, make_table
+
+
+@dataclass(frozen=True)
+class Attribute:
+    """One input column as the learners see it."""
+
+    name: str
+    kind: str
+    categories: tuple[str, ...] = ()
+
+    @property
+    def is_nominal(self) -> bool:
+        return self.kind == NOMINAL
+
+
+@dataclass(frozen=True)
+class Schema:
+    """What a tree was trained on: its attributes, target and (for classification) classes."""
+
+    attributes: tuple[Attribute, ...]
+    target: str
+    classes: tuple[str, ...] | None
+
+    @property
+    def is_regression(self) -> bool:
+        return self.classes is None
+
+    def attribute_index(self, name: str) -> int:
+        for i, a in enumerate(self.attributes):
+            if a.name == name:
+                return i
+        raise ArborError(f"unknown attribute {name!r}")
+
+
+@dataclass(frozen=True, eq=False)
+class Encoded:
+    """A training set as arrays. ``X`` is column-major so a column is contiguous."""
+
+    schema: Schema
+    X: np.ndarray
+    y: np.ndarray
+    weight: np.ndarray
+    notes: tuple[str, ...] = ()
+
+    @property
+    def n_rows(self) -> int:
+        return self.X.shape[0]
+
+
+def as_table(
+    data: Table | pd.DataFrame, target: str | None, kinds: Mapping[str, str] | None = None
+) -> Table:
+    """Accept either a Table or a plain frame (+ target and optional kind overrides)."""
+    if isinstance(data, Table):
+        table = data
+        if target is not None and target != table.target:
+            table = table.with_target(target)
+        return table.with_kinds(**kinds) if kinds else table
+    if not isinstance(data, pd.DataFrame):
+        raise ArborError(f"expected a pandas DataFrame or a Table, got {type(data).__name__}")
+    return make_table(data, target=target, kinds=kinds)
+
+
+def encode_columns(frame: pd.DataFrame, attributes: Sequence[Attribute]) -> np.ndarray:
+    """Encode ``frame``'s columns against a fixed schema; unseen categories become missing."""
+    X = np.empty((len(frame), len(attributes)), dtype=np.float64, order="F")
+    for j, attr in enumerate(attributes):
+        if attr.name not in frame.columns:
+            raise ArborError(f"the data has no column {attr.name!r}, which the model needs")
+        col = frame[attr.name]
+        if attr.is_nominal:
+            text = col.astype("object").map(lambda v: v if pd.isna(v) else str(v).strip())
+            codes = pd.Categorical(text, categories=list(attr.categories)).codes
+            X[:, j] = np.where(codes >= 0, codes, np.nan)
+        else:
+            try:
+                X[:, j] = pd.to_numeric(col, errors="raise").to_numpy(dtype=np.float64)
+            except (ValueError, TypeError):
+                X[:, j] = _lenient_numbers(col, attr.name)
+    return X
+
+
+def _lenient_numbers(col: pd.Series, name: str) -> np.ndarray:
+    numbers = pd.to_numeric(col.astype("string").str.strip().replace({"?": None, "": None}),
+                            errors="coerce")
+    bad = col[numbers.isna() & col.notna() & ~col.astype("string").str.strip().isin(["?", ""])]
+    if len(bad):
+        raise ArborError(f"column {name!r} must be numeric, but has the value {bad.iloc[0]!r}")
+    return numbers.to_numpy(dtype=np.float64)
+
+
+def encode(table: Table, task: str = "classification") -> Encoded:
+    """Encode a table for learning.
+
+    Rows whose target is missing cannot teach anything; they are left out and
+    the returned ``notes`` say how many.
+
+    Examples
+    --------
+    >>> from engine.table import make_table
+    >>> t = make_table(pd.DataFrame({"a": ["x", "y", None], "c": ["p", "q", "p"]}))
+    >>> e = encode(t)
+    >>> e.X[:, 0].tolist(), e.y.tolist(), e.schema.classes
+    ([0.0, 1.0, nan], [0, 1, 0], ('p', 'q'))
+    """
+    frame, target = table.frame, table.target
+    names = table.attributes
+    attributes = tuple(
+        Attribute(n, table.kinds[n], tuple(frame[n].cat.categories) if table.kinds[n] == NOMINAL else ())
+        for n in names
+    )
+    notes: list[str] = list(table.notes)
+    y_col = frame[target]
+    keep = y_col.notna().to_numpy()
+    if not keep.all():
+        notes.append(f"{int((~keep).sum())} row(s) with a missing target were left out")
+    if not keep.any():
+        raise ArborError(f"the target {target!r} has no values: every row is missing it")
+    if task == "regression":
+        if table.kinds[target] != NUMERIC:
+            raise ArborError(
+                f"regression needs a numeric target, but {target!r} is nominal "
+                "(use classification, or make the column numeric)")
+        y = y_col.to_numpy(dtype=np.float64)[keep]
+        classes = None
+    else:
+        if table.kinds[target] != NOMINAL:
+            raise ArborError(
+                f"classification needs a nominal target, but {target!r} is numeric "
+                "(make the column nominal, or use --task regression)")
+        codes = y_col.cat.codes.to_numpy()[keep]
+        classes = tuple(str(c) for c in y_col.cat.categories)
+        y = codes.astype(np.intp)
+    X = encode_columns(frame.loc[keep] if not keep.all() else frame, attributes)
+    schema = Schema(attributes, target, classes)
+    return Encoded(schema, X, y, np.ones(len(y)), tuple(notes))
+
+
+__all__ = ["Attribute", "Schema", "Encoded", "encode", "encode_columns", "as_table", "IGNORED"]

@@ -1,0 +1,121 @@
+"""``DecisionTree``: the scikit-learn-shaped estimator over the engine.
+
+The constructor only stores its keyword arguments; ``fit`` validates them
+through :func:`engine.settings.resolve`, encodes the data, grows and prunes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+
+import numpy as np
+import pandas as pd
+
+from engine.encoding import Encoded, as_table, encode, encode_columns
+from engine.errors import ArborError
+from engine.growth import grow
+from engine.monitor import NULL_MONITOR, Monitor
+from engine.predict import predict_proba, predict_value
+from engine.settings import Settings, resolve
+from engine.table import Table
+from engine.tree import Tree
+
+PARAMS = tuple(f.name for f in fields(Settings))
+
+
+class DecisionTree:
+    """ID3, C4.5 or CART, chosen by ``algorithm``.
+
+    Parameters mirror the command line (``max_depth``, ``min_samples_leaf``,
+    ``min_gain``, ``growth``, ``prune``, ...); None means the algorithm's
+    default.
+
+    Examples
+    --------
+    >>> from engine.samples import load_sample
+    >>> model = DecisionTree(algorithm="id3").fit(load_sample("weather"))
+    >>> model.tree_.n_leaves, model.tree_.root.stats["gain"].__round__(3)
+    (5, 0.247)
+    """
+
+    def __init__(self, algorithm: str = "c45", **params):
+        unknown = set(params) - set(PARAMS)
+        if unknown:
+            raise TypeError(f"unknown parameter(s): {', '.join(sorted(unknown))}")
+        self.algorithm = algorithm
+        for name in PARAMS[1:]:
+            setattr(self, name, params.get(name))
+
+    def get_params(self, deep: bool = True) -> dict:
+        return {name: getattr(self, name) for name in PARAMS}
+
+    def set_params(self, **params) -> DecisionTree:
+        for name, value in params.items():
+            if name not in PARAMS:
+                raise ValueError(f"unknown parameter {name!r}")
+            setattr(self, name, value)
+        return self
+
+    def settings(self) -> Settings:
+        return resolve(**self.get_params())
+
+    def fit(self, data: Table | pd.DataFrame, target: str | None = None, kinds=None,
+            monitor: Monitor = NULL_MONITOR) -> DecisionTree:
+        """Learn a tree from a Table or a DataFrame (the target defaults to the last column)."""
+        settings = self.settings()
+        table = as_table(data, target, kinds)
+        encoded = encode(table, settings.task)
+        check_trainable(encoded, settings)
+        from engine.pruning import prune_for
+
+        root = grow(encoded, settings, monitor.scaled(0.0, 0.8) if settings.prune != "none" else monitor)
+        tree = Tree(root, encoded.schema)
+        tree = prune_for(tree, encoded, settings, monitor.scaled(0.8, 1.0))
+        self.tree_ = tree
+        self.settings_ = settings
+        self.schema_ = encoded.schema
+        self.classes_ = np.array(encoded.schema.classes) if encoded.schema.classes else None
+        self.notes_ = encoded.notes + one_class_note(encoded)
+        return self
+
+    def _matrix(self, data: Table | pd.DataFrame) -> np.ndarray:
+        if not hasattr(self, "tree_"):
+            raise ArborError("the model is not trained yet: call fit first")
+        frame = data.frame if isinstance(data, Table) else data
+        return encode_columns(frame, self.schema_.attributes)
+
+    def predict_proba(self, data) -> np.ndarray:
+        if self.schema_.is_regression:
+            raise ArborError("a regression tree predicts values, not class probabilities")
+        return predict_proba(self.tree_, self._matrix(data))
+
+    def predict(self, data) -> np.ndarray:
+        X = self._matrix(data)
+        if self.schema_.is_regression:
+            return predict_value(self.tree_, X)
+        return self.classes_[np.argmax(predict_proba(self.tree_, X), axis=1)]
+
+
+def check_trainable(data: Encoded, settings: Settings) -> None:
+    """Refuse inputs the chosen algorithm cannot learn from, naming what to change."""
+    if data.n_rows == 0:
+        raise ArborError("there are no rows to learn from")
+    if not data.schema.attributes:
+        raise ArborError("there are no attributes to learn from: every column other than "
+                         "the target is ignored")
+    if settings.algorithm == "id3":
+        numeric = [a.name for a in data.schema.attributes if not a.is_nominal]
+        if numeric:
+            raise ArborError(
+                f"ID3 handles nominal attributes only, and {numeric[0]!r} is numeric: use C4.5 "
+                "or CART, make the column nominal, or mark it ignored")
+
+
+def one_class_note(data: Encoded) -> tuple[str, ...]:
+    if data.schema.is_regression:
+        return ()
+    present = np.unique(data.y)
+    if len(present) == 1:
+        label = data.schema.classes[present[0]]
+        return (f"every row has {data.schema.target} = {label}, so the tree is a single leaf",)
+    return ()

@@ -1,0 +1,197 @@
+"""The one growth loop every algorithm uses.
+
+Nodes are expanded depth-first (ID3's recursion, made iterative) or best-first
+(seed 004's Algorithm 3: a priority queue of leaves ranked by how much their
+best split would lower the tree's total impurity, i.e. gain times the node's
+share of the instances). Growth works on mutable drafts and freezes them into
+immutable :class:`engine.tree.Node` objects at the end.
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass, field
+from itertools import count
+from types import MappingProxyType
+
+import numpy as np
+
+from engine.encoding import Encoded
+from engine.monitor import NULL_MONITOR, Monitor
+from engine.settings import Settings
+from engine.splitting import WEKA_EPS, Candidate, Problem, choose, score_all
+from engine.tree import MULTIWAY, Node, renumber
+
+
+@dataclass(eq=False)
+class Draft:
+    """A node while the tree grows."""
+
+    rows: np.ndarray
+    weights: np.ndarray
+    depth: int
+    stats: np.ndarray
+    impurity: float
+    used: frozenset = frozenset()
+    candidate: Candidate | None = None
+    children: list[Draft] = field(default_factory=list)
+
+    @property
+    def weight(self) -> float:
+        return float(self.weights.sum())
+
+
+def make_draft(problem: Problem, rows, weights, depth: int, used=frozenset()) -> Draft:
+    stats = problem.stats(rows, weights)
+    return Draft(rows, weights, depth, stats, float(problem.impurity(stats)), used)
+
+
+def is_pure(problem: Problem, draft: Draft) -> bool:
+    if problem.regression:
+        return draft.impurity <= np.finfo(np.float64).eps
+    total = draft.stats.sum()
+    return total <= 0 or draft.stats.max() >= total - WEKA_EPS * max(total, 1.0)
+
+
+def evaluate(problem: Problem, draft: Draft) -> None:
+    """Find the split ``draft`` would take, or leave ``candidate`` None for a leaf."""
+    s = problem.settings
+    w = draft.weight
+    if (
+        is_pure(problem, draft)
+        or w < s.min_samples_split
+        or (s.max_depth is not None and draft.depth >= s.max_depth)
+        or w < 2 * s.min_samples_leaf
+    ):
+        return
+    candidates = score_all(problem, draft.rows, draft.weights, exclude=draft.used)
+    best = choose(problem, candidates)
+    if best is None:
+        return
+    if s.binary:
+        if best.gain + 1e-12 < s.min_gain:
+            return
+    elif best.gain - s.min_gain <= WEKA_EPS:
+        return
+    draft.candidate = best
+
+
+def partition(problem: Problem, draft: Draft) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Rows and weights of each branch; missing values go down every branch, weighted."""
+    split = draft.candidate.split
+    branch = split.branch_of(problem.data.X[draft.rows, split.attribute])
+    missing = branch < 0
+    parts = []
+    for b, frac in enumerate(split.fractions):
+        chosen = branch == b
+        rows, weights = draft.rows[chosen], draft.weights[chosen]
+        if frac > 0 and missing.any():
+            rows = np.concatenate([rows, draft.rows[missing]])
+            weights = np.concatenate([weights, draft.weights[missing] * frac])
+        parts.append((rows, weights))
+    return parts
+
+
+def expand(problem: Problem, draft: Draft) -> list[Draft]:
+    """Split ``draft`` by its candidate; the children are evaluated, ready to expand."""
+    used = draft.used
+    if draft.candidate.split.kind == MULTIWAY:
+        used = used | {draft.candidate.attribute}
+    draft.children = [
+        make_draft(problem, rows, weights, draft.depth + 1, used)
+        for rows, weights in partition(problem, draft)
+    ]
+    for child in draft.children:
+        evaluate(problem, child)
+    return draft.children
+
+
+def priority(draft: Draft, total_weight: float) -> float:
+    """How much expanding ``draft`` lowers the tree's total impurity."""
+    return draft.candidate.gain * draft.weight / total_weight
+
+
+def grow_drafts(problem: Problem, root: Draft, monitor: Monitor = NULL_MONITOR) -> Draft:
+    """Grow from an evaluated root until no leaf can (or may) be split."""
+    s = problem.settings
+    total = max(root.weight, 1e-300)
+    leaves, settled = 1, 0.0
+    order = count()
+    frontier: list = []
+
+    def push(d: Draft) -> None:
+        nonlocal settled
+        if d.candidate is None:
+            settled += d.weight
+            return
+        key = -priority(d, total) if s.growth == "best" else 0.0
+        # Depth-first: a LIFO stack is a heap keyed on decreasing insertion order.
+        tiebreak = next(order) if s.growth == "best" else -next(order)
+        heapq.heappush(frontier, (key, tiebreak, d))
+
+    push(root)
+    while frontier:
+        monitor.check()
+        _, _, draft = heapq.heappop(frontier)
+        n_branches = draft.candidate.split.n_branches
+        if s.max_leaves is not None and leaves + n_branches - 1 > s.max_leaves:
+            draft.candidate = None
+            settled += draft.weight
+            continue
+        leaves += n_branches - 1
+        children = expand(problem, draft)
+        for child in reversed(children) if s.growth != "best" else children:
+            push(child)
+        monitor.report(settled / total, f"{leaves} leaves")
+    return root
+
+
+def freeze(problem: Problem, root: Draft) -> Node:
+    """Immutable nodes from drafts, ids in pre-order."""
+    order, stack = [], [root]
+    while stack:
+        d = stack.pop()
+        order.append(d)
+        stack.extend(d.children)
+    built: dict[int, Node] = {}
+    for d in reversed(order):
+        built[id(d)] = to_node(problem, d, tuple(built.pop(id(c)) for c in d.children))
+    return renumber(built[id(root)])
+
+
+def to_node(problem: Problem, d: Draft, children: tuple[Node, ...]) -> Node:
+    stats = {}
+    split = None
+    if children:
+        c = d.candidate
+        split = c.split
+        stats = {"gain": c.gain, "gain_ratio": c.gain_ratio}
+    if problem.regression:
+        distribution = np.zeros(0)
+        value = d.stats[1] / d.stats[0] if d.stats[0] > 0 else float("nan")
+    else:
+        distribution = d.stats
+        value = float("nan")
+    distribution.setflags(write=False)
+    return Node(
+        id=0, depth=d.depth, weight=d.weight, distribution=distribution, impurity=d.impurity,
+        value=float(value), split=split, children=children, stats=MappingProxyType(stats),
+    )
+
+
+def grow(
+    data: Encoded,
+    settings: Settings,
+    monitor: Monitor = NULL_MONITOR,
+    rows: np.ndarray | None = None,
+    weights: np.ndarray | None = None,
+) -> Node:
+    """Grow a tree on ``data`` (optionally on a subset of rows, with weights)."""
+    problem = Problem(data, settings)
+    rows = np.arange(data.n_rows) if rows is None else np.asarray(rows)
+    weights = data.weight[rows] if weights is None else np.asarray(weights, dtype=np.float64)
+    root = make_draft(problem, rows, weights, 0)
+    evaluate(problem, root)
+    grow_drafts(problem, root, monitor)
+    monitor.report(1.0, "grown")
+    return freeze(problem, root)

@@ -1,0 +1,174 @@
+"""The tree: a plain immutable structure every view, exporter and predictor reads.
+
+A node has an id, its (weighted) class distribution or regression statistics,
+its impurity, and either no split (a leaf) or a split with one child per
+branch. Multiway (one branch per category), numeric threshold (``<=`` / ``>``)
+and binary subset splits are the same case: a split routes a value to a branch.
+Labels, rules and colours are derived by exporters and views, never stored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+
+import numpy as np
+
+from engine.encoding import Schema
+
+#: Split kinds.
+MULTIWAY, THRESHOLD, SUBSET = "multiway", "threshold", "subset"
+
+
+@dataclass(frozen=True)
+class Split:
+    """How a node routes an instance to one of its children.
+
+    ``groups`` (multiway and subset) lists the category codes of each branch;
+    a threshold split sends ``value <= threshold`` to branch 0 and the rest to
+    branch 1. ``fractions`` are the branches' shares of the known training
+    weight: an instance with a missing value goes down every branch with its
+    weight multiplied by these (C4.5's fractional instances).
+    """
+
+    attribute: int
+    kind: str
+    fractions: tuple[float, ...]
+    threshold: float | None = None
+    groups: tuple[tuple[int, ...], ...] = ()
+
+    @property
+    def n_branches(self) -> int:
+        return len(self.fractions)
+
+    def branch_of(self, values: np.ndarray) -> np.ndarray:
+        """Branch index per value; -1 for a missing value or a category no branch holds."""
+        out = np.full(values.shape, -1, dtype=np.intp)
+        known = ~np.isnan(values)
+        if self.kind == THRESHOLD:
+            out[known] = np.where(values[known] <= self.threshold, 0, 1)
+            return out
+        lookup = np.full(1 + max((max(g) for g in self.groups if g), default=0), -1, np.intp)
+        for b, group in enumerate(self.groups):
+            lookup[list(group)] = b
+        codes = values[known].astype(np.intp)
+        inside = codes < len(lookup)
+        mapped = np.full(codes.shape, -1, dtype=np.intp)
+        mapped[inside] = lookup[codes[inside]]
+        out[known] = mapped
+        return out
+
+
+@dataclass(frozen=True, eq=False)
+class Node:
+    """One node. ``distribution`` holds class weights (empty for regression).
+
+    ``value`` is the mean target for regression; ``stats`` holds derived numbers
+    worth showing (split scores, pruning error bounds) keyed by name.
+    """
+
+    id: int
+    depth: int
+    weight: float
+    distribution: np.ndarray
+    impurity: float
+    value: float = float("nan")
+    split: Split | None = None
+    children: tuple[Node, ...] = ()
+    stats: Mapping[str, float] = field(default_factory=lambda: MappingProxyType({}))
+
+    @property
+    def is_leaf(self) -> bool:
+        return self.split is None
+
+    def walk(self) -> Iterator[Node]:
+        """Pre-order traversal without recursion (trees can be deep)."""
+        stack = [self]
+        while stack:
+            node = stack.pop()
+            yield node
+            stack.extend(reversed(node.children))
+
+
+@dataclass(frozen=True, eq=False)
+class Tree:
+    """A trained tree plus what it was trained on."""
+
+    root: Node
+    schema: Schema
+
+    @property
+    def is_regression(self) -> bool:
+        return self.schema.is_regression
+
+    @property
+    def classes(self) -> tuple[str, ...] | None:
+        return self.schema.classes
+
+    def nodes(self) -> Iterator[Node]:
+        return self.root.walk()
+
+    @property
+    def n_nodes(self) -> int:
+        """Internal nodes plus leaves (Weka's "size of the tree")."""
+        return sum(1 for _ in self.nodes())
+
+    @property
+    def n_leaves(self) -> int:
+        return sum(1 for n in self.nodes() if n.is_leaf)
+
+    @property
+    def depth(self) -> int:
+        """Edges on the longest root-to-leaf path; a single leaf has depth 0."""
+        return max(n.depth for n in self.nodes()) - self.root.depth
+
+    def node(self, node_id: int) -> Node:
+        for n in self.nodes():
+            if n.id == node_id:
+                return n
+        raise KeyError(f"no node {node_id}")
+
+    def path_to(self, node_id: int) -> list[tuple[Node, int]]:
+        """(ancestor, branch taken) pairs from the root down to ``node_id``; the node itself is last with -1."""
+        stack: list[tuple[Node, list[tuple[Node, int]]]] = [(self.root, [])]
+        while stack:
+            node, path = stack.pop()
+            if node.id == node_id:
+                return [*path, (node, -1)]
+            for b, child in enumerate(node.children):
+                stack.append((child, [*path, (node, b)]))
+        raise KeyError(f"no node {node_id}")
+
+    def parents(self) -> dict[int, Node]:
+        return {c.id: n for n in self.nodes() for c in n.children}
+
+    def replace_root(self, root: Node) -> Tree:
+        return replace(self, root=root)
+
+
+def leaf_prediction(node: Node, fallback: np.ndarray | None) -> np.ndarray:
+    """Class probabilities a leaf predicts; an empty leaf predicts its parent's."""
+    total = node.distribution.sum()
+    if total > 0:
+        return node.distribution / total
+    if fallback is not None:
+        return fallback
+    return np.full(node.distribution.shape, 1.0 / max(len(node.distribution), 1))
+
+
+def renumber(root: Node, start_depth: int = 0) -> Node:
+    """A copy of ``root`` with ids 0, 1, ... in pre-order and depths recomputed."""
+    # Iterative: ids are handed out in pre-order, nodes rebuilt bottom-up.
+    counter = iter(range(1 << 62))
+    order: list[tuple[Node, int, int]] = []
+    stack = [(root, start_depth)]
+    while stack:
+        node, depth = stack.pop()
+        order.append((node, next(counter), depth))
+        stack.extend((c, depth + 1) for c in reversed(node.children))
+    built: dict[int, Node] = {}
+    for node, new_id, depth in reversed(order):
+        children = tuple(built.pop(id(c)) for c in node.children)
+        built[id(node)] = replace(node, id=new_id, depth=depth, children=children)
+    return built[id(root)]
