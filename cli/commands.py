@@ -1,0 +1,183 @@
+"""What each sub-command does: load, call the engine, return (JSON dict, human text)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import numpy as np
+
+from engine.encoding import encode
+from engine.errors import ArborError
+from engine.estimator import DecisionTree
+from engine.table import IGNORED, NOMINAL, NUMERIC, Table
+
+LEARNER_OPTIONS = (
+    "algorithm", "criterion", "task", "max_depth", "min_samples_split", "min_samples_leaf",
+    "min_gain", "max_leaves", "growth", "prune", "confidence", "subtree_raising",
+    "error_estimate", "alpha", "cv_alpha", "one_se", "holdout", "seed",
+)
+
+
+def _names(text: str) -> list[str]:
+    return [n.strip() for n in text.split(",") if n.strip()]
+
+
+def load(args: argparse.Namespace) -> Table:
+    from engine.io import read_table
+    from engine.samples import load_sample
+
+    kinds = {n: NOMINAL for n in _names(args.nominal)}
+    kinds.update({n: NUMERIC for n in _names(args.numeric)})
+    kinds.update({n: IGNORED for n in _names(args.ignore)})
+    if args.sample and args.data:
+        raise ArborError("give either a DATA file or --sample, not both")
+    if args.sample:
+        table = load_sample(args.sample)
+        if args.target:
+            table = table.with_target(args.target)
+        return table.with_kinds(**kinds) if kinds else table
+    if not args.data:
+        raise ArborError("no data: give a DATA file or --sample NAME")
+    return read_table(args.data, target=args.target,
+                      nominal=_names(args.nominal), numeric=_names(args.numeric),
+                      ignored=_names(args.ignore))
+
+
+def learner(args: argparse.Namespace) -> DecisionTree:
+    params = {k: getattr(args, k) for k in LEARNER_OPTIONS if getattr(args, k, None) is not None}
+    return DecisionTree(**params)
+
+
+def train(args):
+    from engine.export.model_json import save_model, tree_to_dict
+    from engine.export.text import summary, to_text
+
+    table = load(args)
+    model = learner(args).fit(table)
+    tree = model.tree_
+    result = {"n_nodes": tree.n_nodes, "n_leaves": tree.n_leaves, "depth": tree.depth}
+    predictions = model.predict(table)
+    y = table.frame[table.target]
+    known = y.notna().to_numpy()
+    if tree.is_regression:
+        err = predictions[known] - y.to_numpy(dtype=float)[known]
+        result["train_rmse"] = float(np.sqrt(np.mean(err**2)))
+        score_line = f"Training RMSE: {result['train_rmse']:.4f}"
+    else:
+        correct = predictions[known] == y.astype(str).to_numpy()[known]
+        result["train_accuracy"] = float(correct.mean())
+        score_line = f"Training accuracy: {100 * result['train_accuracy']:.2f}%"
+    result["notes"] = list(model.notes_)
+    result["tree"] = tree_to_dict(tree, model.settings_)
+    if args.save:
+        save_model(tree, model.settings_, args.save)
+    exported = export_all(args, model, table)
+    title = {"id3": "ID3", "c45": "C4.5", "cart": "CART"}[model.settings_.algorithm]
+    pruned = "" if model.settings_.prune == "none" else f" ({model.settings_.prune} pruning)"
+    header = f"{title} tree{pruned}\n{'-' * len(title + ' tree' + pruned)}\n\n"
+    notes = "".join(f"Note: {n}\n" for n in model.notes_)
+    written = "".join(f"Wrote {p}\n" for p in exported + ([args.save] if args.save else []))
+    text = f"{header}{to_text(tree)}\n{summary(tree)}\n{score_line}\n{notes}{written}"
+    return result, text
+
+
+def export_all(args, model, table) -> list[str]:
+    """Run every export the command line asked for; returns the paths written."""
+    from engine.export import files
+
+    written = []
+    for option in ("rules", "image", "dot", "pmml", "python"):
+        path = getattr(args, option, None)
+        if path:
+            files.export(option, model, table, Path(path))
+            written.append(path)
+    return written
+
+
+def predict(args):
+    from engine.encoding import encode_columns
+    from engine.export.model_json import load_model
+    from engine.predict import predict_proba, predict_value
+
+    tree, _ = load_model(args.model)
+    table = load(args)
+    X = encode_columns(table.frame, tree.schema.attributes)
+    if tree.is_regression:
+        predictions = predict_value(tree, X).tolist()
+    else:
+        labels = np.array(tree.classes)
+        predictions = labels[np.argmax(predict_proba(tree, X), axis=1)].tolist()
+    if args.output:
+        from engine.atomic import write_atomic
+
+        out = table.frame.copy()
+        out[f"predicted {tree.schema.target}"] = predictions
+        write_atomic(args.output, lambda p: out.to_csv(p, index=False))
+    text = "\n".join(str(p) for p in predictions)
+    return {"predictions": predictions, "n": len(predictions)}, text
+
+
+def explain(args):
+    from engine.explain import attribute_table, node_rows
+
+    table = load(args)
+    model = learner(args)
+    settings = model.settings()
+    data = encode(table, settings.task)
+    rows = weights = None
+    chosen = None
+    if args.node is not None:
+        model.fit(table)
+        rows, weights = node_rows(model.tree_, data, args.node, model.settings_)
+        node = model.tree_.node(args.node)
+        chosen = node.split.attribute if node.split is not None else -1
+    rows_out = attribute_table(data, settings, rows, weights, chosen)
+    result = {"node": args.node or 0, "attributes": [r.as_dict() for r in rows_out]}
+    header = f"{'attribute':<16}{'entropy':>9}{'mean info':>11}{'info gain':>11}{'split info':>12}{'gain ratio':>12}{'gini gain':>11}"
+    lines = [header]
+    for r in rows_out:
+        mark = " *" if r.chosen else ""
+        lines.append(f"{r.name[:15]:<16}{r.entropy_before:>9.3f}{r.mean_info:>11.3f}{r.info_gain:>11.3f}"
+                     f"{r.split_info:>12.3f}{r.gain_ratio:>12.3f}{r.gini_gain:>11.3f}{mark}")
+    lines.append("* the attribute the algorithm chooses")
+    return result, "\n".join(lines)
+
+
+def baseline(args):
+    from engine.baseline import baselines
+
+    table = load(args)
+    b = baselines(encode(table))
+    result = {
+        "n": b.n, "zero_r_class": b.zero_r_class, "zero_r_errors": b.zero_r_errors,
+        "one_r_attribute": b.one_r_attribute, "one_r_errors": b.one_r_errors,
+        "one_r_rules": [{"value": v, "class": c} for v, c in b.one_r_rules],
+        "errors_by_attribute": dict(b.errors_by_attribute),
+    }
+    n = f"{b.n:g}"
+    rules = "\n".join(f"  {b.one_r_attribute} {v if v[0] in '<>' else '= ' + v} -> {c}"
+                      for v, c in b.one_r_rules)
+    text = (f"0-R: predict {table.target} = {b.zero_r_class}: {b.zero_r_errors:g}/{n} errors\n"
+            f"1-R: on {b.one_r_attribute}: {b.one_r_errors:g}/{n} errors\n{rules}")
+    return result, text
+
+
+def evaluate(args):
+    from cli.evaluate import evaluate_command
+
+    return evaluate_command(args, load, learner)
+
+
+def path(args):
+    from cli.evaluate import path_command
+
+    return path_command(args, load, learner)
+
+
+HANDLERS = {"train": train, "evaluate": evaluate, "predict": predict, "explain": explain,
+            "path": path, "baseline": baseline}
+
+
+def run(args: argparse.Namespace):
+    return HANDLERS[args.command](args)

@@ -1,0 +1,149 @@
+"""``python main.py SUBCOMMAND`` / ``arbor SUBCOMMAND``: the engine without a window.
+
+Every sub-command prints human text, or one JSON object with ``--json``.
+Problems with the input are one line on stderr and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from cli import commands
+from engine.errors import ArborError, Cancelled
+
+EXIT_BAD_INPUT = 2
+
+DESCRIPTION = """Arbor: decision trees (ID3, C4.5, CART) from the command line.
+Run without a sub-command to open the window."""
+
+
+def _data_arguments(p: argparse.ArgumentParser, positional: bool = True) -> None:
+    if positional:
+        p.add_argument("data", nargs="?", metavar="DATA",
+                       help="data file: .csv, .tsv, .arff, .xlsx or .parquet (or use --sample)")
+    p.add_argument("--sample", metavar="NAME",
+                   help="use a bundled dataset instead of a file (weather, weather-numeric, "
+                        "restaurant, toys, contact-lenses, iris)")
+    p.add_argument("--target", metavar="NAME", help="the column to predict (default: the last one)")
+    p.add_argument("--nominal", metavar="A,B", default="", help="treat these columns as nominal")
+    p.add_argument("--numeric", metavar="C,D", default="", help="treat these columns as numeric")
+    p.add_argument("--ignore", metavar="E,F", default="", help="leave these columns out")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+
+
+def _learner_arguments(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("learner options (defaults depend on the algorithm)")
+    g.add_argument("--algorithm", choices=["id3", "c45", "cart"], default="c45",
+                   help="ID3 (nominal, multiway, information gain), C4.5 (gain ratio, numeric "
+                        "thresholds, missing values, pruning) or CART (binary, Gini); default c45")
+    g.add_argument("--criterion",
+                   choices=["entropy", "gain_ratio", "gini", "misclassification", "squared_error"],
+                   help="split measure (id3: entropy, c45: gain_ratio, cart: gini; regression: squared_error)")
+    g.add_argument("--task", choices=["classification", "regression"], default="classification",
+                   help="regression grows a CART tree with mean leaves")
+    g.add_argument("--max-depth", type=int, metavar="N", help="stop splitting at this depth")
+    g.add_argument("--min-samples-split", type=float, metavar="N",
+                   help="do not split a node with fewer instances (default 2)")
+    g.add_argument("--min-samples-leaf", type=float, metavar="N",
+                   help="instances a branch needs (c45: 2 in at least two branches; cart: 1 per side)")
+    g.add_argument("--min-gain", type=float, metavar="TAU",
+                   help="split only when the gain exceeds tau (seed 000, 2.6); default 0")
+    g.add_argument("--max-leaves", type=int, metavar="N", help="stop when the tree has N leaves")
+    g.add_argument("--growth", choices=["depth", "best"],
+                   help="depth-first recursion, or best-first through a priority queue of leaves "
+                        "ranked by impurity reduction (seed 004, Algorithm 3)")
+    g.add_argument("--prune", choices=["none", "pessimistic", "cost-complexity", "reduced-error"],
+                   help="c45: pessimistic (default); cart: none (default) or cost-complexity")
+    g.add_argument("--confidence", type=float, metavar="CF",
+                   help="C4.5 confidence factor for the pessimistic error bound (default 0.25)")
+    g.add_argument("--no-subtree-raising", dest="subtree_raising", action="store_false", default=None,
+                   help="C4.5: never replace a node by its most populated branch")
+    g.add_argument("--error-estimate", choices=["c45", "exact"],
+                   help="c45: J48's normal approximation (default); exact: the binomial bound of seed 001")
+    g.add_argument("--alpha", type=float, metavar="A", help="CART: prune at this complexity parameter")
+    g.add_argument("--cv-alpha", type=int, metavar="K", help="CART: choose alpha by K-fold cross-validation")
+    g.add_argument("--one-se", action="store_true", default=None,
+                   help="with --cv-alpha: the smallest tree within one standard error of the best")
+    g.add_argument("--holdout", type=float, metavar="F",
+                   help="reduced-error pruning: fraction of rows held out to prune on (default 1/3)")
+    g.add_argument("--seed", type=int, metavar="S", help="random seed for folds and holdouts (default 1)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="arbor", description=DESCRIPTION,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("train", help="fit a tree and print it (and export it)")
+    _data_arguments(p)
+    _learner_arguments(p)
+    p.add_argument("--save", metavar="MODEL.json", help="save the model as JSON (for predict)")
+    p.add_argument("--rules", metavar="FILE", help="write IF-THEN rules (.txt or .md)")
+    p.add_argument("--image", metavar="FILE", help="draw the tree to .png, .svg or .pdf")
+    p.add_argument("--dot", metavar="FILE", help="write Graphviz DOT")
+    p.add_argument("--pmml", metavar="FILE", help="write PMML 4.4")
+    p.add_argument("--python", metavar="FILE", help="write a standalone Python predict(row) function")
+
+    p = sub.add_parser("evaluate", help="cross-validate, or test on a separate file")
+    _data_arguments(p)
+    _learner_arguments(p)
+    p.add_argument("--folds", type=int, default=10, metavar="K", help="stratified folds (default 10)")
+    p.add_argument("--test", metavar="FILE", help="evaluate on this file instead of cross-validating")
+    p.add_argument("--split", type=float, metavar="PCT",
+                   help="train on PCT percent, test on the rest (instead of cross-validation)")
+
+    p = sub.add_parser("predict", help="predict every row of DATA with a saved model")
+    p.add_argument("model", metavar="MODEL", help="a model saved by 'train --save'")
+    _data_arguments(p)
+    p.add_argument("--output", metavar="FILE.csv", help="write the rows with a prediction column")
+
+    p = sub.add_parser("explain", help="the attribute table the seeds compute by hand")
+    _data_arguments(p)
+    _learner_arguments(p)
+    p.add_argument("--node", type=int, metavar="ID",
+                   help="explain this node of the grown tree (ids in pre-order; default: the root)")
+
+    p = sub.add_parser("path", help="CART cost-complexity pruning path")
+    _data_arguments(p)
+    _learner_arguments(p)
+
+    p = sub.add_parser("baseline", help="0-R and 1-R")
+    _data_arguments(p)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 0
+    try:
+        result, text = commands.run(args)
+    except ArborError as err:
+        print(f"arbor {args.command}: error: {err}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except Cancelled:
+        print(f"arbor {args.command}: cancelled", file=sys.stderr)
+        return 130
+    except KeyboardInterrupt:
+        print(f"arbor {args.command}: interrupted", file=sys.stderr)
+        return 130
+    if args.json:
+        json.dump(result, sys.stdout, indent=1, default=_plain)
+        sys.stdout.write("\n")
+    else:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    return 0
+
+
+def _plain(value):
+    import numpy as np
+
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    raise TypeError(f"cannot serialise {type(value).__name__}")

@@ -1,0 +1,1 @@
+"""Exporters: thin public functions that read a :class:`engine.tree.Tree`, never change it."""

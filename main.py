@@ -1,0 +1,22 @@
+"""Arbor: with no arguments (or just a data file) the window; with a sub-command the CLI."""
+
+from __future__ import annotations
+
+import sys
+
+SUBCOMMANDS = {"train", "evaluate", "predict", "explain", "path", "baseline"}
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and (argv[0] in SUBCOMMANDS or argv[0].startswith("-")):
+        from cli.main import main as cli_main
+
+        return cli_main(argv)
+    from gui.app import run
+
+    return run(argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
