@@ -13,12 +13,11 @@ import pandas as pd
 
 from engine.encoding import Encoded, as_table, encode, encode_columns
 from engine.errors import ArborError
-from engine.growth import grow
+from engine.fitting import fit_tree
 from engine.monitor import NULL_MONITOR, Monitor
 from engine.predict import predict_proba, predict_value
 from engine.settings import Settings, resolve
 from engine.table import Table
-from engine.tree import Tree
 
 PARAMS = tuple(f.name for f in fields(Settings))
 
@@ -66,12 +65,7 @@ class DecisionTree:
         table = as_table(data, target, kinds)
         encoded = encode(table, settings.task)
         check_trainable(encoded, settings)
-        from engine.pruning import prune_for
-
-        root = grow(encoded, settings, monitor.scaled(0.0, 0.8) if settings.prune != "none" else monitor)
-        tree = Tree(root, encoded.schema)
-        tree = prune_for(tree, encoded, settings, monitor.scaled(0.8, 1.0))
-        self.tree_ = tree
+        self.tree_ = fit_tree(encoded, settings, monitor)
         self.settings_ = settings
         self.schema_ = encoded.schema
         self.classes_ = np.array(encoded.schema.classes) if encoded.schema.classes else None

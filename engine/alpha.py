@@ -1,0 +1,83 @@
+"""Choosing CART's complexity parameter by cross-validation (Breiman et al.; seed 001).
+
+Each fold grows a full tree on its training part; the folds' trees are pruned
+at the geometric midpoints of the full tree's path alphas, and their errors on
+the held-out part give a CV error (with standard error) per alpha. The
+minimum-error rule takes the best alpha; the one-standard-error rule the
+largest alpha whose error is within one standard error of the best.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from engine.encoding import Encoded
+from engine.evaluation import stratified_folds
+from engine.fitting import subset
+from engine.growth import grow
+from engine.monitor import NULL_MONITOR, Monitor
+from engine.predict import predict_proba, predict_value
+from engine.pruning import cost_complexity_path, prune_cost_complexity
+from engine.settings import Settings
+from engine.tree import Tree
+
+
+@dataclass(frozen=True)
+class AlphaChoice:
+    alphas: np.ndarray
+    n_leaves: np.ndarray
+    cv_error: np.ndarray
+    cv_se: np.ndarray
+    min_alpha: float
+    one_se_alpha: float
+    chosen_alpha: float
+
+    def as_dict(self) -> dict:
+        return {"alphas": self.alphas.tolist(), "n_leaves": self.n_leaves.tolist(),
+                "cv_error": self.cv_error.tolist(), "cv_se": self.cv_se.tolist(),
+                "min_alpha": self.min_alpha, "one_se_alpha": self.one_se_alpha,
+                "chosen_alpha": self.chosen_alpha}
+
+
+def _losses(tree: Tree, data: Encoded) -> np.ndarray:
+    if tree.is_regression:
+        return (predict_value(tree, data.X) - data.y) ** 2
+    return (np.argmax(predict_proba(tree, data.X), axis=1) != data.y).astype(np.float64)
+
+
+def choose_alpha(tree: Tree, data: Encoded, settings: Settings,
+                 monitor: Monitor = NULL_MONITOR) -> AlphaChoice:
+    """CV error per alpha on ``tree``'s pruning path, and the alpha each rule picks."""
+    path = cost_complexity_path(tree)
+    alphas, first = np.unique(path.alphas, return_index=True)
+    leaves = path.n_leaves[first]
+    # Representative alpha for the k-th subtree: its interval's geometric midpoint.
+    probes = np.append(np.sqrt(alphas[:-1] * alphas[1:]), alphas[-1])
+    k = settings.cv_alpha
+    y = None if data.schema.is_regression else data.y
+    grow_settings = replace(settings, prune="none", cv_alpha=None)
+    losses = np.zeros((len(probes), data.n_rows))
+    for f, test in enumerate(stratified_folds(y, data.n_rows, k, settings.seed)):
+        monitor.check()
+        monitor.report(f / k, f"alpha fold {f + 1} of {k}")
+        train = np.setdiff1d(np.arange(data.n_rows), test)
+        fold_tree = Tree(grow(subset(data, train), grow_settings), data.schema)
+        held = subset(data, test)
+        for p, beta in enumerate(probes):
+            losses[p, test] = _losses(prune_cost_complexity(fold_tree, beta), held)
+    w = data.weight
+    n = w.sum()
+    error = losses @ w / n
+    if data.schema.is_regression:
+        se = np.sqrt(((losses - error[:, None]) ** 2) @ w / n / n)
+    else:
+        se = np.sqrt(error * (1 - error) / n)
+    best = int(np.flatnonzero(error <= error.min() + 1e-12)[-1])
+    within = np.flatnonzero(error <= error[best] + se[best] + 1e-12)
+    one_se = int(within[-1])
+    chosen = one_se if settings.one_se else best
+    monitor.report(1.0, "alpha chosen")
+    return AlphaChoice(alphas, leaves, error, se, float(alphas[best]), float(alphas[one_se]),
+                       float(alphas[chosen]))

@@ -1,0 +1,155 @@
+"""Honest measurement: stratified k-fold cross-validation, a test set, or a holdout split."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from engine.encoding import Encoded
+from engine.errors import ArborError
+from engine.fitting import fit_tree, subset
+from engine.monitor import NULL_MONITOR, Monitor
+from engine.predict import predict_proba, predict_value
+from engine.settings import Settings
+from engine.tree import Tree
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """Scores of one evaluation. Classification fills the first block, regression the second."""
+
+    n: float
+    method: str
+    classes: tuple[str, ...] | None = None
+    confusion: np.ndarray | None = None
+    accuracy: float | None = None
+    accuracy_std: float | None = None
+    fold_scores: tuple[float, ...] = ()
+    kappa: float | None = None
+    precision: tuple[float, ...] = ()
+    recall: tuple[float, ...] = ()
+    f1: tuple[float, ...] = ()
+    rmse: float | None = None
+    mae: float | None = None
+    r2: float | None = None
+    notes: tuple[str, ...] = field(default=())
+
+    def as_dict(self) -> dict:
+        out = {"n": self.n, "method": self.method}
+        if self.classes is not None:
+            out.update(
+                accuracy=self.accuracy, accuracy_std=self.accuracy_std, kappa=self.kappa,
+                confusion_matrix=self.confusion.tolist(), classes=list(self.classes),
+                fold_accuracies=list(self.fold_scores),
+                per_class=[{"class": c, "precision": p, "recall": r, "f1": f}
+                           for c, p, r, f in zip(self.classes, self.precision, self.recall, self.f1,
+                                                 strict=True)],
+            )
+        else:
+            out.update(rmse=self.rmse, mae=self.mae, r2=self.r2, fold_rmse=list(self.fold_scores))
+        return out
+
+
+def stratified_folds(y: np.ndarray | None, n: int, k: int, seed: int) -> list[np.ndarray]:
+    """Test-row indices of ``k`` folds; each class is shuffled and dealt round the folds."""
+    if k < 2:
+        raise ArborError("cross-validation needs at least 2 folds")
+    if k > n:
+        raise ArborError(f"cannot make {k} folds from {n} rows; use at most {n} folds")
+    rng = np.random.default_rng(seed)
+    if y is None:
+        order = rng.permutation(n)
+    else:
+        order = np.concatenate([rng.permutation(np.flatnonzero(y == c)) for c in np.unique(y)])
+    fold_of = np.empty(n, dtype=int)
+    fold_of[order] = np.arange(n) % k
+    return [np.flatnonzero(fold_of == f) for f in range(k)]
+
+
+def _predict(tree: Tree, data: Encoded) -> np.ndarray:
+    if tree.is_regression:
+        return predict_value(tree, data.X)
+    return np.argmax(predict_proba(tree, data.X), axis=1)
+
+
+def _classification(method, classes, y, pred, w, fold_scores, notes) -> Evaluation:
+    K = len(classes)
+    confusion = np.zeros((K, K))
+    np.add.at(confusion, (y, pred), w)
+    n = confusion.sum()
+    accuracy = float(np.trace(confusion) / n)
+    expected = float(confusion.sum(axis=0) @ confusion.sum(axis=1)) / (n * n)
+    kappa = (accuracy - expected) / (1 - expected) if expected < 1 else 0.0
+    with np.errstate(invalid="ignore", divide="ignore"):
+        precision = np.nan_to_num(np.diag(confusion) / confusion.sum(axis=0))
+        recall = np.nan_to_num(np.diag(confusion) / confusion.sum(axis=1))
+        f1 = np.nan_to_num(2 * precision * recall / (precision + recall))
+    scores = tuple(float(s) for s in fold_scores)
+    return Evaluation(
+        n=float(n), method=method, classes=classes, confusion=confusion, accuracy=accuracy,
+        accuracy_std=float(np.std(scores, ddof=1)) if len(scores) > 1 else 0.0,
+        fold_scores=scores, kappa=float(kappa), precision=tuple(precision.tolist()),
+        recall=tuple(recall.tolist()), f1=tuple(f1.tolist()), notes=notes)
+
+
+def _regression(method, y, pred, w, fold_scores, notes) -> Evaluation:
+    err = pred - y
+    n = w.sum()
+    mse = float(w @ err**2 / n)
+    mean = float(w @ y / n)
+    total = float(w @ (y - mean) ** 2)
+    return Evaluation(n=float(n), method=method, rmse=mse**0.5, mae=float(w @ np.abs(err) / n),
+                      r2=1 - float(w @ err**2) / total if total > 0 else 0.0,
+                      fold_scores=tuple(float(s) for s in fold_scores), notes=notes)
+
+
+def _summarise(method, data: Encoded, pred, fold_scores, notes=()) -> Evaluation:
+    if data.schema.is_regression:
+        return _regression(method, data.y, pred, data.weight, fold_scores, notes)
+    return _classification(method, data.schema.classes, data.y, pred, data.weight, fold_scores, notes)
+
+
+def _score(data: Encoded, pred) -> float:
+    if data.schema.is_regression:
+        return float(np.sqrt(np.average((pred - data.y) ** 2, weights=data.weight)))
+    return float(np.average(pred == data.y, weights=data.weight))
+
+
+def cross_validate(data: Encoded, settings: Settings, folds: int = 10, seed: int = 1,
+                   monitor: Monitor = NULL_MONITOR) -> Evaluation:
+    """Stratified k-fold cross-validation; the same seed gives the same folds and scores."""
+    y = None if data.schema.is_regression else data.y
+    pred = np.zeros(data.n_rows, dtype=np.float64 if y is None else np.intp)
+    scores = []
+    for f, test in enumerate(stratified_folds(y, data.n_rows, folds, seed)):
+        monitor.check()
+        monitor.report(f / folds, f"fold {f + 1} of {folds}")
+        train = np.setdiff1d(np.arange(data.n_rows), test)
+        tree = fit_tree(subset(data, train), settings, monitor.scaled(f / folds, (f + 1) / folds))
+        fold_pred = _predict(tree, subset(data, test))
+        pred[test] = fold_pred
+        scores.append(_score(subset(data, test), fold_pred))
+    monitor.report(1.0, "cross-validated")
+    return _summarise(f"{folds}-fold cross-validation", data, pred, scores)
+
+
+def evaluate_tree(tree: Tree, data: Encoded, method: str = "test set") -> Evaluation:
+    """Scores of a trained tree on ``data`` (whose schema must match the tree's)."""
+    pred = _predict(tree, data)
+    return _summarise(method, data, pred, [_score(data, pred)])
+
+
+def holdout_evaluate(data: Encoded, settings: Settings, train_percent: float, seed: int = 1,
+                     monitor: Monitor = NULL_MONITOR) -> Evaluation:
+    """Train on a random ``train_percent`` of the rows (stratified), test on the rest."""
+    from engine.pruning import holdout_split
+
+    if not 0 < train_percent < 100:
+        raise ArborError("the training percentage must be between 0 and 100")
+    y = None if data.schema.is_regression else data.y
+    train, test = holdout_split(y, data.n_rows, 1 - train_percent / 100, seed)
+    if len(test) == 0 or len(train) == 0:
+        raise ArborError("the split leaves no rows to train or to test on")
+    tree = fit_tree(subset(data, train), settings, monitor)
+    return evaluate_tree(tree, subset(data, test), f"{train_percent:g}% train / rest test")

@@ -1,0 +1,78 @@
+"""Shared fixtures: the seeds' tables, typed in exactly as the lecture notes print them."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from engine.table import make_table
+
+WEATHER = """\
+sunny hot high FALSE no
+sunny hot high TRUE no
+overcast hot high FALSE yes
+rainy mild high FALSE yes
+rainy cool normal FALSE yes
+rainy cool normal TRUE no
+overcast cool normal TRUE yes
+sunny mild high FALSE no
+sunny cool normal FALSE yes
+rainy mild normal FALSE yes
+sunny mild normal TRUE yes
+overcast mild high TRUE yes
+overcast hot normal FALSE yes
+rainy mild high TRUE no"""
+
+RESTAURANT = """\
+Yes No No Yes Some $$$ No Yes French 0-10 Yes
+Yes No No Yes Full $ No No Thai 30-60 No
+No Yes No No Some $ No No Burger 0-10 Yes
+Yes No Yes Yes Full $ No No Thai 10-30 Yes
+Yes No Yes No Full $$$ No Yes French >60 No
+No Yes No Yes Some $$ Yes Yes Italian 0-10 Yes
+No Yes No No None $ Yes No Burger 0-10 No
+No No No Yes Some $$ Yes Yes Thai 0-10 Yes
+No Yes Yes No Full $ Yes No Burger >60 No
+Yes Yes Yes Yes Full $$$ No Yes Italian 10-30 No
+No No No No None $ No No Thai 0-10 No
+Yes Yes Yes Yes Full $ No No Burger 30-60 Yes"""
+
+TOYS = """\
+red 2 yes
+red 3 yes
+green 2 yes
+red 2 yes
+green 2 yes
+green 4 yes
+green 2 yes
+green 1 yes
+red 2 yes
+green 2 yes
+red 1 yes
+blue 2 no
+green 2 yes
+green 1 yes
+red 3 yes
+green 1 yes"""
+
+
+def _frame(text: str, columns: list[str]) -> pd.DataFrame:
+    return pd.DataFrame([line.split() for line in text.splitlines()], columns=columns)
+
+
+@pytest.fixture
+def weather():
+    frame = _frame(WEATHER, ["outlook", "temperature", "humidity", "windy", "play"])
+    return make_table(frame, categories={"windy": ["TRUE", "FALSE"], "play": ["yes", "no"]})
+
+
+@pytest.fixture
+def restaurant():
+    cols = ["Alt", "Bar", "Fri", "Hun", "Pat", "Price", "Rain", "Res", "Type", "Est", "WillWait"]
+    return make_table(_frame(RESTAURANT, cols), categories={"WillWait": ["Yes", "No"]})
+
+
+@pytest.fixture
+def toys():
+    frame = _frame(TOYS, ["Color", "Players", "Fun"])
+    return make_table(frame, kinds={"Players": "nominal"})

@@ -1,0 +1,146 @@
+"""CART grows the same trees as scikit-learn on numeric data without tied gains.
+
+scikit-learn visits features in a random order and keeps the first of tied
+splits, so ties are detected by fitting it with several random states: where
+they all agree, the tree is tie-free and ours must be identical.
+"""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+sklearn_tree = pytest.importorskip("sklearn.tree")
+
+from engine.estimator import DecisionTree  # noqa: E402
+from engine.pruning import cost_complexity_path  # noqa: E402
+
+
+def _data(seed, n=1000, p=6, classes=3, regression=False):
+    rng = np.random.default_rng(seed)
+    # float32-representable values, as scikit-learn stores X in float32.
+    X = rng.normal(size=(n, p)).astype(np.float32).astype(np.float64)
+    signal = X[:, 0] + 0.8 * X[:, 1] * X[:, 2] + 0.5 * np.sin(3 * X[:, 3])
+    if regression:
+        y = signal + rng.normal(scale=0.3, size=n)
+    else:
+        cuts = np.quantile(signal, np.linspace(0, 1, classes + 1)[1:-1])
+        y = np.digitize(signal + rng.normal(scale=0.4, size=n), cuts)
+    frame = pd.DataFrame(X, columns=[f"x{i}" for i in range(p)])
+    # Sorted class order, as scikit-learn has it, so ties in argmax agree.
+    labels = [f"c{k}" for k in range(classes)]
+    frame["y"] = y if regression else pd.Categorical(np.array(labels)[y], categories=labels)
+    return X, frame
+
+
+def _structure(tree):
+    t = tree.tree_
+    out, stack = [], [0]
+    while stack:
+        i = stack.pop()
+        if t.children_left[i] == -1:
+            out.append(("leaf", round(float(t.weighted_n_node_samples[i]), 6)))
+            continue
+        out.append((int(t.feature[i]), float(t.threshold[i])))
+        stack.extend([t.children_right[i], t.children_left[i]])
+    return out
+
+
+def _ours(tree):
+    return [("leaf", round(n.weight, 6)) if n.is_leaf else (n.split.attribute, n.split.threshold)
+            for n in tree.nodes()]
+
+
+def _reference(cls, X, y, **params):
+    fits = [cls(random_state=rs, **params).fit(X, y) for rs in range(4)]
+    shapes = [_structure(f) for f in fits]
+    if any(s != shapes[0] for s in shapes):
+        pytest.skip("scikit-learn itself breaks a tie differently across random states")
+    return fits[0], shapes[0]
+
+
+CLASSIFICATION_CASES = [
+    dict(max_depth=3), dict(max_depth=5, min_samples_leaf=8, criterion="entropy"),
+    dict(max_depth=6, min_samples_leaf=10), dict(max_depth=8, min_samples_split=40, min_samples_leaf=6),
+    dict(max_leaf_nodes=12, min_samples_leaf=5), dict(max_leaf_nodes=30, max_depth=7, min_samples_leaf=8),
+]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("params", CLASSIFICATION_CASES)
+def test_classifier_equal_to_scikit_learn(seed, params):
+    X, frame = _data(seed)
+    ref, shape = _reference(sklearn_tree.DecisionTreeClassifier, X, frame["y"], **params)
+    ours = DecisionTree(
+        algorithm="cart", criterion=params.get("criterion", "gini"), max_depth=params.get("max_depth"),
+        min_samples_leaf=params.get("min_samples_leaf"), min_samples_split=params.get("min_samples_split"),
+        max_leaves=params.get("max_leaf_nodes"), growth="best" if "max_leaf_nodes" in params else "depth",
+    ).fit(frame)
+    assert _ours(ours.tree_) == shape
+    assert ours.tree_.n_leaves == ref.get_n_leaves() and ours.tree_.depth == ref.get_depth()
+    assert (ours.predict(frame) == ref.predict(X)).all()
+    order = [list(ours.classes_).index(c) for c in ref.classes_]  # ours: first-appearance order
+    assert np.allclose(ours.predict_proba(frame)[:, order], ref.predict_proba(X))
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+# Nodes of a few rows tie mathematically on many splits, and scikit-learn's float
+# rounding, not the data, then decides; a minimum leaf size keeps such nodes out.
+@pytest.mark.parametrize("params", [dict(max_depth=5, min_samples_leaf=3),
+                                    dict(max_depth=7, min_samples_leaf=4),
+                                    dict(max_leaf_nodes=20, min_samples_leaf=3)])
+def test_regressor_equal_to_scikit_learn(seed, params):
+    X, frame = _data(seed, regression=True)
+    ref, shape = _reference(sklearn_tree.DecisionTreeRegressor, X, frame["y"], **params)
+    ours = DecisionTree(
+        algorithm="cart", task="regression", max_depth=params.get("max_depth"),
+        min_samples_leaf=params.get("min_samples_leaf"), max_leaves=params.get("max_leaf_nodes"),
+        growth="best" if "max_leaf_nodes" in params else "depth",
+    ).fit(frame)
+    assert _ours(ours.tree_) == shape
+    assert np.allclose(ours.predict(frame), ref.predict(X))
+
+
+@pytest.mark.parametrize("regression", [False, True])
+@pytest.mark.parametrize("seed", [0, 3, 4])
+def test_cost_complexity_path_equal_to_scikit_learn(seed, regression):
+    X, frame = _data(seed, n=300, regression=regression)
+    cls = sklearn_tree.DecisionTreeRegressor if regression else sklearn_tree.DecisionTreeClassifier
+    _reference(cls, X, frame["y"], min_samples_leaf=2)
+    ref = cls(random_state=0, min_samples_leaf=2).cost_complexity_pruning_path(X, frame["y"])
+    ours = DecisionTree(algorithm="cart", task="regression" if regression else None,
+                        min_samples_leaf=2).fit(frame)
+    path = cost_complexity_path(ours.tree_)
+    assert np.allclose(path.alphas, ref.ccp_alphas, rtol=1e-9, atol=1e-12)
+    assert np.allclose(path.impurities, ref.impurities, rtol=1e-9, atol=1e-12)
+    assert path.n_leaves[0] == ours.tree_.n_leaves and path.n_leaves[-1] == 1
+
+
+@pytest.mark.parametrize("alpha_index", [3, 10, -3])
+def test_pruning_at_alpha_matches_scikit_learn(alpha_index):
+    X, frame = _data(5, n=400)
+    cls = sklearn_tree.DecisionTreeClassifier
+    alphas = cls(random_state=0).cost_complexity_pruning_path(X, frame["y"]).ccp_alphas
+    alpha = float(alphas[alpha_index])
+    ref = cls(random_state=0, ccp_alpha=alpha).fit(X, frame["y"])
+    ours = DecisionTree(algorithm="cart", prune="cost-complexity", alpha=alpha).fit(frame)
+    assert ours.tree_.n_leaves == ref.get_n_leaves()
+    assert (ours.predict(frame) == ref.predict(X)).all()
+
+
+def test_cv_alpha_reports_error_per_alpha_and_both_rules():
+    from engine.alpha import choose_alpha
+    from engine.encoding import encode
+    from engine.table import make_table
+
+    _, frame = _data(7, n=300)
+    model = DecisionTree(algorithm="cart", prune="cost-complexity", cv_alpha=5, seed=3)
+    data = encode(make_table(frame))
+    full = DecisionTree(algorithm="cart").fit(frame).tree_
+    choice = choose_alpha(full, data, model.settings())
+    assert len(choice.cv_error) == len(choice.alphas) == len(choice.cv_se)
+    assert choice.one_se_alpha >= choice.min_alpha
+    assert choice.cv_error[np.searchsorted(choice.alphas, choice.min_alpha)] == choice.cv_error.min()
+    again = choose_alpha(full, data, model.settings())
+    assert np.array_equal(choice.cv_error, again.cv_error)
+    pruned = model.fit(frame).tree_
+    assert pruned.n_leaves < full.n_leaves
