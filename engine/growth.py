@@ -10,6 +10,7 @@ immutable :class:`engine.tree.Node` objects at the end.
 from __future__ import annotations
 
 import heapq
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import count
 from types import MappingProxyType
@@ -111,8 +112,8 @@ def priority(draft: Draft, total_weight: float) -> float:
     return draft.candidate.gain * draft.weight / total_weight
 
 
-def grow_drafts(problem: Problem, root: Draft, monitor: Monitor = NULL_MONITOR) -> Draft:
-    """Grow from an evaluated root until no leaf can (or may) be split."""
+def expansions(problem: Problem, root: Draft, monitor: Monitor = NULL_MONITOR) -> Iterator[Draft]:
+    """Expand an evaluated root one node at a time, yielding each node just expanded."""
     s = problem.settings
     total = max(root.weight, 1e-300)
     leaves, settled = 1, 0.0
@@ -143,7 +144,19 @@ def grow_drafts(problem: Problem, root: Draft, monitor: Monitor = NULL_MONITOR) 
         for child in reversed(children) if s.growth != "best" else children:
             push(child)
         monitor.report(settled / total, f"{leaves} leaves")
-    return root
+        yield draft
+
+
+def preorder_index(root: Draft, target: Draft) -> int:
+    """The id ``target`` gets when the drafts are frozen (ids are pre-order positions)."""
+    stack, index = [root], 0
+    while stack:
+        d = stack.pop()
+        if d is target:
+            return index
+        index += 1
+        stack.extend(reversed(d.children))
+    raise KeyError("draft not in tree")
 
 
 def freeze(problem: Problem, root: Draft) -> Node:
@@ -185,13 +198,31 @@ def grow(
     monitor: Monitor = NULL_MONITOR,
     rows: np.ndarray | None = None,
     weights: np.ndarray | None = None,
+    depth: int = 0,
+    used: frozenset = frozenset(),
 ) -> Node:
-    """Grow a tree on ``data`` (optionally on a subset of rows, with weights)."""
+    """Grow a tree on ``data``; or, given ``rows``/``weights``/``depth``/``used`` (attributes
+    already split on by multiway ancestors), the subtree below an existing node."""
     problem = Problem(data, settings)
     rows = np.arange(data.n_rows) if rows is None else np.asarray(rows)
     weights = data.weight[rows] if weights is None else np.asarray(weights, dtype=np.float64)
-    root = make_draft(problem, rows, weights, 0)
+    root = make_draft(problem, rows, weights, depth, frozenset(used))
     evaluate(problem, root)
-    grow_drafts(problem, root, monitor)
+    for _ in expansions(problem, root, monitor):
+        pass
     monitor.report(1.0, "grown")
     return freeze(problem, root)
+
+
+def grow_steps(data: Encoded, settings: Settings) -> Iterator[tuple[Node, int]]:
+    """Grow one split at a time, for watching the algorithm work.
+
+    Yields ``(root, expanded_id)`` after every expansion: the whole tree so far
+    and the id (in that tree) of the node just split, in the order the
+    settings' growth strategy expands them.
+    """
+    problem = Problem(data, settings)
+    root = make_draft(problem, np.arange(data.n_rows), data.weight.copy(), 0)
+    evaluate(problem, root)
+    for draft in expansions(problem, root):
+        yield freeze(problem, root), preorder_index(root, draft)

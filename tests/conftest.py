@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
-import pandas as pd
-import pytest
+import os
 
-from engine.table import make_table
+# GUI tests run without a display; set before anything imports Qt.
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
+
+from engine.table import make_table  # noqa: E402
 
 WEATHER = """\
 sunny hot high FALSE no
