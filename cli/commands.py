@@ -84,14 +84,23 @@ def train(args):
 
 def export_all(args, model, table) -> list[str]:
     """Run every export the command line asked for; returns the paths written."""
-    from engine.export import files
-
     written = []
-    for option in ("rules", "image", "dot", "pmml", "python"):
+    for option in ("rules", "dot", "pmml", "python"):
         path = getattr(args, option, None)
         if path:
+            from engine.export import files
+
             files.export(option, model, table, Path(path))
             written.append(path)
+    if args.image:
+        # Images are drawn by the canvas's own painting code, offscreen: same look as on screen.
+        import os
+
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+        from gui.image_export import save_image
+
+        save_image(model.tree_, args.image)
+        written.append(args.image)
     return written
 
 

@@ -1,0 +1,134 @@
+"""The command-line contract: sub-commands, --json keys, one-line errors with exit status 2."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cli.main import main
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def run_json(capsys, *argv):
+    code, out, err = run(capsys, *argv, "--json")
+    assert code == 0, err
+    return json.loads(out)
+
+
+def test_help_lists_every_subcommand(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--help"])
+    assert exit_info.value.code == 0
+    out = capsys.readouterr().out
+    for command in ("train", "evaluate", "predict", "explain", "path", "baseline"):
+        assert command in out
+
+
+def test_baseline_on_weather(capsys):
+    result = run_json(capsys, "baseline", "--sample", "weather")
+    assert (result["zero_r_errors"], result["one_r_attribute"], result["one_r_errors"], result["n"]) == (
+        5, "outlook", 4, 14)
+    code, out, _ = run(capsys, "baseline", "--sample", "weather")
+    assert "0-R: predict play = yes: 5/14 errors" in out
+    assert "1-R: on outlook: 4/14 errors" in out
+
+
+def test_train_json_keys(capsys):
+    result = run_json(capsys, "train", "--sample", "weather", "--algorithm", "id3")
+    assert (result["n_nodes"], result["n_leaves"], result["depth"]) == (8, 5, 2)
+    assert result["train_accuracy"] == 1.0
+    assert result["tree"]["format"] == "arbor-tree" and len(result["tree"]["nodes"]) == 8
+
+
+def test_train_text_is_like_weka(capsys):
+    code, out, _ = run(capsys, "train", "--sample", "weather")
+    assert code == 0
+    assert "outlook = sunny\n|   humidity = high: no (3.0)" in out
+    assert "Number of Leaves  : \t5" in out and "Size of the tree : \t8" in out
+
+
+def test_regression_reports_rmse(capsys):
+    result = run_json(capsys, "train", "--sample", "weather-numeric", "--target", "humidity",
+                      "--algorithm", "cart", "--task", "regression", "--max-depth", "2")
+    assert "train_rmse" in result and result["depth"] == 2
+
+
+def test_explain_root_and_node(capsys):
+    result = run_json(capsys, "explain", "--sample", "weather", "--algorithm", "id3")
+    gains = {a["name"]: round(a["info_gain"], 3) for a in result["attributes"]}
+    assert gains == {"outlook": 0.247, "temperature": 0.029, "humidity": 0.152, "windy": 0.048}
+    for row in result["attributes"]:
+        assert set(row) >= {"name", "entropy_before", "mean_info", "info_gain", "split_info",
+                            "gain_ratio", "gini_gain"}
+    node = run_json(capsys, "explain", "--sample", "weather", "--algorithm", "id3", "--node", "1")
+    chosen = [a["name"] for a in node["attributes"] if a["chosen"]]
+    assert chosen == ["humidity"]
+
+
+def test_save_then_predict(capsys, tmp_path):
+    model = tmp_path / "m.json"
+    run_json(capsys, "train", "--sample", "weather", "--save", str(model))
+    from engine.samples import sample_path
+
+    result = run_json(capsys, "predict", str(model), str(sample_path("weather")))
+    assert result["predictions"][:3] == ["no", "no", "yes"]
+    out_csv = tmp_path / "p.csv"
+    code, _, _ = run(capsys, "predict", str(model), "--sample", "weather", "--output", str(out_csv))
+    assert code == 0 and "predicted play" in out_csv.read_text().splitlines()[0]
+
+
+def test_evaluate_cross_validation_is_deterministic(capsys):
+    a = run_json(capsys, "evaluate", "--sample", "iris", "--folds", "5", "--seed", "3")
+    b = run_json(capsys, "evaluate", "--sample", "iris", "--folds", "5", "--seed", "3")
+    assert a == b
+    assert set(a) >= {"accuracy", "accuracy_std", "confusion_matrix", "classes"}
+    assert 0.85 < a["accuracy"] <= 1.0
+    assert sum(map(sum, a["confusion_matrix"])) == 150
+
+
+def test_path_json(capsys):
+    result = run_json(capsys, "path", "--sample", "iris", "--algorithm", "cart")
+    assert result["alphas"][0] == 0.0 and result["n_leaves"][-1] == 1
+    assert len(result["alphas"]) == len(result["impurities"]) == len(result["n_leaves"])
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["baseline", "no/such/file.csv"], "no such file"),
+    (["baseline", "--sample", "nope"], "nope"),
+    (["train", "--sample", "weather", "--target", "colour"], "unknown target column 'colour'"),
+    (["train", "--sample", "weather-numeric", "--algorithm", "id3"], "ID3 handles nominal attributes only"),
+    (["train", "--sample", "weather", "--confidence", "0.9"], "confidence must be between"),
+    (["train"], "no data"),
+])
+def test_bad_input_is_one_line_and_status_2(capsys, argv, message):
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    assert message in err
+    assert len(err.strip().splitlines()) == 1
+    assert "Traceback" not in err
+
+
+def test_unknown_extension(capsys, tmp_path):
+    bad = tmp_path / "data.xyz"
+    bad.write_text("a,b\n1,2\n")
+    code, _, err = run(capsys, "baseline", str(bad))
+    assert code == 2 and ".xyz" in err
+
+
+def test_main_py_runs_the_cli_in_a_fresh_process():
+    out = subprocess.run([sys.executable, "main.py", "baseline", "--sample", "weather", "--json"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["one_r_errors"] == 4
+    bad = subprocess.run([sys.executable, "main.py", "train", "missing.csv"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr
