@@ -50,10 +50,14 @@ def _read_delimited(path: Path, sep: str) -> tuple[pd.DataFrame, list[str]]:
     except pd.errors.ParserError as err:
         detail = str(err).split("\n")[0]
         raise ArborError(f"{path.name} is malformed: {detail}") from None
-    frame.columns = [str(c).strip() for c in frame.columns]
-    unnamed = [c for c in frame.columns if c.startswith("Unnamed: ") or not c]
-    if unnamed:
-        raise ArborError(f"{path.name}: a column has no name in the header")
+    # pandas renames duplicate headers ("a.1"); read the header ourselves to catch them.
+    header = [h.strip() for h in next(csv.reader(io.StringIO(text), delimiter=sep), [])]
+    if any(not h for h in header):
+        raise ArborError(f"{path.name}: column {header.index('') + 1} has no name in the header")
+    dupes = sorted({h for h in header if header.count(h) > 1})
+    if dupes:
+        raise ArborError(f"{path.name}: duplicate column names: {', '.join(dupes)}")
+    frame.columns = header
     if frame.shape[1] == 1 and sep == "," and "\t" in text.splitlines()[0]:
         notes.append(f"{path.name} has one column; is it tab-separated? (use .tsv)")
     return frame, notes
