@@ -174,8 +174,9 @@ class _Pessimistic:
         self.monitor.check()
         for child in live.children:
             self.prune(child)
-        sizes = [float(c.weights.sum()) for c in live.children]
-        largest = int(np.argmax(sizes))
+        sizes = np.array([float(c.weights.sum()) for c in live.children])
+        # J48 raises the last of equally populated branches (its maxBag keeps the last tie).
+        largest = int(np.flatnonzero(sizes >= sizes.max() - WEKA_EPS)[-1])
         as_leaf = self.leaf_errors(live.dist)
         as_tree = self.tree_errors(live)
         raised = None
