@@ -1,0 +1,132 @@
+"""One tree node on the canvas: a box with its label, count and class-distribution bar.
+
+Painting is cached and switches level of detail with the zoom: below
+``LOD_BOX`` only the box (tinted by the majority class), below ``LOD_TEXT``
+the box and its headline, above that everything.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QStyleOptionGraphicsItem
+
+from engine.export.labels import attribute_name, number, predicted
+from engine.tree import Node, Tree
+from gui import palette
+
+LOD_BOX, LOD_TEXT = 0.3, 0.55
+PAD_X, PAD_Y, BAR_H = 10.0, 6.0, 7.0
+TITLE_FONT = QFont("DejaVu Sans", 10, QFont.Weight.Bold)
+BODY_FONT = QFont("DejaVu Sans", 9)
+
+
+def headline(tree: Tree, node: Node, parent: Node | None) -> str:
+    if node.is_leaf:
+        return predicted(tree, node, parent)
+    return attribute_name(tree, node)
+
+
+def count_line(node: Node, hidden: int = 0) -> str:
+    n = f"n = {number(round(node.weight, 1))}"
+    return f"{n}   +{hidden} hidden" if hidden else n
+
+
+def node_size(tree: Tree, node: Node, parent: Node | None, hidden: int = 0) -> tuple[float, float]:
+    title = QFontMetricsF(TITLE_FONT).horizontalAdvance(headline(tree, node, parent))
+    body = QFontMetricsF(BODY_FONT).horizontalAdvance(count_line(node, hidden))
+    width = max(72.0, title, body) + 2 * PAD_X
+    height = QFontMetricsF(TITLE_FONT).height() + QFontMetricsF(BODY_FONT).height() + 2 * PAD_Y + BAR_H + 4
+    return width, height
+
+
+class NodeItem(QGraphicsObject):
+    """A node box; draggable and selectable. The canvas listens to its moves to redraw edges."""
+
+    def __init__(self, tree: Tree, node: Node, parent: Node | None, hidden: int = 0):
+        super().__init__()
+        self.tree, self.node, self.parent_node, self.hidden = tree, node, parent, hidden
+        self.title = headline(tree, node, parent)
+        self.counts = count_line(node, hidden)
+        w, h = node_size(tree, node, parent, hidden)
+        self._rect = QRectF(-w / 2, -h / 2, w, h)
+        self.highlighted = False
+        dist = node.distribution
+        if tree.is_regression or dist.sum() <= 0:
+            self._shares = np.zeros(0)
+        else:
+            self._shares = dist / dist.sum()
+        self._majority = int(np.argmax(dist)) if dist.size and dist.sum() > 0 else -1
+        self.setFlags(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable
+                      | QGraphicsItem.GraphicsItemFlag.ItemIsMovable
+                      | QGraphicsItem.GraphicsItemFlag.ItemSendsGeometryChanges)
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        self.setAcceptHoverEvents(True)
+        self.setZValue(1)
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt override
+        return self._rect.adjusted(-3, -3, 3, 3)
+
+    def set_highlighted(self, on: bool) -> None:
+        if on != self.highlighted:
+            self.highlighted = on
+            self.update()
+
+    def tint(self) -> QColor:
+        if self._majority < 0:
+            return palette.REGRESSION if self.tree.is_regression else palette.NODE_FILL
+        return palette.class_colour(self._majority)
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
+        lod = option.levelOfDetailFromTransform(painter.worldTransform())
+        selected = self.isSelected()
+        border = QPen(palette.SELECTED if selected else palette.NODE_BORDER, 2.5 if selected else 1.2)
+        if self.node.stats.get("pruned") or self.node.stats.get("raised"):
+            border.setStyle(Qt.PenStyle.DashLine)
+        painter.setPen(border)
+        fill = palette.HIGHLIGHT if self.highlighted else palette.NODE_FILL
+        if lod < LOD_BOX:
+            tinted = QColor(self.tint())
+            tinted.setAlpha(150)
+            painter.setBrush(QBrush(tinted))
+            painter.drawRect(self._rect)
+            return
+        painter.setBrush(QBrush(fill))
+        painter.drawRoundedRect(self._rect, 6, 6)
+        title_h = QFontMetricsF(TITLE_FONT).height()
+        top = self._rect.top() + PAD_Y
+        painter.setPen(palette.TEXT)
+        painter.setFont(TITLE_FONT)
+        painter.drawText(QRectF(self._rect.left(), top, self._rect.width(), title_h),
+                         Qt.AlignmentFlag.AlignCenter, self.title)
+        if lod < LOD_TEXT:
+            return
+        body_h = QFontMetricsF(BODY_FONT).height()
+        painter.setFont(BODY_FONT)
+        painter.setPen(palette.MUTED)
+        painter.drawText(QRectF(self._rect.left(), top + title_h, self._rect.width(), body_h),
+                         Qt.AlignmentFlag.AlignCenter, self.counts)
+        self._paint_bar(painter, QRectF(self._rect.left() + PAD_X, self._rect.bottom() - PAD_Y - BAR_H,
+                                        self._rect.width() - 2 * PAD_X, BAR_H))
+
+    def _paint_bar(self, painter: QPainter, bar: QRectF) -> None:
+        painter.setPen(Qt.PenStyle.NoPen)
+        if self._shares.size == 0:
+            painter.setBrush(QColor("#E5E7EB") if not self.tree.is_regression else palette.REGRESSION)
+            painter.drawRect(bar)
+            return
+        x = bar.left()
+        for k, share in enumerate(self._shares):
+            if share <= 0:
+                continue
+            w = bar.width() * share
+            painter.setBrush(palette.class_colour(k))
+            painter.drawRect(QRectF(x, bar.top(), w, bar.height()))
+            x += w
+
+    def itemChange(self, change, value):  # noqa: N802 - Qt override
+        if change == QGraphicsItem.GraphicsItemChange.ItemPositionHasChanged and self.scene():
+            self.scene().node_moved(self)
+        return super().itemChange(change, value)

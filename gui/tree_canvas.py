@@ -1,0 +1,299 @@
+"""The tree canvas: a zoomable, pannable view of a :class:`gui.tree_scene.TreeScene`.
+
+QGraphicsView rather than pyqtgraph: nodes are real items (selection, drag,
+tooltips, per-item cached painting and level of detail come with Qt's item
+model), and the same scene renders to PNG, SVG and PDF for export. pyqtgraph
+serves the charts, where its plotting is what we want.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QKeySequence, QPainter, QWheelEvent
+from PySide6.QtWidgets import QGraphicsView, QLabel
+
+from engine.export.labels import attribute_name, branch_condition
+from engine.tree import Tree
+from gui import palette
+from gui.node_item import NodeItem
+from gui.tree_scene import TreeScene
+
+MIN_SCALE, MAX_SCALE = 0.02, 6.0
+
+
+class TreeCanvas(QGraphicsView):
+    """Shows a tree; wheel zooms under the cursor, dragging empty space pans.
+
+    Signals
+    -------
+    node_selected(int) : a node was selected (-1: selection cleared).
+    node_activated(int) : a node was double-clicked (it also collapses or expands).
+    node_context_menu_requested(int, QPoint) : right-click on a node, global position.
+    zoom_changed(float) : the view's scale changed.
+    """
+
+    node_selected = Signal(int)
+    node_activated = Signal(int)
+    node_context_menu_requested = Signal(int, QPoint)
+    zoom_changed = Signal(float)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self._scene = TreeScene(self)
+        self.setScene(self._scene)
+        self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
+        self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+        self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
+        self.setBackgroundBrush(QColor("#F7F8FA"))
+        self._hits: list[int] = []
+        self._hit = -1
+        self._legend = QLabel(self)
+        self._legend.setStyleSheet("background: rgba(255,255,255,225); border: 1px solid #D0D5DD;"
+                                   " border-radius: 4px; padding: 4px 6px;")
+        self._legend.hide()
+        self._scene.selectionChanged.connect(self._on_scene_selection_changed)
+
+    # ---------------------------------------------------------------- content
+    def tree(self) -> Tree | None:
+        return self._scene.tree
+
+    def tree_scene(self) -> TreeScene:
+        return self._scene
+
+    def set_tree(self, tree: Tree | None, *, keep_view: bool = True) -> None:
+        """Show ``tree``; keep the selected node where it was if it still exists, else fit."""
+        previous = self.selected_node()
+        anchor = None
+        if keep_view and previous >= 0 and previous in self._scene.items_by_id:
+            anchor = self.mapFromScene(self._scene.items_by_id[previous].pos())
+        same_shape = (tree is not None and self._scene.tree is not None
+                      and tree.n_nodes == self._scene.tree.n_nodes)
+        collapsed = self._scene.collapsed if same_shape else set()
+        self._scene.blockSignals(True)
+        self._scene.build(tree, collapsed=collapsed)
+        self._scene.blockSignals(False)
+        self._update_legend()
+        self._hits, self._hit = [], -1
+        if tree is None:
+            self.node_selected.emit(-1)
+            return
+        if anchor is not None and previous in self._scene.items_by_id:
+            item = self._scene.items_by_id[previous]
+            item.setSelected(True)
+            target = self.mapToScene(anchor)
+            delta = item.pos() - target
+            self.centerOn(self.mapToScene(self.viewport().rect().center()) + delta)
+        else:
+            self.fit_to_window()
+            self.node_selected.emit(-1)
+
+    def clear(self) -> None:
+        self.set_tree(None)
+
+    def _update_legend(self) -> None:
+        tree = self._scene.tree
+        if tree is None or tree.is_regression:
+            self._legend.hide()
+            return
+        rows = "".join(
+            f"<span style='color:{palette.class_colour(k).name()}'>&#9632;</span>&nbsp;{c}<br>"
+            for k, c in enumerate(tree.classes))
+        self._legend.setText(f"<b>{tree.schema.target}</b><br>{rows[:-4]}")
+        self._legend.adjustSize()
+        self._legend.show()
+        self._place_legend()
+
+    def _place_legend(self) -> None:
+        self._legend.move(self.viewport().width() - self._legend.width() - 12, 10)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        self._place_legend()
+
+    # ---------------------------------------------------------------- selection
+    def selected_node(self) -> int:
+        items = [i for i in self._scene.selectedItems() if isinstance(i, NodeItem)]
+        return items[0].node.id if items else -1
+
+    def select_node(self, node_id: int, center: bool = False) -> None:
+        item = self._scene.items_by_id.get(node_id)
+        self._scene.clearSelection()
+        if item is None:
+            return
+        item.setSelected(True)
+        if center:
+            self.ensureVisible(item, 60, 60)
+
+    def _on_scene_selection_changed(self) -> None:
+        self.node_selected.emit(self.selected_node())
+
+    def highlight_nodes(self, ids) -> None:
+        ids = set(ids)
+        for node_id, item in self._scene.items_by_id.items():
+            item.set_highlighted(node_id in ids)
+
+    # ---------------------------------------------------------------- zoom and pan
+    def scale_factor(self) -> float:
+        return self.transform().m11()
+
+    def _zoom_by(self, factor: float) -> None:
+        current = self.scale_factor()
+        factor = max(MIN_SCALE / current, min(MAX_SCALE / current, factor))
+        self.scale(factor, factor)
+        self.zoom_changed.emit(self.scale_factor())
+
+    def zoom_in(self) -> None:
+        self._zoom_by(1.25)
+
+    def zoom_out(self) -> None:
+        self._zoom_by(0.8)
+
+    def reset_zoom(self) -> None:
+        self.resetTransform()
+        self.zoom_changed.emit(1.0)
+
+    def fit_to_window(self) -> None:
+        rect = self._scene.itemsBoundingRect()
+        if rect.isEmpty():
+            return
+        self.resetTransform()
+        self.fitInView(rect.adjusted(-20, -20, 20, 20), Qt.AspectRatioMode.KeepAspectRatio)
+        if self.scale_factor() > 1.5:
+            self.resetTransform()
+            self.scale(1.5, 1.5)
+            self.centerOn(rect.center())
+        self.zoom_changed.emit(self.scale_factor())
+
+    def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802 - Qt override
+        steps = event.angleDelta().y() / 120
+        if steps:
+            self._zoom_by(1.2 ** steps)
+        event.accept()
+
+    def keyPressEvent(self, event) -> None:  # noqa: N802 - Qt override
+        if event.matches(QKeySequence.StandardKey.ZoomIn) or event.key() in (Qt.Key.Key_Plus, Qt.Key.Key_Equal):
+            self.zoom_in()
+        elif event.matches(QKeySequence.StandardKey.ZoomOut) or event.key() == Qt.Key.Key_Minus:
+            self.zoom_out()
+        elif event.key() == Qt.Key.Key_0:
+            self.fit_to_window()
+        else:
+            super().keyPressEvent(event)
+
+    # ---------------------------------------------------------------- layout
+    def set_orientation(self, orientation: str) -> None:
+        self._scene.build(self._scene.tree, orientation=orientation, collapsed=self._scene.collapsed)
+        self.fit_to_window()
+
+    def orientation(self) -> str:
+        return self._scene.orientation
+
+    def reset_layout(self) -> None:
+        self._scene.reset_layout()
+
+    def toggle_collapsed(self, node_id: int) -> None:
+        tree = self._scene.tree
+        if tree is None or node_id not in self._scene.items_by_id:
+            return
+        if self._scene.items_by_id[node_id].node.is_leaf:
+            return
+        collapsed = set(self._scene.collapsed) ^ {node_id}
+        anchor = self.mapFromScene(self._scene.items_by_id[node_id].pos())
+        self._scene.build(tree, collapsed=collapsed)
+        item = self._scene.items_by_id[node_id]
+        item.setSelected(True)
+        delta = item.pos() - self.mapToScene(anchor)
+        self.centerOn(self.mapToScene(self.viewport().rect().center()) + delta)
+
+    def collapse(self, node_id: int) -> None:
+        if node_id not in self._scene.collapsed:
+            self.toggle_collapsed(node_id)
+
+    def expand(self, node_id: int) -> None:
+        if node_id in self._scene.collapsed:
+            self.toggle_collapsed(node_id)
+
+    # ---------------------------------------------------------------- find
+    def find(self, text: str) -> list[int]:
+        """Nodes whose attribute, incoming condition or predicted class contains ``text``."""
+        tree = self._scene.tree
+        text = text.strip().lower()
+        self._hits, self._hit = [], -1
+        if tree is None or not text:
+            return []
+        parents = tree.parents()
+        for node_id, item in self._scene.items_by_id.items():
+            node = item.node
+            words = [item.title]
+            if not node.is_leaf:
+                words.append(attribute_name(tree, node))
+            parent = parents.get(node_id)
+            if parent is not None:
+                branch = [c.id for c in parent.children].index(node_id)
+                words.append(branch_condition(tree, parent, branch))
+            if any(text in w.lower() for w in words):
+                self._hits.append(node_id)
+        self._hits.sort()
+        if self._hits:
+            self.find_next()
+        return list(self._hits)
+
+    def find_next(self) -> int:
+        return self._step(1)
+
+    def find_previous(self) -> int:
+        return self._step(-1)
+
+    def _step(self, direction: int) -> int:
+        if not self._hits:
+            return -1
+        self._hit = (self._hit + direction) % len(self._hits)
+        node_id = self._hits[self._hit]
+        self.select_node(node_id, center=True)
+        return node_id
+
+    # ---------------------------------------------------------------- mouse
+    def _node_at(self, pos) -> NodeItem | None:
+        for item in self.items(pos):
+            if isinstance(item, NodeItem):
+                return item
+        return None
+
+    def mousePressEvent(self, event) -> None:  # noqa: N802 - Qt override
+        item = self._node_at(event.position().toPoint())
+        # Empty space pans; a node is selected and dragged instead.
+        self.setDragMode(QGraphicsView.DragMode.NoDrag if item else QGraphicsView.DragMode.ScrollHandDrag)
+        super().mousePressEvent(event)
+
+    def mouseDoubleClickEvent(self, event) -> None:  # noqa: N802 - Qt override
+        item = self._node_at(event.position().toPoint())
+        if item is not None:
+            node_id = item.node.id
+            self.node_activated.emit(node_id)
+            self.toggle_collapsed(node_id)
+            event.accept()
+            return
+        super().mouseDoubleClickEvent(event)
+
+    def contextMenuEvent(self, event) -> None:  # noqa: N802 - Qt override
+        item = self._node_at(event.pos())
+        if item is not None:
+            self.select_node(item.node.id)
+            self.node_context_menu_requested.emit(item.node.id, event.globalPos())
+            event.accept()
+            return
+        super().contextMenuEvent(event)
+
+    def node_view_position(self, node_id: int) -> QPoint:
+        return self.mapFromScene(self._scene.items_by_id[node_id].pos())
+
+    def visible_scene_rect(self) -> QRectF:
+        return self.mapToScene(self.viewport().rect()).boundingRect()
+
+
+def scene_point(canvas: TreeCanvas, node_id: int) -> QPointF:
+    return canvas.tree_scene().items_by_id[node_id].pos()
+
+
+LEGEND_FONT = QFont("DejaVu Sans", 9)
