@@ -1,0 +1,48 @@
+"""Starting the window: the application object, crash-proofing, and the first table."""
+
+from __future__ import annotations
+
+import logging
+import sys
+import traceback
+from pathlib import Path
+
+from PySide6.QtCore import QSettings, QStandardPaths
+from PySide6.QtWidgets import QApplication
+
+
+def log_path() -> Path:
+    folder = Path(QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / "arbor.log"
+
+
+def install_exception_hook(window) -> None:
+    """An unexpected exception shows a dialog (and is logged) instead of closing the app."""
+    logging.basicConfig(filename=str(log_path()), level=logging.INFO)
+
+    def hook(kind, value, tb):
+        details = "".join(traceback.format_exception(kind, value, tb))
+        logging.error("unexpected error\n%s", details)
+        window.dialogs.error(f"Something went wrong: {value}. Your table is unchanged. "
+                             f"Details are in {log_path()}.", details)
+
+    sys.excepthook = hook
+
+
+def run(argv: list[str]) -> int:
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setApplicationName("Arbor")
+    app.setOrganizationName("Arbor")
+    from gui.main_window import MainWindow
+
+    window = MainWindow(QSettings())
+    install_exception_hook(window)
+    if argv:
+        if not window.open_path(argv[0], confirmed=True):
+            window.open_sample("weather", confirmed=True)
+    else:
+        window.open_sample("weather", confirmed=True)
+    window.show()
+    window.train()
+    return app.exec()

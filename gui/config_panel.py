@@ -1,0 +1,253 @@
+"""The algorithm panel: every learner option, with the seeds' one-line explanations."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSettings, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QGroupBox,
+    QLabel,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine.errors import ArborError
+from engine.settings import CRITERIA, DEFAULTS, resolve
+from engine.table import NUMERIC
+
+TIPS = {
+    "algorithm": "ID3: multiway splits on nominal attributes by information gain (seed 000). "
+                 "C4.5: gain ratio, numeric thresholds, missing values, pruning. CART: binary splits, Gini",
+    "task": "Classification predicts a class; regression (CART) predicts the mean of a numeric target",
+    "criterion": "entropy: information gain; gain_ratio: gain divided by split info, less biased towards "
+                 "many-valued attributes (seed 000, 2.5); gini: 1 - sum p^2; misclassification: 1 - max p",
+    "max_depth": "Stop splitting at this depth (0 = no limit); a single leaf has depth 0",
+    "min_samples_split": "Do not split a node with fewer instances than this",
+    "min_samples_leaf": "C4.5: at least two branches need this many instances; CART: every branch",
+    "min_gain": "Split only when the gain exceeds tau; a very small improvement is often unjustifiable "
+                "(seed 000, 2.6)",
+    "max_leaves": "Stop when the tree has this many leaves (0 = no limit); with best-first growth the "
+                  "leaves that lower impurity most are expanded first",
+    "growth": "Depth-first recursion as in ID3's pseudocode, or best-first through a priority queue of "
+              "leaves ranked by impurity reduction (seed 004, Algorithm 3)",
+    "prune": "pessimistic: C4.5's upper error bound (seed 001); cost-complexity: CART's weakest-link "
+             "pruning; reduced-error: prune on held-out rows (seed 004)",
+    "confidence": "C4.5's confidence factor: smaller values prune more (default 0.25)",
+    "subtree_raising": "C4.5 may replace a node by its most populated branch (seed 001, option 3)",
+    "error_estimate": "c45: the normal approximation J48 uses; exact: the binomial bound solved numerically",
+    "alpha": "CART: the complexity parameter; larger alpha, smaller tree",
+    "cv_alpha": "CART: choose alpha by this many folds of cross-validation (0 = use alpha)",
+    "one_se": "With CV: the smallest tree within one standard error of the best",
+    "holdout": "Reduced-error pruning: the share of rows held out to prune on",
+    "cv_folds": "Evaluate by stratified k-fold cross-validation after training (0 = skip)",
+    "seed": "Random seed for folds and holdouts: the same seed gives the same results",
+}
+
+
+def _combo(items) -> QComboBox:
+    box = QComboBox()
+    box.addItems(list(items))
+    return box
+
+
+class ConfigPanel(QWidget):
+    """Learner options.
+
+    Signals
+    -------
+    params_changed() : any option changed.
+    switch_requested(str) : the user accepted a suggested algorithm (e.g. C4.5 for numeric data).
+    """
+
+    params_changed = Signal()
+    switch_requested = Signal(str)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self._kinds: dict[str, str] = {}
+        self._target: str | None = None
+        self.algorithm = _combo(["c45", "id3", "cart"])
+        self.task = _combo(["classification", "regression"])
+        self.criterion = _combo(CRITERIA)
+        self.max_depth = QSpinBox(maximum=10_000, specialValueText="no limit")
+        self.min_samples_split = QDoubleSpinBox(maximum=1e9, decimals=1, value=2)
+        self.min_samples_leaf = QDoubleSpinBox(maximum=1e9, decimals=1, value=2)
+        self.min_gain = QDoubleSpinBox(maximum=100, decimals=4, singleStep=0.01)
+        self.max_leaves = QSpinBox(maximum=1_000_000, specialValueText="no limit")
+        self.growth = _combo(["depth", "best"])
+        self.prune = _combo(["pessimistic", "none", "cost-complexity", "reduced-error"])
+        self.confidence = QDoubleSpinBox(minimum=0.001, maximum=0.5, decimals=3, singleStep=0.05, value=0.25)
+        self.subtree_raising = QCheckBox("Subtree raising")
+        self.subtree_raising.setChecked(True)
+        self.error_estimate = _combo(["c45", "exact"])
+        self.alpha = QDoubleSpinBox(maximum=1e6, decimals=5, singleStep=0.001)
+        self.cv_alpha = QSpinBox(maximum=100, specialValueText="off")
+        self.one_se = QCheckBox("One-standard-error rule")
+        self.holdout = QDoubleSpinBox(minimum=0.05, maximum=0.9, decimals=2, singleStep=0.05, value=0.33)
+        self.cv_folds = QSpinBox(maximum=100, value=10, specialValueText="off")
+        self.seed = QSpinBox(maximum=2**31 - 1, value=1)
+        self.message = QLabel()
+        self.message.setWordWrap(True)
+        self.message.setStyleSheet("color: #B42318;")
+        self.switch_button = QPushButton("Switch to C4.5")
+        self.switch_button.hide()
+        self.switch_button.clicked.connect(lambda: self.switch_requested.emit("c45"))
+
+        groups = [
+            ("Algorithm", [("Algorithm", self.algorithm), ("Task", self.task), ("Criterion", self.criterion)]),
+            ("Growth", [("Max depth", self.max_depth), ("Min samples to split", self.min_samples_split),
+                        ("Min samples per leaf", self.min_samples_leaf), ("Min gain (tau)", self.min_gain),
+                        ("Max leaves", self.max_leaves), ("Order", self.growth)]),
+            ("Pruning", [("Method", self.prune), ("Confidence", self.confidence), ("", self.subtree_raising),
+                         ("Error bound", self.error_estimate), ("Alpha", self.alpha),
+                         ("CV folds for alpha", self.cv_alpha), ("", self.one_se),
+                         ("Holdout share", self.holdout)]),
+            ("Evaluation", [("Cross-validation folds", self.cv_folds), ("Seed", self.seed)]),
+        ]
+        layout = QVBoxLayout(self)
+        for title, rows in groups:
+            box = QGroupBox(title)
+            form = QFormLayout(box)
+            for label, widget in rows:
+                form.addRow(label, widget)
+            layout.addWidget(box)
+        layout.addWidget(self.message)
+        layout.addWidget(self.switch_button)
+        layout.addStretch(1)
+        for name, tip in TIPS.items():
+            getattr(self, name).setToolTip(tip)
+        self.algorithm.currentTextChanged.connect(self._on_algorithm_changed)
+        self.task.currentTextChanged.connect(self._on_algorithm_changed)
+        for widget in self._widgets():
+            signal = getattr(widget, "currentTextChanged", None) or getattr(widget, "valueChanged", None) \
+                or widget.toggled
+            signal.connect(self._on_changed)
+        self._apply_defaults()
+
+    def _widgets(self):
+        return [self.algorithm, self.task, self.criterion, self.max_depth, self.min_samples_split,
+                self.min_samples_leaf, self.min_gain, self.max_leaves, self.growth, self.prune,
+                self.confidence, self.subtree_raising, self.error_estimate, self.alpha, self.cv_alpha,
+                self.one_se, self.holdout, self.cv_folds, self.seed]
+
+    # ------------------------------------------------------------------ values
+    def params(self) -> dict:
+        return {
+            "algorithm": self.algorithm.currentText(),
+            "task": self.task.currentText(),
+            "criterion": self.criterion.currentText(),
+            "max_depth": self.max_depth.value() or None,
+            "min_samples_split": self.min_samples_split.value(),
+            "min_samples_leaf": self.min_samples_leaf.value(),
+            "min_gain": self.min_gain.value(),
+            "max_leaves": self.max_leaves.value() or None,
+            "growth": self.growth.currentText(),
+            "prune": self.prune.currentText(),
+            "confidence": self.confidence.value(),
+            "subtree_raising": self.subtree_raising.isChecked(),
+            "error_estimate": self.error_estimate.currentText(),
+            "alpha": self.alpha.value(),
+            "cv_alpha": self.cv_alpha.value() or None,
+            "one_se": self.one_se.isChecked(),
+            "holdout": self.holdout.value(),
+            "seed": self.seed.value(),
+        }
+
+    def set_params(self, params: dict) -> None:
+        self.blockSignals(True)
+        for name, value in params.items():
+            widget = getattr(self, name, None)
+            if widget is None or value is None:
+                continue
+            if isinstance(widget, QComboBox):
+                widget.setCurrentText(str(value))
+            elif isinstance(widget, QCheckBox):
+                widget.setChecked(bool(value))
+            else:
+                widget.setValue(value)
+        self.blockSignals(False)
+        self._on_changed()
+
+    def cv_settings(self) -> tuple[int, int]:
+        return self.cv_folds.value(), self.seed.value()
+
+    def set_table_kinds(self, kinds: dict[str, str], target: str | None) -> None:
+        self._kinds, self._target = dict(kinds), target
+        self._on_changed()
+
+    # ------------------------------------------------------------------ reactions
+    def _apply_defaults(self) -> None:
+        defaults = DEFAULTS[self.algorithm.currentText()]
+        self.criterion.setCurrentText(defaults["criterion"] if self.task.currentText() == "classification"
+                                      else "squared_error")
+        self.min_samples_leaf.setValue(defaults["min_samples_leaf"])
+        self.prune.setCurrentText(defaults["prune"])
+
+    def _on_algorithm_changed(self, _text: str) -> None:
+        self._apply_defaults()
+
+    def problem(self) -> str | None:
+        """Why the current options cannot train, or None."""
+        try:
+            resolve(**self.params())
+        except ArborError as err:
+            return str(err)
+        if self.algorithm.currentText() == "id3":
+            numeric = [n for n, k in self._kinds.items() if k == NUMERIC and n != self._target]
+            if numeric:
+                return (f"ID3 handles nominal attributes only, and {numeric[0]!r} is numeric: switch to "
+                        "C4.5 or CART, or make the column nominal")
+        return None
+
+    def _on_changed(self, *_) -> None:
+        algorithm = self.algorithm.currentText()
+        c45, cart = algorithm == "c45", algorithm == "cart"
+        method = self.prune.currentText()
+        self._enable(self.task, cart, "Regression trees are CART trees")
+        self._enable(self.confidence, c45 and method == "pessimistic", "Only for C4.5's pessimistic pruning")
+        self._enable(self.subtree_raising, c45 and method == "pessimistic", "Only for C4.5's pessimistic pruning")
+        self._enable(self.error_estimate, c45 and method == "pessimistic", "Only for C4.5's pessimistic pruning")
+        for w in (self.alpha, self.cv_alpha, self.one_se):
+            self._enable(w, cart and method == "cost-complexity", "Only for CART's cost-complexity pruning")
+        self._enable(self.one_se, cart and method == "cost-complexity" and self.cv_alpha.value() > 0,
+                     "Needs CV folds for alpha")
+        self._enable(self.holdout, method == "reduced-error", "Only for reduced-error pruning")
+        problem = self.problem()
+        self.message.setText(problem or "")
+        self.switch_button.setVisible(bool(problem) and "numeric" in (problem or "") and algorithm == "id3")
+        self.params_changed.emit()
+
+    @staticmethod
+    def _enable(widget, on: bool, reason: str) -> None:
+        widget.setEnabled(on)
+        base = widget.toolTip().split("\n(disabled")[0]
+        widget.setToolTip(base if on else f"{base}\n(disabled: {reason})")
+
+    # ------------------------------------------------------------------ persistence
+    def save(self, settings: QSettings) -> None:
+        for name, value in self.params().items():
+            settings.setValue(f"learner/{name}", "" if value is None else value)
+        settings.setValue("learner/cv_folds", self.cv_folds.value())
+
+    def restore(self, settings: QSettings) -> None:
+        params = {}
+        for name in [*self.params(), "cv_folds"]:
+            value = settings.value(f"learner/{name}")
+            if value in (None, ""):
+                continue
+            widget = getattr(self, name)
+            if isinstance(widget, QCheckBox):
+                value = value in (True, "true", "1", 1)
+            elif isinstance(widget, QSpinBox):
+                value = int(float(value))
+            elif isinstance(widget, QDoubleSpinBox):
+                value = float(value)
+            params[name] = value
+        if params.get("algorithm"):
+            self.algorithm.setCurrentText(params["algorithm"])
+        self.set_params(params)

@@ -1,0 +1,49 @@
+"""Every question and message the window shows, in one replaceable object (tests swap it)."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox, QWidget
+
+DATA_FILTER = ("Data files (*.csv *.tsv *.tab *.txt *.arff *.xlsx *.parquet);;CSV (*.csv);;TSV (*.tsv);;"
+               "ARFF (*.arff);;Excel (*.xlsx);;Parquet (*.parquet);;All files (*)")
+SAVE_FILTER = "CSV (*.csv);;TSV (*.tsv);;ARFF (*.arff);;Excel (*.xlsx);;Parquet (*.parquet)"
+
+
+class Dialogs:
+    """Modal dialogs; each method returns the user's answer."""
+
+    def __init__(self, parent: QWidget):
+        self.parent = parent
+
+    def error(self, message: str, details: str = "") -> None:
+        box = QMessageBox(QMessageBox.Icon.Warning, "Arbor", message, parent=self.parent)
+        if details:
+            box.setDetailedText(details)
+        box.exec()
+
+    def info(self, message: str) -> None:
+        QMessageBox.information(self.parent, "Arbor", message)
+
+    def ask_unsaved(self, what: str) -> str:
+        """'save', 'discard' or 'cancel'."""
+        answer = QMessageBox.question(
+            self.parent, "Unsaved changes", f"The table has unsaved changes. Save them before {what}?",
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
+            | QMessageBox.StandardButton.Cancel)
+        return {QMessageBox.StandardButton.Save: "save",
+                QMessageBox.StandardButton.Discard: "discard"}.get(answer, "cancel")
+
+    def ask_yes_no(self, question: str) -> bool:
+        return QMessageBox.question(self.parent, "Arbor", question) == QMessageBox.StandardButton.Yes
+
+    def open_path(self, title: str = "Open data", filters: str = DATA_FILTER) -> str | None:
+        path, _ = QFileDialog.getOpenFileName(self.parent, title, "", filters)
+        return path or None
+
+    def save_path(self, title: str, filters: str = SAVE_FILTER, suggested: str = "") -> str | None:
+        path, _ = QFileDialog.getSaveFileName(self.parent, title, suggested, filters)
+        return path or None
+
+    def ask_text(self, title: str, label: str, text: str = "") -> str | None:
+        value, ok = QInputDialog.getText(self.parent, title, label, text=text)
+        return value if ok else None

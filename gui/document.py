@@ -1,0 +1,143 @@
+"""The table being edited: a frame, its column kinds and target, its file, and undo.
+
+Every change goes through a ``QUndoCommand`` on :attr:`DataDocument.undo_stack`;
+the commands call the small mutators here. Values are coerced by the engine's
+rules (a numeric column holds numbers or missing; a nominal column holds
+category strings), and :meth:`snapshot` hands an immutable Table to training.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QUndoStack
+
+from engine.errors import ArborError
+from engine.table import IGNORED, MISSING_TOKENS, NOMINAL, NUMERIC, Table, make_table
+
+
+def coerce(value, kind: str):
+    """A typed cell value for ``kind``; raises ArborError with a message for bad text."""
+    if value is None or (isinstance(value, float) and np.isnan(value)):
+        return np.nan
+    text = str(value).strip()
+    if text in MISSING_TOKENS:
+        return np.nan
+    if kind == NUMERIC:
+        try:
+            return float(text)
+        except ValueError:
+            raise ArborError(f"{text!r} is not a number") from None
+    return text
+
+
+class DataDocument(QObject):
+    """The open table.
+
+    Signals
+    -------
+    reset() : a different table was loaded (or the structure changed).
+    cells_changed(int, int, int, int) : top, left, bottom, right of changed cells.
+    columns_changed() : kinds, names or the target changed.
+    modified_changed(bool) : unsaved changes appeared or were saved.
+    """
+
+    reset = Signal()
+    cells_changed = Signal(int, int, int, int)
+    columns_changed = Signal()
+    modified_changed = Signal(bool)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.undo_stack = QUndoStack(self)
+        self.undo_stack.cleanChanged.connect(lambda clean: self.modified_changed.emit(not clean))
+        self.frame = pd.DataFrame()
+        self.kinds: dict[str, str] = {}
+        self.target: str | None = None
+        self.path: str | None = None
+        self.notes: tuple[str, ...] = ()
+        self.sample_name: str | None = None
+
+    # ------------------------------------------------------------------ loading
+    def load(self, table: Table, path: str | None) -> None:
+        self.frame = table.frame.copy()
+        self.kinds = dict(table.kinds)
+        self.target = table.target
+        self.path = path
+        self.notes = tuple(table.notes)
+        self.undo_stack.clear()
+        self.undo_stack.setClean()
+        self.reset.emit()
+        self.modified_changed.emit(False)
+
+    def new_blank(self, rows: int = 10, columns: int = 3) -> None:
+        names = [f"attribute{i + 1}" for i in range(columns - 1)] + ["class"]
+        frame = pd.DataFrame({n: [np.nan] * rows for n in names})
+        kinds = {n: NOMINAL for n in names}
+        self.load(make_table(frame.astype(object), target="class", kinds=kinds), None)
+
+    @property
+    def modified(self) -> bool:
+        return not self.undo_stack.isClean()
+
+    def mark_saved(self, path: str) -> None:
+        self.path = path
+        self.undo_stack.setClean()
+
+    def snapshot(self) -> Table:
+        """An immutable Table of the current contents (safe to hand to a worker thread)."""
+        if self.frame.shape[1] == 0:
+            raise ArborError("the table has no columns")
+        return make_table(self.frame, target=self.target, kinds=self.kinds, source=self.path)
+
+    # ------------------------------------------------------------------ reading
+    @property
+    def n_rows(self) -> int:
+        return self.frame.shape[0]
+
+    @property
+    def columns(self) -> list[str]:
+        return list(self.frame.columns)
+
+    def value(self, row: int, col: int):
+        return self.frame.iat[row, col]
+
+    # ------------------------------------------------------------------ mutators (used by commands)
+    def set_cell(self, row: int, col: int, value) -> None:
+        name = self.frame.columns[col]
+        series = self.frame[name]
+        if isinstance(series.dtype, pd.CategoricalDtype) and not pd.isna(value) \
+                and value not in series.cat.categories:
+            self.frame[name] = series.cat.add_categories([value])
+        self.frame.iat[row, col] = value
+        self.cells_changed.emit(row, col, row, col)
+
+    def set_block(self, top: int, left: int, values: list[list]) -> None:
+        for r, row in enumerate(values):
+            for c, v in enumerate(row):
+                name = self.frame.columns[left + c]
+                series = self.frame[name]
+                if isinstance(series.dtype, pd.CategoricalDtype) and not pd.isna(v) \
+                        and v not in series.cat.categories:
+                    self.frame[name] = series.cat.add_categories([v])
+                self.frame.iat[top + r, left + c] = v
+        if values:
+            self.cells_changed.emit(top, left, top + len(values) - 1, left + len(values[0]) - 1)
+
+    def replace_state(self, frame: pd.DataFrame, kinds: dict, target: str | None) -> None:
+        self.frame, self.kinds, self.target = frame, dict(kinds), target
+        self.reset.emit()
+        self.columns_changed.emit()
+
+    def state(self) -> tuple[pd.DataFrame, dict, str | None]:
+        return self.frame.copy(), dict(self.kinds), self.target
+
+    # ------------------------------------------------------------------ helpers for commands
+    def converted(self, name: str, kind: str) -> pd.Series:
+        """``name``'s values as ``kind`` (raises ArborError naming the first bad value)."""
+        table = make_table(self.frame[[name]], target=name if kind != IGNORED else None,
+                           kinds={name: kind}) if kind != IGNORED else None
+        if table is None:
+            return self.frame[name]
+        return table.frame[name]

@@ -1,0 +1,140 @@
+"""The node inspector: the seeds' hand computation for the selected node, and pinned nodes
+side by side for comparison. The numbers come from the engine; this widget only formats."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
+
+from engine.criteria import entropy, gini
+from engine.explain import attribute_table, node_rows
+from engine.export.labels import condition, number
+
+NODE_MIME = "application/x-arbor-node"
+
+
+def node_html(tree, node_id: int, data, settings) -> str:
+    """The inspector's text for one node, as HTML."""
+    path = tree.path_to(node_id)
+    node = path[-1][0]
+    rule = " AND ".join(condition(tree, a, b) for a, b in path[:-1]) or "every instance (root)"
+    parts = [f"<h3 style='margin:2px'>Node {node_id}</h3><p><b>Rule:</b> {rule}</p>"]
+    if tree.is_regression:
+        parts.append(f"<p>{number(node.weight)} instances, mean {number(node.value)}, "
+                     f"squared error {node.impurity:.3f}</p>")
+        return "".join(parts)
+    total = node.distribution.sum()
+    rows = "".join(
+        f"<tr><td>{c}</td><td align=right>{number(round(v, 3))}</td>"
+        f"<td align=right>{(v / total if total else 0):.3f}</td></tr>"
+        for c, v in zip(tree.classes, node.distribution, strict=True))
+    parts.append(f"<table cellspacing=3><tr><th align=left>class</th><th>count</th><th>share</th></tr>"
+                 f"{rows}</table>")
+    parts.append(f"<p><b>Entropy</b> {entropy(node.distribution):.3f} &nbsp; "
+                 f"<b>Gini</b> {gini(node.distribution):.3f} &nbsp; n = {number(round(total, 3))}</p>")
+    bounds = [(k, node.stats[k]) for k in ("error_as_leaf", "error_as_subtree", "error_as_branch")
+              if k in node.stats]
+    if bounds:
+        verdict = "pruned to a leaf" if node.stats.get("pruned") else (
+            "replaced by its largest branch" if node.stats.get("raised") else "kept")
+        names = {"error_as_leaf": "as a leaf", "error_as_subtree": "as the subtree",
+                 "error_as_branch": "largest branch raised"}
+        parts.append("<p><b>Pessimistic error estimates</b> (" + verdict + "):<br>" + "<br>".join(
+            f"&nbsp;&nbsp;{names[k]}: {v:.3f}" for k, v in bounds) + "</p>")
+    if data is not None and settings is not None:
+        rows_at, weights = node_rows(tree, data, node_id, settings)
+        if weights.sum() > 0:
+            chosen = node.split.attribute if node.split is not None else -1
+            table = attribute_table(data, settings, rows_at, weights, chosen)
+            head = ("<tr><th align=left>attribute</th><th>entropy</th><th>mean info</th><th>info gain</th>"
+                    "<th>split info</th><th>gain ratio</th><th>gini gain</th></tr>")
+            body = "".join(
+                f"<tr{' style=background:#FFE08A' if r.chosen else ''}><td>{r.name}"
+                f"{' (≤ ' + number(r.threshold) + ')' if r.threshold is not None else ''}</td>"
+                f"<td align=right>{r.entropy_before:.3f}</td><td align=right>{r.mean_info:.3f}</td>"
+                f"<td align=right>{r.info_gain:.3f}</td><td align=right>{r.split_info:.3f}</td>"
+                f"<td align=right>{r.gain_ratio:.3f}</td><td align=right>{r.gini_gain:.3f}</td></tr>"
+                for r in table)
+            parts.append(f"<p><b>Candidate splits here</b></p><table cellspacing=4>{head}{body}</table>")
+    return "".join(parts)
+
+
+class _Card(QLabel):
+    def __init__(self, html: str):
+        super().__init__(html)
+        self.setTextFormat(Qt.TextFormat.RichText)
+        self.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.setStyleSheet("QLabel { background: white; border: 1px solid #D0D5DD; border-radius: 4px;"
+                           " padding: 6px; }")
+
+
+class Inspector(QWidget):
+    """The selected node's numbers, plus pinned nodes (drag a node here, or press P)."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setAcceptDrops(True)
+        self._context = None  # (tree, data, settings)
+        self.current = _Card("Click a node to see its numbers.")
+        self._pinned: list[int] = []
+        self._pins = QHBoxLayout()
+        self._pins.setAlignment(Qt.AlignmentFlag.AlignLeft)
+        clear = QPushButton("Clear pinned")
+        clear.clicked.connect(self.clear_pins)
+        row = QWidget()
+        row.setLayout(self._pins)
+        inner = QWidget()
+        layout = QVBoxLayout(inner)
+        layout.addWidget(self.current)
+        layout.addWidget(QLabel("<b>Pinned</b> (drag nodes here to compare)"))
+        layout.addWidget(row)
+        layout.addWidget(clear)
+        layout.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(inner)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(scroll)
+
+    def set_context(self, tree, data, settings) -> None:
+        self._context = (tree, data, settings)
+        self.clear_pins()
+        self.clear()
+
+    def clear(self) -> None:
+        self.current.setText("Click a node to see its numbers.")
+
+    def show_node(self, tree, node_id: int, data=None, settings=None) -> None:
+        if node_id < 0:
+            self.clear()
+            return
+        self.current.setText(node_html(tree, node_id, data, settings))
+
+    def text(self) -> str:
+        return self.current.text()
+
+    def pin_node(self, node_id: int) -> None:
+        if self._context is None or node_id in self._pinned:
+            return
+        tree, data, settings = self._context
+        self._pinned.append(node_id)
+        self._pins.addWidget(_Card(node_html(tree, node_id, data, settings)))
+
+    def pinned(self) -> list[int]:
+        return list(self._pinned)
+
+    def clear_pins(self) -> None:
+        self._pinned.clear()
+        while self._pins.count():
+            self._pins.takeAt(0).widget().deleteLater()
+
+    def dragEnterEvent(self, event) -> None:  # noqa: N802 - Qt override
+        if event.mimeData().hasFormat(NODE_MIME):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event) -> None:  # noqa: N802 - Qt override
+        node_id = int(bytes(event.mimeData().data(NODE_MIME)).decode())
+        self.pin_node(node_id)
+        event.acceptProposedAction()

@@ -1,0 +1,178 @@
+"""Engine calls in worker threads, reported back through Qt signals.
+
+A :class:`Job` wraps one engine call. The call runs on the global thread pool
+with a :class:`engine.monitor.Monitor`; progress is throttled before it
+crosses to the GUI thread, only immutable results cross, and a job that has
+been superseded or cancelled never delivers a result.
+"""
+
+from __future__ import annotations
+
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+
+from engine.errors import ArborError, Cancelled
+from engine.monitor import Monitor
+
+PROGRESS_INTERVAL = 0.05  # seconds: at most ~20 progress signals a second
+
+
+class Job(QObject):
+    """One engine call on a worker thread.
+
+    Signals
+    -------
+    progress_changed(float, str) : fraction done and a short message (throttled).
+    finished(object) : the call's result.
+    failed(str, str) : a message for the user and the details (traceback for bugs).
+    cancelled() : the call stopped because ``cancel`` was called.
+    """
+
+    progress_changed = Signal(float, str)
+    finished = Signal(object)
+    failed = Signal(str, str)
+    cancelled = Signal()
+
+    def __init__(self, name: str, call: Callable[[Monitor], object]):
+        super().__init__()
+        self.name = name
+        self._call = call
+        self._last = 0.0
+        self.monitor = Monitor(self._on_engine_progress)
+        self.done = False
+
+    def _on_engine_progress(self, fraction: float, message: str) -> None:
+        now = time.monotonic()
+        if now - self._last >= PROGRESS_INTERVAL or fraction >= 1.0:
+            self._last = now
+            self.progress_changed.emit(fraction, message)
+
+    def cancel(self) -> None:
+        self.monitor.cancel()
+
+    def run(self) -> None:
+        """Body of the worker thread."""
+        try:
+            result = self._call(self.monitor)
+        except Cancelled:
+            self.done = True
+            self.cancelled.emit()
+            return
+        except ArborError as err:
+            self.done = True
+            self.failed.emit(str(err), "")
+            return
+        except MemoryError:
+            self.done = True
+            self.failed.emit("not enough memory for this job", traceback.format_exc())
+            return
+        except Exception as err:  # noqa: BLE001 - a bug must not kill the thread silently
+            self.done = True
+            self.failed.emit(f"{self.name} failed unexpectedly: {err}", traceback.format_exc())
+            return
+        self.done = True
+        if self.monitor.cancelled:
+            self.cancelled.emit()
+        else:
+            self.finished.emit(result)
+
+
+class _Runnable(QRunnable):
+    def __init__(self, job: Job):
+        super().__init__()
+        self.job = job
+        self.setAutoDelete(True)
+
+    def run(self) -> None:
+        self.job.run()
+
+
+class JobRunner(QObject):
+    """Runs one job at a time; starting a new one cancels the one still going.
+
+    Signals
+    -------
+    busy_changed(bool) : a job started or the last one ended.
+    """
+
+    busy_changed = Signal(bool)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.current: Job | None = None
+        self._pool = QThreadPool.globalInstance()
+
+    @property
+    def busy(self) -> bool:
+        return self.current is not None and not self.current.done
+
+    def start(self, job: Job) -> Job:
+        if self.busy:
+            self.current.cancel()
+        self.current = job
+        for signal in (job.finished, job.failed, job.cancelled):
+            signal.connect(lambda *_, j=job: self._on_job_ended(j))
+        self.busy_changed.emit(True)
+        self._pool.start(_Runnable(job))
+        return job
+
+    def cancel(self) -> None:
+        if self.busy:
+            self.current.cancel()
+
+    def is_current(self, job: Job) -> bool:
+        return job is self.current
+
+    def _on_job_ended(self, job: Job) -> None:
+        if job is self.current:
+            self.busy_changed.emit(False)
+
+    def wait(self, msecs: int = 30000) -> bool:
+        return self._pool.waitForDone(msecs)
+
+
+@dataclass(frozen=True)
+class TrainResult:
+    """What a training job hands back to the window."""
+
+    model: object
+    baselines: object | None
+    evaluation: object | None
+    train_score: float
+    notes: tuple[str, ...]
+
+
+def train_call(table, params: dict, cv_folds: int, seed: int) -> Callable[[Monitor], TrainResult]:
+    """The engine work behind Train: fit, baselines, and optionally cross-validation."""
+    from engine.baseline import baselines
+    from engine.encoding import encode
+    from engine.estimator import DecisionTree
+    from engine.evaluation import cross_validate
+
+    def call(monitor: Monitor) -> TrainResult:
+        model = DecisionTree(**params)
+        settings = model.settings()
+        data = encode(table, settings.task)
+        fit_share = 0.5 if cv_folds else 1.0
+        model.fit(table, monitor=monitor.scaled(0.0, fit_share))
+        base = None if settings.task == "regression" else baselines(data)
+        evaluation = None
+        if cv_folds:
+            evaluation = cross_validate(data, settings, cv_folds, seed, monitor.scaled(fit_share, 1.0))
+        from engine.predict import predict_proba, predict_value
+        import numpy as np
+
+        if settings.task == "regression":
+            err = predict_value(model.tree_, data.X) - data.y
+            score = float(np.sqrt(np.mean(err ** 2)))
+        else:
+            pred = np.argmax(predict_proba(model.tree_, data.X), axis=1)
+            score = float(np.mean(pred == data.y))
+        monitor.report(1.0, "done")
+        return TrainResult(model, base, evaluation, score, tuple(model.notes_))
+
+    return call

@@ -1,0 +1,134 @@
+"""The data panel: the table view with sorting and filtering (view only) and clipboard blocks."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import QPoint, QSortFilterProxyModel, Qt, Signal
+from PySide6.QtGui import QGuiApplication, QKeySequence
+from PySide6.QtWidgets import QAbstractItemView, QLineEdit, QTableView, QVBoxLayout, QWidget
+
+from engine.errors import ArborError
+from gui.document import coerce
+from gui.table_commands import PasteCommand
+from gui.table_model import TableModel
+
+
+class TablePanel(QWidget):
+    """Table view + filter box over a :class:`TableModel`.
+
+    Signals
+    -------
+    header_menu_requested(int, QPoint) : right-click on a column header.
+    rows_selected(list) : source-row indices of the current selection.
+    paste_rejected(str) : a pasted block did not fit the columns' kinds.
+    """
+
+    header_menu_requested = Signal(int, QPoint)
+    rows_selected = Signal(list)
+    paste_rejected = Signal(str)
+
+    def __init__(self, model: TableModel, parent=None):
+        super().__init__(parent)
+        self.model = model
+        self.proxy = QSortFilterProxyModel(self)
+        self.proxy.setSourceModel(model)
+        self.proxy.setSortRole(Qt.ItemDataRole.UserRole)
+        self.proxy.setFilterKeyColumn(-1)
+        self.proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        self.filter = QLineEdit(placeholderText="Filter rows (any column contains…)")
+        self.filter.setClearButtonEnabled(True)
+        self.filter.setToolTip("Shows only rows containing this text; the data keeps its order")
+        self.filter.textChanged.connect(self.proxy.setFilterFixedString)
+        self.view = QTableView()
+        self.view.setModel(self.proxy)
+        self.view.setSortingEnabled(True)
+        self.view.sortByColumn(-1, Qt.SortOrder.AscendingOrder)
+        self.view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.view.setAlternatingRowColors(True)
+        self.view.verticalHeader().setDefaultSectionSize(22)
+        self.view.horizontalHeader().setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.view.horizontalHeader().customContextMenuRequested.connect(self._on_header_menu)
+        self.view.selectionModel().selectionChanged.connect(self._on_selection_changed)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(2, 2, 2, 2)
+        layout.addWidget(self.filter)
+        layout.addWidget(self.view)
+
+    def _on_header_menu(self, pos: QPoint) -> None:
+        col = self.view.horizontalHeader().logicalIndexAt(pos)
+        if col >= 0:
+            self.header_menu_requested.emit(col, self.view.horizontalHeader().mapToGlobal(pos))
+
+    def _on_selection_changed(self, *_) -> None:
+        self.rows_selected.emit(self.selected_rows())
+
+    def selected_rows(self) -> list[int]:
+        rows = {self.proxy.mapToSource(i).row() for i in self.view.selectionModel().selectedIndexes()}
+        return sorted(rows)
+
+    def selected_cells(self) -> list[tuple[int, int]]:
+        cells = [self.proxy.mapToSource(i) for i in self.view.selectionModel().selectedIndexes()]
+        return sorted((i.row(), i.column()) for i in cells)
+
+    def current_source(self) -> tuple[int, int]:
+        index = self.proxy.mapToSource(self.view.currentIndex())
+        return (index.row(), index.column()) if index.isValid() else (0, 0)
+
+    # --------------------------------------------------------------- clipboard
+    def copy_selection(self) -> str:
+        cells = self.selected_cells()
+        if not cells:
+            return ""
+        rows = sorted({r for r, _ in cells})
+        cols = sorted({c for _, c in cells})
+        lines = []
+        for r in rows:
+            lines.append("\t".join(self.model.data(self.model.index(r, c)) or "" for c in cols))
+        text = "\n".join(lines)
+        QGuiApplication.clipboard().setText(text)
+        return text
+
+    def paste(self, text: str | None = None) -> bool:
+        text = QGuiApplication.clipboard().text() if text is None else text
+        block = [line.split("\t") for line in text.rstrip("\n").split("\n")] if text else []
+        if not block:
+            return False
+        doc = self.model.doc
+        top, left = self.current_source()
+        rows = min(len(block), doc.n_rows - top)
+        cols = min(max(len(r) for r in block), len(doc.columns) - left)
+        values = []
+        try:
+            for r in range(rows):
+                row = []
+                for c in range(cols):
+                    cell = block[r][c] if c < len(block[r]) else ""
+                    row.append(coerce(cell, doc.kinds[doc.columns[left + c]]))
+                values.append(row)
+        except ArborError as err:
+            self.paste_rejected.emit(f"cannot paste: {err} (into a numeric column)")
+            return False
+        doc.undo_stack.push(PasteCommand(doc, top, left, values))
+        return True
+
+    def set_selection_missing(self) -> None:
+        cells = self.selected_cells()
+        if not cells:
+            return
+        doc = self.model.doc
+        doc.undo_stack.beginMacro(f"Set {len(cells)} cell(s) missing")
+        from gui.table_commands import SetCellCommand
+
+        for r, c in cells:
+            doc.undo_stack.push(SetCellCommand(doc, r, c, np.nan))
+        doc.undo_stack.endMacro()
+
+    def keyPressEvent(self, event) -> None:  # noqa: N802 - Qt override
+        if event.matches(QKeySequence.StandardKey.Copy):
+            self.copy_selection()
+        elif event.matches(QKeySequence.StandardKey.Paste):
+            self.paste()
+        elif event.key() in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace):
+            self.set_selection_missing()
+        else:
+            super().keyPressEvent(event)
