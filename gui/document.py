@@ -51,13 +51,16 @@ class DataDocument(QObject):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.undo_stack = QUndoStack(self)
-        self.undo_stack.cleanChanged.connect(lambda clean: self.modified_changed.emit(not clean))
+        self.undo_stack.cleanChanged.connect(self._on_undo_stack_clean_changed)
         self.frame = pd.DataFrame()
         self.kinds: dict[str, str] = {}
         self.target: str | None = None
         self.path: str | None = None
         self.notes: tuple[str, ...] = ()
         self.sample_name: str | None = None
+
+    def _on_undo_stack_clean_changed(self, clean: bool) -> None:
+        self.modified_changed.emit(not clean)
 
     # ------------------------------------------------------------------ loading
     def load(self, table: Table, path: str | None) -> None:
@@ -82,8 +85,9 @@ class DataDocument(QObject):
         return not self.undo_stack.isClean()
 
     def mark_saved(self, path: str) -> None:
-        self.path = path
+        self.path, self.sample_name = path, None
         self.undo_stack.setClean()
+        self.modified_changed.emit(False)
 
     def snapshot(self) -> Table:
         """An immutable Table of the current contents (safe to hand to a worker thread)."""

@@ -62,6 +62,7 @@ def save_image(tree: Tree, path: str | Path, scale: float = 2.0, transparent: bo
     _app()
     scene = TreeScene()
     scene.build(tree, orientation=orientation)
+    scene.set_caching(False)
     source = scene.itemsBoundingRect()
     width = source.width() + 2 * MARGIN + legend_width(tree)
     height = max(source.height(), 20.0 * (len(tree.classes or ()) + 1)) + 2 * MARGIN

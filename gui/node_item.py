@@ -59,8 +59,7 @@ class NodeItem(QGraphicsObject):
             self._shares = dist / dist.sum()
         self._majority = int(np.argmax(dist)) if dist.size and dist.sum() > 0 else -1
         self.setFlags(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable
-                      | QGraphicsItem.GraphicsItemFlag.ItemIsMovable
-                      | QGraphicsItem.GraphicsItemFlag.ItemSendsGeometryChanges)
+                      | QGraphicsItem.GraphicsItemFlag.ItemIsMovable)
         self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.setAcceptHoverEvents(True)
         self.setZValue(1)
@@ -126,7 +125,10 @@ class NodeItem(QGraphicsObject):
             painter.drawRect(QRectF(x, bar.top(), w, bar.height()))
             x += w
 
-    def itemChange(self, change, value):  # noqa: N802 - Qt override
-        if change == QGraphicsItem.GraphicsItemChange.ItemPositionHasChanged and self.scene():
+    # Moves are reported from mouseMoveEvent, not itemChange: on Python 3.11 an itemChange
+    # override that returns None for most changes corrupts None's refcount under PySide6
+    # ("Fatal Python error: none_dealloc").
+    def mouseMoveEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().mouseMoveEvent(event)
+        if self.scene() is not None:
             self.scene().node_moved(self)
-        return super().itemChange(change, value)

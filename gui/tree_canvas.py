@@ -168,8 +168,18 @@ class TreeCanvas(QGraphicsView):
     def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802 - Qt override
         steps = event.angleDelta().y() / 120
         if steps:
-            self._zoom_by(1.2 ** steps)
+            self.zoom_at(event.position().toPoint(), 1.2 ** steps)
         event.accept()
+
+    def zoom_at(self, view_pos: QPoint, factor: float) -> None:
+        """Zoom keeping the scene point under ``view_pos`` where it is."""
+        anchor = self.mapToScene(view_pos)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.NoAnchor)
+        self._zoom_by(factor)
+        offset = self.viewport().rect().center() - view_pos
+        scale = self.scale_factor()
+        self.centerOn(anchor + QPointF(offset.x() / scale, offset.y() / scale))
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
 
     def keyPressEvent(self, event) -> None:  # noqa: N802 - Qt override
         if event.matches(QKeySequence.StandardKey.ZoomIn) or event.key() in (Qt.Key.Key_Plus, Qt.Key.Key_Equal):

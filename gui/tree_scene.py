@@ -141,7 +141,8 @@ class TreeScene(QGraphicsScene):
         self._edges_item = EdgesItem(self)
         self.addItem(self._edges_item)
         self._edges_item.rebuild()
-        self.setSceneRect(self.itemsBoundingRect().adjusted(-40, -40, 40, 40))
+        # Generous margins so zooming under the cursor can always scroll to keep its anchor.
+        self.setSceneRect(self.itemsBoundingRect().adjusted(-2000, -2000, 2000, 2000))
         self._building = False
 
     def node_moved(self, item: NodeItem) -> None:
@@ -149,6 +150,17 @@ class TreeScene(QGraphicsScene):
             return
         self._edges_item.rebuild()
         self.layout_changed.emit()
+
+    def set_caching(self, on: bool) -> None:
+        """Pixmap caching speeds up the screen; vector export (SVG, PDF) needs it off."""
+        mode = NodeItem.CacheMode.DeviceCoordinateCache if on else NodeItem.CacheMode.NoCache
+        for item in self.items_by_id.values():
+            item.setCacheMode(mode)
+
+    def move_node(self, node_id: int, x: float, y: float) -> None:
+        """Place a node by hand (what dragging does); its edges follow."""
+        self.items_by_id[node_id].setPos(x, y)
+        self.node_moved(self.items_by_id[node_id])
 
     def positions(self) -> dict[int, tuple[float, float]]:
         return {i: (it.pos().x(), it.pos().y()) for i, it in self.items_by_id.items()}

@@ -1,0 +1,71 @@
+"""GUI test fixtures: offscreen Qt, isolated settings, and dialogs that never block."""
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest  # noqa: E402
+from PySide6.QtCore import QSettings  # noqa: E402
+
+
+class FakeDialogs:
+    """Records every message and answers questions from queued replies."""
+
+    def __init__(self):
+        self.errors: list[tuple[str, str]] = []
+        self.infos: list[str] = []
+        self.replies: dict[str, list] = {"ask_unsaved": [], "ask_yes_no": [], "open_path": [],
+                                          "save_path": [], "ask_text": []}
+
+    def _reply(self, name, default=None):
+        queue = self.replies[name]
+        return queue.pop(0) if queue else default
+
+    def error(self, message, details=""):
+        self.errors.append((message, details))
+
+    def info(self, message):
+        self.infos.append(message)
+
+    def ask_unsaved(self, what):
+        return self._reply("ask_unsaved", "cancel")
+
+    def ask_yes_no(self, question):
+        return self._reply("ask_yes_no", False)
+
+    def open_path(self, *args, **kwargs):
+        return self._reply("open_path")
+
+    def save_path(self, *args, **kwargs):
+        return self._reply("save_path")
+
+    def ask_text(self, *args, **kwargs):
+        return self._reply("ask_text")
+
+
+@pytest.fixture
+def settings(tmp_path):
+    return QSettings(str(tmp_path / "arbor.ini"), QSettings.Format.IniFormat)
+
+
+@pytest.fixture
+def window(qtbot, settings):
+    from gui.main_window import MainWindow
+
+    win = MainWindow(settings)
+    win.dialogs = FakeDialogs()
+    qtbot.addWidget(win)
+    win.open_sample("weather", confirmed=True)
+    yield win
+    win.runner.cancel()
+    win.runner.wait(10000)
+    win.doc.undo_stack.setClean()
+
+
+def train_and_wait(qtbot, win, timeout=60000):
+    job = win.train()
+    assert job is not None, win.dialogs.errors
+    with qtbot.waitSignal(win.runner.busy_changed, timeout=timeout, check_params_cb=lambda busy: not busy):
+        pass
+    qtbot.waitUntil(lambda: job.done, timeout=timeout)
+    return job

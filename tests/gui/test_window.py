@@ -1,0 +1,205 @@
+"""The main window, driven as a user would (offscreen)."""
+
+import numpy as np
+import pandas as pd
+from PySide6.QtCore import QTimer
+
+from engine.table import make_table
+from tests.gui.conftest import train_and_wait
+
+
+def test_opens_with_weather_and_trains(qtbot, window):
+    assert window.doc.n_rows == 14 and window.doc.target == "play"
+    assert window.windowTitle().startswith("weather")
+    train_and_wait(qtbot, window)
+    qtbot.waitUntil(lambda: window.result is not None)
+    tree = window.result.model.tree_
+    assert (tree.n_leaves, tree.n_nodes) == (5, 8)
+    assert len(window.canvas.tree_scene().items_by_id) == 8
+    assert "Leaves" in window.results.text() and ">5<" in window.results.text()
+    assert "0-R" in window.results.text() and "5/14" in window.results.text()
+
+
+def test_selecting_the_root_shows_the_seed_numbers(qtbot, window):
+    window.config.algorithm.setCurrentText("id3")
+    train_and_wait(qtbot, window)
+    qtbot.waitUntil(lambda: window.result is not None)
+    window.canvas.select_node(0)
+    text = window.inspector.text()
+    for value in ("0.247", "0.152", "0.048", "0.029", "1.577", "0.156", "0.940"):
+        assert value in text
+
+
+def test_edit_a_cell_and_undo_it(qtbot, window):
+    index = window.model.index(0, 0)
+    assert window.model.setData(index, "overcast")
+    assert window.doc.value(0, 0) == "overcast" and window.doc.modified
+    assert window.windowTitle().startswith("weather *")
+    window.doc.undo_stack.undo()
+    assert window.doc.value(0, 0) == "sunny" and not window.doc.modified
+    window.doc.undo_stack.redo()
+    assert window.doc.value(0, 0) == "overcast"
+
+
+def test_numeric_column_refuses_text_and_offers_nominal(qtbot, window):
+    window.open_sample("weather-numeric", confirmed=True)
+    col = window.doc.columns.index("temperature")
+    window.dialogs.replies["ask_yes_no"].append(True)
+    with qtbot.waitSignal(window.model.edit_rejected):
+        assert not window.model.setData(window.model.index(0, col), "warm")
+    # The edit was refused; the user accepted the offer, so the column is now text.
+    assert window.doc.kinds["temperature"] == "nominal" and window.doc.value(0, col) == "85"
+    window.doc.undo_stack.undo()
+    assert window.doc.kinds["temperature"] == "numeric" and window.doc.value(0, col) == 85
+
+
+def test_change_kind_and_target_from_the_header_menu(qtbot, window):
+    menu = window.header_menu(window.doc.columns.index("windy"))
+    [a for a in menu.actions() if a.text() == "Make ignored"][0].trigger()
+    assert window.doc.kinds["windy"] == "ignored"
+    menu = window.header_menu(window.doc.columns.index("outlook"))
+    [a for a in menu.actions() if a.text() == "Set as target"][0].trigger()
+    assert window.doc.target == "outlook"
+    window.doc.undo_stack.undo()
+    window.doc.undo_stack.undo()
+    assert window.doc.target == "play" and window.doc.kinds["windy"] == "nominal"
+
+
+def test_rows_insert_delete_duplicate_with_undo(qtbot, window):
+    window.table.view.selectRow(0)
+    window.duplicate_selected_rows()
+    assert window.doc.n_rows == 15
+    window.insert_row()
+    assert window.doc.n_rows == 16
+    window.table.view.selectRow(0)
+    window.delete_selected_rows()
+    assert window.doc.n_rows == 15
+    for _ in range(3):
+        window.doc.undo_stack.undo()
+    assert window.doc.n_rows == 14
+
+
+def test_bad_file_shows_one_error_and_keeps_the_table(qtbot, window, tmp_path):
+    bad = tmp_path / "bad.arff"
+    bad.write_text("@relation x\n@attribute a {p,q}\n@data\nz\n")
+    assert not window.open_path(str(bad), confirmed=True)
+    assert len(window.dialogs.errors) == 1 and "not among its declared values" in window.dialogs.errors[0][0]
+    assert window.doc.n_rows == 14
+
+
+def test_unsaved_changes_are_guarded(qtbot, window, tmp_path):
+    window.model.setData(window.model.index(0, 0), "rainy")
+    window.dialogs.replies["ask_unsaved"].append("cancel")
+    assert not window.open_sample("iris")
+    assert window.doc.n_rows == 14
+    window.dialogs.replies["ask_unsaved"].append("save")
+    window.dialogs.replies["save_path"].append(str(tmp_path / "w.csv"))
+    assert window.open_sample("iris")
+    assert (tmp_path / "w.csv").exists() and window.doc.n_rows == 150
+
+
+def test_close_is_guarded(qtbot, window):
+    window.model.setData(window.model.index(0, 0), "rainy")
+    window.dialogs.replies["ask_unsaved"].append("cancel")
+    assert not window.close()
+    window.dialogs.replies["ask_unsaved"].append("discard")
+    assert window.close()
+
+
+def test_save_and_reopen(qtbot, window, tmp_path):
+    path = tmp_path / "weather.arff"
+    window.dialogs.replies["save_path"].append(str(path))
+    assert window.save_as()
+    assert not window.doc.modified and window.windowTitle().startswith("weather.arff")
+    assert window.open_path(str(path))
+    assert window.doc.n_rows == 14 and str(path) in window.recent_files()
+
+
+def _big_table(n=300_000):
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(n, 8))
+    y = np.where(X[:, 0] + X[:, 1] * X[:, 2] + rng.normal(0, 1, n) > 0, "a", "b")
+    frame = pd.DataFrame(X, columns=[f"x{i}" for i in range(8)]).assign(y=y)
+    return make_table(frame)
+
+
+def test_cancel_a_long_run_keeps_the_previous_tree(qtbot, window):
+    train_and_wait(qtbot, window)
+    qtbot.waitUntil(lambda: window.result is not None)
+    before = window.result
+    window.doc.load(_big_table(), None)
+    window.result = before  # loading drops the tree; keep one to check it survives
+    window.config.algorithm.setCurrentText("cart")
+    job = window.train()
+    qtbot.wait(300)
+    with qtbot.waitSignal(job.cancelled, timeout=20000):
+        window.runner.cancel()
+    assert window.result is before
+
+
+def test_window_stays_responsive_while_training(qtbot, window):
+    window.doc.load(_big_table(100_000), None)
+    window.config.algorithm.setCurrentText("cart")
+    window.config.max_depth.setValue(8)
+    window.config.cv_folds.setValue(0)
+    ticks = []
+    timer = QTimer()
+    timer.timeout.connect(lambda: ticks.append(1))
+    timer.start(20)
+    job = window.train()
+    qtbot.waitUntil(lambda: job.done, timeout=120000)
+    timer.stop()
+    assert len(ticks) >= 5
+
+
+def test_two_quick_trains_never_mix(qtbot, window):
+    first = window.train()
+    second = window.train()
+    qtbot.waitUntil(lambda: first.done and second.done, timeout=60000)
+    qtbot.waitUntil(lambda: window.result is not None)
+    assert window.runner.is_current(second)
+    assert window.result.model.tree_.n_leaves == 5
+
+
+def test_id3_with_numeric_attribute_names_it(qtbot, window):
+    window.open_sample("weather-numeric", confirmed=True)
+    window.config.algorithm.setCurrentText("id3")
+    assert "'temperature' is numeric" in window.config.message.text()
+    assert window.train() is None and "temperature" in window.dialogs.errors[-1][0]
+    window.config.switch_button.click()
+    assert window.config.algorithm.currentText() == "c45"
+
+
+def test_table_selection_highlights_paths(qtbot, window):
+    train_and_wait(qtbot, window)
+    qtbot.waitUntil(lambda: window.result is not None)
+    window.table.view.selectRow(0)  # sunny, high -> no
+    items = window.canvas.tree_scene().items_by_id
+    lit = {i for i, it in items.items() if it.highlighted}
+    assert 0 in lit and len(lit) == 3
+
+
+def test_copy_and_paste_block(qtbot, window):
+    view = window.table.view
+    view.setCurrentIndex(window.table.proxy.index(0, 0))
+    assert window.table.paste("rainy\tcool\nrainy\tcool")
+    assert window.doc.value(1, 1) == "cool"
+    window.doc.undo_stack.undo()
+    assert window.doc.value(1, 1) == "hot"
+    view.selectRow(0)
+    assert window.table.copy_selection().startswith("sunny\thot\thigh")
+
+
+def test_settings_are_remembered(qtbot, settings):
+    from gui.main_window import MainWindow
+    from tests.gui.conftest import FakeDialogs
+
+    win = MainWindow(settings)
+    win.dialogs = FakeDialogs()
+    qtbot.addWidget(win)
+    win.config.algorithm.setCurrentText("cart")
+    win.config.max_depth.setValue(3)
+    assert win.close()
+    again = MainWindow(settings)
+    qtbot.addWidget(again)
+    assert again.config.algorithm.currentText() == "cart" and again.config.max_depth.value() == 3
