@@ -81,7 +81,7 @@ def _attach(problem: Problem, node: Node, rows, weights, refit: bool = False) ->
             parent.children.append(live)
         if n.split is not None:
             live.split, parts = _partition(problem, n.split, r, w, refit)
-            stack.extend((c, pr, pw, live) for c, (pr, pw) in reversed(list(zip(n.children, parts))))
+            stack.extend((c, pr, pw, live) for c, (pr, pw) in reversed(list(zip(n.children, parts, strict=True))))
     return root
 
 

@@ -163,8 +163,9 @@ def train_call(table, params: dict, cv_folds: int, seed: int) -> Callable[[Monit
         evaluation = None
         if cv_folds:
             evaluation = cross_validate(data, settings, cv_folds, seed, monitor.scaled(fit_share, 1.0))
-        from engine.predict import predict_proba, predict_value
         import numpy as np
+
+        from engine.predict import predict_proba, predict_value
 
         if settings.task == "regression":
             err = predict_value(model.tree_, data.X) - data.y

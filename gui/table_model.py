@@ -19,6 +19,7 @@ from gui.document import DataDocument, coerce
 from gui.table_commands import SetCellCommand
 
 MISSING_TEXT = "?"
+NO_PARENT = QModelIndex()
 KIND_MARK = {"nominal": "N", "numeric": "#", "ignored": "–"}
 
 
@@ -49,10 +50,10 @@ class TableModel(QAbstractTableModel):
     def _on_doc_cells_changed(self, top: int, left: int, bottom: int, right: int) -> None:
         self.dataChanged.emit(self.index(top, left), self.index(bottom, right))
 
-    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802 - Qt override
+    def rowCount(self, parent=NO_PARENT) -> int:  # noqa: N802 - Qt override
         return 0 if parent.isValid() else self.doc.n_rows
 
-    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: N802 - Qt override
+    def columnCount(self, parent=NO_PARENT) -> int:  # noqa: N802 - Qt override
         return 0 if parent.isValid() else len(self.doc.columns)
 
     def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole):

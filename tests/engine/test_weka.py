@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 
 from engine.arff import read_arff
+from engine.encoding import encode
 from engine.estimator import DecisionTree
 from engine.evaluation import cross_validate
-from engine.encoding import encode
 from engine.export.text import to_text
 
 HERE = Path(__file__).resolve().parents[1] / "fixtures" / "weka"
@@ -113,10 +113,10 @@ def test_live_j48_run(name, tmp_path):
 @live
 @pytest.mark.weka
 def test_live_j48_on_fresh_random_data(tmp_path):
+    import pandas as pd
+
     from engine.io import write_table
     from engine.table import make_table
-
-    import pandas as pd
 
     rng = np.random.default_rng(2024)
     n = 400
