@@ -86,9 +86,14 @@ def encode_columns(frame: pd.DataFrame, attributes: Sequence[Attribute]) -> np.n
             raise ArborError(f"the data has no column {attr.name!r}, which the model needs")
         col = frame[attr.name]
         if attr.is_nominal:
-            text = col.astype("object").map(lambda v: v if pd.isna(v) else str(v).strip())
-            codes = pd.Categorical(text, categories=list(attr.categories)).codes
-            X[:, j] = np.where(codes >= 0, codes, np.nan)
+            lookup = {c: float(i) for i, c in enumerate(attr.categories)}
+            if isinstance(col.dtype, pd.CategoricalDtype):
+                # Map the (few) categories, then broadcast through the codes.
+                per_cat = np.array([lookup.get(str(c).strip(), np.nan) for c in col.cat.categories] + [np.nan])
+                X[:, j] = per_cat[col.cat.codes.to_numpy()]
+            else:
+                text = col.astype("object").map(lambda v: v if pd.isna(v) else str(v).strip())
+                X[:, j] = text.map(lookup).to_numpy(dtype=np.float64)
         else:
             try:
                 X[:, j] = pd.to_numeric(col, errors="raise").to_numpy(dtype=np.float64)

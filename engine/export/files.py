@@ -1,0 +1,51 @@
+"""Writing exports to files, chosen by kind: what ``train --rules/--dot/--pmml/--python`` call."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine.atomic import write_text_atomic
+from engine.encoding import encode
+from engine.errors import ArborError
+
+
+def _rules(model, table, path: Path) -> str:
+    from engine.export.rules import rules_text, simplify_rules, to_rules
+
+    data = encode(table, model.settings_.task)
+    fmt = "markdown" if path.suffix.lower() == ".md" else "text"
+    rules = to_rules(model.tree_, data)
+    text = rules_text(model.tree_, rules, fmt)
+    if not model.tree_.is_regression:
+        simple = simplify_rules(model.tree_, rules, data, model.settings_.confidence)
+        title = "\n## Simplified rules (C4.5rules style)\n\n" if fmt == "markdown" else "\nSimplified rules:\n"
+        text += title + rules_text(model.tree_, simple, fmt)
+    return text
+
+
+def _dot(model, table, path):
+    from engine.export.dot import to_dot
+
+    return to_dot(model.tree_)
+
+
+def _pmml(model, table, path):
+    from engine.export.pmml import to_pmml
+
+    return to_pmml(model.tree_)
+
+
+def _python(model, table, path):
+    from engine.export.python_code import to_python
+
+    return to_python(model.tree_)
+
+
+EXPORTERS = {"rules": _rules, "dot": _dot, "pmml": _pmml, "python": _python}
+
+
+def export(kind: str, model, table, path: Path) -> None:
+    """Write ``model``'s tree as ``kind`` to ``path`` (atomically)."""
+    if kind not in EXPORTERS:
+        raise ArborError(f"unknown export {kind!r}; use one of {', '.join(EXPORTERS)}")
+    write_text_atomic(path, EXPORTERS[kind](model, table, Path(path)))

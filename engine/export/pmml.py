@@ -1,0 +1,89 @@
+"""The tree as a PMML 4.4 TreeModel.
+
+Missing values: Arbor sends an instance with a missing value down every branch
+weighted by the branches' training shares and sums the leaves' distributions.
+PMML names that ``missingValueStrategy="aggregateNodes"`` (each Node's
+``recordCount`` carries the weights), which is what we declare.
+"""
+
+from __future__ import annotations
+
+from xml.etree import ElementTree as ET
+
+from engine.export.labels import number, predicted
+from engine.tree import MULTIWAY, SUBSET, THRESHOLD, Tree
+
+NS = "http://www.dmg.org/PMML-4_4"
+
+
+def _fmt(value: float) -> str:
+    return repr(float(value))
+
+
+def _predicate(parent: ET.Element, tree: Tree, node, branch: int) -> None:
+    split = node.split
+    attr = tree.schema.attributes[split.attribute]
+    if split.kind == THRESHOLD:
+        op = "lessOrEqual" if branch == 0 else "greaterThan"
+        ET.SubElement(parent, "SimplePredicate", field=attr.name, operator=op, value=_fmt(split.threshold))
+        return
+    group = [attr.categories[c] for c in split.groups[branch]]
+    if split.kind == MULTIWAY or len(group) == 1:
+        ET.SubElement(parent, "SimplePredicate", field=attr.name, operator="equal", value=group[0])
+        return
+    pred = ET.SubElement(parent, "SimpleSetPredicate", field=attr.name, booleanOperator="isIn")
+    array = ET.SubElement(pred, "Array", n=str(len(group)), type="string")
+    array.text = " ".join('"' + g.replace('"', '\\"') + '"' for g in group)
+
+
+def to_pmml(tree: Tree) -> str:
+    """PMML 4.4 XML text."""
+    ET.register_namespace("", NS)
+    root = ET.Element("PMML", version="4.4", xmlns=NS)
+    header = ET.SubElement(root, "Header", description=f"Decision tree for {tree.schema.target}")
+    ET.SubElement(header, "Application", name="Arbor", version="0.1")
+    fields = ET.SubElement(root, "DataDictionary")
+    attrs = list(tree.schema.attributes)
+    for a in attrs:
+        f = ET.SubElement(fields, "DataField", name=a.name,
+                          optype="categorical" if a.is_nominal else "continuous",
+                          dataType="string" if a.is_nominal else "double")
+        for c in a.categories:
+            ET.SubElement(f, "Value", value=c)
+    target = ET.SubElement(fields, "DataField", name=tree.schema.target,
+                           optype="continuous" if tree.is_regression else "categorical",
+                           dataType="double" if tree.is_regression else "string")
+    for c in tree.classes or ():
+        ET.SubElement(target, "Value", value=c)
+    fields.set("numberOfFields", str(len(attrs) + 1))
+    model = ET.SubElement(root, "TreeModel", modelName="arbor",
+                          functionName="regression" if tree.is_regression else "classification",
+                          splitCharacteristic="binarySplit" if all(
+                              n.split is None or n.split.kind != MULTIWAY for n in tree.nodes())
+                          else "multiSplit",
+                          missingValueStrategy="aggregateNodes", noTrueChildStrategy="returnLastPrediction")
+    schema = ET.SubElement(model, "MiningSchema")
+    for a in attrs:
+        ET.SubElement(schema, "MiningField", name=a.name)
+    ET.SubElement(schema, "MiningField", name=tree.schema.target, usageType="target")
+    parents = tree.parents()
+    stack = [(tree.root, model, None)]
+    while stack:
+        node, xml_parent, predicate = stack.pop()
+        attrs_out = {"id": str(node.id), "score": predicted(tree, node, parents.get(node.id)),
+                     "recordCount": number(node.weight)}
+        element = ET.SubElement(xml_parent, "Node", attrs_out)
+        if predicate is None:
+            ET.SubElement(element, "True")
+        else:
+            _predicate(element, tree, *predicate)
+        if not tree.is_regression:
+            for c, v in zip(tree.classes, node.distribution, strict=True):
+                ET.SubElement(element, "ScoreDistribution", value=c, recordCount=number(v))
+        for b in reversed(range(len(node.children))):
+            stack.append((node.children[b], element, (node, b)))
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+__all__ = ["to_pmml", "SUBSET"]
