@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSettings, Qt
+from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -54,6 +54,7 @@ class MainWindow(QMainWindow):
         self.doc = DataDocument(self)
         self.model = TableModel(self.doc, self)
         self.table = TablePanel(self.model)
+        self.table.setMinimumHeight(190)
         self.canvas = TreeCanvas()
         self.config = ConfigPanel()
         self.inspector = Inspector()
@@ -78,10 +79,19 @@ class MainWindow(QMainWindow):
         self._build_actions()
         self._wire()
         self.resize(1400, 900)
+        self._sized = self._restore()
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().showEvent(event)
+        if not self._sized:  # first start: docks get sizes only once the window is laid out
+            self._sized = True
+            QTimer.singleShot(0, self._size_docks)
+
+    def _size_docks(self) -> None:
         self.resizeDocks([self.docks["Algorithm"], self.docks["Inspector"]], [330, 500],
                          Qt.Orientation.Horizontal)
-        self.resizeDocks([self.docks["Data"]], [240], Qt.Orientation.Vertical)
-        self._restore()
+        self.resizeDocks([self.docks["Data"]], [260], Qt.Orientation.Vertical)
+        self.canvas.fit_to_window()
 
     # ------------------------------------------------------------------ construction
     def _build_status_bar(self) -> None:
@@ -197,15 +207,16 @@ class MainWindow(QMainWindow):
         self.runner.busy_changed.connect(self._on_runner_busy_changed)
 
     # ------------------------------------------------------------------ persistence
-    def _restore(self) -> None:
+    def _restore(self) -> bool:
+        """Restore geometry, docks and options; True if a saved layout was found."""
         geometry = self.settings.value("window/geometry")
         if isinstance(geometry, QByteArray):
             self.restoreGeometry(geometry)
         state = self.settings.value("window/state")
-        if isinstance(state, QByteArray):
-            self.restoreState(state)
+        restored = isinstance(state, QByteArray) and self.restoreState(state)
         self.config.restore(self.settings)
         self._refresh_recent()
+        return bool(restored)
 
     def closeEvent(self, event) -> None:  # noqa: N802 - Qt override
         if not self.confirm_discard("closing"):
