@@ -26,7 +26,7 @@ TIPS = {
     "task": "Classification predicts a class; regression (CART) predicts the mean of a numeric target",
     "criterion": "entropy: information gain; gain_ratio: gain divided by split info, less biased towards "
                  "many-valued attributes (seed 000, 2.5); gini: 1 - sum p^2; misclassification: 1 - max p",
-    "max_depth": "Stop splitting at this depth (0 = no limit); a single leaf has depth 0",
+    "max_depth": "Stop splitting at this depth; a single leaf has depth 0 (then split it by hand)",
     "min_samples_split": "Do not split a node with fewer instances than this",
     "min_samples_leaf": "C4.5: at least two branches need this many instances; CART: every branch",
     "min_gain": "Split only when the gain exceeds tau; a very small improvement is often unjustifiable "
@@ -74,7 +74,8 @@ class ConfigPanel(QWidget):
         self.algorithm = _combo(["c45", "id3", "cart"])
         self.task = _combo(["classification", "regression"])
         self.criterion = _combo(CRITERIA)
-        self.max_depth = QSpinBox(maximum=10_000, specialValueText="no limit")
+        # -1 shows "no limit"; 0 is a real depth (a single leaf, to build the tree by hand).
+        self.max_depth = QSpinBox(minimum=-1, maximum=10_000, value=-1, specialValueText="no limit")
         self.min_samples_split = QDoubleSpinBox(maximum=1e9, decimals=1, value=2)
         self.min_samples_leaf = QDoubleSpinBox(maximum=1e9, decimals=1, value=2)
         self.min_gain = QDoubleSpinBox(maximum=100, decimals=4, singleStep=0.01)
@@ -141,7 +142,7 @@ class ConfigPanel(QWidget):
             "algorithm": self.algorithm.currentText(),
             "task": self.task.currentText(),
             "criterion": self.criterion.currentText(),
-            "max_depth": self.max_depth.value() or None,
+            "max_depth": self.max_depth.value() if self.max_depth.value() >= 0 else None,
             "min_samples_split": self.min_samples_split.value(),
             "min_samples_leaf": self.min_samples_leaf.value(),
             "min_gain": self.min_gain.value(),

@@ -144,6 +144,7 @@ class TrainResult:
     evaluation: object | None
     train_score: float
     notes: tuple[str, ...]
+    full_tree: object | None = None  # CART: the unpruned tree, for the pruning path
 
 
 def train_call(table, params: dict, cv_folds: int, seed: int) -> Callable[[Monitor], TrainResult]:
@@ -173,7 +174,16 @@ def train_call(table, params: dict, cv_folds: int, seed: int) -> Callable[[Monit
         else:
             pred = np.argmax(predict_proba(model.tree_, data.X), axis=1)
             score = float(np.mean(pred == data.y))
+        full = None
+        if settings.algorithm == "cart":
+            from dataclasses import replace
+
+            from engine.growth import grow
+            from engine.tree import Tree
+
+            full = model.tree_ if settings.prune == "none" else Tree(
+                grow(data, replace(settings, prune="none"), monitor.scaled(0.95, 1.0)), data.schema)
         monitor.report(1.0, "done")
-        return TrainResult(model, base, evaluation, score, tuple(model.notes_))
+        return TrainResult(model, base, evaluation, score, tuple(model.notes_), full)
 
     return call

@@ -21,8 +21,11 @@ from engine.table import IGNORED, KINDS
 from gui.config_panel import ConfigPanel
 from gui.dialogs import Dialogs
 from gui.document import DataDocument
+from gui.growth_panel import GrowthPanel
 from gui.inspector import Inspector
 from gui.jobs import Job, JobRunner, TrainResult, train_call
+from gui.modelling import Modelling
+from gui.pruning_panel import PruningPanel
 from gui.results_panel import ResultsPanel
 from gui.table_commands import (
     delete_column,
@@ -40,6 +43,7 @@ from gui.table_commands import (
 from gui.table_model import TableModel
 from gui.table_view import TablePanel
 from gui.tree_canvas import TreeCanvas
+from gui.what_if import WhatIfPanel
 
 MAX_RECENT = 8
 
@@ -59,22 +63,34 @@ class MainWindow(QMainWindow):
         self.config = ConfigPanel()
         self.inspector = Inspector()
         self.results = ResultsPanel()
+        self.growth = GrowthPanel()
+        self.pruning = PruningPanel()
+        self.what_if = WhatIfPanel()
         self.runner = JobRunner(self)
         self.result: TrainResult | None = None
+        self.tree = None  # the tree on the canvas (trained, stepped, pruned or edited by hand)
         self.encoded = None
+        self.settings_used = None
+        self.modelling = Modelling(self)
         self.setCentralWidget(self.canvas)
         self.docks = {}
         for name, widget, area in (("Data", self.table, Qt.DockWidgetArea.BottomDockWidgetArea),
                                    ("Algorithm", self.config, Qt.DockWidgetArea.LeftDockWidgetArea),
                                    ("Inspector", self.inspector, Qt.DockWidgetArea.RightDockWidgetArea),
-                                   ("Results", self.results, Qt.DockWidgetArea.LeftDockWidgetArea)):
+                                   ("Results", self.results, Qt.DockWidgetArea.LeftDockWidgetArea),
+                                   ("Growth", self.growth, Qt.DockWidgetArea.LeftDockWidgetArea),
+                                   ("What-if", self.what_if, Qt.DockWidgetArea.LeftDockWidgetArea),
+                                   ("Pruning", self.pruning, Qt.DockWidgetArea.RightDockWidgetArea)):
             dock = QDockWidget(name, self)
             dock.setObjectName(f"dock-{name}")
             dock.setWidget(widget)
             self.addDockWidget(area, dock)
             self.docks[name] = dock
-        self.tabifyDockWidget(self.docks["Algorithm"], self.docks["Results"])
+        for name in ("Results", "Growth", "What-if"):
+            self.tabifyDockWidget(self.docks["Algorithm"], self.docks[name])
+        self.tabifyDockWidget(self.docks["Inspector"], self.docks["Pruning"])
         self.docks["Algorithm"].raise_()
+        self.docks["Inspector"].raise_()
         self._build_status_bar()
         self._build_actions()
         self._wire()
@@ -203,6 +219,12 @@ class MainWindow(QMainWindow):
         self.table.paste_rejected.connect(lambda msg: self.dialogs.error(msg))
         self.table.rows_selected.connect(self._on_table_rows_selected)
         self.canvas.node_selected.connect(self._on_canvas_node_selected)
+        self.canvas.node_context_menu_requested.connect(self._on_canvas_node_context_menu_requested)
+        self.growth.set_source(self._growth_source)
+        self.growth.step_taken.connect(self._on_growth_step_taken)
+        self.pruning.pruned.connect(lambda tree, alpha: self.show_tree(tree))
+        self.pruning.cv_requested.connect(self.cross_validate_alpha)
+        self.what_if.path_changed.connect(self.canvas.highlight_nodes)
         self.config.switch_requested.connect(lambda alg: self.config.algorithm.setCurrentText(alg))
         self.runner.busy_changed.connect(self._on_runner_busy_changed)
 
@@ -319,7 +341,7 @@ class MainWindow(QMainWindow):
         return True
 
     def export_image(self) -> None:
-        if self.result is None:
+        if self.tree is None:
             self.dialogs.error("Train a tree first: there is nothing to export yet.")
             return
         path = self.dialogs.save_path("Export tree image", "PNG (*.png);;SVG (*.svg);;PDF (*.pdf)")
@@ -327,14 +349,14 @@ class MainWindow(QMainWindow):
             from gui.image_export import save_image
 
             try:
-                save_image(self.result.model.tree_, path, orientation=self.canvas.orientation())
+                save_image(self.tree, path, orientation=self.canvas.orientation())
             except ArborError as err:
                 self.dialogs.error(str(err))
                 return
             self._say(f"Wrote {path}")
 
     def export_model(self) -> None:
-        if self.result is None:
+        if self.tree is None:
             self.dialogs.error("Train a tree first: there is no model to export yet.")
             return
         path = self.dialogs.save_path("Export model", "Arbor model (*.json)")
@@ -342,7 +364,7 @@ class MainWindow(QMainWindow):
             from engine.export.model_json import save_model
 
             try:
-                save_model(self.result.model.tree_, self.result.model.settings_, path)
+                save_model(self.tree, self.settings_used, path)
             except ArborError as err:
                 self.dialogs.error(str(err))
                 return
@@ -449,10 +471,15 @@ class MainWindow(QMainWindow):
 
         self.result = result
         self.encoded = encode(table, result.model.settings_.task)
+        self.settings_used = result.model.settings_
         tree = result.model.tree_
-        self.canvas.set_tree(tree, keep_view=True)
-        self.inspector.set_context(tree, self.encoded, result.model.settings_)
+        self.show_tree(tree)
         self.results.show_result(result)
+        self.pruning.set_tree(result.full_tree)
+        if result.full_tree is not None and self.settings_used.prune == "cost-complexity":
+            self.pruning.select_alpha(self.settings_used.alpha or 0.0)
+        self.what_if.set_tree(tree, self.doc.frame.iloc[0] if self.doc.n_rows else None)
+        self.growth.reset()
         self.docks["Results"].raise_()
         self._say(f"Trained: {tree.n_leaves} leaves, {tree.n_nodes} nodes, depth {tree.depth}")
 
@@ -474,26 +501,85 @@ class MainWindow(QMainWindow):
 
     def _drop_tree(self) -> None:
         self.runner.cancel()
-        self.result, self.encoded = None, None
+        self.result, self.encoded, self.tree = None, None, None
         self.canvas.set_tree(None)
         self.inspector.set_context(None, None, None)
         self.results.clear()
+        self.pruning.set_tree(None)
+        self.what_if.set_tree(None)
+        self.growth.reset()
+
+    def show_tree(self, tree, select: int = -1) -> None:
+        """Put ``tree`` on the canvas and point the inspector and what-if form at it."""
+        edited = self.tree is not None and tree is not self.result.model.tree_ if self.result else False
+        self.tree = tree
+        self.canvas.set_tree(tree, keep_view=True)
+        self.inspector.set_context(tree, self.encoded, self.settings_used)
+        if select >= 0 and tree is not None and select < tree.n_nodes:
+            self.canvas.select_node(select)
+        if self.what_if.tree is not None:
+            self.what_if.tree = tree
+            self.what_if.update_prediction()
+        if edited and self.encoded is not None:
+            self.results.show_edited(tree, self.encoded)
+
+    def _on_canvas_node_context_menu_requested(self, node_id: int, pos) -> None:
+        try:
+            menu = self.modelling.menu(node_id)
+        except ArborError as err:
+            self.dialogs.error(str(err))
+            return
+        menu.exec(pos)
+
+    def _growth_source(self):
+        from engine.encoding import encode
+        from engine.settings import resolve
+
+        problem = self.config.problem()
+        if problem:
+            raise ArborError(problem)
+        table = self.doc.snapshot()
+        settings = resolve(**self.config.params())
+        data = encode(table, settings.task)
+        self.encoded, self.settings_used = data, settings
+        return data, settings
+
+    def _on_growth_step_taken(self, tree, expanded: int) -> None:
+        self.show_tree(tree, select=expanded)
+        self.canvas.highlight_nodes({expanded})
+
+    def cross_validate_alpha(self) -> Job | None:
+        if self.result is None or self.result.full_tree is None:
+            self.dialogs.error("Train a CART tree first: the pruning path belongs to it.")
+            return None
+        from dataclasses import replace
+
+        from engine.alpha import choose_alpha
+
+        full, data = self.result.full_tree, self.encoded
+        settings = replace(self.settings_used, cv_alpha=self.settings_used.cv_alpha or 10)
+        job = Job("Cross-validating alpha", lambda monitor: choose_alpha(full, data, settings, monitor))
+        job.progress_changed.connect(self._on_job_progress_changed)
+        job.finished.connect(lambda choice, j=job: self.runner.is_current(j) and self.pruning.show_cv(choice))
+        job.failed.connect(lambda msg, details, j=job: self._on_job_failed(j, msg, details))
+        self.runner.start(job)
+        return job
 
     # ------------------------------------------------------------------ canvas, inspector
     def _on_canvas_node_selected(self, node_id: int) -> None:
-        if self.result is None or node_id < 0:
+        if self.tree is None or node_id < 0:
             self.inspector.clear()
             return
-        self.inspector.show_node(self.result.model.tree_, node_id, self.encoded, self.result.model.settings_)
+        self.inspector.show_node(self.tree, node_id, self.encoded, self.settings_used)
 
     def _on_table_rows_selected(self, rows: list[int]) -> None:
-        if self.result is None or not rows or self.encoded is None:
+        if self.tree is None or not rows or self.encoded is None:
             self.canvas.highlight_nodes(set())
             return
         from engine.encoding import encode_columns
         from engine.predict import leaf_weights
 
-        tree = self.result.model.tree_
+        tree = self.tree
         frame = self.doc.frame.iloc[rows[:5000]]
         try:
             X = encode_columns(frame, tree.schema.attributes)

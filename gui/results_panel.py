@@ -54,6 +54,20 @@ class ResultsPanel(QWidget):
         self.summary.setText(html)
         self._show_confusion(ev)
 
+    def show_edited(self, tree, data) -> None:
+        """Numbers of a tree changed by hand (no cross-validation: it is not a learner's tree)."""
+        import numpy as np
+
+        from engine.predict import predict_proba, predict_value
+
+        if tree.is_regression:
+            score = f"Training RMSE {np.sqrt(np.mean((predict_value(tree, data.X) - data.y) ** 2)):.4f}"
+        else:
+            acc = np.mean(np.argmax(predict_proba(tree, data.X), axis=1) == data.y)
+            score = f"Training accuracy {100 * acc:.2f}%"
+        self.summary.setText(f"<p><b>Edited tree</b>: {tree.n_leaves} leaves, {tree.n_nodes} nodes, depth "
+                             f"{tree.depth}; {score}</p>" + self.summary.text().split("<p><b>Edited")[0])
+
     def _show_confusion(self, ev) -> None:
         if ev is None or ev.classes is None:
             self.confusion.hide()

@@ -1,0 +1,112 @@
+"""Building the tree by hand: the node context menu and its undoable edits.
+
+Every edit calls a pure engine function (engine.editing) that returns a new
+tree, and is pushed on the window's undo stack next to the table edits.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QUndoCommand
+from PySide6.QtWidgets import QMenu
+
+from engine.editing import grow_below, make_leaf, ranked_splits, split_leaf
+from engine.errors import ArborError
+from engine.export.labels import number
+
+
+class TreeEditCommand(QUndoCommand):
+    """Replace the window's tree (and back on undo)."""
+
+    def __init__(self, window, text: str, before, after, select: int = -1):
+        super().__init__(text)
+        self.window, self.before, self.after, self.select = window, before, after, select
+
+    def redo(self) -> None:
+        self.window.show_tree(self.after, select=self.select)
+
+    def undo(self) -> None:
+        self.window.show_tree(self.before, select=self.select)
+
+
+class Modelling:
+    """Hand edits of the tree shown in ``window`` (a MainWindow)."""
+
+    def __init__(self, window):
+        self.window = window
+
+    def _context(self):
+        w = self.window
+        if w.tree is None or w.encoded is None:
+            raise ArborError("train a tree first (F5); then edit it by hand")
+        return w.tree, w.encoded, w.settings_used
+
+    def _apply(self, text: str, make, select: int) -> None:
+        try:
+            tree, data, settings = self._context()
+            new = make(tree, data, settings)
+        except ArborError as err:
+            self.window.dialogs.error(str(err))
+            return
+        self.window.doc.undo_stack.push(TreeEditCommand(self.window, text, tree, new, select))
+
+    def split(self, node_id: int, attribute: int, threshold: float | None = None) -> None:
+        name = self.window.tree.schema.attributes[attribute].name
+        self._apply(f"Split node {node_id} on {name}",
+                    lambda t, d, s: split_leaf(t, d, s, node_id, attribute, threshold), node_id)
+
+    def split_at_typed_threshold(self, node_id: int, attribute: int) -> None:
+        name = self.window.tree.schema.attributes[attribute].name
+        text = self.window.dialogs.ask_text("Split at a threshold", f"{name} <= ")
+        if text is None:
+            return
+        try:
+            value = float(text)
+        except ValueError:
+            self.window.dialogs.error(f"{text!r} is not a number")
+            return
+        self.split(node_id, attribute, value)
+
+    def grow(self, node_id: int, levels: int | None = None) -> None:
+        what = "Grow one level" if levels == 1 else "Grow subtree"
+        self._apply(f"{what} at node {node_id}",
+                    lambda t, d, s: grow_below(t, d, s, node_id, levels), node_id)
+
+    def make_leaf(self, node_id: int) -> None:
+        self._apply(f"Make node {node_id} a leaf", lambda t, d, s: make_leaf(t, node_id), node_id)
+
+    def menu(self, node_id: int) -> QMenu:
+        """The context menu of a node: split on any attribute, grow, prune by hand, pin."""
+        tree, data, settings = self._context()
+        node = tree.node(node_id)
+        menu = QMenu(self.window)
+        split_menu = menu.addMenu("Split on…")
+        split_menu.setEnabled(node.is_leaf)
+        if node.is_leaf:
+            measure = "gain ratio" if settings.criterion == "gain_ratio" else (
+                "information gain" if settings.impurity == "entropy" else f"{settings.impurity} gain")
+            ranked = ranked_splits(tree, data, settings, node_id)
+            if not ranked:
+                split_menu.addAction("(no admissible split here)").setEnabled(False)
+            for cand in ranked:
+                attr = tree.schema.attributes[cand.attribute]
+                score = cand.gain_ratio if settings.criterion == "gain_ratio" else cand.gain
+                label = f"{attr.name}   ({measure} {score:.3f})"
+                if cand.split.threshold is not None:
+                    label += f"  at <= {number(cand.split.threshold)}"
+                split_menu.addAction(label).triggered.connect(
+                    lambda *_, a=cand.attribute: self.split(node_id, a))
+            numeric = [j for j, a in enumerate(tree.schema.attributes) if not a.is_nominal]
+            if numeric:
+                split_menu.addSeparator()
+                for j in numeric:
+                    split_menu.addAction(f"{tree.schema.attributes[j].name} at a threshold I type…").triggered \
+                        .connect(lambda *_, a=j: self.split_at_typed_threshold(node_id, a))
+        menu.addAction("Grow subtree here").triggered.connect(lambda: self.grow(node_id))
+        menu.addAction("Grow one level").triggered.connect(lambda: self.grow(node_id, 1))
+        leaf = menu.addAction("Make this a leaf" if not node.is_leaf else "Make this a leaf (it is one)")
+        leaf.setEnabled(not node.is_leaf)
+        leaf.triggered.connect(lambda: self.make_leaf(node_id))
+        menu.addSeparator()
+        menu.addAction("Pin in inspector").triggered.connect(lambda: self.window.inspector.pin_node(node_id))
+        menu.addAction("Collapse / expand").triggered.connect(lambda: self.window.canvas.toggle_collapsed(node_id))
+        return menu

@@ -1,0 +1,114 @@
+"""CART's cost-complexity pruning, seen: leaves, training and CV error against alpha, with a
+slider that prunes the tree on the canvas live."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QLabel, QPushButton, QSlider, QVBoxLayout, QWidget
+
+from engine.pruning import cost_complexity_path, prune_cost_complexity
+
+
+class PruningPanel(QWidget):
+    """The pruning path of the shown (unpruned) CART tree.
+
+    Signals
+    -------
+    pruned(object, float) : the tree pruned at the slider's alpha, and that alpha.
+    cv_requested() : the user asked for the cross-validated error per alpha.
+    """
+
+    pruned = Signal(object, float)
+    cv_requested = Signal()
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.full = None
+        self.path = None
+        self.alphas = np.zeros(0)
+        self.plot = pg.PlotWidget(background="w")
+        self.plot.setLabel("bottom", "alpha (effective)")
+        self.plot.setLabel("left", "error rate / share")
+        self.plot.addLegend(offset=(-10, 10))
+        self.leaves_axis = pg.ViewBox()
+        self.plot.showAxis("right")
+        self.plot.getAxis("right").setLabel("leaves")
+        self.plot.scene().addItem(self.leaves_axis)
+        self.plot.getAxis("right").linkToView(self.leaves_axis)
+        self.leaves_axis.setXLink(self.plot)
+        self.plot.getViewBox().sigResized.connect(
+            lambda: self.leaves_axis.setGeometry(self.plot.getViewBox().sceneBoundingRect()))
+        self.marker = pg.InfiniteLine(angle=90, pen=pg.mkPen("#D55E00", width=2))
+        self.plot.addItem(self.marker)
+        self.slider = QSlider(Qt.Orientation.Horizontal)
+        self.slider.setToolTip("Prune at the k-th alpha of the path: the canvas follows")
+        self.slider.valueChanged.connect(self._on_slider_value_changed)
+        self.cv_button = QPushButton("Cross-validate alpha")
+        self.cv_button.setToolTip("K-fold CV error per alpha, with the one-standard-error band")
+        self.cv_button.clicked.connect(self.cv_requested.emit)
+        self.info = QLabel("Train a CART tree to see its pruning path.")
+        self.info.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.plot, 1)
+        layout.addWidget(self.slider)
+        layout.addWidget(self.cv_button)
+        layout.addWidget(self.info)
+        self.setEnabled(False)
+
+    def set_tree(self, full_tree, train_error: np.ndarray | None = None) -> None:
+        """``full_tree``: the unpruned tree whose path to show (None clears)."""
+        self.full = full_tree
+        self.plot.clear()
+        self.leaves_axis.clear()
+        self.plot.addItem(self.marker)
+        if full_tree is None:
+            self.setEnabled(False)
+            self.info.setText("Train a CART tree to see its pruning path.")
+            return
+        self.setEnabled(True)
+        self.path = cost_complexity_path(full_tree)
+        self.alphas, first = np.unique(self.path.alphas, return_index=True)
+        leaves = self.path.n_leaves[first]
+        impurity = self.path.impurities[first]
+        self.plot.plot(self.alphas, impurity, pen=pg.mkPen("#0072B2", width=2), symbol="o", symbolSize=5,
+                       name="total leaf impurity (training)")
+        self.leaves_axis.addItem(pg.PlotCurveItem(self.alphas, leaves, pen=pg.mkPen("#999999", width=1.5,
+                                                                                   style=Qt.PenStyle.DashLine)))
+        self.slider.blockSignals(True)
+        self.slider.setRange(0, len(self.alphas) - 1)
+        self.slider.setValue(0)
+        self.slider.blockSignals(False)
+        self.marker.setValue(0.0)
+        self.info.setText(f"{len(self.alphas)} subtrees from {leaves[0]} leaves down to 1. "
+                          "Drag the slider to prune.")
+
+    def show_cv(self, choice) -> None:
+        """Draw the CV error per alpha with its one-standard-error band and mark the choice."""
+        a, err, se = choice.alphas, choice.cv_error, choice.cv_se
+        self.plot.plot(a, err, pen=pg.mkPen("#009E73", width=2), symbol="t", symbolSize=6,
+                       name="cross-validated error")
+        upper = pg.PlotCurveItem(a, err + se, pen=pg.mkPen(None))
+        lower = pg.PlotCurveItem(a, err - se, pen=pg.mkPen(None))
+        self.plot.addItem(pg.FillBetweenItem(upper, lower, brush=pg.mkBrush(0, 158, 115, 50)))
+        best = err.min() + se[int(np.argmin(err))]
+        self.plot.addItem(pg.InfiniteLine(pos=best, angle=0, pen=pg.mkPen("#009E73", style=Qt.PenStyle.DotLine)))
+        self.plot.addItem(pg.InfiniteLine(pos=choice.chosen_alpha, angle=90,
+                                          pen=pg.mkPen("#CC79A7", width=2, style=Qt.PenStyle.DashLine)))
+        self.select_alpha(choice.chosen_alpha)
+        self.info.setText(f"Minimum CV error at alpha = {choice.min_alpha:.4g}; one-standard-error "
+                          f"rule: alpha = {choice.one_se_alpha:.4g} (chosen: {choice.chosen_alpha:.4g}).")
+
+    def select_alpha(self, alpha: float) -> None:
+        k = int(np.searchsorted(self.alphas, alpha + 1e-15, side="right") - 1)
+        self.slider.setValue(max(0, k))
+
+    def _on_slider_value_changed(self, k: int) -> None:
+        if self.full is None or not len(self.alphas):
+            return
+        alpha = float(self.alphas[k])
+        self.marker.setValue(alpha)
+        tree = prune_cost_complexity(self.full, alpha)
+        self.info.setText(f"alpha = {alpha:.4g}: {tree.n_leaves} leaves, {tree.n_nodes} nodes.")
+        self.pruned.emit(tree, alpha)

@@ -1,0 +1,96 @@
+"""What-if: type an instance and see its path through the tree and its prediction, live."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QComboBox, QFormLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
+
+from engine.encoding import encode_columns
+from engine.errors import ArborError
+from engine.predict import leaf_weights, predict_proba, predict_value
+
+
+class WhatIfPanel(QWidget):
+    """One editable instance; emits the nodes on its path whenever a value changes.
+
+    Signals
+    -------
+    path_changed(set) : ids of the nodes the instance passes through.
+    """
+
+    path_changed = Signal(set)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.tree = None
+        self.inputs: dict[str, QWidget] = {}
+        self.form = QFormLayout()
+        self.result = QLabel("Train a tree to try instances on it.")
+        self.result.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        layout.addLayout(self.form)
+        layout.addWidget(self.result)
+        layout.addStretch(1)
+
+    def set_tree(self, tree, example: pd.Series | None = None) -> None:
+        self.tree = tree
+        while self.form.rowCount():
+            self.form.removeRow(0)
+        self.inputs = {}
+        if tree is None:
+            self.result.setText("Train a tree to try instances on it.")
+            return
+        for attr in tree.schema.attributes:
+            if attr.is_nominal:
+                box = QComboBox()
+                box.addItems(["?", *attr.categories])
+                if example is not None and not pd.isna(example.get(attr.name)):
+                    box.setCurrentText(str(example[attr.name]))
+                box.currentTextChanged.connect(self.update_prediction)
+                widget = box
+            else:
+                edit = QLineEdit(placeholderText="? (missing)")
+                if example is not None and not pd.isna(example.get(attr.name)):
+                    edit.setText(f"{example[attr.name]:g}")
+                edit.textChanged.connect(self.update_prediction)
+                widget = edit
+            self.inputs[attr.name] = widget
+            self.form.addRow(attr.name, widget)
+        self.update_prediction()
+
+    def instance(self) -> pd.DataFrame:
+        row = {}
+        for name, widget in self.inputs.items():
+            text = widget.currentText() if isinstance(widget, QComboBox) else widget.text().strip()
+            row[name] = np.nan if text in ("", "?") else text
+        return pd.DataFrame([row])
+
+    def set_value(self, name: str, value: str) -> None:
+        widget = self.inputs[name]
+        if isinstance(widget, QComboBox):
+            widget.setCurrentText(value)
+        else:
+            widget.setText(value)
+
+    def update_prediction(self, *_) -> None:
+        if self.tree is None:
+            return
+        try:
+            X = encode_columns(self.instance(), self.tree.schema.attributes)
+        except ArborError as err:
+            self.result.setText(f"<span style='color:#B42318'>{err}</span>")
+            return
+        nodes = set()
+        for leaf in leaf_weights(self.tree, X):
+            nodes.update(n.id for n, _ in self.tree.path_to(leaf))
+        if self.tree.is_regression:
+            text = f"Predicted {self.tree.schema.target}: <b>{predict_value(self.tree, X)[0]:.4g}</b>"
+        else:
+            probs = predict_proba(self.tree, X)[0]
+            best = int(np.argmax(probs))
+            shares = ", ".join(f"{c} {p:.2f}" for c, p in zip(self.tree.classes, probs, strict=True))
+            text = f"Predicted {self.tree.schema.target}: <b>{self.tree.classes[best]}</b> ({shares})"
+        self.result.setText(text)
+        self.path_changed.emit(nodes)

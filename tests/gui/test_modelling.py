@@ -1,0 +1,101 @@
+"""Point-and-click modelling: hand splits, growth, pruning by hand, steps, the alpha slider, what-if."""
+
+from engine.export.labels import attribute_name
+from tests.gui.conftest import train_and_wait
+
+
+def _stump(qtbot, window):
+    window.config.algorithm.setCurrentText("id3")
+    window.config.max_depth.setValue(0)
+    window.config.cv_folds.setValue(0)
+    train_and_wait(qtbot, window)
+    qtbot.waitUntil(lambda: window.tree is not None)
+    assert window.tree.root.is_leaf
+
+
+def test_split_on_a_chosen_attribute_then_undo(qtbot, window):
+    _stump(qtbot, window)
+    menu = window.modelling.menu(0)
+    split_menu = [a for a in menu.actions() if a.text() == "Split on…"][0].menu()
+    labels = [a.text() for a in split_menu.actions()]
+    assert labels[0].startswith("outlook   (information gain 0.247)")
+    assert labels[1].startswith("humidity   (information gain 0.152)")
+    split_menu.actions()[1].trigger()  # humidity, not the best
+    assert attribute_name(window.tree, window.tree.root) == "humidity"
+    assert len(window.canvas.tree_scene().items_by_id) == 3
+    assert "Edited tree" in window.results.text()
+    window.doc.undo_stack.undo()
+    assert window.tree.root.is_leaf
+    window.doc.undo_stack.redo()
+    assert window.tree.n_leaves == 2
+
+
+def test_grow_make_leaf_and_grow_one_level(qtbot, window):
+    _stump(qtbot, window)
+    window.settings_used = window.settings_used.__class__(**{**window.settings_used.__dict__,
+                                                            "max_depth": None})
+    window.modelling.grow(0, levels=1)
+    assert window.tree.depth == 1 and window.tree.n_leaves == 3
+    window.modelling.grow(0)
+    assert window.tree.n_leaves == 5
+    window.modelling.make_leaf(1)
+    assert window.tree.n_leaves == 4
+    window.doc.undo_stack.undo()
+    assert window.tree.n_leaves == 5
+
+
+def test_typed_threshold_split(qtbot, window):
+    window.open_sample("weather-numeric", confirmed=True)
+    window.config.max_depth.setValue(0)
+    window.config.cv_folds.setValue(0)
+    train_and_wait(qtbot, window)
+    qtbot.waitUntil(lambda: window.tree is not None)
+    window.dialogs.replies["ask_text"].append("70.5")
+    window.modelling.split_at_typed_threshold(0, 1)  # temperature
+    assert window.tree.root.split.threshold == 70.5
+    window.dialogs.replies["ask_text"].append("warm")
+    window.modelling.split_at_typed_threshold(1, 1)
+    assert "not a number" in window.dialogs.errors[-1][0]
+
+
+def test_step_through_id3_on_weather(qtbot, window):
+    window.config.algorithm.setCurrentText("id3")
+    order = []
+    window.growth.step_taken.connect(lambda tree, node: order.append(attribute_name(tree, tree.node(node))))
+    while window.growth.step():
+        pass
+    assert order == ["outlook", "humidity", "windy"]
+    assert window.tree.n_leaves == 5
+    assert "fully grown after 3 splits" in window.growth.status.text()
+    assert window.canvas.selected_node() >= 0
+
+
+def test_alpha_slider_prunes_the_canvas(qtbot, window):
+    window.open_sample("iris", confirmed=True)
+    window.config.algorithm.setCurrentText("cart")
+    window.config.cv_folds.setValue(0)
+    train_and_wait(qtbot, window)
+    qtbot.waitUntil(lambda: window.tree is not None)
+    full = window.tree.n_leaves
+    assert window.pruning.isEnabled() and window.pruning.slider.maximum() > 2
+    window.pruning.slider.setValue(window.pruning.slider.maximum() - 1)
+    assert window.tree.n_leaves < full
+    assert len(window.canvas.tree_scene().items_by_id) == window.tree.n_nodes
+    window.pruning.slider.setValue(0)
+    assert window.tree.n_leaves == full
+    job = window.cross_validate_alpha()
+    qtbot.waitUntil(lambda: job.done, timeout=60000)
+    qtbot.waitUntil(lambda: "one-standard-error" in window.pruning.info.text(), timeout=5000)
+
+
+def test_what_if_shows_path_and_prediction(qtbot, window):
+    train_and_wait(qtbot, window)
+    qtbot.waitUntil(lambda: window.tree is not None)
+    panel = window.what_if
+    panel.set_value("outlook", "sunny")
+    panel.set_value("humidity", "normal")
+    assert "<b>yes</b>" in panel.result.text()
+    lit = {i for i, it in window.canvas.tree_scene().items_by_id.items() if it.highlighted}
+    assert lit == {0, 1, 3}
+    panel.set_value("outlook", "?")  # missing: every branch, weighted
+    assert "yes" in panel.result.text()
