@@ -85,7 +85,9 @@ class _Runnable(QRunnable):
     def __init__(self, job: Job):
         super().__init__()
         self.job = job
-        self.setAutoDelete(True)
+        # Python keeps the runnable alive (JobRunner holds it); letting Qt delete it as well
+        # races the garbage collector, and a runnable collected before it starts never runs.
+        self.setAutoDelete(False)
 
     def run(self) -> None:
         self.job.run()
@@ -105,6 +107,7 @@ class JobRunner(QObject):
         super().__init__(parent)
         self.current: Job | None = None
         self._pool = QThreadPool.globalInstance()
+        self._runnables: dict[int, _Runnable] = {}
 
     @property
     def busy(self) -> bool:
@@ -117,7 +120,9 @@ class JobRunner(QObject):
         for signal in (job.finished, job.failed, job.cancelled):
             signal.connect(lambda *_, j=job: self._on_job_ended(j))
         self.busy_changed.emit(True)
-        self._pool.start(_Runnable(job))
+        runnable = _Runnable(job)
+        self._runnables[id(job)] = runnable
+        self._pool.start(runnable)
         return job
 
     def cancel(self) -> None:
@@ -128,6 +133,7 @@ class JobRunner(QObject):
         return job is self.current
 
     def _on_job_ended(self, job: Job) -> None:
+        self._runnables.pop(id(job), None)
         if job is self.current:
             self.busy_changed.emit(False)
 
