@@ -17,6 +17,10 @@ from engine.errors import ArborError
 from engine.table import IGNORED, NOMINAL, NUMERIC, Table, make_table
 
 
+#: More classes than this is almost always a wrongly chosen target (an id, a free-text column).
+MAX_CLASSES = 500
+
+
 @dataclass(frozen=True)
 class Attribute:
     """One input column as the learners see it."""
@@ -132,6 +136,8 @@ def encode(table: Table, task: str = "classification") -> Encoded:
         for n in names
     )
     notes: list[str] = list(table.notes)
+    if len(frame) == 0:
+        raise ArborError("there are no rows to learn from: the table is empty")
     y_col = frame[target]
     keep = y_col.notna().to_numpy()
     if not keep.all():
@@ -152,6 +158,11 @@ def encode(table: Table, task: str = "classification") -> Encoded:
                 "(make the column nominal, or use --task regression)")
         codes = y_col.cat.codes.to_numpy()[keep]
         classes = tuple(str(c) for c in y_col.cat.categories)
+        if len(np.unique(codes)) > MAX_CLASSES:
+            raise ArborError(
+                f"the target {target!r} has {len(np.unique(codes))} different values; a classification "
+                f"tree needs at most {MAX_CLASSES} (is it an identifier? choose another target, or use "
+                "regression for a numeric target)")
         y = codes.astype(np.intp)
     X = encode_columns(frame.loc[keep] if not keep.all() else frame, attributes)
     schema = Schema(attributes, target, classes)

@@ -141,8 +141,14 @@ def make_table(
     if unknown:
         raise ArborError(f"unknown column(s) {', '.join(map(repr, unknown))} in kind overrides")
     out_kinds: dict[str, str] = {}
+    notes = list(notes)
     for name in names:
         kind = kinds.get(name) or infer_kind(frame[name])
+        if kind == NOMINAL and name not in kinds:
+            stray = _stray_text(frame[name])
+            if stray is not None:
+                notes.append(f"column {name!r} is mostly numbers but has text such as {stray!r}, "
+                             "so it was read as nominal (fix the value, or set the column numeric)")
         if kind not in KINDS:
             raise ArborError(f"unknown kind {kind!r} for column {name!r}; use one of {', '.join(KINDS)}")
         if kind == NUMERIC:
@@ -161,6 +167,20 @@ def make_table(
     if out_kinds[target] == IGNORED:
         raise ArborError(f"the target {target!r} is marked ignored")
     return Table(frame, MappingProxyType(out_kinds), target, source, tuple(notes))
+
+
+def _stray_text(values: pd.Series) -> str | None:
+    """The first non-number in a column that is at least 90% numbers, else None."""
+    if isinstance(values.dtype, pd.CategoricalDtype) or pd.api.types.is_numeric_dtype(values):
+        return None
+    text = values.dropna().astype(str).str.strip()
+    text = text[~text.isin(MISSING_TOKENS)]
+    if len(text) < 5:
+        return None
+    numbers = pd.to_numeric(text, errors="coerce")
+    if numbers.notna().mean() >= 0.9 and numbers.isna().any():
+        return str(text[numbers.isna()].iloc[0])
+    return None
 
 
 def _first_non_number(values: pd.Series) -> str:
