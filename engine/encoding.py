@@ -16,7 +16,6 @@ import pandas as pd
 from engine.errors import ArborError
 from engine.table import IGNORED, NOMINAL, NUMERIC, Table, make_table
 
-
 #: More classes than this is almost always a wrongly chosen target (an id, a free-text column).
 MAX_CLASSES = 500
 

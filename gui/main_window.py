@@ -26,6 +26,7 @@ from gui.inspector import Inspector
 from gui.jobs import Job, JobRunner, TrainResult, train_call
 from gui.modelling import Modelling
 from gui.pruning_panel import PruningPanel
+from gui.recovery import Recovery
 from gui.results_panel import ResultsPanel
 from gui.table_commands import (
     delete_column,
@@ -72,6 +73,7 @@ class MainWindow(QMainWindow):
         self.encoded = None
         self.settings_used = None
         self.modelling = Modelling(self)
+        self.recovery = Recovery(self)
         self.setCentralWidget(self.canvas)
         self.docks = {}
         for name, widget, area in (("Data", self.table, Qt.DockWidgetArea.BottomDockWidgetArea),
@@ -144,6 +146,9 @@ class MainWindow(QMainWindow):
             "open": self._action("&Open…", self.open_dialog, K.StandardKey.Open),
             "save": self._action("&Save", self.save, K.StandardKey.Save),
             "save_as": self._action("Save &as…", self.save_as, K("Ctrl+Shift+S")),
+            "open_project": self._action("Open &project…", self.open_project_dialog),
+            "save_project": self._action("Save p&roject…", self.save_project_dialog, K("Ctrl+Shift+P"),
+                                         "Save the table, settings, tree and layout in one file"),
             "export_image": self._action("Export &image…", self.export_image, K("Ctrl+E"),
                                          "Save the whole tree as PNG, SVG or PDF"),
             "export_model": self._action("Export &model (JSON)…", self.export_model),
@@ -174,7 +179,8 @@ class MainWindow(QMainWindow):
         self.act["orientation"].setCheckable(True)
         self.act["cancel"].setEnabled(False)
         menus = {
-            "&File": ["new", "open", None, "save", "save_as", None, "export_image", "export_model", None, "quit"],
+            "&File": ["new", "open", None, "save", "save_as", None, "open_project", "save_project", None,
+                      "export_image", "export_model", None, "quit"],
             "&Edit": ["undo", "redo", None, "copy", "paste", "missing", None, "insert_row", "delete_rows",
                       "duplicate_rows", None, "find", "find_next"],
             "&View": ["zoom_in", "zoom_out", "fit", "reset_layout", "orientation", None, "pin"],
@@ -246,6 +252,7 @@ class MainWindow(QMainWindow):
             return
         self.runner.cancel()
         self.runner.wait(5000)
+        self.recovery.clear()
         self.settings.setValue("window/geometry", self.saveGeometry())
         self.settings.setValue("window/state", self.saveState())
         self.config.save(self.settings)
@@ -275,7 +282,10 @@ class MainWindow(QMainWindow):
         answer = self.dialogs.ask_unsaved(what)
         if answer == "save":
             return self.save()
-        return answer == "discard"
+        if answer == "discard":
+            self.recovery.clear()
+            return True
+        return False
 
     def new_table(self) -> None:
         if self.confirm_discard("starting a new table"):
@@ -336,8 +346,67 @@ class MainWindow(QMainWindow):
             self.dialogs.error(f"Could not save: {err}. The previous file is unchanged.")
             return False
         self.doc.mark_saved(path)
+        self.recovery.clear()
         self._remember(path)
         self._say(f"Saved {path}")
+        return True
+
+    # ------------------------------------------------------------------ projects
+    def write_project(self, path) -> None:
+        from engine.project import Project, save_project
+
+        scene = self.canvas.tree_scene()
+        project = Project(self.doc.snapshot(), self.settings_used, self.tree,
+                          scene.positions() if self.tree is not None else {}, tuple(scene.collapsed))
+        save_project(project, path, data_path=self.doc.path)
+
+    def save_project_dialog(self) -> bool:
+        path = self.dialogs.save_path("Save project", "Arbor project (*.arbor)")
+        if not path:
+            return False
+        try:
+            self.write_project(path)
+        except ArborError as err:
+            self.dialogs.error(f"Could not save the project: {err}")
+            return False
+        self._say(f"Saved project {path}")
+        return True
+
+    def open_project_dialog(self) -> None:
+        if not self.confirm_discard("opening a project"):
+            return
+        path = self.dialogs.open_path("Open project", "Arbor project (*.arbor);;All files (*)")
+        if path:
+            self.open_project(path)
+
+    def open_project(self, path, modified: bool = False) -> bool:
+        from dataclasses import asdict
+
+        from engine.encoding import encode
+        from engine.project import load_project
+
+        try:
+            project = load_project(path)
+        except ArborError as err:
+            self.dialogs.error(f"Could not open the project: {err}")
+            return False
+        self._drop_tree()
+        self.doc.sample_name = None
+        self.doc.load(project.table, project.table.source)
+        if project.settings is not None:
+            self.config.set_params(asdict(project.settings))
+        if project.tree is not None and project.settings is not None:
+            self.encoded = encode(project.table, project.settings.task)
+            self.settings_used = project.settings
+            self.show_tree(project.tree)
+            scene = self.canvas.tree_scene()
+            if project.collapsed:
+                scene.build(project.tree, collapsed=set(project.collapsed))
+            scene.apply_positions(project.positions)
+            self.what_if.set_tree(project.tree, self.doc.frame.iloc[0] if self.doc.n_rows else None)
+        if modified:  # restored from the recovery file: still unsaved
+            self.doc.undo_stack.resetClean()
+        self._say(f"Opened project {path}")
         return True
 
     def export_image(self) -> None:

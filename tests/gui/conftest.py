@@ -48,12 +48,19 @@ def settings(tmp_path):
     return QSettings(str(tmp_path / "arbor.ini"), QSettings.Format.IniFormat)
 
 
+def settings_dir(settings):
+    from pathlib import Path
+
+    return Path(settings.fileName()).parent
+
+
 @pytest.fixture
 def window(qtbot, settings):
     from gui.main_window import MainWindow
 
     win = MainWindow(settings)
     win.dialogs = FakeDialogs()
+    win.recovery.path = settings_dir(settings) / "recovery.arbor"
     qtbot.addWidget(win)
     win.open_sample("weather", confirmed=True)
     yield win

@@ -1,0 +1,86 @@
+"""Nothing a person typed is lost: recovery files, projects, failed jobs, unexpected errors."""
+
+import sys
+
+from engine.errors import ArborError
+from tests.gui.conftest import train_and_wait
+
+
+def test_autosave_only_with_unsaved_changes_and_cleared_on_save(qtbot, window, tmp_path):
+    assert not window.recovery.autosave() and not window.recovery.pending()
+    window.model.setData(window.model.index(0, 0), "rainy")
+    assert window.recovery.autosave() and window.recovery.pending()
+    window.dialogs.replies["save_path"].append(str(tmp_path / "w.arff"))
+    assert window.save_as()
+    assert not window.recovery.pending()
+
+
+def test_restore_after_a_crash(qtbot, window, settings):
+    from gui.main_window import MainWindow
+    from tests.gui.conftest import FakeDialogs
+
+    train_and_wait(qtbot, window)
+    qtbot.waitUntil(lambda: window.tree is not None)
+    window.model.setData(window.model.index(2, 0), "sunny")
+    window.canvas.tree_scene().move_node(4, 333.0, 111.0)
+    assert window.recovery.autosave()
+    # A new window after a "crash" (the old one never closed) restores the file.
+    again = MainWindow(settings)
+    again.dialogs = FakeDialogs()
+    qtbot.addWidget(again)
+    assert again.open_project(window.recovery.path, modified=True)
+    assert again.doc.value(2, 0) == "sunny" and again.doc.modified
+    assert again.tree.n_nodes == window.tree.n_nodes
+    assert again.canvas.tree_scene().positions()[4] == (333.0, 111.0)
+    again.doc.undo_stack.setClean()
+
+
+def test_project_round_trip_with_hand_edits(qtbot, window, tmp_path):
+    window.config.algorithm.setCurrentText("id3")
+    train_and_wait(qtbot, window)
+    qtbot.waitUntil(lambda: window.tree is not None)
+    window.modelling.make_leaf(1)
+    path = tmp_path / "s.arbor"
+    window.dialogs.replies["save_path"].append(str(path))
+    assert window.save_project_dialog()
+    window.doc.undo_stack.setClean()
+    assert window.open_project(path)
+    assert window.tree.n_leaves == 4 and window.config.algorithm.currentText() == "id3"
+    bad = tmp_path / "bad.arbor"
+    bad.write_text('{"format": "arbor-project", "version": 7}')
+    assert not window.open_project(bad) and "newer Arbor" in window.dialogs.errors[-1][0]
+
+
+def test_failed_training_leaves_table_and_tree(qtbot, window, monkeypatch):
+    train_and_wait(qtbot, window)
+    qtbot.waitUntil(lambda: window.tree is not None)
+    tree, rows = window.tree, window.doc.n_rows
+
+    def broken(*args, **kwargs):
+        def call(monitor):
+            raise ArborError("the engine refused")
+        return call
+
+    monkeypatch.setattr("gui.main_window.train_call", broken)
+    job = window.train()
+    qtbot.waitUntil(lambda: job.done, timeout=10000)
+    qtbot.waitUntil(lambda: bool(window.dialogs.errors), timeout=5000)
+    assert window.dialogs.errors[-1][0] == "the engine refused"
+    assert window.tree is tree and window.doc.n_rows == rows
+
+
+def test_unexpected_exception_shows_a_dialog(qtbot, window, tmp_path, monkeypatch):
+    import gui.app as app_module
+
+    monkeypatch.setattr(app_module, "log_path", lambda: tmp_path / "arbor.log")
+    previous = sys.excepthook
+    try:
+        app_module.install_exception_hook(window)
+        try:
+            raise RuntimeError("boom")
+        except RuntimeError:
+            sys.excepthook(*sys.exc_info())
+    finally:
+        sys.excepthook = previous
+    message, details = window.dialogs.errors[-1]
+    assert "boom" in message and "Traceback" in details
