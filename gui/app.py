@@ -38,11 +38,11 @@ def run(argv: list[str]) -> int:
 
     window = MainWindow(QSettings())
     install_exception_hook(window)
-    if window.recovery.pending() and window.dialogs.ask_yes_no(
-            "Arbor did not close properly last time. Restore the unsaved work it kept?"):
-        if window.open_project(window.recovery.path, modified=True):
-            window.show()
-            return app.exec()
+    restore = window.recovery.pending() and window.dialogs.ask_yes_no(
+        "Arbor did not close properly last time. Restore the unsaved work it kept?")
+    if restore and window.open_project(window.recovery.path, modified=True):
+        window.show()
+        return app.exec()
     window.recovery.clear()
     if argv:
         if not window.open_path(argv[0], confirmed=True):

@@ -36,7 +36,7 @@ def test_no_overlap_and_parents_centred(graph):
     pos = tidy_layout(graph, sibling_gap=10, subtree_gap=20)
     for spans in _levels(graph, pos, 0).values():
         spans.sort()
-        for (_, right), (left, _) in zip(spans, spans[1:]):
+        for (_, right), (left, _) in zip(spans, spans[1:], strict=False):
             assert left - right >= 10 - 1e-6
     for node in graph:
         kids = sorted(graph.successors(node), key=lambda c: graph.edges[node, c]["order"])
@@ -53,7 +53,7 @@ def test_left_to_right_is_the_transposed_analogue(graph):
     pos = tidy_layout(graph, orientation="left-to-right")
     for spans in _levels(graph, pos, 1).values():
         spans.sort()
-        for (_, bottom), (top, _) in zip(spans, spans[1:]):
+        for (_, bottom), (top, _) in zip(spans, spans[1:], strict=False):
             assert top - bottom >= 16 - 1e-6
     for node in graph:
         for kid in graph.successors(node):
