@@ -51,7 +51,10 @@ def _read_delimited(path: Path, sep: str) -> tuple[pd.DataFrame, list[str]]:
         detail = str(err).split("\n")[0]
         raise ArborError(f"{path.name} is malformed: {detail}") from None
     # pandas renames duplicate headers ("a.1"); read the header ourselves to catch them.
-    header = [h.strip() for h in next(csv.reader(io.StringIO(text), delimiter=sep), [])]
+    rows = (r for r in csv.reader(io.StringIO(text), delimiter=sep) if r)  # pandas skips blank lines
+    header = [h.strip() for h in next(rows, [])]
+    if len(header) != frame.shape[1]:
+        raise ArborError(f"{path.name} is malformed: its header does not match its columns")
     if any(not h for h in header):
         raise ArborError(f"{path.name}: column {header.index('') + 1} has no name in the header")
     dupes = sorted({h for h in header if header.count(h) > 1})
