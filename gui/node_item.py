@@ -7,6 +7,8 @@ the box and its headline, above that everything.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen
@@ -33,23 +35,30 @@ def count_line(node: Node, hidden: int = 0) -> str:
     return f"{n}   +{hidden} hidden" if hidden else n
 
 
+@lru_cache(maxsize=1)
+def _metrics() -> tuple[QFontMetricsF, QFontMetricsF]:
+    return QFontMetricsF(TITLE_FONT), QFontMetricsF(BODY_FONT)
+
+
 def node_size(tree: Tree, node: Node, parent: Node | None, hidden: int = 0) -> tuple[float, float]:
-    title = QFontMetricsF(TITLE_FONT).horizontalAdvance(headline(tree, node, parent))
-    body = QFontMetricsF(BODY_FONT).horizontalAdvance(count_line(node, hidden))
+    title_metrics, body_metrics = _metrics()
+    title = title_metrics.horizontalAdvance(headline(tree, node, parent))
+    body = body_metrics.horizontalAdvance(count_line(node, hidden))
     width = max(72.0, title, body) + 2 * PAD_X
-    height = QFontMetricsF(TITLE_FONT).height() + QFontMetricsF(BODY_FONT).height() + 2 * PAD_Y + BAR_H + 4
+    height = title_metrics.height() + body_metrics.height() + 2 * PAD_Y + BAR_H + 4
     return width, height
 
 
 class NodeItem(QGraphicsObject):
     """A node box; draggable and selectable. The canvas listens to its moves to redraw edges."""
 
-    def __init__(self, tree: Tree, node: Node, parent: Node | None, hidden: int = 0):
+    def __init__(self, tree: Tree, node: Node, parent: Node | None, hidden: int = 0,
+                 size: tuple[float, float] | None = None):
         super().__init__()
         self.tree, self.node, self.parent_node, self.hidden = tree, node, parent, hidden
         self.title = headline(tree, node, parent)
         self.counts = count_line(node, hidden)
-        w, h = node_size(tree, node, parent, hidden)
+        w, h = size or node_size(tree, node, parent, hidden)
         self._rect = QRectF(-w / 2, -h / 2, w, h)
         self.highlighted = False
         dist = node.distribution
@@ -64,6 +73,14 @@ class NodeItem(QGraphicsObject):
         self.setAcceptHoverEvents(True)
         self.setZValue(1)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
+
+    def hoverEnterEvent(self, event) -> None:  # noqa: N802 - Qt override
+        # The rule costs a walk from the root, so it is built on first hover, not for every node.
+        if not self.toolTip():
+            from gui.tree_scene import tooltip
+
+            self.setToolTip(tooltip(self.tree, self.node.id))
+        super().hoverEnterEvent(event)
 
     def boundingRect(self) -> QRectF:  # noqa: N802 - Qt override
         return self._rect.adjusted(-3, -3, 3, 3)
@@ -94,7 +111,8 @@ class NodeItem(QGraphicsObject):
             return
         painter.setBrush(QBrush(fill))
         painter.drawRoundedRect(self._rect, 6, 6)
-        title_h = QFontMetricsF(TITLE_FONT).height()
+        title_metrics, body_metrics = _metrics()
+        title_h = title_metrics.height()
         top = self._rect.top() + PAD_Y
         painter.setPen(palette.TEXT)
         painter.setFont(TITLE_FONT)
@@ -102,7 +120,7 @@ class NodeItem(QGraphicsObject):
                          Qt.AlignmentFlag.AlignCenter, self.title)
         if lod < LOD_TEXT:
             return
-        body_h = QFontMetricsF(BODY_FONT).height()
+        body_h = body_metrics.height()
         painter.setFont(BODY_FONT)
         painter.setPen(palette.MUTED)
         painter.drawText(QRectF(self._rect.left(), top + title_h, self._rect.width(), body_h),

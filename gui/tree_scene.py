@@ -6,6 +6,7 @@ screen and in a file is drawn by the same code.
 
 from __future__ import annotations
 
+import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QStyleOptionGraphicsItem
@@ -26,13 +27,16 @@ class EdgesItem(QGraphicsItem):
     def __init__(self, scene: TreeScene):
         super().__init__()
         self._scene = scene
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption)
         self._path = QPainterPath()
         self._labels: list[tuple[QPointF, str]] = []
+        self._curves: list[tuple[QPointF, QPointF, QPointF, QPointF]] = []
+        self._boxes = np.zeros((0, 4))
         self.setZValue(0)
 
     def rebuild(self) -> None:
         self.prepareGeometryChange()
-        path, labels = QPainterPath(), []
+        path, labels, curves = QPainterPath(), [], []
         vertical = self._scene.orientation == "top-down"
         for parent_id, child_id, text in self._scene.edges:
             a, b = self._scene.items_by_id[parent_id], self._scene.items_by_id[child_id]
@@ -40,17 +44,25 @@ class EdgesItem(QGraphicsItem):
             if vertical:
                 start, end = QPointF(ra.center().x(), ra.bottom() - 3), QPointF(rb.center().x(), rb.top() + 3)
                 mid_y = (start.y() + end.y()) / 2
-                path.moveTo(start)
-                path.cubicTo(QPointF(start.x(), mid_y), QPointF(end.x(), mid_y), end)
+                curves.append((start, QPointF(start.x(), mid_y), QPointF(end.x(), mid_y), end))
                 labels.append((QPointF(end.x(), mid_y + (end.y() - mid_y) * 0.45), text))
             else:
                 start, end = QPointF(ra.right() - 3, ra.center().y()), QPointF(rb.left() + 3, rb.center().y())
                 mid_x = (start.x() + end.x()) / 2
-                path.moveTo(start)
-                path.cubicTo(QPointF(mid_x, start.y()), QPointF(mid_x, end.y()), end)
+                curves.append((start, QPointF(mid_x, start.y()), QPointF(mid_x, end.y()), end))
                 labels.append((QPointF(mid_x + (end.x() - mid_x) * 0.5, end.y() - 9), text))
-        self._path, self._labels = path, labels
+        for a, b, c, d in curves:
+            path.moveTo(a)
+            path.cubicTo(b, c, d)
+        self._path, self._labels, self._curves = path, labels, curves
+        self._boxes = np.array([[min(a.x(), d.x()), min(a.y(), d.y()), max(a.x(), d.x()), max(a.y(), d.y())]
+                                for a, _, _, d in curves]).reshape(-1, 4)
         self.update()
+
+    def _visible(self, rect: QRectF) -> np.ndarray:
+        b = self._boxes
+        return np.flatnonzero((b[:, 2] >= rect.left()) & (b[:, 0] <= rect.right())
+                              & (b[:, 3] >= rect.top()) & (b[:, 1] <= rect.bottom()))
 
     def boundingRect(self) -> QRectF:  # noqa: N802 - Qt override
         return self._path.boundingRect().adjusted(-80, -20, 80, 20)
@@ -59,13 +71,23 @@ class EdgesItem(QGraphicsItem):
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.setPen(QPen(palette.EDGE, 1.3))
         painter.setBrush(Qt.BrushStyle.NoBrush)
-        painter.drawPath(self._path)
+        exposed = option.exposedRect
+        visible = self._visible(exposed) if not exposed.isEmpty() else np.arange(len(self._curves))
+        if len(visible) > len(self._curves) // 2:
+            painter.drawPath(self._path)
+        else:  # panning a big tree: draw only the edges in view
+            path = QPainterPath()
+            for k in visible:
+                a, b, c, d = self._curves[k]
+                path.moveTo(a)
+                path.cubicTo(b, c, d)
+            painter.drawPath(path)
         if option.levelOfDetailFromTransform(painter.worldTransform()) < LOD_TEXT:
             return
         painter.setFont(EDGE_FONT)
         metrics = QFontMetricsF(EDGE_FONT)
-        exposed = option.exposedRect
-        for point, text in self._labels:
+        for k in visible:
+            point, text = self._labels[k]
             w, h = metrics.horizontalAdvance(text) + 8, metrics.height() + 2
             box = QRectF(point.x() - w / 2, point.y() - h / 2, w, h)
             if not exposed.isEmpty() and not exposed.intersects(box):
@@ -130,9 +152,9 @@ class TreeScene(QGraphicsScene):
         self.layout_positions = tidy_layout(graph, orientation=self.orientation,
                                             level_gap=46.0 if self.orientation == "top-down" else 70.0)
         for node_id, (x, y) in self.layout_positions.items():
-            item = NodeItem(tree, nodes[node_id], parents.get(node_id), hidden_counts.get(node_id, 0))
+            size = (graph.nodes[node_id]["width"], graph.nodes[node_id]["height"])
+            item = NodeItem(tree, nodes[node_id], parents.get(node_id), hidden_counts.get(node_id, 0), size)
             item.setPos(x, y)
-            item.setToolTip(_tooltip(tree, node_id))
             self.addItem(item)
             self.items_by_id[node_id] = item
         for parent_id, child_id, data in graph.edges(data=True):
@@ -190,7 +212,7 @@ def _descendants(graph, node_id) -> list[int]:
     return out
 
 
-def _tooltip(tree: Tree, node_id: int) -> str:
+def tooltip(tree: Tree, node_id: int) -> str:
     from engine.export.labels import condition, number
 
     path = tree.path_to(node_id)

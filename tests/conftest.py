@@ -8,6 +8,11 @@ import os
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pandas as pd  # noqa: E402
+from hypothesis import settings as hypothesis_settings  # noqa: E402
+
+# Property tests draw the same examples on every run, so CI is reproducible.
+hypothesis_settings.register_profile("arbor", derandomize=True, print_blob=True)
+hypothesis_settings.load_profile("arbor")
 import pytest  # noqa: E402
 
 from engine.table import make_table  # noqa: E402

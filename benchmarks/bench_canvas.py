@@ -1,0 +1,61 @@
+"""The canvas: layout plus first paint of big trees, and the time of one pan frame.
+
+    QT_QPA_PLATFORM=offscreen python benchmarks/bench_canvas.py
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+from PySide6.QtWidgets import QApplication  # noqa: E402
+
+from engine.estimator import DecisionTree  # noqa: E402
+from gui.tree_canvas import TreeCanvas  # noqa: E402
+
+
+def tree_with_about(nodes: int):
+    rng = np.random.default_rng(0)
+    n = nodes * 4
+    frame = pd.DataFrame(rng.normal(size=(n, 5)), columns=list("abcde"))
+    frame["y"] = np.where(rng.random(n) < 0.5, "p", "q")
+    leaves = max(2, (nodes + 1) // 2)
+    return DecisionTree(algorithm="cart", growth="best", max_leaves=leaves).fit(frame).tree_
+
+
+def main() -> None:
+    app = QApplication.instance() or QApplication([])
+    for nodes in (100, 1_000, 10_000):
+        tree = tree_with_about(nodes)
+        canvas = TreeCanvas()
+        canvas.resize(1200, 800)
+        canvas.show()
+        start = time.perf_counter()
+        canvas.set_tree(tree)
+        canvas.viewport().repaint()
+        app.processEvents()
+        first = time.perf_counter() - start
+        canvas.reset_zoom()
+        frames = []
+        bar = canvas.horizontalScrollBar()
+        for _ in range(30):
+            t = time.perf_counter()
+            bar.setValue(bar.value() + 40)
+            canvas.viewport().repaint()
+            frames.append(time.perf_counter() - t)
+        print(f"{tree.n_nodes:>6} nodes: layout + first paint {first:.2f} s, "
+              f"pan frame median {1000 * statistics.median(frames):.1f} ms", flush=True)
+        canvas.close()
+    app.quit()
+
+
+if __name__ == "__main__":
+    main()
