@@ -14,6 +14,7 @@ import statistics
 import sys
 import time
 import tracemalloc
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -70,14 +71,16 @@ def main() -> None:
         table = make_table(frame)
         for depth in (12, None):
             runs = args.runs if n <= 100_000 else 1
-            t_sk, sk = timed(lambda d=depth: DecisionTreeClassifier(max_depth=d, random_state=0).fit(X, y), runs)
-            t_ours, ours = timed(lambda d=depth: DecisionTree(algorithm="cart", max_depth=d).fit(table), runs)
+            fit_sk = partial(lambda X_, y_, d: DecisionTreeClassifier(max_depth=d, random_state=0).fit(X_, y_),
+                             X, y, depth)
+            fit_ours = partial(lambda t, d: DecisionTree(algorithm="cart", max_depth=d).fit(t), table, depth)
+            t_sk, sk = timed(fit_sk, runs)
+            t_ours, ours = timed(fit_ours, runs)
             acc_sk = (sk.predict(Xt) == yt).mean()
             acc_ours = (ours.predict(test) == test["y"].astype(str).to_numpy()).mean()
             mem = ""
             if n <= 100_000:
-                m_sk = peak_memory(lambda d=depth: DecisionTreeClassifier(max_depth=d, random_state=0).fit(X, y))
-                m_ours = peak_memory(lambda d=depth: DecisionTree(algorithm="cart", max_depth=d).fit(table))
+                m_sk, m_ours = peak_memory(fit_sk), peak_memory(fit_ours)
                 mem = f"{m_ours / max(m_sk, 1e-9):.1f}"
             print(f"{n:>9} {str(depth or 'full'):>6} {t_sk:>10.2f} {t_ours:>9.2f} {t_ours / t_sk:>6.1f} "
                   f"{100 * acc_sk:>6.1f}% {100 * acc_ours:>7.1f}% {sk.get_n_leaves():>7}/{ours.tree_.n_leaves:<7} "
