@@ -21,7 +21,7 @@ from engine.encoding import Encoded
 from engine.monitor import NULL_MONITOR, Monitor
 from engine.settings import Settings
 from engine.splitting import WEKA_EPS, Candidate, Problem, choose, score_all
-from engine.tree import MULTIWAY, Node, renumber
+from engine.tree import MULTIWAY, Node, partition_rows, renumber
 
 
 @dataclass(eq=False)
@@ -80,17 +80,7 @@ def evaluate(problem: Problem, draft: Draft) -> None:
 def partition(problem: Problem, draft: Draft) -> list[tuple[np.ndarray, np.ndarray]]:
     """Rows and weights of each branch; missing values go down every branch, weighted."""
     split = draft.candidate.split
-    branch = split.branch_of(problem.data.X[draft.rows, split.attribute])
-    missing = branch < 0
-    parts = []
-    for b, frac in enumerate(split.fractions):
-        chosen = branch == b
-        rows, weights = draft.rows[chosen], draft.weights[chosen]
-        if frac > 0 and missing.any():
-            rows = np.concatenate([rows, draft.rows[missing]])
-            weights = np.concatenate([weights, draft.weights[missing] * frac])
-        parts.append((rows, weights))
-    return parts
+    return partition_rows(split, problem.data.X[draft.rows, split.attribute], draft.rows, draft.weights)
 
 
 def expand(problem: Problem, draft: Draft) -> list[Draft]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.tree import Node, Tree, leaf_prediction
+from engine.tree import Node, Tree, leaf_prediction, partition_rows
 
 
 def _route(tree: Tree, X: np.ndarray, visit) -> None:
@@ -25,16 +25,8 @@ def _route(tree: Tree, X: np.ndarray, visit) -> None:
             visit(node, rows, weights, fallback)
             continue
         here = _node_output(tree, node, fallback)
-        split = node.split
-        branch = split.branch_of(X[rows, split.attribute])
-        missing = branch < 0
-        for b, child in enumerate(node.children):
-            chosen = branch == b
-            r, w = rows[chosen], weights[chosen]
-            frac = split.fractions[b]
-            if frac > 0 and missing.any():
-                r = np.concatenate([r, rows[missing]])
-                w = np.concatenate([w, weights[missing] * frac])
+        parts = partition_rows(node.split, X[rows, node.split.attribute], rows, weights)
+        for child, (r, w) in zip(node.children, parts, strict=True):
             if len(r):
                 stack.append((child, r, w, here))
 

@@ -22,7 +22,7 @@ from engine.encoding import Encoded
 from engine.monitor import NULL_MONITOR, Monitor
 from engine.settings import Settings
 from engine.splitting import WEKA_EPS, Problem
-from engine.tree import Node, Split, Tree, renumber
+from engine.tree import Node, Split, Tree, partition_rows, renumber
 
 # ----------------------------------------------------------------- data routing
 
@@ -53,19 +53,10 @@ def _refit_fractions(split: Split, branch: np.ndarray, weights: np.ndarray) -> S
 
 
 def _partition(problem: Problem, split: Split, rows, weights, refit: bool):
-    branch = split.branch_of(problem.data.X[rows, split.attribute])
+    values = problem.data.X[rows, split.attribute]
     if refit:
-        split = _refit_fractions(split, branch, weights)
-    missing = branch < 0
-    parts = []
-    for b, frac in enumerate(split.fractions):
-        chosen = branch == b
-        r, w = rows[chosen], weights[chosen]
-        if frac > 0 and missing.any():
-            r = np.concatenate([r, rows[missing]])
-            w = np.concatenate([w, weights[missing] * frac])
-        parts.append((r, w))
-    return split, parts
+        split = _refit_fractions(split, split.branch_of(values), weights)
+    return split, partition_rows(split, values, rows, weights)
 
 
 def _attach(problem: Problem, node: Node, rows, weights, refit: bool = False) -> _Live:

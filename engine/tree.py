@@ -147,6 +147,23 @@ class Tree:
         return replace(self, root=root)
 
 
+def partition_rows(split: Split, values: np.ndarray, rows: np.ndarray, weights: np.ndarray):
+    """Rows and weights reaching each branch of ``split`` (``values``: the split attribute's
+    values for ``rows``). A missing value goes down every branch, its weight times the
+    branch's fraction: C4.5's fractional instances, used for growing, pruning and predicting."""
+    branch = split.branch_of(values)
+    missing = branch < 0
+    parts = []
+    for b, frac in enumerate(split.fractions):
+        chosen = branch == b
+        r, w = rows[chosen], weights[chosen]
+        if frac > 0 and missing.any():
+            r = np.concatenate([r, rows[missing]])
+            w = np.concatenate([w, weights[missing] * frac])
+        parts.append((r, w))
+    return parts
+
+
 def leaf_prediction(node: Node, fallback: np.ndarray | None) -> np.ndarray:
     """Class probabilities a leaf predicts; an empty leaf predicts its parent's."""
     total = node.distribution.sum()
