@@ -193,7 +193,7 @@ def grow(
 ) -> Node:
     """Grow a tree on ``data``; or, given ``rows``/``weights``/``depth``/``used`` (attributes
     already split on by multiway ancestors), the subtree below an existing node."""
-    problem = Problem(data, settings)
+    problem = Problem(data, settings, monitor)
     rows = np.arange(data.n_rows) if rows is None else np.asarray(rows)
     weights = data.weight[rows] if weights is None else np.asarray(weights, dtype=np.float64)
     root = make_draft(problem, rows, weights, depth, frozenset(used))

@@ -52,7 +52,11 @@ class Candidate:
 class Problem:
     """A training set plus settings: what every scorer needs, computed once."""
 
-    def __init__(self, data: Encoded, settings: Settings):
+    def __init__(self, data: Encoded, settings: Settings, monitor=None):
+        from engine.monitor import NULL_MONITOR
+
+        # Checked between attributes: on a million rows one node's split search takes seconds.
+        self.monitor = monitor or NULL_MONITOR
         self.data = data
         self.settings = settings
         self.regression = data.schema.is_regression
@@ -312,6 +316,7 @@ def score_all(problem: Problem, rows, weights, exclude=frozenset()) -> list[Cand
     node_weight = float(weights.sum())
     out: list[Candidate | None] = []
     for j, attr in enumerate(problem.data.schema.attributes):
+        problem.monitor.check()
         if j in exclude:
             out.append(None)
             continue
