@@ -52,6 +52,26 @@ def render(scene: TreeScene, painter: QPainter, target: QRectF, background: QCol
     _legend(painter, scene.tree, target.left() + 10, target.top() + 8)
 
 
+def tree_image(tree: Tree, scale: float = 2.0, transparent: bool = False,
+               orientation: str = "top-down") -> QImage:
+    """The whole tree as an image in memory (for the clipboard)."""
+    _app()
+    scene = TreeScene()
+    scene.build(tree, orientation=orientation)
+    scene.set_caching(False)
+    source = scene.itemsBoundingRect()
+    width = source.width() + 2 * MARGIN + legend_width(tree)
+    height = max(source.height(), 20.0 * (len(tree.classes or ()) + 1)) + 2 * MARGIN
+    image = QImage(QSize(int(width * scale), int(height * scale)), QImage.Format.Format_ARGB32)
+    image.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(image)
+    painter.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
+    painter.scale(scale, scale)
+    render(scene, painter, QRectF(0, 0, width, height), None if transparent else QColor("white"))
+    painter.end()
+    return image
+
+
 def save_image(tree: Tree, path: str | Path, scale: float = 2.0, transparent: bool = False,
                orientation: str = "top-down") -> None:
     """Draw the whole ``tree`` to ``path``; the extension picks PNG, SVG or PDF."""
@@ -70,13 +90,7 @@ def save_image(tree: Tree, path: str | Path, scale: float = 2.0, transparent: bo
 
     def draw(target_path: Path) -> None:
         if suffix == ".png":
-            image = QImage(QSize(int(width * scale), int(height * scale)), QImage.Format.Format_ARGB32)
-            image.fill(Qt.GlobalColor.transparent)
-            painter = QPainter(image)
-            painter.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
-            painter.scale(scale, scale)
-            render(scene, painter, QRectF(0, 0, width, height), background)
-            painter.end()
+            image = tree_image(tree, scale, transparent, orientation)
             if not image.save(str(target_path), "PNG"):
                 raise ArborError(f"could not write {path}")
         elif suffix == ".svg":

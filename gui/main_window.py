@@ -152,6 +152,13 @@ class MainWindow(QMainWindow):
             "export_image": self._action("Export &image…", self.export_image, K("Ctrl+E"),
                                          "Save the whole tree as PNG, SVG or PDF"),
             "export_model": self._action("Export &model (JSON)…", self.export_model),
+            "export_rules": self._action("Export &rules…", lambda: self.export_file("rules")),
+            "export_python": self._action("Export P&ython function…", lambda: self.export_file("python")),
+            "export_pmml": self._action("Export PM&ML…", lambda: self.export_file("pmml")),
+            "export_dot": self._action("Export &DOT…", lambda: self.export_file("dot")),
+            "copy_image": self._action("Copy image", self.copy_image, K("Ctrl+Shift+C"),
+                                       "Copy the whole tree as a picture"),
+            "transparent": self._action("Transparent background", lambda: None),
             "quit": self._action("&Quit", self.close, K.StandardKey.Quit),
             "undo": self.doc.undo_stack.createUndoAction(self, "&Undo"),
             "redo": self.doc.undo_stack.createRedoAction(self, "&Redo"),
@@ -177,10 +184,13 @@ class MainWindow(QMainWindow):
         self.act["undo"].setShortcut(K.StandardKey.Undo)
         self.act["redo"].setShortcut(K.StandardKey.Redo)
         self.act["orientation"].setCheckable(True)
+        self.act["transparent"].setCheckable(True)
+        self.act["transparent"].setToolTip("Exported and copied images get no background")
         self.act["cancel"].setEnabled(False)
         menus = {
             "&File": ["new", "open", None, "save", "save_as", None, "open_project", "save_project", None,
-                      "export_image", "export_model", None, "quit"],
+                      "export_image", "copy_image", "transparent", "export_rules", "export_python",
+                      "export_pmml", "export_dot", "export_model", None, "quit"],
             "&Edit": ["undo", "redo", None, "copy", "paste", "missing", None, "insert_row", "delete_rows",
                       "duplicate_rows", None, "find", "find_next"],
             "&View": ["zoom_in", "zoom_out", "fit", "reset_layout", "orientation", None, "pin"],
@@ -418,11 +428,47 @@ class MainWindow(QMainWindow):
             from gui.image_export import save_image
 
             try:
-                save_image(self.tree, path, orientation=self.canvas.orientation())
+                save_image(self.tree, path, orientation=self.canvas.orientation(),
+                           transparent=self.act["transparent"].isChecked())
             except ArborError as err:
                 self.dialogs.error(str(err))
                 return
             self._say(f"Wrote {path}")
+
+    def copy_image(self) -> None:
+        if self.tree is None:
+            self.dialogs.error("Train a tree first: there is nothing to copy yet.")
+            return
+        from PySide6.QtGui import QGuiApplication
+
+        from gui.image_export import tree_image
+
+        QGuiApplication.clipboard().setImage(tree_image(
+            self.tree, 2.0, self.act["transparent"].isChecked(), self.canvas.orientation()))
+        self._say("Copied the tree as an image")
+
+    EXPORT_FILTERS = {"rules": "Text (*.txt);;Markdown (*.md)", "python": "Python (*.py)",
+                      "pmml": "PMML (*.pmml *.xml)", "dot": "Graphviz (*.dot *.gv)"}
+
+    def export_file(self, kind: str) -> None:
+        """Rules, Python, PMML or DOT of the tree on the canvas."""
+        if self.tree is None:
+            self.dialogs.error("Train a tree first: there is nothing to export yet.")
+            return
+        path = self.dialogs.save_path(f"Export {kind}", self.EXPORT_FILTERS[kind])
+        if not path:
+            return
+        from types import SimpleNamespace
+
+        from engine.export.files import export
+
+        model = SimpleNamespace(tree_=self.tree, settings_=self.settings_used)
+        try:
+            export(kind, model, self.doc.snapshot(), Path(path))
+        except ArborError as err:
+            self.dialogs.error(str(err))
+            return
+        self._say(f"Wrote {path}")
 
     def export_model(self) -> None:
         if self.tree is None:

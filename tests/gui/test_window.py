@@ -203,3 +203,20 @@ def test_settings_are_remembered(qtbot, settings):
     again = MainWindow(settings)
     qtbot.addWidget(again)
     assert again.config.algorithm.currentText() == "cart" and again.config.max_depth.value() == 3
+
+
+def test_exports_from_the_menu(qtbot, window, tmp_path):
+    from PySide6.QtGui import QGuiApplication
+
+    train_and_wait(qtbot, window)
+    qtbot.waitUntil(lambda: window.tree is not None)
+    for kind, name in (("rules", "r.md"), ("python", "p.py"), ("pmml", "t.pmml"), ("dot", "t.dot")):
+        window.dialogs.replies["save_path"].append(str(tmp_path / name))
+        window.export_file(kind)
+        assert (tmp_path / name).stat().st_size > 100, window.dialogs.errors
+    assert "IF outlook = sunny AND humidity = high THEN play = no" in (tmp_path / "r.md").read_text()
+    window.dialogs.replies["save_path"].append(str(tmp_path / "t.png"))
+    window.export_image()
+    assert (tmp_path / "t.png").exists()
+    window.copy_image()
+    assert not QGuiApplication.clipboard().image().isNull()
