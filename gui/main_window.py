@@ -706,6 +706,22 @@ class MainWindow(QMainWindow):
             nodes.update(n.id for n, _ in tree.path_to(leaf))
         self.canvas.highlight_nodes(nodes)
 
+    def filter_rows_to_node(self, node_id: int | None) -> None:
+        """Show only the table rows that reach ``node_id`` (None shows every row again)."""
+        if node_id is None or self.tree is None or self.encoded is None:
+            self.table.proxy.set_rows(None)
+            self.table.show_all.hide()
+            return
+        from engine.explain import node_rows
+
+        rows, weights = node_rows(self.tree, self.encoded, node_id, self.settings_used)
+        keep = self.doc.frame.index[self.doc.frame[self.doc.target].notna()]
+        positions = {int(keep[r]) for r in rows[weights > 0]} if len(keep) else set()
+        self.table.proxy.set_rows(positions)
+        self.table.show_all.show()
+        self.docks["Data"].raise_()
+        self._say(f"Showing the {len(positions)} row(s) that reach node {node_id}")
+
     def pin_selected(self) -> None:
         node_id = self.canvas.selected_node()
         if node_id >= 0:

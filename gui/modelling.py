@@ -107,6 +107,8 @@ class Modelling:
         leaf.setEnabled(not node.is_leaf)
         leaf.triggered.connect(lambda: self.make_leaf(node_id))
         menu.addSeparator()
+        menu.addAction("Show the rows that reach this node").triggered.connect(
+            lambda: self.window.filter_rows_to_node(node_id))
         menu.addAction("Pin in inspector").triggered.connect(lambda: self.window.inspector.pin_node(node_id))
         menu.addAction("Collapse / expand").triggered.connect(lambda: self.window.canvas.toggle_collapsed(node_id))
         return menu

@@ -5,12 +5,43 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import QPoint, QSortFilterProxyModel, Qt, Signal
 from PySide6.QtGui import QGuiApplication, QKeySequence
-from PySide6.QtWidgets import QAbstractItemView, QLineEdit, QTableView, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QLineEdit,
+    QPushButton,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
 
 from engine.errors import ArborError
 from gui.document import coerce
 from gui.table_commands import PasteCommand
 from gui.table_model import TableModel
+
+
+class RowFilterProxy(QSortFilterProxyModel):
+    """Text filter over all columns, optionally limited to a set of rows (a node's rows)."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.rows: set[int] | None = None
+
+    def set_rows(self, rows) -> None:
+        # Qt 6.10 replaced invalidateFilter() by begin/endFilterChange(); support both.
+        if hasattr(self, "beginFilterChange"):
+            self.beginFilterChange()
+            self.rows = set(rows) if rows is not None else None
+            self.endFilterChange()
+        else:
+            self.rows = set(rows) if rows is not None else None
+            self.invalidateFilter()
+
+    def filterAcceptsRow(self, row: int, parent) -> bool:  # noqa: N802 - Qt override
+        if self.rows is not None and row not in self.rows:
+            return False
+        return super().filterAcceptsRow(row, parent)
 
 
 class TablePanel(QWidget):
@@ -30,7 +61,7 @@ class TablePanel(QWidget):
     def __init__(self, model: TableModel, parent=None):
         super().__init__(parent)
         self.model = model
-        self.proxy = QSortFilterProxyModel(self)
+        self.proxy = RowFilterProxy(self)
         self.proxy.setSourceModel(model)
         self.proxy.setSortRole(Qt.ItemDataRole.UserRole)
         self.proxy.setFilterKeyColumn(-1)
@@ -49,9 +80,16 @@ class TablePanel(QWidget):
         self.view.horizontalHeader().setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.view.horizontalHeader().customContextMenuRequested.connect(self._on_header_menu)
         self.view.selectionModel().selectionChanged.connect(self._on_selection_changed)
+        self.show_all = QPushButton("Show all rows")
+        self.show_all.setToolTip("The table shows only the rows reaching a node; show every row again")
+        self.show_all.hide()
+        self.show_all.clicked.connect(lambda: (self.proxy.set_rows(None), self.show_all.hide()))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
-        layout.addWidget(self.filter)
+        row = QHBoxLayout()
+        row.addWidget(self.filter, 1)
+        row.addWidget(self.show_all)
+        layout.addLayout(row)
         layout.addWidget(self.view)
 
     def _on_header_menu(self, pos: QPoint) -> None:

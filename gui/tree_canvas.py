@@ -52,6 +52,10 @@ class TreeCanvas(QGraphicsView):
         self._legend.setStyleSheet("background: rgba(255,255,255,225); border: 1px solid #D0D5DD;"
                                    " border-radius: 4px; padding: 4px 6px;")
         self._legend.hide()
+        from gui.overview import Overview
+
+        self.overview = Overview(self)
+        self.overview.hide()
         self._scene.selectionChanged.connect(self._on_scene_selection_changed)
 
     # ---------------------------------------------------------------- content
@@ -74,6 +78,7 @@ class TreeCanvas(QGraphicsView):
         self._scene.build(tree, collapsed=collapsed)
         self._scene.blockSignals(False)
         self._update_legend()
+        self._update_overview()
         self._hits, self._hit = [], -1
         if tree is None:
             self.node_selected.emit(-1)
@@ -106,6 +111,16 @@ class TreeCanvas(QGraphicsView):
 
     def _place_legend(self) -> None:
         self._legend.move(self.viewport().width() - self._legend.width() - 12, 10)
+        self.overview.move(self.viewport().width() - self.overview.width() - 12,
+                           self.viewport().height() - self.overview.height() - 12)
+
+    def _update_overview(self) -> None:
+        """The overview shows for trees too big to see at once."""
+        big = len(self._scene.items_by_id) > 40
+        self.overview.setVisible(big)
+        if big:
+            self._place_legend()
+            self.overview.refresh()
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
         super().resizeEvent(event)
@@ -272,9 +287,25 @@ class TreeCanvas(QGraphicsView):
 
     def mousePressEvent(self, event) -> None:  # noqa: N802 - Qt override
         item = self._node_at(event.position().toPoint())
+        if item is not None and event.modifiers() & Qt.KeyboardModifier.AltModifier:
+            self._drag_to_pin(item.node.id)
+            return
         # Empty space pans; a node is selected and dragged instead.
         self.setDragMode(QGraphicsView.DragMode.NoDrag if item else QGraphicsView.DragMode.ScrollHandDrag)
         super().mousePressEvent(event)
+
+    def _drag_to_pin(self, node_id: int) -> None:
+        """Alt-drag a node: dropped on the inspector it is pinned there."""
+        from PySide6.QtCore import QMimeData
+        from PySide6.QtGui import QDrag
+
+        from gui.inspector import NODE_MIME
+
+        mime = QMimeData()
+        mime.setData(NODE_MIME, str(node_id).encode())
+        drag = QDrag(self)
+        drag.setMimeData(mime)
+        drag.exec(Qt.DropAction.CopyAction)
 
     def mouseDoubleClickEvent(self, event) -> None:  # noqa: N802 - Qt override
         item = self._node_at(event.position().toPoint())

@@ -2,7 +2,7 @@
 
 import numpy as np
 import pandas as pd
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QPoint, Qt, QTimer
 
 from engine.table import make_table
 from tests.gui.conftest import train_and_wait
@@ -220,3 +220,49 @@ def test_exports_from_the_menu(qtbot, window, tmp_path):
     assert (tmp_path / "t.png").exists()
     window.copy_image()
     assert not QGuiApplication.clipboard().image().isNull()
+
+
+def test_node_filters_the_table_and_drop_pins(qtbot, window):
+    from PySide6.QtCore import QMimeData, QPointF, Qt
+    from PySide6.QtGui import QDropEvent
+
+    from gui.inspector import NODE_MIME
+
+    train_and_wait(qtbot, window)
+    qtbot.waitUntil(lambda: window.tree is not None)
+    window.filter_rows_to_node(1)  # outlook = sunny
+    assert window.table.proxy.rowCount() == 5
+    window.table.show_all.click()
+    assert window.table.proxy.rowCount() == 14
+    mime = QMimeData()
+    mime.setData(NODE_MIME, b"4")
+    drop = QDropEvent(QPointF(5, 5), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
+                      Qt.KeyboardModifier.NoModifier)
+    window.inspector.dropEvent(drop)
+    assert window.inspector.pinned() == [4]
+
+
+def test_overview_for_big_trees(qtbot, window):
+    window.open_sample("iris", confirmed=True)
+    window.config.algorithm.setCurrentText("cart")
+    window.config.cv_folds.setValue(0)
+    window.show()
+    train_and_wait(qtbot, window)
+    qtbot.waitUntil(lambda: window.tree is not None)
+    assert not window.canvas.overview.isVisible()  # 17 nodes fit on screen
+    import numpy as np
+    import pandas as pd
+
+    from engine.table import make_table
+
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame(rng.normal(size=(400, 3)), columns=list("abc"))
+    frame["y"] = np.where(rng.random(400) < 0.5, "p", "q")
+    window.doc.load(make_table(frame), None)
+    train_and_wait(qtbot, window)
+    qtbot.waitUntil(lambda: window.tree is not None and window.tree.n_nodes > 40)
+    assert window.canvas.overview.isVisible()
+    window.canvas.zoom_in()
+    before = window.canvas.visible_scene_rect().center()
+    qtbot.mouseClick(window.canvas.overview.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(20, 20))
+    assert window.canvas.visible_scene_rect().center() != before
