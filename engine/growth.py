@@ -194,6 +194,7 @@ def grow(
     """Grow a tree on ``data``; or, given ``rows``/``weights``/``depth``/``used`` (attributes
     already split on by multiway ancestors), the subtree below an existing node."""
     problem = Problem(data, settings, monitor)
+    monitor.report(0.0, "choosing the first split")
     rows = np.arange(data.n_rows) if rows is None else np.asarray(rows)
     weights = data.weight[rows] if weights is None else np.asarray(weights, dtype=np.float64)
     root = make_draft(problem, rows, weights, depth, frozenset(used))

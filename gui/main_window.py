@@ -115,7 +115,7 @@ class MainWindow(QMainWindow):
     def _build_status_bar(self) -> None:
         self.status_label = QLabel()
         self.progress = QProgressBar()
-        self.progress.setMaximumWidth(220)
+        self.progress.setMinimumWidth(320)
         self.progress.setRange(0, 1000)
         self.progress.hide()
         self.cancel_button = QPushButton("Cancel")

@@ -93,4 +93,14 @@ class WhatIfPanel(QWidget):
             shares = ", ".join(f"{c} {p:.2f}" for c, p in zip(self.tree.classes, probs, strict=True))
             text = f"Predicted {self.tree.schema.target}: <b>{self.tree.classes[best]}</b> ({shares})"
         self.result.setText(text)
-        self.path_changed.emit(nodes)
+        self._path = nodes
+        if self.isVisible():  # only light up the path while the form is on screen
+            self.path_changed.emit(nodes)
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().showEvent(event)
+        self.path_changed.emit(getattr(self, "_path", set()))
+
+    def hideEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().hideEvent(event)
+        self.path_changed.emit(set())

@@ -92,6 +92,9 @@ def test_what_if_shows_path_and_prediction(qtbot, window):
     train_and_wait(qtbot, window)
     qtbot.waitUntil(lambda: window.tree is not None)
     panel = window.what_if
+    window.show()
+    window.docks["What-if"].raise_()
+    qtbot.waitUntil(panel.isVisible)
     panel.set_value("outlook", "sunny")
     panel.set_value("humidity", "normal")
     assert "<b>yes</b>" in panel.result.text()
