@@ -8,7 +8,7 @@ lecture notes whichever algorithm grew the tree.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -17,7 +17,7 @@ from engine.encoding import Encoded
 from engine.errors import ArborError
 from engine.growth import make_draft, partition
 from engine.settings import Settings
-from engine.splitting import Candidate, Problem, choose, score_all
+from engine.splitting import Candidate, Problem, choose, score_all, scorer_for
 from engine.tree import Tree
 
 
@@ -93,10 +93,6 @@ def attribute_table(data: Encoded, settings: Settings, rows=None, weights=None,
 
 def _fallback(problem: Problem, j, rows, weights) -> Candidate | None:
     """Score an attribute the algorithm would not consider (so the table is complete)."""
-    from dataclasses import replace
-
-    from engine.splitting import scorer_for
-
     loose = Problem(problem.data, replace(problem.settings, min_samples_leaf=0.0))
     attr = problem.data.schema.attributes[j]
     return scorer_for(loose.settings, attr.is_nominal)(loose, j, rows, weights, float(weights.sum()))

@@ -626,7 +626,8 @@ class MainWindow(QMainWindow):
 
     def show_tree(self, tree, select: int = -1) -> None:
         """Put ``tree`` on the canvas and point the inspector and what-if form at it."""
-        edited = self.tree is not None and tree is not self.result.model.tree_ if self.result else False
+        trained = self.result.model.tree_ if self.result is not None else None
+        edited = tree is not None and tree is not trained
         self.tree = tree
         self.canvas.set_tree(tree, keep_view=True)
         self.inspector.set_context(tree, self.encoded, self.settings_used)

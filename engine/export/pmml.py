@@ -11,7 +11,7 @@ from __future__ import annotations
 from xml.etree import ElementTree as ET
 
 from engine.export.labels import number, predicted
-from engine.tree import MULTIWAY, SUBSET, THRESHOLD, Tree
+from engine.tree import MULTIWAY, THRESHOLD, Tree
 
 NS = "http://www.dmg.org/PMML-4_4"
 
@@ -85,5 +85,3 @@ def to_pmml(tree: Tree) -> str:
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 
-
-__all__ = ["to_pmml", "SUBSET"]

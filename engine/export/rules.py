@@ -9,7 +9,7 @@ import numpy as np
 
 from engine.bounds import estimated_errors
 from engine.encoding import Encoded
-from engine.export.labels import attribute_name, branch_condition, number, predicted
+from engine.export.labels import number, predicted
 from engine.predict import leaf_weights
 from engine.tree import THRESHOLD, Tree
 
@@ -165,6 +165,3 @@ def rules_text(tree: Tree, rules: list[Rule], fmt: str = "text") -> str:
         lines.append(f"| {i} | {text} | {stats} |" if fmt == "markdown" else f"{text}  {stats}")
     return "\n".join(lines) + "\n"
 
-
-__all__ = ["Rule", "Condition", "to_rules", "simplify_rules", "rules_text", "attribute_name",
-           "branch_condition"]

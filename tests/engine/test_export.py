@@ -53,7 +53,6 @@ def test_simplified_rules_are_fewer_conditions_and_end_with_a_default():
     n = 400
     frame = pd.DataFrame({c: rng.choice(list("pqrs"), n) for c in "abcd"})
     frame["y"] = np.where((frame.a == "p") ^ (rng.random(n) < 0.15), "yes", "no")
-    table = load_sample("weather").__class__  # noqa: F841 - only to keep imports tidy
     from engine.table import make_table
 
     t = make_table(frame)
