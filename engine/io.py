@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
+import os
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -22,6 +23,23 @@ from engine.table import IGNORED, NOMINAL, NUMERIC, Table, make_table
 
 READ_FORMATS = (".csv", ".tsv", ".tab", ".txt", ".arff", ".xlsx", ".parquet")
 WRITE_FORMATS = (".csv", ".tsv", ".arff", ".xlsx", ".parquet")
+
+
+def available_memory() -> int | None:
+    """Bytes of physical memory free now (None where the system does not say)."""
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def _check_size(path: Path) -> None:
+    """Refuse a file whose table would not fit: a parsed table takes several times the file."""
+    free = available_memory()
+    size = path.stat().st_size
+    if free is not None and size * 3 > free:
+        raise ArborError(f"{path.name} is {size / 2**30:.1f} GiB, more than this machine can load now "
+                         f"({free / 2**30:.1f} GiB of memory free); use a sample of it")
 
 
 def _kinds(nominal: Iterable[str], numeric: Iterable[str], ignored: Iterable[str]) -> dict[str, str]:
@@ -101,6 +119,7 @@ def read_table(path: str | Path, *, target: str | None = None, nominal: Iterable
         raise ArborError(f"no such file: {path}")
     kinds = _kinds(nominal, numeric, ignored)
     try:
+        _check_size(path)
         if suffix == ".arff":
             return read_arff(path, target=target, kinds=kinds)
         notes: list[str] = []

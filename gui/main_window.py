@@ -235,6 +235,7 @@ class MainWindow(QMainWindow):
         self.table.paste_rejected.connect(lambda msg: self.dialogs.error(msg))
         self.table.rows_selected.connect(self._on_table_rows_selected)
         self.canvas.node_selected.connect(self._on_canvas_node_selected)
+        self.canvas.rows_dropped.connect(self._on_canvas_rows_dropped)
         self.canvas.node_context_menu_requested.connect(self._on_canvas_node_context_menu_requested)
         self.growth.set_source(self._growth_source)
         self.growth.step_taken.connect(self._on_growth_step_taken)
@@ -722,6 +723,21 @@ class MainWindow(QMainWindow):
         self.table.show_all.show()
         self.docks["Data"].raise_()
         self._say(f"Showing the {len(positions)} row(s) that reach node {node_id}")
+
+    def _on_canvas_rows_dropped(self, rows: list[int]) -> None:
+        """A row dragged onto the tree: light up its path and say what the tree predicts."""
+        self._on_table_rows_selected(rows)
+        if self.tree is None or not rows:
+            return
+        from engine.encoding import encode_columns
+        from engine.predict import predict_proba, predict_value
+
+        X = encode_columns(self.doc.frame.iloc[rows[:1]], self.tree.schema.attributes)
+        if self.tree.is_regression:
+            said = f"{predict_value(self.tree, X)[0]:.4g}"
+        else:
+            said = self.tree.classes[int(predict_proba(self.tree, X)[0].argmax())]
+        self._say(f"Row {rows[0] + 1}: the tree predicts {self.tree.schema.target} = {said}")
 
     def pin_selected(self) -> None:
         node_id = self.canvas.selected_node()

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QPoint, QSortFilterProxyModel, Qt, Signal
-from PySide6.QtGui import QGuiApplication, QKeySequence
+from PySide6.QtCore import QMimeData, QPoint, QSortFilterProxyModel, Qt, Signal
+from PySide6.QtGui import QDrag, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -44,6 +44,29 @@ class RowFilterProxy(QSortFilterProxyModel):
         return super().filterAcceptsRow(row, parent)
 
 
+ROWS_MIME = "application/x-arbor-rows"
+
+
+class RowsTableView(QTableView):
+    """A table view whose selected rows can be dragged onto the tree canvas."""
+
+    def __init__(self, panel):
+        super().__init__()
+        self.panel = panel
+        self.setDragEnabled(True)
+        self.setDragDropMode(QAbstractItemView.DragDropMode.DragOnly)
+
+    def startDrag(self, actions) -> None:  # noqa: N802 - Qt override
+        rows = self.panel.selected_rows()
+        if not rows:
+            return
+        mime = QMimeData()
+        mime.setData(ROWS_MIME, ",".join(map(str, rows)).encode())
+        drag = QDrag(self)
+        drag.setMimeData(mime)
+        drag.exec(Qt.DropAction.CopyAction)
+
+
 class TablePanel(QWidget):
     """Table view + filter box over a :class:`TableModel`.
 
@@ -70,7 +93,7 @@ class TablePanel(QWidget):
         self.filter.setClearButtonEnabled(True)
         self.filter.setToolTip("Shows only rows containing this text; the data keeps its order")
         self.filter.textChanged.connect(self.proxy.setFilterFixedString)
-        self.view = QTableView()
+        self.view = RowsTableView(self)
         self.view.setModel(self.proxy)
         self.view.setSortingEnabled(True)
         self.view.sortByColumn(-1, Qt.SortOrder.AscendingOrder)

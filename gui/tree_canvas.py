@@ -30,12 +30,14 @@ class TreeCanvas(QGraphicsView):
     node_activated(int) : a node was double-clicked (it also collapses or expands).
     node_context_menu_requested(int, QPoint) : right-click on a node, global position.
     zoom_changed(float) : the view's scale changed.
+    rows_dropped(list) : table rows were dropped on the canvas (their indices).
     """
 
     node_selected = Signal(int)
     node_activated = Signal(int)
     node_context_menu_requested = Signal(int, QPoint)
     zoom_changed = Signal(float)
+    rows_dropped = Signal(list)
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -55,6 +57,7 @@ class TreeCanvas(QGraphicsView):
         from gui.overview import Overview
 
         self.overview = Overview(self)
+        self.setAcceptDrops(True)
         self.overview.hide()
         self._scene.selectionChanged.connect(self._on_scene_selection_changed)
 
@@ -293,6 +296,32 @@ class TreeCanvas(QGraphicsView):
         # Empty space pans; a node is selected and dragged instead.
         self.setDragMode(QGraphicsView.DragMode.NoDrag if item else QGraphicsView.DragMode.ScrollHandDrag)
         super().mousePressEvent(event)
+
+    def dragEnterEvent(self, event) -> None:  # noqa: N802 - Qt override
+        from gui.table_view import ROWS_MIME
+
+        if event.mimeData().hasFormat(ROWS_MIME):
+            event.acceptProposedAction()
+        else:
+            super().dragEnterEvent(event)
+
+    def dragMoveEvent(self, event) -> None:  # noqa: N802 - Qt override
+        from gui.table_view import ROWS_MIME
+
+        if event.mimeData().hasFormat(ROWS_MIME):
+            event.acceptProposedAction()
+        else:
+            super().dragMoveEvent(event)
+
+    def dropEvent(self, event) -> None:  # noqa: N802 - Qt override
+        from gui.table_view import ROWS_MIME
+
+        if event.mimeData().hasFormat(ROWS_MIME):
+            text = bytes(event.mimeData().data(ROWS_MIME)).decode()
+            self.rows_dropped.emit([int(r) for r in text.split(",") if r])
+            event.acceptProposedAction()
+        else:
+            super().dropEvent(event)
 
     def _drag_to_pin(self, node_id: int) -> None:
         """Alt-drag a node: dropped on the inspector it is pinned there."""

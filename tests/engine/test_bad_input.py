@@ -131,3 +131,13 @@ def test_fuzzed_bytes_never_crash_the_arff_reader(tmp_path_factory, data):
     path.write_bytes(data)
     with contextlib.suppress(ArborError):
         read_table(path)
+
+
+def test_file_larger_than_free_memory_is_refused(tmp_path, monkeypatch):
+    import engine.io as io_module
+
+    path = tmp_path / "big.csv"
+    path.write_text("a,b\n" + "1,x\n" * 1000)
+    monkeypatch.setattr(io_module, "available_memory", lambda: 1000)
+    with pytest.raises(ArborError, match="more than this machine can load"):
+        read_table(path)

@@ -266,3 +266,21 @@ def test_overview_for_big_trees(qtbot, window):
     before = window.canvas.visible_scene_rect().center()
     qtbot.mouseClick(window.canvas.overview.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(20, 20))
     assert window.canvas.visible_scene_rect().center() != before
+
+
+def test_row_dropped_on_the_canvas_lights_its_path(qtbot, window):
+    from PySide6.QtCore import QMimeData, QPointF, Qt
+    from PySide6.QtGui import QDropEvent
+
+    from gui.table_view import ROWS_MIME
+
+    train_and_wait(qtbot, window)
+    qtbot.waitUntil(lambda: window.tree is not None)
+    mime = QMimeData()
+    mime.setData(ROWS_MIME, b"0")
+    event = QDropEvent(QPointF(10, 10), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
+                       Qt.KeyboardModifier.NoModifier)
+    window.canvas.dropEvent(event)
+    lit = {i for i, it in window.canvas.tree_scene().items_by_id.items() if it.highlighted}
+    assert lit == {0, 1, 2}
+    assert "predicts play = no" in window.status_label.text()
