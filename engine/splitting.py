@@ -314,14 +314,25 @@ def scorer_for(settings: Settings, nominal: bool):
 def score_all(problem: Problem, rows, weights, exclude=frozenset()) -> list[Candidate | None]:
     """One candidate (or None) per attribute, in attribute order."""
     node_weight = float(weights.sum())
+    batched: dict[int, Candidate | None] = {}
+    if problem.settings.binary:
+        from engine.batch import score_numeric_cart
+
+        X = problem.data.X
+        numeric = [j for j, a in enumerate(problem.data.schema.attributes)
+                   if not a.is_nominal and j not in exclude and not np.isnan(X[rows, j]).any()]
+        problem.monitor.check()
+        batched = score_numeric_cart(problem, numeric, rows, weights, node_weight)
     out: list[Candidate | None] = []
     for j, attr in enumerate(problem.data.schema.attributes):
         problem.monitor.check()
         if j in exclude:
             out.append(None)
-            continue
-        scorer = scorer_for(problem.settings, attr.is_nominal)
-        out.append(scorer(problem, j, rows, weights, node_weight))
+        elif j in batched:
+            out.append(batched[j])
+        else:
+            scorer = scorer_for(problem.settings, attr.is_nominal)
+            out.append(scorer(problem, j, rows, weights, node_weight))
     return out
 
 
