@@ -9,8 +9,6 @@ fractional instances. Results equal :func:`engine.splitting.score_threshold_cart
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from engine.splitting import CART_VALUE_EPS, WEKA_EPS, Candidate, Problem
@@ -35,12 +33,14 @@ def _side_impurity(problem: Problem, counts: np.ndarray, sizes: np.ndarray) -> n
         return 1.0 - p.max(axis=-1)
 
 
-def _ratio_of_two(gain: float, sizes: tuple[float, float], unknown: float) -> float:
-    """Gain ratio of a two-way split in plain floats (numpy's call overhead dominates here)."""
-    parts = [v for v in (*sizes, unknown) if v > 0]
-    total = sum(parts)
-    si = -sum(v / total * math.log2(v / total) for v in parts)
-    return gain / si if si > WEKA_EPS else 0.0
+def _ratios(gains: np.ndarray, left: np.ndarray, right: np.ndarray, unknown: float) -> np.ndarray:
+    """Gain ratios of many two-way splits (the unknown weight counts as a third bag)."""
+    parts = np.stack([left, right, np.full_like(left, unknown)])
+    total = parts.sum(axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = parts / total
+        si = -np.where(p > 0, p * np.log2(np.where(p > 0, p, 1.0)), 0.0).sum(axis=0)
+        return np.where(si > WEKA_EPS, gains / si, 0.0)
 
 
 def _per_row_stats(problem: Problem, rows: np.ndarray, weights: np.ndarray) -> np.ndarray:
@@ -87,15 +87,17 @@ def score_numeric_cart(problem: Problem, cols: list[int], rows: np.ndarray, weig
         thresholds = a / 2.0 + c / 2.0
         thresholds = np.where((thresholds == c) | ~np.isfinite(thresholds), a, thresholds)
         branches = np.stack([left[best, cols_idx], right[best, cols_idx]], axis=1)  # (p, 2, K)
-        lbest, rbest = lsize[best, cols_idx].tolist(), rsize[best, cols_idx].tolist()
-        best_gains = gains[best, cols_idx].tolist()
+        lbest, rbest = lsize[best, cols_idx], rsize[best, cols_idx]
+        best_gains = gains[best, cols_idx]
+        ratios = _ratios(best_gains, lbest, rbest, node_weight - known_w).tolist()
+        lbest, rbest, best_gains = lbest.tolist(), rbest.tolist(), best_gains.tolist()
         for k, j in enumerate(block):
             if not found[k]:
                 out[j] = None
                 continue
             sizes = (lbest[k], rbest[k])
             gain = best_gains[k]
-            ratio = _ratio_of_two(gain, sizes, node_weight - known_w)
+            ratio = ratios[k]
             split = Split(j, THRESHOLD, (sizes[0] / known_w, sizes[1] / known_w),
                           threshold=float(thresholds[k]))
             out[j] = Candidate(j, split, branches[k], gain, ratio, n_cuts=int(n_cuts[k]))

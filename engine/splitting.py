@@ -71,6 +71,10 @@ class Problem:
         return np.bincount(y, weights=weights, minlength=self.n_classes).astype(np.float64)
 
     @cached_property
+    def columns_with_missing(self) -> frozenset[int]:
+        return frozenset(np.flatnonzero(np.isnan(self.data.X).any(axis=0)).tolist())
+
+    @cached_property
     def sorted_values(self) -> dict[int, np.ndarray]:
         """Distinct known values of each numeric attribute over all training rows."""
         X = self.data.X
@@ -318,9 +322,10 @@ def score_all(problem: Problem, rows, weights, exclude=frozenset()) -> list[Cand
     if problem.settings.binary:
         from engine.batch import score_numeric_cart
 
-        X = problem.data.X
+        X, gappy = problem.data.X, problem.columns_with_missing
         numeric = [j for j, a in enumerate(problem.data.schema.attributes)
-                   if not a.is_nominal and j not in exclude and not np.isnan(X[rows, j]).any()]
+                   if not a.is_nominal and j not in exclude
+                   and (j not in gappy or not np.isnan(X[rows, j]).any())]
         problem.monitor.check()
         batched = score_numeric_cart(problem, numeric, rows, weights, node_weight)
     out: list[Candidate | None] = []
