@@ -66,6 +66,25 @@ class Modelling:
             return
         self.split(node_id, attribute, value)
 
+    def split_with_typed_groups(self, node_id: int, attribute: int) -> None:
+        """CART: the user names the values of the left branch; the others go right."""
+        attr = self.window.tree.schema.attributes[attribute]
+        text = self.window.dialogs.ask_text(
+            "Split into two groups", f"Values of {attr.name} for the left branch "
+            f"(comma-separated; the rest go right).\nValues: {', '.join(attr.categories)}")
+        if text is None:
+            return
+        chosen = [v.strip() for v in text.split(",") if v.strip()]
+        unknown = [v for v in chosen if v not in attr.categories]
+        if unknown or not chosen:
+            self.window.dialogs.error(f"{attr.name} has no value {unknown[0]!r}" if unknown
+                                      else "name at least one value for the left branch")
+            return
+        left = tuple(attr.categories.index(v) for v in chosen)
+        right = tuple(i for i in range(len(attr.categories)) if i not in left)
+        self._apply(f"Split node {node_id} on {attr.name}",
+                    lambda t, d, s: split_leaf(t, d, s, node_id, attribute, groups=[left, right]), node_id)
+
     def grow(self, node_id: int, levels: int | None = None) -> None:
         what = "Grow one level" if levels == 1 else "Grow subtree"
         self._apply(f"{what} at node {node_id}",
@@ -95,6 +114,13 @@ class Modelling:
                     label += f"  at <= {number(cand.split.threshold)}"
                 split_menu.addAction(label).triggered.connect(
                     lambda *_, a=cand.attribute: self.split(node_id, a))
+            if settings.binary:
+                nominal = [j for j, a in enumerate(tree.schema.attributes) if a.is_nominal]
+                if nominal:
+                    split_menu.addSeparator()
+                for j in nominal:
+                    split_menu.addAction(f"{tree.schema.attributes[j].name} with the values I choose…").triggered \
+                        .connect(lambda *_, a=j: self.split_with_typed_groups(node_id, a))
             numeric = [j for j, a in enumerate(tree.schema.attributes) if not a.is_nominal]
             if numeric:
                 split_menu.addSeparator()

@@ -11,6 +11,12 @@ from PySide6.QtWidgets import QLabel, QPushButton, QSlider, QVBoxLayout, QWidget
 from engine.pruning import cost_complexity_path, prune_cost_complexity
 
 
+def _training_error(tree) -> float:
+    """Share of the training weight the tree's leaves misclassify (read off the leaves)."""
+    wrong = sum(n.distribution.sum() - n.distribution.max() for n in tree.nodes() if n.is_leaf)
+    return float(wrong / tree.root.weight) if tree.root.weight else 0.0
+
+
 class PruningPanel(QWidget):
     """The pruning path of the shown (unpruned) CART tree.
 
@@ -74,6 +80,10 @@ class PruningPanel(QWidget):
         impurity = self.path.impurities[first]
         self.plot.plot(self.alphas, impurity, pen=pg.mkPen("#0072B2", width=2), symbol="o", symbolSize=5,
                        name="total leaf impurity (training)")
+        if not full_tree.is_regression:
+            errors = [_training_error(prune_cost_complexity(full_tree, a)) for a in self.alphas]
+            self.plot.plot(self.alphas, errors, pen=pg.mkPen("#E69F00", width=2), symbol="s", symbolSize=5,
+                           name="training error")
         self.leaves_axis.addItem(pg.PlotCurveItem(self.alphas, leaves, pen=pg.mkPen("#999999", width=1.5,
                                                                                    style=Qt.PenStyle.DashLine)))
         self.slider.blockSignals(True)

@@ -102,3 +102,17 @@ def test_what_if_shows_path_and_prediction(qtbot, window):
     assert lit == {0, 1, 3}
     panel.set_value("outlook", "?")  # missing: every branch, weighted
     assert "yes" in panel.result.text()
+
+
+def test_cart_split_with_chosen_groups(qtbot, window):
+    window.config.algorithm.setCurrentText("cart")
+    window.config.max_depth.setValue(0)
+    window.config.cv_folds.setValue(0)
+    train_and_wait(qtbot, window)
+    qtbot.waitUntil(lambda: window.tree is not None)
+    window.dialogs.replies["ask_text"].append("sunny, rainy")
+    window.modelling.split_with_typed_groups(0, 0)
+    assert [c.weight for c in window.tree.root.children] == [10, 4]
+    window.dialogs.replies["ask_text"].append("foggy")
+    window.modelling.split_with_typed_groups(1, 0)
+    assert "no value 'foggy'" in window.dialogs.errors[-1][0]
