@@ -15,7 +15,7 @@ from engine.splitting import CART_VALUE_EPS, WEKA_EPS, Candidate, Problem
 from engine.tree import THRESHOLD, Split
 
 #: Cap on the (rows x columns x stats) block sorted at once, to bound memory.
-BLOCK_ELEMENTS = 12_000_000
+BLOCK_ELEMENTS = 3_000_000
 
 
 def _side_impurity(problem: Problem, counts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
