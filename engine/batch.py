@@ -66,6 +66,7 @@ def score_numeric_cart(problem: Problem, cols: list[int], rows: np.ndarray, weig
     m = max(problem.settings.min_samples_leaf, 0.0)
     width = max(1, BLOCK_ELEMENTS // max(1, len(rows) * stats.shape[1]))
     for start in range(0, len(cols), width):
+        problem.monitor.check()
         block = cols[start:start + width]
         X = problem.data.X[np.ix_(rows, block)]
         order = np.argsort(X, axis=0, kind="stable")

@@ -84,3 +84,27 @@ def test_unexpected_exception_shows_a_dialog(qtbot, window, tmp_path, monkeypatc
         sys.excepthook = previous
     message, details = window.dialogs.errors[-1]
     assert "boom" in message and "Traceback" in details
+
+
+def test_memory_is_released_after_closing_a_large_table(qtbot, window):
+    import gc
+    import weakref
+
+    import numpy as np
+    import pandas as pd
+
+    from engine.table import make_table
+
+    frame = pd.DataFrame(np.random.default_rng(0).normal(size=(300_000, 4)), columns=list("abcd"))
+    frame["y"] = np.where(frame.a > 0, "p", "q")
+    window.doc.load(make_table(frame), None)
+    window.config.algorithm.setCurrentText("cart")
+    window.config.max_depth.setValue(3)
+    window.config.cv_folds.setValue(0)
+    train_and_wait(qtbot, window)
+    qtbot.waitUntil(lambda: window.tree is not None)
+    big = weakref.ref(window.doc.frame)
+    encoded = weakref.ref(window.encoded.X)
+    assert window.open_sample("weather", confirmed=True)
+    gc.collect()
+    assert big() is None and encoded() is None
