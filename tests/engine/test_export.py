@@ -137,3 +137,32 @@ def test_json_round_trip_predicts_the_same(sample, algorithm, tmp_path):
     assert settings == model.settings_ and tree.n_nodes == model.tree_.n_nodes
     X = encode(table).X
     assert np.array_equal(predict_proba(tree, X), predict_proba(model.tree_, X))
+
+
+def _pmml_evaluator():
+    try:
+        from pypmml import Model
+    except Exception:  # noqa: BLE001 - optional test dependency (needs Java)
+        return None
+    return Model
+
+
+@pytest.mark.parametrize(("sample", "algorithm"), [("iris", "cart"), ("iris", "c45"), ("weather", "id3"),
+                                                   ("weather-numeric", "c45"), ("restaurant", "cart"),
+                                                   ("contact-lenses", "c45")])
+def test_pmml_scored_by_an_independent_evaluator(sample, algorithm, tmp_path):
+    Model = _pmml_evaluator()
+    if Model is None:
+        pytest.skip("pypmml (and Java) are not installed")
+    table = load_sample(sample)
+    model = DecisionTree(algorithm=algorithm).fit(table)
+    path = tmp_path / "m.pmml"
+    path.write_text(to_pmml(model.tree_))
+    try:
+        scorer = Model.fromFile(str(path))
+    except Exception as err:  # noqa: BLE001 - a JVM that cannot start is an environment problem
+        pytest.skip(f"the PMML evaluator could not start: {err}")
+    ours = model.predict(table)
+    for row, expected in zip(table.frame[table.attributes].to_dict("records"), ours, strict=True):
+        row = {k: (v if isinstance(v, str) else float(v)) for k, v in row.items()}
+        assert scorer.predict(row)[f"predicted_{table.target}"] == expected
