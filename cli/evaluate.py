@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine.encoding import encode, encode_columns
+from engine.estimator import check_trainable
 from engine.evaluation import Evaluation, cross_validate, evaluate_tree, holdout_evaluate
 from engine.fitting import fit_tree
 
@@ -30,14 +31,17 @@ def _text(ev: Evaluation, target: str) -> str:
     return "\n".join(lines)
 
 
-def evaluate_command(args, load, learner):
+def _prepare(args, load, learner):
+    """The table, validated settings and encoded data every learning command starts from."""
     table = load(args)
-    model = learner(args)
-    settings = model.settings()
+    settings = learner(args).settings()
     data = encode(table, settings.task)
-    from engine.estimator import check_trainable
-
     check_trainable(data, settings)
+    return table, settings, data
+
+
+def evaluate_command(args, load, learner):
+    table, settings, data = _prepare(args, load, learner)
     seed = settings.seed
     if args.test:
         from engine.io import read_table
@@ -74,13 +78,7 @@ def path_command(args, load, learner):
     from engine.pruning import cost_complexity_path
     from engine.tree import Tree
 
-    table = load(args)
-    model = learner(args)
-    settings = model.settings()
-    data = encode(table, settings.task)
-    from engine.estimator import check_trainable
-
-    check_trainable(data, settings)
+    table, settings, data = _prepare(args, load, learner)
     full = Tree(grow(data, replace(settings, prune="none")), data.schema)
     path = cost_complexity_path(full)
     result = {"alphas": path.alphas.tolist(), "impurities": path.impurities.tolist(),

@@ -52,9 +52,8 @@ def render(scene: TreeScene, painter: QPainter, target: QRectF, background: QCol
     _legend(painter, scene.tree, target.left() + 10, target.top() + 8)
 
 
-def tree_image(tree: Tree, scale: float = 2.0, transparent: bool = False,
-               orientation: str = "top-down") -> QImage:
-    """The whole tree as an image in memory (for the clipboard)."""
+def _prepared(tree: Tree, orientation: str) -> tuple[TreeScene, float, float]:
+    """A scene of the whole tree for export (vector-friendly: no pixmap caching) and its size."""
     _app()
     scene = TreeScene()
     scene.build(tree, orientation=orientation)
@@ -62,6 +61,10 @@ def tree_image(tree: Tree, scale: float = 2.0, transparent: bool = False,
     source = scene.itemsBoundingRect()
     width = source.width() + 2 * MARGIN + legend_width(tree)
     height = max(source.height(), 20.0 * (len(tree.classes or ()) + 1)) + 2 * MARGIN
+    return scene, width, height
+
+
+def _raster(scene: TreeScene, width: float, height: float, scale: float, transparent: bool) -> QImage:
     image = QImage(QSize(int(width * scale), int(height * scale)), QImage.Format.Format_ARGB32)
     image.fill(Qt.GlobalColor.transparent)
     painter = QPainter(image)
@@ -72,6 +75,12 @@ def tree_image(tree: Tree, scale: float = 2.0, transparent: bool = False,
     return image
 
 
+def tree_image(tree: Tree, scale: float = 2.0, transparent: bool = False,
+               orientation: str = "top-down") -> QImage:
+    """The whole tree as an image in memory (for the clipboard)."""
+    return _raster(*_prepared(tree, orientation), scale, transparent)
+
+
 def save_image(tree: Tree, path: str | Path, scale: float = 2.0, transparent: bool = False,
                orientation: str = "top-down") -> None:
     """Draw the whole ``tree`` to ``path``; the extension picks PNG, SVG or PDF."""
@@ -79,18 +88,12 @@ def save_image(tree: Tree, path: str | Path, scale: float = 2.0, transparent: bo
     suffix = path.suffix.lower()
     if suffix not in FORMATS:
         raise ArborError(f"cannot draw an image as {suffix or '(no extension)'}; use .png, .svg or .pdf")
-    _app()
-    scene = TreeScene()
-    scene.build(tree, orientation=orientation)
-    scene.set_caching(False)
-    source = scene.itemsBoundingRect()
-    width = source.width() + 2 * MARGIN + legend_width(tree)
-    height = max(source.height(), 20.0 * (len(tree.classes or ()) + 1)) + 2 * MARGIN
+    scene, width, height = _prepared(tree, orientation)
     background = None if transparent else QColor("white")
 
     def draw(target_path: Path) -> None:
         if suffix == ".png":
-            image = tree_image(tree, scale, transparent, orientation)
+            image = _raster(scene, width, height, scale, transparent)
             if not image.save(str(target_path), "PNG"):
                 raise ArborError(f"could not write {path}")
         elif suffix == ".svg":
