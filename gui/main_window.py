@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
     QLabel,
@@ -209,6 +209,17 @@ class MainWindow(QMainWindow):
                 self.samples_menu = QMenu("S&amples", self)
                 menu.insertMenu(self.act["save"], self.recent_menu)
                 menu.insertMenu(self.act["save"], self.samples_menu)
+            if title == "&File":
+                scale_menu = QMenu("Image &scale", self)
+                self.image_scale = 2.0
+                group = QActionGroup(self)
+                for factor in (1.0, 2.0, 3.0, 4.0):
+                    action = scale_menu.addAction(f"{factor:g}x ({int(96 * factor)} dpi)")
+                    action.setCheckable(True)
+                    action.setChecked(factor == self.image_scale)
+                    action.triggered.connect(lambda *_, f=factor: setattr(self, "image_scale", f))
+                    group.addAction(action)
+                menu.insertMenu(self.act["copy_image"], scale_menu)
             if title == "&View":
                 menu.addSeparator()
                 for dock in self.docks.values():
@@ -429,7 +440,7 @@ class MainWindow(QMainWindow):
             from gui.image_export import save_image
 
             try:
-                save_image(self.tree, path, orientation=self.canvas.orientation(),
+                save_image(self.tree, path, scale=self.image_scale, orientation=self.canvas.orientation(),
                            transparent=self.act["transparent"].isChecked())
             except ArborError as err:
                 self.dialogs.error(str(err))
@@ -445,7 +456,7 @@ class MainWindow(QMainWindow):
         from gui.image_export import tree_image
 
         QGuiApplication.clipboard().setImage(tree_image(
-            self.tree, 2.0, self.act["transparent"].isChecked(), self.canvas.orientation()))
+            self.tree, self.image_scale, self.act["transparent"].isChecked(), self.canvas.orientation()))
         self._say("Copied the tree as an image")
 
     EXPORT_FILTERS = {"rules": "Text (*.txt);;Markdown (*.md)", "python": "Python (*.py)",

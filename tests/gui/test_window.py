@@ -2,6 +2,7 @@
 
 import numpy as np
 import pandas as pd
+import pytest
 from PySide6.QtCore import QPoint, Qt, QTimer
 
 from engine.table import make_table
@@ -284,3 +285,21 @@ def test_row_dropped_on_the_canvas_lights_its_path(qtbot, window):
     lit = {i for i, it in window.canvas.tree_scene().items_by_id.items() if it.highlighted}
     assert lit == {0, 1, 2}
     assert "predicts play = no" in window.status_label.text()
+
+
+def test_image_scale_and_transparency(qtbot, window, tmp_path):
+    from PySide6.QtGui import QImage
+
+    train_and_wait(qtbot, window)
+    qtbot.waitUntil(lambda: window.tree is not None)
+    sizes = []
+    for factor in (1.0, 3.0):
+        window.image_scale = factor
+        window.act["transparent"].setChecked(factor == 3.0)
+        path = tmp_path / f"t{factor:g}.png"
+        window.dialogs.replies["save_path"].append(str(path))
+        window.export_image()
+        image = QImage(str(path))
+        sizes.append(image.width())
+    assert sizes[1] == pytest.approx(3 * sizes[0], rel=0.02)
+    assert image.pixelColor(1, 1).alpha() == 0
