@@ -13,8 +13,12 @@ def main(argv: list[str] | None = None) -> int:
         from cli.main import main as cli_main
 
         return cli_main(argv)
-    from gui.app import run
-
+    try:
+        from gui.app import run
+    except ImportError as err:
+        print(f"arbor: cannot open the window: {err}\n(the command line works without it: "
+              "arbor --help)", file=sys.stderr)
+        return 2
     return run(argv)
 
 

@@ -97,7 +97,10 @@ def export_all(args, model, table) -> list[str]:
         import os
 
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-        from gui.image_export import save_image
+        try:
+            from gui.image_export import save_image
+        except ImportError as err:
+            raise ArborError(f"drawing images needs Qt and its system libraries ({err})") from None
 
         save_image(model.tree_, args.image)
         written.append(args.image)
