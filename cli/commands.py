@@ -102,7 +102,9 @@ def export_all(args, model, table) -> list[str]:
         except ImportError as err:
             raise ArborError(f"drawing images needs Qt and its system libraries ({err})") from None
 
-        save_image(model.tree_, args.image)
+        if not 0.1 <= args.image_scale <= 10:
+            raise ArborError("--image-scale must be between 0.1 and 10")
+        save_image(model.tree_, args.image, scale=args.image_scale, transparent=args.transparent)
         written.append(args.image)
     return written
 

@@ -82,6 +82,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--save", metavar="MODEL.json", help="save the model as JSON (for predict)")
     p.add_argument("--rules", metavar="FILE", help="write IF-THEN rules (.txt or .md)")
     p.add_argument("--image", metavar="FILE", help="draw the tree to .png, .svg or .pdf")
+    p.add_argument("--image-scale", type=float, default=2.0, metavar="S",
+                   help="PNG pixels per point (2 = 192 dpi; default 2)")
+    p.add_argument("--transparent", action="store_true", help="images without a background")
     p.add_argument("--dot", metavar="FILE", help="write Graphviz DOT")
     p.add_argument("--pmml", metavar="FILE", help="write PMML 4.4")
     p.add_argument("--python", metavar="FILE", help="write a standalone Python predict(row) function")

@@ -132,3 +132,22 @@ def test_main_py_runs_the_cli_in_a_fresh_process():
     bad = subprocess.run([sys.executable, "main.py", "train", "missing.csv"], cwd=ROOT,
                          capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
+
+
+def test_train_exports_every_format(capsys, tmp_path):
+    from PySide6.QtGui import QImage
+
+    paths = {k: tmp_path / f"t.{k}" for k in ("md", "dot", "pmml", "py", "png", "svg", "pdf")}
+    argv = ["train", "--sample", "iris", "--rules", str(paths["md"]), "--dot", str(paths["dot"]),
+            "--pmml", str(paths["pmml"]), "--python", str(paths["py"]), "--image", str(paths["png"]),
+            "--image-scale", "1", "--transparent"]
+    code, out, err = run(capsys, *argv)
+    assert code == 0, err
+    for key in ("md", "dot", "pmml", "py", "png"):
+        assert paths[key].stat().st_size > 100
+    assert QImage(str(paths["png"])).pixelColor(1, 1).alpha() == 0
+    for key in ("svg", "pdf"):
+        assert run(capsys, "train", "--sample", "iris", "--image", str(paths[key]))[0] == 0
+        assert paths[key].stat().st_size > 1000
+    code, _, err = run(capsys, "train", "--sample", "iris", "--image", str(tmp_path / "t.bmp"))
+    assert code == 2 and "use .png, .svg or .pdf" in err
