@@ -40,10 +40,12 @@ def _metrics() -> tuple[QFontMetricsF, QFontMetricsF]:
     return QFontMetricsF(TITLE_FONT), QFontMetricsF(BODY_FONT)
 
 
-def node_size(tree: Tree, node: Node, parent: Node | None, hidden: int = 0) -> tuple[float, float]:
+def node_size(tree: Tree, node: Node, parent: Node | None, hidden: int = 0,
+              texts: tuple[str, str] | None = None) -> tuple[float, float]:
     title_metrics, body_metrics = _metrics()
-    title = title_metrics.horizontalAdvance(headline(tree, node, parent))
-    body = body_metrics.horizontalAdvance(count_line(node, hidden))
+    head, counts = texts or (headline(tree, node, parent), count_line(node, hidden))
+    title = title_metrics.horizontalAdvance(head)
+    body = body_metrics.horizontalAdvance(counts)
     width = max(72.0, title, body) + 2 * PAD_X
     height = title_metrics.height() + body_metrics.height() + 2 * PAD_Y + BAR_H + 4
     return width, height
@@ -53,11 +55,10 @@ class NodeItem(QGraphicsObject):
     """A node box; draggable and selectable. The canvas listens to its moves to redraw edges."""
 
     def __init__(self, tree: Tree, node: Node, parent: Node | None, hidden: int = 0,
-                 size: tuple[float, float] | None = None):
+                 size: tuple[float, float] | None = None, texts: tuple[str, str] | None = None):
         super().__init__()
         self.tree, self.node, self.parent_node, self.hidden = tree, node, parent, hidden
-        self.title = headline(tree, node, parent)
-        self.counts = count_line(node, hidden)
+        self.title, self.counts = texts or (headline(tree, node, parent), count_line(node, hidden))
         w, h = size or node_size(tree, node, parent, hidden)
         self._rect = QRectF(-w / 2, -h / 2, w, h)
         self.highlighted = False
@@ -72,14 +73,14 @@ class NodeItem(QGraphicsObject):
         self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.setAcceptHoverEvents(True)
         self.setZValue(1)
-        self.setCursor(Qt.CursorShape.PointingHandCursor)
 
     def hoverEnterEvent(self, event) -> None:  # noqa: N802 - Qt override
         # The rule costs a walk from the root, so it is built on first hover, not for every node.
-        if not self.toolTip():
+        if not self.toolTip():  # also the cursor: set per hover, not per item up front
             from gui.tree_scene import tooltip
 
             self.setToolTip(tooltip(self.tree, self.node.id))
+            self.setCursor(Qt.CursorShape.PointingHandCursor)
         super().hoverEnterEvent(event)
 
     def boundingRect(self) -> QRectF:  # noqa: N802 - Qt override

@@ -1,45 +1,79 @@
 """The overview: a small picture of the whole tree with the main view's area marked;
-click or drag in it to move there."""
+click or drag in it to move there.
+
+The picture is rendered once per tree (a pixmap), so panning the main view only
+repaints a rectangle over it, however big the tree.
+"""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QColor, QPainter, QPen
-from PySide6.QtWidgets import QFrame, QGraphicsView
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QPainter, QPen, QPixmap
+from PySide6.QtWidgets import QWidget
+
+MARGIN = 6.0
 
 
-class Overview(QGraphicsView):
+class Overview(QWidget):
     """A minimap over the canvas's scene."""
 
     def __init__(self, canvas):
-        super().__init__(canvas.scene(), canvas)
+        super().__init__(canvas)
         self.canvas = canvas
         self.setFixedSize(220, 150)
-        self.setFrameShape(QFrame.Shape.Box)
-        self.setStyleSheet("background: rgba(255,255,255,230); border: 1px solid #D0D5DD;")
-        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.setInteractive(False)
-        self.setRenderHint(QPainter.RenderHint.Antialiasing, False)
         self.setToolTip("Overview: click or drag to move the view")
-        canvas.horizontalScrollBar().valueChanged.connect(self.viewport().update)
-        canvas.verticalScrollBar().valueChanged.connect(self.viewport().update)
-        canvas.zoom_changed.connect(lambda *_: self.viewport().update())
+        self._pixmap = QPixmap()
+        self._source = QRectF()
+        self._target = QRectF()
+        canvas.horizontalScrollBar().valueChanged.connect(self.update)
+        canvas.verticalScrollBar().valueChanged.connect(self.update)
+        canvas.zoom_changed.connect(lambda *_: self.update())
 
     def refresh(self) -> None:
-        rect = self.scene().itemsBoundingRect()
-        if not rect.isEmpty():
-            self.fitInView(rect.adjusted(-20, -20, 20, 20), Qt.AspectRatioMode.KeepAspectRatio)
-        self.viewport().update()
+        """Render the whole tree into the overview's picture."""
+        scene = self.canvas.scene()
+        self._source = scene.itemsBoundingRect().adjusted(-20, -20, 20, 20)
+        self._pixmap = QPixmap(self.size())
+        self._pixmap.fill(QColor(255, 255, 255, 235))
+        if self._source.isEmpty():
+            return
+        area = QRectF(self.rect()).adjusted(MARGIN, MARGIN, -MARGIN, -MARGIN)
+        scale = min(area.width() / self._source.width(), area.height() / self._source.height())
+        size = self._source.size() * scale
+        self._target = QRectF(area.center() - QPointF(size.width() / 2, size.height() / 2), size)
+        painter = QPainter(self._pixmap)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        scene.render(painter, self._target, self._source, Qt.AspectRatioMode.KeepAspectRatio)
+        painter.end()
+        self.update()
 
-    def drawForeground(self, painter: QPainter, rect: QRectF) -> None:  # noqa: N802 - Qt override
-        visible = self.canvas.visible_scene_rect()
-        painter.setPen(QPen(QColor("#D55E00"), 0))
-        painter.setBrush(QColor(213, 94, 0, 40))
-        painter.drawRect(visible)
+    def _to_widget(self, rect: QRectF) -> QRectF:
+        sx = self._target.width() / self._source.width()
+        sy = self._target.height() / self._source.height()
+        return QRectF(self._target.left() + (rect.left() - self._source.left()) * sx,
+                      self._target.top() + (rect.top() - self._source.top()) * sy,
+                      rect.width() * sx, rect.height() * sy)
+
+    def _to_scene(self, point: QPointF) -> QPointF:
+        sx = self._source.width() / self._target.width()
+        sy = self._source.height() / self._target.height()
+        return QPointF(self._source.left() + (point.x() - self._target.left()) * sx,
+                       self._source.top() + (point.y() - self._target.top()) * sy)
+
+    def paintEvent(self, event) -> None:  # noqa: N802 - Qt override
+        painter = QPainter(self)
+        painter.drawPixmap(0, 0, self._pixmap)
+        painter.setPen(QPen(QColor("#D0D5DD")))
+        painter.drawRect(self.rect().adjusted(0, 0, -1, -1))
+        if not self._target.isEmpty():
+            painter.setPen(QPen(QColor("#D55E00"), 1.5))
+            painter.setBrush(QColor(213, 94, 0, 40))
+            painter.drawRect(self._to_widget(self.canvas.visible_scene_rect()).intersected(self._target))
+        painter.end()
 
     def _move_to(self, event) -> None:
-        self.canvas.centerOn(self.mapToScene(event.position().toPoint()))
+        if not self._target.isEmpty():
+            self.canvas.centerOn(self._to_scene(event.position()))
 
     def mousePressEvent(self, event) -> None:  # noqa: N802 - Qt override
         self._move_to(event)
@@ -47,6 +81,3 @@ class Overview(QGraphicsView):
     def mouseMoveEvent(self, event) -> None:  # noqa: N802 - Qt override
         if event.buttons() & Qt.MouseButton.LeftButton:
             self._move_to(event)
-
-    def wheelEvent(self, event) -> None:  # noqa: N802 - Qt override
-        event.ignore()

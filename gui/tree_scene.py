@@ -16,7 +16,7 @@ from engine.graph import to_digraph
 from engine.layout import tidy_layout
 from engine.tree import Tree
 from gui import palette
-from gui.node_item import LOD_TEXT, NodeItem, node_size
+from gui.node_item import LOD_TEXT, NodeItem, count_line, headline, node_size
 
 EDGE_FONT = QFont("DejaVu Sans", 8)
 
@@ -145,15 +145,18 @@ class TreeScene(QGraphicsScene):
             hidden_counts[node_id] = len(below)
             graph.remove_nodes_from(below)
         nodes = {n.id: n for n in tree.nodes()}
+        texts = {}
         for node_id in graph.nodes:
-            node = nodes[node_id]
-            w, h = node_size(tree, node, parents.get(node_id), hidden_counts.get(node_id, 0))
+            node, parent, hidden = nodes[node_id], parents.get(node_id), hidden_counts.get(node_id, 0)
+            texts[node_id] = (headline(tree, node, parent), count_line(node, hidden))
+            w, h = node_size(tree, node, parent, hidden, texts[node_id])
             graph.nodes[node_id]["width"], graph.nodes[node_id]["height"] = w, h
         self.layout_positions = tidy_layout(graph, orientation=self.orientation,
                                             level_gap=46.0 if self.orientation == "top-down" else 70.0)
         for node_id, (x, y) in self.layout_positions.items():
             size = (graph.nodes[node_id]["width"], graph.nodes[node_id]["height"])
-            item = NodeItem(tree, nodes[node_id], parents.get(node_id), hidden_counts.get(node_id, 0), size)
+            item = NodeItem(tree, nodes[node_id], parents.get(node_id), hidden_counts.get(node_id, 0), size,
+                            texts[node_id])
             item.setPos(x, y)
             self.addItem(item)
             self.items_by_id[node_id] = item

@@ -265,7 +265,7 @@ def test_overview_for_big_trees(qtbot, window):
     assert window.canvas.overview.isVisible()
     window.canvas.zoom_in()
     before = window.canvas.visible_scene_rect().center()
-    qtbot.mouseClick(window.canvas.overview.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(20, 20))
+    qtbot.mouseClick(window.canvas.overview, Qt.MouseButton.LeftButton, pos=QPoint(20, 20))
     assert window.canvas.visible_scene_rect().center() != before
 
 
