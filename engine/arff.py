@@ -1,14 +1,20 @@
-"""Our own ARFF reader and writer (Weka's attribute-relation file format).
+"""Our own reader and writer for ARFF, the attribute-relation file format of Weka.
 
-Reads ``@relation``, ``@attribute`` (nominal ``{a, b}`` in declared order,
-``numeric``/``real``/``integer``, ``string`` and ``date`` as nominal text),
-``%`` comments, quoted names and values, ``?`` for missing, and sparse rows
-``{0 x, 3 y}``. Every problem is reported with its line number.
+The reader understands ``@relation``; ``@attribute NAME TYPE`` where TYPE is a
+nominal list ``{a, b, ...}`` (kept in its declared order), ``numeric``, ``real``,
+``integer``, ``string`` or ``date [FORMAT]`` (both read as nominal text, values
+in order of first appearance); ``@data`` with dense rows ``a, 1, ?`` or sparse
+rows ``{0 a, 3 7}``. Keywords are case-insensitive, ``%`` starts a comment,
+names and values may be quoted with ``'`` or ``"`` (backslash escapes such as
+``\\'`` and ``\\n``), and an unquoted ``?`` is missing (a quoted ``'?'`` is the
+text ``?``, as in Weka). Every problem is one :class:`ArborError` naming the
+file and line.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -17,174 +23,295 @@ import pandas as pd
 from engine.errors import ArborError
 from engine.table import IGNORED, NOMINAL, NUMERIC, Table, make_table
 
-_NUMERIC_TYPES = {"numeric", "real", "integer"}
+_NUMERIC_TYPES = frozenset({"numeric", "real", "integer"})
+_TOKEN = re.compile(
+    r"""\s*(?:(%.*)|([,{}])|'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"|([^\s,{}%'"]+))"""
+)
+_ESCAPE = re.compile(r"\\(.)")
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r"}
+_PLAIN_ROW = re.compile(r"""[^'"{}%]*""")  # rows that a plain split on commas reads right
+_NEEDS_QUOTES = re.compile(r"""[\s,'"{}%\\]""")
 
 
-def _tokens(text: str, where: str) -> list[str]:
-    """Split on commas, honouring quotes and backslash escapes.
+@dataclass(frozen=True)
+class _Token:
+    text: str
+    quoted: bool = False
+    punct: bool = False  # one of , { }
 
-    Whitespace around an unquoted value is dropped; inside quotes it is kept.
+
+@dataclass
+class _Attribute:
+    name: str
+    kind: str  # "nominal", "numeric", "string" or "date"
+    values: list[str] | None = None  # the declared values of a nominal attribute
+    cells: list[str | None] = field(default_factory=list)
+
+
+def decode_text(raw: bytes, name: str) -> tuple[str, list[str]]:
+    """Text of a data file: UTF-8 (with or without BOM), else Latin-1 with a note.
+
+    >>> decode_text("caf\\xe9".encode("latin-1"), "x.csv")
+    ('café', ['x.csv is not UTF-8; it was read as Latin-1'])
     """
-    out: list[str] = []
-    buf: list[str] = []
-    quote, quoted = None, False
-    i = 0
-    while i < len(text):
-        ch = text[i]
-        if quote:
-            if ch == "\\" and i + 1 < len(text):
-                buf.append(text[i + 1])
-                i += 1
-            elif ch == quote:
-                quote = None
-            else:
-                buf.append(ch)
-        elif ch in "'\"" and not "".join(buf).strip():
-            buf, quote, quoted = [], ch, True
-        elif ch == ",":
-            out.append("".join(buf) if quoted else "".join(buf).strip())
-            buf, quoted = [], False
-        elif not (quoted and ch.isspace()):
-            buf.append(ch)
-        i += 1
-    if quote:
-        raise ArborError(f"{where}: a quote is not closed")
-    out.append("".join(buf) if quoted else "".join(buf).strip())
-    return out
+    sample = raw[:8192]
+    controls = sum(b < 32 and b not in (9, 10, 12, 13) for b in sample)
+    if b"\x00" in sample or controls > len(sample) // 20:
+        raise ArborError(f"{name} is not a text table (it contains binary data)")
+    try:
+        return raw.decode("utf-8-sig"), []
+    except UnicodeDecodeError:
+        return raw.decode("latin-1"), [f"{name} is not UTF-8; it was read as Latin-1"]
 
 
-def _unquote(word: str) -> str:
-    word = word.strip()
-    if len(word) >= 2 and word[0] == word[-1] and word[0] in "'\"":
-        return re.sub(r"\\(.)", r"\1", word[1:-1])
-    return word
+def _lex(line: str, where: str) -> list[_Token]:
+    """Words, quoted strings and the punctuation ``, { }``; ``%`` outside quotes ends the line."""
+    tokens: list[_Token] = []
+    position, end = 0, len(line.rstrip())
+    while position < end:
+        match = _TOKEN.match(line, position)
+        if match is None:
+            raise ArborError(f"{where}: a quote ({line[position:].lstrip()[0]}) is not closed")
+        comment, punct, single, double, word = match.groups()
+        if comment is not None:
+            break
+        if punct is not None or word is not None:
+            tokens.append(_Token(punct or word, punct=punct is not None))
+        else:
+            text = single if single is not None else double
+            tokens.append(_Token(_ESCAPE.sub(lambda m: _ESCAPES.get(m[1], m[1]), text), True))
+        position = match.end()
+    return tokens
 
 
-_ATTRIBUTE = re.compile(r"""@attribute\s+('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|\S+)\s+(.*)$""", re.I)
+def _groups(tokens: list[_Token], where: str) -> list[list[_Token]]:
+    """The words between commas; a brace among them is an error."""
+    groups: list[list[_Token]] = [[]]
+    for token in tokens:
+        if token.punct and token.text != ",":
+            raise ArborError(f"{where}: unexpected {token.text!r} in a list of values")
+        if token.punct:
+            groups.append([])
+        else:
+            groups[-1].append(token)
+    return groups
 
 
-def _parse_attribute(line: str, where: str):
-    m = _ATTRIBUTE.match(line)
-    if not m:
-        raise ArborError(f"{where}: cannot read the @attribute declaration")
-    name, spec = _unquote(m.group(1)), m.group(2).strip()
-    if spec.startswith("{"):
-        if not spec.endswith("}"):
+def _fields(tokens: list[_Token], where: str) -> list[_Token | None]:
+    """Comma-separated values, None for an empty one; unquoted words in one value join."""
+    fields: list[_Token | None] = []
+    for words in _groups(tokens, where):
+        if len(words) > 1 and any(w.quoted for w in words):
+            raise ArborError(f"{where}: unexpected text beside the quoted {words[0].text!r}")
+        fields.append(_Token(" ".join(w.text for w in words), words[0].quoted) if words else None)
+    return fields
+
+
+def _attribute(tokens: list[_Token], where: str) -> _Attribute:
+    if len(tokens) < 3 or tokens[1].punct:
+        raise ArborError(f"{where}: an @attribute needs a name and a type")
+    name, spec = tokens[1].text, tokens[2:]
+    if spec[0].punct and spec[0].text == "{":
+        if not (spec[-1].punct and spec[-1].text == "}"):
             raise ArborError(f"{where}: the value list of {name!r} is not closed with }}")
-        values = [v for v in _tokens(spec[1:-1], where)]
-        return name, NOMINAL, values
-    kind = spec.split()[0].lower() if spec else ""
-    if kind in _NUMERIC_TYPES:
-        return name, NUMERIC, None
-    if kind in ("string", "date"):
-        return name, NOMINAL, None
-    if kind == "relational":
-        raise ArborError(f"{where}: relational attributes ({name!r}) are not supported")
-    raise ArborError(f"{where}: unknown attribute type {spec!r} for {name!r}")
+        values = [v.text if v else "" for v in _fields(spec[1:-1], where)]
+        if "" in values or len(set(values)) < len(values):
+            raise ArborError(f"{where}: the value list of {name!r} has an empty or repeated value")
+        return _Attribute(name, NOMINAL, values)
+    kind = spec[0].text.lower()
+    if kind in _NUMERIC_TYPES or kind == "string":
+        if len(spec) > 1:
+            raise ArborError(f"{where}: unexpected {spec[1].text!r} after the type of {name!r}")
+        return _Attribute(name, NUMERIC if kind in _NUMERIC_TYPES else "string")
+    if kind == "date":
+        return _Attribute(name, "date")
+    raise ArborError(
+        f"{where}: unknown attribute type {spec[0].text!r} for {name!r}; "
+        "use {a, b, ...}, numeric, real, integer, string or date"
+    )
 
 
-def _row(line: str, n: int, where: str) -> list:
-    if line.startswith("{"):
-        if not line.endswith("}"):
-            raise ArborError(f"{where}: a sparse row must end with }}")
-        values: list = [0] * n  # sparse rows leave numeric zeros out
-        for item in _tokens(line[1:-1], where):
-            if not item:
-                continue
-            index, _, value = item.partition(" ")
+def _dense(line: str, n: int, where: str) -> list[str | None]:
+    if _PLAIN_ROW.fullmatch(line):
+        cells = [None if c in ("?", "") else c for c in map(str.strip, line.split(","))]
+    else:
+        fields = _fields(_lex(line, where), where)
+        cells = [None if f is None or (f.text == "?" and not f.quoted) else f.text for f in fields]
+    if len(cells) != n:
+        raise ArborError(f"{where}: {len(cells)} values, expected {n}")
+    return cells
+
+
+def _sparse(line: str, attributes: list[_Attribute], where: str) -> list[str | None]:
+    """A sparse row. Left-out attributes are 0 if numeric, else the first declared value
+    (as in Weka); a left-out string or date is missing."""
+    tokens = _lex(line, where)
+    braces = [t for t in tokens if t.punct and t.text != ","]
+    if len(braces) != 2 or braces[1] is not tokens[-1] or tokens[-1].text != "}":
+        raise ArborError(
+            f"{where}: a sparse row is one {{...}} (instance weights are not supported)"
+        )
+    cells = ["0" if a.kind == NUMERIC else (a.values or [None])[0] for a in attributes]
+    for entry in filter(None, _groups(tokens[1:-1], where)):
+        if len(entry) != 2 or entry[0].quoted or not entry[0].text.isdigit():
+            raise ArborError(f"{where}: a sparse entry must be 'INDEX VALUE'")
+        index, value = int(entry[0].text), entry[1]
+        if index >= len(attributes):
+            raise ArborError(f"{where}: sparse index {index} is past the last attribute")
+        cells[index] = None if value.text == "?" and not value.quoted else value.text
+    return cells
+
+
+def _column(attribute: _Attribute, lines: list[int], name: str) -> pd.Series:
+    """The attribute's cells as float64, or as a Categorical in the declared order."""
+    cells = attribute.cells
+    if attribute.kind == NUMERIC:
+        out = np.empty(len(cells))
+        for i, cell in enumerate(cells):
             try:
-                k = int(index)
+                out[i] = np.nan if cell is None else float(cell)
             except ValueError:
-                raise ArborError(f"{where}: bad sparse entry {item!r}") from None
-            if not 0 <= k < n:
-                raise ArborError(f"{where}: sparse index {k} is out of range")
-            values[k] = _unquote(value)
-        return values
-    values = _tokens(line, where)
-    if len(values) != n:
-        raise ArborError(f"{where}: {len(values)} values, expected {n}")
-    return values
+                raise ArborError(
+                    f"{name} line {lines[i]}: {attribute.name!r} is numeric but {cell!r} is not a number"
+                ) from None
+        return pd.Series(out, name=attribute.name)
+    categories = attribute.values
+    if categories is None:  # string and date: order of first appearance
+        categories = list(dict.fromkeys(c for c in cells if c is not None))
+    code = {value: k for k, value in enumerate(categories)}
+    codes = np.fromiter((-1 if c is None else code.get(c, -2) for c in cells), np.int64, len(cells))
+    if (codes == -2).any():
+        i = int(np.argmax(codes == -2))
+        declared = ", ".join(categories[:12]) + (", ..." if len(categories) > 12 else "")
+        raise ArborError(
+            f"{name} line {lines[i]}: value {cells[i]!r} of {attribute.name!r} is not among "
+            f"its declared values {{{declared}}}"
+        )
+    return pd.Series(pd.Categorical.from_codes(codes, categories=categories), name=attribute.name)
+
+
+def _header(tokens: list[_Token], attributes: list[_Attribute], where: str) -> bool:
+    """Take in one header line; True when it is ``@data``."""
+    keyword = "" if tokens[0].quoted else tokens[0].text.lower()
+    if keyword == "@attribute":
+        attribute = _attribute(tokens, where)
+        if any(a.name == attribute.name for a in attributes):
+            raise ArborError(f"{where}: attribute {attribute.name!r} is declared twice")
+        attributes.append(attribute)
+    elif keyword == "@data" and not attributes:
+        raise ArborError(f"{where}: @data comes before any @attribute")
+    elif keyword not in ("@relation", "@data"):
+        found = tokens[0].text[:40]
+        raise ArborError(f"{where}: expected @relation, @attribute or @data, found {found!r}")
+    return keyword == "@data"
+
+
+def parse_arff(text: str, name: str) -> tuple[pd.DataFrame, dict[str, str], list[str]]:
+    """Parse ARFF ``text`` into (frame, declared kinds, notes); ``name`` labels the messages.
+
+    Nominal, string and date columns come back as Categoricals, numeric ones as float64.
+
+    >>> frame, kinds, _ = parse_arff("@relation r\\n@attribute a {y, x}\\n@data\\nx\\n?", "r.arff")
+    >>> frame["a"].tolist(), list(frame["a"].cat.categories), kinds
+    (['x', nan], ['y', 'x'], {'a': 'nominal'})
+    """
+    attributes: list[_Attribute] = []
+    lines: list[int] = []
+    in_data = False
+    for number, raw in enumerate(text.split("\n"), start=1):
+        line = raw.strip()
+        if not line or line.startswith("%"):
+            continue
+        where = f"{name} line {number}"
+        if not in_data:
+            tokens = _lex(line, where)
+            in_data = bool(tokens) and _header(tokens, attributes, where)
+            continue
+        sparse = line.startswith("{")
+        cells = _sparse(line, attributes, where) if sparse else _dense(line, len(attributes), where)
+        for attribute, cell in zip(attributes, cells, strict=True):
+            attribute.cells.append(cell)
+        lines.append(number)
+    if not in_data:
+        raise ArborError(f"{name} is not an ARFF file: it has no @data line")
+    frame = pd.concat([_column(a, lines, name) for a in attributes], axis=1)
+    kinds = {a.name: NUMERIC if a.kind == NUMERIC else NOMINAL for a in attributes}
+    dates = [a.name for a in attributes if a.kind == "date"]
+    notes = [f"{name}: date attribute(s) {', '.join(dates)} read as nominal text"] if dates else []
+    return frame, kinds, notes
 
 
 def read_arff(path: str | Path, target: str | None = None, kinds=None) -> Table:
-    """Read an ARFF file into a :class:`Table` (the target defaults to the last attribute)."""
+    """Read an ARFF file into a :class:`Table` (the target defaults to the last attribute).
+
+    ``kinds`` overrides declared kinds by column name, e.g. ``{"id": "ignored"}``.
+
+    >>> from engine.samples import sample_path
+    >>> table = read_arff(sample_path("weather"))
+    >>> table.target, list(table.frame["outlook"].cat.categories)
+    ('play', ['sunny', 'overcast', 'rainy'])
+    """
     path = Path(path)
-    try:
-        text = path.read_bytes().decode("utf-8-sig")
-    except UnicodeDecodeError:
-        text = path.read_bytes().decode("latin-1")
-    names, declared, categories, rows = [], {}, {}, []
-    in_data = False
-    for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
-        where = f"{path.name} line {number}"
-        if not line or line.startswith("%"):
-            continue
-        if in_data:
-            rows.append(_row(line, len(names), where))
-            continue
-        keyword = line.split()[0].lower()
-        if keyword == "@relation":
-            continue
-        if keyword == "@attribute":
-            name, kind, values = _parse_attribute(line, where)
-            if name in declared:
-                raise ArborError(f"{where}: attribute {name!r} is declared twice")
-            names.append(name)
-            declared[name] = kind
-            if values is not None:
-                categories[name] = values
-        elif keyword == "@data":
-            if not names:
-                raise ArborError(f"{where}: @data comes before any @attribute")
-            in_data = True
-        else:
-            raise ArborError(f"{where}: expected @relation, @attribute or @data, found {line[:40]!r}")
-    if not in_data:
-        raise ArborError(f"{path.name}: not an ARFF file (no @data section)")
-    frame = pd.DataFrame(rows, columns=names, dtype=object) if rows else pd.DataFrame(columns=names)
-    for name in names:
-        col = frame[name].map(lambda v: np.nan if v in ("?", "") else v)
-        if name in categories:
-            allowed = set(categories[name])
-            bad = col[col.notna() & ~col.isin(allowed)]
-            if len(bad):
-                raise ArborError(f"{path.name}: value {bad.iloc[0]!r} of {name!r} is not among its "
-                                 f"declared values {{{', '.join(categories[name])}}}")
-        frame[name] = col
-    merged = {**declared, **(kinds or {})}
-    return make_table(frame, target=target, kinds=merged, source=str(path), categories=categories)
+    text, notes = decode_text(path.read_bytes(), path.name)
+    frame, declared, more = parse_arff(text, path.name)
+    kinds = {**declared, **(kinds or {})}
+    return make_table(frame, target, kinds, source=str(path), notes=notes + more)
 
 
-def _quote(value: str) -> str:
-    if value == "" or re.search(r"[\s,'\"{}%?\\]", value):
-        return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
-    return value
+def quote(value: str) -> str:
+    """``value`` as an ARFF word, quoted and escaped when it has to be.
 
-
-def to_arff(table: Table, relation: str = "arbor") -> str:
-    """ARFF text of ``table`` (ignored columns are kept, as numeric or string as they are)."""
-    frame = table.frame
-    lines = [f"@relation {_quote(relation)}", ""]
-    for name in frame.columns:
-        kind = table.kinds[name]
-        if kind == NOMINAL or (kind == IGNORED and not pd.api.types.is_numeric_dtype(frame[name])):
-            values = [str(c) for c in frame[name].cat.categories] if kind == NOMINAL else None
-            spec = "{" + ", ".join(_quote(v) for v in values) + "}" if values is not None else "string"
-        else:
-            spec = "numeric"
-        lines.append(f"@attribute {_quote(str(name))} {spec}")
-    lines += ["", "@data"]
-    columns = []
-    for name in frame.columns:
-        col = frame[name]
-        if pd.api.types.is_numeric_dtype(col) and not isinstance(col.dtype, pd.CategoricalDtype):
-            columns.append(["?" if pd.isna(v) else _number(v) for v in col.to_numpy()])
-        else:
-            columns.append(["?" if pd.isna(v) else _quote(str(v)) for v in col.astype(object)])
-    lines += [",".join(row) for row in zip(*columns, strict=True)] if columns else []
-    return "\n".join(lines) + "\n"
+    >>> quote("sunny"), quote("over cast"), quote("?"), quote("it's")
+    ('sunny', "'over cast'", "'?'", "'it\\\\'s'")
+    """
+    if value and value != "?" and not _NEEDS_QUOTES.search(value):
+        return value
+    for plain, escaped in (
+        ("\\", "\\\\"),
+        ("'", "\\'"),
+        ("\n", "\\n"),
+        ("\r", "\\r"),
+        ("\t", "\\t"),
+    ):
+        value = value.replace(plain, escaped)
+    return f"'{value}'"
 
 
 def _number(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() and abs(value) < 1e15 else repr(float(value))
+    return str(int(value)) if value.is_integer() and abs(value) < 1e15 else repr(value)
+
+
+def _declaration(table: Table, name: str) -> str:
+    column, kind = table.frame[name], table.kinds[name]
+    if kind == NOMINAL and len(column.cat.categories):
+        return "{" + ", ".join(quote(str(c)) for c in column.cat.categories) + "}"
+    if kind == NUMERIC or (kind == IGNORED and pd.api.types.is_numeric_dtype(column)):
+        return "numeric"
+    return "string"  # an ignored text column, or a nominal one with no values at all
+
+
+def to_arff(table: Table, relation: str = "arbor") -> str:
+    """The ARFF text of ``table``: nominal values declared in order, ``?`` for missing.
+
+    ARFF has no ignored columns: one is written as numeric or string and reads back so.
+
+    >>> print(to_arff(make_table(pd.DataFrame({"x": [1.5, None], "y": ["a b", "c"]})), "r"))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    @relation r
+    @attribute x numeric
+    @attribute y {'a b', c}
+    @data
+    1.5,'a b'
+    ?,c
+    """
+    specs = {name: _declaration(table, name) for name in table.frame.columns}
+    lines = [f"@relation {quote(relation)}", ""]
+    lines += [f"@attribute {quote(name)} {spec}" for name, spec in specs.items()]
+    lines += ["", "@data"]
+    columns = []
+    for name, spec in specs.items():
+        values = table.frame[name].to_numpy(dtype=object)
+        text = (lambda v: _number(float(v))) if spec == "numeric" else (lambda v: quote(str(v)))
+        columns.append(["?" if pd.isna(v) else text(v) for v in values])
+    lines += [",".join(row) for row in zip(*columns, strict=True)]
+    return "\n".join(lines) + "\n"

@@ -24,13 +24,21 @@ def write_atomic(path: str | Path, write: Callable[[Path], None]) -> None:
     directory = path.parent if str(path.parent) else Path(".")
     if not directory.is_dir():
         raise ArborError(f"cannot save {path}: the folder {directory} does not exist")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    except OSError as err:
+        raise ArborError(f"cannot save {path}: {(err.strerror or str(err)).lower()}") from None
     os.close(fd)
     tmp_path = Path(tmp)
     try:
         write(tmp_path)
         with open(tmp_path, "rb+") as handle:
             os.fsync(handle.fileno())
+        # mkstemp makes the file owner-only; keep the old file's mode, or the usual default.
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = path.stat().st_mode & 0o777 if path.exists() else 0o666 & ~umask
+        os.chmod(tmp_path, mode)
         os.replace(tmp_path, path)
     except ArborError:
         tmp_path.unlink(missing_ok=True)

@@ -1,13 +1,20 @@
-"""The bundled sample datasets, loadable by name (``--sample weather``, the Samples menu)."""
+"""The bundled sample datasets, loadable by name (``--sample weather``, the Samples menu).
+
+They live in ``resources/datasets/`` as ARFF, so that each nominal attribute
+keeps its declared value order (which decides ties); ``README.md`` there says
+where each one comes from.
+"""
 
 from __future__ import annotations
 
 from importlib import resources
 from pathlib import Path
 
+from engine.arff import read_arff
 from engine.errors import ArborError
 from engine.table import Table
 
+#: sample name -> file in resources/datasets, in the order menus list them
 SAMPLES = {
     "weather": "weather.arff",
     "weather-numeric": "weather-numeric.arff",
@@ -19,23 +26,30 @@ SAMPLES = {
 
 
 def sample_names() -> list[str]:
+    """The names :func:`load_sample` accepts.
+
+    >>> sample_names()[:2]
+    ['weather', 'weather-numeric']
+    """
     return list(SAMPLES)
 
 
 def sample_path(name: str) -> Path:
+    """The file of sample ``name`` (the package is installed as plain files, never zipped).
+
+    >>> sample_path("iris").name
+    'iris.arff'
+    """
     if name not in SAMPLES:
         raise ArborError(f"unknown sample {name!r}; the samples are {', '.join(SAMPLES)}")
-    return Path(str(resources.files("resources") / "datasets" / SAMPLES[name]))
+    return Path(str(resources.files("resources").joinpath("datasets", SAMPLES[name])))
 
 
 def load_sample(name: str) -> Table:
-    """Load a bundled dataset.
+    """Load a bundled dataset; its target is its last attribute.
 
-    Examples
-    --------
-    >>> load_sample("weather").target
-    'play'
+    >>> table = load_sample("weather")
+    >>> table.frame.shape, table.target
+    ((14, 5), 'play')
     """
-    from engine.arff import read_arff
-
     return read_arff(sample_path(name))
