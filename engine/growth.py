@@ -5,6 +5,11 @@ Nodes are expanded depth-first (ID3's recursion, made iterative) or best-first
 best split would lower the tree's total impurity, i.e. gain times the node's
 share of the instances). Growth works on mutable drafts and freezes them into
 immutable :class:`engine.tree.Node` objects at the end.
+
+On larger data without missing values, :func:`grow` hands the same loop,
+compiled, to :mod:`engine.compiled` (see :mod:`engine.fastpath` for when): it
+takes the same steps in the same order and yields the same tree, checking the
+monitor between chunks of work instead of between nodes.
 """
 
 from __future__ import annotations
@@ -190,13 +195,30 @@ def grow(
     weights: np.ndarray | None = None,
     depth: int = 0,
     used: frozenset = frozenset(),
+    compiled: bool | None = None,
 ) -> Node:
     """Grow a tree on ``data``; or, given ``rows``/``weights``/``depth``/``used`` (attributes
-    already split on by multiway ancestors), the subtree below an existing node."""
+    already split on by multiway ancestors), the subtree below an existing node.
+
+    ``compiled``: None lets :func:`engine.fastpath.plan` decide (and uses the numpy loop
+    below while the kernels' one-time compilation is still running), True uses the
+    compiled builder whenever it can (any size, waiting for the compilation), False
+    always runs the numpy loop.
+    """
+    from engine import fastpath
+
     problem = Problem(data, settings, monitor)
     monitor.report(0.0, "choosing the first split")
     rows = np.arange(data.n_rows) if rows is None else np.asarray(rows)
     weights = data.weight[rows] if weights is None else np.asarray(weights, dtype=np.float64)
+    mode = None
+    if compiled is not False:
+        mode = fastpath.plan(problem, rows, weights, used, force=bool(compiled))
+    patience = None if compiled else fastpath.COMPILE_PATIENCE
+    if mode is not None and fastpath.wait_until_compiled(monitor, patience):
+        node = fastpath.grow_compiled(problem, mode, rows, weights, depth, frozenset(used), monitor)
+        monitor.report(1.0, "grown")
+        return node
     root = make_draft(problem, rows, weights, depth, frozenset(used))
     evaluate(problem, root)
     for _ in expansions(problem, root, monitor):

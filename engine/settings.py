@@ -16,6 +16,9 @@ TASKS = ("classification", "regression")
 GROWTH = ("depth", "best")
 PRUNING = ("none", "pessimistic", "cost-complexity", "reduced-error")
 ERROR_ESTIMATES = ("c45", "exact")
+#: Numeric split search: every distinct value ("exact"), binned values ("histogram"), or
+#: exact below ``engine.fastpath.AUTO_HISTOGRAM_ROWS`` rows and binned above for CART ("auto").
+SPLITTERS = ("auto", "exact", "histogram")
 
 #: Defaults that differ per algorithm (everything else is shared).
 DEFAULTS = {
@@ -47,6 +50,8 @@ class Settings:
     one_se: bool = False
     holdout: float = 1 / 3
     seed: int = 1
+    splitter: str = "auto"
+    max_bins: int = 255
 
     @property
     def impurity(self) -> str:
@@ -105,6 +110,8 @@ CONSTRAINTS = {
     "one_se": bool,
     "holdout": _number("holdout", 0, 0.9, low_open=True),
     "seed": _number("seed", 0, integer=True),
+    "splitter": _choice("splitter", SPLITTERS),
+    "max_bins": _number("max_bins", 2, 255, integer=True),
 }
 
 

@@ -1,0 +1,331 @@
+"""When a fit runs on the compiled builder (:mod:`engine.compiled`), and its arrays made a tree.
+
+The compiled builder grows the tree :func:`engine.growth.grow`'s loop would
+grow, node for node, when it can: numba is installed, the attributes the
+algorithm would look at have no missing values (fractional instances stay with
+the numpy loop), and nominal attributes are split one branch per category
+(ID3 and C4.5; CART's two-group subsets stay with the numpy loop). The
+``splitter`` setting chooses between presorted exact search and histograms.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from importlib.util import find_spec
+from types import MappingProxyType
+
+import numpy as np
+
+from engine.monitor import Monitor
+from engine.tree import MULTIWAY, THRESHOLD, Node, Split
+
+#: numba is imported only by a fit that uses it (importing it takes a good part of a second).
+AVAILABLE = find_spec("numba") is not None
+#: The compiled sums repeat numpy's for up to this many terms (classes, categories).
+MAX_SHORT_SUM = 128
+
+#: Below this many rows the numpy loop is about as fast and spares importing numba.
+COMPILED_MIN_ROWS = 2_000
+#: ``splitter="auto"`` bins CART's numeric attributes from this many rows on (measured:
+#: benchmarks/README.md).
+AUTO_HISTOGRAM_ROWS = 500_000
+#: A fit waits this long for the kernels' first compilation, then grows with the numpy loop.
+COMPILE_PATIENCE = 5.0
+#: Work (entries times attributes looked at) between two ``monitor.check()`` calls: ~20-50 ms.
+CHUNK_WORK = 4_000_000
+#: Depth-first without a leaf limit, a node with fewer rows has its whole subtree grown at once
+#: on a private, cache-sized copy of its rows (exactly, in both modes).
+LOCAL_ROWS = 8192
+#: Otherwise, in the histogram mode, nodes with fewer rows are scored exactly, on their sorted
+#: values: deep in the tree a bin spans many of a node's values (splits there decide the
+#: accuracy of a fully grown tree), and sorting a few hundred values beats scanning every bin.
+HIST_EXACT_BELOW = 1024
+#: Histogram slots held at once (a node keeps one from its evaluation to its expansion).
+HIST_SLOTS = {"depth": 128, "best": 512}
+
+_NO_STATS = MappingProxyType({})
+_compiled = threading.Event()
+_broken = threading.Event()
+_warming_lock = threading.Lock()
+_warming: list[threading.Thread] = []
+
+
+def wait_until_compiled(monitor: Monitor, patience: float | None = None) -> bool:
+    """Make sure the kernels are compiled (or loaded from numba's cache), staying cancellable.
+
+    The first fit on an installation compiles them once (half a minute or so; numba
+    caches the result beside the sources, and later processes load it in about half a
+    second). That happens in a background thread while this one keeps calling
+    ``monitor.check()``. Waits at most ``patience`` seconds (None: until done). False if
+    the kernels are not ready by then or cannot be compiled here: the caller then grows
+    with the numpy loop, and the compilation goes on for the fits that follow.
+    """
+    if _compiled.is_set():
+        return True
+    with _warming_lock:
+        if not _warming and not _broken.is_set():
+            thread = threading.Thread(target=_warm_up, name="arbor-compile", daemon=True)
+            _warming.append(thread)
+            thread.start()
+    monitor.report(0.0, "preparing the compiled split search (once per installation)")
+    deadline = None if patience is None else time.monotonic() + patience
+    while not (_compiled.wait(0.05) or _broken.is_set()):
+        monitor.check()
+        if deadline is not None and time.monotonic() > deadline:
+            return False
+    return _compiled.is_set()
+
+
+def compile_kernels() -> bool:
+    """Compile (or load) the kernels now, blocking: for benchmarks and tests."""
+    return AVAILABLE and wait_until_compiled(Monitor())
+
+
+def _warm_up() -> None:
+    """Compile every kernel by growing two tiny trees (exact and histogram)."""
+    from engine.encoding import Attribute, Encoded, Schema
+    from engine.settings import resolve
+    from engine.splitting import Problem
+
+    try:
+        rng = np.random.default_rng(0)
+        X = np.column_stack([rng.normal(size=64), rng.integers(0, 3, 64)]).astype(np.float64)
+        schema = Schema((Attribute("x", "numeric"), Attribute("c", "nominal", ("a", "b", "c"))),
+                        "y", ("p", "q"))
+        data = Encoded(schema, np.asfortranarray(X), (X[:, 0] > 0).astype(np.intp), np.ones(64))
+        rows, weights = np.arange(64), np.full(64, 0.5)
+        for splitter in ("exact", "histogram"):
+            problem = Problem(data, resolve(algorithm="c45", prune="none", splitter=splitter))
+            _grow(problem, splitter, rows, weights, 0, frozenset(), Monitor())
+        _compiled.set()
+    except Exception:  # noqa: BLE001 - any failure means: stay with the numpy loop
+        _broken.set()
+
+
+def plan(problem, rows: np.ndarray, weights: np.ndarray, used, force: bool = False) -> str | None:
+    """"exact" or "histogram" for the compiled builder, or None for the numpy loop."""
+    s = problem.settings
+    if not AVAILABLE or (len(rows) < COMPILED_MIN_ROWS and not force) or len(rows) == 0:
+        return None
+    attrs = problem.data.schema.attributes
+    n_cat = [len(a.categories) for a in attrs]
+    if len(attrs) > 62 or problem.n_classes > MAX_SHORT_SUM:
+        return None
+    if any(a.is_nominal and (s.binary or n_cat[j] > MAX_SHORT_SUM)
+           for j, a in enumerate(attrs) if j not in used):
+        return None
+    if not (np.all(np.isfinite(weights)) and np.all(weights >= 0)):
+        return None
+    X = problem.data.X
+    whole = _is_whole(rows, problem.data.n_rows)
+    for j in range(len(attrs)):
+        column = X[:, j] if whole else X[rows, j]
+        if j not in used and np.isnan(column).any():
+            return None
+    if s.splitter == "histogram" or (s.splitter == "auto" and s.binary
+                                    and len(rows) >= AUTO_HISTOGRAM_ROWS):
+        return "histogram"
+    return "exact"
+
+
+def _is_whole(rows: np.ndarray, n: int) -> bool:
+    """``rows`` is every row in order (then columns are used in place, not gathered)."""
+    return (len(rows) == n and rows[0] == 0 and rows[-1] == n - 1
+            and bool(np.all(np.diff(rows) == 1)))
+
+
+def grow_compiled(problem, mode: str, rows, weights, depth: int, used, monitor: Monitor) -> Node:
+    """Grow on the compiled builder; the same tree as the numpy loop (histograms aside).
+
+    Call :func:`wait_until_compiled` first.
+    """
+    return _grow(problem, mode, rows, weights, depth, used, monitor)
+
+
+def _grow(problem, mode: str, rows, weights, depth: int, used, monitor: Monitor) -> Node:
+    from engine import compiled as C
+    from engine import sweeps as W
+    from engine.histogram import bin_columns
+    from engine.kernels import IMPURITY_CODES
+
+    s, data = problem.settings, problem.data
+    attrs = data.schema.attributes
+    m, p = len(rows), len(attrs)
+    K = problem.n_classes
+    S = 3 if problem.regression else K
+    hist = mode == "histogram"
+    whole = _is_whole(rows, data.n_rows)
+    X = np.asfortranarray(data.X, dtype=np.float64)
+    row_of = np.ascontiguousarray(rows, dtype=np.int64)
+    w = np.ascontiguousarray(weights, dtype=np.float64)
+    y = data.y if whole else data.y[rows]
+    ycls = np.zeros(1, np.int64) if problem.regression else np.ascontiguousarray(y, dtype=np.int64)
+    yval = np.ascontiguousarray(y, dtype=np.float64) if problem.regression else np.zeros(1)
+    nominal = np.array([a.is_nominal for a in attrs])
+    kind = nominal.astype(np.int64)
+    ncat = np.array([len(a.categories) if a.is_nominal else 0 for a in attrs], dtype=np.int64)
+    limit = 0.3 * data.n_rows
+    all_many = all(a.is_nominal and len(a.categories) >= limit for a in attrs)
+    counted = np.array([not a.is_nominal or all_many or len(a.categories) < limit for a in attrs])
+    numeric = np.flatnonzero(~nominal)
+    numidx = np.full(p, -1, dtype=np.int64)
+    unit = bool(np.all(w == 1.0))
+    binary = s.binary
+    local = s.growth == "depth" and s.max_leaves is None
+    if local and m < LOCAL_ROWS:  # the root is small: the whole tree grows on a private copy
+        hist = False
+    if hist:
+        codes, nbins, binlo, binhi = bin_columns(X, row_of, ncat, s.max_bins, whole,
+                                                 check=monitor.check)
+        order = np.zeros((0, 1), dtype=np.int32)
+        width = int(max(nbins.max(), 1))
+        small = LOCAL_ROWS if local else HIST_EXACT_BELOW
+        slots = min(HIST_SLOTS[s.growth], m // small + 4)
+        HP = np.empty((slots + 1, p, width, S))  # the last one is a spare
+    else:
+        numidx[numeric] = np.arange(len(numeric))
+        order = np.empty((len(numeric), m if not local or m >= LOCAL_ROWS else 0), np.int32)
+        for a, j in enumerate(numeric if order.shape[1] else ()):
+            monitor.check()
+            order[a] = np.argsort(X[:, j] if whole else X[row_of, j], kind="stable")
+        codes = np.zeros((1, p), dtype=np.uint8)
+        nbins = np.zeros(p, dtype=np.int64)
+        binlo = binhi = np.zeros((p, 1))
+        width, small, slots = 1, LOCAL_ROWS if local else 0, 0
+        HP = np.zeros((1, 1, 1, S))
+    select = W.BY_GAIN
+    if s.criterion == "gain_ratio":
+        select = W.C45_RULE if s.algorithm == "c45" else W.BY_RATIO
+    IP = np.array([IMPURITY_CODES[s.impurity], int(binary), select, int(s.growth == "best"),
+                   K, S, -1 if s.max_depth is None else s.max_depth,
+                   -1 if s.max_leaves is None else s.max_leaves, int(unit), int(hist), small,
+                   len(order), data.n_rows, int(local)], dtype=np.int64)
+    FP = np.array([s.min_samples_split, s.min_samples_leaf, s.min_gain], dtype=np.float64)
+    capacity = 1024
+    NI = np.zeros((capacity, C.NI_WIDTH), dtype=np.int64)
+    NF = np.zeros((capacity, C.NF_WIDTH))
+    NS = np.zeros((capacity, S))
+    HN = np.zeros(capacity, dtype=np.int64)
+    HK = np.zeros(capacity)
+    HT = np.zeros(capacity, dtype=np.int64)
+    NI[0] = [0, m, depth, -1, -1, 0, -1, 0, sum(1 << j for j in used), -1, 0]
+    NF[0, C.WEIGHT] = float(w.sum())
+    NS[0] = problem.stats(row_of, w)
+    ST = np.array([0, 0, 1, 0, slots, 0], dtype=np.int64)
+    STF = np.zeros(2)
+    max_v = int(max(ncat.max(), 2))
+    items = max(width, small)
+    members = np.arange(m, dtype=np.int32)
+    need_buffers = not binary or not unit
+    work = dict(
+        branch=np.empty(m, dtype=np.int32), scratch=np.empty(m, dtype=np.int32),
+        fbuf=np.empty(m if need_buffers else 1), ibuf=np.empty(m if not binary else 1, np.int64),
+        vbuf=np.empty(items if hist else 1), item_val=np.empty(items), AR=np.zeros((p, 7)),
+        vecs=np.zeros((8, max(S, K, max_v) + 2)), table=np.zeros((max_v, S)),
+        item_bin=np.zeros(items, dtype=np.int64), item_stats=np.zeros((items, S)),
+        offsets=np.zeros(2 * max_v, dtype=np.int64), counts=np.zeros(max_v, dtype=np.int64),
+        flog=_flog(m) if unit and s.impurity == "entropy" else np.zeros(1),
+    )
+    FREE = np.arange(max(slots, 1), dtype=np.int64)
+    stride = min(LOCAL_ROWS, m) if local else 1
+    IPloc = IP.copy()
+    IPloc[W.P_NROWS], IPloc[W.P_HIST] = stride, 0
+    lnumidx = np.full(p, -1, dtype=np.int64)
+    lnumidx[numeric] = np.arange(len(numeric))
+    work.update(
+        LX=np.zeros(p * stride), Lrow=np.arange(stride, dtype=np.int64), Lw=np.zeros(stride),
+        Lyc=np.zeros(stride, dtype=np.int64), Lyv=np.zeros(stride),
+        Lorder=np.zeros((len(numeric), stride), dtype=np.int32),
+        Lmembers=np.zeros(stride, dtype=np.int32), Lbranch=np.zeros(stride, dtype=np.int32),
+        Lscratch=np.zeros(stride, dtype=np.int32),
+        Lstack=np.zeros(stride * max_v + 4, dtype=np.int64), IPloc=IPloc, Lnumidx=lnumidx,
+        Lfbuf=np.zeros(stride), Libuf=np.zeros(stride, dtype=np.int64),
+    )
+    flat = X.ravel(order="F")
+    status = 1
+    while status:
+        monitor.check()
+        status = C.run(CHUNK_WORK, flat, row_of, w, ycls, yval, kind, ncat, numidx, counted, IP,
+                       FP, NI, NF, NS, order, members, codes, nbins, binlo, binhi, HP, FREE, HN,
+                       HK, HT, ST, STF, **work)
+        if status == 2:
+            NI, NF, NS, HN, HK, HT = (np.concatenate([a, np.zeros_like(a)])
+                                      for a in (NI, NF, NS, HN, HK, HT))
+        monitor.report(STF[0] / STF[1], f"{ST[C.S_LEAVES]} leaves")
+    n = int(ST[C.S_NODES])
+    del order, members, codes, HP, work, flat, HN, HK, HT
+    NI, NF, NS = NI[:n].copy(), NF[:n].copy(), NS[:n].copy()  # the spare capacity goes
+    return to_nodes(problem, NI, NF, NS, n, monitor)
+
+
+def _flog(m: int) -> np.ndarray:
+    """c * log2(c) for c = 0..m (0 for c = 0): entropy proxies from whole counts."""
+    c = np.arange(m + 1, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = c * np.log2(c)
+    out[0] = 0.0
+    return out
+
+
+def to_nodes(problem, NI: np.ndarray, NF: np.ndarray, NS: np.ndarray, n: int,
+             monitor: Monitor) -> Node:
+    """Immutable nodes from the node arrays, ids in pre-order (what ``growth.freeze`` gives)."""
+    from engine import compiled as C
+    attrs = problem.data.schema.attributes
+    binary = problem.settings.binary
+    child0, nchild = NI[:n, C.CHILD0].tolist(), NI[:n, C.NCHILD].tolist()
+    attr, depth = NI[:n, C.ATTR].tolist(), NI[:n, C.DEPTH].tolist()
+    weight, thr = NF[:n, C.WEIGHT].tolist(), NF[:n, C.THRESHOLD].tolist()
+    gain, ratio = NF[:n, C.GAIN].tolist(), NF[:n, C.RATIO].tolist()
+    fraction = NF[:n, C.FRACTION]
+    stats = NS[:n].copy()
+    impurities = np.asarray(problem.impurity(stats), dtype=np.float64).reshape(n).tolist()
+    if problem.regression:
+        with np.errstate(invalid="ignore", divide="ignore"):
+            values = np.where(stats[:, 0] > 0, stats[:, 1] / stats[:, 0], np.nan).tolist()
+        empty = np.zeros(0)
+        empty.setflags(write=False)
+        dists = [empty] * n
+    else:
+        values = [float("nan")] * n
+        stats.setflags(write=False)
+        dists = list(stats)
+    order, stack = [], [0]
+    while stack:
+        i = stack.pop()
+        order.append(i)
+        if nchild[i]:
+            stack.extend(range(child0[i] + nchild[i] - 1, child0[i] - 1, -1))
+    ids = [0] * n
+    for k, i in enumerate(order):
+        ids[i] = k
+    top = depth[0]
+    built: list = [None] * n
+    for count, i in enumerate(reversed(order)):
+        if not count & 4095:
+            monitor.check()
+        split, children, node_stats = None, (), _NO_STATS
+        k = nchild[i]
+        if k:
+            j, c0 = attr[i], child0[i]
+            fractions = tuple(fraction[c0:c0 + k])
+            if attrs[j].is_nominal:
+                split = Split(j, MULTIWAY, fractions, groups=tuple((v,) for v in range(k)))
+            else:
+                cut = _threshold(problem, j, thr[i], binary)
+                split = Split(j, THRESHOLD, fractions, threshold=cut)
+            children = tuple(built[c0:c0 + k])
+            built[c0:c0 + k] = [None] * k
+            node_stats = MappingProxyType({"gain": gain[i], "gain_ratio": ratio[i]})
+        built[i] = Node(id=ids[i], depth=depth[i] - top, weight=weight[i], distribution=dists[i],
+                        impurity=impurities[i], value=values[i], split=split, children=children,
+                        stats=node_stats)
+    return built[0]
+
+
+def _threshold(problem, j: int, value: float, binary: bool) -> float:
+    if binary:
+        return value
+    values = problem.sorted_values[j]  # C4.5 cuts at a value present in the training data
+    return float(values[np.searchsorted(values, value, side="right") - 1])
