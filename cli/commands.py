@@ -15,7 +15,7 @@ from engine.table import IGNORED, NOMINAL, NUMERIC, Table
 LEARNER_OPTIONS = (
     "algorithm", "criterion", "task", "max_depth", "min_samples_split", "min_samples_leaf",
     "min_gain", "max_leaves", "growth", "prune", "confidence", "subtree_raising",
-    "error_estimate", "alpha", "cv_alpha", "one_se", "holdout", "seed",
+    "error_estimate", "alpha", "cv_alpha", "one_se", "holdout", "seed", "splitter", "max_bins",
 )
 
 

@@ -69,6 +69,10 @@ def _learner_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--holdout", type=float, metavar="F",
                    help="reduced-error pruning: fraction of rows held out to prune on (default 1/3)")
     g.add_argument("--seed", type=int, metavar="S", help="random seed for folds and holdouts (default 1)")
+    g.add_argument("--splitter", choices=["auto", "exact", "histogram"],
+                   help="numeric split search: every distinct value, quantile bins, or auto "
+                        "(bins for CART from 500,000 rows); default auto")
+    g.add_argument("--max-bins", type=int, metavar="B", help="histogram bins per attribute (2-255, default 255)")
 
 
 def build_parser() -> argparse.ArgumentParser:
