@@ -1,23 +1,43 @@
 """The tree as a PMML 4.4 TreeModel.
 
-Missing values: Arbor sends an instance with a missing value down every branch
-weighted by the branches' training shares and sums the leaves' distributions.
-PMML names that ``missingValueStrategy="aggregateNodes"`` (each Node's
-``recordCount`` carries the weights), which is what we declare.
+Missing values: Arbor sends an instance with a missing value down every branch,
+weighted by the branches' shares of the training weight, and adds up the
+class probabilities of the leaves it reaches, each times the product of the
+shares on its way. In PMML that is ``missingValueStrategy="weightedConfidence"``
+applied recursively: the siblings' confidences weighted by their ``recordCount``
+proportions. (``aggregateNodes`` would add the leaves' raw record counts, which
+weighs a deep leaf by its own size rather than by the branch shares.) Every
+``ScoreDistribution`` carries the ``confidence`` Arbor predicts at that node, so
+an empty leaf's borrowed prediction survives the export; regression trees
+average the leaves' scores with the same weights.
 """
 
 from __future__ import annotations
 
 from xml.etree import ElementTree as ET
 
-from engine.export.labels import number, predicted
-from engine.tree import MULTIWAY, THRESHOLD, Tree
+import numpy as np
+
+from engine.tree import MULTIWAY, THRESHOLD, Tree, leaf_prediction
 
 NS = "http://www.dmg.org/PMML-4_4"
 
 
 def _fmt(value: float) -> str:
     return repr(float(value))
+
+
+def _count(value: float) -> str:
+    """Counts in full: fractional weights set the missing-value shares."""
+    value = float(value)
+    return str(int(value)) if value.is_integer() else repr(value)
+
+
+def _output(tree: Tree, node, fallback):
+    """What the node predicts (probabilities, or a mean); an empty node inherits its parent's."""
+    if tree.is_regression:
+        return node.value if node.weight > 0 or fallback is None else fallback
+    return leaf_prediction(node, fallback)
 
 
 def _predicate(parent: ET.Element, tree: Tree, node, branch: int) -> None:
@@ -61,27 +81,28 @@ def to_pmml(tree: Tree) -> str:
                           splitCharacteristic="binarySplit" if all(
                               n.split is None or n.split.kind != MULTIWAY for n in tree.nodes())
                           else "multiSplit",
-                          missingValueStrategy="aggregateNodes", noTrueChildStrategy="returnLastPrediction")
+                          missingValueStrategy="weightedConfidence", noTrueChildStrategy="returnLastPrediction")
     schema = ET.SubElement(model, "MiningSchema")
     for a in attrs:
         ET.SubElement(schema, "MiningField", name=a.name)
     ET.SubElement(schema, "MiningField", name=tree.schema.target, usageType="target")
-    parents = tree.parents()
-    stack = [(tree.root, model, None)]
+    stack = [(tree.root, model, None, None)]
     while stack:
-        node, xml_parent, predicate = stack.pop()
-        attrs_out = {"id": str(node.id), "score": predicted(tree, node, parents.get(node.id)),
-                     "recordCount": number(node.weight)}
+        node, xml_parent, predicate, fallback = stack.pop()
+        output = _output(tree, node, fallback)
+        score = _fmt(output) if tree.is_regression else tree.classes[int(np.argmax(output))]
+        attrs_out = {"id": str(node.id), "score": score, "recordCount": _count(node.weight)}
         element = ET.SubElement(xml_parent, "Node", attrs_out)
         if predicate is None:
             ET.SubElement(element, "True")
         else:
             _predicate(element, tree, *predicate)
         if not tree.is_regression:
-            for c, v in zip(tree.classes, node.distribution, strict=True):
-                ET.SubElement(element, "ScoreDistribution", value=c, recordCount=number(v))
+            for c, v, p in zip(tree.classes, node.distribution, output, strict=True):
+                ET.SubElement(element, "ScoreDistribution", value=c, recordCount=_count(v),
+                              confidence=_fmt(p))
         for b in reversed(range(len(node.children))):
-            stack.append((node.children[b], element, (node, b)))
+            stack.append((node.children[b], element, (node, b), output))
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 

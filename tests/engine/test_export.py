@@ -1,8 +1,7 @@
-"""Exports are faithful to the tree: rules, DOT, PMML, generated Python, JSON."""
+"""Exports are faithful to the tree: rules, DOT, generated Python, JSON (PMML: test_pmml.py)."""
 
 import shutil
 import subprocess
-from xml.etree import ElementTree as ET
 
 import numpy as np
 import pandas as pd
@@ -12,7 +11,6 @@ from engine.encoding import encode
 from engine.estimator import DecisionTree
 from engine.export.dot import to_dot
 from engine.export.model_json import load_model, save_model
-from engine.export.pmml import NS, to_pmml
 from engine.export.python_code import to_python
 from engine.export.rules import rules_text, simplify_rules, to_rules
 from engine.predict import predict_proba
@@ -107,26 +105,6 @@ def test_dot_structure_and_escaping(tmp_path):
         subprocess.run(["dot", "-Tsvg", str(path), "-o", str(tmp_path / "t.svg")], check=True)
 
 
-def test_pmml_structure():
-    table = load_sample("iris")
-    model = DecisionTree(algorithm="cart").fit(table)
-    root = ET.fromstring(to_pmml(model.tree_))
-    ns = {"p": NS}
-    assert root.get("version") == "4.4"
-    tm = root.find("p:TreeModel", ns)
-    assert tm.get("functionName") == "classification" and tm.get("missingValueStrategy") == "aggregateNodes"
-    assert len(tm.findall(".//p:Node", ns)) == model.tree_.n_nodes
-    assert [f.get("name") for f in root.findall("p:DataDictionary/p:DataField", ns)][-1] == "class"
-    first = tm.find("p:Node/p:Node", ns)
-    assert first.find("p:SimplePredicate", ns).get("operator") == "lessOrEqual"
-
-
-def test_pmml_subset_predicate():
-    model = DecisionTree(algorithm="cart").fit(load_sample("restaurant"))
-    xml = to_pmml(model.tree_)
-    assert "SimpleSetPredicate" in xml and 'booleanOperator="isIn"' in xml
-
-
 @pytest.mark.parametrize(("sample", "algorithm"), CASES)
 def test_json_round_trip_predicts_the_same(sample, algorithm, tmp_path):
     table = load_sample(sample)
@@ -137,32 +115,3 @@ def test_json_round_trip_predicts_the_same(sample, algorithm, tmp_path):
     assert settings == model.settings_ and tree.n_nodes == model.tree_.n_nodes
     X = encode(table).X
     assert np.array_equal(predict_proba(tree, X), predict_proba(model.tree_, X))
-
-
-def _pmml_evaluator():
-    try:
-        from pypmml import Model
-    except Exception:  # noqa: BLE001 - optional test dependency (needs Java)
-        return None
-    return Model
-
-
-@pytest.mark.parametrize(("sample", "algorithm"), [("iris", "cart"), ("iris", "c45"), ("weather", "id3"),
-                                                   ("weather-numeric", "c45"), ("restaurant", "cart"),
-                                                   ("contact-lenses", "c45")])
-def test_pmml_scored_by_an_independent_evaluator(sample, algorithm, tmp_path):
-    Model = _pmml_evaluator()
-    if Model is None:
-        pytest.skip("pypmml (and Java) are not installed")
-    table = load_sample(sample)
-    model = DecisionTree(algorithm=algorithm).fit(table)
-    path = tmp_path / "m.pmml"
-    path.write_text(to_pmml(model.tree_))
-    try:
-        scorer = Model.fromFile(str(path))
-    except Exception as err:  # noqa: BLE001 - a JVM that cannot start is an environment problem
-        pytest.skip(f"the PMML evaluator could not start: {err}")
-    ours = model.predict(table)
-    for row, expected in zip(table.frame[table.attributes].to_dict("records"), ours, strict=True):
-        row = {k: (v if isinstance(v, str) else float(v)) for k, v in row.items()}
-        assert scorer.predict(row)[f"predicted_{table.target}"] == expected
