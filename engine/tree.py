@@ -21,7 +21,7 @@ from engine.encoding import Schema
 MULTIWAY, THRESHOLD, SUBSET = "multiway", "threshold", "subset"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Split:
     """How a node routes an instance to one of its children.
 
@@ -60,7 +60,7 @@ class Split:
         return out
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, slots=True)
 class Node:
     """One node. ``distribution`` holds class weights (empty for regression).
 

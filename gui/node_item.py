@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-import numpy as np
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QStyleOptionGraphicsItem
+from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 
 from engine.export.labels import attribute_name, number, predicted
 from engine.tree import Node, Tree
@@ -51,7 +50,10 @@ def node_size(tree: Tree, node: Node, parent: Node | None, hidden: int = 0,
     return width, height
 
 
-class NodeItem(QGraphicsObject):
+_FLAGS = QGraphicsItem.GraphicsItemFlag.ItemIsSelectable | QGraphicsItem.GraphicsItemFlag.ItemIsMovable
+
+
+class NodeItem(QGraphicsItem):
     """A node box; draggable and selectable. The canvas listens to its moves to redraw edges."""
 
     def __init__(self, tree: Tree, node: Node, parent: Node | None, hidden: int = 0,
@@ -61,15 +63,14 @@ class NodeItem(QGraphicsObject):
         self.title, self.counts = texts or (headline(tree, node, parent), count_line(node, hidden))
         w, h = size or node_size(tree, node, parent, hidden)
         self._rect = QRectF(-w / 2, -h / 2, w, h)
+        self._bounds = QRectF(-w / 2 - 3, -h / 2 - 3, w + 6, h + 6)  # asked for often: made once
         self.highlighted = False
-        dist = node.distribution
-        if tree.is_regression or dist.sum() <= 0:
-            self._shares = np.zeros(0)
-        else:
-            self._shares = dist / dist.sum()
-        self._majority = int(np.argmax(dist)) if dist.size and dist.sum() > 0 else -1
-        self.setFlags(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable
-                      | QGraphicsItem.GraphicsItemFlag.ItemIsMovable)
+        dist = node.distribution.tolist()
+        total = sum(dist)
+        # Plain floats: thousands of items are made at once, and numpy per item costs more than it saves.
+        self._shares = [v / total for v in dist] if total > 0 and not tree.is_regression else []
+        self._majority = dist.index(max(dist)) if total > 0 else -1
+        self.setFlags(_FLAGS)
         self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.setAcceptHoverEvents(True)
         self.setZValue(1)
@@ -84,7 +85,7 @@ class NodeItem(QGraphicsObject):
         super().hoverEnterEvent(event)
 
     def boundingRect(self) -> QRectF:  # noqa: N802 - Qt override
-        return self._rect.adjusted(-3, -3, 3, 3)
+        return self._bounds
 
     def set_highlighted(self, on: bool) -> None:
         if on != self.highlighted:
@@ -131,7 +132,7 @@ class NodeItem(QGraphicsObject):
 
     def _paint_bar(self, painter: QPainter, bar: QRectF) -> None:
         painter.setPen(Qt.PenStyle.NoPen)
-        if self._shares.size == 0:
+        if not self._shares:
             painter.setBrush(QColor("#E5E7EB") if not self.tree.is_regression else palette.REGRESSION)
             painter.drawRect(bar)
             return

@@ -8,7 +8,7 @@ serves the charts, where its plotting is what we want.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QKeySequence, QPainter, QWheelEvent
 from PySide6.QtWidgets import QGraphicsView, QLabel
 
@@ -57,6 +57,10 @@ class TreeCanvas(QGraphicsView):
         from gui.overview import Overview
 
         self.overview = Overview(self)
+        # Dragged nodes show in the overview once the drag pauses, not on every mouse move.
+        self._overview_timer = QTimer(self, singleShot=True, interval=150)
+        self._overview_timer.timeout.connect(self._update_overview)
+        self._scene.layout_changed.connect(self._overview_timer.start)
         self.setAcceptDrops(True)
         self.overview.hide()
         self._scene.selectionChanged.connect(self._on_scene_selection_changed)
@@ -172,7 +176,7 @@ class TreeCanvas(QGraphicsView):
         self.zoom_changed.emit(1.0)
 
     def fit_to_window(self) -> None:
-        rect = self._scene.itemsBoundingRect()
+        rect = self._scene.content_rect()
         if rect.isEmpty():
             return
         self.resetTransform()

@@ -7,7 +7,7 @@ screen and in a file is drawn by the same code.
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QStyleOptionGraphicsItem
 
@@ -22,41 +22,53 @@ EDGE_FONT = QFont("DejaVu Sans", 8)
 
 
 class EdgesItem(QGraphicsItem):
-    """All edges as one path, with their conditions as labels when zoomed in enough."""
+    """All edges as one path, with their conditions as labels when zoomed in enough.
+
+    Geometry is kept in numpy arrays (one row per edge) and recomputed from the
+    scene's node boxes at once, so a 10,000-node tree builds, and a dragged node
+    redraws its edges, without a Python call per edge beyond the path itself.
+    """
 
     def __init__(self, scene: TreeScene):
         super().__init__()
         self._scene = scene
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption)
         self._path = QPainterPath()
-        self._labels: list[tuple[QPointF, str]] = []
-        self._curves: list[tuple[QPointF, QPointF, QPointF, QPointF]] = []
+        self._texts: list[str] = []
+        self._curves = np.zeros((0, 8))  # start, two control points, end: x, y each
+        self._anchors = np.zeros((0, 2))  # where each label sits
         self._boxes = np.zeros((0, 4))
+        self._bounds = QRectF()
         self.setZValue(0)
 
     def rebuild(self) -> None:
         self.prepareGeometryChange()
-        path, labels, curves = QPainterPath(), [], []
-        vertical = self._scene.orientation == "top-down"
-        for parent_id, child_id, text in self._scene.edges:
-            a, b = self._scene.items_by_id[parent_id], self._scene.items_by_id[child_id]
-            ra, rb = a.sceneBoundingRect(), b.sceneBoundingRect()
-            if vertical:
-                start, end = QPointF(ra.center().x(), ra.bottom() - 3), QPointF(rb.center().x(), rb.top() + 3)
-                mid_y = (start.y() + end.y()) / 2
-                curves.append((start, QPointF(start.x(), mid_y), QPointF(end.x(), mid_y), end))
-                labels.append((QPointF(end.x(), mid_y + (end.y() - mid_y) * 0.45), text))
-            else:
-                start, end = QPointF(ra.right() - 3, ra.center().y()), QPointF(rb.left() + 3, rb.center().y())
-                mid_x = (start.x() + end.x()) / 2
-                curves.append((start, QPointF(mid_x, start.y()), QPointF(mid_x, end.y()), end))
-                labels.append((QPointF(mid_x + (end.x() - mid_x) * 0.5, end.y() - 9), text))
-        for a, b, c, d in curves:
-            path.moveTo(a)
-            path.cubicTo(b, c, d)
-        self._path, self._labels, self._curves = path, labels, curves
-        self._boxes = np.array([[min(a.x(), d.x()), min(a.y(), d.y()), max(a.x(), d.x()), max(a.y(), d.y())]
-                                for a, _, _, d in curves]).reshape(-1, 4)
+        scene = self._scene
+        self._texts = [text for _, _, text in scene.edges]
+        box = scene.node_boxes()
+        parent, child = scene.edge_rows()
+        pa, ch = box[parent], box[child]
+        if self._scene.orientation == "top-down":
+            sx, sy = (pa[:, 0] + pa[:, 2]) / 2, pa[:, 3] - 3
+            ex, ey = (ch[:, 0] + ch[:, 2]) / 2, ch[:, 1] + 3
+            mid = (sy + ey) / 2
+            self._curves = np.column_stack([sx, sy, sx, mid, ex, mid, ex, ey])
+            self._anchors = np.column_stack([ex, mid + (ey - mid) * 0.45])
+        else:
+            sx, sy = pa[:, 2] - 3, (pa[:, 1] + pa[:, 3]) / 2
+            ex, ey = ch[:, 0] + 3, (ch[:, 1] + ch[:, 3]) / 2
+            mid = (sx + ex) / 2
+            self._curves = np.column_stack([sx, sy, mid, sy, mid, ey, ex, ey])
+            self._anchors = np.column_stack([mid + (ex - mid) * 0.5, ey - 9])
+        c = self._curves
+        self._boxes = np.column_stack([np.minimum(c[:, 0], c[:, 6]), np.minimum(c[:, 1], c[:, 7]),
+                                       np.maximum(c[:, 0], c[:, 6]), np.maximum(c[:, 1], c[:, 7])])
+        self._path = _curves_path(c)
+        if len(c):
+            lo, hi = self._boxes[:, :2].min(axis=0), self._boxes[:, 2:].max(axis=0)
+            self._bounds = QRectF(lo[0], lo[1], hi[0] - lo[0], hi[1] - lo[1]).adjusted(-80, -20, 80, 20)
+        else:
+            self._bounds = QRectF()
         self.update()
 
     def _visible(self, rect: QRectF) -> np.ndarray:
@@ -65,7 +77,7 @@ class EdgesItem(QGraphicsItem):
                               & (b[:, 3] >= rect.top()) & (b[:, 1] <= rect.bottom()))
 
     def boundingRect(self) -> QRectF:  # noqa: N802 - Qt override
-        return self._path.boundingRect().adjusted(-80, -20, 80, 20)
+        return self._bounds
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
@@ -76,20 +88,15 @@ class EdgesItem(QGraphicsItem):
         if len(visible) > len(self._curves) // 2:
             painter.drawPath(self._path)
         else:  # panning a big tree: draw only the edges in view
-            path = QPainterPath()
-            for k in visible:
-                a, b, c, d = self._curves[k]
-                path.moveTo(a)
-                path.cubicTo(b, c, d)
-            painter.drawPath(path)
+            painter.drawPath(_curves_path(self._curves[visible]))
         if option.levelOfDetailFromTransform(painter.worldTransform()) < LOD_TEXT:
             return
         painter.setFont(EDGE_FONT)
         metrics = QFontMetricsF(EDGE_FONT)
         for k in visible:
-            point, text = self._labels[k]
+            (x, y), text = self._anchors[k], self._texts[k]
             w, h = metrics.horizontalAdvance(text) + 8, metrics.height() + 2
-            box = QRectF(point.x() - w / 2, point.y() - h / 2, w, h)
+            box = QRectF(x - w / 2, y - h / 2, w, h)
             if not exposed.isEmpty() and not exposed.intersects(box):
                 continue
             painter.setPen(Qt.PenStyle.NoPen)
@@ -97,6 +104,14 @@ class EdgesItem(QGraphicsItem):
             painter.drawRoundedRect(box, 3, 3)
             painter.setPen(palette.MUTED)
             painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
+
+
+def _curves_path(curves: np.ndarray) -> QPainterPath:
+    path = QPainterPath()
+    for x0, y0, x1, y1, x2, y2, x3, y3 in curves.tolist():
+        path.moveTo(x0, y0)
+        path.cubicTo(x1, y1, x2, y2, x3, y3)
+    return path
 
 
 class TreeScene(QGraphicsScene):
@@ -119,6 +134,10 @@ class TreeScene(QGraphicsScene):
         self.layout_positions: dict[int, tuple[float, float]] = {}
         self._edges_item: EdgesItem | None = None
         self._building = False
+        self._row: dict[int, int] = {}  # node id -> row of the geometry arrays
+        self._centers = np.zeros((0, 2))
+        self._half = np.zeros((0, 2))  # half width and height of each item's bounding box
+        self._edge_rows = (np.zeros(0, np.intp), np.zeros(0, np.intp))
 
     def build(self, tree: Tree | None, orientation: str | None = None,
               collapsed: set[int] | None = None) -> None:
@@ -127,6 +146,8 @@ class TreeScene(QGraphicsScene):
         self.clear()
         self.items_by_id, self.edges, self.layout_positions = {}, [], {}
         self._edges_item = None
+        self._row, self._centers, self._half = {}, np.zeros((0, 2)), np.zeros((0, 2))
+        self._edge_rows = (np.zeros(0, np.intp), np.zeros(0, np.intp))
         self.tree = tree
         if orientation:
             self.orientation = orientation
@@ -153,6 +174,11 @@ class TreeScene(QGraphicsScene):
             graph.nodes[node_id]["width"], graph.nodes[node_id]["height"] = w, h
         self.layout_positions = tidy_layout(graph, orientation=self.orientation,
                                             level_gap=46.0 if self.orientation == "top-down" else 70.0)
+        order = list(self.layout_positions)
+        self._row = {node_id: k for k, node_id in enumerate(order)}
+        self._centers = np.array([self.layout_positions[i] for i in order], dtype=np.float64).reshape(-1, 2)
+        self._half = np.array([(graph.nodes[i]["width"] / 2 + 3, graph.nodes[i]["height"] / 2 + 3)
+                               for i in order], dtype=np.float64).reshape(-1, 2)
         for node_id, (x, y) in self.layout_positions.items():
             size = (graph.nodes[node_id]["width"], graph.nodes[node_id]["height"])
             item = NodeItem(tree, nodes[node_id], parents.get(node_id), hidden_counts.get(node_id, 0), size,
@@ -163,16 +189,39 @@ class TreeScene(QGraphicsScene):
         for parent_id, child_id, data in graph.edges(data=True):
             text = branch_condition(tree, nodes[parent_id], data["order"])
             self.edges.append((parent_id, child_id, text))
+        self._edge_rows = (np.array([self._row[p] for p, _, _ in self.edges], dtype=np.intp),
+                           np.array([self._row[c] for _, c, _ in self.edges], dtype=np.intp))
         self._edges_item = EdgesItem(self)
         self.addItem(self._edges_item)
         self._edges_item.rebuild()
         # Generous margins so zooming under the cursor can always scroll to keep its anchor.
-        self.setSceneRect(self.itemsBoundingRect().adjusted(-2000, -2000, 2000, 2000))
+        self.setSceneRect(self.content_rect().adjusted(-2000, -2000, 2000, 2000))
         self._building = False
+
+    def node_boxes(self) -> np.ndarray:
+        """(left, top, right, bottom) of every node item's bounding box, one row per node."""
+        return np.hstack([self._centers - self._half, self._centers + self._half])
+
+    def edge_rows(self) -> tuple[np.ndarray, np.ndarray]:
+        """Rows of ``node_boxes`` for each edge's parent and child."""
+        return self._edge_rows
+
+    def content_rect(self) -> QRectF:
+        """What the tree covers: its nodes and edges (with room for the edge labels)."""
+        if not len(self._centers):
+            return QRectF()
+        box = self.node_boxes()
+        lo, hi = box[:, :2].min(axis=0), box[:, 2:].max(axis=0)
+        rect = QRectF(lo[0], lo[1], hi[0] - lo[0], hi[1] - lo[1])
+        return rect.united(self._edges_item.boundingRect()) if self._edges_item and self.edges else rect
 
     def node_moved(self, item: NodeItem) -> None:
         if self._building or self._edges_item is None:
             return
+        for moved in {item, *(i for i in self.selectedItems() if isinstance(i, NodeItem))}:
+            row = self._row.get(moved.node.id)
+            if row is not None:  # a drag moves every selected node, not just the grabbed one
+                self._centers[row] = (moved.pos().x(), moved.pos().y())
         self._edges_item.rebuild()
         self.layout_changed.emit()
 
@@ -195,6 +244,7 @@ class TreeScene(QGraphicsScene):
         for node_id, (x, y) in positions.items():
             if node_id in self.items_by_id:
                 self.items_by_id[node_id].setPos(x, y)
+                self._centers[self._row[node_id]] = (x, y)
         self._building = False
         if self._edges_item is not None:
             self._edges_item.rebuild()

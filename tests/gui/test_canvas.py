@@ -88,6 +88,50 @@ def test_drag_moves_node_and_edges_and_reset_restores(canvas):
     assert scene.items_by_id[4].pos() == start
 
 
+def test_edges_end_on_the_nodes_even_after_a_drag(qtbot, canvas):
+    scene = canvas.tree_scene()
+
+    def ends_touch_boxes():
+        edges = scene._edges_item._curves
+        for (parent, child, _), curve in zip(scene.edges, edges, strict=True):
+            top = scene.items_by_id[parent].sceneBoundingRect()
+            bottom = scene.items_by_id[child].sceneBoundingRect()
+            assert (curve[0], curve[1]) == pytest.approx((top.center().x(), top.bottom() - 3))
+            assert (curve[6], curve[7]) == pytest.approx((bottom.center().x(), bottom.top() + 3))
+
+    ends_touch_boxes()
+    assert scene.content_rect() == scene.itemsBoundingRect()
+    scene.items_by_id[2].setSelected(True)
+    scene.items_by_id[3].setSelected(True)
+    item = scene.items_by_id[3]
+    qtbot.mousePress(canvas.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.ControlModifier,
+                     canvas.node_view_position(3))
+    target = canvas.node_view_position(3) + QPoint(40, 60)
+    qtbot.mouseMove(canvas.viewport(), target)
+    qtbot.mouseRelease(canvas.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.ControlModifier, target)
+    assert item.pos() != QPointF(*scene.layout_positions[3])  # both selected nodes moved
+    assert scene.items_by_id[2].pos() != QPointF(*scene.layout_positions[2])
+    ends_touch_boxes()
+
+
+def test_overview_draws_a_big_tree(qtbot):
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame(rng.normal(size=(800, 3)), columns=list("abc"))
+    frame["y"] = np.where(rng.random(800) < 0.5, "p", "q")
+    view = TreeCanvas()
+    view.resize(900, 600)
+    qtbot.addWidget(view)
+    view.show()
+    view.set_tree(DecisionTree(algorithm="cart").fit(frame).tree_)
+    assert view.overview.isVisible()
+    image = view.overview.grab().toImage()
+    colours = {image.pixelColor(x, y).name() for x in range(0, image.width(), 3) for y in range(0, image.height(), 3)}
+    assert len(colours) > 4  # edges, and boxes in both class colours, not a blank picture
+
+
 def test_find_steps_through_hits(canvas):
     hits = canvas.find("yes")
     assert len(hits) == 3 and canvas.selected_node() == hits[0]
