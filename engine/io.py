@@ -66,17 +66,9 @@ def _read_delimited(path: Path, sep: str) -> tuple[pd.DataFrame, list[str]]:
     text, notes = decode_text(path.read_bytes(), path.name)
     if not text.strip():
         raise ArborError(f"{path.name} is empty")
-    ragged = _ragged_row(text, sep)
-    if ragged:  # pandas would pad a short row with empty cells and say nothing
-        line, count, expected = ragged
-        raise ArborError(
-            f"{path.name} is malformed: line {line} has {count} values, expected {expected}"
-        )
-    options = {"sep": sep, "dtype": str, "keep_default_na": False, "skipinitialspace": True}
-    try:
-        frame = pd.read_csv(io.StringIO(text), header=None, **options)
-    except (pd.errors.ParserError, csv.Error) as err:
-        raise ArborError(f"{path.name} is malformed: {str(err).splitlines()[0]}") from None
+    frame = _parse_fast(text, sep) if '"' not in text else None
+    if frame is None:
+        frame = _parse_quoted(path, text, sep)
     header = [str(h).strip() for h in frame.iloc[0]]
     if "" in header:
         raise ArborError(f"{path.name}: column {header.index('') + 1} has no name in the header")
@@ -85,6 +77,35 @@ def _read_delimited(path: Path, sep: str) -> tuple[pd.DataFrame, list[str]]:
         raise ArborError(f"{path.name}: duplicate column names: {', '.join(dupes)}")
     frame = frame.iloc[1:].set_axis(header, axis=1).reset_index(drop=True)
     return frame, notes + _separator_hint(path.name, header, sep)
+
+
+def _parse_fast(text: str, sep: str) -> pd.DataFrame | None:
+    """Arrow's reader (several times quicker) for files without quotes; None to fall back.
+
+    Without quotes, leading blanks cannot hide a quoted field, so not skipping them
+    changes nothing: every cell is stripped when the table is made. Arrow refuses a
+    ragged row, which then goes to the careful reader to be reported with its line.
+    """
+    try:
+        frame = pd.read_csv(io.StringIO(text), header=None, sep=sep, dtype=str, keep_default_na=False,
+                            engine="pyarrow")
+    except Exception:  # noqa: BLE001 - any refusal: the careful reader decides and explains
+        return None
+    return frame.fillna("")
+
+
+def _parse_quoted(path: Path, text: str, sep: str) -> pd.DataFrame:
+    ragged = _ragged_row(text, sep)
+    if ragged:  # pandas would pad a short row with empty cells and say nothing
+        line, count, expected = ragged
+        raise ArborError(
+            f"{path.name} is malformed: line {line} has {count} values, expected {expected}"
+        )
+    options = {"sep": sep, "dtype": str, "keep_default_na": False, "skipinitialspace": True}
+    try:
+        return pd.read_csv(io.StringIO(text), header=None, **options)
+    except (pd.errors.ParserError, csv.Error) as err:
+        raise ArborError(f"{path.name} is malformed: {str(err).splitlines()[0]}") from None
 
 
 def _ragged_row(text: str, sep: str) -> tuple[int, int, int] | None:

@@ -97,15 +97,36 @@ class DataDocument(QObject):
 
     # ------------------------------------------------------------------ reading
     @property
+    def frame(self) -> pd.DataFrame:
+        return self._frame
+
+    @frame.setter
+    def frame(self, frame: pd.DataFrame) -> None:
+        # The table view asks for the size tens of thousands of times a second while scrolling;
+        # cells change in place, but the shape only with a new frame.
+        self._frame, self._shape = frame, frame.shape
+        self._readers: dict[int, object] = {}
+
+    @property
     def n_rows(self) -> int:
-        return self.frame.shape[0]
+        return self._shape[0]
 
     @property
     def columns(self) -> list[str]:
-        return list(self.frame.columns)
+        return self.frame.columns.tolist()
+
+    @property
+    def n_columns(self) -> int:
+        return self._shape[1]
+
+    def column_name(self, col: int) -> str:
+        return self.frame.columns[col]
 
     def value(self, row: int, col: int):
-        return self.frame.iat[row, col]
+        reader = self._readers.get(col)
+        if reader is None:
+            reader = self._readers[col] = _reader(self._frame.iloc[:, col])
+        return reader(row)
 
     # ------------------------------------------------------------------ mutators (used by commands)
     def set_cell(self, row: int, col: int, value) -> None:
@@ -115,6 +136,7 @@ class DataDocument(QObject):
                 and value not in series.cat.categories:
             self.frame[name] = series.cat.add_categories([value])
         self.frame.iat[row, col] = value
+        self._readers.pop(col, None)
         self.cells_changed.emit(row, col, row, col)
 
     def set_block(self, top: int, left: int, values: list[list]) -> None:
@@ -126,6 +148,7 @@ class DataDocument(QObject):
                         and v not in series.cat.categories:
                     self.frame[name] = series.cat.add_categories([v])
                 self.frame.iat[top + r, left + c] = v
+                self._readers.pop(left + c, None)
         if values:
             self.cells_changed.emit(top, left, top + len(values) - 1, left + len(values[0]) - 1)
 
@@ -145,3 +168,14 @@ class DataDocument(QObject):
         if table is None:
             return self.frame[name]
         return table.frame[name]
+
+
+def _reader(series: pd.Series):
+    """A cell getter for one column from plain arrays: ``frame.iat`` costs microseconds a cell,
+    and scrolling a big table asks for thousands of cells a frame."""
+    if isinstance(series.dtype, pd.CategoricalDtype):
+        codes = series.cat.codes.to_numpy()
+        labels = series.cat.categories.tolist()
+        return lambda row: labels[codes[row]] if codes[row] >= 0 else np.nan
+    values = series.to_numpy(dtype=object if series.dtype == object else None)
+    return values.__getitem__

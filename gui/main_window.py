@@ -49,6 +49,9 @@ from gui.what_if import WhatIfPanel
 MAX_RECENT = 8
 
 
+#: Files at least this big are read on a worker thread, so the window stays live meanwhile.
+BACKGROUND_OPEN_BYTES = 4_000_000
+
 class MainWindow(QMainWindow):
     """Arbor's window: tree canvas in the centre; data, algorithm, inspector and results docks."""
 
@@ -322,21 +325,49 @@ class MainWindow(QMainWindow):
             self.open_path(path, confirmed=True)
 
     def open_path(self, path: str, confirmed: bool = False) -> bool:
+        """Open a data file; a big one is read on a worker thread (True then means started)."""
         from engine.io import read_table
 
         if not confirmed and not self.confirm_discard("opening another file"):
             return False
         try:
-            table = read_table(path)
-        except ArborError as err:
-            self.dialogs.error(f"Could not open {Path(path).name}: {err}")
-            return False
+            size = Path(path).stat().st_size
+        except OSError:
+            size = 0  # the reader says what is wrong with the path
+        if size < BACKGROUND_OPEN_BYTES:
+            try:
+                table = read_table(path)
+            except ArborError as err:
+                self.dialogs.error(f"Could not open {Path(path).name}: {err}")
+                return False
+            self._opened(table, str(path))
+            return True
+        name, edits = Path(path).name, self.doc.undo_stack.index()
+        job = Job(f"Opening {name}", lambda monitor: read_table(path))
+        job.finished.connect(lambda table, j=job: self._on_open_finished(j, table, str(path), edits))
+        job.failed.connect(lambda msg, details, j=job: self.runner.is_current(j) and self.dialogs.error(
+            f"Could not open {name}: {msg}", details))
+        job.cancelled.connect(lambda j=job: self.runner.is_current(j) and self._say(
+            f"Stopped opening {name}; the table is unchanged"))
+        self.runner.start(job)
+        self.progress.setRange(0, 0)  # reading reports no fractions: a busy bar, and Cancel
+        self._say(f"Opening {path}…")
+        return True
+
+    def _on_open_finished(self, job: Job, table, path: str, edits: int) -> None:
+        if not self.runner.is_current(job):
+            return
+        if self.doc.undo_stack.index() != edits and not self.confirm_discard("opening another file"):
+            self._say(f"Kept the table you edited; {Path(path).name} was not opened")
+            return
+        self._opened(table, path)
+
+    def _opened(self, table, path: str) -> None:
         self.doc.sample_name = None
-        self.doc.load(table, str(path))
-        self._remember(str(path))
+        self.doc.load(table, path)
+        self._remember(path)
         self._drop_tree()
         self._say(f"Opened {path}" + "".join(f" — {n}" for n in table.notes))
-        return True
 
     def open_sample(self, name: str, confirmed: bool = False) -> bool:
         from engine.samples import load_sample
@@ -623,6 +654,7 @@ class MainWindow(QMainWindow):
         self.progress.setVisible(busy)
         self.cancel_button.setVisible(busy)
         self.act["cancel"].setEnabled(busy)
+        self.progress.setRange(0, 1000)
         if busy:
             self.progress.setValue(0)
 

@@ -54,7 +54,7 @@ class TableModel(QAbstractTableModel):
         return 0 if parent.isValid() else self.doc.n_rows
 
     def columnCount(self, parent=NO_PARENT) -> int:  # noqa: N802 - Qt override
-        return 0 if parent.isValid() else len(self.doc.columns)
+        return 0 if parent.isValid() else self.doc.n_columns
 
     def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
         if not index.isValid():
@@ -68,13 +68,13 @@ class TableModel(QAbstractTableModel):
                 return number(float(value))
             return str(value)
         if role == Qt.ItemDataRole.ForegroundRole:
-            name = self.doc.columns[index.column()]
+            name = self.doc.column_name(index.column())
             if missing or self.doc.kinds.get(name) == IGNORED:
                 return QBrush(QColor("#9CA3AF"))
         if role == Qt.ItemDataRole.FontRole and missing:
             return self._missing_font
         if role == Qt.ItemDataRole.TextAlignmentRole:
-            name = self.doc.columns[index.column()]
+            name = self.doc.column_name(index.column())
             if self.doc.kinds.get(name) == NUMERIC:
                 return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.UserRole:  # sort key: numbers as numbers, missing last
@@ -86,9 +86,9 @@ class TableModel(QAbstractTableModel):
     def headerData(self, section: int, orientation, role: int = Qt.ItemDataRole.DisplayRole):  # noqa: N802
         if orientation == Qt.Orientation.Vertical:
             return str(section + 1) if role == Qt.ItemDataRole.DisplayRole else None
-        if section >= len(self.doc.columns):
+        if section >= self.doc.n_columns:
             return None
-        name = self.doc.columns[section]
+        name = self.doc.column_name(section)
         kind = self.doc.kinds.get(name, "nominal")
         if role == Qt.ItemDataRole.DisplayRole:
             mark = " ◎" if name == self.doc.target else ""

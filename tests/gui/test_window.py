@@ -116,6 +116,53 @@ def test_save_and_reopen(qtbot, window, tmp_path):
     assert window.doc.n_rows == 14 and str(path) in window.recent_files()
 
 
+def _csv(tmp_path, rows=2000):
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"x": rng.normal(size=rows).round(3), "y": np.where(rng.random(rows) < 0.5, "a", "b")})
+    path = tmp_path / "big.csv"
+    frame.to_csv(path, index=False)
+    return path
+
+
+def test_a_big_file_opens_on_a_worker_thread(qtbot, window, tmp_path, monkeypatch):
+    monkeypatch.setattr("gui.main_window.BACKGROUND_OPEN_BYTES", 0)
+    path = _csv(tmp_path)
+    assert window.open_path(str(path))
+    assert window.doc.n_rows == 14  # still the old table while reading
+    assert not window.progress.isHidden() and not window.cancel_button.isHidden()
+    qtbot.waitUntil(lambda: window.doc.n_rows == 2000)
+    qtbot.waitUntil(lambda: window.progress.isHidden())
+    assert window.doc.path == str(path)
+    assert str(path) in window.recent_files()
+
+
+def test_a_big_bad_file_reports_and_keeps_the_table(qtbot, window, tmp_path, monkeypatch):
+    monkeypatch.setattr("gui.main_window.BACKGROUND_OPEN_BYTES", 0)
+    bad = tmp_path / "bad.csv"
+    bad.write_text("a,b\n1,2\n3\n")
+    assert window.open_path(str(bad))
+    qtbot.waitUntil(lambda: bool(window.dialogs.errors))
+    assert "line 3 has 1 values, expected 2" in window.dialogs.errors[0][0]
+    assert window.doc.n_rows == 14
+
+
+def test_edits_made_while_a_file_opens_are_not_dropped_silently(qtbot, window, tmp_path, monkeypatch):
+    import gui.main_window as main_window
+
+    monkeypatch.setattr(main_window, "BACKGROUND_OPEN_BYTES", 0)
+    real = window._on_open_finished
+
+    def edit_first(job, table, path, edits):  # the user types while the file is being read
+        window.model.setData(window.model.index(0, 0), "overcast")
+        real(job, table, path, edits)
+
+    monkeypatch.setattr(window, "_on_open_finished", edit_first)
+    assert window.open_path(str(_csv(tmp_path)))
+    qtbot.waitUntil(lambda: window.runner.current.done)
+    qtbot.wait(50)
+    assert window.doc.n_rows == 14 and window.doc.value(0, 0) == "overcast"  # asked; answer was cancel
+
+
 def _big_table(n=300_000):
     rng = np.random.default_rng(0)
     X = rng.normal(size=(n, 8))

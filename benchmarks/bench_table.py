@@ -1,0 +1,93 @@
+"""Opening and scrolling a big table: Arbor's reader and table view against plain pandas.
+
+    QT_QPA_PLATFORM=offscreen python benchmarks/bench_table.py              # 1,000,000 rows
+    QT_QPA_PLATFORM=offscreen python benchmarks/bench_table.py --rows 100000
+
+A CSV of 10 numeric and 5 nominal columns plus a nominal class is written once to a
+temporary folder. Reading: ``engine.io.read_table`` (kind inference, checks, the Table)
+against ``pandas.read_csv`` of the same file, medians of the runs and the ratio. Showing:
+the window's table panel over the loaded table, the time to its first paint, and the
+median time of one scroll step (a page down, then a jump to a random row) with repaint.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+
+def write_csv(path: Path, n: int) -> None:
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame(rng.normal(size=(n, 10)).round(4), columns=[f"n{i}" for i in range(10)])
+    for i in range(5):
+        frame[f"c{i}"] = np.array(["red", "green", "blue", "amber", "violet"])[rng.integers(0, 5, n)]
+    frame["class"] = np.array(["a", "b", "c"])[rng.integers(0, 3, n)]
+    frame.to_csv(path, index=False)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+
+    from PySide6.QtWidgets import QApplication
+
+    from engine.io import read_table
+    from gui.document import DataDocument
+    from gui.table_model import TableModel
+    from gui.table_view import TablePanel
+
+    app = QApplication.instance() or QApplication([])
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "big.csv"
+        write_csv(path, args.rows)
+        size_mb = path.stat().st_size / 2**20
+        ours, theirs = [], []
+        for _ in range(args.runs):
+            start = time.perf_counter()
+            pd.read_csv(path)
+            theirs.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            table = read_table(path)
+            ours.append(time.perf_counter() - start)
+        doc = DataDocument()
+        model = TableModel(doc)
+        panel = TablePanel(model)
+        panel.resize(1200, 800)
+        panel.show()
+        app.processEvents()
+        start = time.perf_counter()
+        doc.load(table, str(path))
+        panel.view.viewport().repaint()
+        app.processEvents()
+        shown = time.perf_counter() - start
+        bar = panel.view.verticalScrollBar()
+        rng = np.random.default_rng(1)
+        steps = []
+        for k in range(40):
+            start = time.perf_counter()
+            bar.setValue(bar.value() + bar.pageStep() if k % 2 == 0 else int(rng.integers(0, bar.maximum())))
+            panel.view.viewport().repaint()
+            steps.append(time.perf_counter() - start)
+    read, ref = statistics.median(ours), statistics.median(theirs)
+    print(f"{args.rows:,} rows, {size_mb:.0f} MB CSV")
+    print(f"read: Arbor {read:.2f} s, pandas.read_csv {ref:.2f} s, ratio {read / ref:.2f}")
+    print(f"table panel: first paint {shown:.2f} s, scroll step median {1000 * statistics.median(steps):.1f} ms, "
+          f"max {1000 * max(steps):.1f} ms")
+    panel.close()
+
+
+if __name__ == "__main__":
+    main()
