@@ -104,7 +104,7 @@ class DataDocument(QObject):
     def frame(self, frame: pd.DataFrame) -> None:
         # The table view asks for the size tens of thousands of times a second while scrolling;
         # cells change in place, but the shape only with a new frame.
-        self._frame, self._shape = frame, frame.shape
+        self._frame, self._shape, self._names = frame, frame.shape, frame.columns.tolist()
         self._readers: dict[int, object] = {}
 
     @property
@@ -113,14 +113,14 @@ class DataDocument(QObject):
 
     @property
     def columns(self) -> list[str]:
-        return self.frame.columns.tolist()
+        return list(self._names)
 
     @property
     def n_columns(self) -> int:
         return self._shape[1]
 
     def column_name(self, col: int) -> str:
-        return self.frame.columns[col]
+        return self._names[col]
 
     def value(self, row: int, col: int):
         reader = self._readers.get(col)

@@ -20,6 +20,7 @@ from gui.table_commands import SetCellCommand
 
 MISSING_TEXT = "?"
 NO_PARENT = QModelIndex()
+RIGHT_ALIGNED = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 KIND_MARK = {"nominal": "N", "numeric": "#", "ignored": "–"}
 
 
@@ -76,7 +77,7 @@ class TableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.TextAlignmentRole:
             name = self.doc.column_name(index.column())
             if self.doc.kinds.get(name) == NUMERIC:
-                return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                return RIGHT_ALIGNED
         if role == Qt.ItemDataRole.UserRole:  # sort key: numbers as numbers, missing last
             if missing:
                 return float("inf")
