@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
 from gui.jobs import TrainResult
@@ -14,6 +15,7 @@ class ResultsPanel(QWidget):
         super().__init__(parent)
         self.summary = QLabel("Train a tree (F5) to see its results.")
         self.summary.setWordWrap(True)
+        self.summary.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.summary.setTextFormat(self.summary.textFormat().RichText)
         self.confusion = QTableWidget()
         self.confusion.setToolTip("Cross-validated confusion matrix: rows are actual classes, "
