@@ -127,6 +127,44 @@ def _numeric_rules(total, n, K, binary, msl, node_weight, tmp):
 
 
 @njit(cache=True, inline="always")
+def _consider_cut(pos, left, right, total, K, code, binary, imp_parent, known_frac, msl, min_split,
+                  best_left, tmp, gains, cuts, flog, best, best_pos, ncut, pbest):
+    """One admissible-or-not cut with ``left`` below it: the sweeps' shared step.
+
+    Binary (CART): keeps the first maximum and its left statistics. Otherwise (C4.5):
+    records the cut's gain and position. Returns the updated (best, best_pos, ncut, pbest).
+    """
+    for k in range(left.shape[0]):
+        right[k] = total[k] - left[k]
+    sl = size_of(left, K, tmp)
+    sr = size_of(right, K, tmp)
+    if binary:
+        if sl >= msl and sr >= msl:
+            ncut += 1
+            pr = _proxy(left, right, sl, sr, K, code, flog)
+            if pr == np.inf or pr >= pbest - PROXY_SLACK * abs(pbest):
+                g = gain_two(left, right, K, code, imp_parent, known_frac, tmp)
+                if g > best:
+                    best, best_pos = g, pos
+                    _copy(best_left, left)
+                if pr != np.inf and pr > pbest:
+                    pbest = pr
+    elif sl >= min_split - WEKA_EPS and sr >= min_split - WEKA_EPS:
+        # Only cuts within WEKA_EPS of the best gain matter to C4.5's pick.
+        pr = _proxy(left, right, sl, sr, K, code, flog)
+        if pr == np.inf or pr >= pbest - (WEKA_EPS * (sl + sr) / known_frac
+                                          + PROXY_SLACK * abs(pbest)):
+            gains[ncut] = gain_two(left, right, K, code, imp_parent, known_frac, tmp)
+            if pr != np.inf and pr > pbest:
+                pbest = pr
+        else:
+            gains[ncut] = -np.inf
+        cuts[ncut] = pos
+        ncut += 1
+    return best, best_pos, ncut, pbest
+
+
+@njit(cache=True, inline="always")
 def _sweep_sorted(col, row_of, w, ycls, yval, seg, n, K, code, binary, total, imp_parent,
                   known_frac, msl, min_split, left, right, best_left, tmp, gains, cuts, flog):
     """Score every cut of a sorted segment: (best gain, its position, admissible cuts).
@@ -143,33 +181,9 @@ def _sweep_sorted(col, row_of, w, ycls, yval, seg, n, K, code, binary, total, im
         _add_entry(left, seg[i], w, ycls, yval, K)
         nxt = col[row_of[seg[i + 1]]]
         if x + eps < nxt:
-            for k in range(left.shape[0]):
-                right[k] = total[k] - left[k]
-            sl = size_of(left, K, tmp)
-            sr = size_of(right, K, tmp)
-            if binary:
-                if sl >= msl and sr >= msl:
-                    ncut += 1
-                    pr = _proxy(left, right, sl, sr, K, code, flog)
-                    if pr == np.inf or pr >= pbest - PROXY_SLACK * abs(pbest):
-                        g = gain_two(left, right, K, code, imp_parent, known_frac, tmp)
-                        if g > best:
-                            best, best_i = g, i
-                            _copy(best_left, left)
-                        if pr != np.inf and pr > pbest:
-                            pbest = pr
-            elif sl >= min_split - WEKA_EPS and sr >= min_split - WEKA_EPS:
-                # Only cuts within WEKA_EPS of the best gain matter to C4.5's pick.
-                pr = _proxy(left, right, sl, sr, K, code, flog)
-                if pr == np.inf or pr >= pbest - (WEKA_EPS * (sl + sr) / known_frac
-                                                  + PROXY_SLACK * abs(pbest)):
-                    gains[ncut] = gain_two(left, right, K, code, imp_parent, known_frac, tmp)
-                    if pr != np.inf and pr > pbest:
-                        pbest = pr
-                else:
-                    gains[ncut] = -np.inf
-                cuts[ncut] = i
-                ncut += 1
+            best, best_i, ncut, pbest = _consider_cut(
+                i, left, right, total, K, code, binary, imp_parent, known_frac, msl, min_split,
+                best_left, tmp, gains, cuts, flog, best, best_i, ncut, pbest)
         x = nxt
     return best, best_i, ncut
 
@@ -187,33 +201,9 @@ def _sweep_items(item_bin, item_stats, L, lo, hi, K, code, binary, total, imp_pa
         for k in range(S):
             left[k] += item_stats[t, k]
         if hi[item_bin[t]] + eps < lo[item_bin[t + 1]]:
-            for k in range(S):
-                right[k] = total[k] - left[k]
-            sl = size_of(left, K, tmp)
-            sr = size_of(right, K, tmp)
-            if binary:
-                if sl >= msl and sr >= msl:
-                    ncut += 1
-                    pr = _proxy(left, right, sl, sr, K, code, flog)
-                    if pr == np.inf or pr >= pbest - PROXY_SLACK * abs(pbest):
-                        g = gain_two(left, right, K, code, imp_parent, known_frac, tmp)
-                        if g > best:
-                            best, best_t = g, t
-                            _copy(best_left, left)
-                        if pr != np.inf and pr > pbest:
-                            pbest = pr
-            elif sl >= min_split - WEKA_EPS and sr >= min_split - WEKA_EPS:
-                # Only cuts within WEKA_EPS of the best gain matter to C4.5's pick.
-                pr = _proxy(left, right, sl, sr, K, code, flog)
-                if pr == np.inf or pr >= pbest - (WEKA_EPS * (sl + sr) / known_frac
-                                                  + PROXY_SLACK * abs(pbest)):
-                    gains[ncut] = gain_two(left, right, K, code, imp_parent, known_frac, tmp)
-                    if pr != np.inf and pr > pbest:
-                        pbest = pr
-                else:
-                    gains[ncut] = -np.inf
-                cuts[ncut] = t
-                ncut += 1
+            best, best_t, ncut, pbest = _consider_cut(
+                t, left, right, total, K, code, binary, imp_parent, known_frac, msl, min_split,
+                best_left, tmp, gains, cuts, flog, best, best_t, ncut, pbest)
     return best, best_t, ncut
 
 
