@@ -21,6 +21,10 @@ from gui.table_commands import SetCellCommand
 MISSING_TEXT = "?"
 NO_PARENT = QModelIndex()
 RIGHT_ALIGNED = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+CELL_FLAGS = Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsEditable
+_ROLES = frozenset(int(r) for r in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole,
+                                    Qt.ItemDataRole.ForegroundRole, Qt.ItemDataRole.FontRole,
+                                    Qt.ItemDataRole.TextAlignmentRole))
 KIND_MARK = {"nominal": "N", "numeric": "#", "ignored": "–"}
 
 
@@ -58,9 +62,13 @@ class TableModel(QAbstractTableModel):
         return 0 if parent.isValid() else self.doc.n_columns
 
     def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
-        if not index.isValid():
+        return self.cell(index.row(), index.column(), role) if index.isValid() else None
+
+    def cell(self, row: int, col: int, role: int = Qt.ItemDataRole.DisplayRole):
+        """``data`` by row and column (what the view's proxy calls, without building an index)."""
+        if role not in _ROLES:  # the view asks for a dozen roles a cell; these five have answers
             return None
-        value = self.doc.value(index.row(), index.column())
+        value = self.doc.value(row, col)
         missing = pd.isna(value)
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
             if missing:
@@ -69,19 +77,15 @@ class TableModel(QAbstractTableModel):
                 return number(float(value))
             return str(value)
         if role == Qt.ItemDataRole.ForegroundRole:
-            name = self.doc.column_name(index.column())
+            name = self.doc.column_name(col)
             if missing or self.doc.kinds.get(name) == IGNORED:
                 return QBrush(QColor("#9CA3AF"))
         if role == Qt.ItemDataRole.FontRole and missing:
             return self._missing_font
         if role == Qt.ItemDataRole.TextAlignmentRole:
-            name = self.doc.column_name(index.column())
+            name = self.doc.column_name(col)
             if self.doc.kinds.get(name) == NUMERIC:
                 return RIGHT_ALIGNED
-        if role == Qt.ItemDataRole.UserRole:  # sort key: numbers as numbers, missing last
-            if missing:
-                return float("inf")
-            return float(value) if isinstance(value, float | np.floating) else str(value)
         return None
 
     def headerData(self, section: int, orientation, role: int = Qt.ItemDataRole.DisplayRole):  # noqa: N802
@@ -106,7 +110,7 @@ class TableModel(QAbstractTableModel):
     def flags(self, index: QModelIndex):
         if not index.isValid():
             return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsEditable
+        return CELL_FLAGS
 
     def setData(self, index: QModelIndex, value, role: int = Qt.ItemDataRole.EditRole) -> bool:  # noqa: N802
         if not index.isValid() or role != Qt.ItemDataRole.EditRole:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QMimeData, QPoint, QSortFilterProxyModel, Qt, Signal
+from PySide6.QtCore import QMimeData, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QDrag, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QApplication,
     QHBoxLayout,
     QLineEdit,
     QPushButton,
@@ -19,31 +20,9 @@ from engine.errors import ArborError
 from gui.document import coerce
 from gui.table_commands import PasteCommand
 from gui.table_model import TableModel
+from gui.table_proxy import RowsProxy
 
-
-class RowFilterProxy(QSortFilterProxyModel):
-    """Text filter over all columns, optionally limited to a set of rows (a node's rows)."""
-
-    def __init__(self, parent=None):
-        super().__init__(parent)
-        self.rows: set[int] | None = None
-
-    def set_rows(self, rows) -> None:
-        # Qt 6.10 replaced invalidateFilter() by begin/endFilterChange(); support both.
-        if hasattr(self, "beginFilterChange"):
-            self.beginFilterChange()
-            self.rows = set(rows) if rows is not None else None
-            self.endFilterChange()
-        else:
-            self.rows = set(rows) if rows is not None else None
-            self.invalidateFilter()
-
-    def filterAcceptsRow(self, row: int, parent) -> bool:  # noqa: N802 - Qt override
-        if self.rows is not None and row not in self.rows:
-            return False
-        return super().filterAcceptsRow(row, parent)
-
-
+FILTER_DELAY_MS = 250
 ROWS_MIME = "application/x-arbor-rows"
 
 
@@ -84,15 +63,15 @@ class TablePanel(QWidget):
     def __init__(self, model: TableModel, parent=None):
         super().__init__(parent)
         self.model = model
-        self.proxy = RowFilterProxy(self)
-        self.proxy.setSourceModel(model)
-        self.proxy.setSortRole(Qt.ItemDataRole.UserRole)
-        self.proxy.setFilterKeyColumn(-1)
-        self.proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        self.proxy = RowsProxy(model, self)
         self.filter = QLineEdit(placeholderText="Filter rows (any column contains…)")
         self.filter.setClearButtonEnabled(True)
         self.filter.setToolTip("Shows only rows containing this text; the data keeps its order")
-        self.filter.textChanged.connect(self.proxy.setFilterFixedString)
+        # Applied when typing pauses: on a big table each pass over the columns takes a moment.
+        self._filter_timer = QTimer(self, singleShot=True, interval=FILTER_DELAY_MS)
+        self._filter_timer.timeout.connect(self._apply_filter)
+        self.filter.textChanged.connect(self._filter_timer.start)
+        self.filter.returnPressed.connect(self._apply_filter)
         self.view = RowsTableView(self)
         self.view.setModel(self.proxy)
         self.view.setSortingEnabled(True)
@@ -114,6 +93,16 @@ class TablePanel(QWidget):
         row.addWidget(self.show_all)
         layout.addLayout(row)
         layout.addWidget(self.view)
+
+    def _apply_filter(self) -> None:
+        self._filter_timer.stop()
+        if self.filter.text() == self.proxy.filter_text():
+            return
+        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+        try:
+            self.proxy.setFilterFixedString(self.filter.text())
+        finally:
+            QApplication.restoreOverrideCursor()
 
     def _on_header_menu(self, pos: QPoint) -> None:
         col = self.view.horizontalHeader().logicalIndexAt(pos)
