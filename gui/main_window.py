@@ -7,6 +7,7 @@ from pathlib import Path
 from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
+    QApplication,
     QDockWidget,
     QLabel,
     QMainWindow,
@@ -177,6 +178,8 @@ class MainWindow(QMainWindow):
             "zoom_out": self._action("Zoom &out", self.canvas.zoom_out, K.StandardKey.ZoomOut),
             "fit": self._action("&Fit tree", self.canvas.fit_to_window, K("Ctrl+0")),
             "reset_layout": self._action("&Reset layout", self.canvas.reset_layout),
+            "expand_all": self._action("&Expand all", self.expand_all, K("Ctrl+E"),
+                                       "Show every node of the tree (a big tree opens with its top levels)"),
             "orientation": self._action("Left to right", self.toggle_orientation),
             "pin": self._action("&Pin node in inspector", self.pin_selected, K("P")),
             "train": self._action("&Train", self.train, [K("F5"), K("Ctrl+R")],
@@ -196,7 +199,7 @@ class MainWindow(QMainWindow):
                       "export_pmml", "export_dot", "export_model", None, "quit"],
             "&Edit": ["undo", "redo", None, "copy", "paste", "missing", None, "insert_row", "delete_rows",
                       "duplicate_rows", None, "find", "find_next"],
-            "&View": ["zoom_in", "zoom_out", "fit", "reset_layout", "orientation", None, "pin"],
+            "&View": ["zoom_in", "zoom_out", "fit", "reset_layout", "expand_all", "orientation", None, "pin"],
             "&Model": ["train", "cancel"],
             "&Help": ["about"],
         }
@@ -249,6 +252,7 @@ class MainWindow(QMainWindow):
         self.table.paste_rejected.connect(lambda msg: self.dialogs.error(msg))
         self.table.rows_selected.connect(self._on_table_rows_selected)
         self.canvas.node_selected.connect(self._on_canvas_node_selected)
+        self.canvas.big_tree_shown.connect(self._on_big_tree_shown)
         self.canvas.rows_dropped.connect(self._on_canvas_rows_dropped)
         self.canvas.node_context_menu_requested.connect(self._on_canvas_node_context_menu_requested)
         self.growth.set_source(self._growth_source)
@@ -667,6 +671,26 @@ class MainWindow(QMainWindow):
         self.pruning.set_tree(None)
         self.what_if.set_tree(None)
         self.growth.reset()
+
+    def expand_all(self) -> None:
+        tree = self.canvas.tree()
+        if tree is None:
+            return
+        if tree.n_nodes > 20_000 and not self.dialogs.ask_yes_no(
+                f"The tree has {tree.n_nodes:,} nodes; drawing them all takes about "
+                f"{tree.n_nodes / 15_000:.0f} s and the canvas gets slow. Show them all?"):
+            return
+        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+        try:
+            self.canvas.expand_all()
+        finally:
+            QApplication.restoreOverrideCursor()
+
+    def _on_big_tree_shown(self, levels: int, shown: int, total: int) -> None:
+        note = (f"big tree: its top {levels} levels shown ({shown:,} of {total:,} nodes); "
+                "double-click a node to open it, or View > Expand all")
+        # After whatever the caller says next (e.g. "Trained: ..."), not instead of it.
+        QTimer.singleShot(0, lambda: self._say(f"{self.status_label.text()} — {note}"))
 
     def show_tree(self, tree, select: int = -1) -> None:
         """Put ``tree`` on the canvas and point the inspector and what-if form at it."""

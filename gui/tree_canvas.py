@@ -8,6 +8,7 @@ serves the charts, where its plotting is what we want.
 
 from __future__ import annotations
 
+import numpy as np
 from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QKeySequence, QPainter, QWheelEvent
 from PySide6.QtWidgets import QGraphicsView, QLabel
@@ -19,6 +20,19 @@ from gui.node_item import NodeItem
 from gui.tree_scene import TreeScene
 
 MIN_SCALE, MAX_SCALE = 0.02, 6.0
+#: A new tree with more nodes opens with only its top levels shown (about 0.2 s to draw);
+#: double-clicking a node, or View > Expand all, shows more.
+SHOW_AT_MOST = 3000
+
+
+def top_levels(tree: Tree, limit: int = SHOW_AT_MOST) -> tuple[int, set[int]]:
+    """The deepest level ``d`` (at least 1) with at most ``limit`` nodes down to it, and the
+    split nodes on level ``d`` to collapse so that only those levels show."""
+    depths = np.array([n.depth for n in tree.nodes()]) - tree.root.depth
+    per_level = np.bincount(depths)
+    within = np.flatnonzero(np.cumsum(per_level) <= limit)
+    level = max(int(within[-1]) if len(within) else 0, 1)
+    return level, {n.id for n in tree.nodes() if n.depth - tree.root.depth == level and not n.is_leaf}
 
 
 class TreeCanvas(QGraphicsView):
@@ -31,9 +45,11 @@ class TreeCanvas(QGraphicsView):
     node_context_menu_requested(int, QPoint) : right-click on a node, global position.
     zoom_changed(float) : the view's scale changed.
     rows_dropped(list) : table rows were dropped on the canvas (their indices).
+    big_tree_shown(int, int, int) : a new tree too big to draw whole opened with its top levels.
     """
 
     node_selected = Signal(int)
+    big_tree_shown = Signal(int, int, int)  # levels shown, nodes shown, nodes in the tree
     node_activated = Signal(int)
     node_context_menu_requested = Signal(int, QPoint)
     zoom_changed = Signal(float)
@@ -81,9 +97,14 @@ class TreeCanvas(QGraphicsView):
         same_shape = (tree is not None and self._scene.tree is not None
                       and tree.n_nodes == self._scene.tree.n_nodes)
         collapsed = self._scene.collapsed if same_shape else set()
+        big = tree is not None and not same_shape and tree.n_nodes > SHOW_AT_MOST
+        if big:
+            level, collapsed = top_levels(tree)
         self._scene.blockSignals(True)
         self._scene.build(tree, collapsed=collapsed)
         self._scene.blockSignals(False)
+        if big:
+            self.big_tree_shown.emit(level + 1, len(self._scene.items_by_id), tree.n_nodes)
         self._update_legend()
         self._update_overview()
         self._hits, self._hit = [], -1
@@ -237,6 +258,13 @@ class TreeCanvas(QGraphicsView):
         item.setSelected(True)
         delta = item.pos() - self.mapToScene(anchor)
         self.centerOn(self.mapToScene(self.viewport().rect().center()) + delta)
+
+    def expand_all(self) -> None:
+        """Show every node (a big tree takes a while: about 0.6 s per 10,000 nodes)."""
+        if self._scene.tree is not None and self._scene.collapsed:
+            self._scene.build(self._scene.tree, collapsed=set())
+            self._update_overview()
+            self.fit_to_window()
 
     def collapse(self, node_id: int) -> None:
         if node_id not in self._scene.collapsed:

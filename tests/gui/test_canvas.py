@@ -197,3 +197,28 @@ def test_painting_does_not_drain_none_refcount(canvas):
     for _ in range(200):
         canvas.viewport().repaint()
     assert sys.getrefcount(None) >= before - 50
+
+
+def test_a_big_tree_opens_with_its_top_levels_and_expands(qtbot):
+    import numpy as np
+    import pandas as pd
+
+    from gui.tree_canvas import SHOW_AT_MOST, top_levels
+
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame(rng.normal(size=(6000, 3)), columns=list("abc"))
+    frame["y"] = np.where(rng.random(6000) < 0.5, "p", "q")
+    tree = DecisionTree(algorithm="cart").fit(frame).tree_
+    assert tree.n_nodes > SHOW_AT_MOST
+    level, collapsed = top_levels(tree)
+    depth_counts = np.bincount([n.depth for n in tree.nodes()])
+    assert depth_counts[:level + 1].sum() <= SHOW_AT_MOST < depth_counts[:level + 2].sum()
+    view = TreeCanvas()
+    qtbot.addWidget(view)
+    with qtbot.waitSignal(view.big_tree_shown) as shown:
+        view.set_tree(tree)
+    assert shown.args == [level + 1, len(view.tree_scene().items_by_id), tree.n_nodes]
+    assert len(view.tree_scene().items_by_id) == depth_counts[:level + 1].sum()
+    assert view.tree_scene().collapsed == collapsed
+    view.expand_all()
+    assert len(view.tree_scene().items_by_id) == tree.n_nodes

@@ -350,3 +350,20 @@ def test_image_scale_and_transparency(qtbot, window, tmp_path):
         sizes.append(image.width())
     assert sizes[1] == pytest.approx(3 * sizes[0], rel=0.02)
     assert image.pixelColor(1, 1).alpha() == 0
+
+
+def test_a_big_trained_tree_opens_with_its_top_levels(qtbot, window):
+    rng = np.random.default_rng(1)
+    frame = pd.DataFrame(rng.normal(size=(8000, 3)), columns=list("abc"))
+    frame["y"] = np.where(rng.random(8000) < 0.5, "p", "q")
+    window.doc.load(make_table(frame), None)
+    window.config.algorithm.setCurrentText("cart")
+    window.config.cv_folds.setValue(0)
+    train_and_wait(qtbot, window)
+    qtbot.waitUntil(lambda: window.result is not None)
+    qtbot.waitUntil(lambda: "big tree" in window.status_label.text())
+    assert window.status_label.text().startswith("Trained:")
+    shown = len(window.canvas.tree_scene().items_by_id)
+    assert shown < window.result.model.tree_.n_nodes
+    window.act["expand_all"].trigger()
+    assert len(window.canvas.tree_scene().items_by_id) == window.result.model.tree_.n_nodes
