@@ -10,9 +10,14 @@ the numpy loop), and nominal attributes are split one branch per category
 
 from __future__ import annotations
 
+import contextlib
+import os
+import subprocess
+import sys
 import threading
 import time
 from importlib.util import find_spec
+from pathlib import Path
 from types import MappingProxyType
 
 import numpy as np
@@ -83,7 +88,14 @@ def compile_kernels() -> bool:
 
 
 def _warm_up() -> None:
-    """Compile every kernel by growing two tiny trees (exact and histogram)."""
+    """Compile every kernel by growing two tiny trees (exact and histogram).
+
+    The compiling itself happens first in a child process: numba holds the interpreter
+    for much of its half minute, which would stall the window (and the numpy loop a fit
+    runs meanwhile). The child writes numba's cache; here the kernels then load from it
+    in about half a second. If the child cannot run, they compile here as before.
+    """
+    _compile_in_child()
     from engine.encoding import Attribute, Encoded, Schema
     from engine.settings import resolve
     from engine.splitting import Problem
@@ -101,6 +113,21 @@ def _warm_up() -> None:
         _compiled.set()
     except Exception:  # noqa: BLE001 - any failure means: stay with the numpy loop
         _broken.set()
+
+
+_CHILD_FLAG = "ARBOR_COMPILING_CHILD"
+
+
+def _compile_in_child() -> None:
+    if os.environ.get(_CHILD_FLAG):
+        return  # this is the child: compile right here
+    root = str(Path(__file__).resolve().parents[1])
+    env = dict(os.environ, **{_CHILD_FLAG: "1"})
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
+    with contextlib.suppress(OSError, subprocess.SubprocessError):  # then compile here
+        subprocess.run([sys.executable, "-c", "from engine.fastpath import compile_kernels; compile_kernels()"],
+                       cwd=root, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL, timeout=900, check=False)
 
 
 def plan(problem, rows: np.ndarray, weights: np.ndarray, used, force: bool = False) -> str | None:
