@@ -151,6 +151,7 @@ class TrainResult:
     train_score: float
     notes: tuple[str, ...]
     full_tree: object | None = None  # CART: the unpruned tree, for the pruning path
+    path: object | None = None  # and its cost-complexity path (worked out here, not in the window)
 
 
 def train_call(table, params: dict, cv_folds: int, seed: int) -> Callable[[Monitor], TrainResult]:
@@ -180,16 +181,19 @@ def train_call(table, params: dict, cv_folds: int, seed: int) -> Callable[[Monit
         else:
             pred = np.argmax(predict_proba(model.tree_, data.X), axis=1)
             score = float(np.mean(pred == data.y))
-        full = None
+        full = path = None
         if settings.algorithm == "cart":
             from dataclasses import replace
 
             from engine.growth import grow
+            from engine.pruning import cost_complexity_path
             from engine.tree import Tree
 
             full = model.tree_ if settings.prune == "none" else Tree(
                 grow(data, replace(settings, prune="none"), monitor.scaled(0.95, 1.0)), data.schema)
+            monitor.report(1.0, "the pruning path")
+            path = cost_complexity_path(full)
         monitor.report(1.0, "done")
-        return TrainResult(model, base, evaluation, score, tuple(model.notes_), full)
+        return TrainResult(model, base, evaluation, score, tuple(model.notes_), full, path)
 
     return call

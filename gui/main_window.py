@@ -637,7 +637,7 @@ class MainWindow(QMainWindow):
         tree = result.model.tree_
         self.show_tree(tree)
         self.results.show_result(result)
-        self.pruning.set_tree(result.full_tree)
+        self.pruning.set_tree(result.full_tree, result.path)
         if result.full_tree is not None and self.settings_used.prune == "cost-complexity":
             self.pruning.select_alpha(self.settings_used.alpha or 0.0)
         self.what_if.set_tree(tree, self.doc.frame.iloc[0] if self.doc.n_rows else None)

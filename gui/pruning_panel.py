@@ -8,13 +8,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QPushButton, QSlider, QVBoxLayout, QWidget
 
-from engine.pruning import cost_complexity_path, prune_cost_complexity
-
-
-def _training_error(tree) -> float:
-    """Share of the training weight the tree's leaves misclassify (read off the leaves)."""
-    wrong = sum(n.distribution.sum() - n.distribution.max() for n in tree.nodes() if n.is_leaf)
-    return float(wrong / tree.root.weight) if tree.root.weight else 0.0
+from engine.pruning import cost_complexity_path, prune_to_step
 
 
 class PruningPanel(QWidget):
@@ -63,8 +57,9 @@ class PruningPanel(QWidget):
         layout.addWidget(self.info)
         self.setEnabled(False)
 
-    def set_tree(self, full_tree, train_error: np.ndarray | None = None) -> None:
-        """``full_tree``: the unpruned tree whose path to show (None clears)."""
+    def set_tree(self, full_tree, path=None) -> None:
+        """``full_tree``: the unpruned tree whose path to show (None clears); ``path`` its
+        cost-complexity path when already worked out (a big tree's takes a moment)."""
         self.full = full_tree
         self.plot.clear()
         self.leaves_axis.clear()
@@ -74,14 +69,16 @@ class PruningPanel(QWidget):
             self.info.setText("Train a CART tree to see its pruning path.")
             return
         self.setEnabled(True)
-        self.path = cost_complexity_path(full_tree)
+        self.path = path if path is not None else cost_complexity_path(full_tree)
         self.alphas, first = np.unique(self.path.alphas, return_index=True)
         leaves = self.path.n_leaves[first]
         impurity = self.path.impurities[first]
         self.plot.plot(self.alphas, impurity, pen=pg.mkPen("#0072B2", width=2), symbol="o", symbolSize=5,
                        name="total leaf impurity (training)")
         if not full_tree.is_regression:
-            errors = [_training_error(prune_cost_complexity(full_tree, a)) for a in self.alphas]
+            # The tree pruned at an alpha has taken every step with that alpha: read the last.
+            last = len(self.path.alphas) - 1 - np.unique(self.path.alphas[::-1], return_index=True)[1]
+            errors = self.path.errors[last]
             self.plot.plot(self.alphas, errors, pen=pg.mkPen("#E69F00", width=2), symbol="s", symbolSize=5,
                            name="training error")
         self.leaves_axis.addItem(pg.PlotCurveItem(self.alphas, leaves, pen=pg.mkPen("#999999", width=1.5,
@@ -119,6 +116,6 @@ class PruningPanel(QWidget):
             return
         alpha = float(self.alphas[k])
         self.marker.setValue(alpha)
-        tree = prune_cost_complexity(self.full, alpha)
+        tree = prune_to_step(self.full, self.path, int(np.flatnonzero(self.path.alphas == alpha)[-1]))
         self.info.setText(f"alpha = {alpha:.4g}: {tree.n_leaves} leaves, {tree.n_nodes} nodes.")
         self.pruned.emit(tree, alpha)

@@ -98,3 +98,20 @@ def test_reduced_error_pruning_uses_held_out_rows():
     assert rep.n_leaves < full.n_leaves
     again = DecisionTree(algorithm="id3", prune="reduced-error", holdout=0.3, seed=2).fit(table).tree_
     assert again.n_leaves == rep.n_leaves
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_path_training_errors_are_those_of_the_pruned_trees(seed):
+    from engine.pruning import cost_complexity_path, prune_cost_complexity
+
+    rng = np.random.default_rng(seed)
+    frame = pd.DataFrame(rng.normal(size=(400, 3)), columns=list("abc"))
+    frame["y"] = np.array(["p", "q", "r"])[rng.integers(0, 3, 400)]
+    full = DecisionTree(algorithm="cart").fit(frame).tree_
+    path = cost_complexity_path(full)
+    assert path.errors[0] == 0.0 and path.errors[-1] == pytest.approx(1 - frame["y"].value_counts().max() / 400)
+    for alpha in np.unique(path.alphas)[::7]:
+        pruned = prune_cost_complexity(full, alpha)
+        wrong = sum(n.distribution.sum() - n.distribution.max() for n in pruned.nodes() if n.is_leaf)
+        last = np.flatnonzero(path.alphas == alpha)[-1]
+        assert path.errors[last] == pytest.approx(wrong / 400, abs=1e-12)

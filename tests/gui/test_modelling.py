@@ -81,6 +81,13 @@ def test_alpha_slider_prunes_the_canvas(qtbot, window):
     window.pruning.slider.setValue(window.pruning.slider.maximum() - 1)
     assert window.tree.n_leaves < full
     assert len(window.canvas.tree_scene().items_by_id) == window.tree.n_nodes
+    from engine.pruning import prune_cost_complexity
+
+    for k in range(window.pruning.slider.maximum() + 1):  # the path's steps, no new search
+        window.pruning.slider.setValue(k)
+        searched = prune_cost_complexity(window.pruning.full, float(window.pruning.alphas[k]))
+        assert [n.id for n in window.tree.nodes()] == [n.id for n in searched.nodes()]
+        assert window.tree.n_leaves == searched.n_leaves
     window.pruning.slider.setValue(0)
     assert window.tree.n_leaves == full
     job = window.cross_validate_alpha()
