@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from types import MappingProxyType
 
 import numpy as np
@@ -109,16 +110,17 @@ class Tree:
     def nodes(self) -> Iterator[Node]:
         return self.root.walk()
 
-    @property
+    # A tree never changes, so its counts are worked out once (the window asks often).
+    @cached_property
     def n_nodes(self) -> int:
         """Internal nodes plus leaves (Weka's "size of the tree")."""
         return sum(1 for _ in self.nodes())
 
-    @property
+    @cached_property
     def n_leaves(self) -> int:
         return sum(1 for n in self.nodes() if n.is_leaf)
 
-    @property
+    @cached_property
     def depth(self) -> int:
         """Edges on the longest root-to-leaf path; a single leaf has depth 0."""
         return max(n.depth for n in self.nodes()) - self.root.depth

@@ -193,6 +193,9 @@ def train_call(table, params: dict, cv_folds: int, seed: int) -> Callable[[Monit
                 grow(data, replace(settings, prune="none"), monitor.scaled(0.95, 1.0)), data.schema)
             monitor.report(1.0, "the pruning path")
             path = cost_complexity_path(full)
+        for tree in (model.tree_, full):  # counted here, so the window reads them, not walks the tree
+            if tree is not None:
+                _ = tree.n_nodes, tree.n_leaves, tree.depth
         monitor.report(1.0, "done")
         return TrainResult(model, base, evaluation, score, tuple(model.notes_), full, path)
 

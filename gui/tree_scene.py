@@ -155,17 +155,12 @@ class TreeScene(QGraphicsScene):
         if tree is None:
             self._building = False
             return
-        graph = to_digraph(tree)
-        parents = tree.parents()
-        hidden_counts = {}
-        for node_id in list(self.collapsed):
-            if node_id not in graph:
-                self.collapsed.discard(node_id)
-                continue
-            below = [d for d in _descendants(graph, node_id)]
-            hidden_counts[node_id] = len(below)
-            graph.remove_nodes_from(below)
         nodes = {n.id: n for n in tree.nodes()}
+        self.collapsed = {i for i in self.collapsed if i in nodes and not nodes[i].is_leaf}
+        graph = to_digraph(tree, self.collapsed)  # what is below a collapsed node stays out
+        parents = {child: nodes[parent] for parent, child in graph.edges}
+        # A collapsed node inside another collapsed subtree stays collapsed for when that opens.
+        hidden_counts = {i: sum(1 for _ in nodes[i].walk()) - 1 for i in self.collapsed if i in graph}
         texts = {}
         for node_id in graph.nodes:
             node, parent, hidden = nodes[node_id], parents.get(node_id), hidden_counts.get(node_id, 0)
@@ -254,15 +249,6 @@ class TreeScene(QGraphicsScene):
 
     def edge_path(self) -> QPainterPath:
         return QPainterPath(self._edges_item._path) if self._edges_item else QPainterPath()
-
-
-def _descendants(graph, node_id) -> list[int]:
-    out, stack = [], list(graph.successors(node_id))
-    while stack:
-        n = stack.pop()
-        out.append(n)
-        stack.extend(graph.successors(n))
-    return out
 
 
 def tooltip(tree: Tree, node_id: int) -> str:
