@@ -126,13 +126,24 @@ class Tree:
         return max(n.depth for n in self.nodes()) - self.root.depth
 
     def node(self, node_id: int) -> Node:
-        for n in self.nodes():
-            if n.id == node_id:
-                return n
-        raise KeyError(f"no node {node_id}")
+        return self.path_to(node_id)[-1][0]
 
     def path_to(self, node_id: int) -> list[tuple[Node, int]]:
         """(ancestor, branch taken) pairs from the root down to ``node_id``; the node itself is last with -1."""
+        # Ids are pre-order positions, so the branch holding ``node_id`` is the last child with an
+        # id not above it: a walk down, not a search. A tree numbered otherwise is searched.
+        path, node = [], self.root
+        while node.id != node_id and node.children:
+            branch = max((b for b, c in enumerate(node.children) if c.id <= node_id), default=None)
+            if branch is None:
+                break
+            path.append((node, branch))
+            node = node.children[branch]
+        if node.id == node_id:
+            return [*path, (node, -1)]
+        return self._search_path(node_id)
+
+    def _search_path(self, node_id: int) -> list[tuple[Node, int]]:
         stack: list[tuple[Node, list[tuple[Node, int]]]] = [(self.root, [])]
         while stack:
             node, path = stack.pop()

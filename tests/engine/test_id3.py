@@ -105,3 +105,25 @@ def test_best_first_with_max_leaves_expands_the_biggest_reduction_first(weather)
     # Root (3 leaves), then one of the two 5-row children (gain 0.971 each): 4 leaves.
     assert tree.n_leaves == 4
     assert np.isclose(tree.root.stats["gain"], 0.2467, atol=1e-4)
+
+
+def test_paths_walk_down_by_id_and_search_a_tree_numbered_otherwise(restaurant):
+    from dataclasses import replace
+
+    from engine.tree import Tree
+
+    tree = DecisionTree(algorithm="id3").fit(restaurant).tree_
+    for node in tree.nodes():
+        path = tree.path_to(node.id)
+        assert path[-1][0] is node and all(a.children[b] is c for (a, b), (c, _) in zip(path[:-1], path[1:], strict=True))
+    # The same shape with ids in reverse pre-order: found by the search.
+    n = tree.n_nodes
+    flipped = {}
+    for node in reversed(list(tree.nodes())):
+        flipped[node.id] = replace(node, id=n - 1 - node.id, children=tuple(flipped[c.id] for c in node.children))
+    other = Tree(flipped[tree.root.id], tree.schema)
+    for node in other.nodes():
+        assert other.path_to(node.id)[-1][0] is node
+        assert other.node(node.id) is node
+    with pytest.raises(KeyError):
+        other.path_to(n)
