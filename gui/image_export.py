@@ -64,8 +64,22 @@ def _prepared(tree: Tree, orientation: str) -> tuple[TreeScene, float, float]:
     return scene, width, height
 
 
+#: Qt's raster painter works in 16-bit device coordinates; and a quarter of a billion pixels
+#: is a gigabyte of memory before the PNG is even compressed.
+MAX_SIDE, MAX_PIXELS = 32_767, 250_000_000
+
+
 def _raster(scene: TreeScene, width: float, height: float, scale: float, transparent: bool) -> QImage:
-    image = QImage(QSize(int(width * scale), int(height * scale)), QImage.Format.Format_ARGB32)
+    size = QSize(int(width * scale), int(height * scale))
+    if max(size.width(), size.height()) > MAX_SIDE or size.width() * size.height() > MAX_PIXELS:
+        raise ArborError(
+            f"the whole tree is {size.width():,} x {size.height():,} pixels at {scale:g}x, more than "
+            f"a picture can hold (at most {MAX_SIDE:,} a side and {MAX_PIXELS // 10**6} million in "
+            "all); export it as SVG or PDF, or at a smaller scale")
+    image = QImage(size, QImage.Format.Format_ARGB32)
+    if image.isNull():
+        raise ArborError(f"not enough memory for a {size.width():,} x {size.height():,} picture; "
+                         "export it as SVG or PDF, or at a smaller scale")
     image.fill(Qt.GlobalColor.transparent)
     painter = QPainter(image)
     painter.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)

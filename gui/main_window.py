@@ -170,7 +170,7 @@ class MainWindow(QMainWindow):
             "paste": self._action("&Paste cells", self.table.paste, K.StandardKey.Paste),
             "missing": self._action("Set &missing", self.table.set_selection_missing, K("Del")),
             "insert_row": self._action("Insert row", self.insert_row, K("Ctrl+I")),
-            "delete_rows": self._action("Delete rows", self.delete_selected_rows, K("Ctrl+-")),
+            "delete_rows": self._action("Delete rows", self.delete_selected_rows, K("Ctrl+Shift+Del")),
             "duplicate_rows": self._action("Duplicate rows", self.duplicate_selected_rows, K("Ctrl+D")),
             "find": self._action("&Find in tree…", self.find_in_tree, K.StandardKey.Find),
             "find_next": self._action("Find next", self.canvas.find_next, K.StandardKey.FindNext),
@@ -178,7 +178,7 @@ class MainWindow(QMainWindow):
             "zoom_out": self._action("Zoom &out", self.canvas.zoom_out, K.StandardKey.ZoomOut),
             "fit": self._action("&Fit tree", self.canvas.fit_to_window, K("Ctrl+0")),
             "reset_layout": self._action("&Reset layout", self.canvas.reset_layout),
-            "expand_all": self._action("&Expand all", self.expand_all, K("Ctrl+E"),
+            "expand_all": self._action("&Expand all", self.expand_all, K("Ctrl+Shift+E"),
                                        "Show every node of the tree (a big tree opens with its top levels)"),
             "orientation": self._action("Left to right", self.toggle_orientation),
             "pin": self._action("&Pin node in inspector", self.pin_selected, K("P")),
@@ -490,8 +490,13 @@ class MainWindow(QMainWindow):
 
         from gui.image_export import tree_image
 
-        QGuiApplication.clipboard().setImage(tree_image(
-            self.tree, self.image_scale, self.act["transparent"].isChecked(), self.canvas.orientation()))
+        try:
+            image = tree_image(self.tree, self.image_scale, self.act["transparent"].isChecked(),
+                               self.canvas.orientation())
+        except ArborError as err:
+            self.dialogs.error(str(err))
+            return
+        QGuiApplication.clipboard().setImage(image)
         self._say("Copied the tree as an image")
 
     EXPORT_FILTERS = {"rules": "Text (*.txt);;Markdown (*.md)", "python": "Python (*.py)",

@@ -188,6 +188,19 @@ def test_image_export_headless(tmp_path, canvas):
         save_image(tree, tmp_path / "tree.bmp")
 
 
+def test_a_tree_too_wide_for_a_png_says_so_once(canvas, tmp_path, monkeypatch, capfd):
+    import gui.image_export as image_export
+    from engine.errors import ArborError
+
+    monkeypatch.setattr(image_export, "MAX_SIDE", 400)  # the weather tree is wider at 2x
+    with pytest.raises(ArborError, match="export it as SVG or PDF, or at a smaller scale"):
+        image_export.save_image(canvas.tree(), tmp_path / "tree.png")
+    assert not (tmp_path / "tree.png").exists()
+    assert "QPainter" not in capfd.readouterr().err  # no painter warnings on the way
+    image_export.save_image(canvas.tree(), tmp_path / "tree.svg")  # vectors have no such limit
+    image_export.save_image(canvas.tree(), tmp_path / "small.png", scale=0.5)
+
+
 def test_painting_does_not_drain_none_refcount(canvas):
     """PySide6 6.12.0 on Python 3.11 decrements None per paint() override call and aborts the
     process after a few thousand repaints; pyproject excludes it. Guard against a relapse."""

@@ -367,3 +367,12 @@ def test_a_big_trained_tree_opens_with_its_top_levels(qtbot, window):
     assert shown < window.result.model.tree_.n_nodes
     window.act["expand_all"].trigger()
     assert len(window.canvas.tree_scene().items_by_id) == window.result.model.tree_.n_nodes
+
+
+def test_no_two_actions_share_a_shortcut(window):
+    seen = {}
+    for name, action in window.act.items():
+        for key in action.shortcuts():
+            text = key.toString()
+            assert text not in seen, f"{text} is both {seen[text]} and {name}"
+            seen[text] = name
