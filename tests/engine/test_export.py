@@ -105,6 +105,17 @@ def test_dot_structure_and_escaping(tmp_path):
         subprocess.run(["dot", "-Tsvg", str(path), "-o", str(tmp_path / "t.svg")], check=True)
 
 
+@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz is not installed")
+@pytest.mark.parametrize(("sample", "algorithm"), CASES)
+def test_graphviz_reads_every_sample_tree(sample, algorithm, tmp_path):
+    tree = DecisionTree(algorithm=algorithm).fit(load_sample(sample)).tree_
+    path = tmp_path / "t.dot"
+    path.write_text(to_dot(tree))
+    plain = subprocess.run(["dot", "-Tplain", str(path)], check=True, capture_output=True, text=True).stdout
+    kinds = [line.split()[0] for line in plain.splitlines()]
+    assert kinds.count("node") == tree.n_nodes and kinds.count("edge") == tree.n_nodes - 1
+
+
 @pytest.mark.parametrize(("sample", "algorithm"), CASES)
 def test_json_round_trip_predicts_the_same(sample, algorithm, tmp_path):
     table = load_sample(sample)
