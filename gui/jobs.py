@@ -152,6 +152,7 @@ class TrainResult:
     notes: tuple[str, ...]
     full_tree: object | None = None  # CART: the unpruned tree, for the pruning path
     path: object | None = None  # and its cost-complexity path (worked out here, not in the window)
+    data: object | None = None  # the encoded table (the inspector's candidate splits read it)
 
 
 def train_call(table, params: dict, cv_folds: int, seed: int) -> Callable[[Monitor], TrainResult]:
@@ -197,6 +198,6 @@ def train_call(table, params: dict, cv_folds: int, seed: int) -> Callable[[Monit
             if tree is not None:
                 _ = tree.n_nodes, tree.n_leaves, tree.depth
         monitor.report(1.0, "done")
-        return TrainResult(model, base, evaluation, score, tuple(model.notes_), full, path)
+        return TrainResult(model, base, evaluation, score, tuple(model.notes_), full, path, data)
 
     return call

@@ -637,7 +637,7 @@ class MainWindow(QMainWindow):
         from engine.encoding import encode
 
         self.result = result
-        self.encoded = encode(table, result.model.settings_.task)
+        self.encoded = result.data if result.data is not None else encode(table, result.model.settings_.task)
         self.settings_used = result.model.settings_
         tree = result.model.tree_
         self.show_tree(tree)
