@@ -20,12 +20,13 @@ from gui.node_item import NodeItem
 from gui.tree_scene import TreeScene
 
 MIN_SCALE, MAX_SCALE = 0.02, 6.0
-#: A new tree with more nodes opens with only its top levels shown (about 0.2 s to draw);
-#: double-clicking a node, or View > Expand all, shows more.
-SHOW_AT_MOST = 3000
+#: A new tree with more nodes opens with only its top levels shown, at most ``FIRST_VIEW`` nodes:
+#: a first look that is readable when fitted to the window, and quick to draw. Double-clicking
+#: a node, or View > Expand all, shows more.
+SHOW_AT_MOST, FIRST_VIEW = 3000, 31
 
 
-def top_levels(tree: Tree, limit: int = SHOW_AT_MOST) -> tuple[int, set[int]]:
+def top_levels(tree: Tree, limit: int = FIRST_VIEW) -> tuple[int, set[int]]:
     """The deepest level ``d`` (at least 1) with at most ``limit`` nodes down to it, and the
     split nodes on level ``d`` to collapse so that only those levels show."""
     depths = np.array([n.depth for n in tree.nodes()]) - tree.root.depth
