@@ -3,7 +3,7 @@ side by side for comparison. The numbers come from the engine; this widget only 
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
 from engine.criteria import entropy, gini
@@ -11,10 +11,18 @@ from engine.explain import attribute_table, node_rows
 from engine.export.labels import condition, number
 
 NODE_MIME = "application/x-arbor-node"
+#: A node with at least this much training weight has its candidate splits scored on a worker
+#: thread (a million rows take about a second), the rest of its card shown at once.
+BACKGROUND_WEIGHT = 50_000
 
 
 def node_html(tree, node_id: int, data, settings) -> str:
     """The inspector's text for one node, as HTML."""
+    return summary_html(tree, node_id) + splits_html(tree, node_id, data, settings)
+
+
+def summary_html(tree, node_id: int) -> str:
+    """Rule, class counts, impurities and pruning estimates: read off the tree, so quick."""
     path = tree.path_to(node_id)
     node = path[-1][0]
     rule = " AND ".join(condition(tree, a, b) for a, b in path[:-1]) or "every instance (root)"
@@ -41,7 +49,14 @@ def node_html(tree, node_id: int, data, settings) -> str:
                  "error_as_branch": "largest branch raised"}
         parts.append("<p><b>Pessimistic error estimates</b> (" + verdict + "):<br>" + "<br>".join(
             f"&nbsp;&nbsp;{names[k]}: {v:.3f}" for k, v in bounds) + "</p>")
-    if data is not None and settings is not None:
+    return "".join(parts)
+
+
+def splits_html(tree, node_id: int, data, settings) -> str:
+    """The candidate splits at a node: its training rows scored on every attribute (the slow part)."""
+    parts = []
+    if data is not None and settings is not None and not tree.is_regression:
+        node = tree.node(node_id)
         rows_at, weights = node_rows(tree, data, node_id, settings)
         if weights.sum() > 0:
             chosen = node.split.attribute if node.split is not None else -1
@@ -69,6 +84,29 @@ class _Card(QLabel):
                            " padding: 6px; }")
 
 
+class _Relay(QObject):
+    ready = Signal(object, object)  # the task, the splits' HTML (None: skipped)
+
+
+class _SplitsTask(QRunnable):
+    """Scores one node's candidate splits off the GUI thread; skipped if no longer wanted."""
+
+    def __init__(self, inspector: Inspector, key, args):
+        super().__init__()
+        self.setAutoDelete(False)  # Python keeps it (see gui/jobs.py): Qt must not delete it too
+        self.inspector, self.key, self.args = inspector, key, args
+
+    def run(self) -> None:
+        if self.inspector.waiting_for() != self.key:
+            html = None  # another node was clicked meanwhile
+        else:
+            try:
+                html = splits_html(*self.args)
+            except Exception as err:  # noqa: BLE001 - shown in the card rather than lost in a thread
+                html = f"<p>The candidate splits could not be worked out: {err}</p>"
+        self.inspector.relay.ready.emit(self, html)
+
+
 class Inspector(QWidget):
     """The selected node's numbers, plus pinned nodes (drag a node here, or press P)."""
 
@@ -76,6 +114,11 @@ class Inspector(QWidget):
         super().__init__(parent)
         self.setAcceptDrops(True)
         self._context = None  # (tree, data, settings)
+        self._splits: dict[tuple[int, int], str] = {}  # worked out already, per (tree, node)
+        self._waiting: tuple[tuple[int, int], str] | None = None  # the key and its summary
+        self._tasks: set[_SplitsTask] = set()
+        self.relay = _Relay(self)
+        self.relay.ready.connect(self._on_splits_ready)
         self.current = _Card("Click a node to see its numbers.")
         self._pinned: list[int] = []
         self._pins = QHBoxLayout()
@@ -100,17 +143,47 @@ class Inspector(QWidget):
 
     def set_context(self, tree, data, settings) -> None:
         self._context = (tree, data, settings)
+        self._splits.clear()
         self.clear_pins()
         self.clear()
 
     def clear(self) -> None:
+        self._waiting = None
         self.current.setText("Click a node to see its numbers.")
 
     def show_node(self, tree, node_id: int, data=None, settings=None) -> None:
         if node_id < 0:
             self.clear()
             return
-        self.current.setText(node_html(tree, node_id, data, settings))
+        summary, key = summary_html(tree, node_id), (id(tree), node_id)
+        if key not in self._splits:
+            if data is None or tree.node(node_id).weight < BACKGROUND_WEIGHT:
+                self._splits[key] = splits_html(tree, node_id, data, settings)
+            else:
+                self._waiting = (key, summary)
+                self.current.setText(summary + f"<p><i>Scoring the candidate splits over "
+                                               f"{number(tree.node(node_id).weight)} rows…</i></p>")
+                task = _SplitsTask(self, key, (tree, node_id, data, settings))
+                self._tasks.add(task)
+                QThreadPool.globalInstance().start(task)
+                return
+        self._waiting = None
+        self.current.setText(summary + self._splits[key])
+
+    def waiting_for(self):
+        waiting = self._waiting
+        return waiting[0] if waiting is not None else None
+
+    def _on_splits_ready(self, task: _SplitsTask, html: str | None) -> None:
+        self._tasks.discard(task)
+        key = task.key
+        current_tree = self._context[0] if self._context is not None else None
+        if html is not None and task.args[0] is current_tree:  # not a tree replaced meanwhile
+            self._splits[key] = html
+        if html is None or self._waiting is None or self._waiting[0] != key:
+            return  # skipped, or done for a node no longer shown (kept for when it is)
+        self.current.setText(self._waiting[1] + html)
+        self._waiting = None
 
     def text(self) -> str:
         return self.current.text()
@@ -120,7 +193,9 @@ class Inspector(QWidget):
             return
         tree, data, settings = self._context
         self._pinned.append(node_id)
-        self._pins.addWidget(_Card(node_html(tree, node_id, data, settings)))
+        splits = self._splits.get((id(tree), node_id))
+        html = node_html(tree, node_id, data, settings) if splits is None else summary_html(tree, node_id) + splits
+        self._pins.addWidget(_Card(html))
 
     def pinned(self) -> list[int]:
         return list(self._pinned)

@@ -376,3 +376,33 @@ def test_no_two_actions_share_a_shortcut(window):
             text = key.toString()
             assert text not in seen, f"{text} is both {seen[text]} and {name}"
             seen[text] = name
+
+
+def test_a_big_nodes_candidate_splits_are_scored_off_the_gui_thread(qtbot, window, monkeypatch):
+    import gui.inspector as inspector
+
+    monkeypatch.setattr(inspector, "BACKGROUND_WEIGHT", 10)  # the weather root has 14 rows
+    train_and_wait(qtbot, window)
+    qtbot.waitUntil(lambda: window.result is not None)
+    window.canvas.select_node(0)
+    assert "Scoring the candidate splits over 14 rows" in window.inspector.text()
+    assert "Entropy" in window.inspector.text()  # the quick part is there at once
+    qtbot.waitUntil(lambda: "Candidate splits here" in window.inspector.text())
+    assert "Scoring" not in window.inspector.text()
+    window.canvas.select_node(1)  # 5 rows: worked out right away
+    assert "Candidate splits here" in window.inspector.text()
+    window.canvas.select_node(0)  # kept from the first time
+    assert "Candidate splits here" in window.inspector.text()
+
+
+def test_a_node_clicked_away_from_does_not_overwrite_the_next(qtbot, window, monkeypatch):
+    import gui.inspector as inspector
+
+    monkeypatch.setattr(inspector, "BACKGROUND_WEIGHT", 4)
+    train_and_wait(qtbot, window)
+    qtbot.waitUntil(lambda: window.result is not None)
+    window.canvas.select_node(0)
+    window.canvas.select_node(1)
+    qtbot.waitUntil(lambda: "Candidate splits here" in window.inspector.text())
+    qtbot.wait(100)
+    assert "Node 1" in window.inspector.text() and "Node 0" not in window.inspector.text()
