@@ -406,3 +406,30 @@ def test_a_node_clicked_away_from_does_not_overwrite_the_next(qtbot, window, mon
     qtbot.waitUntil(lambda: "Candidate splits here" in window.inspector.text())
     qtbot.wait(100)
     assert "Node 1" in window.inspector.text() and "Node 0" not in window.inspector.text()
+
+
+def test_rows_picked_in_a_sorted_filtered_view_are_the_ones_deleted_and_pasted_into(qtbot, window):
+    from PySide6.QtCore import QItemSelectionModel
+
+    view, proxy = window.table.view, window.table.proxy
+    view.sortByColumn(1, Qt.SortOrder.DescendingOrder)  # temperature: mild, hot, cool by text
+    window.table.filter.setText("rainy")
+    window.table.filter.returnPressed.emit()
+    shown = [proxy.mapToSource(proxy.index(r, 0)).row() for r in range(proxy.rowCount())]
+    assert sorted(shown) == [3, 4, 5, 9, 13]  # the rainy days
+    assert [window.doc.value(r, 1) for r in shown] == ["mild", "mild", "mild", "cool", "cool"]
+    view.selectionModel().select(proxy.index(3, 0), QItemSelectionModel.SelectionFlag.Select
+                                 | QItemSelectionModel.SelectionFlag.Rows)
+    target = shown[3]
+    expected = window.doc.frame.drop(index=target).reset_index(drop=True)
+    window.delete_selected_rows()
+    assert window.doc.n_rows == 13
+    assert window.doc.frame.astype(str).equals(expected.astype(str))
+    window.doc.undo_stack.undo()
+    assert window.doc.n_rows == 14
+    window.table.filter.setText("")
+    window.table.filter.returnPressed.emit()
+    view.setCurrentIndex(proxy.index(0, 3))  # sorted: the first shown row, column windy
+    row = proxy.mapToSource(proxy.index(0, 3)).row()
+    assert window.table.paste("TRUE")
+    assert window.doc.value(row, 3) == "TRUE"
