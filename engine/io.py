@@ -21,6 +21,7 @@ import io
 import json
 import os
 from collections.abc import Callable, Iterable
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
@@ -151,23 +152,27 @@ def _check_magic(path: Path, magic: bytes, what: str) -> None:
         raise ArborError(f"{path.name} is not a readable {what}{hint}")
 
 
-def _read_excel(path: Path) -> tuple[pd.DataFrame, list[str], dict]:
-    _check_magic(path, b"PK\x03\x04", ".xlsx workbook")
+@contextmanager
+def _unreadable_as(path: Path, what: str):
+    """Any failure of a third-party reader inside becomes one line: ``path`` is not a readable ``what``."""
     try:
-        with pd.ExcelFile(path, engine="openpyxl") as book:
-            sheets = [s for s in book.sheet_names if s != _META_SHEET]
-            frame = pd.read_excel(book, sheet_name=sheets[0], keep_default_na=False, na_values=[""])
-            meta = None
-            if _META_SHEET in book.sheet_names:
-                meta = "".join(
-                    pd.read_excel(book, sheet_name=_META_SHEET, header=None, dtype=str)[0].dropna()
-                )
+        yield
     except (PermissionError, MemoryError, Warning):  # a warning only when tests make it an error
         raise
-    except Exception as err:  # noqa: BLE001 - openpyxl raises many types for broken workbooks
-        raise ArborError(
-            f"{path.name} is not a readable .xlsx workbook ({type(err).__name__})"
-        ) from None
+    except Exception as err:  # noqa: BLE001 - openpyxl and pyarrow raise many types for broken files
+        raise ArborError(f"{path.name} is not a readable {what} ({type(err).__name__})") from None
+
+
+def _read_excel(path: Path) -> tuple[pd.DataFrame, list[str], dict]:
+    _check_magic(path, b"PK\x03\x04", ".xlsx workbook")
+    with _unreadable_as(path, ".xlsx workbook"), pd.ExcelFile(path, engine="openpyxl") as book:
+        sheets = [s for s in book.sheet_names if s != _META_SHEET]
+        frame = pd.read_excel(book, sheet_name=sheets[0], keep_default_na=False, na_values=[""])
+        meta = None
+        if _META_SHEET in book.sheet_names:
+            meta = "".join(
+                pd.read_excel(book, sheet_name=_META_SHEET, header=None, dtype=str)[0].dropna()
+            )
     notes = []
     if len(sheets) > 1:
         notes.append(f"{path.name}: read the first of {len(sheets)} sheets, {sheets[0]!r}")
@@ -178,15 +183,9 @@ def _read_parquet(path: Path) -> tuple[pd.DataFrame, list[str], dict]:
     import pyarrow.parquet as pq  # imported here: pyarrow takes a while and few files need it
 
     _check_magic(path, b"PAR1", "Parquet file")
-    try:
+    with _unreadable_as(path, "Parquet file"):
         data = pq.read_table(path)
         frame = data.to_pandas()
-    except (PermissionError, MemoryError, Warning):  # a warning only when tests make it an error
-        raise
-    except Exception as err:  # noqa: BLE001 - pyarrow raises many types for broken files
-        raise ArborError(
-            f"{path.name} is not a readable Parquet file ({type(err).__name__})"
-        ) from None
     return frame, [], _parse_meta((data.schema.metadata or {}).get(_META_KEY))
 
 

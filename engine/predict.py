@@ -24,14 +24,15 @@ def _route(tree: Tree, X: np.ndarray, visit) -> None:
         if node.is_leaf:
             visit(node, rows, weights, fallback)
             continue
-        here = _node_output(tree, node, fallback)
+        here = node_output(tree, node, fallback)
         parts = partition_rows(node.split, X[rows, node.split.attribute], rows, weights)
         for child, (r, w) in zip(node.children, parts, strict=True):
             if len(r):
                 stack.append((child, r, w, here))
 
 
-def _node_output(tree: Tree, node: Node, fallback):
+def node_output(tree: Tree, node: Node, fallback):
+    """What a node predicts (class probabilities, or a mean); an empty node its parent's (``fallback``)."""
     if tree.is_regression:
         return node.value if node.weight > 0 or fallback is None else fallback
     return leaf_prediction(node, fallback)
@@ -53,7 +54,7 @@ def predict_value(tree: Tree, X: np.ndarray) -> np.ndarray:
     out = np.zeros(X.shape[0])
 
     def visit(node, rows, weights, fallback):
-        np.add.at(out, rows, weights * _node_output(tree, node, fallback))
+        np.add.at(out, rows, weights * node_output(tree, node, fallback))
 
     _route(tree, X, visit)
     return out

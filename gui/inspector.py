@@ -157,12 +157,13 @@ class Inspector(QWidget):
             return
         summary, key = summary_html(tree, node_id), (id(tree), node_id)
         if key not in self._splits:
-            if data is None or tree.node(node_id).weight < BACKGROUND_WEIGHT:
+            weight = tree.node(node_id).weight
+            if data is None or weight < BACKGROUND_WEIGHT:
                 self._splits[key] = splits_html(tree, node_id, data, settings)
             else:
                 self._waiting = (key, summary)
                 self.current.setText(summary + f"<p><i>Scoring the candidate splits over "
-                                               f"{number(tree.node(node_id).weight)} rows…</i></p>")
+                                               f"{number(weight)} rows…</i></p>")
                 task = _SplitsTask(self, key, (tree, node_id, data, settings))
                 self._tasks.add(task)
                 QThreadPool.globalInstance().start(task)

@@ -28,6 +28,7 @@ class PruningPanel(QWidget):
         self.full = None
         self.path = None
         self.alphas = np.zeros(0)
+        self.steps = np.zeros(0, dtype=int)  # per alpha: the path's last step taken at it
         self.plot = pg.PlotWidget(background="w")
         self.plot.setLabel("bottom", "alpha (effective)")
         self.plot.setLabel("left", "error rate / share")
@@ -71,14 +72,14 @@ class PruningPanel(QWidget):
         self.setEnabled(True)
         self.path = path if path is not None else cost_complexity_path(full_tree)
         self.alphas, first = np.unique(self.path.alphas, return_index=True)
+        # The tree pruned at an alpha has taken every step with that alpha: the last one counts.
+        self.steps = len(self.path.alphas) - 1 - np.unique(self.path.alphas[::-1], return_index=True)[1]
         leaves = self.path.n_leaves[first]
         impurity = self.path.impurities[first]
         self.plot.plot(self.alphas, impurity, pen=pg.mkPen("#0072B2", width=2), symbol="o", symbolSize=5,
                        name="total leaf impurity (training)")
         if not full_tree.is_regression:
-            # The tree pruned at an alpha has taken every step with that alpha: read the last.
-            last = len(self.path.alphas) - 1 - np.unique(self.path.alphas[::-1], return_index=True)[1]
-            errors = self.path.errors[last]
+            errors = self.path.errors[self.steps]
             self.plot.plot(self.alphas, errors, pen=pg.mkPen("#E69F00", width=2), symbol="s", symbolSize=5,
                            name="training error")
         self.leaves_axis.addItem(pg.PlotCurveItem(self.alphas, leaves, pen=pg.mkPen("#999999", width=1.5,
@@ -116,6 +117,6 @@ class PruningPanel(QWidget):
             return
         alpha = float(self.alphas[k])
         self.marker.setValue(alpha)
-        tree = prune_to_step(self.full, self.path, int(np.flatnonzero(self.path.alphas == alpha)[-1]))
+        tree = prune_to_step(self.full, self.path, int(self.steps[k]))
         self.info.setText(f"alpha = {alpha:.4g}: {tree.n_leaves} leaves, {tree.n_nodes} nodes.")
         self.pruned.emit(tree, alpha)

@@ -18,7 +18,8 @@ from xml.etree import ElementTree as ET
 
 import numpy as np
 
-from engine.tree import MULTIWAY, THRESHOLD, Tree, leaf_prediction
+from engine.predict import node_output
+from engine.tree import MULTIWAY, THRESHOLD, Tree
 
 NS = "http://www.dmg.org/PMML-4_4"
 
@@ -31,13 +32,6 @@ def _count(value: float) -> str:
     """Counts in full: fractional weights set the missing-value shares."""
     value = float(value)
     return str(int(value)) if value.is_integer() else repr(value)
-
-
-def _output(tree: Tree, node, fallback):
-    """What the node predicts (probabilities, or a mean); an empty node inherits its parent's."""
-    if tree.is_regression:
-        return node.value if node.weight > 0 or fallback is None else fallback
-    return leaf_prediction(node, fallback)
 
 
 def _predicate(parent: ET.Element, tree: Tree, node, branch: int) -> None:
@@ -89,7 +83,7 @@ def to_pmml(tree: Tree) -> str:
     stack = [(tree.root, model, None, None)]
     while stack:
         node, xml_parent, predicate, fallback = stack.pop()
-        output = _output(tree, node, fallback)
+        output = node_output(tree, node, fallback)
         score = _fmt(output) if tree.is_regression else tree.classes[int(np.argmax(output))]
         attrs_out = {"id": str(node.id), "score": score, "recordCount": _count(node.weight)}
         element = ET.SubElement(xml_parent, "Node", attrs_out)
