@@ -75,6 +75,24 @@ S_NODES, S_HEAP, S_LEAVES, S_COUNTER, S_FREE, S_DONE = range(6)
 
 
 @njit(cache=True)
+def preorder(child0, nchild):
+    """Node rows in pre-order: a node, then its children's subtrees in branch order."""
+    n = child0.shape[0]
+    out = np.empty(n, np.int64)
+    stack = np.empty(n + 1, np.int64)
+    stack[0], top, k = 0, 1, 0
+    while top:
+        top -= 1
+        i = stack[top]
+        out[k] = i
+        k += 1
+        for c in range(child0[i] + nchild[i] - 1, child0[i] - 1, -1):
+            stack[top] = c
+            top += 1
+    return out
+
+
+@njit(cache=True)
 def _subtract(H, G):
     for j in range(H.shape[0]):
         for b in range(H.shape[1]):

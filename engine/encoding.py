@@ -3,6 +3,10 @@
 Every attribute becomes one float64 column of ``X``: numeric values as they are,
 nominal values as their category code (0, 1, ...), missing as NaN. The target
 becomes integer class codes (classification) or floats (regression).
+
+``X`` is read-only. When every attribute is numeric it is a view of the table's
+numeric block rather than a copy; tables are never changed in place (the window
+edits its own copy and makes a new table to train on), so the view stays valid.
 """
 
 from __future__ import annotations
@@ -105,6 +109,39 @@ def encode_columns(frame: pd.DataFrame, attributes: Sequence[Attribute]) -> np.n
     return X
 
 
+def shared_matrix(frame: pd.DataFrame, attributes: Sequence[Attribute]) -> np.ndarray | None:
+    """The attributes' columns as one read-only column-major matrix sharing the frame's memory.
+
+    Possible when every attribute is a float64 column and the columns lie evenly spaced in
+    one buffer, as :func:`engine.table.make_table` stores numeric columns; None otherwise.
+    """
+    if not attributes or any(a.is_nominal or a.name not in frame.columns for a in attributes):
+        return None
+    columns = [frame[a.name].to_numpy() for a in attributes]
+    n = len(frame)
+    if n == 0 or any(c.dtype != np.float64 or c.ndim != 1 or c.strides != (8,) for c in columns):
+        return None
+    owner = _owner(columns[0])
+    if owner is None or any(_owner(c) is not owner for c in columns[1:]):
+        return None
+    start = [c.ctypes.data for c in columns]
+    step = start[1] - start[0] if len(columns) > 1 else n * 8
+    if step < n * 8 or any(b - a != step for a, b in zip(start, start[1:], strict=False)):
+        return None
+    low, high = owner.ctypes.data, owner.ctypes.data + owner.nbytes
+    if start[0] < low or start[-1] + n * 8 > high:
+        return None
+    return np.lib.stride_tricks.as_strided(columns[0], shape=(n, len(columns)), strides=(8, step),
+                                           writeable=False)
+
+
+def _owner(array: np.ndarray) -> np.ndarray | None:
+    """The contiguous array that owns ``array``'s memory, if it is one."""
+    while isinstance(array.base, np.ndarray):
+        array = array.base
+    return array if array.flags.c_contiguous or array.flags.f_contiguous else None
+
+
 def _lenient_numbers(col: pd.Series, name: str) -> np.ndarray:
     numbers = pd.to_numeric(col.astype("string").str.strip().replace({"?": None, "": None}),
                             errors="coerce")
@@ -163,9 +200,14 @@ def encode(table: Table, task: str = "classification") -> Encoded:
                 f"tree needs at most {MAX_CLASSES} (is it an identifier? choose another target, or use "
                 "regression for a numeric target)")
         y = codes.astype(np.intp)
-    X = encode_columns(frame.loc[keep] if not keep.all() else frame, attributes)
+    X = shared_matrix(frame, attributes) if keep.all() else None
+    if X is None:
+        X = encode_columns(frame.loc[keep] if not keep.all() else frame, attributes)
+    X.setflags(write=False)
     schema = Schema(attributes, target, classes)
-    return Encoded(schema, X, y, np.ones(len(y)), tuple(notes))
+    # Unit weights as a read-only broadcast: no memory per row until a fit takes its rows' weights.
+    return Encoded(schema, X, y, np.broadcast_to(1.0, len(y)), tuple(notes))
 
 
-__all__ = ["Attribute", "Schema", "Encoded", "encode", "encode_columns", "as_table", "IGNORED"]
+__all__ = ["Attribute", "Schema", "Encoded", "encode", "encode_columns", "shared_matrix", "as_table",
+           "IGNORED"]

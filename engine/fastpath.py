@@ -18,12 +18,11 @@ import threading
 import time
 from importlib.util import find_spec
 from pathlib import Path
-from types import MappingProxyType
 
 import numpy as np
 
 from engine.monitor import Monitor
-from engine.tree import MULTIWAY, THRESHOLD, Node, Split
+from engine.tree import MULTIWAY, NO_STATS, THRESHOLD, Node, Split, SplitScores
 
 #: numba is imported only by a fit that uses it (importing it takes a good part of a second).
 AVAILABLE = find_spec("numba") is not None
@@ -49,7 +48,6 @@ HIST_EXACT_BELOW = 1024
 #: Histogram slots held at once (a node keeps one from its evaluation to its expansion).
 HIST_SLOTS = {"depth": 128, "best": 512}
 
-_NO_STATS = MappingProxyType({})
 _compiled = threading.Event()
 _broken = threading.Event()
 _warming_lock = threading.Lock()
@@ -158,8 +156,11 @@ def plan(problem, rows: np.ndarray, weights: np.ndarray, used, force: bool = Fal
 
 def _is_whole(rows: np.ndarray, n: int) -> bool:
     """``rows`` is every row in order (then columns are used in place, not gathered)."""
-    return (len(rows) == n and rows[0] == 0 and rows[-1] == n - 1
-            and bool(np.all(np.diff(rows) == 1)))
+    if not (len(rows) == n and rows[0] == 0 and rows[-1] == n - 1):
+        return False
+    block = 1 << 16  # compared a block at a time: no row-sized temporaries
+    return all(np.array_equal(rows[a:a + block], np.arange(a, min(a + block, n), dtype=rows.dtype))
+               for a in range(0, n, block))
 
 
 def grow_compiled(problem, mode: str, rows, weights, depth: int, used, monitor: Monitor) -> Node:
@@ -186,6 +187,7 @@ def _grow(problem, mode: str, rows, weights, depth: int, used, monitor: Monitor)
     X = np.asfortranarray(data.X, dtype=np.float64)
     row_of = np.ascontiguousarray(rows, dtype=np.int64)
     w = np.ascontiguousarray(weights, dtype=np.float64)
+    root_stats = problem.stats(row_of, w)  # before the sorted indices: its gather is row-sized
     y = data.y if whole else data.y[rows]
     ycls = np.zeros(1, np.int64) if problem.regression else np.ascontiguousarray(y, dtype=np.int64)
     yval = np.ascontiguousarray(y, dtype=np.float64) if problem.regression else np.zeros(1)
@@ -238,7 +240,7 @@ def _grow(problem, mode: str, rows, weights, depth: int, used, monitor: Monitor)
     HT = np.zeros(capacity, dtype=np.int64)
     NI[0] = [0, m, depth, -1, -1, 0, -1, 0, sum(1 << j for j in used), -1, 0]
     NF[0, C.WEIGHT] = float(w.sum())
-    NS[0] = problem.stats(row_of, w)
+    NS[0] = root_stats
     ST = np.array([0, 0, 1, 0, slots, 0], dtype=np.int64)
     STF = np.zeros(2)
     max_v = int(max(ncat.max(), 2))
@@ -276,14 +278,27 @@ def _grow(problem, mode: str, rows, weights, depth: int, used, monitor: Monitor)
         status = C.run(CHUNK_WORK, flat, row_of, w, ycls, yval, kind, ncat, numidx, counted, IP,
                        FP, NI, NF, NS, order, members, codes, nbins, binlo, binhi, HP, FREE, HN,
                        HK, HT, ST, STF, **work)
-        if status == 2:
-            NI, NF, NS, HN, HK, HT = (np.concatenate([a, np.zeros_like(a)])
-                                      for a in (NI, NF, NS, HN, HK, HT))
+        if status == 2:  # one array at a time, so only one old copy is alive beside the new
+            NI = _enlarged(NI)
+            NF = _enlarged(NF)
+            NS = _enlarged(NS)
+            HN = _enlarged(HN)
+            HK = _enlarged(HK)
+            HT = _enlarged(HT)
         monitor.report(STF[0] / STF[1], f"{ST[C.S_LEAVES]} leaves")
     n = int(ST[C.S_NODES])
     del order, members, codes, HP, work, flat, HN, HK, HT
-    NI, NF, NS = NI[:n].copy(), NF[:n].copy(), NS[:n].copy()  # the spare capacity goes
-    return to_nodes(problem, NI, NF, NS, n, monitor)
+    arrays = [NI, NF, NS]
+    del NI, NF, NS  # to_nodes keeps only the columns nodes need, and lets these go
+    return to_nodes(problem, arrays, n, monitor)
+
+
+def _enlarged(a: np.ndarray) -> np.ndarray:
+    """``a`` with room for half as many rows again (zeros); x1.5 wastes less than doubling
+    on a fully grown tree's node arrays."""
+    out = np.zeros((len(a) + max(len(a) // 2, 1024), *a.shape[1:]), dtype=a.dtype)
+    out[:len(a)] = a
+    return out
 
 
 def _flog(m: int) -> np.ndarray:
@@ -295,59 +310,66 @@ def _flog(m: int) -> np.ndarray:
     return out
 
 
-def to_nodes(problem, NI: np.ndarray, NF: np.ndarray, NS: np.ndarray, n: int,
-             monitor: Monitor) -> Node:
-    """Immutable nodes from the node arrays, ids in pre-order (what ``growth.freeze`` gives)."""
+#: Nodes made per batch: each batch's numbers become Python objects together, not the whole tree's.
+NODE_BATCH = 4096
+
+
+def to_nodes(problem, arrays: list, n: int, monitor: Monitor) -> Node:
+    """Immutable nodes from the node arrays ``[NI, NF, NS]``, ids in pre-order (what
+    ``growth.freeze`` gives).
+
+    ``arrays`` is emptied: the growth arrays (with their spare capacity) are released once
+    the few columns the nodes need are copied out, so a big tree's nodes are not built on
+    top of them.
+    """
     from engine import compiled as C
+    NI, NF, NS = arrays
+    arrays.clear()
     attrs = problem.data.schema.attributes
     binary = problem.settings.binary
-    child0, nchild = NI[:n, C.CHILD0].tolist(), NI[:n, C.NCHILD].tolist()
-    attr, depth = NI[:n, C.ATTR].tolist(), NI[:n, C.DEPTH].tolist()
-    weight, thr = NF[:n, C.WEIGHT].tolist(), NF[:n, C.THRESHOLD].tolist()
-    gain, ratio = NF[:n, C.GAIN].tolist(), NF[:n, C.RATIO].tolist()
-    fraction = NF[:n, C.FRACTION]
+    child0 = np.ascontiguousarray(NI[:n, C.CHILD0])
+    nchild = np.ascontiguousarray(NI[:n, C.NCHILD])
+    attr = NI[:n, C.ATTR].copy()
+    depth = NI[:n, C.DEPTH] - NI[0, C.DEPTH]
+    weight, thr = NF[:n, C.WEIGHT].copy(), NF[:n, C.THRESHOLD].copy()
+    gain, ratio, fraction = NF[:n, C.GAIN].copy(), NF[:n, C.RATIO].copy(), NF[:n, C.FRACTION].copy()
     stats = NS[:n].copy()
-    impurities = np.asarray(problem.impurity(stats), dtype=np.float64).reshape(n).tolist()
+    del NI, NF, NS
+    impurities = np.asarray(problem.impurity(stats), dtype=np.float64).reshape(n)
     if problem.regression:
         with np.errstate(invalid="ignore", divide="ignore"):
-            values = np.where(stats[:, 0] > 0, stats[:, 1] / stats[:, 0], np.nan).tolist()
+            values = np.where(stats[:, 0] > 0, stats[:, 1] / stats[:, 0], np.nan)
         empty = np.zeros(0)
         empty.setflags(write=False)
-        dists = [empty] * n
     else:
-        values = [float("nan")] * n
         stats.setflags(write=False)
-        dists = list(stats)
-    order, stack = [], [0]
-    while stack:
-        i = stack.pop()
-        order.append(i)
-        if nchild[i]:
-            stack.extend(range(child0[i] + nchild[i] - 1, child0[i] - 1, -1))
-    ids = [0] * n
-    for k, i in enumerate(order):
-        ids[i] = k
-    top = depth[0]
+    order = C.preorder(child0, nchild)
+    ids = np.empty(n, dtype=np.int64)
+    ids[order] = np.arange(n)
+    nan = float("nan")
     built: list = [None] * n
-    for count, i in enumerate(reversed(order)):
-        if not count & 4095:
-            monitor.check()
-        split, children, node_stats = None, (), _NO_STATS
-        k = nchild[i]
-        if k:
-            j, c0 = attr[i], child0[i]
-            fractions = tuple(fraction[c0:c0 + k])
-            if attrs[j].is_nominal:
-                split = Split(j, MULTIWAY, fractions, groups=tuple((v,) for v in range(k)))
-            else:
-                cut = _threshold(problem, j, thr[i], binary)
-                split = Split(j, THRESHOLD, fractions, threshold=cut)
-            children = tuple(built[c0:c0 + k])
-            built[c0:c0 + k] = [None] * k
-            node_stats = MappingProxyType({"gain": gain[i], "gain_ratio": ratio[i]})
-        built[i] = Node(id=ids[i], depth=depth[i] - top, weight=weight[i], distribution=dists[i],
-                        impurity=impurities[i], value=values[i], split=split, children=children,
-                        stats=node_stats)
+    for end in range(n, 0, -NODE_BATCH):  # reverse pre-order: children before their parent
+        monitor.check()
+        batch = order[max(end - NODE_BATCH, 0):end][::-1]
+        value = values[batch].tolist() if problem.regression else [nan] * len(batch)
+        for i, node_id, d, wt, imp, val, k, c0, j, cut, g, r in zip(
+                batch.tolist(), ids[batch].tolist(), depth[batch].tolist(),
+                weight[batch].tolist(), impurities[batch].tolist(), value,
+                nchild[batch].tolist(), child0[batch].tolist(), attr[batch].tolist(),
+                thr[batch].tolist(), gain[batch].tolist(), ratio[batch].tolist(), strict=True):
+            split, children, node_stats = None, (), NO_STATS
+            if k:
+                fractions = tuple(fraction[c0:c0 + k].tolist())
+                if attrs[j].is_nominal:
+                    split = Split(j, MULTIWAY, fractions, groups=tuple((v,) for v in range(k)))
+                else:
+                    split = Split(j, THRESHOLD, fractions, threshold=_threshold(problem, j, cut, binary))
+                children = tuple(built[c0:c0 + k])
+                built[c0:c0 + k] = [None] * k
+                node_stats = SplitScores(g, r)
+            built[i] = Node(id=node_id, depth=d, weight=wt, distribution=empty if problem.regression
+                            else stats[i], impurity=imp, value=val, split=split, children=children,
+                            stats=node_stats)
     return built[0]
 
 

@@ -18,7 +18,6 @@ import heapq
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import count
-from types import MappingProxyType
 
 import numpy as np
 
@@ -26,7 +25,7 @@ from engine.encoding import Encoded
 from engine.monitor import NULL_MONITOR, Monitor
 from engine.settings import Settings
 from engine.splitting import WEKA_EPS, Candidate, Problem, choose, score_all
-from engine.tree import MULTIWAY, Node, partition_rows, renumber
+from engine.tree import MULTIWAY, NO_STATS, Node, SplitScores, partition_rows, renumber
 
 
 @dataclass(eq=False)
@@ -168,12 +167,12 @@ def freeze(problem: Problem, root: Draft) -> Node:
 
 
 def to_node(problem: Problem, d: Draft, children: tuple[Node, ...]) -> Node:
-    stats = {}
+    stats = NO_STATS
     split = None
     if children:
         c = d.candidate
         split = c.split
-        stats = {"gain": c.gain, "gain_ratio": c.gain_ratio}
+        stats = SplitScores(c.gain, c.gain_ratio)
     if problem.regression:
         distribution = np.zeros(0)
         value = d.stats[1] / d.stats[0] if d.stats[0] > 0 else float("nan")
@@ -183,7 +182,7 @@ def to_node(problem: Problem, d: Draft, children: tuple[Node, ...]) -> Node:
     distribution.setflags(write=False)
     return Node(
         id=0, depth=d.depth, weight=d.weight, distribution=distribution, impurity=d.impurity,
-        value=float(value), split=split, children=children, stats=MappingProxyType(stats),
+        value=float(value), split=split, children=children, stats=stats,
     )
 
 

@@ -210,3 +210,13 @@ def test_cancelling_a_big_compiled_fit_returns_promptly(splitter):
     thread.join(timeout=20)
     assert not thread.is_alive() and errors
     assert time.perf_counter() - start < 3.0  # loose: half a second on a quiet machine
+
+
+def test_node_arrays_grow_past_their_first_capacity(monkeypatch):
+    # A fully grown noisy tree outgrows the first 1,024 node rows more than once.
+    monkeypatch.setattr(fastpath, "LOCAL_ROWS", 64)
+    data = _data(7, n=6000)
+    settings = resolve(algorithm="cart")
+    compiled = grow(data, settings, compiled=True)
+    assert sum(1 for _ in compiled.walk()) > 2 * 1024  # enlarged twice at least
+    _assert_same(compiled, grow(data, settings, compiled=False))
