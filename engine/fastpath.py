@@ -22,7 +22,16 @@ from pathlib import Path
 import numpy as np
 
 from engine.monitor import Monitor
-from engine.tree import MULTIWAY, NO_STATS, THRESHOLD, Node, Split, SplitScores
+from engine.tree import (
+    MULTIWAY,
+    NO_STATS,
+    THRESHOLD,
+    ArrayNode,
+    Node,
+    NodeNumbers,
+    Split,
+    SplitScores,
+)
 
 #: numba is imported only by a fit that uses it (importing it takes a good part of a second).
 AVAILABLE = find_spec("numba") is not None
@@ -329,34 +338,25 @@ def to_nodes(problem, arrays: list, n: int, monitor: Monitor) -> Node:
     binary = problem.settings.binary
     child0 = np.ascontiguousarray(NI[:n, C.CHILD0])
     nchild = np.ascontiguousarray(NI[:n, C.NCHILD])
-    attr = NI[:n, C.ATTR].copy()
-    depth = NI[:n, C.DEPTH] - NI[0, C.DEPTH]
-    weight, thr = NF[:n, C.WEIGHT].copy(), NF[:n, C.THRESHOLD].copy()
-    gain, ratio, fraction = NF[:n, C.GAIN].copy(), NF[:n, C.RATIO].copy(), NF[:n, C.FRACTION].copy()
-    stats = NS[:n].copy()
-    del NI, NF, NS
-    impurities = np.asarray(problem.impurity(stats), dtype=np.float64).reshape(n)
-    if problem.regression:
-        with np.errstate(invalid="ignore", divide="ignore"):
-            values = np.where(stats[:, 0] > 0, stats[:, 1] / stats[:, 0], np.nan)
-        empty = np.zeros(0)
-        empty.setflags(write=False)
-    else:
-        stats.setflags(write=False)
-    order = C.preorder(child0, nchild)
+    order = C.preorder(child0, nchild)  # row of the node with id k
     ids = np.empty(n, dtype=np.int64)
     ids[order] = np.arange(n)
-    nan = float("nan")
+    attr, depth = NI[:n, C.ATTR].copy(), NI[:n, C.DEPTH] - NI[0, C.DEPTH]
+    thr, gain, ratio = NF[:n, C.THRESHOLD].copy(), NF[:n, C.GAIN].copy(), NF[:n, C.RATIO].copy()
+    fraction = NF[:n, C.FRACTION].copy()
+    stats = NS[:n][order]
+    numbers = NodeNumbers(np.zeros(0) if problem.regression else stats, NF[:n, C.WEIGHT][order],
+                          np.asarray(problem.impurity(stats), dtype=np.float64).reshape(n),
+                          _mean_target(stats) if problem.regression else np.broadcast_to(np.nan, n))
+    del NI, NF, NS, stats
     built: list = [None] * n
     for end in range(n, 0, -NODE_BATCH):  # reverse pre-order: children before their parent
         monitor.check()
         batch = order[max(end - NODE_BATCH, 0):end][::-1]
-        value = values[batch].tolist() if problem.regression else [nan] * len(batch)
-        for i, node_id, d, wt, imp, val, k, c0, j, cut, g, r in zip(
-                batch.tolist(), ids[batch].tolist(), depth[batch].tolist(),
-                weight[batch].tolist(), impurities[batch].tolist(), value,
-                nchild[batch].tolist(), child0[batch].tolist(), attr[batch].tolist(),
-                thr[batch].tolist(), gain[batch].tolist(), ratio[batch].tolist(), strict=True):
+        for i, node_id, d, k, c0, j, cut, g, r in zip(
+                batch.tolist(), ids[batch].tolist(), depth[batch].tolist(), nchild[batch].tolist(),
+                child0[batch].tolist(), attr[batch].tolist(), thr[batch].tolist(),
+                gain[batch].tolist(), ratio[batch].tolist(), strict=True):
             split, children, node_stats = None, (), NO_STATS
             if k:
                 fractions = tuple(fraction[c0:c0 + k].tolist())
@@ -367,10 +367,13 @@ def to_nodes(problem, arrays: list, n: int, monitor: Monitor) -> Node:
                 children = tuple(built[c0:c0 + k])
                 built[c0:c0 + k] = [None] * k
                 node_stats = SplitScores(g, r)
-            built[i] = Node(id=node_id, depth=d, weight=wt, distribution=empty if problem.regression
-                            else stats[i], impurity=imp, value=val, split=split, children=children,
-                            stats=node_stats)
+            built[i] = ArrayNode.make(numbers, node_id, d, split, children, node_stats)
     return built[0]
+
+
+def _mean_target(stats: np.ndarray) -> np.ndarray:
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(stats[:, 0] > 0, stats[:, 1] / stats[:, 0], np.nan)
 
 
 def _threshold(problem, j: int, value: float, binary: bool) -> float:

@@ -10,7 +10,7 @@ Labels, rules and colours are derived by exporters and views, never stored.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
 from types import MappingProxyType
 
@@ -128,6 +128,69 @@ class Node:
             node = stack.pop()
             yield node
             stack.extend(reversed(node.children))
+
+
+class NodeNumbers:
+    """The numbers of a grown tree's nodes, one row per node id (ids are pre-order positions):
+    class weights (or nothing, for regression), weight, impurity and mean target."""
+
+    __slots__ = ("distribution", "weight", "impurity", "value")
+
+    def __init__(self, distribution: np.ndarray, weight: np.ndarray, impurity: np.ndarray,
+                 value: np.ndarray):
+        for array in (distribution, weight, impurity, value):
+            array.setflags(write=False)
+        self.distribution, self.weight, self.impurity, self.value = (
+            distribution, weight, impurity, value)
+
+
+class ArrayNode(Node):
+    """A :class:`Node` whose weight, distribution, impurity and value are its row of a shared
+    :class:`NodeNumbers`, read when asked for.
+
+    The compiled builder makes these: a fully grown million-row tree has some 350,000
+    nodes, and four Python objects of their own cost each of them 150 bytes more.
+    ``dataclasses.replace`` on one (editing, pruning, renumbering) gives a plain Node.
+    """
+
+    __slots__ = ("_numbers",)
+
+    def __new__(cls, *args, **kwargs):
+        # dataclasses.replace calls type(node)(**fields): an ordinary node with its own numbers.
+        return Node(*args, **kwargs)
+
+    @classmethod
+    def make(cls, numbers: NodeNumbers, id: int, depth: int, split: Split | None,
+             children: tuple[Node, ...], stats: Mapping[str, float]) -> ArrayNode:
+        node = object.__new__(cls)
+        put = object.__setattr__  # the dataclass is frozen
+        put(node, "_numbers", numbers)
+        put(node, "id", id)
+        put(node, "depth", depth)
+        put(node, "split", split)
+        put(node, "children", children)
+        put(node, "stats", stats)
+        return node
+
+    @property
+    def distribution(self) -> np.ndarray:
+        table = self._numbers.distribution
+        return table[self.id] if table.ndim == 2 else table
+
+    @property
+    def weight(self) -> float:
+        return float(self._numbers.weight[self.id])
+
+    @property
+    def impurity(self) -> float:
+        return float(self._numbers.impurity[self.id])
+
+    @property
+    def value(self) -> float:
+        return float(self._numbers.value[self.id])
+
+    def __reduce__(self):
+        return Node, tuple(getattr(self, f.name) for f in fields(Node))
 
 
 @dataclass(frozen=True, eq=False)

@@ -3,6 +3,7 @@
 Memory itself is measured in benchmarks/bench_cart.py, never asserted here.
 """
 
+import copy
 import json
 import pickle
 
@@ -112,3 +113,70 @@ def test_grown_nodes_carry_split_scores_through_json():
     assert all(n.stats is NO_STATS for n in model.tree_.nodes() if n.is_leaf)
     again, _ = tree_from_dict(json.loads(json.dumps(tree_to_dict(model.tree_))))
     assert [dict(n.stats) for n in again.nodes()] == [dict(n.stats) for n in model.tree_.nodes()]
+
+
+def _compiled_and_plain(settings_kw, n=3000, seed=11, regression=False):
+    """The same tree grown by the compiled builder (ArrayNode) and by the numpy loop (Node)."""
+    pytest.importorskip("numba")
+    from engine.growth import grow
+    from engine.settings import resolve
+    from engine.tree import Tree
+
+    frame = _numeric_frame(n, seed)
+    signal = frame["a"] * 2 + frame["b"] * frame["c"] + np.random.default_rng(seed).normal(size=n)
+    frame["y"] = signal if regression else pd.Categorical(np.where(signal > 0, "p", "q"))
+    data = encode(make_table(frame), "regression" if regression else "classification")
+    settings = resolve(algorithm="cart", task="regression" if regression else "classification",
+                       **settings_kw)
+    compiled = Tree(grow(data, settings, compiled=True), data.schema)
+    plain = Tree(grow(data, settings, compiled=False), data.schema)
+    return data, compiled, plain
+
+
+def _numbers(tree):
+    return [(n.id, n.depth, n.weight, n.impurity, tuple(n.distribution), n.value, n.stats.get("gain"))
+            for n in tree.nodes()]
+
+
+@pytest.mark.parametrize("regression", [False, True], ids=["classification", "regression"])
+def test_array_nodes_read_as_ordinary_nodes(regression):
+    from engine.tree import ArrayNode, Node
+
+    _, compiled, plain = _compiled_and_plain({"max_depth": 6}, regression=regression)
+    assert all(type(n) is ArrayNode for n in compiled.nodes())
+    got, want = _numbers(compiled), _numbers(plain)
+    assert len(got) == len(want)
+    for a, b in zip(got, want, strict=True):
+        assert a[:2] == b[:2] and a[2] == b[2] and a[4] == b[4]
+        assert a[3] == pytest.approx(b[3], abs=1e-12)
+        assert (np.isnan(a[5]) and np.isnan(b[5])) if np.isnan(b[5]) else a[5] == pytest.approx(b[5])
+    node = compiled.root
+    assert isinstance(node.weight, float) and isinstance(node.impurity, float)
+    assert not node.distribution.flags.writeable
+    with pytest.raises(AttributeError):
+        node.weight = 1.0
+    for copied in (copy.copy(node), copy.copy(node.children[0])):
+        assert type(copied) is Node and copied.depth <= 1 and copied.weight > 0
+
+
+def test_editing_pruning_and_export_of_array_nodes_match_ordinary_nodes():
+    from engine.editing import make_leaf
+    from engine.predict import predict_proba
+    from engine.pruning import cost_complexity_path, prune_cost_complexity
+    from engine.tree import Node
+
+    data, compiled, plain = _compiled_and_plain({})
+    path_c, path_p = cost_complexity_path(compiled), cost_complexity_path(plain)
+    assert np.allclose(path_c.alphas, path_p.alphas) and list(path_c.n_leaves) == list(path_p.n_leaves)
+    alpha = float(path_c.alphas[len(path_c.alphas) // 2])
+    pruned_c, pruned_p = prune_cost_complexity(compiled, alpha), prune_cost_complexity(plain, alpha)
+    assert pruned_c.n_leaves == pruned_p.n_leaves
+    assert np.array_equal(predict_proba(pruned_c, data.X), predict_proba(pruned_p, data.X))
+    inner = next(n for n in compiled.nodes() if n.depth == 2 and not n.is_leaf)
+    edited = make_leaf(compiled, inner.id)
+    leaf = edited.node(inner.id)
+    assert type(leaf) is Node and leaf.is_leaf and leaf.weight == inner.weight
+    assert np.array_equal(leaf.distribution, inner.distribution)
+    assert edited.n_nodes < compiled.n_nodes
+    again, _ = tree_from_dict(json.loads(json.dumps(tree_to_dict(compiled))))
+    assert np.array_equal(predict_proba(again, data.X), predict_proba(compiled, data.X))
