@@ -160,7 +160,7 @@ def main() -> None:
                     + f" | {' / '.join(map(str, leaves)):>24}")
             if memory:
                 mb = {k: peak_memory(k, n, depth) for k in ("sklearn", *SPLITTERS)}
-                line += (f" | {mb['sklearn']:>7.0f} / {mb['exact']:>5.0f} / {mb['histogram']:>5.0f} "
+                line += (f" | {mb['sklearn']:>7.1f} / {mb['exact']:>5.1f} / {mb['histogram']:>5.1f} "
                          f"{mb['exact'] / mb['sklearn']:>4.1f} {mb['histogram'] / mb['sklearn']:>4.1f}")
             print(line, flush=True)
 
