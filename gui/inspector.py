@@ -3,6 +3,8 @@ side by side for comparison. The numbers come from the engine; this widget only 
 
 from __future__ import annotations
 
+from html import escape
+
 from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
@@ -26,14 +28,14 @@ def summary_html(tree, node_id: int) -> str:
     path = tree.path_to(node_id)
     node = path[-1][0]
     rule = " AND ".join(condition(tree, a, b) for a, b in path[:-1]) or "every instance (root)"
-    parts = [f"<h3 style='margin:2px'>Node {node_id}</h3><p><b>Rule:</b> {rule}</p>"]
+    parts = [f"<h3 style='margin:2px'>Node {node_id}</h3><p><b>Rule:</b> {escape(rule)}</p>"]
     if tree.is_regression:
         parts.append(f"<p>{number(node.weight)} instances, mean {number(node.value)}, "
                      f"squared error {node.impurity:.3f}</p>")
         return "".join(parts)
     total = node.distribution.sum()
     rows = "".join(
-        f"<tr><td>{c}</td><td align=right>{number(round(v, 3))}</td>"
+        f"<tr><td>{escape(c)}</td><td align=right>{number(round(v, 3))}</td>"
         f"<td align=right>{(v / total if total else 0):.3f}</td></tr>"
         for c, v in zip(tree.classes, node.distribution, strict=True))
     parts.append(f"<table cellspacing=3><tr><th align=left>class</th><th>count</th><th>share</th></tr>"
@@ -64,7 +66,7 @@ def splits_html(tree, node_id: int, data, settings) -> str:
             head = ("<tr><th align=left>attribute</th><th>entropy</th><th>mean info</th><th>info gain</th>"
                     "<th>split info</th><th>gain ratio</th><th>gini gain</th></tr>")
             body = "".join(
-                f"<tr{' style=background:#FFE08A' if r.chosen else ''}><td>{r.name}"
+                f"<tr{' style=background:#FFE08A' if r.chosen else ''}><td>{escape(r.name)}"
                 f"{' (≤ ' + number(r.threshold) + ')' if r.threshold is not None else ''}</td>"
                 f"<td align=right>{r.entropy_before:.3f}</td><td align=right>{r.mean_info:.3f}</td>"
                 f"<td align=right>{r.info_gain:.3f}</td><td align=right>{r.split_info:.3f}</td>"
@@ -103,7 +105,7 @@ class _SplitsTask(QRunnable):
             try:
                 html = splits_html(*self.args)
             except Exception as err:  # noqa: BLE001 - shown in the card rather than lost in a thread
-                html = f"<p>The candidate splits could not be worked out: {err}</p>"
+                html = f"<p>The candidate splits could not be worked out: {escape(str(err))}</p>"
         self.inspector.relay.ready.emit(self, html)
 
 

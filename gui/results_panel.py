@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from html import escape
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
@@ -50,9 +52,9 @@ class ResultsPanel(QWidget):
                      ("1-R", f"on {b.one_r_attribute}: {b.one_r_errors:g}/{b.n:g} errors "
                              f"({100 * (1 - b.one_r_errors / b.n):.1f}% right)")]
         html = "<table cellspacing=4>" + "".join(
-            f"<tr><td><b>{k}</b></td><td>{v}</td></tr>" for k, v in rows) + "</table>"
+            f"<tr><td><b>{k}</b></td><td>{escape(v)}</td></tr>" for k, v in rows) + "</table>"
         if result.notes:
-            html += "".join(f"<p style='color:#6B7280'>{n}</p>" for n in result.notes)
+            html += "".join(f"<p style='color:#6B7280'>{escape(n)}</p>" for n in result.notes)
         self.summary.setText(html)
         self._show_confusion(ev)
 

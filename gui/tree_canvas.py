@@ -8,6 +8,8 @@ serves the charts, where its plotting is what we want.
 
 from __future__ import annotations
 
+from html import escape
+
 import numpy as np
 from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QKeySequence, QPainter, QWheelEvent
@@ -131,9 +133,9 @@ class TreeCanvas(QGraphicsView):
             self._legend.hide()
             return
         rows = "".join(
-            f"<span style='color:{palette.class_colour(k).name()}'>&#9632;</span>&nbsp;{c}<br>"
+            f"<span style='color:{palette.class_colour(k).name()}'>&#9632;</span>&nbsp;{escape(c)}<br>"
             for k, c in enumerate(tree.classes))
-        self._legend.setText(f"<b>{tree.schema.target}</b><br>{rows[:-4]}")
+        self._legend.setText(f"<b>{escape(tree.schema.target)}</b><br>{rows[:-4]}")
         self._legend.adjustSize()
         self._legend.show()
         self._place_legend()

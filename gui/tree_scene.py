@@ -6,6 +6,8 @@ screen and in a file is drawn by the same code.
 
 from __future__ import annotations
 
+from html import escape
+
 import numpy as np
 from PySide6.QtCore import QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen
@@ -260,6 +262,6 @@ def tooltip(tree: Tree, node_id: int) -> str:
     if tree.is_regression:
         counts = f"mean {number(node.value)} over {number(node.weight)} instances"
     else:
-        counts = ", ".join(f"{c}: {number(round(v, 2))}" for c, v in zip(tree.classes, node.distribution,
+        counts = ", ".join(f"{escape(c)}: {number(round(v, 2))}" for c, v in zip(tree.classes, node.distribution,
                                                                           strict=True))
-    return f"<b>{rule}</b><br>{counts}"
+    return f"<b>{escape(rule)}</b><br>{counts}"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from html import escape
+
 import numpy as np
 import pandas as pd
 from PySide6.QtCore import Signal
@@ -80,18 +82,19 @@ class WhatIfPanel(QWidget):
         try:
             X = encode_columns(self.instance(), self.tree.schema.attributes)
         except ArborError as err:
-            self.result.setText(f"<span style='color:#B42318'>{err}</span>")
+            self.result.setText(f"<span style='color:#B42318'>{escape(str(err))}</span>")
             return
         nodes = set()
         for leaf in leaf_weights(self.tree, X):
             nodes.update(n.id for n, _ in self.tree.path_to(leaf))
         if self.tree.is_regression:
-            text = f"Predicted {self.tree.schema.target}: <b>{predict_value(self.tree, X)[0]:.4g}</b>"
+            text = f"Predicted {escape(self.tree.schema.target)}: <b>{predict_value(self.tree, X)[0]:.4g}</b>"
         else:
             probs = predict_proba(self.tree, X)[0]
             best = int(np.argmax(probs))
-            shares = ", ".join(f"{c} {p:.2f}" for c, p in zip(self.tree.classes, probs, strict=True))
-            text = f"Predicted {self.tree.schema.target}: <b>{self.tree.classes[best]}</b> ({shares})"
+            shares = ", ".join(f"{escape(c)} {p:.2f}" for c, p in zip(self.tree.classes, probs, strict=True))
+            text = (f"Predicted {escape(self.tree.schema.target)}: <b>{escape(self.tree.classes[best])}</b> "
+                    f"({shares})")
         self.result.setText(text)
         self._path = nodes
         if self.isVisible():  # only light up the path while the form is on screen

@@ -1,5 +1,7 @@
 """Point-and-click modelling: hand splits, growth, pruning by hand, steps, the alpha slider, what-if."""
 
+import pytest
+
 from engine.export.labels import attribute_name
 from tests.gui.conftest import train_and_wait
 
@@ -123,3 +125,46 @@ def test_cart_split_with_chosen_groups(qtbot, window):
     window.dialogs.replies["ask_text"].append("foggy")
     window.modelling.split_with_typed_groups(1, 0)
     assert "no value 'foggy'" in window.dialogs.errors[-1][0]
+
+
+def test_a_compiled_tree_is_inspected_edited_and_undone_like_any_other(qtbot, window):
+    # A big enough table grows on the compiled builder, whose nodes read their numbers from
+    # shared arrays (ArrayNode); the window must not notice the difference.
+    pytest.importorskip("numba")
+    from engine import fastpath
+    from engine.export.labels import condition
+    from engine.tree import ArrayNode, Node
+    from gui.tree_scene import tooltip
+    from tests.gui.test_window import _big_table
+
+    assert fastpath.compile_kernels()
+    window.doc.load(_big_table(4000), None)
+    window.config.algorithm.setCurrentText("cart")
+    window.config.max_depth.setValue(4)
+    train_and_wait(qtbot, window)
+    qtbot.waitUntil(lambda: window.result is not None)
+    tree = window.result.model.tree_
+    node = tree.node(1)
+    assert type(node) is ArrayNode and not node.is_leaf
+    window.canvas.select_node(1)
+    text = window.inspector.text()
+    assert f"Rule: {condition(tree, tree.root, 0)}" in _shown(text)  # "x0 <= ..." is text, not a tag
+    assert _shown(tooltip(tree, 1)).startswith(condition(tree, tree.root, 0))
+    counts = [int(round(c)) for c in node.distribution]
+    assert all(f"<td align=right>{c}</td>" in text for c in counts)
+    assert f"n = {int(node.weight)}" in text and f"{node.impurity:.3f}" in text
+    window.modelling.make_leaf(1)
+    leaf = window.tree.node(1)
+    assert type(leaf) is Node and leaf.is_leaf and leaf.weight == node.weight
+    assert list(leaf.distribution) == list(node.distribution)
+    window.doc.undo_stack.undo()
+    assert not window.tree.node(1).is_leaf and window.tree.n_nodes == tree.n_nodes
+
+
+def _shown(html: str) -> str:
+    """What a rich-text label shows of ``html``."""
+    from PySide6.QtGui import QTextDocument
+
+    doc = QTextDocument()
+    doc.setHtml(html)
+    return doc.toPlainText()
