@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QGraphicsView, QLabel
 from engine.export.labels import attribute_name, branch_condition
 from engine.tree import Tree
 from gui import palette
-from gui.node_item import NodeItem
+from gui.node_item import LOD_BOX, NodeItem
 from gui.tree_scene import TreeScene
 
 MIN_SCALE, MAX_SCALE = 0.02, 6.0
@@ -83,6 +83,7 @@ class TreeCanvas(QGraphicsView):
         self.setAcceptDrops(True)
         self.overview.hide()
         self._scene.selectionChanged.connect(self._on_scene_selection_changed)
+        self.zoom_changed.connect(lambda scale: self._scene.set_low_detail(scale < LOD_BOX))
 
     # ---------------------------------------------------------------- content
     def tree(self) -> Tree | None:

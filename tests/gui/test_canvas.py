@@ -235,3 +235,67 @@ def test_a_big_tree_opens_with_its_top_levels_and_expands(qtbot):
     assert view.tree_scene().collapsed == collapsed
     view.expand_all()
     assert len(view.tree_scene().items_by_id) == tree.n_nodes
+
+
+def _grab(view):
+    from PySide6.QtGui import QImage
+
+    view.viewport().repaint()
+    return view.viewport().grab().toImage().convertToFormat(QImage.Format.Format_RGB32)
+
+
+def _differing_share(a, b) -> float:
+    import numpy as np
+
+    pa = np.frombuffer(a.constBits(), np.uint8).reshape(a.height(), a.bytesPerLine())
+    pb = np.frombuffer(b.constBits(), np.uint8).reshape(b.height(), b.bytesPerLine())
+    return float((np.abs(pa.astype(int) - pb.astype(int)) > 24).mean())
+
+
+def test_far_out_the_boxes_are_drawn_in_one_item_and_look_the_same(qtbot, canvas):
+    from PySide6.QtWidgets import QGraphicsItem
+
+    from gui.node_item import LOD_BOX
+
+    no_contents = QGraphicsItem.GraphicsItemFlag.ItemHasNoContents
+    scene = canvas.tree_scene()
+    assert not scene.low_detail
+    canvas.reset_zoom()
+    canvas._zoom_by(0.2)  # a quarter of the box threshold
+    assert canvas.scale_factor() < LOD_BOX and scene.low_detail
+    assert all(item.flags() & no_contents for item in scene.items_by_id.values())
+    canvas.select_node(4)
+    fast = _grab(canvas)
+    scene._boxes_item.setVisible(False)
+    bare = _grab(canvas)  # edges only: what the boxes add
+    scene.set_low_detail(False)  # the items paint themselves, at the same zoom
+    slow = _grab(canvas)
+    assert _differing_share(fast, bare) > 0.001
+    assert _differing_share(fast, slow) < 0.05 * _differing_share(fast, bare)
+    scene.set_low_detail(True)
+    assert scene._boxes_item.isVisible()
+    # Clicks still reach the (contentless) items, and a drag moves the drawn box.
+    with qtbot.waitSignal(canvas.node_selected) as blocker:
+        qtbot.mouseClick(canvas.viewport(), Qt.MouseButton.LeftButton, pos=canvas.node_view_position(1))
+    assert blocker.args == [1] and canvas.selected_node() == 1
+    before = _grab(canvas)
+    start = scene.items_by_id[6].pos()
+    scene.move_node(6, start.x() + 400, start.y() + 300)
+    assert _differing_share(before, _grab(canvas)) > 0
+    canvas.reset_zoom()
+    assert not scene.low_detail
+    assert not any(item.flags() & no_contents for item in scene.items_by_id.values())
+
+
+def test_a_hand_edit_far_out_keeps_boxes_only(canvas):
+    canvas.reset_zoom()
+    canvas._zoom_by(0.2)
+    tree = canvas.tree()
+    canvas.toggle_collapsed(1)  # the scene is built again at the same zoom
+    scene = canvas.tree_scene()
+    assert scene.low_detail and len(scene.items_by_id) == 6
+    from PySide6.QtWidgets import QGraphicsItem
+
+    assert all(item.flags() & QGraphicsItem.GraphicsItemFlag.ItemHasNoContents
+               for item in scene.items_by_id.values())
+    assert canvas.tree() is tree
