@@ -48,8 +48,12 @@ COMPILE_PATIENCE = 5.0
 #: Work (entries times attributes looked at) between two ``monitor.check()`` calls: ~20-50 ms.
 CHUNK_WORK = 4_000_000
 #: Depth-first without a leaf limit, a node with fewer rows has its whole subtree grown at once
-#: on a private, cache-sized copy of its rows (exactly, in both modes).
-LOCAL_ROWS = 8192
+#: on a private, cache-sized copy of its rows (exactly, in both modes). 2,048 to 8,192 rows
+#: measure equally fast from 100,000 to 1,000,000 rows; the smaller copy keeps the workspace
+#: of a 10,000-row fit small.
+LOCAL_ROWS = 2048
+#: The same in the histogram mode: nodes below it are searched exactly (benchmarks/README.md).
+HIST_LOCAL_ROWS = 8192
 #: Otherwise, in the histogram mode, nodes with fewer rows are scored exactly, on their sorted
 #: values: deep in the tree a bin spans many of a node's values (splits there decide the
 #: accuracy of a fully grown tree), and sorting a few hundred values beats scanning every bin.
@@ -211,26 +215,27 @@ def _grow(problem, mode: str, rows, weights, depth: int, used, monitor: Monitor)
     unit = bool(np.all(w == 1.0))
     binary = s.binary
     local = s.growth == "depth" and s.max_leaves is None
-    if local and m < LOCAL_ROWS:  # the root is small: the whole tree grows on a private copy
+    local_rows = HIST_LOCAL_ROWS if hist else LOCAL_ROWS
+    if local and m < local_rows:  # the root is small: the whole tree grows on a private copy
         hist = False
     if hist:
         codes, nbins, binlo, binhi = bin_columns(X, row_of, ncat, s.max_bins, whole,
                                                  check=monitor.check)
         order = np.zeros((0, 1), dtype=np.int32)
         width = int(max(nbins.max(), 1))
-        small = LOCAL_ROWS if local else HIST_EXACT_BELOW
+        small = local_rows if local else HIST_EXACT_BELOW
         slots = min(HIST_SLOTS[s.growth], m // small + 4)
         HP = np.empty((slots + 1, p, width, S))  # the last one is a spare
     else:
         numidx[numeric] = np.arange(len(numeric))
-        order = np.empty((len(numeric), m if not local or m >= LOCAL_ROWS else 0), np.int32)
+        order = np.empty((len(numeric), m if not local or m >= local_rows else 0), np.int32)
         for a, j in enumerate(numeric if order.shape[1] else ()):
             monitor.check()
             order[a] = np.argsort(X[:, j] if whole else X[row_of, j], kind="stable")
         codes = np.zeros((1, p), dtype=np.uint8)
         nbins = np.zeros(p, dtype=np.int64)
         binlo = binhi = np.zeros((p, 1))
-        width, small, slots = 1, LOCAL_ROWS if local else 0, 0
+        width, small, slots = 1, local_rows if local else 0, 0
         HP = np.zeros((1, 1, 1, S))
     select = W.BY_GAIN
     if s.criterion == "gain_ratio":
@@ -266,7 +271,7 @@ def _grow(problem, mode: str, rows, weights, depth: int, used, monitor: Monitor)
         flog=_flog(m) if unit and s.impurity == "entropy" else np.zeros(1),
     )
     FREE = np.arange(max(slots, 1), dtype=np.int64)
-    stride = min(LOCAL_ROWS, m) if local else 1
+    stride = min(local_rows, m) if local else 1
     IPloc = IP.copy()
     IPloc[W.P_NROWS], IPloc[W.P_HIST] = stride, 0
     lnumidx = np.full(p, -1, dtype=np.int64)
@@ -288,12 +293,13 @@ def _grow(problem, mode: str, rows, weights, depth: int, used, monitor: Monitor)
                        FP, NI, NF, NS, order, members, codes, nbins, binlo, binhi, HP, FREE, HN,
                        HK, HT, ST, STF, **work)
         if status == 2:  # one array at a time, so only one old copy is alive beside the new
-            NI = _enlarged(NI)
-            NF = _enlarged(NF)
-            NS = _enlarged(NS)
-            HN = _enlarged(HN)
-            HK = _enlarged(HK)
-            HT = _enlarged(HT)
+            nodes, queued = int(ST[C.S_NODES]), int(ST[C.S_HEAP])
+            NI = _enlarged(NI, nodes)
+            NF = _enlarged(NF, nodes)
+            NS = _enlarged(NS, nodes)
+            HN = _enlarged(HN, queued)
+            HK = _enlarged(HK, queued)
+            HT = _enlarged(HT, queued)
         monitor.report(STF[0] / STF[1], f"{ST[C.S_LEAVES]} leaves")
     n = int(ST[C.S_NODES])
     del order, members, codes, HP, work, flat, HN, HK, HT
@@ -302,11 +308,16 @@ def _grow(problem, mode: str, rows, weights, depth: int, used, monitor: Monitor)
     return to_nodes(problem, arrays, n, monitor)
 
 
-def _enlarged(a: np.ndarray) -> np.ndarray:
-    """``a`` with room for half as many rows again (zeros); x1.5 wastes less than doubling
-    on a fully grown tree's node arrays."""
+def _enlarged(a: np.ndarray, used: int) -> np.ndarray:
+    """``a`` with room for half as many rows again; x1.5 wastes less than doubling on a fully
+    grown tree's node arrays.
+
+    Only the ``used`` rows are copied: the rest are zeros, left untouched so they take no
+    memory until written (the builder asks for room for the largest subtree a small node
+    could grow, which is often many times what it grows).
+    """
     out = np.zeros((len(a) + max(len(a) // 2, 1024), *a.shape[1:]), dtype=a.dtype)
-    out[:len(a)] = a
+    out[:used] = a[:used]
     return out
 
 

@@ -71,6 +71,7 @@ def _assert_same(a, b):
 def local_rows(request, monkeypatch):
     """Small subtrees are grown on a private copy of their rows: test with and without."""
     monkeypatch.setattr(fastpath, "LOCAL_ROWS", request.param)
+    monkeypatch.setattr(fastpath, "HIST_LOCAL_ROWS", request.param)
     return request.param
 
 
