@@ -97,18 +97,26 @@ class NodeItem(QGraphicsItem):
             return palette.REGRESSION if self.tree.is_regression else palette.NODE_FILL
         return palette.class_colour(self._majority)
 
+    def box_colour(self) -> QColor:
+        """The fill of the bare box a node is drawn as when zoomed far out."""
+        tinted = QColor(self.tint())
+        tinted.setAlpha(150)
+        return tinted
+
+    def is_dashed(self) -> bool:
+        """Pruned or raised by C4.5: drawn with a dashed border."""
+        return bool(self.node.stats.get("pruned") or self.node.stats.get("raised"))
+
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
         lod = option.levelOfDetailFromTransform(painter.worldTransform())
         selected = self.isSelected()
         border = QPen(palette.SELECTED if selected else palette.NODE_BORDER, 2.5 if selected else 1.2)
-        if self.node.stats.get("pruned") or self.node.stats.get("raised"):
+        if self.is_dashed():
             border.setStyle(Qt.PenStyle.DashLine)
         painter.setPen(border)
         fill = palette.HIGHLIGHT if self.highlighted else palette.NODE_FILL
         if lod < LOD_BOX:
-            tinted = QColor(self.tint())
-            tinted.setAlpha(150)
-            painter.setBrush(QBrush(tinted))
+            painter.setBrush(QBrush(self.box_colour()))
             painter.drawRect(self._rect)
             return
         painter.setBrush(QBrush(fill))

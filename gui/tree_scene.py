@@ -140,16 +140,12 @@ class BoxesItem(QGraphicsItem):
         box = scene.node_boxes() + np.array([3.0, 3.0, -3.0, -3.0])  # without the item's margin
         self._rects = [QRectF(x0, y0, x1 - x0, y1 - y0) for x0, y0, x1, y1 in box.tolist()]
         items = [scene.items_by_id[i] for i in scene.row_ids()]
-        groups: dict[str, list[QRectF]] = {}
+        groups: dict[int, tuple[QColor, list[QRectF]]] = {}
         for item, rect in zip(items, self._rects, strict=True):
-            groups.setdefault(item.tint().name(), []).append(rect)
-        self._groups = []
-        for name, rects in groups.items():
-            colour = QColor(name)
-            colour.setAlpha(150)
-            self._groups.append((colour, rects))
-        self._dashed = [k for k, item in enumerate(items)
-                        if item.node.stats.get("pruned") or item.node.stats.get("raised")]
+            colour = item.box_colour()
+            groups.setdefault(colour.rgba(), (colour, []))[1].append(rect)
+        self._groups = list(groups.values())
+        self._dashed = [k for k, item in enumerate(items) if item.is_dashed()]
         self._bounds = scene.content_rect().adjusted(-4, -4, 4, 4)
         self.update()
 
@@ -162,16 +158,14 @@ class BoxesItem(QGraphicsItem):
             painter.setBrush(colour)
             painter.drawRects(rects)
         painter.setBrush(Qt.BrushStyle.NoBrush)
-        dashed = QPen(palette.NODE_BORDER, 1.2, Qt.PenStyle.DashLine)
+        painter.setPen(QPen(palette.NODE_BORDER, 1.2, Qt.PenStyle.DashLine))
         for k in self._dashed:
-            painter.setPen(dashed)
             painter.drawRect(self._rects[k])
         rows = self._scene.row_of()
+        painter.setPen(QPen(palette.SELECTED, 2.5))
         for item in self._scene.selectedItems():
-            k = rows.get(getattr(getattr(item, "node", None), "id", None))
-            if k is not None:
-                painter.setPen(QPen(palette.SELECTED, 2.5))
-                painter.drawRect(self._rects[k])
+            if isinstance(item, NodeItem) and item.node.id in rows:
+                painter.drawRect(self._rects[rows[item.node.id]])
 
 
 class TreeScene(QGraphicsScene):
