@@ -4,7 +4,7 @@
     QT_QPA_PLATFORM=offscreen python benchmarks/bench_table.py --rows 100000
 
 A CSV of 10 numeric and 5 nominal columns plus a nominal class is written once to a
-temporary folder. Reading: ``engine.io.read_table`` (kind inference, checks, the Table)
+temporary folder. Reading: ``engine.data.io.read_table`` (kind inference, checks, the Table)
 against ``pandas.read_csv`` of the same file, medians of the runs and the ratio. Showing:
 the window's table panel over the loaded table, the time to its first paint, and the
 median time of one scroll step (a page down, then a jump to a random row) with repaint,
@@ -46,8 +46,8 @@ def main() -> None:
 
     from PySide6.QtWidgets import QApplication
 
-    from engine.io import read_table
-    from engine.table import make_table
+    from engine.data.io import read_table
+    from engine.data.table import make_table
 
     app = QApplication.instance() or QApplication([])
     with tempfile.TemporaryDirectory() as folder:

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.encoding import encode
+from engine.data.encoding import encode
+from engine.data.table import IGNORED, NOMINAL, NUMERIC, Table
 from engine.errors import ArborError
 from engine.estimator import DecisionTree
-from engine.table import IGNORED, NOMINAL, NUMERIC, Table
 
 LEARNER_OPTIONS = (
     "algorithm", "criterion", "task", "max_depth", "min_samples_split", "min_samples_leaf",
@@ -24,8 +24,8 @@ def _names(text: str) -> list[str]:
 
 
 def load(args: argparse.Namespace) -> Table:
-    from engine.io import read_table
-    from engine.samples import load_sample
+    from engine.data.io import read_table
+    from engine.data.samples import load_sample
 
     kinds = {n: NOMINAL for n in _names(args.nominal)}
     kinds.update({n: NUMERIC for n in _names(args.numeric)})
@@ -110,7 +110,7 @@ def export_all(args, model, table) -> list[str]:
 
 
 def predict(args):
-    from engine.encoding import encode_columns
+    from engine.data.encoding import encode_columns
     from engine.export.model_json import load_model
     from engine.predict import predict_proba, predict_value
 
@@ -133,7 +133,7 @@ def predict(args):
 
 
 def explain(args):
-    from engine.explain import attribute_table, node_rows
+    from engine.learn.explain import attribute_table, node_rows
 
     table = load(args)
     model = learner(args)
@@ -159,7 +159,7 @@ def explain(args):
 
 
 def baseline(args):
-    from engine.baseline import baselines
+    from engine.evaluate.baseline import baselines
 
     table = load(args)
     b = baselines(encode(table))

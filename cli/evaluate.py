@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.encoding import encode, encode_columns
+from engine.data.encoding import encode, encode_columns
 from engine.estimator import check_trainable
-from engine.evaluation import Evaluation, cross_validate, evaluate_tree, holdout_evaluate
+from engine.evaluate.evaluation import Evaluation, cross_validate, evaluate_tree, holdout_evaluate
 from engine.fitting import fit_tree
 
 
@@ -44,7 +44,7 @@ def evaluate_command(args, load, learner):
     table, settings, data = _prepare(args, load, learner)
     seed = settings.seed
     if args.test:
-        from engine.io import read_table
+        from engine.data.io import read_table
 
         test_table = read_table(args.test, target=table.target)
         tree = fit_tree(data, settings)
@@ -73,9 +73,9 @@ def evaluate_command(args, load, learner):
 def path_command(args, load, learner):
     from dataclasses import replace
 
-    from engine.alpha import choose_alpha
-    from engine.growth import grow
-    from engine.pruning import cost_complexity_path
+    from engine.evaluate.alpha import choose_alpha
+    from engine.learn.growth import grow
+    from engine.prune.cost_complexity import cost_complexity_path
     from engine.tree import Tree
 
     table, settings, data = _prepare(args, load, learner)

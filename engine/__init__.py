@@ -7,12 +7,12 @@ Pure Python on numpy, pandas and networkx; never imports Qt.
 5
 """
 
+from engine.data.io import read_table, write_table
+from engine.data.samples import load_sample, sample_names
+from engine.data.table import Table, make_table
 from engine.errors import ArborError, Cancelled
 from engine.estimator import DecisionTree
-from engine.io import read_table, write_table
 from engine.monitor import Monitor
-from engine.samples import load_sample, sample_names
-from engine.table import Table, make_table
 from engine.tree import Node, Split, Tree
 
 __all__ = ["ArborError", "Cancelled", "DecisionTree", "Monitor", "Node", "Split", "Table", "Tree",

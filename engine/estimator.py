@@ -11,13 +11,13 @@ from dataclasses import fields
 import numpy as np
 import pandas as pd
 
-from engine.encoding import Encoded, as_table, encode, encode_columns
+from engine.data.encoding import Encoded, as_table, encode, encode_columns
+from engine.data.table import Table
 from engine.errors import ArborError
 from engine.fitting import fit_tree
 from engine.monitor import NULL_MONITOR, Monitor
 from engine.predict import predict_proba, predict_value
 from engine.settings import Settings, resolve
-from engine.table import Table
 
 PARAMS = tuple(f.name for f in fields(Settings))
 
@@ -31,7 +31,7 @@ class DecisionTree:
 
     Examples
     --------
-    >>> from engine.samples import load_sample
+    >>> from engine.data.samples import load_sample
     >>> model = DecisionTree(algorithm="id3").fit(load_sample("weather"))
     >>> model.tree_.n_leaves, model.tree_.root.stats["gain"].__round__(3)
     (5, 0.247)

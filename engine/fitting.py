@@ -2,21 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-import numpy as np
-
-from engine.encoding import Encoded
-from engine.growth import grow
+from engine.data.encoding import Encoded, subset
+from engine.evaluate.alpha import choose_alpha
+from engine.evaluate.folds import holdout_split
+from engine.learn.growth import grow
 from engine.monitor import NULL_MONITOR, Monitor
-from engine.pruning import collapse_tree, holdout_split, prune_for, prune_reduced_error
+from engine.prune.cost_complexity import prune_cost_complexity
+from engine.prune.pessimistic import collapse_tree, prune_pessimistic
+from engine.prune.reduced_error import prune_reduced_error
 from engine.settings import Settings
 from engine.tree import Tree
-
-
-def subset(data: Encoded, rows: np.ndarray) -> Encoded:
-    """The training set restricted to ``rows`` (a fold, a holdout part)."""
-    return replace(data, X=np.asfortranarray(data.X[rows]), y=data.y[rows], weight=data.weight[rows])
 
 
 def fit_tree(data: Encoded, settings: Settings, monitor: Monitor = NULL_MONITOR) -> Tree:
@@ -32,3 +27,22 @@ def fit_tree(data: Encoded, settings: Settings, monitor: Monitor = NULL_MONITOR)
     pruning = settings.prune != "none"
     tree = Tree(grow(data, settings, monitor.scaled(0.0, 0.7) if pruning else monitor), data.schema)
     return prune_for(tree, data, settings, monitor.scaled(0.7, 1.0))
+
+def prune_for(tree: Tree, data: Encoded, settings: Settings, monitor: Monitor = NULL_MONITOR) -> Tree:
+    """Apply pessimistic or cost-complexity pruning as ``settings`` ask.
+
+    C4.5 always collapses splits that do not lower training error, as J48 does
+    even when pruning is off. Reduced-error pruning needs rows the tree was not
+    grown on, so :func:`engine.fitting.fit_tree` handles it.
+    """
+    if settings.prune == "pessimistic":
+        return prune_pessimistic(tree, data, settings, monitor)
+    if settings.algorithm == "c45":
+        tree = collapse_tree(tree, data, settings)
+    if settings.prune == "cost-complexity":
+        if settings.cv_alpha:
+            alpha = choose_alpha(tree, data, settings, monitor).chosen_alpha
+        else:
+            alpha = settings.alpha or 0.0
+        return prune_cost_complexity(tree, alpha)
+    return tree

@@ -18,10 +18,10 @@ import numpy as np
 import pandas as pd
 
 from engine.atomic import write_text_atomic
+from engine.data.table import NOMINAL, Table, make_table
 from engine.errors import ArborError
 from engine.export.model_json import tree_from_dict, tree_to_dict
 from engine.settings import Settings, resolve
-from engine.table import NOMINAL, Table, make_table
 from engine.tree import Tree
 
 FORMAT = "arbor-project"
@@ -92,7 +92,7 @@ def _table_from(doc: dict, base: Path) -> Table:
     if "data" in doc:
         frame = pd.DataFrame({c: doc["data"][c] for c in doc["columns"]}, columns=doc["columns"])
         return make_table(frame, target=target, kinds=kinds, categories=cats)
-    from engine.io import read_table
+    from engine.data.io import read_table
 
     data_path = Path(doc["path"])
     if not data_path.is_absolute():

@@ -17,7 +17,7 @@ GROWTH = ("depth", "best")
 PRUNING = ("none", "pessimistic", "cost-complexity", "reduced-error")
 ERROR_ESTIMATES = ("c45", "exact")
 #: Numeric split search: every distinct value ("exact"), binned values ("histogram"), or
-#: exact below ``engine.fastpath.AUTO_HISTOGRAM_ROWS`` rows and binned above for CART ("auto").
+#: exact below ``engine.fast.builder.AUTO_HISTOGRAM_ROWS`` rows and binned above for CART ("auto").
 SPLITTERS = ("auto", "exact", "histogram")
 
 #: Defaults that differ per algorithm (everything else is shared).

@@ -16,7 +16,7 @@ from types import MappingProxyType
 
 import numpy as np
 
-from engine.encoding import Schema
+from engine.data.encoding import Schema
 
 #: Split kinds.
 MULTIWAY, THRESHOLD, SUBSET = "multiway", "threshold", "subset"

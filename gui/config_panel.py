@@ -16,9 +16,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from engine.data.table import NUMERIC
 from engine.errors import ArborError
 from engine.settings import CRITERIA, DEFAULTS, resolve
-from engine.table import NUMERIC
 
 TIPS = {
     "algorithm": "ID3: multiway splits on nominal attributes by information gain (seed 000). "

@@ -13,8 +13,8 @@ import pandas as pd
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
+from engine.data.table import IGNORED, MISSING_TOKENS, NOMINAL, NUMERIC, Table, make_table
 from engine.errors import ArborError
-from engine.table import IGNORED, MISSING_TOKENS, NOMINAL, NUMERIC, Table, make_table
 
 
 def coerce(value, kind: str):

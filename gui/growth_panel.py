@@ -5,12 +5,12 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSlider, QVBoxLayout, QWidget
 
-from engine.growth import grow_steps
+from engine.learn.growth import grow_steps
 from engine.tree import Tree
 
 
 class GrowthPanel(QWidget):
-    """Step / Play / Reset over :func:`engine.growth.grow_steps`.
+    """Step / Play / Reset over :func:`engine.learn.growth.grow_steps`.
 
     Signals
     -------

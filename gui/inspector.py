@@ -8,9 +8,9 @@ from html import escape
 from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
-from engine.criteria import entropy, gini
-from engine.explain import attribute_table, node_rows
 from engine.export.labels import condition, number
+from engine.learn.criteria import entropy, gini
+from engine.learn.explain import attribute_table, node_rows
 
 NODE_MIME = "application/x-arbor-node"
 #: A node with at least this much training weight has its candidate splits scored on a worker

@@ -157,10 +157,10 @@ class TrainResult:
 
 def train_call(table, params: dict, cv_folds: int, seed: int) -> Callable[[Monitor], TrainResult]:
     """The engine work behind Train: fit, baselines, and optionally cross-validation."""
-    from engine.baseline import baselines
-    from engine.encoding import encode
+    from engine.data.encoding import encode
     from engine.estimator import DecisionTree
-    from engine.evaluation import cross_validate
+    from engine.evaluate.baseline import baselines
+    from engine.evaluate.evaluation import cross_validate
 
     def call(monitor: Monitor) -> TrainResult:
         model = DecisionTree(**params)
@@ -186,8 +186,8 @@ def train_call(table, params: dict, cv_folds: int, seed: int) -> Callable[[Monit
         if settings.algorithm == "cart":
             from dataclasses import replace
 
-            from engine.growth import grow
-            from engine.pruning import cost_complexity_path
+            from engine.learn.growth import grow
+            from engine.prune.cost_complexity import cost_complexity_path
             from engine.tree import Tree
 
             full = model.tree_ if settings.prune == "none" else Tree(

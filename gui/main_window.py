@@ -17,8 +17,8 @@ from PySide6.QtWidgets import (
     QToolBar,
 )
 
+from engine.data.table import IGNORED, KINDS
 from engine.errors import ArborError
-from engine.table import IGNORED, KINDS
 from gui.config_panel import ConfigPanel
 from gui.dialogs import Dialogs
 from gui.document import DataDocument
@@ -230,7 +230,7 @@ class MainWindow(QMainWindow):
                 menu.addSeparator()
                 for dock in self.docks.values():
                     menu.addAction(dock.toggleViewAction())
-        from engine.samples import sample_names
+        from engine.data.samples import sample_names
 
         for name in sample_names():
             self.samples_menu.addAction(self._action(name, lambda n=name: self.open_sample(n)))
@@ -330,7 +330,7 @@ class MainWindow(QMainWindow):
 
     def open_path(self, path: str, confirmed: bool = False) -> bool:
         """Open a data file; a big one is read on a worker thread (True then means started)."""
-        from engine.io import read_table
+        from engine.data.io import read_table
 
         if not confirmed and not self.confirm_discard("opening another file"):
             return False
@@ -374,7 +374,7 @@ class MainWindow(QMainWindow):
         self._say(f"Opened {path}" + "".join(f" — {n}" for n in table.notes))
 
     def open_sample(self, name: str, confirmed: bool = False) -> bool:
-        from engine.samples import load_sample
+        from engine.data.samples import load_sample
 
         if not confirmed and not self.confirm_discard("loading a sample"):
             return False
@@ -395,7 +395,7 @@ class MainWindow(QMainWindow):
         return self._save_to(path) if path else False
 
     def _save_to(self, path: str) -> bool:
-        from engine.io import write_table
+        from engine.data.io import write_table
 
         try:
             write_table(self.doc.snapshot(), path)
@@ -439,7 +439,7 @@ class MainWindow(QMainWindow):
     def open_project(self, path, modified: bool = False) -> bool:
         from dataclasses import asdict
 
-        from engine.encoding import encode
+        from engine.data.encoding import encode
         from engine.project import load_project
 
         try:
@@ -634,7 +634,7 @@ class MainWindow(QMainWindow):
     def _on_job_finished(self, job: Job, result: TrainResult, table) -> None:
         if not self.runner.is_current(job):
             return  # superseded by a newer run
-        from engine.encoding import encode
+        from engine.data.encoding import encode
 
         self.result = result
         self.encoded = result.data if result.data is not None else encode(table, result.model.settings_.task)
@@ -721,7 +721,7 @@ class MainWindow(QMainWindow):
         menu.exec(pos)
 
     def _growth_source(self):
-        from engine.encoding import encode
+        from engine.data.encoding import encode
         from engine.settings import resolve
 
         problem = self.config.problem()
@@ -743,7 +743,7 @@ class MainWindow(QMainWindow):
             return None
         from dataclasses import replace
 
-        from engine.alpha import choose_alpha
+        from engine.evaluate.alpha import choose_alpha
 
         full, data = self.result.full_tree, self.encoded
         settings = replace(self.settings_used, cv_alpha=self.settings_used.cv_alpha or 10)
@@ -765,7 +765,7 @@ class MainWindow(QMainWindow):
         if self.tree is None or not rows or self.encoded is None:
             self.canvas.highlight_nodes(set())
             return
-        from engine.encoding import encode_columns
+        from engine.data.encoding import encode_columns
         from engine.predict import leaf_weights
 
         tree = self.tree
@@ -786,7 +786,7 @@ class MainWindow(QMainWindow):
             self.table.proxy.set_rows(None)
             self.table.show_all.hide()
             return
-        from engine.explain import node_rows
+        from engine.learn.explain import node_rows
 
         rows, weights = node_rows(self.tree, self.encoded, node_id, self.settings_used)
         keep = self.doc.frame.index[self.doc.frame[self.doc.target].notna()]
@@ -801,7 +801,7 @@ class MainWindow(QMainWindow):
         self._on_table_rows_selected(rows)
         if self.tree is None or not rows:
             return
-        from engine.encoding import encode_columns
+        from engine.data.encoding import encode_columns
         from engine.predict import predict_proba, predict_value
 
         X = encode_columns(self.doc.frame.iloc[rows[:1]], self.tree.schema.attributes)

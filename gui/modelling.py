@@ -1,6 +1,6 @@
 """Building the tree by hand: the node context menu and its undoable edits.
 
-Every edit calls a pure engine function (engine.editing) that returns a new
+Every edit calls a pure engine function (engine.learn.editing) that returns a new
 tree, and is pushed on the window's undo stack next to the table edits.
 """
 
@@ -9,9 +9,9 @@ from __future__ import annotations
 from PySide6.QtGui import QUndoCommand
 from PySide6.QtWidgets import QMenu
 
-from engine.editing import grow_below, make_leaf, ranked_splits, split_leaf
 from engine.errors import ArborError
 from engine.export.labels import number
+from engine.learn.editing import grow_below, make_leaf, ranked_splits, split_leaf
 
 
 class TreeEditCommand(QUndoCommand):

@@ -8,7 +8,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QPushButton, QSlider, QVBoxLayout, QWidget
 
-from engine.pruning import cost_complexity_path, prune_to_step
+from engine.prune.cost_complexity import cost_complexity_path, prune_to_step
 
 
 class PruningPanel(QWidget):

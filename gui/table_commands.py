@@ -9,8 +9,8 @@ import numpy as np
 import pandas as pd
 from PySide6.QtGui import QUndoCommand
 
+from engine.data.table import IGNORED, NOMINAL
 from engine.errors import ArborError
-from engine.table import IGNORED, NOMINAL
 from gui.document import DataDocument
 
 

@@ -12,9 +12,9 @@ import pandas as pd
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont
 
+from engine.data.table import IGNORED, NUMERIC
 from engine.errors import ArborError
 from engine.export.labels import number
-from engine.table import IGNORED, NUMERIC
 from gui.document import DataDocument, coerce
 from gui.table_commands import SetCellCommand
 

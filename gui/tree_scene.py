@@ -13,9 +13,9 @@ from PySide6.QtCore import QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QStyleOptionGraphicsItem
 
+from engine.export.graph import to_digraph
 from engine.export.labels import branch_condition
-from engine.graph import to_digraph
-from engine.layout import tidy_layout
+from engine.export.layout import tidy_layout
 from engine.tree import Tree
 from gui import palette
 from gui.node_item import LOD_TEXT, NodeItem, count_line, headline, node_size

@@ -9,7 +9,7 @@ import pandas as pd
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QFormLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
 
-from engine.encoding import encode_columns
+from engine.data.encoding import encode_columns
 from engine.errors import ArborError
 from engine.predict import leaf_weights, predict_proba, predict_value
 

@@ -15,7 +15,7 @@ hypothesis_settings.register_profile("arbor", derandomize=True, print_blob=True)
 hypothesis_settings.load_profile("arbor")
 import pytest  # noqa: E402
 
-from engine.table import make_table  # noqa: E402
+from engine.data.table import make_table  # noqa: E402
 
 WEATHER = """\
 sunny hot high FALSE no

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.atomic import write_text_atomic
-from engine.encoding import encode
+from engine.data.encoding import encode
 from engine.errors import ArborError
 
 

@@ -14,7 +14,7 @@ from types import MappingProxyType
 
 import numpy as np
 
-from engine.encoding import Attribute, Schema
+from engine.data.encoding import Attribute, Schema
 from engine.errors import ArborError
 from engine.settings import Settings, resolve
 from engine.tree import Node, Split, Tree, renumber

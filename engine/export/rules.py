@@ -7,10 +7,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.bounds import estimated_errors
-from engine.encoding import Encoded
+from engine.data.encoding import Encoded
 from engine.export.labels import number, predicted
 from engine.predict import leaf_weights
+from engine.prune.bounds import estimated_errors
 from engine.tree import THRESHOLD, Tree
 
 

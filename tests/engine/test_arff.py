@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.arff import parse_arff, quote, read_arff, to_arff
+from engine.data.arff import parse_arff, quote, read_arff, to_arff
+from engine.data.table import make_table
 from engine.errors import ArborError
-from engine.table import make_table
 
 WEKA_EXAMPLES = Path("/usr/share/doc/weka/examples")
 

@@ -12,11 +12,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cli.main import main
-from engine.encoding import encode
+from engine.data.encoding import encode
+from engine.data.io import read_table
+from engine.data.table import make_table
 from engine.errors import ArborError
 from engine.estimator import DecisionTree
-from engine.io import read_table
-from engine.table import make_table
 
 CORPUS = {  # name: (content, loads?, message or note fragment)
     "empty.csv": (b"", False, "is empty"),
@@ -71,7 +71,7 @@ def test_directory_and_vanishing_file(tmp_path, monkeypatch):
         read_table(tmp_path / "d.csv")
     path = tmp_path / "gone.csv"
     path.write_text("a,b\n1,2\n")
-    import engine.io as io_module
+    import engine.data.io as io_module
 
     def vanish(self):
         os.unlink(path)
@@ -134,7 +134,7 @@ def test_fuzzed_bytes_never_crash_the_arff_reader(tmp_path_factory, data):
 
 
 def test_file_larger_than_free_memory_is_refused(tmp_path, monkeypatch):
-    import engine.io as io_module
+    import engine.data.io as io_module
 
     path = tmp_path / "big.csv"
     path.write_text("a,b\n" + "1,x\n" * 1000)

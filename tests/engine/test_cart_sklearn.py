@@ -12,7 +12,7 @@ import pytest
 sklearn_tree = pytest.importorskip("sklearn.tree")
 
 from engine.estimator import DecisionTree  # noqa: E402
-from engine.pruning import cost_complexity_path  # noqa: E402
+from engine.prune.cost_complexity import cost_complexity_path  # noqa: E402
 
 
 def _data(seed, n=1000, p=6, classes=3, regression=False):
@@ -128,9 +128,9 @@ def test_pruning_at_alpha_matches_scikit_learn(alpha_index):
 
 
 def test_cv_alpha_reports_error_per_alpha_and_both_rules():
-    from engine.alpha import choose_alpha
-    from engine.encoding import encode
-    from engine.table import make_table
+    from engine.data.encoding import encode
+    from engine.data.table import make_table
+    from engine.evaluate.alpha import choose_alpha
 
     _, frame = _data(7, n=300)
     model = DecisionTree(algorithm="cart", prune="cost-complexity", cv_alpha=5, seed=3)

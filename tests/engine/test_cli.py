@@ -77,7 +77,7 @@ def test_explain_root_and_node(capsys):
 def test_save_then_predict(capsys, tmp_path):
     model = tmp_path / "m.json"
     run_json(capsys, "train", "--sample", "weather", "--save", str(model))
-    from engine.samples import sample_path
+    from engine.data.samples import sample_path
 
     result = run_json(capsys, "predict", str(model), str(sample_path("weather")))
     assert result["predictions"][:3] == ["no", "no", "yes"]

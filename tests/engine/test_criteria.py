@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from engine.criteria import (
+from engine.learn.criteria import (
     entropy,
     gain_ratio,
     gini,

@@ -2,12 +2,12 @@
 
 import pytest
 
-from engine.editing import grow_below, make_leaf, ranked_splits, split_leaf
-from engine.encoding import encode
+from engine.data.encoding import encode
 from engine.errors import ArborError
 from engine.estimator import DecisionTree
 from engine.export.labels import attribute_name
-from engine.growth import grow_steps
+from engine.learn.editing import grow_below, make_leaf, ranked_splits, split_leaf
+from engine.learn.growth import grow_steps
 from engine.settings import resolve
 from engine.tree import Tree
 
@@ -59,7 +59,7 @@ def test_make_leaf_and_threshold_split(weather):
 
 
 def test_threshold_split_on_numeric(weather):
-    from engine.table import make_table
+    from engine.data.table import make_table
 
     frame = weather.frame.copy()
     frame["temp"] = [85, 80, 83, 70, 68, 65, 64, 72, 69, 75, 75, 72, 81, 71]

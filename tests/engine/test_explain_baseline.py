@@ -2,10 +2,10 @@
 
 import pytest
 
-from engine.baseline import baselines
-from engine.encoding import encode
+from engine.data.encoding import encode
 from engine.estimator import DecisionTree
-from engine.explain import attribute_table, node_rows
+from engine.evaluate.baseline import baselines
+from engine.learn.explain import attribute_table, node_rows
 from engine.settings import resolve
 
 WEATHER_ROOT = {  # name: (info gain, split info, gain ratio), seed 000 to 3 decimals

@@ -7,14 +7,14 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from engine.encoding import encode
+from engine.data.encoding import encode
+from engine.data.samples import load_sample
 from engine.estimator import DecisionTree
 from engine.export.dot import to_dot
 from engine.export.model_json import load_model, save_model
 from engine.export.python_code import to_python
 from engine.export.rules import rules_text, simplify_rules, to_rules
 from engine.predict import predict_proba
-from engine.samples import load_sample
 
 WEATHER_RULES = """\
 IF outlook = sunny AND humidity = high THEN play = no  (3/3)
@@ -51,7 +51,7 @@ def test_simplified_rules_are_fewer_conditions_and_end_with_a_default():
     n = 400
     frame = pd.DataFrame({c: rng.choice(list("pqrs"), n) for c in "abcd"})
     frame["y"] = np.where((frame.a == "p") ^ (rng.random(n) < 0.15), "yes", "no")
-    from engine.table import make_table
+    from engine.data.table import make_table
 
     t = make_table(frame)
     model = DecisionTree(algorithm="id3").fit(t)

@@ -4,10 +4,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from engine.data.table import make_table
 from engine.errors import ArborError
 from engine.estimator import DecisionTree
 from engine.export.text import to_text
-from engine.table import make_table
 
 WEATHER_TREE = """\
 outlook = sunny

@@ -9,10 +9,10 @@ import pandas as pd
 import pytest
 
 import engine.atomic
-import engine.io
+import engine.data.io
+from engine.data.io import read_table, write_table
+from engine.data.table import make_table
 from engine.errors import ArborError
-from engine.io import read_table, write_table
-from engine.table import make_table
 
 
 def write(tmp_path, name, content):
@@ -227,8 +227,8 @@ def test_permission_denied(tmp_path, monkeypatch, suffix):
     def refuse(*args, **kwargs):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(engine.io.Path, "read_bytes", refuse)  # chmod does not stop root
-    monkeypatch.setattr(engine.io, "open", refuse, raising=False)
+    monkeypatch.setattr(engine.data.io.Path, "read_bytes", refuse)  # chmod does not stop root
+    monkeypatch.setattr(engine.data.io, "open", refuse, raising=False)
     with pytest.raises(ArborError, match=f"cannot read {path}: permission denied"):
         read_table(path)
 
@@ -330,7 +330,7 @@ def test_csv_round_trip_keeps_values_and_missing(tmp_path, mixed, suffix):
 
 
 def test_round_trip_of_a_sample_keeps_it(tmp_path):
-    from engine.samples import load_sample
+    from engine.data.samples import load_sample
 
     restaurant = load_sample("restaurant")
     for suffix in (".csv", ".arff", ".xlsx", ".parquet"):
@@ -387,7 +387,7 @@ def test_failed_save_in_any_format_leaves_no_trace(tmp_path, monkeypatch, weathe
         raise ValueError("boom")
 
     monkeypatch.setattr(
-        engine.io,
+        engine.data.io,
         {".xlsx": "_write_excel", ".parquet": "_write_parquet", ".arff": "to_arff"}[suffix],
         fail,
     )
@@ -440,7 +440,7 @@ def test_saved_files_keep_ordinary_permissions(tmp_path, weather):
     import os
     import stat
 
-    from engine.io import write_table as save
+    from engine.data.io import write_table as save
 
     fresh = tmp_path / "new.csv"
     save(weather, fresh)

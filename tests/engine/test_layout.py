@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.layout import bounding_boxes, tidy_layout
+from engine.export.layout import bounding_boxes, tidy_layout
 
 
 @st.composite

@@ -11,10 +11,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from engine.encoding import encode, encode_columns, shared_matrix
+from engine.data.encoding import encode, encode_columns, shared_matrix
+from engine.data.table import make_table
 from engine.estimator import DecisionTree
 from engine.export.model_json import tree_from_dict, tree_to_dict
-from engine.table import make_table
 from engine.tree import NO_STATS, SplitScores
 
 
@@ -118,7 +118,7 @@ def test_grown_nodes_carry_split_scores_through_json():
 def _compiled_and_plain(settings_kw, n=3000, seed=11, regression=False):
     """The same tree grown by the compiled builder (ArrayNode) and by the numpy loop (Node)."""
     pytest.importorskip("numba")
-    from engine.growth import grow
+    from engine.learn.growth import grow
     from engine.settings import resolve
     from engine.tree import Tree
 
@@ -160,9 +160,9 @@ def test_array_nodes_read_as_ordinary_nodes(regression):
 
 
 def test_editing_pruning_and_export_of_array_nodes_match_ordinary_nodes():
-    from engine.editing import make_leaf
+    from engine.learn.editing import make_leaf
     from engine.predict import predict_proba
-    from engine.pruning import cost_complexity_path, prune_cost_complexity
+    from engine.prune.cost_complexity import cost_complexity_path, prune_cost_complexity
     from engine.tree import Node
 
     data, compiled, plain = _compiled_and_plain({})

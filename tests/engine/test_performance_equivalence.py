@@ -12,16 +12,17 @@ import pytest
 
 pytest.importorskip("numba")
 
-from engine import fastpath  # noqa: E402
-from engine.encoding import encode  # noqa: E402
+from engine.data.encoding import encode  # noqa: E402
+from engine.data.table import make_table  # noqa: E402
 from engine.errors import ArborError, Cancelled  # noqa: E402
 from engine.estimator import DecisionTree  # noqa: E402
-from engine.growth import grow  # noqa: E402
-from engine.histogram import bin_columns, edges_for  # noqa: E402
+from engine.fast import builder as fastpath
+from engine.fast.compile import compile_kernels  # noqa: E402
+from engine.fast.histogram import bin_columns, edges_for  # noqa: E402
+from engine.learn.growth import grow  # noqa: E402
+from engine.learn.problem import Problem  # noqa: E402
 from engine.monitor import Monitor  # noqa: E402
 from engine.settings import resolve  # noqa: E402
-from engine.splitting import Problem  # noqa: E402
-from engine.table import make_table  # noqa: E402
 
 
 def _data(seed, n=1200, numeric=4, nominal=0, classes=3, regression=False, decimals=None):
@@ -194,7 +195,7 @@ def test_cancelling_a_big_compiled_fit_returns_promptly(splitter):
     frame = pd.DataFrame(rng.normal(size=(n, 8)), columns=list("abcdefgh"))
     frame["y"] = np.where(frame.a * frame.b + rng.normal(size=n) > 0, "p", "q")
     table = make_table(frame)
-    assert fastpath.compile_kernels()  # the compiled path, not the numpy loop meanwhile
+    assert compile_kernels()  # the compiled path, not the numpy loop meanwhile
     monitor, errors = Monitor(), []
 
     def fit():

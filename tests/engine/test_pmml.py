@@ -17,9 +17,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from engine.data.samples import load_sample
 from engine.estimator import DecisionTree
 from engine.export.pmml import NS, to_pmml
-from engine.samples import load_sample
 
 SCHEMA = Path(__file__).parents[1] / "fixtures" / "pmml" / "pmml-4-4.xsd"
 P = f"{{{NS}}}"

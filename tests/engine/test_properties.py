@@ -9,12 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.encoding import encode
+from engine.data.encoding import encode
+from engine.data.table import make_table
 from engine.errors import Cancelled
 from engine.estimator import DecisionTree
-from engine.evaluation import cross_validate
+from engine.evaluate.evaluation import cross_validate
 from engine.monitor import Monitor
-from engine.table import make_table
 
 
 @st.composite

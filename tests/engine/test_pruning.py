@@ -4,13 +4,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from engine.bounds import binomial_cdf, c45_extra_errors, estimated_errors, exact_bound
-from engine.encoding import encode
+from engine.data.encoding import encode
+from engine.data.table import make_table
 from engine.estimator import DecisionTree
-from engine.growth import grow
-from engine.pruning import prune_pessimistic
+from engine.learn.growth import grow
+from engine.prune.bounds import binomial_cdf, c45_extra_errors, estimated_errors, exact_bound
+from engine.prune.pessimistic import prune_pessimistic
 from engine.settings import resolve
-from engine.table import make_table
 from engine.tree import Tree
 
 
@@ -102,7 +102,7 @@ def test_reduced_error_pruning_uses_held_out_rows():
 
 @pytest.mark.parametrize("seed", [0, 1])
 def test_path_training_errors_are_those_of_the_pruned_trees(seed):
-    from engine.pruning import cost_complexity_path, prune_cost_complexity
+    from engine.prune.cost_complexity import cost_complexity_path, prune_cost_complexity
 
     rng = np.random.default_rng(seed)
     frame = pd.DataFrame(rng.normal(size=(400, 3)), columns=list("abc"))

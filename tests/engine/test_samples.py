@@ -7,9 +7,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from engine.arff import read_arff
+from engine.data.arff import read_arff
+from engine.data.samples import load_sample, sample_names, sample_path
 from engine.errors import ArborError
-from engine.samples import load_sample, sample_names, sample_path
 
 WEKA_EXAMPLES = Path("/usr/share/doc/weka/examples")
 DATASETS = Path(__file__).resolve().parents[2] / "resources" / "datasets"

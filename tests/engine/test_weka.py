@@ -13,10 +13,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine.arff import read_arff
-from engine.encoding import encode
+from engine.data.arff import read_arff
+from engine.data.encoding import encode
 from engine.estimator import DecisionTree
-from engine.evaluation import cross_validate
+from engine.evaluate.evaluation import cross_validate
 from engine.export.text import to_text
 
 HERE = Path(__file__).resolve().parents[1] / "fixtures" / "weka"
@@ -115,8 +115,8 @@ def test_live_j48_run(name, tmp_path):
 def test_live_j48_on_fresh_random_data(tmp_path):
     import pandas as pd
 
-    from engine.io import write_table
-    from engine.table import make_table
+    from engine.data.io import write_table
+    from engine.data.table import make_table
 
     rng = np.random.default_rng(2024)
     n = 400

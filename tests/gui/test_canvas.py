@@ -4,8 +4,8 @@ import pytest
 from PySide6.QtCore import QPoint, QPointF, Qt  # noqa: F401
 from PySide6.QtGui import QWheelEvent
 
+from engine.data.samples import load_sample
 from engine.estimator import DecisionTree
-from engine.samples import load_sample
 from gui.tree_canvas import TreeCanvas
 
 

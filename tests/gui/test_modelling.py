@@ -83,7 +83,7 @@ def test_alpha_slider_prunes_the_canvas(qtbot, window):
     window.pruning.slider.setValue(window.pruning.slider.maximum() - 1)
     assert window.tree.n_leaves < full
     assert len(window.canvas.tree_scene().items_by_id) == window.tree.n_nodes
-    from engine.pruning import prune_cost_complexity
+    from engine.prune.cost_complexity import prune_cost_complexity
 
     for k in range(window.pruning.slider.maximum() + 1):  # the path's steps, no new search
         window.pruning.slider.setValue(k)
@@ -131,13 +131,13 @@ def test_a_compiled_tree_is_inspected_edited_and_undone_like_any_other(qtbot, wi
     # A big enough table grows on the compiled builder, whose nodes read their numbers from
     # shared arrays (ArrayNode); the window must not notice the difference.
     pytest.importorskip("numba")
-    from engine import fastpath
     from engine.export.labels import condition
+    from engine.fast.compile import compile_kernels
     from engine.tree import ArrayNode, Node
     from gui.tree_scene import tooltip
     from tests.gui.test_window import _big_table
 
-    assert fastpath.compile_kernels()
+    assert compile_kernels()
     window.doc.load(_big_table(4000), None)
     window.config.algorithm.setCurrentText("cart")
     window.config.max_depth.setValue(4)

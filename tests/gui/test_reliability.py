@@ -93,7 +93,7 @@ def test_memory_is_released_after_closing_a_large_table(qtbot, window):
     import numpy as np
     import pandas as pd
 
-    from engine.table import make_table
+    from engine.data.table import make_table
 
     frame = pd.DataFrame(np.random.default_rng(0).normal(size=(300_000, 4)), columns=list("abcd"))
     frame["y"] = np.where(frame.a > 0, "p", "q")

@@ -4,7 +4,7 @@ import numpy as np
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QAbstractItemModelTester
 
-from engine.samples import load_sample
+from engine.data.samples import load_sample
 from gui.document import DataDocument
 from gui.table_commands import rename_column, set_kind
 from gui.table_model import TableModel
@@ -59,7 +59,7 @@ def test_new_category_and_kind_change(qtbot):
 def test_million_rows_open_quickly(qtbot):
     import pandas as pd
 
-    from engine.table import make_table
+    from engine.data.table import make_table
 
     frame = pd.DataFrame({"x": np.arange(1_000_000, dtype=float), "y": ["a", "b"] * 500_000})
     doc = DataDocument()

@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 from PySide6.QtCore import QItemSelectionModel, Qt
 
-from engine.table import make_table
+from engine.data.table import make_table
 from gui.document import DataDocument
 from gui.table_model import TableModel
 from gui.table_proxy import RowsProxy

@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 from PySide6.QtCore import QPoint, Qt, QTimer
 
-from engine.table import make_table
+from engine.data.table import make_table
 from tests.gui.conftest import train_and_wait
 
 
@@ -301,7 +301,7 @@ def test_overview_for_big_trees(qtbot, window):
     import numpy as np
     import pandas as pd
 
-    from engine.table import make_table
+    from engine.data.table import make_table
 
     rng = np.random.default_rng(0)
     frame = pd.DataFrame(rng.normal(size=(400, 3)), columns=list("abc"))

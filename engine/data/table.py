@@ -216,7 +216,7 @@ def _with_numeric_block(frame: pd.DataFrame, numeric: list[str]) -> pd.DataFrame
     """``frame`` with its numeric columns side by side in one column-major float64 block.
 
     Encoding a table whose attributes are all numeric then shares that block instead of
-    copying it (:func:`engine.encoding.shared_matrix`): on a million-row table the copy
+    copying it (:func:`engine.data.encoding.shared_matrix`): on a million-row table the copy
     was most of a fit's memory.
     """
     if len(numeric) < 2:

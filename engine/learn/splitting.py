@@ -13,81 +13,19 @@ Tolerances are the references' own, because ties decide trees:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import cached_property
 from itertools import combinations
 
 import numpy as np
 
-from engine.criteria import IMPURITIES, split_info, squared_error
-from engine.encoding import Encoded
+from engine.learn.batch import score_numeric_cart
+from engine.learn.criteria import split_info
+from engine.learn.problem import Candidate, Problem
+from engine.learn.tolerances import C45_VALUE_EPS, CART_VALUE_EPS, WEKA_EPS
 from engine.settings import Settings
 from engine.tree import MULTIWAY, SUBSET, THRESHOLD, Split
 
-WEKA_EPS = 1e-6
-C45_VALUE_EPS = 1e-5
-CART_VALUE_EPS = 1e-7
 #: Up to this many categories (at a node), multiclass CART tries every subset.
 EXHAUSTIVE_SUBSET_LIMIT = 12
-
-
-@dataclass(frozen=True, eq=False)
-class Candidate:
-    """The best split one attribute offers at a node, with its scores.
-
-    ``branch_counts`` holds each branch's known class weights (regression:
-    weight, sum and sum of squares of the target). ``gain`` is the impurity
-    decrease (information gain for entropy), already scaled by the known
-    fraction and, for C4.5 numeric splits, penalised by log2(cuts)/N.
-    """
-
-    attribute: int
-    split: Split
-    branch_counts: np.ndarray
-    gain: float
-    gain_ratio: float
-    n_cuts: int = 0
-
-
-class Problem:
-    """A training set plus settings: what every scorer needs, computed once."""
-
-    def __init__(self, data: Encoded, settings: Settings, monitor=None):
-        from engine.monitor import NULL_MONITOR
-
-        # Checked between attributes: on a million rows one node's split search takes seconds.
-        self.monitor = monitor or NULL_MONITOR
-        self.data = data
-        self.settings = settings
-        self.regression = data.schema.is_regression
-        self.n_classes = 0 if self.regression else len(data.schema.classes)
-        self.impurity = squared_error_of if self.regression else IMPURITIES[settings.impurity]
-
-    def stats(self, rows: np.ndarray, weights: np.ndarray) -> np.ndarray:
-        """Class weights (classification) or [weight, sum, sum of squares] (regression)."""
-        y = self.data.y[rows]
-        if self.regression:
-            return np.array([weights.sum(), weights @ y, weights @ (y * y)])
-        return np.bincount(y, weights=weights, minlength=self.n_classes).astype(np.float64)
-
-    @cached_property
-    def columns_with_missing(self) -> frozenset[int]:
-        return frozenset(np.flatnonzero(np.isnan(self.data.X).any(axis=0)).tolist())
-
-    @cached_property
-    def sorted_values(self) -> dict[int, np.ndarray]:
-        """Distinct known values of each numeric attribute over all training rows."""
-        X = self.data.X
-        return {
-            j: np.unique(X[~np.isnan(X[:, j]), j])
-            for j, a in enumerate(self.data.schema.attributes)
-            if not a.is_nominal
-        }
-
-
-def squared_error_of(stats: np.ndarray) -> np.ndarray | float:
-    stats = np.asarray(stats, dtype=np.float64)
-    return squared_error(stats[..., 0], stats[..., 1], stats[..., 2])
 
 
 def _gain(problem: Problem, parent_known: np.ndarray, branches: np.ndarray, known_frac: float):
@@ -320,8 +258,6 @@ def score_all(problem: Problem, rows, weights, exclude=frozenset()) -> list[Cand
     node_weight = float(weights.sum())
     batched: dict[int, Candidate | None] = {}
     if problem.settings.binary:
-        from engine.batch import score_numeric_cart
-
         X, gappy = problem.data.X, problem.columns_with_missing
         numeric = [j for j, a in enumerate(problem.data.schema.attributes)
                    if not a.is_nominal and j not in exclude

@@ -6,9 +6,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from engine.encoding import Encoded
+from engine.data.encoding import Encoded, subset
 from engine.errors import ArborError
-from engine.fitting import fit_tree, subset
+from engine.evaluate.folds import holdout_split, stratified_folds
+from engine.fitting import fit_tree
 from engine.monitor import NULL_MONITOR, Monitor
 from engine.predict import predict_proba, predict_value
 from engine.settings import Settings
@@ -51,20 +52,6 @@ class Evaluation:
         return out
 
 
-def stratified_folds(y: np.ndarray | None, n: int, k: int, seed: int) -> list[np.ndarray]:
-    """Test-row indices of ``k`` folds; each class is shuffled and dealt round the folds."""
-    if k < 2:
-        raise ArborError("cross-validation needs at least 2 folds")
-    if k > n:
-        raise ArborError(f"cannot make {k} folds from {n} rows; use at most {n} folds")
-    rng = np.random.default_rng(seed)
-    if y is None:
-        order = rng.permutation(n)
-    else:
-        order = np.concatenate([rng.permutation(np.flatnonzero(y == c)) for c in np.unique(y)])
-    fold_of = np.empty(n, dtype=int)
-    fold_of[order] = np.arange(n) % k
-    return [np.flatnonzero(fold_of == f) for f in range(k)]
 
 
 def _predict(tree: Tree, data: Encoded) -> np.ndarray:
@@ -143,7 +130,6 @@ def evaluate_tree(tree: Tree, data: Encoded, method: str = "test set") -> Evalua
 def holdout_evaluate(data: Encoded, settings: Settings, train_percent: float, seed: int = 1,
                      monitor: Monitor = NULL_MONITOR) -> Evaluation:
     """Train on a random ``train_percent`` of the rows (stratified), test on the rest."""
-    from engine.pruning import holdout_split
 
     if not 0 < train_percent < 100:
         raise ArborError("the training percentage must be between 0 and 100")

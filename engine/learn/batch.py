@@ -4,14 +4,15 @@ Scoring attribute by attribute costs a dozen numpy calls each, and on the many s
 nodes of a deep tree that overhead is most of the fit time. Here the node's numeric
 columns are sorted together and every cut of every column is scored at once. Columns
 with missing values at the node fall back to the per-attribute scorer, which handles
-fractional instances. Results equal :func:`engine.splitting.score_threshold_cart`'s.
+fractional instances. Results equal :func:`engine.learn.splitting.score_threshold_cart`'s.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from engine.splitting import CART_VALUE_EPS, WEKA_EPS, Candidate, Problem
+from engine.learn.problem import Candidate, Problem
+from engine.learn.tolerances import CART_VALUE_EPS, WEKA_EPS
 from engine.tree import THRESHOLD, Split
 
 #: Cap on the (rows x columns x stats) block sorted at once, to bound memory.

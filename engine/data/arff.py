@@ -20,8 +20,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from engine.data.table import IGNORED, NOMINAL, NUMERIC, Table, make_table
 from engine.errors import ArborError
-from engine.table import IGNORED, NOMINAL, NUMERIC, Table, make_table
 
 _NUMERIC_TYPES = frozenset({"numeric", "real", "integer"})
 _TOKEN = re.compile(
@@ -246,7 +246,7 @@ def read_arff(path: str | Path, target: str | None = None, kinds=None) -> Table:
 
     ``kinds`` overrides declared kinds by column name, e.g. ``{"id": "ignored"}``.
 
-    >>> from engine.samples import sample_path
+    >>> from engine.data.samples import sample_path
     >>> table = read_arff(sample_path("weather"))
     >>> table.target, list(table.frame["outlook"].cat.categories)
     ('play', ['sunny', 'overcast', 'rainy'])

@@ -1,10 +1,10 @@
 """Reading and writing data tables, the format chosen by the file's extension.
 
 * CSV and TSV (``.tab`` and ``.txt`` are tab-separated too): every cell is read
-  as text so that :func:`engine.table.make_table` infers the kinds (numbers ->
+  as text so that :func:`engine.data.table.make_table` infers the kinds (numbers ->
   numeric, else nominal in order of first appearance). UTF-8 with or without a
   BOM; other bytes are read as Latin-1, with a note.
-* ARFF: the declared kinds and value orders (:mod:`engine.arff`).
+* ARFF: the declared kinds and value orders (:mod:`engine.data.arff`).
 * XLSX and Parquet: typed cells, plus each column's kind and nominal value order,
   which Arbor stores beside the cells when it saves (a hidden sheet ``_arbor``;
   Parquet schema metadata ``arbor``) so that a reload gives the same table.
@@ -27,10 +27,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from engine.arff import decode_text, read_arff, to_arff
 from engine.atomic import write_atomic
+from engine.data.arff import decode_text, read_arff, to_arff
+from engine.data.table import IGNORED, NOMINAL, NUMERIC, Table, make_table
 from engine.errors import ArborError
-from engine.table import IGNORED, NOMINAL, NUMERIC, Table, make_table
 
 READ_FORMATS = (".csv", ".tsv", ".tab", ".txt", ".arff", ".xlsx", ".parquet")
 WRITE_FORMATS = (".csv", ".tsv", ".arff", ".xlsx", ".parquet")
@@ -264,7 +264,7 @@ def read_table(
     ``target`` defaults to the last column; ``nominal``, ``numeric`` and ``ignored``
     name columns whose kind is set rather than inferred.
 
-    >>> from engine.samples import sample_path
+    >>> from engine.data.samples import sample_path
     >>> table = read_table(sample_path("weather"), ignored=["windy"])
     >>> table.frame.shape, table.target, table.attributes
     ((14, 5), 'play', ['outlook', 'temperature', 'humidity'])

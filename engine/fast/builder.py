@@ -1,6 +1,6 @@
-"""When a fit runs on the compiled builder (:mod:`engine.compiled`), and its arrays made a tree.
+"""When a fit runs on the compiled builder (:mod:`engine.fast.compiled`), and its arrays made a tree.
 
-The compiled builder grows the tree :func:`engine.growth.grow`'s loop would
+The compiled builder grows the tree :func:`engine.learn.growth.grow`'s loop would
 grow, node for node, when it can: numba is installed, the attributes the
 algorithm would look at have no missing values (fractional instances stay with
 the numpy loop), and nominal attributes are split one branch per category
@@ -10,17 +10,9 @@ the numpy loop), and nominal attributes are split one branch per category
 
 from __future__ import annotations
 
-import contextlib
-import os
-import subprocess
-import sys
-import threading
-import time
-from importlib.util import find_spec
-from pathlib import Path
-
 import numpy as np
 
+from engine.fast import NUMBA_INSTALLED
 from engine.monitor import Monitor
 from engine.tree import (
     MULTIWAY,
@@ -33,8 +25,6 @@ from engine.tree import (
     SplitScores,
 )
 
-#: numba is imported only by a fit that uses it (importing it takes a good part of a second).
-AVAILABLE = find_spec("numba") is not None
 #: The compiled sums repeat numpy's for up to this many terms (classes, categories).
 MAX_SHORT_SUM = 128
 
@@ -43,8 +33,6 @@ COMPILED_MIN_ROWS = 2_000
 #: ``splitter="auto"`` bins CART's numeric attributes from this many rows on (measured:
 #: benchmarks/README.md).
 AUTO_HISTOGRAM_ROWS = 500_000
-#: A fit waits this long for the kernels' first compilation, then grows with the numpy loop.
-COMPILE_PATIENCE = 5.0
 #: Work (entries times attributes looked at) between two ``monitor.check()`` calls: ~20-50 ms.
 CHUNK_WORK = 4_000_000
 #: Depth-first without a leaf limit, a node with fewer rows has its whole subtree grown at once
@@ -61,90 +49,10 @@ HIST_EXACT_BELOW = 1024
 #: Histogram slots held at once (a node keeps one from its evaluation to its expansion).
 HIST_SLOTS = {"depth": 128, "best": 512}
 
-_compiled = threading.Event()
-_broken = threading.Event()
-_warming_lock = threading.Lock()
-_warming: list[threading.Thread] = []
-
-
-def wait_until_compiled(monitor: Monitor, patience: float | None = None) -> bool:
-    """Make sure the kernels are compiled (or loaded from numba's cache), staying cancellable.
-
-    The first fit on an installation compiles them once (half a minute or so; numba
-    caches the result beside the sources, and later processes load it in about half a
-    second). That happens in a background thread while this one keeps calling
-    ``monitor.check()``. Waits at most ``patience`` seconds (None: until done). False if
-    the kernels are not ready by then or cannot be compiled here: the caller then grows
-    with the numpy loop, and the compilation goes on for the fits that follow.
-    """
-    if _compiled.is_set():
-        return True
-    with _warming_lock:
-        if not _warming and not _broken.is_set():
-            thread = threading.Thread(target=_warm_up, name="arbor-compile", daemon=True)
-            _warming.append(thread)
-            thread.start()
-    monitor.report(0.0, "preparing the compiled split search (once per installation)")
-    deadline = None if patience is None else time.monotonic() + patience
-    while not (_compiled.wait(0.05) or _broken.is_set()):
-        monitor.check()
-        if deadline is not None and time.monotonic() > deadline:
-            return False
-    return _compiled.is_set()
-
-
-def compile_kernels() -> bool:
-    """Compile (or load) the kernels now, blocking: for benchmarks and tests."""
-    return AVAILABLE and wait_until_compiled(Monitor())
-
-
-def _warm_up() -> None:
-    """Compile every kernel by growing two tiny trees (exact and histogram).
-
-    The compiling itself happens first in a child process: numba holds the interpreter
-    for much of its half minute, which would stall the window (and the numpy loop a fit
-    runs meanwhile). The child writes numba's cache; here the kernels then load from it
-    in about half a second. If the child cannot run, they compile here as before.
-    """
-    _compile_in_child()
-    from engine.encoding import Attribute, Encoded, Schema
-    from engine.settings import resolve
-    from engine.splitting import Problem
-
-    try:
-        rng = np.random.default_rng(0)
-        X = np.column_stack([rng.normal(size=64), rng.integers(0, 3, 64)]).astype(np.float64)
-        schema = Schema((Attribute("x", "numeric"), Attribute("c", "nominal", ("a", "b", "c"))),
-                        "y", ("p", "q"))
-        data = Encoded(schema, np.asfortranarray(X), (X[:, 0] > 0).astype(np.intp), np.ones(64))
-        rows, weights = np.arange(64), np.full(64, 0.5)
-        for splitter in ("exact", "histogram"):
-            problem = Problem(data, resolve(algorithm="c45", prune="none", splitter=splitter))
-            _grow(problem, splitter, rows, weights, 0, frozenset(), Monitor())
-        _compiled.set()
-    except Exception:  # noqa: BLE001 - any failure means: stay with the numpy loop
-        _broken.set()
-
-
-_CHILD_FLAG = "ARBOR_COMPILING_CHILD"
-
-
-def _compile_in_child() -> None:
-    if os.environ.get(_CHILD_FLAG):
-        return  # this is the child: compile right here
-    root = str(Path(__file__).resolve().parents[1])
-    env = dict(os.environ, **{_CHILD_FLAG: "1"})
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
-    with contextlib.suppress(OSError, subprocess.SubprocessError):  # then compile here
-        subprocess.run([sys.executable, "-c", "from engine.fastpath import compile_kernels; compile_kernels()"],
-                       cwd=root, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL, timeout=900, check=False)
-
-
 def plan(problem, rows: np.ndarray, weights: np.ndarray, used, force: bool = False) -> str | None:
     """"exact" or "histogram" for the compiled builder, or None for the numpy loop."""
     s = problem.settings
-    if not AVAILABLE or (len(rows) < COMPILED_MIN_ROWS and not force) or len(rows) == 0:
+    if not NUMBA_INSTALLED or (len(rows) < COMPILED_MIN_ROWS and not force) or len(rows) == 0:
         return None
     attrs = problem.data.schema.attributes
     n_cat = [len(a.categories) for a in attrs]
@@ -185,10 +93,10 @@ def grow_compiled(problem, mode: str, rows, weights, depth: int, used, monitor: 
 
 
 def _grow(problem, mode: str, rows, weights, depth: int, used, monitor: Monitor) -> Node:
-    from engine import compiled as C
-    from engine import sweeps as W
-    from engine.histogram import bin_columns
-    from engine.kernels import IMPURITY_CODES
+    from engine.fast import compiled as C
+    from engine.fast import sweeps as W
+    from engine.fast.histogram import bin_columns
+    from engine.fast.kernels import IMPURITY_CODES
 
     s, data = problem.settings, problem.data
     attrs = data.schema.attributes
@@ -342,7 +250,7 @@ def to_nodes(problem, arrays: list, n: int, monitor: Monitor) -> Node:
     the few columns the nodes need are copied out, so a big tree's nodes are not built on
     top of them.
     """
-    from engine import compiled as C
+    from engine.fast import compiled as C
     NI, NF, NS = arrays
     arrays.clear()
     attrs = problem.data.schema.attributes

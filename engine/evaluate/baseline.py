@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.encoding import Encoded
+from engine.data.encoding import Encoded
 from engine.errors import ArborError
 
 
@@ -86,8 +86,8 @@ def baselines(data: Encoded, min_bucket: int = 6) -> Baselines:
 
     Examples
     --------
-    >>> from engine.samples import load_sample
-    >>> from engine.encoding import encode
+    >>> from engine.data.samples import load_sample
+    >>> from engine.data.encoding import encode
     >>> b = baselines(encode(load_sample("weather")))
     >>> b.zero_r_errors, b.one_r_attribute, b.one_r_errors
     (5.0, 'outlook', 4.0)

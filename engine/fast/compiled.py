@@ -1,7 +1,7 @@
-"""The growth loop of :mod:`engine.growth`, compiled, for large data without missing values.
+"""The growth loop of :mod:`engine.learn.growth`, compiled, for large data without missing values.
 
-:func:`run` performs :func:`engine.growth.expansions` step for step: the same
-stopping rules, the same scorers (:mod:`engine.sweeps`), the same choice
+:func:`run` performs :func:`engine.learn.growth.expansions` step for step: the same
+stopping rules, the same scorers (:mod:`engine.fast.sweeps`), the same choice
 among attributes, depth-first (a LIFO stack) or best-first (a heap keyed on
 priority then insertion order). It returns after a budget of work so that the
 Python side can call ``monitor.check()``/``report()`` between chunks (a
@@ -33,8 +33,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.kernels import WEKA_EPS, impurity, njit, pairwise_sum, size_of
-from engine.sweeps import (
+from engine.fast.kernels import impurity, njit, pairwise_sum, size_of
+from engine.fast.sweeps import (
     A_CUT,
     A_F0,
     A_F1,
@@ -61,6 +61,7 @@ from engine.sweeps import (
     scan_sorted,
     score_table,
 )
+from engine.learn.tolerances import WEKA_EPS
 
 # NI columns
 START, END, DEPTH, PARENT, CHILD0, NCHILD, ATTR, CUTBIN, USED, SLOT, LOCAL = range(11)

@@ -7,7 +7,7 @@ share of the instances). Growth works on mutable drafts and freezes them into
 immutable :class:`engine.tree.Node` objects at the end.
 
 On larger data without missing values, :func:`grow` hands the same loop,
-compiled, to :mod:`engine.compiled` (see :mod:`engine.fastpath` for when): it
+compiled, to :mod:`engine.fast.compiled` (see :mod:`engine.fast.builder` for when): it
 takes the same steps in the same order and yields the same tree, checking the
 monitor between chunks of work instead of between nodes.
 """
@@ -21,10 +21,12 @@ from itertools import count
 
 import numpy as np
 
-from engine.encoding import Encoded
+from engine.data.encoding import Encoded
+from engine.learn.problem import Candidate, Problem
+from engine.learn.splitting import choose, score_all
+from engine.learn.tolerances import WEKA_EPS
 from engine.monitor import NULL_MONITOR, Monitor
 from engine.settings import Settings
-from engine.splitting import WEKA_EPS, Candidate, Problem, choose, score_all
 from engine.tree import MULTIWAY, NO_STATS, Node, SplitScores, partition_rows, renumber
 
 
@@ -199,12 +201,13 @@ def grow(
     """Grow a tree on ``data``; or, given ``rows``/``weights``/``depth``/``used`` (attributes
     already split on by multiway ancestors), the subtree below an existing node.
 
-    ``compiled``: None lets :func:`engine.fastpath.plan` decide (and uses the numpy loop
+    ``compiled``: None lets :func:`engine.fast.builder.plan` decide (and uses the numpy loop
     below while the kernels' one-time compilation is still running), True uses the
     compiled builder whenever it can (any size, waiting for the compilation), False
     always runs the numpy loop.
     """
-    from engine import fastpath
+    from engine.fast import builder as fastpath
+    from engine.fast.compile import COMPILE_PATIENCE, wait_until_compiled
 
     problem = Problem(data, settings, monitor)
     monitor.report(0.0, "choosing the first split")
@@ -213,8 +216,8 @@ def grow(
     mode = None
     if compiled is not False:
         mode = fastpath.plan(problem, rows, weights, used, force=bool(compiled))
-    patience = None if compiled else fastpath.COMPILE_PATIENCE
-    if mode is not None and fastpath.wait_until_compiled(monitor, patience):
+    patience = None if compiled else COMPILE_PATIENCE
+    if mode is not None and wait_until_compiled(monitor, patience):
         node = fastpath.grow_compiled(problem, mode, rows, weights, depth, frozenset(used), monitor)
         monitor.report(1.0, "grown")
         return node

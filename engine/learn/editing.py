@@ -12,12 +12,13 @@ from types import MappingProxyType
 
 import numpy as np
 
-from engine.encoding import Encoded
+from engine.data.encoding import Encoded
 from engine.errors import ArborError
-from engine.explain import node_rows
-from engine.growth import freeze, make_draft, partition
+from engine.learn.explain import node_rows
+from engine.learn.growth import freeze, make_draft, partition
+from engine.learn.problem import Candidate, Problem
+from engine.learn.splitting import score_all, scorer_for
 from engine.settings import Settings
-from engine.splitting import Candidate, Problem, score_all, scorer_for
 from engine.tree import MULTIWAY, SUBSET, THRESHOLD, Node, Split, Tree, renumber
 
 
@@ -102,7 +103,7 @@ def split_leaf(tree: Tree, data: Encoded, settings: Settings, node_id: int, attr
 def grow_below(tree: Tree, data: Encoded, settings: Settings, node_id: int,
                levels: int | None = None) -> Tree:
     """Let the algorithm finish the subtree below ``node_id`` (or only ``levels`` more levels)."""
-    from engine.growth import grow
+    from engine.learn.growth import grow
 
     node = tree.node(node_id)
     rows, weights = node_rows(tree, data, node_id, settings)

@@ -16,7 +16,7 @@ def to_digraph(tree: Tree, collapsed: Collection[int] = ()) -> nx.DiGraph:
 
     Examples
     --------
-    >>> from engine.samples import load_sample
+    >>> from engine.data.samples import load_sample
     >>> from engine.estimator import DecisionTree
     >>> g = to_digraph(DecisionTree(algorithm="id3").fit(load_sample("weather")).tree_)
     >>> g.number_of_nodes(), g.number_of_edges()

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.kernels import njit
+from engine.fast.kernels import njit
 
 #: Bin edges come from at most this many rows (evenly spaced), as in LightGBM's bin construction.
 SAMPLE_ROWS = 200_000

@@ -12,13 +12,13 @@ edits its own copy and makes a new table to train on), so the view stays valid.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
 
+from engine.data.table import IGNORED, NOMINAL, NUMERIC, Table, make_table
 from engine.errors import ArborError
-from engine.table import IGNORED, NOMINAL, NUMERIC, Table, make_table
 
 #: More classes than this is almost always a wrongly chosen target (an id, a free-text column).
 MAX_CLASSES = 500
@@ -113,7 +113,7 @@ def shared_matrix(frame: pd.DataFrame, attributes: Sequence[Attribute]) -> np.nd
     """The attributes' columns as one read-only column-major matrix sharing the frame's memory.
 
     Possible when every attribute is a float64 column and the columns lie evenly spaced in
-    one buffer, as :func:`engine.table.make_table` stores numeric columns; None otherwise.
+    one buffer, as :func:`engine.data.table.make_table` stores numeric columns; None otherwise.
     """
     if not attributes or any(a.is_nominal or a.name not in frame.columns for a in attributes):
         return None
@@ -159,7 +159,7 @@ def encode(table: Table, task: str = "classification") -> Encoded:
 
     Examples
     --------
-    >>> from engine.table import make_table
+    >>> from engine.data.table import make_table
     >>> t = make_table(pd.DataFrame({"a": ["x", "y", None], "c": ["p", "q", "p"]}))
     >>> e = encode(t)
     >>> e.X[:, 0].tolist(), e.y.tolist(), e.schema.classes
@@ -211,3 +211,8 @@ def encode(table: Table, task: str = "classification") -> Encoded:
 
 __all__ = ["Attribute", "Schema", "Encoded", "encode", "encode_columns", "shared_matrix", "as_table",
            "IGNORED"]
+
+
+def subset(data: Encoded, rows: np.ndarray) -> Encoded:
+    """The training set restricted to ``rows`` (a fold, a holdout part)."""
+    return replace(data, X=np.asfortranarray(data.X[rows]), y=data.y[rows], weight=data.weight[rows])

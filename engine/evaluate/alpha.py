@@ -13,13 +13,12 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from engine.encoding import Encoded
-from engine.evaluation import stratified_folds
-from engine.fitting import subset
-from engine.growth import grow
+from engine.data.encoding import Encoded, subset
+from engine.evaluate.folds import stratified_folds
+from engine.learn.growth import grow
 from engine.monitor import NULL_MONITOR, Monitor
 from engine.predict import predict_proba, predict_value
-from engine.pruning import cost_complexity_path, prune_cost_complexity
+from engine.prune.cost_complexity import cost_complexity_path, prune_cost_complexity
 from engine.settings import Settings
 from engine.tree import Tree
 

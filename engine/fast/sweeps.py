@@ -1,9 +1,9 @@
 """Compiled attribute scorers: the numeric cut sweeps and the category tables of a node.
 
-These are :mod:`engine.splitting`'s scorers (``score_threshold_cart``,
+These are :mod:`engine.learn.splitting`'s scorers (``score_threshold_cart``,
 ``score_threshold_c45``, ``score_multiway``) and ``choose`` for the compiled
-builder in :mod:`engine.compiled`, with the same arithmetic (see
-:mod:`engine.kernels`). A numeric attribute is scanned over entries sorted by
+builder in :mod:`engine.fast.compiled`, with the same arithmetic (see
+:mod:`engine.fast.kernels`). A numeric attribute is scanned over entries sorted by
 its value (:func:`scan_sorted`) or over non-empty bins (:func:`scan_items`);
 each writes its best cut into one row of the per-attribute results ``AR``.
 """
@@ -12,13 +12,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.kernels import (
-    C45_VALUE_EPS,
-    CART_VALUE_EPS,
+from engine.fast.kernels import (
     ENTROPY,
     GINI,
     SQUARED_ERROR,
-    WEKA_EPS,
     first_best,
     gain_many,
     gain_two,
@@ -27,6 +24,7 @@ from engine.kernels import (
     ratio,
     size_of,
 )
+from engine.learn.tolerances import C45_VALUE_EPS, CART_VALUE_EPS, WEKA_EPS
 
 # IP (integer parameters)
 (P_CODE, P_BINARY, P_SELECT, P_BEST, P_K, P_S, P_MAXDEPTH, P_MAXLEAVES, P_UNIT, P_HIST,

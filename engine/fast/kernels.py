@@ -1,8 +1,8 @@
 """Compiled split arithmetic shared by the exact and the histogram tree builders.
 
-Everything here repeats, number for number, what :mod:`engine.splitting` and
-:mod:`engine.criteria` compute with numpy, so the compiled builders choose the
-same splits as the growth loop in :mod:`engine.growth`: sums over short axes
+Everything here repeats, number for number, what :mod:`engine.learn.splitting` and
+:mod:`engine.learn.criteria` compute with numpy, so the compiled builders choose the
+same splits as the growth loop in :mod:`engine.learn.growth`: sums over short axes
 are done the way numpy does them (:func:`_pw`, numpy's pairwise summation),
 cumulative class weights are running sums in sorted order, and gains use the
 same operations in the same order. numba is optional: without it
@@ -12,6 +12,8 @@ same operations in the same order. numba is optional: without it
 from __future__ import annotations
 
 import numpy as np
+
+from engine.learn.tolerances import WEKA_EPS
 
 try:  # numba is optional; the pure-numpy growth loop is the fallback.
     from numba import njit
@@ -33,9 +35,6 @@ IMPURITY_CODES = {"gini": GINI, "entropy": ENTROPY, "misclassification": MISCLAS
 #: numpy sums up to this many numbers with the short pairwise scheme :func:`_pw` repeats.
 MAX_SHORT_SUM = 128
 
-WEKA_EPS = 1e-6
-C45_VALUE_EPS = 1e-5
-CART_VALUE_EPS = 1e-7
 
 
 @njit(cache=True)
@@ -113,7 +112,7 @@ def size_of(stats, K, tmp):
 
 @njit(cache=True)
 def impurity(stats, K, code, tmp):
-    """:mod:`engine.criteria`'s impurity of one statistics vector (``tmp``: K scratch floats)."""
+    """:mod:`engine.learn.criteria`'s impurity of one statistics vector (``tmp``: K scratch floats)."""
     if code == SQUARED_ERROR:
         w = stats[0]
         if not w > 0:

@@ -10,9 +10,9 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
-from engine.arff import read_arff
+from engine.data.arff import read_arff
+from engine.data.table import Table
 from engine.errors import ArborError
-from engine.table import Table
 
 #: sample name -> file in resources/datasets, in the order menus list them
 SAMPLES = {

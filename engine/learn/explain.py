@@ -12,12 +12,13 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from engine.criteria import entropy, gini, mean_info, split_info
-from engine.encoding import Encoded
+from engine.data.encoding import Encoded
 from engine.errors import ArborError
-from engine.growth import make_draft, partition
+from engine.learn.criteria import entropy, gini, mean_info, split_info
+from engine.learn.growth import make_draft, partition
+from engine.learn.problem import Candidate, Problem
+from engine.learn.splitting import choose, score_all, scorer_for
 from engine.settings import Settings
-from engine.splitting import Candidate, Problem, choose, score_all, scorer_for
 from engine.tree import Tree
 
 

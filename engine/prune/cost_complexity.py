@@ -1,0 +1,119 @@
+"""CART's minimal cost-complexity pruning, one weakest link at a time, as scikit-learn does."""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass
+
+import numpy as np
+
+from engine.prune.routing import cut_below
+from engine.tree import Tree
+
+
+@dataclass(frozen=True)
+class PruningPath:
+    """The nested subtrees of minimal cost-complexity pruning, weakest link first.
+
+    ``alphas[k]`` is the effective alpha at which step k happens (the first is
+    0, the unpruned tree); ``impurities[k]`` the total leaf impurity (weighted
+    by node share) and ``n_leaves[k]`` the leaves after it; ``pruned[k]`` the
+    node id cut at step k (-1 for the first); ``errors[k]`` the share of the
+    training weight the leaves then misclassify (0 for regression trees).
+    """
+
+    alphas: np.ndarray
+    impurities: np.ndarray
+    n_leaves: np.ndarray
+    pruned: np.ndarray
+    errors: np.ndarray
+
+
+def _subtree_arrays(tree: Tree):
+    nodes = list(tree.nodes())  # ids are pre-order positions
+    n = len(nodes)
+    parent = np.full(n, -1)
+    end = np.arange(1, n + 1)  # one past the last descendant, in pre-order
+    for node in nodes:
+        for c in node.children:
+            parent[c.id] = node.id
+    for node in reversed(nodes):
+        if node.children:
+            end[node.id] = end[node.children[-1].id]
+    total = tree.root.weight
+    r_node = np.array([nd.impurity * nd.weight / total for nd in nodes])
+    leaf = np.array([nd.is_leaf for nd in nodes])
+    if tree.is_regression or not total:
+        e_node = np.zeros(n)
+    else:
+        e_node = np.array([nd.distribution.sum() - nd.distribution.max() for nd in nodes]) / total
+    return nodes, parent, end, r_node, leaf, e_node
+
+
+def _weakest_links(tree: Tree, stop_alpha: float | None = None):
+    """(alpha, node id, total leaf impurity, leaves, training error) per pruning step; last state returned.
+
+    The weakest link comes off a heap keyed by (alpha, node id), so ties go to the
+    lowest id as with an argmin over the nodes in order; pruning a node changes only
+    its ancestors' alphas, which are pushed again (the stale entries are skipped).
+    """
+    nodes, parent, end, r_node, leaf, e_node = _subtree_arrays(tree)
+    n = len(nodes)
+    n_leaves = leaf.astype(np.float64)
+    r_branch = np.where(leaf, r_node, 0.0)
+    e_branch = np.where(leaf, e_node, 0.0)
+    for i in range(n - 1, -1, -1):
+        if parent[i] >= 0:
+            n_leaves[parent[i]] += n_leaves[i]
+            r_branch[parent[i]] += r_branch[i]
+            e_branch[parent[i]] += e_branch[i]
+    in_tree = np.ones(n, dtype=bool)
+    is_leaf = leaf.copy()
+    steps = [(0.0, -1, r_branch[0], n_leaves[0], e_branch[0])]
+    inner = np.flatnonzero(~leaf)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        start = (r_node[inner] - r_branch[inner]) / (n_leaves[inner] - 1)
+    latest = dict(zip(inner.tolist(), start.tolist(), strict=True))
+    heap = [(a, i) for i, a in latest.items()]
+    heapq.heapify(heap)
+    while heap:
+        alpha, i = heapq.heappop(heap)
+        if is_leaf[i] or not in_tree[i] or latest[i] != alpha:
+            continue  # pruned already, inside a pruned subtree, or superseded
+        if stop_alpha is not None and alpha > stop_alpha:
+            break
+        in_tree[i + 1:end[i]] = False
+        is_leaf[i] = True
+        d_leaves, d_r, d_e = n_leaves[i] - 1, r_branch[i] - r_node[i], e_branch[i] - e_node[i]
+        a = i
+        while a >= 0:
+            n_leaves[a] -= d_leaves
+            r_branch[a] -= d_r
+            e_branch[a] -= d_e
+            if a != i:
+                latest[a] = float((r_node[a] - r_branch[a]) / (n_leaves[a] - 1))
+                heapq.heappush(heap, (latest[a], a))
+            a = parent[a]
+        steps.append((alpha, i, r_branch[0], n_leaves[0], e_branch[0]))
+    return steps, in_tree, is_leaf
+
+
+def cost_complexity_path(tree: Tree) -> PruningPath:
+    """Every weakest-link step down to the root alone (scikit-learn's ``cost_complexity_pruning_path``)."""
+    steps, _, _ = _weakest_links(tree)
+    alphas, pruned, imp, leaves, errors = zip(*steps, strict=True)
+    return PruningPath(np.array(alphas), np.array(imp), np.array(leaves, dtype=int), np.array(pruned),
+                       np.array(errors))
+
+
+def prune_cost_complexity(tree: Tree, alpha: float) -> Tree:
+    """The smallest subtree minimising R(T) + alpha * |leaves(T)|."""
+    _, _, is_leaf = _weakest_links(tree, stop_alpha=alpha)
+    return cut_below(tree, is_leaf)
+
+
+def prune_to_step(tree: Tree, path: PruningPath, step: int) -> Tree:
+    """``tree`` after the first ``step`` cuts of its ``path`` (no new search: for a slider)."""
+    is_leaf = np.array([n.is_leaf for n in tree.nodes()])
+    is_leaf[path.pruned[1:step + 1]] = True
+    return cut_below(tree, is_leaf)

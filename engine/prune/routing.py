@@ -1,0 +1,118 @@
+"""Routing training (or held-out) rows through a tree while pruning rearranges it.
+
+Pruners turn a :class:`engine.tree.Tree` into live nodes that carry the rows that
+reach them, change those, and rebuild an immutable tree: a tree in, a tree out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+
+import numpy as np
+
+from engine.learn.problem import Problem
+from engine.tree import Node, Split, Tree, partition_rows, renumber
+
+
+@dataclass(eq=False)
+class LiveNode:
+    """A node with the training rows that reach it, while pruning rearranges the tree."""
+
+    split: Split | None
+    children: list[LiveNode]
+    rows: np.ndarray
+    weights: np.ndarray
+    dist: np.ndarray
+    stats: dict = field(default_factory=dict)
+
+    @property
+    def is_leaf(self) -> bool:
+        return self.split is None
+
+    def make_leaf(self) -> None:
+        self.split, self.children = None, []
+
+
+def _refit_fractions(split: Split, branch: np.ndarray, weights: np.ndarray) -> Split:
+    known = np.bincount(branch[branch >= 0], weights=weights[branch >= 0], minlength=split.n_branches)
+    total = known.sum()
+    return split if total <= 0 else replace(split, fractions=tuple(known / total))
+
+
+def _partition(problem: Problem, split: Split, rows, weights, refit: bool):
+    values = problem.data.X[rows, split.attribute]
+    if refit:
+        split = _refit_fractions(split, split.branch_of(values), weights)
+    return split, partition_rows(split, values, rows, weights)
+
+
+def attach(problem: Problem, node: Node, rows, weights, refit: bool = False) -> LiveNode:
+    """Route ``rows`` through ``node``'s subtree, building live nodes (iteratively)."""
+    root = None
+    stack = [(node, rows, weights, None)]
+    while stack:
+        n, r, w, parent = stack.pop()
+        live = LiveNode(n.split, [], r, w, problem.stats(r, w), dict(n.stats))
+        if parent is None:
+            root = live
+        else:
+            parent.children.append(live)
+        if n.split is not None:
+            live.split, parts = _partition(problem, n.split, r, w, refit)
+            stack.extend((c, pr, pw, live) for c, (pr, pw) in reversed(list(zip(n.children, parts, strict=True))))
+    return root
+
+
+def reroute(problem: Problem, live: LiveNode, rows, weights) -> LiveNode:
+    """Re-route new rows through a live subtree (fractions refitted to the new data)."""
+    return attach(problem, _to_node(problem, live), rows, weights, refit=True)
+
+
+def _to_node(problem: Problem, live: LiveNode) -> Node:
+    order, stack = [], [live]
+    while stack:
+        n = stack.pop()
+        order.append(n)
+        stack.extend(n.children)
+    built: dict[int, Node] = {}
+    for n in reversed(order):
+        children = tuple(built.pop(id(c)) for c in n.children)
+        built[id(n)] = _node(problem, n, children)
+    return built[id(live)]
+
+
+def _node(problem: Problem, live: LiveNode, children: tuple[Node, ...]) -> Node:
+    weight = float(live.weights.sum())
+    if problem.regression:
+        dist, value = np.zeros(0), live.dist[1] / live.dist[0] if live.dist[0] > 0 else float("nan")
+    else:
+        dist, value = live.dist.copy(), float("nan")
+    dist.setflags(write=False)
+    stats = live.stats if children else {k: v for k, v in live.stats.items()
+                                         if k not in ("gain", "gain_ratio")}
+    return Node(0, 0, weight, dist, float(problem.impurity(live.dist)), float(value),
+                live.split if children else None, children, MappingProxyType(stats))
+
+
+def rebuild(problem: Problem, tree: Tree, live: LiveNode) -> Tree:
+    return Tree(renumber(_to_node(problem, live)), tree.schema)
+
+
+def training_live(problem: Problem, tree: Tree) -> LiveNode:
+    data = problem.data
+    return attach(problem, tree.root, np.arange(data.n_rows), data.weight.copy())
+
+
+
+def cut_below(tree: Tree, is_leaf: np.ndarray) -> Tree:
+    """A copy of ``tree`` in which the nodes flagged in ``is_leaf`` lose their subtrees."""
+    built: dict[int, Node] = {}
+    for node in reversed(list(tree.nodes())):
+        if is_leaf[node.id] and not node.is_leaf:
+            stats = {k: v for k, v in node.stats.items() if k not in ("gain", "gain_ratio")}
+            built[node.id] = replace(node, split=None, children=(),
+                                     stats=MappingProxyType({**stats, "pruned": 1.0}))
+        else:
+            built[node.id] = replace(node, children=tuple(built[c.id] for c in node.children))
+    return Tree(renumber(built[tree.root.id]), tree.schema)
