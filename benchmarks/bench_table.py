@@ -112,8 +112,8 @@ def sort_and_filter(table) -> dict[str, tuple[float, float]]:
 def show_and_scroll(app, table, path: str) -> tuple[float, list[float]]:
     """Time to the first paint of the table panel over ``table``, and 40 scroll steps."""
     from gui.document import DataDocument
+    from gui.panels.data import TablePanel
     from gui.table_model import TableModel
-    from gui.table_view import TablePanel
 
     doc = DataDocument()
     panel = TablePanel(TableModel(doc))

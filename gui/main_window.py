@@ -19,16 +19,18 @@ from PySide6.QtWidgets import (
 
 from engine.data.table import IGNORED, KINDS
 from engine.errors import ArborError
-from gui.config_panel import ConfigPanel
 from gui.dialogs import Dialogs
 from gui.document import DataDocument
-from gui.growth_panel import GrowthPanel
-from gui.inspector import Inspector
 from gui.jobs import Job, JobRunner, TrainResult, train_call
 from gui.modelling import Modelling
-from gui.pruning_panel import PruningPanel
+from gui.panels.algorithm import ConfigPanel
+from gui.panels.data import TablePanel
+from gui.panels.growth import GrowthPanel
+from gui.panels.inspector import Inspector
+from gui.panels.pruning import PruningPanel
+from gui.panels.results import ResultsPanel
+from gui.panels.what_if import WhatIfPanel
 from gui.recovery import Recovery
-from gui.results_panel import ResultsPanel
 from gui.table_commands import (
     delete_column,
     delete_rows,
@@ -43,9 +45,7 @@ from gui.table_commands import (
     set_target,
 )
 from gui.table_model import TableModel
-from gui.table_view import TablePanel
 from gui.tree_canvas import TreeCanvas
-from gui.what_if import WhatIfPanel
 
 MAX_RECENT = 8
 

@@ -334,7 +334,7 @@ class TreeCanvas(QGraphicsView):
         super().mousePressEvent(event)
 
     def dragEnterEvent(self, event) -> None:  # noqa: N802 - Qt override
-        from gui.table_view import ROWS_MIME
+        from gui.mime import ROWS_MIME
 
         if event.mimeData().hasFormat(ROWS_MIME):
             event.acceptProposedAction()
@@ -342,7 +342,7 @@ class TreeCanvas(QGraphicsView):
             super().dragEnterEvent(event)
 
     def dragMoveEvent(self, event) -> None:  # noqa: N802 - Qt override
-        from gui.table_view import ROWS_MIME
+        from gui.mime import ROWS_MIME
 
         if event.mimeData().hasFormat(ROWS_MIME):
             event.acceptProposedAction()
@@ -350,7 +350,7 @@ class TreeCanvas(QGraphicsView):
             super().dragMoveEvent(event)
 
     def dropEvent(self, event) -> None:  # noqa: N802 - Qt override
-        from gui.table_view import ROWS_MIME
+        from gui.mime import ROWS_MIME
 
         if event.mimeData().hasFormat(ROWS_MIME):
             text = bytes(event.mimeData().data(ROWS_MIME)).decode()
@@ -364,7 +364,7 @@ class TreeCanvas(QGraphicsView):
         from PySide6.QtCore import QMimeData
         from PySide6.QtGui import QDrag
 
-        from gui.inspector import NODE_MIME
+        from gui.mime import NODE_MIME
 
         mime = QMimeData()
         mime.setData(NODE_MIME, str(node_id).encode())

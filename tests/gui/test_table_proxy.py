@@ -113,7 +113,7 @@ def test_a_big_table_sorts_and_filters(proxy):
 
 
 def test_the_filter_box_applies_when_typing_pauses(qtbot):
-    from gui.table_view import TablePanel
+    from gui.panels.data import TablePanel
 
     doc = DataDocument()
     doc.load(make_table(pd.DataFrame({"c": ["red", "green", "blue"], "y": ["a", "b", "a"]})), None)

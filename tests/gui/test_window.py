@@ -274,7 +274,7 @@ def test_node_filters_the_table_and_drop_pins(qtbot, window):
     from PySide6.QtCore import QMimeData, QPointF, Qt
     from PySide6.QtGui import QDropEvent
 
-    from gui.inspector import NODE_MIME
+    from gui.mime import NODE_MIME
 
     train_and_wait(qtbot, window)
     qtbot.waitUntil(lambda: window.tree is not None)
@@ -320,7 +320,7 @@ def test_row_dropped_on_the_canvas_lights_its_path(qtbot, window):
     from PySide6.QtCore import QMimeData, QPointF, Qt
     from PySide6.QtGui import QDropEvent
 
-    from gui.table_view import ROWS_MIME
+    from gui.mime import ROWS_MIME
 
     train_and_wait(qtbot, window)
     qtbot.waitUntil(lambda: window.tree is not None)
@@ -379,7 +379,7 @@ def test_no_two_actions_share_a_shortcut(window):
 
 
 def test_a_big_nodes_candidate_splits_are_scored_off_the_gui_thread(qtbot, window, monkeypatch):
-    import gui.inspector as inspector
+    import gui.panels.inspector as inspector
 
     monkeypatch.setattr(inspector, "BACKGROUND_WEIGHT", 10)  # the weather root has 14 rows
     train_and_wait(qtbot, window)
@@ -396,7 +396,7 @@ def test_a_big_nodes_candidate_splits_are_scored_off_the_gui_thread(qtbot, windo
 
 
 def test_a_node_clicked_away_from_does_not_overwrite_the_next(qtbot, window, monkeypatch):
-    import gui.inspector as inspector
+    import gui.panels.inspector as inspector
 
     monkeypatch.setattr(inspector, "BACKGROUND_WEIGHT", 4)
     train_and_wait(qtbot, window)

@@ -11,8 +11,8 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QScrollArea, QVB
 from engine.export.labels import condition, number
 from engine.learn.criteria import entropy, gini
 from engine.learn.explain import attribute_table, node_rows
+from gui.mime import NODE_MIME
 
-NODE_MIME = "application/x-arbor-node"
 #: A node with at least this much training weight has its candidate splits scored on a worker
 #: thread (a million rows take about a second), the rest of its card shown at once.
 BACKGROUND_WEIGHT = 50_000

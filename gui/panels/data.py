@@ -18,12 +18,12 @@ from PySide6.QtWidgets import (
 
 from engine.errors import ArborError
 from gui.document import coerce
+from gui.mime import ROWS_MIME
 from gui.table_commands import PasteCommand
 from gui.table_model import TableModel
 from gui.table_proxy import RowsProxy
 
 FILTER_DELAY_MS = 250
-ROWS_MIME = "application/x-arbor-rows"
 
 
 class RowsTableView(QTableView):

@@ -1,0 +1,1 @@
+"""The window's panels: each shows one part of the controller's state and never reaches into another."""
