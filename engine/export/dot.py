@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
-from engine.export.labels import attribute_name, branch_condition, number, predicted
+from engine.export.labels import attribute_name, branch_condition, number, predicted, shown
 from engine.tree import Tree
 
 
 def _quote(text: str) -> str:
+    """A DOT string: every name inside went through :func:`shown`, so the only line break
+    is the one between a label's lines; backslashes are doubled so that none starts one of
+    Graphviz's escapes (\\N, \\l...)."""
     escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
     return f'"{escaped}"'
 
 
 def _label(tree: Tree, node, parent) -> str:
-    head = predicted(tree, node, parent) if node.is_leaf else attribute_name(tree, node)
+    head = shown(predicted(tree, node, parent)) if node.is_leaf else attribute_name(tree, node)
     if tree.is_regression:
         counts = f"n = {number(round(node.weight, 2))}"
     else:
@@ -23,7 +26,7 @@ def _label(tree: Tree, node, parent) -> str:
 def to_dot(tree: Tree) -> str:
     """DOT source: boxes for internal nodes, rounded boxes for leaves, conditions on edges."""
     parents = tree.parents()
-    lines = [f"digraph {_quote('tree: ' + tree.schema.target)} {{",
+    lines = [f"digraph {_quote('tree: ' + shown(tree.schema.target))} {{",
              '  node [shape=box, fontname="DejaVu Sans", fontsize=10];',
              '  edge [fontname="DejaVu Sans", fontsize=9];']
     for node in tree.nodes():

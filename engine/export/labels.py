@@ -1,6 +1,13 @@
-"""Words for splits, branches and leaves, shared by every text-like exporter and the views."""
+"""Words for splits, branches and leaves, shared by every text-like exporter and the views.
+
+Names and values come from data files, so they may hold anything. :func:`shown` prints one
+as it is when it cannot be misread in a rule (``outlook = sunny``), else as a JSON string
+(``"a = b"``, ``"two\\nlines"``), so every export reads back unambiguously.
+"""
 
 from __future__ import annotations
+
+import re
 
 import numpy as np
 
@@ -15,8 +22,48 @@ def number(value: float) -> str:
     return "0" if text == "-0" else text
 
 
+# Characters that delimit something in one export or another (quotes, escapes, sets, the
+# ": " of J48's text, Markdown's table bars and code spans), and words that are operators.
+_DELIMITERS = re.compile(r"""["'\\{},|`:]""")
+_OPERATOR_WORDS = frozenset({"AND", "THEN", "IF", "OTHERWISE", "in"})
+_OPERATOR = re.compile(r"[<>=!]+")
+
+
+def _plain(text: str) -> bool:
+    if not text or text != text.strip() or "  " in text or not text.isprintable():
+        return False
+    if _DELIMITERS.search(text):
+        return False
+    return not any(w in _OPERATOR_WORDS or _OPERATOR.fullmatch(w) for w in text.split(" "))
+
+
+def _escape(char: str) -> str:
+    if char in "\"\\":
+        return "\\" + char
+    if char.isprintable() or char == " ":
+        return char
+    special = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(char)
+    if special:
+        return special
+    code = ord(char)
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    code -= 0x10000  # JSON spells characters beyond the BMP as a surrogate pair
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
+def shown(text: str) -> str:
+    """A name or value as exports print it: as it is when plain, else a JSON string literal.
+
+    >>> shown("sunny"), shown("over cast"), shown(">60"), shown("a = b"), shown('say "hi"\\n')
+    ('sunny', 'over cast', '>60', '"a = b"', '"say \\\\"hi\\\\"\\\\n"')
+    """
+    text = str(text)
+    return text if _plain(text) else '"' + "".join(map(_escape, text)) + '"'
+
+
 def attribute_name(tree: Tree, node: Node) -> str:
-    return tree.schema.attributes[node.split.attribute].name
+    return shown(tree.schema.attributes[node.split.attribute].name)
 
 
 def branch_condition(tree: Tree, node: Node, branch: int) -> str:
@@ -25,7 +72,7 @@ def branch_condition(tree: Tree, node: Node, branch: int) -> str:
     if split.kind == THRESHOLD:
         return f"{'<=' if branch == 0 else '>'} {number(split.threshold)}"
     categories = tree.schema.attributes[split.attribute].categories
-    group = [categories[c] for c in split.groups[branch]]
+    group = [shown(categories[c]) for c in split.groups[branch]]
     if split.kind == MULTIWAY or (split.kind == SUBSET and len(group) == 1):
         return f"= {group[0]}"
     return "in {" + ", ".join(group) + "}"

@@ -14,10 +14,12 @@ average the leaves' scores with the same weights.
 
 from __future__ import annotations
 
+import re
 from xml.etree import ElementTree as ET
 
 import numpy as np
 
+from engine.errors import ArborError
 from engine.predict import node_output
 from engine.tree import MULTIWAY, THRESHOLD, Tree
 
@@ -45,13 +47,37 @@ def _predicate(parent: ET.Element, tree: Tree, node, branch: int) -> None:
     if split.kind == MULTIWAY or len(group) == 1:
         ET.SubElement(parent, "SimplePredicate", field=attr.name, operator="equal", value=group[0])
         return
+    if any('"' in g or "\\" in g for g in group):
+        # An Array escapes a quote as \" but has no escape for a backslash (a value ending in
+        # one would swallow its closing quote), so such values are tested one by one.
+        either = ET.SubElement(parent, "CompoundPredicate", booleanOperator="or")
+        for g in group:
+            ET.SubElement(either, "SimplePredicate", field=attr.name, operator="equal", value=g)
+        return
     pred = ET.SubElement(parent, "SimpleSetPredicate", field=attr.name, booleanOperator="isIn")
     array = ET.SubElement(pred, "Array", n=str(len(group)), type="string")
-    array.text = " ".join('"' + g.replace('"', '\\"') + '"' for g in group)
+    array.text = " ".join(f'"{g}"' for g in group)
+
+
+# Characters XML 1.0 cannot hold at all, not even as character references.
+_NOT_XML = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+
+
+def _check_xml_names(tree: Tree) -> None:
+    schema = tree.schema
+    names = [schema.target, *(tree.classes or ())]
+    for a in schema.attributes:
+        names += [a.name, *a.categories]
+    for name in names:
+        bad = _NOT_XML.search(name)
+        if bad:
+            raise ArborError(f"PMML (XML) cannot hold the control character U+{ord(bad[0]):04X} "
+                             f"in the name or value {name!r}; rename it first")
 
 
 def to_pmml(tree: Tree) -> str:
-    """PMML 4.4 XML text."""
+    """PMML 4.4 XML text. Names and values are XML attributes, escaped by ElementTree."""
+    _check_xml_names(tree)
     ET.register_namespace("", NS)
     root = ET.Element("PMML", version="4.4", xmlns=NS)
     header = ET.SubElement(root, "Header", description=f"Decision tree for {tree.schema.target}")

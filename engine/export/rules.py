@@ -3,12 +3,13 @@ and optionally a simplified rule set in the style of C4.5rules."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import numpy as np
 
 from engine.data.encoding import Encoded
-from engine.export.labels import number, predicted
+from engine.export.labels import number, predicted, shown
 from engine.predict import leaf_weights
 from engine.prune.bounds import estimated_errors
 from engine.tree import THRESHOLD, Tree
@@ -67,14 +68,15 @@ def _conditions(tree: Tree, leaf_id: int) -> tuple[Condition, ...]:
 
 def describe(tree: Tree, cond: Condition) -> str:
     attr = tree.schema.attributes[cond.attribute]
+    name = shown(attr.name)
     if cond.categories is not None:
-        names = [attr.categories[c] for c in sorted(cond.categories)]
-        return f"{attr.name} = {names[0]}" if len(names) == 1 else f"{attr.name} in {{{', '.join(names)}}}"
+        names = [shown(attr.categories[c]) for c in sorted(cond.categories)]
+        return f"{name} = {names[0]}" if len(names) == 1 else f"{name} in {{{', '.join(names)}}}"
     parts = []
     if cond.low is not None:
-        parts.append(f"{attr.name} > {number(cond.low)}")
+        parts.append(f"{name} > {number(cond.low)}")
     if cond.high is not None:
-        parts.append(f"{attr.name} <= {number(cond.high)}")
+        parts.append(f"{name} <= {number(cond.high)}")
     return " AND ".join(parts)
 
 
@@ -155,13 +157,23 @@ def _pessimistic(tree, data, conds, label, cf) -> float:
 
 def rules_text(tree: Tree, rules: list[Rule], fmt: str = "text") -> str:
     """Rules as plain text or Markdown, e.g. ``IF outlook = sunny AND humidity = high THEN play = no  (3/3)``."""
-    target = tree.schema.target
-    lines = ["| # | rule | correct / covered |", "| --- | --- | --- |"] if fmt == "markdown" else []
+    markdown = fmt == "markdown"
+    target = shown(tree.schema.target)
+    lines = ["| # | rule | correct / covered |", "| --- | --- | --- |"] if markdown else []
     for i, rule in enumerate(rules, start=1):
         cond = " AND ".join(describe(tree, c) for c in rule.conditions)
         head = f"IF {cond} THEN" if cond else "OTHERWISE"
         stats = f"({number(round(rule.correct, 2))}/{number(round(rule.covered, 2))})"
-        text = f"{head} {target} = {rule.prediction}"
-        lines.append(f"| {i} | {text} | {stats} |" if fmt == "markdown" else f"{text}  {stats}")
+        text = f"{head} {target} = {shown(rule.prediction)}"
+        lines.append(f"| {i} | {_markdown(text)} | {stats} |" if markdown else f"{text}  {stats}")
     return "\n".join(lines) + "\n"
 
+
+# What could format, link, end the cell, or open HTML or an entity (``<`` before a letter,
+# ``&`` before a letter or ``#``); ``<=`` and ``>`` between words are left as they read.
+_MARKDOWN_SPECIAL = re.compile(r"[\\`*_\[\]|~$#]|<(?=[A-Za-z/!?])|&(?=[A-Za-z#])")
+
+
+def _markdown(text: str) -> str:
+    """A rule as a Markdown table cell, backslash-escaped so the cell shows the text exactly."""
+    return _MARKDOWN_SPECIAL.sub(lambda m: "\\" + m[0], text)

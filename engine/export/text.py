@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from engine.export.labels import condition, errors, number, predicted
+from engine.export.labels import condition, errors, number, predicted, shown
 from engine.tree import Tree
 
 
@@ -22,10 +22,10 @@ def _java_number(value: float) -> str:
 
 def leaf_text(tree, node, parent) -> str:
     if tree.is_regression:
-        return f"{predicted(tree, node, parent)} ({_java_number(node.weight)})"
+        return f"{shown(predicted(tree, node, parent))} ({_java_number(node.weight)})"
     wrong = errors(tree, node)
     tail = f"/{_java_number(wrong)}" if wrong > 0 else ""
-    return f"{predicted(tree, node, parent)} ({_java_number(node.weight)}{tail})"
+    return f"{shown(predicted(tree, node, parent))} ({_java_number(node.weight)}{tail})"
 
 
 def to_text(tree: Tree) -> str:

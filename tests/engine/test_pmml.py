@@ -40,6 +40,10 @@ def _predicate(element: ET.Element, row: dict):
     tag = element.tag.removeprefix(P)
     if tag == "True":
         return True
+    if tag == "CompoundPredicate":  # "or" of equalities: true if one is, unknown if none is known
+        assert element.get("booleanOperator") == "or"
+        verdicts = [_predicate(part, row) for part in element]
+        return True if any(verdicts) else None if None in verdicts else False
     value = row.get(element.get("field"))
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return None
