@@ -40,15 +40,15 @@ def run(argv: list[str]) -> int:
     install_exception_hook(window)
     restore = window.recovery.pending() and window.dialogs.ask_yes_no(
         "Arbor did not close properly last time. Restore the unsaved work it kept?")
-    if restore and window.open_project(window.recovery.path, modified=True):
+    if restore and window.files.open_project(window.recovery.path, modified=True):
         window.show()
         return app.exec()
     window.recovery.clear()
     if argv:
-        if not window.open_path(argv[0], confirmed=True):
-            window.open_sample("weather", confirmed=True)
+        if not window.files.open_path(argv[0], confirmed=True):
+            window.files.open_sample("weather", confirmed=True)
     else:
-        window.open_sample("weather", confirmed=True)
+        window.files.open_sample("weather", confirmed=True)
     window.show()
     window.train()
     return app.exec()

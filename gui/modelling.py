@@ -1,75 +1,94 @@
 """Building the tree by hand: the node context menu and its undoable edits.
 
 Every edit calls a pure engine function (engine.learn.editing) that returns a new
-tree, and is pushed on the window's undo stack next to the table edits.
+tree, and is pushed on the document's undo stack next to the table edits.
 """
 
 from __future__ import annotations
 
+from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand
 from PySide6.QtWidgets import QMenu
 
 from engine.errors import ArborError
 from engine.export.labels import number
 from engine.learn.editing import grow_below, make_leaf, ranked_splits, split_leaf
+from gui.controller import EDITED
 
 
 class TreeEditCommand(QUndoCommand):
-    """Replace the window's tree (and back on undo)."""
+    """Replace the tree on screen (and put the one before back on undo, as it came)."""
 
-    def __init__(self, window, text: str, before, after, select: int = -1):
+    def __init__(self, controller, text: str, before, after, select: int = -1):
         super().__init__(text)
-        self.window, self.before, self.after, self.select = window, before, after, select
+        self.controller, self.before, self.after, self.select = controller, before, after, select
+        self.before_origin = controller.origin
 
     def redo(self) -> None:
-        self.window.show_tree(self.after, select=self.select)
+        self.controller.show_tree(self.after, select=self.select, origin=EDITED)
 
     def undo(self) -> None:
-        self.window.show_tree(self.before, select=self.select)
+        self.controller.show_tree(self.before, select=self.select, origin=self.before_origin)
 
 
-class Modelling:
-    """Hand edits of the tree shown in ``window`` (a MainWindow)."""
+class Modelling(QObject):
+    """Hand edits of the controller's tree, and the node context menu that offers them.
 
-    def __init__(self, window):
-        self.window = window
+    Signals
+    -------
+    rows_requested(int) : show the table rows that reach this node.
+    pin_requested(int) : pin this node in the inspector.
+    collapse_requested(int) : collapse or expand this node on the canvas.
+    """
+
+    rows_requested = Signal(int)
+    pin_requested = Signal(int)
+    collapse_requested = Signal(int)
+
+    def __init__(self, controller, dialogs, parent_widget=None):
+        super().__init__(parent_widget)
+        self.controller, self.dialogs, self.parent_widget = controller, dialogs, parent_widget
+
+    @property
+    def tree(self):
+        return self.controller.tree
 
     def _context(self):
-        w = self.window
-        if w.tree is None or w.encoded is None:
+        c = self.controller
+        if c.tree is None or c.data is None:
             raise ArborError("train a tree first (F5); then edit it by hand")
-        return w.tree, w.encoded, w.settings_used
+        return c.tree, c.data, c.settings
 
     def _apply(self, text: str, make, select: int) -> None:
         try:
             tree, data, settings = self._context()
             new = make(tree, data, settings)
         except ArborError as err:
-            self.window.dialogs.error(str(err))
+            self.dialogs.error(str(err))
             return
-        self.window.doc.undo_stack.push(TreeEditCommand(self.window, text, tree, new, select))
+        self.controller.doc.undo_stack.push(TreeEditCommand(self.controller, text, tree, new, select))
 
     def split(self, node_id: int, attribute: int, threshold: float | None = None) -> None:
-        name = self.window.tree.schema.attributes[attribute].name
+        name = self.tree.schema.attributes[attribute].name
         self._apply(f"Split node {node_id} on {name}",
                     lambda t, d, s: split_leaf(t, d, s, node_id, attribute, threshold), node_id)
 
     def split_at_typed_threshold(self, node_id: int, attribute: int) -> None:
-        name = self.window.tree.schema.attributes[attribute].name
-        text = self.window.dialogs.ask_text("Split at a threshold", f"{name} <= ")
+        name = self.tree.schema.attributes[attribute].name
+        text = self.dialogs.ask_text("Split at a threshold", f"{name} <= ")
         if text is None:
             return
         try:
             value = float(text)
         except ValueError:
-            self.window.dialogs.error(f"{text!r} is not a number")
+            self.dialogs.error(f"{text!r} is not a number")
             return
         self.split(node_id, attribute, value)
 
     def split_with_typed_groups(self, node_id: int, attribute: int) -> None:
         """CART: the user names the values of the left branch; the others go right."""
-        attr = self.window.tree.schema.attributes[attribute]
-        text = self.window.dialogs.ask_text(
+        attr = self.tree.schema.attributes[attribute]
+        text = self.dialogs.ask_text(
             "Split into two groups", f"Values of {attr.name} for the left branch "
             f"(comma-separated; the rest go right).\nValues: {', '.join(attr.categories)}")
         if text is None:
@@ -77,7 +96,7 @@ class Modelling:
         chosen = [v.strip() for v in text.split(",") if v.strip()]
         unknown = [v for v in chosen if v not in attr.categories]
         if unknown or not chosen:
-            self.window.dialogs.error(f"{attr.name} has no value {unknown[0]!r}" if unknown
+            self.dialogs.error(f"{attr.name} has no value {unknown[0]!r}" if unknown
                                       else "name at least one value for the left branch")
             return
         left = tuple(attr.categories.index(v) for v in chosen)
@@ -97,7 +116,7 @@ class Modelling:
         """The context menu of a node: split on any attribute, grow, prune by hand, pin."""
         tree, data, settings = self._context()
         node = tree.node(node_id)
-        menu = QMenu(self.window)
+        menu = QMenu(self.parent_widget)
         split_menu = menu.addMenu("Split on…")
         split_menu.setEnabled(node.is_leaf)
         if node.is_leaf:
@@ -134,7 +153,7 @@ class Modelling:
         leaf.triggered.connect(lambda: self.make_leaf(node_id))
         menu.addSeparator()
         menu.addAction("Show the rows that reach this node").triggered.connect(
-            lambda: self.window.filter_rows_to_node(node_id))
-        menu.addAction("Pin in inspector").triggered.connect(lambda: self.window.inspector.pin_node(node_id))
-        menu.addAction("Collapse / expand").triggered.connect(lambda: self.window.canvas.toggle_collapsed(node_id))
+            lambda: self.rows_requested.emit(node_id))
+        menu.addAction("Pin in inspector").triggered.connect(lambda: self.pin_requested.emit(node_id))
+        menu.addAction("Collapse / expand").triggered.connect(lambda: self.collapse_requested.emit(node_id))
         return menu

@@ -22,11 +22,14 @@ def recovery_path() -> Path:
 
 
 class Recovery(QObject):
-    """Writes the window's project to the recovery file while there are unsaved changes."""
+    """Writes the session to the recovery file while there are unsaved changes.
 
-    def __init__(self, window, path: Path | None = None, interval_ms: int = INTERVAL_MS):
-        super().__init__(window)
-        self.window = window
+    ``files`` is the window's :class:`gui.files.FileActions` (its document and project writer).
+    """
+
+    def __init__(self, files, path: Path | None = None, interval_ms: int = INTERVAL_MS):
+        super().__init__(files)
+        self.files = files
         self.path = path or recovery_path()
         self.timer = QTimer(self)
         self.timer.setInterval(interval_ms)
@@ -34,10 +37,10 @@ class Recovery(QObject):
         self.timer.start()
 
     def autosave(self) -> bool:
-        if not self.window.doc.modified:
+        if not self.files.doc.modified:
             return False
         try:
-            self.window.write_project(self.path)
+            self.files.write_project(self.path)
         except Exception:  # noqa: BLE001 - autosave must never interrupt the user
             return False
         return True

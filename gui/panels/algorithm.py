@@ -59,7 +59,7 @@ def _combo(items) -> QComboBox:
 
 
 class ConfigPanel(QWidget):
-    """Learner options.
+    """Learner options; :meth:`bind` keeps the controller's options equal to the form's.
 
     Signals
     -------
@@ -102,6 +102,7 @@ class ConfigPanel(QWidget):
         self.switch_button = QPushButton("Switch to C4.5")
         self.switch_button.hide()
         self.switch_button.clicked.connect(lambda: self.switch_requested.emit("c45"))
+        self.switch_requested.connect(self.algorithm.setCurrentText)
 
         groups = [
             ("Algorithm", [("Algorithm", self.algorithm), ("Task", self.task), ("Criterion", self.criterion)]),
@@ -134,6 +135,24 @@ class ConfigPanel(QWidget):
                 or widget.toggled
             signal.connect(self._on_changed)
         self._apply_defaults()
+
+    def bind(self, controller) -> None:
+        """Tell ``controller`` every change of options; show a project's options and the table's kinds."""
+        from dataclasses import asdict
+
+        doc = controller.doc
+
+        def tell() -> None:
+            controller.set_options(self.params(), *self.cv_settings())
+
+        def kinds() -> None:
+            self.set_table_kinds(doc.kinds, doc.target)
+
+        self.params_changed.connect(tell)
+        controller.options_loaded.connect(lambda settings: self.set_params(asdict(settings)))
+        doc.reset.connect(kinds)
+        doc.columns_changed.connect(kinds)
+        tell()
 
     def _widgets(self):
         return [self.algorithm, self.task, self.criterion, self.max_depth, self.min_samples_split,

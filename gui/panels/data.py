@@ -85,7 +85,7 @@ class TablePanel(QWidget):
         self.show_all = QPushButton("Show all rows")
         self.show_all.setToolTip("The table shows only the rows reaching a node; show every row again")
         self.show_all.hide()
-        self.show_all.clicked.connect(lambda: (self.proxy.set_rows(None), self.show_all.hide()))
+        self.show_all.clicked.connect(lambda: self.show_rows(None))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         row = QHBoxLayout()
@@ -93,6 +93,11 @@ class TablePanel(QWidget):
         row.addWidget(self.show_all)
         layout.addLayout(row)
         layout.addWidget(self.view)
+
+    def show_rows(self, rows) -> None:
+        """Show only the source rows ``rows`` (a set), or every row again (None)."""
+        self.proxy.set_rows(rows)
+        self.show_all.setVisible(rows is not None)
 
     def _apply_filter(self) -> None:
         self._filter_timer.stop()

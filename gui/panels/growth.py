@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSlider, QVBoxLayout, QWidget
 
+from engine.errors import ArborError
 from engine.learn.growth import grow_steps
 from engine.tree import Tree
 
@@ -56,6 +57,14 @@ class GrowthPanel(QWidget):
         layout.addStretch(1)
         self._source = None
 
+    def bind(self, controller) -> None:
+        """Grow from the controller's table and options; each step goes on screen."""
+        from gui.controller import STEPPED
+
+        self.set_source(controller.growth_source)
+        self.step_taken.connect(lambda tree, expanded: controller.show_tree(tree, expanded, STEPPED))
+        controller.result_changed.connect(lambda *_: self.reset())
+
     def set_source(self, source) -> None:
         """``source()`` returns (encoded data, settings) to grow from, or raises ArborError."""
         self._source = source
@@ -71,7 +80,11 @@ class GrowthPanel(QWidget):
         if self._steps is None:
             if self._source is None:
                 return False
-            data, settings = self._source()
+            try:
+                data, settings = self._source()
+            except ArborError as err:
+                self.status.setText(f"Cannot grow: {err}")
+                return False
             self._schema = data.schema
             self._steps = grow_steps(data, settings)
         try:

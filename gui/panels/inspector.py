@@ -143,6 +143,14 @@ class Inspector(QWidget):
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(scroll)
 
+    def bind(self, controller) -> None:
+        """Show the selected node of the controller's tree, with the rows and options it was made from."""
+        controller.tree_changed.connect(
+            lambda tree, _select: self.set_context(tree, controller.data, controller.settings))
+        controller.node_selected.connect(
+            lambda node_id: self.show_node(controller.tree, node_id, controller.data, controller.settings)
+            if controller.tree is not None else self.clear())
+
     def set_context(self, tree, data, settings) -> None:
         self._context = (tree, data, settings)
         self._splits.clear()

@@ -58,6 +58,33 @@ class PruningPanel(QWidget):
         layout.addWidget(self.info)
         self.setEnabled(False)
 
+    def bind(self, controller) -> None:
+        """Show each CART training's path; the slider and CV alpha put their tree on screen."""
+        from gui.controller import CV_ALPHA, PRUNED
+
+        origin = [PRUNED]
+
+        def on_result(result) -> None:
+            if result is None:
+                self.set_tree(None)
+                return
+            self.set_tree(result.full_tree, result.path)
+            settings = result.model.settings_
+            if result.full_tree is not None and settings.prune == "cost-complexity":
+                self.select_alpha(settings.alpha or 0.0, emit=False)  # the trained tree is on screen
+
+        def on_alpha_chosen(choice) -> None:
+            origin[0] = CV_ALPHA
+            try:
+                self.show_cv(choice)
+            finally:
+                origin[0] = PRUNED
+
+        controller.result_changed.connect(on_result)
+        controller.alpha_chosen.connect(on_alpha_chosen)
+        self.pruned.connect(lambda tree, _alpha: controller.show_tree(tree, origin=origin[0]))
+        self.cv_requested.connect(controller.cross_validate_alpha)
+
     def set_tree(self, full_tree, path=None) -> None:
         """``full_tree``: the unpruned tree whose path to show (None clears); ``path`` its
         cost-complexity path when already worked out (a big tree's takes a moment)."""
@@ -108,9 +135,14 @@ class PruningPanel(QWidget):
         self.info.setText(f"Minimum CV error at alpha = {choice.min_alpha:.4g}; one-standard-error "
                           f"rule: alpha = {choice.one_se_alpha:.4g} (chosen: {choice.chosen_alpha:.4g}).")
 
-    def select_alpha(self, alpha: float) -> None:
+    def select_alpha(self, alpha: float, emit: bool = True) -> None:
+        """Move the slider to ``alpha``; without ``emit`` the tree on screen stays as it is."""
         k = int(np.searchsorted(self.alphas, alpha + 1e-15, side="right") - 1)
+        self.slider.blockSignals(not emit)
         self.slider.setValue(max(0, k))
+        self.slider.blockSignals(False)
+        if not emit and self.full is not None and len(self.alphas):
+            self.marker.setValue(float(self.alphas[max(0, k)]))
 
     def _on_slider_value_changed(self, k: int) -> None:
         if self.full is None or not len(self.alphas):

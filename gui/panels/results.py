@@ -27,6 +27,19 @@ class ResultsPanel(QWidget):
         layout.addWidget(self.summary)
         layout.addWidget(self.confusion, 1)
 
+    def bind(self, controller) -> None:
+        """Show each training's numbers, and a tree changed since with its own training score."""
+
+        def on_result(result) -> None:
+            self.show_result(result) if result is not None else self.clear()
+
+        def on_tree(tree, _select) -> None:
+            if tree is not None and tree is not controller.trained_tree and controller.data is not None:
+                self.show_edited(tree, controller.data)
+
+        controller.result_changed.connect(on_result)
+        controller.tree_changed.connect(on_tree)
+
     def clear(self) -> None:
         self.summary.setText("Train a tree (F5) to see its results.")
         self.confusion.hide()

@@ -36,6 +36,21 @@ class WhatIfPanel(QWidget):
         layout.addWidget(self.result)
         layout.addStretch(1)
 
+    def bind(self, controller) -> None:
+        """Follow the tree on screen; a new table's first row fills the form."""
+
+        def on_tree(tree, _select) -> None:
+            same_form = (tree is not None and self.tree is not None
+                         and tree.schema.attributes == self.tree.schema.attributes)
+            if same_form:
+                self.tree = tree
+                self.update_prediction()
+            else:
+                doc = controller.doc
+                self.set_tree(tree, doc.frame.iloc[0] if tree is not None and doc.n_rows else None)
+
+        controller.tree_changed.connect(on_tree)
+
     def set_tree(self, tree, example: pd.Series | None = None) -> None:
         self.tree = tree
         while self.form.rowCount():

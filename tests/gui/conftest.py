@@ -62,17 +62,17 @@ def window(qtbot, settings):
     win.dialogs = FakeDialogs()
     win.recovery.path = settings_dir(settings) / "recovery.arbor"
     qtbot.addWidget(win)
-    win.open_sample("weather", confirmed=True)
+    win.files.open_sample("weather", confirmed=True)
     yield win
-    win.runner.cancel()
-    win.runner.wait(10000)
+    win.controller.runner.cancel()
+    win.controller.runner.wait(10000)
     win.doc.undo_stack.setClean()
 
 
 def train_and_wait(qtbot, win, timeout=60000):
     job = win.train()
     assert job is not None, win.dialogs.errors
-    with qtbot.waitSignal(win.runner.busy_changed, timeout=timeout, check_params_cb=lambda busy: not busy):
+    with qtbot.waitSignal(win.controller.runner.busy_changed, timeout=timeout, check_params_cb=lambda busy: not busy):
         pass
     qtbot.waitUntil(lambda: job.done, timeout=timeout)
     return job

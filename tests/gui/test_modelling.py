@@ -11,8 +11,8 @@ def _stump(qtbot, window):
     window.config.max_depth.setValue(0)
     window.config.cv_folds.setValue(0)
     train_and_wait(qtbot, window)
-    qtbot.waitUntil(lambda: window.tree is not None)
-    assert window.tree.root.is_leaf
+    qtbot.waitUntil(lambda: window.controller.tree is not None)
+    assert window.controller.tree.root.is_leaf
 
 
 def test_split_on_a_chosen_attribute_then_undo(qtbot, window):
@@ -23,38 +23,38 @@ def test_split_on_a_chosen_attribute_then_undo(qtbot, window):
     assert labels[0].startswith("outlook   (information gain 0.247)")
     assert labels[1].startswith("humidity   (information gain 0.152)")
     split_menu.actions()[1].trigger()  # humidity, not the best
-    assert attribute_name(window.tree, window.tree.root) == "humidity"
+    assert attribute_name(window.controller.tree, window.controller.tree.root) == "humidity"
     assert len(window.canvas.tree_scene().items_by_id) == 3
     assert "Edited tree" in window.results.text()
     window.doc.undo_stack.undo()
-    assert window.tree.root.is_leaf
+    assert window.controller.tree.root.is_leaf
     window.doc.undo_stack.redo()
-    assert window.tree.n_leaves == 2
+    assert window.controller.tree.n_leaves == 2
 
 
 def test_grow_make_leaf_and_grow_one_level(qtbot, window):
     _stump(qtbot, window)
-    window.settings_used = window.settings_used.__class__(**{**window.settings_used.__dict__,
+    window.controller.settings = window.controller.settings.__class__(**{**window.controller.settings.__dict__,
                                                             "max_depth": None})
     window.modelling.grow(0, levels=1)
-    assert window.tree.depth == 1 and window.tree.n_leaves == 3
+    assert window.controller.tree.depth == 1 and window.controller.tree.n_leaves == 3
     window.modelling.grow(0)
-    assert window.tree.n_leaves == 5
+    assert window.controller.tree.n_leaves == 5
     window.modelling.make_leaf(1)
-    assert window.tree.n_leaves == 4
+    assert window.controller.tree.n_leaves == 4
     window.doc.undo_stack.undo()
-    assert window.tree.n_leaves == 5
+    assert window.controller.tree.n_leaves == 5
 
 
 def test_typed_threshold_split(qtbot, window):
-    window.open_sample("weather-numeric", confirmed=True)
+    window.files.open_sample("weather-numeric", confirmed=True)
     window.config.max_depth.setValue(0)
     window.config.cv_folds.setValue(0)
     train_and_wait(qtbot, window)
-    qtbot.waitUntil(lambda: window.tree is not None)
+    qtbot.waitUntil(lambda: window.controller.tree is not None)
     window.dialogs.replies["ask_text"].append("70.5")
     window.modelling.split_at_typed_threshold(0, 1)  # temperature
-    assert window.tree.root.split.threshold == 70.5
+    assert window.controller.tree.root.split.threshold == 70.5
     window.dialogs.replies["ask_text"].append("warm")
     window.modelling.split_at_typed_threshold(1, 1)
     assert "not a number" in window.dialogs.errors[-1][0]
@@ -67,39 +67,39 @@ def test_step_through_id3_on_weather(qtbot, window):
     while window.growth.step():
         pass
     assert order == ["outlook", "humidity", "windy"]
-    assert window.tree.n_leaves == 5
+    assert window.controller.tree.n_leaves == 5
     assert "fully grown after 3 splits" in window.growth.status.text()
     assert window.canvas.selected_node() >= 0
 
 
 def test_alpha_slider_prunes_the_canvas(qtbot, window):
-    window.open_sample("iris", confirmed=True)
+    window.files.open_sample("iris", confirmed=True)
     window.config.algorithm.setCurrentText("cart")
     window.config.cv_folds.setValue(0)
     train_and_wait(qtbot, window)
-    qtbot.waitUntil(lambda: window.tree is not None)
-    full = window.tree.n_leaves
+    qtbot.waitUntil(lambda: window.controller.tree is not None)
+    full = window.controller.tree.n_leaves
     assert window.pruning.isEnabled() and window.pruning.slider.maximum() > 2
     window.pruning.slider.setValue(window.pruning.slider.maximum() - 1)
-    assert window.tree.n_leaves < full
-    assert len(window.canvas.tree_scene().items_by_id) == window.tree.n_nodes
+    assert window.controller.tree.n_leaves < full
+    assert len(window.canvas.tree_scene().items_by_id) == window.controller.tree.n_nodes
     from engine.prune.cost_complexity import prune_cost_complexity
 
     for k in range(window.pruning.slider.maximum() + 1):  # the path's steps, no new search
         window.pruning.slider.setValue(k)
         searched = prune_cost_complexity(window.pruning.full, float(window.pruning.alphas[k]))
-        assert [n.id for n in window.tree.nodes()] == [n.id for n in searched.nodes()]
-        assert window.tree.n_leaves == searched.n_leaves
+        assert [n.id for n in window.controller.tree.nodes()] == [n.id for n in searched.nodes()]
+        assert window.controller.tree.n_leaves == searched.n_leaves
     window.pruning.slider.setValue(0)
-    assert window.tree.n_leaves == full
-    job = window.cross_validate_alpha()
+    assert window.controller.tree.n_leaves == full
+    job = window.controller.cross_validate_alpha()
     qtbot.waitUntil(lambda: job.done, timeout=60000)
     qtbot.waitUntil(lambda: "one-standard-error" in window.pruning.info.text(), timeout=5000)
 
 
 def test_what_if_shows_path_and_prediction(qtbot, window):
     train_and_wait(qtbot, window)
-    qtbot.waitUntil(lambda: window.tree is not None)
+    qtbot.waitUntil(lambda: window.controller.tree is not None)
     panel = window.what_if
     window.show()
     window.docks["What-if"].raise_()
@@ -118,10 +118,10 @@ def test_cart_split_with_chosen_groups(qtbot, window):
     window.config.max_depth.setValue(0)
     window.config.cv_folds.setValue(0)
     train_and_wait(qtbot, window)
-    qtbot.waitUntil(lambda: window.tree is not None)
+    qtbot.waitUntil(lambda: window.controller.tree is not None)
     window.dialogs.replies["ask_text"].append("sunny, rainy")
     window.modelling.split_with_typed_groups(0, 0)
-    assert [c.weight for c in window.tree.root.children] == [10, 4]
+    assert [c.weight for c in window.controller.tree.root.children] == [10, 4]
     window.dialogs.replies["ask_text"].append("foggy")
     window.modelling.split_with_typed_groups(1, 0)
     assert "no value 'foggy'" in window.dialogs.errors[-1][0]
@@ -142,8 +142,8 @@ def test_a_compiled_tree_is_inspected_edited_and_undone_like_any_other(qtbot, wi
     window.config.algorithm.setCurrentText("cart")
     window.config.max_depth.setValue(4)
     train_and_wait(qtbot, window)
-    qtbot.waitUntil(lambda: window.result is not None)
-    tree = window.result.model.tree_
+    qtbot.waitUntil(lambda: window.controller.result is not None)
+    tree = window.controller.result.model.tree_
     node = tree.node(1)
     assert type(node) is ArrayNode and not node.is_leaf
     window.canvas.select_node(1)
@@ -154,11 +154,11 @@ def test_a_compiled_tree_is_inspected_edited_and_undone_like_any_other(qtbot, wi
     assert all(f"<td align=right>{c}</td>" in text for c in counts)
     assert f"n = {int(node.weight)}" in text and f"{node.impurity:.3f}" in text
     window.modelling.make_leaf(1)
-    leaf = window.tree.node(1)
+    leaf = window.controller.tree.node(1)
     assert type(leaf) is Node and leaf.is_leaf and leaf.weight == node.weight
     assert list(leaf.distribution) == list(node.distribution)
     window.doc.undo_stack.undo()
-    assert not window.tree.node(1).is_leaf and window.tree.n_nodes == tree.n_nodes
+    assert not window.controller.tree.node(1).is_leaf and window.controller.tree.n_nodes == tree.n_nodes
 
 
 def _shown(html: str) -> str:

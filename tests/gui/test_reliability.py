@@ -11,7 +11,7 @@ def test_autosave_only_with_unsaved_changes_and_cleared_on_save(qtbot, window, t
     window.model.setData(window.model.index(0, 0), "rainy")
     assert window.recovery.autosave() and window.recovery.pending()
     window.dialogs.replies["save_path"].append(str(tmp_path / "w.arff"))
-    assert window.save_as()
+    assert window.files.save_as()
     assert not window.recovery.pending()
 
 
@@ -20,7 +20,7 @@ def test_restore_after_a_crash(qtbot, window, settings):
     from tests.gui.conftest import FakeDialogs
 
     train_and_wait(qtbot, window)
-    qtbot.waitUntil(lambda: window.tree is not None)
+    qtbot.waitUntil(lambda: window.controller.tree is not None)
     window.model.setData(window.model.index(2, 0), "sunny")
     window.canvas.tree_scene().move_node(4, 333.0, 111.0)
     assert window.recovery.autosave()
@@ -28,9 +28,9 @@ def test_restore_after_a_crash(qtbot, window, settings):
     again = MainWindow(settings)
     again.dialogs = FakeDialogs()
     qtbot.addWidget(again)
-    assert again.open_project(window.recovery.path, modified=True)
+    assert again.files.open_project(window.recovery.path, modified=True)
     assert again.doc.value(2, 0) == "sunny" and again.doc.modified
-    assert again.tree.n_nodes == window.tree.n_nodes
+    assert again.controller.tree.n_nodes == window.controller.tree.n_nodes
     assert again.canvas.tree_scene().positions()[4] == (333.0, 111.0)
     again.doc.undo_stack.setClean()
 
@@ -38,35 +38,35 @@ def test_restore_after_a_crash(qtbot, window, settings):
 def test_project_round_trip_with_hand_edits(qtbot, window, tmp_path):
     window.config.algorithm.setCurrentText("id3")
     train_and_wait(qtbot, window)
-    qtbot.waitUntil(lambda: window.tree is not None)
+    qtbot.waitUntil(lambda: window.controller.tree is not None)
     window.modelling.make_leaf(1)
     path = tmp_path / "s.arbor"
     window.dialogs.replies["save_path"].append(str(path))
-    assert window.save_project_dialog()
+    assert window.files.save_project_dialog()
     window.doc.undo_stack.setClean()
-    assert window.open_project(path)
-    assert window.tree.n_leaves == 4 and window.config.algorithm.currentText() == "id3"
+    assert window.files.open_project(path)
+    assert window.controller.tree.n_leaves == 4 and window.config.algorithm.currentText() == "id3"
     bad = tmp_path / "bad.arbor"
     bad.write_text('{"format": "arbor-project", "version": 7}')
-    assert not window.open_project(bad) and "newer Arbor" in window.dialogs.errors[-1][0]
+    assert not window.files.open_project(bad) and "newer Arbor" in window.dialogs.errors[-1][0]
 
 
 def test_failed_training_leaves_table_and_tree(qtbot, window, monkeypatch):
     train_and_wait(qtbot, window)
-    qtbot.waitUntil(lambda: window.tree is not None)
-    tree, rows = window.tree, window.doc.n_rows
+    qtbot.waitUntil(lambda: window.controller.tree is not None)
+    tree, rows = window.controller.tree, window.doc.n_rows
 
     def broken(*args, **kwargs):
         def call(monitor):
             raise ArborError("the engine refused")
         return call
 
-    monkeypatch.setattr("gui.main_window.train_call", broken)
+    monkeypatch.setattr("gui.controller.train_call", broken)
     job = window.train()
     qtbot.waitUntil(lambda: job.done, timeout=10000)
     qtbot.waitUntil(lambda: bool(window.dialogs.errors), timeout=5000)
     assert window.dialogs.errors[-1][0] == "the engine refused"
-    assert window.tree is tree and window.doc.n_rows == rows
+    assert window.controller.tree is tree and window.doc.n_rows == rows
 
 
 def test_unexpected_exception_shows_a_dialog(qtbot, window, tmp_path, monkeypatch):
@@ -102,9 +102,9 @@ def test_memory_is_released_after_closing_a_large_table(qtbot, window):
     window.config.max_depth.setValue(3)
     window.config.cv_folds.setValue(0)
     train_and_wait(qtbot, window)
-    qtbot.waitUntil(lambda: window.tree is not None)
+    qtbot.waitUntil(lambda: window.controller.tree is not None)
     big = weakref.ref(window.doc.frame)
-    encoded = weakref.ref(window.encoded.X)
-    assert window.open_sample("weather", confirmed=True)
+    encoded = weakref.ref(window.controller.data.X)
+    assert window.files.open_sample("weather", confirmed=True)
     gc.collect()
     assert big() is None and encoded() is None

@@ -13,8 +13,8 @@ def test_opens_with_weather_and_trains(qtbot, window):
     assert window.doc.n_rows == 14 and window.doc.target == "play"
     assert window.windowTitle().startswith("weather")
     train_and_wait(qtbot, window)
-    qtbot.waitUntil(lambda: window.result is not None)
-    tree = window.result.model.tree_
+    qtbot.waitUntil(lambda: window.controller.result is not None)
+    tree = window.controller.result.model.tree_
     assert (tree.n_leaves, tree.n_nodes) == (5, 8)
     assert len(window.canvas.tree_scene().items_by_id) == 8
     assert "Leaves" in window.results.text() and ">5<" in window.results.text()
@@ -24,7 +24,7 @@ def test_opens_with_weather_and_trains(qtbot, window):
 def test_selecting_the_root_shows_the_seed_numbers(qtbot, window):
     window.config.algorithm.setCurrentText("id3")
     train_and_wait(qtbot, window)
-    qtbot.waitUntil(lambda: window.result is not None)
+    qtbot.waitUntil(lambda: window.controller.result is not None)
     window.canvas.select_node(0)
     text = window.inspector.text()
     for value in ("0.247", "0.152", "0.048", "0.029", "1.577", "0.156", "0.940"):
@@ -43,7 +43,7 @@ def test_edit_a_cell_and_undo_it(qtbot, window):
 
 
 def test_numeric_column_refuses_text_and_offers_nominal(qtbot, window):
-    window.open_sample("weather-numeric", confirmed=True)
+    window.files.open_sample("weather-numeric", confirmed=True)
     col = window.doc.columns.index("temperature")
     window.dialogs.replies["ask_yes_no"].append(True)
     with qtbot.waitSignal(window.model.edit_rejected):
@@ -55,10 +55,10 @@ def test_numeric_column_refuses_text_and_offers_nominal(qtbot, window):
 
 
 def test_change_kind_and_target_from_the_header_menu(qtbot, window):
-    menu = window.header_menu(window.doc.columns.index("windy"))
+    menu = window.table_edits.header_menu(window.doc.columns.index("windy"))
     [a for a in menu.actions() if a.text() == "Make ignored"][0].trigger()
     assert window.doc.kinds["windy"] == "ignored"
-    menu = window.header_menu(window.doc.columns.index("outlook"))
+    menu = window.table_edits.header_menu(window.doc.columns.index("outlook"))
     [a for a in menu.actions() if a.text() == "Set as target"][0].trigger()
     assert window.doc.target == "outlook"
     window.doc.undo_stack.undo()
@@ -68,12 +68,12 @@ def test_change_kind_and_target_from_the_header_menu(qtbot, window):
 
 def test_rows_insert_delete_duplicate_with_undo(qtbot, window):
     window.table.view.selectRow(0)
-    window.duplicate_selected_rows()
+    window.table_edits.duplicate_selected_rows()
     assert window.doc.n_rows == 15
-    window.insert_row()
+    window.table_edits.insert_row()
     assert window.doc.n_rows == 16
     window.table.view.selectRow(0)
-    window.delete_selected_rows()
+    window.table_edits.delete_selected_rows()
     assert window.doc.n_rows == 15
     for _ in range(3):
         window.doc.undo_stack.undo()
@@ -83,7 +83,7 @@ def test_rows_insert_delete_duplicate_with_undo(qtbot, window):
 def test_bad_file_shows_one_error_and_keeps_the_table(qtbot, window, tmp_path):
     bad = tmp_path / "bad.arff"
     bad.write_text("@relation x\n@attribute a {p,q}\n@data\nz\n")
-    assert not window.open_path(str(bad), confirmed=True)
+    assert not window.files.open_path(str(bad), confirmed=True)
     assert len(window.dialogs.errors) == 1 and "not among its declared values" in window.dialogs.errors[0][0]
     assert window.doc.n_rows == 14
 
@@ -91,11 +91,11 @@ def test_bad_file_shows_one_error_and_keeps_the_table(qtbot, window, tmp_path):
 def test_unsaved_changes_are_guarded(qtbot, window, tmp_path):
     window.model.setData(window.model.index(0, 0), "rainy")
     window.dialogs.replies["ask_unsaved"].append("cancel")
-    assert not window.open_sample("iris")
+    assert not window.files.open_sample("iris")
     assert window.doc.n_rows == 14
     window.dialogs.replies["ask_unsaved"].append("save")
     window.dialogs.replies["save_path"].append(str(tmp_path / "w.csv"))
-    assert window.open_sample("iris")
+    assert window.files.open_sample("iris")
     assert (tmp_path / "w.csv").exists() and window.doc.n_rows == 150
 
 
@@ -110,10 +110,10 @@ def test_close_is_guarded(qtbot, window):
 def test_save_and_reopen(qtbot, window, tmp_path):
     path = tmp_path / "weather.arff"
     window.dialogs.replies["save_path"].append(str(path))
-    assert window.save_as()
+    assert window.files.save_as()
     assert not window.doc.modified and window.windowTitle().startswith("weather.arff")
-    assert window.open_path(str(path))
-    assert window.doc.n_rows == 14 and str(path) in window.recent_files()
+    assert window.files.open_path(str(path))
+    assert window.doc.n_rows == 14 and str(path) in window.files.recent_files()
 
 
 def _csv(tmp_path, rows=2000):
@@ -125,40 +125,40 @@ def _csv(tmp_path, rows=2000):
 
 
 def test_a_big_file_opens_on_a_worker_thread(qtbot, window, tmp_path, monkeypatch):
-    monkeypatch.setattr("gui.main_window.BACKGROUND_OPEN_BYTES", 0)
+    monkeypatch.setattr("gui.files.BACKGROUND_OPEN_BYTES", 0)
     path = _csv(tmp_path)
-    assert window.open_path(str(path))
+    assert window.files.open_path(str(path))
     assert window.doc.n_rows == 14  # still the old table while reading
     assert not window.progress.isHidden() and not window.cancel_button.isHidden()
     qtbot.waitUntil(lambda: window.doc.n_rows == 2000)
     qtbot.waitUntil(lambda: window.progress.isHidden())
     assert window.doc.path == str(path)
-    assert str(path) in window.recent_files()
+    assert str(path) in window.files.recent_files()
 
 
 def test_a_big_bad_file_reports_and_keeps_the_table(qtbot, window, tmp_path, monkeypatch):
-    monkeypatch.setattr("gui.main_window.BACKGROUND_OPEN_BYTES", 0)
+    monkeypatch.setattr("gui.files.BACKGROUND_OPEN_BYTES", 0)
     bad = tmp_path / "bad.csv"
     bad.write_text("a,b\n1,2\n3\n")
-    assert window.open_path(str(bad))
+    assert window.files.open_path(str(bad))
     qtbot.waitUntil(lambda: bool(window.dialogs.errors))
     assert "line 3 has 1 values, expected 2" in window.dialogs.errors[0][0]
     assert window.doc.n_rows == 14
 
 
 def test_edits_made_while_a_file_opens_are_not_dropped_silently(qtbot, window, tmp_path, monkeypatch):
-    import gui.main_window as main_window
+    import gui.files as files
 
-    monkeypatch.setattr(main_window, "BACKGROUND_OPEN_BYTES", 0)
-    real = window._on_open_finished
+    monkeypatch.setattr(files, "BACKGROUND_OPEN_BYTES", 0)
+    real = window.files._on_open_finished
 
     def edit_first(job, table, path, edits):  # the user types while the file is being read
         window.model.setData(window.model.index(0, 0), "overcast")
         real(job, table, path, edits)
 
-    monkeypatch.setattr(window, "_on_open_finished", edit_first)
-    assert window.open_path(str(_csv(tmp_path)))
-    qtbot.waitUntil(lambda: window.runner.current.done)
+    monkeypatch.setattr(window.files, "_on_open_finished", edit_first)
+    assert window.files.open_path(str(_csv(tmp_path)))
+    qtbot.waitUntil(lambda: window.controller.runner.current.done)
     qtbot.wait(50)
     assert window.doc.n_rows == 14 and window.doc.value(0, 0) == "overcast"  # asked; answer was cancel
 
@@ -173,16 +173,16 @@ def _big_table(n=300_000):
 
 def test_cancel_a_long_run_keeps_the_previous_tree(qtbot, window):
     train_and_wait(qtbot, window)
-    qtbot.waitUntil(lambda: window.result is not None)
-    before = window.result
+    qtbot.waitUntil(lambda: window.controller.result is not None)
+    before = window.controller.result
     window.doc.load(_big_table(), None)
-    window.result = before  # loading drops the tree; keep one to check it survives
+    window.controller.result = before  # loading drops the tree; keep one to check it survives
     window.config.algorithm.setCurrentText("cart")
     job = window.train()
     qtbot.wait(300)
     with qtbot.waitSignal(job.cancelled, timeout=20000):
-        window.runner.cancel()
-    assert window.result is before
+        window.controller.runner.cancel()
+    assert window.controller.result is before
 
 
 def test_window_stays_responsive_while_training(qtbot, window):
@@ -204,13 +204,13 @@ def test_two_quick_trains_never_mix(qtbot, window):
     first = window.train()
     second = window.train()
     qtbot.waitUntil(lambda: first.done and second.done, timeout=60000)
-    qtbot.waitUntil(lambda: window.result is not None)
-    assert window.runner.is_current(second)
-    assert window.result.model.tree_.n_leaves == 5
+    qtbot.waitUntil(lambda: window.controller.result is not None)
+    assert window.controller.runner.is_current(second)
+    assert window.controller.result.model.tree_.n_leaves == 5
 
 
 def test_id3_with_numeric_attribute_names_it(qtbot, window):
-    window.open_sample("weather-numeric", confirmed=True)
+    window.files.open_sample("weather-numeric", confirmed=True)
     window.config.algorithm.setCurrentText("id3")
     assert "'temperature' is numeric" in window.config.message.text()
     assert window.train() is None and "temperature" in window.dialogs.errors[-1][0]
@@ -220,7 +220,7 @@ def test_id3_with_numeric_attribute_names_it(qtbot, window):
 
 def test_table_selection_highlights_paths(qtbot, window):
     train_and_wait(qtbot, window)
-    qtbot.waitUntil(lambda: window.result is not None)
+    qtbot.waitUntil(lambda: window.controller.result is not None)
     window.table.view.selectRow(0)  # sunny, high -> no
     items = window.canvas.tree_scene().items_by_id
     lit = {i for i, it in items.items() if it.highlighted}
@@ -257,16 +257,16 @@ def test_exports_from_the_menu(qtbot, window, tmp_path):
     from PySide6.QtGui import QGuiApplication
 
     train_and_wait(qtbot, window)
-    qtbot.waitUntil(lambda: window.tree is not None)
+    qtbot.waitUntil(lambda: window.controller.tree is not None)
     for kind, name in (("rules", "r.md"), ("python", "p.py"), ("pmml", "t.pmml"), ("dot", "t.dot")):
         window.dialogs.replies["save_path"].append(str(tmp_path / name))
-        window.export_file(kind)
+        window.exports.export_file(kind)
         assert (tmp_path / name).stat().st_size > 100, window.dialogs.errors
     assert "IF outlook = sunny AND humidity = high THEN play = no" in (tmp_path / "r.md").read_text()
     window.dialogs.replies["save_path"].append(str(tmp_path / "t.png"))
-    window.export_image()
+    window.exports.export_image()
     assert (tmp_path / "t.png").exists()
-    window.copy_image()
+    window.exports.copy_image()
     assert not QGuiApplication.clipboard().image().isNull()
 
 
@@ -277,7 +277,7 @@ def test_node_filters_the_table_and_drop_pins(qtbot, window):
     from gui.mime import NODE_MIME
 
     train_and_wait(qtbot, window)
-    qtbot.waitUntil(lambda: window.tree is not None)
+    qtbot.waitUntil(lambda: window.controller.tree is not None)
     window.filter_rows_to_node(1)  # outlook = sunny
     assert window.table.proxy.rowCount() == 5
     window.table.show_all.click()
@@ -291,12 +291,12 @@ def test_node_filters_the_table_and_drop_pins(qtbot, window):
 
 
 def test_overview_for_big_trees(qtbot, window):
-    window.open_sample("iris", confirmed=True)
+    window.files.open_sample("iris", confirmed=True)
     window.config.algorithm.setCurrentText("cart")
     window.config.cv_folds.setValue(0)
     window.show()
     train_and_wait(qtbot, window)
-    qtbot.waitUntil(lambda: window.tree is not None)
+    qtbot.waitUntil(lambda: window.controller.tree is not None)
     assert not window.canvas.overview.isVisible()  # 17 nodes fit on screen
     import numpy as np
     import pandas as pd
@@ -308,7 +308,7 @@ def test_overview_for_big_trees(qtbot, window):
     frame["y"] = np.where(rng.random(400) < 0.5, "p", "q")
     window.doc.load(make_table(frame), None)
     train_and_wait(qtbot, window)
-    qtbot.waitUntil(lambda: window.tree is not None and window.tree.n_nodes > 40)
+    qtbot.waitUntil(lambda: window.controller.tree is not None and window.controller.tree.n_nodes > 40)
     assert window.canvas.overview.isVisible()
     window.canvas.zoom_in()
     before = window.canvas.visible_scene_rect().center()
@@ -323,7 +323,7 @@ def test_row_dropped_on_the_canvas_lights_its_path(qtbot, window):
     from gui.mime import ROWS_MIME
 
     train_and_wait(qtbot, window)
-    qtbot.waitUntil(lambda: window.tree is not None)
+    qtbot.waitUntil(lambda: window.controller.tree is not None)
     mime = QMimeData()
     mime.setData(ROWS_MIME, b"0")
     event = QDropEvent(QPointF(10, 10), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
@@ -338,14 +338,14 @@ def test_image_scale_and_transparency(qtbot, window, tmp_path):
     from PySide6.QtGui import QImage
 
     train_and_wait(qtbot, window)
-    qtbot.waitUntil(lambda: window.tree is not None)
+    qtbot.waitUntil(lambda: window.controller.tree is not None)
     sizes = []
     for factor in (1.0, 3.0):
         window.image_scale = factor
         window.act["transparent"].setChecked(factor == 3.0)
         path = tmp_path / f"t{factor:g}.png"
         window.dialogs.replies["save_path"].append(str(path))
-        window.export_image()
+        window.exports.export_image()
         image = QImage(str(path))
         sizes.append(image.width())
     assert sizes[1] == pytest.approx(3 * sizes[0], rel=0.02)
@@ -360,13 +360,13 @@ def test_a_big_trained_tree_opens_with_its_top_levels(qtbot, window):
     window.config.algorithm.setCurrentText("cart")
     window.config.cv_folds.setValue(0)
     train_and_wait(qtbot, window)
-    qtbot.waitUntil(lambda: window.result is not None)
+    qtbot.waitUntil(lambda: window.controller.result is not None)
     qtbot.waitUntil(lambda: "big tree" in window.status_label.text())
     assert window.status_label.text().startswith("Trained:")
     shown = len(window.canvas.tree_scene().items_by_id)
-    assert shown < window.result.model.tree_.n_nodes
+    assert shown < window.controller.result.model.tree_.n_nodes
     window.act["expand_all"].trigger()
-    assert len(window.canvas.tree_scene().items_by_id) == window.result.model.tree_.n_nodes
+    assert len(window.canvas.tree_scene().items_by_id) == window.controller.result.model.tree_.n_nodes
 
 
 def test_no_two_actions_share_a_shortcut(window):
@@ -383,7 +383,7 @@ def test_a_big_nodes_candidate_splits_are_scored_off_the_gui_thread(qtbot, windo
 
     monkeypatch.setattr(inspector, "BACKGROUND_WEIGHT", 10)  # the weather root has 14 rows
     train_and_wait(qtbot, window)
-    qtbot.waitUntil(lambda: window.result is not None)
+    qtbot.waitUntil(lambda: window.controller.result is not None)
     window.canvas.select_node(0)
     assert "Scoring the candidate splits over 14 rows" in window.inspector.text()
     assert "Entropy" in window.inspector.text()  # the quick part is there at once
@@ -400,7 +400,7 @@ def test_a_node_clicked_away_from_does_not_overwrite_the_next(qtbot, window, mon
 
     monkeypatch.setattr(inspector, "BACKGROUND_WEIGHT", 4)
     train_and_wait(qtbot, window)
-    qtbot.waitUntil(lambda: window.result is not None)
+    qtbot.waitUntil(lambda: window.controller.result is not None)
     window.canvas.select_node(0)
     window.canvas.select_node(1)
     qtbot.waitUntil(lambda: "Candidate splits here" in window.inspector.text())
@@ -422,7 +422,7 @@ def test_rows_picked_in_a_sorted_filtered_view_are_the_ones_deleted_and_pasted_i
                                  | QItemSelectionModel.SelectionFlag.Rows)
     target = shown[3]
     expected = window.doc.frame.drop(index=target).reset_index(drop=True)
-    window.delete_selected_rows()
+    window.table_edits.delete_selected_rows()
     assert window.doc.n_rows == 13
     assert window.doc.frame.astype(str).equals(expected.astype(str))
     window.doc.undo_stack.undo()

@@ -1,0 +1,97 @@
+"""Exporting the tree on screen: images (file or clipboard), rules, code, PMML, DOT and JSON."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine.errors import ArborError
+
+EXPORT_FILTERS = {"rules": "Text (*.txt);;Markdown (*.md)", "python": "Python (*.py)",
+                  "pmml": "PMML (*.pmml *.xml)", "dot": "Graphviz (*.dot *.gv)"}
+IMAGE_SCALES = (1.0, 2.0, 3.0, 4.0)
+
+
+class Exports:
+    """The File menu's exports of ``controller.tree``.
+
+    ``image_options()`` returns (scale, transparent, orientation) as the window is set.
+    """
+
+    def __init__(self, controller, dialogs, image_options):
+        self.controller = controller
+        self.dialogs = dialogs
+        self.image_options = image_options
+
+    def _tree(self, what: str):
+        tree = self.controller.tree
+        if tree is None:
+            self.dialogs.error(f"Train a tree first: there is nothing to {what} yet.")
+        return tree
+
+    def export_image(self) -> None:
+        tree = self._tree("export")
+        if tree is None:
+            return
+        path = self.dialogs.save_path("Export tree image", "PNG (*.png);;SVG (*.svg);;PDF (*.pdf)")
+        if path:
+            from gui.image_export import save_image
+
+            scale, transparent, orientation = self.image_options()
+            try:
+                save_image(tree, path, scale=scale, orientation=orientation, transparent=transparent)
+            except ArborError as err:
+                self.dialogs.error(str(err))
+                return
+            self.controller.say(f"Wrote {path}")
+
+    def copy_image(self) -> None:
+        tree = self._tree("copy")
+        if tree is None:
+            return
+        from PySide6.QtGui import QGuiApplication
+
+        from gui.image_export import tree_image
+
+        scale, transparent, orientation = self.image_options()
+        try:
+            image = tree_image(tree, scale, transparent, orientation)
+        except ArborError as err:
+            self.dialogs.error(str(err))
+            return
+        QGuiApplication.clipboard().setImage(image)
+        self.controller.say("Copied the tree as an image")
+
+    def export_file(self, kind: str) -> None:
+        """Rules, Python, PMML or DOT of the tree on the canvas."""
+        tree = self._tree("export")
+        if tree is None:
+            return
+        path = self.dialogs.save_path(f"Export {kind}", EXPORT_FILTERS[kind])
+        if not path:
+            return
+        from types import SimpleNamespace
+
+        from engine.export.files import export
+
+        model = SimpleNamespace(tree_=tree, settings_=self.controller.settings)
+        try:
+            export(kind, model, self.controller.doc.snapshot(), Path(path))
+        except ArborError as err:
+            self.dialogs.error(str(err))
+            return
+        self.controller.say(f"Wrote {path}")
+
+    def export_model(self) -> None:
+        tree = self._tree("export")
+        if tree is None:
+            return
+        path = self.dialogs.save_path("Export model", "Arbor model (*.json)")
+        if path:
+            from engine.export.model_json import save_model
+
+            try:
+                save_model(tree, self.controller.settings, path)
+            except ArborError as err:
+                self.dialogs.error(str(err))
+                return
+            self.controller.say(f"Wrote {path}")

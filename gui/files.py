@@ -1,0 +1,198 @@
+"""Opening and saving: data files, samples, projects, recent files, and the unsaved-changes guard."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QSettings, Signal
+
+from engine.errors import ArborError
+from gui.jobs import Job
+
+MAX_RECENT = 8
+#: Files at least this big are read on a worker thread, so the window stays live meanwhile.
+BACKGROUND_OPEN_BYTES = 4_000_000
+SAVE_SUFFIXES = (".csv", ".tsv", ".arff", ".xlsx", ".parquet")
+
+
+class FileActions(QObject):
+    """The File menu's work, over the controller's document.
+
+    ``dialogs`` asks the user; ``layout`` returns the canvas's (positions, collapsed ids)
+    for a project and ``apply_layout(positions, collapsed)`` restores them.
+
+    Signals
+    -------
+    recent_changed() : the list of recent files changed.
+    """
+
+    recent_changed = Signal()
+
+    def __init__(self, controller, dialogs, settings: QSettings, layout, apply_layout, parent=None):
+        super().__init__(parent)
+        self.controller = controller
+        self.doc = controller.doc
+        self.dialogs = dialogs
+        self.settings = settings
+        self.layout, self.apply_layout = layout, apply_layout
+        self.recovery = None  # set by the window once its Recovery exists
+
+    # ------------------------------------------------------------------ recent files
+    def recent_files(self) -> list[str]:
+        value = self.settings.value("recent", [])
+        return [value] if isinstance(value, str) else list(value or [])
+
+    def remember(self, path: str) -> None:
+        files = [p for p in self.recent_files() if p != path]
+        self.settings.setValue("recent", [path, *files][:MAX_RECENT])
+        self.recent_changed.emit()
+
+    # ------------------------------------------------------------------ the guard
+    def confirm_discard(self, what: str) -> bool:
+        """True when it is fine to drop the current table (saved, discarded or unmodified)."""
+        if not self.doc.modified:
+            return True
+        answer = self.dialogs.ask_unsaved(what)
+        if answer == "save":
+            return self.save()
+        if answer == "discard":
+            if self.recovery is not None:
+                self.recovery.clear()
+            return True
+        return False
+
+    # ------------------------------------------------------------------ tables
+    def new_table(self) -> None:
+        if self.confirm_discard("starting a new table"):
+            self.controller.new_table()
+
+    def open_dialog(self) -> None:
+        if not self.confirm_discard("opening another file"):
+            return
+        path = self.dialogs.open_path()
+        if path:
+            self.open_path(path, confirmed=True)
+
+    def open_path(self, path: str, confirmed: bool = False) -> bool:
+        """Open a data file; a big one is read on a worker thread (True then means started)."""
+        from engine.data.io import read_table
+
+        if not confirmed and not self.confirm_discard("opening another file"):
+            return False
+        try:
+            size = Path(path).stat().st_size
+        except OSError:
+            size = 0  # the reader says what is wrong with the path
+        if size < BACKGROUND_OPEN_BYTES:
+            try:
+                table = read_table(path)
+            except ArborError as err:
+                self.dialogs.error(f"Could not open {Path(path).name}: {err}")
+                return False
+            self._opened(table, str(path))
+            return True
+        name, edits = Path(path).name, self.doc.undo_stack.index()
+        job = Job(f"Opening {name}", lambda monitor: read_table(path))
+        job.finished.connect(lambda table, j=job: self._on_open_finished(j, table, str(path), edits))
+        job.failed.connect(lambda msg, details, j=job: self.controller.runner.is_current(j) and self.dialogs.error(
+            f"Could not open {name}: {msg}", details))
+        job.cancelled.connect(lambda j=job: self.controller.runner.is_current(j) and self.controller.say(
+            f"Stopped opening {name}; the table is unchanged"))
+        self.controller.start(job, report_failure=False, fractions=False)
+        self.controller.say(f"Opening {path}…")
+        return True
+
+    def _on_open_finished(self, job: Job, table, path: str, edits: int) -> None:
+        if not self.controller.runner.is_current(job):
+            return
+        if self.doc.undo_stack.index() != edits and not self.confirm_discard("opening another file"):
+            self.controller.say(f"Kept the table you edited; {Path(path).name} was not opened")
+            return
+        self._opened(table, path)
+
+    def _opened(self, table, path: str) -> None:
+        self.controller.load_table(table, path)
+        self.remember(path)
+        self.controller.say(f"Opened {path}" + "".join(f" — {n}" for n in table.notes))
+
+    def open_sample(self, name: str, confirmed: bool = False) -> bool:
+        from engine.data.samples import load_sample
+
+        if not confirmed and not self.confirm_discard("loading a sample"):
+            return False
+        self.controller.load_table(load_sample(name), None, sample=name)
+        self.controller.say(f"Loaded the {name} sample")
+        return True
+
+    def save(self) -> bool:
+        if not self.doc.path or Path(self.doc.path).suffix.lower() not in SAVE_SUFFIXES:
+            return self.save_as()
+        return self._save_to(self.doc.path)
+
+    def save_as(self) -> bool:
+        path = self.dialogs.save_path("Save table as")
+        return self._save_to(path) if path else False
+
+    def _save_to(self, path: str) -> bool:
+        from engine.data.io import write_table
+
+        try:
+            write_table(self.doc.snapshot(), path)
+        except ArborError as err:
+            self.dialogs.error(f"Could not save: {err}. The previous file is unchanged.")
+            return False
+        self.doc.mark_saved(path)
+        if self.recovery is not None:
+            self.recovery.clear()
+        self.remember(path)
+        self.controller.say(f"Saved {path}")
+        return True
+
+    # ------------------------------------------------------------------ projects
+    def write_project(self, path) -> None:
+        from engine.project import Project, save_project
+
+        c = self.controller
+        positions, collapsed = self.layout() if c.tree is not None else ({}, ())
+        project = Project(self.doc.snapshot(), c.settings, c.tree, positions, tuple(collapsed))
+        save_project(project, path, data_path=self.doc.path)
+
+    def save_project_dialog(self) -> bool:
+        path = self.dialogs.save_path("Save project", "Arbor project (*.arbor)")
+        if not path:
+            return False
+        try:
+            self.write_project(path)
+        except ArborError as err:
+            self.dialogs.error(f"Could not save the project: {err}")
+            return False
+        self.controller.say(f"Saved project {path}")
+        return True
+
+    def open_project_dialog(self) -> None:
+        if not self.confirm_discard("opening a project"):
+            return
+        path = self.dialogs.open_path("Open project", "Arbor project (*.arbor);;All files (*)")
+        if path:
+            self.open_project(path)
+
+    def open_project(self, path, modified: bool = False) -> bool:
+        from engine.data.encoding import encode
+        from engine.project import load_project
+
+        try:
+            project = load_project(path)
+        except ArborError as err:
+            self.dialogs.error(f"Could not open the project: {err}")
+            return False
+        c = self.controller
+        c.load_table(project.table, project.table.source)
+        if project.settings is not None:
+            c.options_loaded.emit(project.settings)
+        if project.tree is not None and project.settings is not None:
+            c.load_tree(project.tree, encode(project.table, project.settings.task), project.settings)
+            self.apply_layout(project.positions, set(project.collapsed))
+        if modified:  # restored from the recovery file: still unsaved
+            self.doc.undo_stack.resetClean()
+        c.say(f"Opened project {path}")
+        return True
