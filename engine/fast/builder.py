@@ -298,5 +298,6 @@ def _mean_target(stats: np.ndarray) -> np.ndarray:
 def _threshold(problem, j: int, value: float, binary: bool) -> float:
     if binary:
         return value
-    values = problem.sorted_values[j]  # C4.5 cuts at a value present in the training data
-    return float(values[np.searchsorted(values, value, side="right") - 1])
+    from engine.learn.thresholds import c45_threshold
+
+    return c45_threshold(problem.sorted_values[j], value)  # at a training value, as J48 does

@@ -20,6 +20,7 @@ import numpy as np
 from engine.learn.batch import score_numeric_cart
 from engine.learn.criteria import split_info
 from engine.learn.problem import Candidate, Problem
+from engine.learn.thresholds import c45_threshold
 from engine.learn.tolerances import C45_VALUE_EPS, CART_VALUE_EPS, WEKA_EPS
 from engine.settings import Settings
 from engine.tree import MULTIWAY, SUBSET, THRESHOLD, Split
@@ -124,8 +125,7 @@ def score_threshold_c45(problem: Problem, j: int, rows, weights, node_weight: fl
     threshold = (a + b) / 2
     if threshold == b:
         threshold = a
-    values = problem.sorted_values[j]
-    threshold = float(values[np.searchsorted(values, threshold, side="right") - 1])
+    threshold = c45_threshold(problem.sorted_values[j], threshold)
     branches = np.stack([left[best], right[best]])
     ratio = float(_ratio(gain, branches.sum(axis=1), node_weight - known_w))
     fractions = tuple(branches.sum(axis=1) / known_w)
