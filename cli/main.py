@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import os
 import sys
 
 from cli import commands
-from engine.errors import ArborError, Cancelled
+from engine.errors import ArborError, Cancelled, printable
 
 EXIT_BAD_INPUT = 2
 
@@ -129,8 +131,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     try:
         result, text = commands.run(args)
-    except ArborError as err:
-        print(f"arbor {args.command}: error: {err}", file=sys.stderr)
+    except ArborError as err:  # one line, whatever a file name or value in it holds
+        print(f"arbor {args.command}: error: {printable(str(err))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except Cancelled:
         print(f"arbor {args.command}: cancelled", file=sys.stderr)
@@ -138,19 +140,31 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"arbor {args.command}: interrupted", file=sys.stderr)
         return 130
-    if args.json:
-        json.dump(result, sys.stdout, indent=1, default=_plain)
-        sys.stdout.write("\n")
-    else:
-        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    try:
+        if args.json:
+            json.dump(_finite(result), sys.stdout, indent=1, allow_nan=False)
+            sys.stdout.write("\n")
+        else:
+            sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader stopped early (``| head -1``) and has what it wanted. Python would report
+        # the failed flush again at exit, so stdout is pointed at nothing first.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
 
 
-def _plain(value):
+def _finite(value):
+    """``value`` as strict JSON holds it: numpy scalars and arrays as Python values, and a
+    number that is not finite (an undefined spread, say) as null rather than NaN."""
     import numpy as np
 
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | np.ndarray):
+        return [_finite(v) for v in value]
     if isinstance(value, np.generic):
-        return value.item()
-    if isinstance(value, np.ndarray):
-        return value.tolist()
-    raise TypeError(f"cannot serialise {type(value).__name__}")
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value

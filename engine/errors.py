@@ -12,3 +12,15 @@ class ArborError(Exception):
 
 class Cancelled(Exception):
     """Raised by :meth:`engine.monitor.Monitor.check` when the user cancelled the job."""
+
+
+def printable(text: str) -> str:
+    """``text`` with control characters (a newline in a file name...) escaped, so that a
+    message built from it stays one line.
+
+    >>> printable("a\\nb\\tc é")
+    'a\\\\nb\\\\tc é'
+    """
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)

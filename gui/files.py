@@ -155,7 +155,10 @@ class FileActions(QObject):
         c = self.controller
         positions, collapsed = self.layout() if c.tree is not None else ({}, ())
         project = Project(self.doc.snapshot(), c.settings, c.tree, positions, tuple(collapsed))
-        save_project(project, path, data_path=self.doc.path)
+        # A big table is referenced by its file only while it equals the file (no unsaved
+        # edits); otherwise the project stores the table itself.
+        unchanged = self.doc.path if not self.doc.modified else None
+        save_project(project, path, data_path=unchanged)
 
     def save_project_dialog(self) -> bool:
         path = self.dialogs.save_path("Save project", "Arbor project (*.arbor)")
@@ -186,7 +189,9 @@ class FileActions(QObject):
             self.dialogs.error(f"Could not open the project: {err}")
             return False
         c = self.controller
-        c.load_table(project.table, project.table.source)
+        # The table's file becomes the document's only when they are equal, or after a crash
+        # (unsaved edits to that file, which Save then writes to it).
+        c.load_table(project.table, project.table.source if project.table_is_file or modified else None)
         if project.settings is not None:
             c.options_loaded.emit(project.settings)
         if project.tree is not None and project.settings is not None:

@@ -12,6 +12,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QStandardPaths, QTimer
 
+from engine.errors import ArborError
+
 INTERVAL_MS = 60_000
 
 
@@ -41,7 +43,9 @@ class Recovery(QObject):
             return False
         try:
             self.files.write_project(self.path)
-        except Exception:  # noqa: BLE001 - autosave must never interrupt the user
+        except Exception as err:  # noqa: BLE001 - autosave must never interrupt the user, but says so
+            reason = str(err) if isinstance(err, ArborError) else f"{type(err).__name__}: {err}"
+            self.files.controller.say(f"Autosave failed, your changes are not in the recovery file: {reason}")
             return False
         return True
 

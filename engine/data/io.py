@@ -19,7 +19,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 from collections.abc import Callable, Iterable
 from contextlib import contextmanager
 from dataclasses import replace
@@ -31,26 +30,12 @@ from engine.atomic import write_atomic
 from engine.data.arff import decode_text, read_arff, to_arff
 from engine.data.table import IGNORED, NOMINAL, NUMERIC, Table, make_table
 from engine.errors import ArborError
+from engine.reading import available_memory
 
 READ_FORMATS = (".csv", ".tsv", ".tab", ".txt", ".arff", ".xlsx", ".parquet")
 WRITE_FORMATS = (".csv", ".tsv", ".arff", ".xlsx", ".parquet")
 _SEPARATORS = {".csv": ",", ".tsv": "\t", ".tab": "\t", ".txt": "\t"}
 _META_SHEET, _META_KEY = "_arbor", b"arbor"
-
-
-def available_memory() -> int | None:
-    """Bytes of memory available now (free plus reclaimable cache), None where unknown."""
-    try:
-        with open("/proc/meminfo") as meminfo:
-            for line in meminfo:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    try:
-        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (ValueError, OSError, AttributeError):
-        return None
 
 
 def _check_size(path: Path) -> None:
@@ -323,7 +308,8 @@ def _write_excel(table: Table, path: Path) -> None:
         book.sheets[_META_SHEET].sheet_state = "hidden"
 
 
-def _write_parquet(table: Table, path: Path) -> None:
+def _write_parquet(table: Table, where, compression: str = "snappy") -> None:
+    """``table`` as Parquet to a path or a binary file object, kinds and orders beside it."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -331,7 +317,27 @@ def _write_parquet(table: Table, path: Path) -> None:
     frame = frame.astype({n: "string" for n, c in frame.items() if c.dtype == object})
     data = pa.Table.from_pandas(frame, preserve_index=False)
     metadata = {**(data.schema.metadata or {}), _META_KEY: _meta(table)}
-    pq.write_table(data.replace_schema_metadata(metadata), path)
+    pq.write_table(data.replace_schema_metadata(metadata), where, compression=compression)
+
+
+def parquet_bytes(table: Table) -> bytes:
+    """``table`` as the bytes of a compressed Parquet file (what a project stores of a big table)."""
+    buffer = io.BytesIO()
+    _write_parquet(table, buffer, compression="zstd")
+    return buffer.getvalue()
+
+
+def table_from_parquet_bytes(raw: bytes, name: str, target: str | None,
+                             kinds: dict[str, str], categories: dict) -> Table:
+    """The table in Parquet bytes written by :func:`parquet_bytes`; ``name`` labels messages."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    if not raw.startswith(b"PAR1"):
+        raise ArborError(f"{name} is not a readable Parquet table")
+    with _unreadable_as(Path(name), "Parquet table"):
+        frame = pq.read_table(pa.BufferReader(raw)).to_pandas()
+    return make_table(frame, target, kinds, categories=categories)
 
 
 def _writer(table: Table, path: Path) -> Callable[[Path], None] | None:

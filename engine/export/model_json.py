@@ -15,12 +15,13 @@ from types import MappingProxyType
 import numpy as np
 
 from engine.data.encoding import Attribute, Schema
-from engine.errors import ArborError
-from engine.settings import Settings, resolve
-from engine.tree import Node, Split, Tree, renumber
+from engine.export.model_schema import FORMAT, VERSION, check_model, fail, settings_from
+from engine.reading import MB, read_json, shown_path
+from engine.settings import Settings
+from engine.tree import THRESHOLD, Node, Split, Tree, renumber
 
-FORMAT = "arbor-tree"
-VERSION = 1
+#: A fully grown tree of a million rows (about 350,000 nodes) takes some 100 MB.
+MODEL_LIMIT = 256 * MB
 
 
 def _node_dict(node: Node) -> dict:
@@ -41,8 +42,9 @@ def _node_dict(node: Node) -> dict:
             out["split"]["threshold"] = s.threshold
         if s.groups:
             out["split"]["groups"] = [list(g) for g in s.groups]
-    if node.stats:
-        out["stats"] = dict(node.stats)
+    stats = {k: float(v) for k, v in node.stats.items() if np.isfinite(v)}
+    if stats:  # an infinite estimate (a raised branch never tried) says nothing: left out
+        out["stats"] = stats
     return out
 
 
@@ -66,58 +68,50 @@ def tree_to_dict(tree: Tree, settings: Settings | None = None) -> dict:
     }
 
 
-def tree_from_dict(data: dict) -> tuple[Tree, Settings | None]:
-    """Rebuild a tree from :func:`tree_to_dict` output; refuses other formats and newer versions."""
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise ArborError("not an Arbor model file (expected a JSON object with format 'arbor-tree')")
-    if data.get("version", 0) > VERSION:
-        raise ArborError(f"this model was written by a newer Arbor (format version {data['version']}); "
-                         f"this version reads up to {VERSION}")
-    try:
-        schema = Schema(
-            tuple(Attribute(a["name"], a["kind"], tuple(a.get("categories", ()))) for a in data["attributes"]),
-            data["target"],
-            tuple(data["classes"]) if data["classes"] is not None else None,
-        )
-        built: dict[int, Node] = {}
-        for rec in reversed(data["nodes"]):  # pre-order reversed: children before parents
-            built[rec["id"]] = _node_from(rec, tuple(built[c] for c in rec["children"]))
-        root = renumber(built[data["nodes"][0]["id"]])
-        settings = resolve(**data["settings"]) if data.get("settings") else None
-    except (KeyError, TypeError, ValueError, IndexError) as err:
-        raise ArborError(f"the model file is damaged or incomplete ({err!r})") from None
-    return Tree(root, schema), settings
+def tree_from_dict(data: dict, where: str = "the model") -> tuple[Tree, Settings | None]:
+    """Rebuild a tree from :func:`tree_to_dict` output, checked field by field first
+    (:mod:`engine.export.model_schema`); ``where`` names the file in messages."""
+    order = check_model(data, where)
+    schema = Schema(
+        tuple(Attribute(a["name"], a["kind"], tuple(a.get("categories") or ()))
+              for a in data["attributes"]),
+        data["target"],
+        tuple(data["classes"]) if data["classes"] is not None else None,
+    )
+    nodes = data["nodes"]
+    built: dict[int, Node] = {}
+    for k in order:  # children before parents
+        rec = nodes[k]
+        built[rec["id"]] = _node_from(rec, tuple(built.pop(c) for c in rec["children"]))
+    tree = Tree(renumber(built[nodes[0]["id"]]), schema)
+    if tree.depth != data["depth"]:
+        fail(where, f"it declares depth {data['depth']} and holds a tree of depth {tree.depth}")
+    return tree, settings_from(data.get("settings"), where)
 
 
 def _node_from(rec: dict, children: tuple[Node, ...]) -> Node:
     split = None
     if "split" in rec:
         s = rec["split"]
-        split = Split(s["attribute"], s["kind"], tuple(s["fractions"]), s.get("threshold"),
-                      tuple(tuple(g) for g in s.get("groups", ())))
-    dist = np.asarray(rec.get("distribution", []), dtype=np.float64)
+        threshold = float(s["threshold"]) if s["kind"] == THRESHOLD else None
+        groups = () if s["kind"] == THRESHOLD else tuple(tuple(g) for g in s["groups"])
+        split = Split(s["attribute"], s["kind"], tuple(float(f) for f in s["fractions"]),
+                      threshold, groups)
+    dist = np.asarray(rec.get("distribution") or [], dtype=np.float64)
     dist.setflags(write=False)
-    return Node(id=rec["id"], depth=0, weight=rec["weight"], distribution=dist,
-                impurity=rec["impurity"], value=rec.get("value", float("nan")), split=split,
-                children=children, stats=MappingProxyType(rec.get("stats", {})))
+    return Node(id=rec["id"], depth=0, weight=float(rec["weight"]), distribution=dist,
+                impurity=float(rec["impurity"]), value=float(rec.get("value", float("nan"))),
+                split=split, children=children,
+                stats=MappingProxyType({k: float(v) for k, v in rec.get("stats", {}).items()}))
 
 
 def save_model(tree: Tree, settings: Settings | None, path: str | Path) -> None:
     from engine.atomic import write_text_atomic
 
-    write_text_atomic(path, json.dumps(tree_to_dict(tree, settings), indent=1))
+    write_text_atomic(path, json.dumps(tree_to_dict(tree, settings), indent=1, allow_nan=False))
 
 
 def load_model(path: str | Path) -> tuple[Tree, Settings | None]:
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ArborError(f"no such model file: {path}") from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise ArborError(f"cannot read model file {path}: {err}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise ArborError(f"{path} is not valid JSON (line {err.lineno}: {err.msg})") from None
-    return tree_from_dict(data)
+    """Read a model file: an ordinary file of at most ``MODEL_LIMIT`` bytes, checked in full."""
+    data = read_json(path, MODEL_LIMIT, "model file")
+    return tree_from_dict(data, shown_path(path))

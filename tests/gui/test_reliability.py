@@ -108,3 +108,63 @@ def test_memory_is_released_after_closing_a_large_table(qtbot, window):
     assert window.files.open_sample("weather", confirmed=True)
     gc.collect()
     assert big() is None and encoded() is None
+
+
+def _big_csv(tmp_path, rows=2000):
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(5)
+    frame = pd.DataFrame({"a": rng.normal(size=rows).round(3), "b": rng.choice(["x", "y", "z"], rows),
+                          "c": rng.integers(0, 50, rows), "y": rng.choice(["p", "q"], rows)})
+    path = tmp_path / "big.csv"
+    frame.to_csv(path, index=False)
+    return path
+
+
+def test_edits_to_a_big_table_survive_save_project_and_a_crash(qtbot, window, settings, tmp_path,
+                                                                monkeypatch):
+    """A table above the embedding limit was referenced by its unchanged file, edits lost."""
+    import json
+
+    import engine.project as project_module
+    from gui.main_window import MainWindow
+    from tests.gui.conftest import FakeDialogs
+
+    monkeypatch.setattr(project_module, "EMBED_LIMIT", 1000)  # the 2,000 x 4 table counts as big
+    data = _big_csv(tmp_path)
+    assert window.files.open_path(str(data), confirmed=True)
+    clean = tmp_path / "clean.arbor"
+    window.files.write_project(clean)
+    assert "sha256" in json.loads(clean.read_text())["table"]  # unchanged: the file is enough
+    window.model.setData(window.model.index(7, 1), "z" if window.doc.value(7, 1) != "z" else "x")
+    window.model.setData(window.model.index(1500, 0), "123.25")
+    edited = (window.doc.value(7, 1), window.doc.value(1500, 0))
+    assert window.recovery.autosave()
+    path = tmp_path / "s.arbor"
+    window.dialogs.replies["save_path"].append(str(path))
+    assert window.files.save_project_dialog()
+    assert "parquet" in json.loads(path.read_text())["table"]
+    for project, modified in ((path, False), (window.recovery.path, True)):
+        again = MainWindow(settings)
+        again.dialogs = FakeDialogs()
+        qtbot.addWidget(again)
+        assert again.files.open_project(project, modified=modified)
+        assert (again.doc.value(7, 1), again.doc.value(1500, 0)) == edited
+        assert again.doc.n_rows == 2000 and again.doc.modified == modified
+        # After a crash the edits are unsaved changes to big.csv; a saved project stands alone.
+        assert again.doc.path == (str(data) if modified else None)
+        again.doc.undo_stack.setClean()
+
+
+def test_a_failed_autosave_says_so(qtbot, window, monkeypatch):
+    messages = []
+    window.controller.message.connect(messages.append)
+    window.model.setData(window.model.index(0, 0), "rainy")
+
+    def full(path):
+        raise ArborError("cannot save recovery.arbor: no space left on device")
+
+    monkeypatch.setattr(window.files, "write_project", full)
+    assert not window.recovery.autosave()
+    assert "Autosave failed" in messages[-1] and "no space left" in messages[-1]
