@@ -16,7 +16,7 @@ import numpy as np
 from engine.learn.tolerances import WEKA_EPS
 
 try:  # numba is optional; the pure-numpy growth loop is the fallback.
-    from numba import njit
+    from engine.fast.jit import njit  # numba's, caching in the per-user kernel folder
 
     AVAILABLE = True
 except ImportError:  # pragma: no cover - exercised on machines without numba
