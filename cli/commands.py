@@ -11,12 +11,9 @@ from engine.data.encoding import encode
 from engine.data.table import IGNORED, NOMINAL, NUMERIC, Table
 from engine.errors import ArborError
 from engine.estimator import DecisionTree
+from engine.settings import OPTIONS
 
-LEARNER_OPTIONS = (
-    "algorithm", "criterion", "task", "max_depth", "min_samples_split", "min_samples_leaf",
-    "min_gain", "max_leaves", "growth", "prune", "confidence", "subtree_raising",
-    "error_estimate", "alpha", "cv_alpha", "one_se", "holdout", "seed", "splitter", "max_bins",
-)
+LEARNER_OPTIONS = tuple(o.name for o in OPTIONS)
 
 
 def _names(text: str) -> list[str]:

@@ -13,6 +13,7 @@ import os
 import sys
 
 from cli import commands
+from engine import settings
 from engine.errors import ArborError, Cancelled, printable
 
 EXIT_BAD_INPUT = 2
@@ -36,45 +37,38 @@ def _data_arguments(p: argparse.ArgumentParser, positional: bool = True) -> None
 
 
 def _learner_arguments(p: argparse.ArgumentParser) -> None:
+    """One argument per learner option, from the options table (engine/settings.py)."""
     g = p.add_argument_group("learner options (defaults depend on the algorithm)")
-    g.add_argument("--algorithm", choices=["id3", "c45", "cart"], default="c45",
-                   help="ID3 (nominal, multiway, information gain), C4.5 (gain ratio, numeric "
-                        "thresholds, missing values, pruning) or CART (binary, Gini); default c45")
-    g.add_argument("--criterion",
-                   choices=["entropy", "gain_ratio", "gini", "misclassification", "squared_error"],
-                   help="split measure (id3: entropy, c45: gain_ratio, cart: gini; regression: squared_error)")
-    g.add_argument("--task", choices=["classification", "regression"], default="classification",
-                   help="regression grows a CART tree with mean leaves")
-    g.add_argument("--max-depth", type=int, metavar="N", help="stop splitting at this depth")
-    g.add_argument("--min-samples-split", type=float, metavar="N",
-                   help="do not split a node with fewer instances (default 2)")
-    g.add_argument("--min-samples-leaf", type=float, metavar="N",
-                   help="instances a branch needs (c45: 2 in at least two branches; cart: 1 per side)")
-    g.add_argument("--min-gain", type=float, metavar="TAU",
-                   help="split only when the gain exceeds tau (seed 000, 2.6); default 0")
-    g.add_argument("--max-leaves", type=int, metavar="N", help="stop when the tree has N leaves")
-    g.add_argument("--growth", choices=["depth", "best"],
-                   help="depth-first recursion, or best-first through a priority queue of leaves "
-                        "ranked by impurity reduction (seed 004, Algorithm 3)")
-    g.add_argument("--prune", choices=["none", "pessimistic", "cost-complexity", "reduced-error"],
-                   help="c45: pessimistic (default); cart: none (default) or cost-complexity")
-    g.add_argument("--confidence", type=float, metavar="CF",
-                   help="C4.5 confidence factor for the pessimistic error bound (default 0.25)")
-    g.add_argument("--no-subtree-raising", dest="subtree_raising", action="store_false", default=None,
-                   help="C4.5: never replace a node by its most populated branch")
-    g.add_argument("--error-estimate", choices=["c45", "exact"],
-                   help="c45: J48's normal approximation (default); exact: the binomial bound of seed 001")
-    g.add_argument("--alpha", type=float, metavar="A", help="CART: prune at this complexity parameter")
-    g.add_argument("--cv-alpha", type=int, metavar="K", help="CART: choose alpha by K-fold cross-validation")
-    g.add_argument("--one-se", action="store_true", default=None,
-                   help="with --cv-alpha: the smallest tree within one standard error of the best")
-    g.add_argument("--holdout", type=float, metavar="F",
-                   help="reduced-error pruning: fraction of rows held out to prune on (default 1/3)")
-    g.add_argument("--seed", type=int, metavar="S", help="random seed for folds and holdouts (default 1)")
-    g.add_argument("--splitter", choices=["auto", "exact", "histogram"],
-                   help="numeric split search: every distinct value, quantile bins, or auto "
-                        "(bins for CART from 500,000 rows); default auto")
-    g.add_argument("--max-bins", type=int, metavar="B", help="histogram bins per attribute (2-255, default 255)")
+    for option in settings.OPTIONS:
+        kwargs = {"dest": option.name, "default": None, "help": _help(option)}
+        if option.kind == "bool":
+            kwargs["action"] = "store_false" if option.cli_flag.startswith("--no-") else "store_true"
+        elif option.kind == "choice":
+            kwargs["choices"] = option.values
+        else:
+            kwargs["type"] = int if option.kind == "int" else float
+            kwargs["metavar"] = option.metavar or "N"
+        g.add_argument(option.cli_flag, **kwargs)
+
+
+def _help(option: settings.Option) -> str:
+    """The option's help, with its default(s) as the command line spells them."""
+    text = option.help
+    if option.kind == "bool":
+        return f"turn off {option.label.lower()}: {text}" if option.cli_flag.startswith("--no-") else text
+    if option.per_algorithm or option.per_task:
+        spelled = [f"{a}: {_spell(settings.default(option.name, a), option)}" for a in settings.ALGORITHMS]
+        spelled += [f"{t}: {_spell(v, option)}" for t, v in option.per_task.items()]
+        return f"{text} (default {'; '.join(spelled)})"
+    return f"{text} (default {_spell(option.default, option)})"
+
+
+def _spell(value, option: settings.Option) -> str:
+    if value is None:
+        return option.unset or "none"
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    return str(value)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -120,6 +114,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("baseline", help="0-R and 1-R")
     _data_arguments(p)
+
     return parser
 
 

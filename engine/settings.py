@@ -1,122 +1,362 @@
-"""Learner options: one declarative table of allowed values and per-algorithm defaults.
+"""Learner options, declared once: the table the engine, the command line and the window read.
 
-The estimator stores its keyword arguments as given; ``resolve`` validates them
-here, fills the algorithm's defaults and returns a frozen :class:`Settings`.
+:data:`OPTIONS` lists every option a fit takes. From it come the frozen
+:class:`Settings` (one field per option, in the table's order), :func:`resolve`
+(validation and the algorithm's defaults), the command line's arguments
+(``cli/main.py`` adds one per option) and the window's algorithm panel.
+
+What the window reads (the interface the algorithm panel is built on)
+---------------------------------------------------------------------
+- ``OPTIONS`` in display order; ``option.group`` is "Algorithm", "Growth", "Pruning" or
+  "Evaluation" (:data:`GROUPS`, in order).
+- ``option.label`` ("Max depth") and ``option.help``, the tooltip (from the lecture notes).
+- ``option.kind``: "choice", "bool", "int" or "float".
+  "choice": ``option.choices``, :class:`Choice` records in display order with ``value``
+  (what the engine takes: "c45"), ``label`` (what people read: "C4.5") and ``help``.
+  "int"/"float": ``option.low`` and ``option.high`` (None: unbounded), ``option.low_open``
+  (the low end itself is not allowed), and for spin boxes ``option.step``,
+  ``option.decimals`` and ``option.widget_high`` (a finite top when ``high`` is None).
+  ``option.optional``: None is allowed, and reads as ``option.unset`` ("no limit", "off").
+- :func:`default` (one option) and :func:`defaults` (all): what to show when the
+  algorithm or the task changes.
+- :func:`why_not`: None when an option applies under the panel's current values, else
+  the reason it does not, for a disabled widget's tooltip ("Only for C4.5's
+  pessimistic pruning").
+- :func:`choices_for`: the choices allowed there (criteria and pruning methods
+  depend on the algorithm and the task), each with the reason a disallowed one is not.
+- :func:`problem`: why the current values cannot train (``resolve``'s message), or None.
+
+Options not in the table (the number of folds the window cross-validates with, say)
+are the front end's own.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from collections.abc import Mapping
+from dataclasses import dataclass, field, make_dataclass
 
 from engine.errors import ArborError
 
-ALGORITHMS = ("id3", "c45", "cart")
-CRITERIA = ("entropy", "gain_ratio", "gini", "misclassification", "squared_error")
-TASKS = ("classification", "regression")
-GROWTH = ("depth", "best")
-PRUNING = ("none", "pessimistic", "cost-complexity", "reduced-error")
-ERROR_ESTIMATES = ("c45", "exact")
-#: Numeric split search: every distinct value ("exact"), binned values ("histogram"), or
-#: exact below ``engine.fast.builder.AUTO_HISTOGRAM_ROWS`` rows and binned above for CART ("auto").
-SPLITTERS = ("auto", "exact", "histogram")
-
-#: Defaults that differ per algorithm (everything else is shared).
-DEFAULTS = {
-    "id3": {"criterion": "entropy", "min_samples_leaf": 0.0, "prune": "none"},
-    "c45": {"criterion": "gain_ratio", "min_samples_leaf": 2.0, "prune": "pessimistic"},
-    "cart": {"criterion": "gini", "min_samples_leaf": 1.0, "prune": "none"},
-}
+GROUPS = ("Algorithm", "Growth", "Pruning", "Evaluation")
+CLASSIFICATION, REGRESSION = "classification", "regression"
 
 
 @dataclass(frozen=True)
-class Settings:
-    """Validated, complete options for one fit."""
+class Choice:
+    """One allowed value of a "choice" option.
 
-    algorithm: str = "c45"
-    criterion: str = "gain_ratio"
-    task: str = "classification"
-    max_depth: int | None = None
-    min_samples_split: float = 2.0
-    min_samples_leaf: float = 2.0
-    min_gain: float = 0.0
-    max_leaves: int | None = None
-    growth: str = "depth"
-    prune: str = "pessimistic"
-    confidence: float = 0.25
-    subtree_raising: bool = True
-    error_estimate: str = "c45"
-    alpha: float | None = None
-    cv_alpha: int | None = None
-    one_se: bool = False
-    holdout: float = 1 / 3
-    seed: int = 1
-    splitter: str = "auto"
-    max_bins: int = 255
+    ``algorithms``/``tasks``: where it is allowed (empty: everywhere); ``why_not`` is the
+    message when it is chosen elsewhere (``{algorithm}`` becomes the algorithm's label),
+    ``why_not_task`` the message when only the task rules it out.
+    """
+
+    value: str
+    label: str
+    help: str = ""
+    algorithms: tuple[str, ...] = ()
+    tasks: tuple[str, ...] = ()
+    why_not: str = ""
+    why_not_task: str = ""
+
+
+@dataclass(frozen=True)
+class Need:
+    """An option applies only if another option has one of ``values`` (empty: any value
+    but None, 0 and False); ``why`` says so."""
+
+    option: str
+    values: tuple = ()
+    why: str = ""
+
+
+@dataclass(frozen=True)
+class Option:
+    """One learner option (the module docstring lists what each field is for)."""
+
+    name: str
+    kind: str
+    label: str
+    help: str
+    group: str
+    default: object = None
+    per_algorithm: Mapping[str, object] = field(default_factory=dict)
+    per_task: Mapping[str, object] = field(default_factory=dict)
+    choices: tuple[Choice, ...] = ()
+    low: float | None = None
+    high: float | None = None
+    low_open: bool = False
+    optional: bool = False
+    unset: str = ""
+    step: float = 1.0
+    decimals: int = 0
+    widget_high: float | None = None
+    metavar: str = ""
+    flag: str = ""
+    algorithms: tuple[str, ...] = ()
+    why_not: str = ""
+    needs: tuple[Need, ...] = ()
 
     @property
-    def impurity(self) -> str:
-        """The impurity measure behind the criterion (gain ratio is built on entropy)."""
-        return "entropy" if self.criterion == "gain_ratio" else self.criterion
+    def cli_flag(self) -> str:
+        return self.flag or "--" + self.name.replace("_", "-")
 
     @property
-    def binary(self) -> bool:
-        return self.algorithm == "cart"
+    def values(self) -> tuple[str, ...]:
+        return tuple(c.value for c in self.choices)
+
+    def choice(self, value) -> Choice | None:
+        return next((c for c in self.choices if c.value == value), None)
 
 
-def _choice(name, allowed):
-    def check(value):
-        if value not in allowed:
-            raise ArborError(f"{name.replace('_', '-')} must be one of {', '.join(allowed)}; got {value!r}")
+_C45_PESSIMISTIC = "Only for C4.5's pessimistic pruning"
+_CART_CC = "Only for CART's cost-complexity pruning"
+_CLASSIFY_ONLY = "regression uses the squared_error criterion"
+_NO_RATIO = "CART splits in two, so gain ratio does not apply; use gini, entropy or misclassification"
+
+#: The one table of learner options, in the order :class:`Settings` has them.
+OPTIONS: tuple[Option, ...] = (
+    Option(
+        "algorithm", "choice", "Algorithm", group="Algorithm", default="c45",
+        help="ID3: multiway splits on nominal attributes by information gain (seed 000). "
+             "C4.5: gain ratio, numeric thresholds, missing values, pruning. CART: binary "
+             "splits, Gini",
+        choices=(
+            Choice("c45", "C4.5", "gain ratio, numeric thresholds, missing values, pruning"),
+            Choice("id3", "ID3", "nominal attributes, one branch per value, information gain"),
+            Choice("cart", "CART", "binary splits, Gini; also regression"),
+        )),
+    Option(
+        "criterion", "choice", "Criterion", group="Algorithm",
+        per_algorithm={"id3": "entropy", "c45": "gain_ratio", "cart": "gini"},
+        per_task={REGRESSION: "squared_error"},
+        help="entropy: information gain; gain ratio: gain divided by split info, less biased "
+             "towards many-valued attributes (seed 000, 2.5); Gini: 1 - sum p^2; "
+             "misclassification: 1 - max p; squared error: regression",
+        choices=(
+            Choice("entropy", "Entropy (information gain)", "information gain",
+                   tasks=(CLASSIFICATION,), why_not_task=_CLASSIFY_ONLY),
+            Choice("gain_ratio", "Gain ratio", "gain divided by split info",
+                   algorithms=("id3", "c45"), tasks=(CLASSIFICATION,), why_not=_NO_RATIO,
+                   why_not_task=_CLASSIFY_ONLY),
+            Choice("gini", "Gini", "1 - sum p^2", tasks=(CLASSIFICATION,),
+                   why_not_task=_CLASSIFY_ONLY),
+            Choice("misclassification", "Misclassification", "1 - max p",
+                   tasks=(CLASSIFICATION,), why_not_task=_CLASSIFY_ONLY),
+            Choice("squared_error", "Squared error", "variance of the target (regression)",
+                   tasks=(REGRESSION,),
+                   why_not_task="squared_error is a regression criterion (use --task regression)"),
+        )),
+    Option(
+        "task", "choice", "Task", group="Algorithm", default=CLASSIFICATION,
+        help="Classification predicts a class; regression (CART) predicts the mean of a "
+             "numeric target",
+        algorithms=("cart",), why_not="Regression trees are CART trees",
+        choices=(
+            Choice(CLASSIFICATION, "Classification", "predict a class"),
+            Choice(REGRESSION, "Regression", "predict a number (the mean of a leaf)",
+                   algorithms=("cart",),
+                   why_not="regression trees are CART trees; {algorithm} only classifies "
+                           "(use --algorithm cart)"),
+        )),
+    Option(
+        "max_depth", "int", "Max depth", group="Growth", low=0, optional=True, unset="no limit",
+        widget_high=10_000, metavar="N",
+        help="Stop splitting at this depth; a single leaf has depth 0 (then split it by hand)"),
+    Option(
+        "min_samples_split", "float", "Min samples to split", group="Growth", default=2.0, low=0,
+        decimals=1, widget_high=1e9, metavar="N",
+        help="Do not split a node with fewer instances than this"),
+    Option(
+        "min_samples_leaf", "float", "Min samples per leaf", group="Growth",
+        per_algorithm={"id3": 0.0, "c45": 2.0, "cart": 1.0}, low=0, decimals=1, widget_high=1e9,
+        metavar="N",
+        help="Instances a branch needs. C4.5: at least two branches need this many (J48's -M); "
+             "CART: every branch"),
+    Option(
+        "min_gain", "float", "Min gain (tau)", group="Growth", default=0.0, low=0, decimals=4,
+        step=0.01, widget_high=100, metavar="TAU",
+        help="Split only when the gain exceeds tau; a very small improvement is often "
+             "unjustifiable (seed 000, 2.6)"),
+    Option(
+        "max_leaves", "int", "Max leaves", group="Growth", low=2, optional=True, unset="no limit",
+        widget_high=1_000_000, metavar="N",
+        help="Stop when the tree has this many leaves; with best-first growth the leaves that "
+             "lower impurity most are expanded first"),
+    Option(
+        "growth", "choice", "Order", group="Growth", default="depth",
+        help="Depth-first recursion as in ID3's pseudocode, or best-first through a priority "
+             "queue of leaves ranked by impurity reduction (seed 004, Algorithm 3)",
+        choices=(Choice("depth", "Depth-first", "recursion, as in ID3's pseudocode"),
+                 Choice("best", "Best-first", "the leaf that lowers impurity most, first"))),
+    Option(
+        "prune", "choice", "Pruning", group="Pruning",
+        per_algorithm={"id3": "none", "c45": "pessimistic", "cart": "none"},
+        help="pessimistic: C4.5's upper error bound (seed 001); cost-complexity: CART's "
+             "weakest-link pruning; reduced-error: prune on held-out rows (seed 004)",
+        choices=(
+            Choice("none", "None", "keep the grown tree"),
+            Choice("pessimistic", "Pessimistic (C4.5)", "C4.5's upper error bound",
+                   algorithms=("c45",),
+                   why_not="pessimistic pruning is C4.5's; use cost-complexity or reduced-error "
+                           "with {algorithm}"),
+            Choice("cost-complexity", "Cost-complexity (CART)", "CART's weakest-link pruning",
+                   algorithms=("cart",),
+                   why_not="cost-complexity pruning is CART's; use pessimistic or reduced-error "
+                           "with {algorithm}"),
+            Choice("reduced-error", "Reduced error", "prune on held-out rows"),
+        )),
+    Option(
+        "confidence", "float", "Confidence", group="Pruning", default=0.25, low=0, high=0.5,
+        low_open=True, decimals=3, step=0.05, metavar="CF",
+        help="C4.5's confidence factor for the pessimistic error bound: smaller values prune "
+             "more (J48's -C)",
+        algorithms=("c45",), why_not=_C45_PESSIMISTIC,
+        needs=(Need("prune", ("pessimistic",), _C45_PESSIMISTIC),)),
+    Option(
+        "subtree_raising", "bool", "Subtree raising", group="Pruning", default=True,
+        flag="--no-subtree-raising",
+        help="C4.5 may replace a node by its most populated branch (seed 001, option 3)",
+        algorithms=("c45",), why_not=_C45_PESSIMISTIC,
+        needs=(Need("prune", ("pessimistic",), _C45_PESSIMISTIC),)),
+    Option(
+        "error_estimate", "choice", "Error bound", group="Pruning", default="c45",
+        help="The pessimistic error bound: the normal approximation J48 uses, or the exact "
+             "binomial bound of seed 001 solved numerically",
+        algorithms=("c45",), why_not=_C45_PESSIMISTIC,
+        needs=(Need("prune", ("pessimistic",), _C45_PESSIMISTIC),),
+        choices=(Choice("c45", "Normal approximation (J48)", "what J48 computes"),
+                 Choice("exact", "Exact binomial", "the bound of seed 001"))),
+    Option(
+        "alpha", "float", "Alpha", group="Pruning", low=0, optional=True, decimals=5,
+        step=0.001, widget_high=1e6, metavar="A", unset="none",
+        help="CART's complexity parameter: prune at this alpha; larger alpha, smaller tree",
+        algorithms=("cart",), why_not=_CART_CC,
+        needs=(Need("prune", ("cost-complexity",), _CART_CC),)),
+    Option(
+        "cv_alpha", "int", "CV folds for alpha", group="Pruning", low=2, optional=True,
+        unset="off", widget_high=100, metavar="K",
+        help="CART: choose alpha by this many folds of cross-validation",
+        algorithms=("cart",), why_not=_CART_CC,
+        needs=(Need("prune", ("cost-complexity",), _CART_CC),)),
+    Option(
+        "one_se", "bool", "One-standard-error rule", group="Pruning", default=False,
+        help="With CV for alpha: the smallest tree within one standard error of the best",
+        algorithms=("cart",), why_not=_CART_CC,
+        needs=(Need("prune", ("cost-complexity",), _CART_CC),
+               Need("cv_alpha", (), "Needs CV folds for alpha"))),
+    Option(
+        "holdout", "float", "Holdout share", group="Pruning", default=1 / 3, low=0, high=0.9,
+        low_open=True, decimals=2, step=0.05, metavar="F",
+        help="Reduced-error pruning: the share of rows held out to prune on",
+        needs=(Need("prune", ("reduced-error",), "Only for reduced-error pruning"),)),
+    Option(
+        "seed", "int", "Seed", group="Evaluation", default=1, low=0, widget_high=2**31 - 1,
+        metavar="S",
+        help="Random seed for folds and holdouts: the same seed gives the same results"),
+    Option(
+        "splitter", "choice", "Numeric search", group="Growth", default="auto",
+        help="exact: every distinct value of a numeric attribute is a candidate threshold; "
+             "histogram: up to max-bins quantile bins (much faster on big tables); auto: bins "
+             "for CART from 500,000 rows",
+        choices=(Choice("auto", "Auto", "bins for CART from 500,000 rows, else exact"),
+                 Choice("exact", "Exact", "every distinct value"),
+                 Choice("histogram", "Histogram (binned)", "quantile bins"))),
+    Option(
+        "max_bins", "int", "Histogram bins", group="Growth", default=255, low=2, high=255,
+        metavar="B",
+        help="Bins per numeric attribute for the histogram search (2-255)",
+        needs=(Need("splitter", ("auto", "histogram"), "Only for the histogram search"),)),
+)
+
+OPTION: dict[str, Option] = {o.name: o for o in OPTIONS}
+DEFAULT_ALGORITHM = OPTION["algorithm"].default
+
+
+def default(name: str, algorithm: str = DEFAULT_ALGORITHM, task: str = CLASSIFICATION):
+    """The default of option ``name`` for ``algorithm`` and ``task``."""
+    option = OPTION[name]
+    if task in option.per_task:
+        return option.per_task[task]
+    return option.per_algorithm.get(algorithm, option.default)
+
+
+def defaults(algorithm: str = DEFAULT_ALGORITHM, task: str = CLASSIFICATION) -> dict:
+    """Every option's default for ``algorithm`` and ``task``."""
+    return {o.name: default(o.name, algorithm, task) for o in OPTIONS}
+
+
+def _settings_doc() -> str:
+    return "Validated, complete options for one fit (fields: :data:`OPTIONS`, in order)."
+
+
+def _impurity(self) -> str:
+    """The impurity measure behind the criterion (gain ratio is built on entropy)."""
+    return "entropy" if self.criterion == "gain_ratio" else self.criterion
+
+
+def _binary(self) -> bool:
+    return self.algorithm == "cart"
+
+
+_TYPES = {"choice": "str", "bool": "bool", "int": "int", "float": "float"}
+
+Settings = make_dataclass(
+    "Settings",
+    [(o.name, _TYPES[o.kind] + (" | None" if o.optional else ""), field(default=default(o.name)))
+     for o in OPTIONS],
+    frozen=True,
+    namespace={"__module__": __name__, "__doc__": _settings_doc(),
+               "impurity": property(_impurity), "binary": property(_binary)},
+)
+
+# The names other modules use for the allowed values.
+ALGORITHMS = OPTION["algorithm"].values
+CRITERIA = OPTION["criterion"].values
+TASKS = OPTION["task"].values
+GROWTH = OPTION["growth"].values
+PRUNING = OPTION["prune"].values
+ERROR_ESTIMATES = OPTION["error_estimate"].values
+SPLITTERS = OPTION["splitter"].values
+#: Every option's default per algorithm (classification).
+DEFAULTS = {a: defaults(a) for a in ALGORITHMS}
+
+
+# ---------------------------------------------------------------------- validation
+
+def check(name: str, value):
+    """``value`` as option ``name`` takes it, or ArborError saying what is allowed."""
+    option = OPTION[name]
+    shown = name.replace("_", "-")
+    if option.kind == "bool":
+        return bool(value)
+    if option.kind == "choice":
+        if value not in option.values:
+            raise ArborError(f"{shown} must be one of {', '.join(option.values)}; got {value!r}")
         return value
-    return check
-
-
-def _number(name, low=None, high=None, integer=False, optional=False, low_open=False):
-    def check(value):
-        if value is None and optional:
-            return None
-        try:
-            number = int(value) if integer else float(value)
-            if integer and float(value) != number:
-                raise ValueError
-        except (TypeError, ValueError):
-            kind = "a whole number" if integer else "a number"
-            raise ArborError(f"{name.replace('_', '-')} must be {kind}; got {value!r}") from None
-        too_low = low is not None and (number <= low if low_open else number < low)
-        if too_low or (high is not None and number > high):
-            span = f"{'above' if low_open else 'at least'} {low}" if high is None else f"between {low} and {high}"
-            raise ArborError(f"{name.replace('_', '-')} must be {span}; got {value!r}")
-        return number
-    return check
-
-
-#: The one table of what each option accepts.
-CONSTRAINTS = {
-    "algorithm": _choice("algorithm", ALGORITHMS),
-    "criterion": _choice("criterion", CRITERIA),
-    "task": _choice("task", TASKS),
-    "max_depth": _number("max_depth", 0, integer=True, optional=True),
-    "min_samples_split": _number("min_samples_split", 0),
-    "min_samples_leaf": _number("min_samples_leaf", 0),
-    "min_gain": _number("min_gain", 0),
-    "max_leaves": _number("max_leaves", 2, integer=True, optional=True),
-    "growth": _choice("growth", GROWTH),
-    "prune": _choice("prune", PRUNING),
-    "confidence": _number("confidence", 0, 0.5, low_open=True),
-    "subtree_raising": bool,
-    "error_estimate": _choice("error_estimate", ERROR_ESTIMATES),
-    "alpha": _number("alpha", 0, optional=True),
-    "cv_alpha": _number("cv_alpha", 2, integer=True, optional=True),
-    "one_se": bool,
-    "holdout": _number("holdout", 0, 0.9, low_open=True),
-    "seed": _number("seed", 0, integer=True),
-    "splitter": _choice("splitter", SPLITTERS),
-    "max_bins": _number("max_bins", 2, 255, integer=True),
-}
+    if value is None and option.optional:
+        return None
+    integer = option.kind == "int"
+    try:
+        number = int(value) if integer else float(value)
+        if integer and float(value) != number:
+            raise ValueError
+    except (TypeError, ValueError, OverflowError):
+        kind = "a whole number" if integer else "a number"
+        raise ArborError(f"{shown} must be {kind}; got {value!r}") from None
+    low, high = option.low, option.high
+    too_low = low is not None and (number <= low if option.low_open else number < low)
+    if too_low or (high is not None and number > high) or number != number:  # NaN: neither
+        if high is None:
+            span = f"{'above' if option.low_open else 'at least'} {low:g}"
+        else:
+            span = f"between {low:g} and {high:g}"
+        raise ArborError(f"{shown} must be {span}; got {value!r}")
+    return number
 
 
 def resolve(**params) -> Settings:
-    """Validate ``params`` (None = the algorithm's default) into :class:`Settings`.
+    """Validate ``params`` (None = the algorithm's default) into :class:`Settings`; other keys
+    (options of older versions, in saved projects) are ignored.
 
     Examples
     --------
@@ -125,36 +365,80 @@ def resolve(**params) -> Settings:
     >>> resolve(algorithm="cart", task="regression").criterion
     'squared_error'
     """
-    algorithm = CONSTRAINTS["algorithm"](params.get("algorithm") or "c45")
-    task = CONSTRAINTS["task"](params.get("task") or "classification")
-    defaults = dict(DEFAULTS[algorithm])
-    if task == "regression":
-        defaults["criterion"] = "squared_error"
+    algorithm = check("algorithm", params.get("algorithm") or DEFAULT_ALGORITHM)
+    task = check("task", params.get("task") or CLASSIFICATION)
     values = {}
-    for f in fields(Settings):
-        given = params.get(f.name)
-        value = given if given is not None else defaults.get(f.name, f.default)
-        values[f.name] = CONSTRAINTS[f.name](value)
+    for option in OPTIONS:
+        given = params.get(option.name)
+        values[option.name] = check(option.name, given if given is not None
+                                    else default(option.name, algorithm, task))
     values["algorithm"], values["task"] = algorithm, task
     settings = Settings(**values)
-    _check_combination(settings)
+    reason = _disallowed(values)
+    if reason:
+        raise ArborError(reason)
     return settings
 
 
-def _check_combination(s: Settings) -> None:
-    if s.task == "regression":
-        if s.algorithm != "cart":
-            raise ArborError(f"regression trees are CART trees; {s.algorithm.upper()} only classifies "
-                             "(use --algorithm cart)")
-        if s.criterion != "squared_error":
-            raise ArborError("regression uses the squared_error criterion")
-    elif s.criterion == "squared_error":
-        raise ArborError("squared_error is a regression criterion (use --task regression)")
-    if s.algorithm == "cart" and s.criterion == "gain_ratio":
-        raise ArborError("CART splits in two, so gain ratio does not apply; use gini, entropy or misclassification")
-    if s.prune == "pessimistic" and s.algorithm != "c45":
-        raise ArborError("pessimistic pruning is C4.5's; use cost-complexity or reduced-error with "
-                         f"{s.algorithm.upper()}")
-    if s.prune == "cost-complexity" and s.algorithm != "cart":
-        raise ArborError("cost-complexity pruning is CART's; use pessimistic or reduced-error with "
-                         f"{s.algorithm.upper()}")
+def _disallowed(values: Mapping) -> str | None:
+    """The first chosen value these ``values`` rule out (the table's ``Choice`` limits)."""
+    for name in ("task", "criterion", "prune"):
+        reason = _choice_why_not(OPTION[name], values[name], values)
+        if reason:
+            return reason
+    return None
+
+
+def _choice_why_not(option: Option, value, values: Mapping) -> str | None:
+    choice = option.choice(value)
+    if choice is None:
+        return None
+    algorithm = values.get("algorithm") or DEFAULT_ALGORITHM
+    task = values.get("task") or CLASSIFICATION
+    if choice.tasks and task not in choice.tasks:
+        return choice.why_not_task or f"{option.label.lower()} {choice.label} is not for {task}"
+    if choice.algorithms and algorithm not in choice.algorithms:
+        name = OPTION["algorithm"].choice(algorithm)
+        message = choice.why_not or f"{choice.label} is not for {{algorithm}}"
+        return message.format(algorithm=name.label if name else algorithm)
+    return None
+
+
+# ---------------------------------------------------------------------- for front ends
+
+def _current(params: Mapping) -> dict:
+    """``params`` with the defaults filled in (None and missing keys)."""
+    algorithm = params.get("algorithm") or DEFAULT_ALGORITHM
+    task = params.get("task") or CLASSIFICATION
+    return {o.name: params[o.name] if params.get(o.name) is not None
+            else default(o.name, algorithm, task) for o in OPTIONS}
+
+
+def why_not(name: str, params: Mapping) -> str | None:
+    """None if option ``name`` applies under ``params`` (a front end's current values),
+    else why it does not."""
+    option = OPTION[name]
+    values = _current(params)
+    if option.algorithms and values["algorithm"] not in option.algorithms:
+        return option.why_not
+    for need in option.needs:
+        value = values.get(need.option)
+        if (value not in need.values) if need.values else not value:
+            return need.why
+    return None
+
+
+def choices_for(name: str, params: Mapping) -> list[tuple[Choice, str | None]]:
+    """Option ``name``'s choices, each with None if allowed under ``params`` or the reason not."""
+    option = OPTION[name]
+    values = _current(params)
+    return [(c, _choice_why_not(option, c.value, values)) for c in option.choices]
+
+
+def problem(params: Mapping) -> str | None:
+    """Why ``params`` cannot train (what :func:`resolve` would say), or None."""
+    try:
+        resolve(**{k: v for k, v in params.items() if k in OPTION})
+    except ArborError as err:
+        return str(err)
+    return None

@@ -18,37 +18,11 @@ from PySide6.QtWidgets import (
 
 from engine.data.table import NUMERIC
 from engine.errors import ArborError
-from engine.settings import CRITERIA, DEFAULTS, resolve
+from engine.settings import CRITERIA, DEFAULTS, OPTIONS, resolve, why_not
 
-TIPS = {
-    "algorithm": "ID3: multiway splits on nominal attributes by information gain (seed 000). "
-                 "C4.5: gain ratio, numeric thresholds, missing values, pruning. CART: binary splits, Gini",
-    "task": "Classification predicts a class; regression (CART) predicts the mean of a numeric target",
-    "criterion": "entropy: information gain; gain_ratio: gain divided by split info, less biased towards "
-                 "many-valued attributes (seed 000, 2.5); gini: 1 - sum p^2; misclassification: 1 - max p",
-    "max_depth": "Stop splitting at this depth; a single leaf has depth 0 (then split it by hand)",
-    "min_samples_split": "Do not split a node with fewer instances than this",
-    "min_samples_leaf": "C4.5: at least two branches need this many instances; CART: every branch",
-    "min_gain": "Split only when the gain exceeds tau; a very small improvement is often unjustifiable "
-                "(seed 000, 2.6)",
-    "max_leaves": "Stop when the tree has this many leaves (0 = no limit); with best-first growth the "
-                  "leaves that lower impurity most are expanded first",
-    "growth": "Depth-first recursion as in ID3's pseudocode, or best-first through a priority queue of "
-              "leaves ranked by impurity reduction (seed 004, Algorithm 3)",
-    "splitter": "exact: every distinct value of a numeric attribute is a candidate threshold; "
-                "histogram: up to 255 quantile bins (much faster on big tables); auto: bins for CART "
-                "from 500,000 rows",
-    "prune": "pessimistic: C4.5's upper error bound (seed 001); cost-complexity: CART's weakest-link "
-             "pruning; reduced-error: prune on held-out rows (seed 004)",
-    "confidence": "C4.5's confidence factor: smaller values prune more (default 0.25)",
-    "subtree_raising": "C4.5 may replace a node by its most populated branch (seed 001, option 3)",
-    "error_estimate": "c45: the normal approximation J48 uses; exact: the binomial bound solved numerically",
-    "alpha": "CART: the complexity parameter; larger alpha, smaller tree",
-    "cv_alpha": "CART: choose alpha by this many folds of cross-validation (0 = use alpha)",
-    "one_se": "With CV: the smallest tree within one standard error of the best",
-    "holdout": "Reduced-error pruning: the share of rows held out to prune on",
+#: Tooltips: the options table's, plus the panel's own cross-validation folds.
+TIPS = {o.name: o.help for o in OPTIONS if o.name != "max_bins"} | {
     "cv_folds": "Evaluate by stratified k-fold cross-validation after training (0 = skip)",
-    "seed": "Random seed for folds and holdouts: the same seed gives the same results",
 }
 
 
@@ -128,6 +102,7 @@ class ConfigPanel(QWidget):
         layout.addStretch(1)
         for name, tip in TIPS.items():
             getattr(self, name).setToolTip(tip)
+        self._fit_ranges_to_the_table()
         self.algorithm.currentTextChanged.connect(self._on_algorithm_changed)
         self.task.currentTextChanged.connect(self._on_algorithm_changed)
         for widget in self._widgets():
@@ -153,6 +128,22 @@ class ConfigPanel(QWidget):
         doc.reset.connect(kinds)
         doc.columns_changed.connect(kinds)
         tell()
+
+    def _fit_ranges_to_the_table(self) -> None:
+        """Spin boxes offer what the options table allows (optional options keep their
+        "no limit"/"off" value below the range)."""
+        for option in OPTIONS:
+            widget = getattr(self, option.name, None)
+            if not isinstance(widget, QSpinBox | QDoubleSpinBox):
+                continue
+            if isinstance(widget, QDoubleSpinBox):
+                widget.setDecimals(option.decimals)
+                widget.setSingleStep(option.step)
+            top = option.high if option.high is not None else option.widget_high
+            if top is not None:
+                widget.setMaximum(top)
+            if not option.optional and option.low is not None:
+                widget.setMinimum(option.low + (10.0 ** -option.decimals if option.low_open else 0))
 
     def _widgets(self):
         return [self.algorithm, self.task, self.criterion, self.max_depth, self.min_samples_split,
@@ -232,17 +223,12 @@ class ConfigPanel(QWidget):
 
     def _on_changed(self, *_) -> None:
         algorithm = self.algorithm.currentText()
-        c45, cart = algorithm == "c45", algorithm == "cart"
-        method = self.prune.currentText()
-        self._enable(self.task, cart, "Regression trees are CART trees")
-        self._enable(self.confidence, c45 and method == "pessimistic", "Only for C4.5's pessimistic pruning")
-        self._enable(self.subtree_raising, c45 and method == "pessimistic", "Only for C4.5's pessimistic pruning")
-        self._enable(self.error_estimate, c45 and method == "pessimistic", "Only for C4.5's pessimistic pruning")
-        for w in (self.alpha, self.cv_alpha, self.one_se):
-            self._enable(w, cart and method == "cost-complexity", "Only for CART's cost-complexity pruning")
-        self._enable(self.one_se, cart and method == "cost-complexity" and self.cv_alpha.value() > 0,
-                     "Needs CV folds for alpha")
-        self._enable(self.holdout, method == "reduced-error", "Only for reduced-error pruning")
+        params = self.params()
+        for option in OPTIONS:  # the table says where each option applies
+            widget = getattr(self, option.name, None)
+            if widget is not None and option.name != "algorithm":
+                reason = why_not(option.name, params)
+                self._enable(widget, reason is None, reason)
         problem = self.problem()
         self.message.setText(problem or "")
         self.switch_button.setVisible(bool(problem) and "numeric" in (problem or "") and algorithm == "id3")
