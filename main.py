@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-SUBCOMMANDS = {"train", "evaluate", "predict", "explain", "path", "baseline"}
+SUBCOMMANDS = {"train", "evaluate", "predict", "explain", "path", "baseline", "compile"}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -15,6 +15,7 @@ import sys
 from cli import commands
 from engine import settings
 from engine.errors import ArborError, Cancelled, printable
+from engine.fast import compile as kernels
 
 EXIT_BAD_INPUT = 2
 
@@ -115,6 +116,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("baseline", help="0-R and 1-R")
     _data_arguments(p)
 
+    p = sub.add_parser("compile", help="compile the fast split search for this machine now",
+                       description="Compile the fast (numba) split search once for this machine, "
+                                   "in the foreground. Fits otherwise do it in the background the "
+                                   "first time they need it, using the slower numpy search "
+                                   "meanwhile. Clones and venvs of the same version share it.")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     return parser
 
 
@@ -124,6 +131,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 0
+    unsubscribe = kernels.subscribe(_say(args.command))
     try:
         result, text = commands.run(args)
     except ArborError as err:  # one line, whatever a file name or value in it holds
@@ -135,6 +143,8 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"arbor {args.command}: interrupted", file=sys.stderr)
         return 130
+    finally:
+        unsubscribe()
     try:
         if args.json:
             json.dump(_finite(result), sys.stdout, indent=1, allow_nan=False)
@@ -146,7 +156,26 @@ def main(argv: list[str] | None = None) -> int:
         # The reader stopped early (``| head -1``) and has what it wanted. Python would report
         # the failed flush again at exit, so stdout is pointed at nothing first.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    try:  # a compilation this run started is finished, not lost: it must not outlive us
+        kernels.finish(lambda left: print(
+            f"arbor {args.command}: finishing the one-time compilation "
+            f"({kernels.describe_seconds(left)} more; Ctrl+C skips it)", file=sys.stderr, flush=True))
+    except KeyboardInterrupt:
+        print(f"arbor {args.command}: compilation stopped; a later run compiles again",
+              file=sys.stderr)
+        return 130
     return 0
+
+
+def _say(command: str):
+    """Tell the compilation's news on stderr, each kind once."""
+    told = set()
+
+    def say(notice) -> None:
+        if notice.state not in told and not (command == "compile" and notice.state == "ready"):
+            told.add(notice.state)
+            print(f"arbor {command}: {notice.message}", file=sys.stderr, flush=True)
+    return say
 
 
 def _finite(value):

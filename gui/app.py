@@ -42,7 +42,7 @@ def run(argv: list[str]) -> int:
         "Arbor did not close properly last time. Restore the unsaved work it kept?")
     if restore and window.files.open_project(window.recovery.path, modified=True):
         window.show()
-        return app.exec()
+        return _exec(app)
     window.recovery.clear()
     if argv:
         if not window.files.open_path(argv[0], confirmed=True):
@@ -51,4 +51,13 @@ def run(argv: list[str]) -> int:
         window.files.open_sample("weather", confirmed=True)
     window.show()
     window.train()
-    return app.exec()
+    return _exec(app)
+
+
+def _exec(app) -> int:
+    from engine.fast import compile as kernels
+
+    try:
+        return app.exec()
+    finally:
+        kernels.stop()  # a compilation under way ends with the window (its partial work is kept)

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from gui.actions import MENUS, TOOLBAR, build_actions, update_enabled
+from gui.compile_notice import CompileNotice
 from gui.controller import Controller
 from gui.dialogs import Dialogs
 from gui.exports import IMAGE_SCALES, Exports
@@ -139,8 +140,10 @@ class MainWindow(QMainWindow):
         self.cancel_button.setToolTip("Stop the running job (Esc); the table and the tree stay as they were")
         self.cancel_button.hide()
         self.cancel_button.clicked.connect(self.controller.cancel)
+        self.compile_notice = CompileNotice()
         bar = self.statusBar()
         bar.addWidget(self.status_label, 1)
+        bar.addPermanentWidget(self.compile_notice)
         bar.addPermanentWidget(self.progress)
         bar.addPermanentWidget(self.cancel_button)
 

@@ -1,0 +1,107 @@
+"""The fits that compile every kernel signature real fits use.
+
+numba compiles one machine-code version per combination of argument types, and a
+read-only array is another type than a writable one: a warm-up that grew its trees
+on hand-made arrays left the first real fit (on ``encode``'s read-only matrix) to
+compile again for most of a minute. So the warm-up takes its arrays from where real
+fits get theirs, ``make_table -> encode`` (and ``subset``, whose writable copy pruning
+and cross-validation train on), and hands them to the builder's own entry points
+(:func:`engine.fast.builder.plan` with the compiled builder forced, then
+:func:`~engine.fast.builder.grow_compiled`), for small tables of each kind (numeric
+only, mixed, nominal only, missing values, a numeric target) in every mode (exact and
+histogram search, depth- and best-first, with and without a leaf limit, multiway and
+binary, a subtree regrown below a hand edit with fractional weights). Whatever the
+kernels' signatures become, fits like these compile them;
+``tests/engine/test_compile_lifecycle.py`` checks that real fits then compile nothing new.
+
+(It stops at the builder rather than going through ``DecisionTree.fit``: the growth
+loop asks :mod:`engine.fast.compile` whether the kernels are ready, so going through
+it from here would be an import cycle.)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+#: (table, options) pairs; the tables are made by :func:`tables`.
+FITS = (
+    ("numeric", {"algorithm": "cart", "splitter": "exact", "max_depth": 5}),
+    ("numeric", {"algorithm": "cart", "splitter": "histogram", "max_depth": 5}),
+    ("numeric", {"algorithm": "cart", "splitter": "histogram", "max_leaves": 12}),
+    ("numeric", {"algorithm": "cart", "growth": "best", "max_leaves": 8}),
+    ("numeric", {"algorithm": "c45", "max_depth": 4}),
+    ("mixed", {"algorithm": "c45", "max_depth": 4}),
+    ("mixed", {"algorithm": "cart", "max_depth": 4}),
+    ("nominal", {"algorithm": "id3", "max_depth": 3}),
+    ("missing", {"algorithm": "c45", "max_depth": 4}),
+    ("missing", {"algorithm": "cart", "max_depth": 4}),
+    ("regression", {"algorithm": "cart", "task": "regression", "splitter": "exact", "max_depth": 5}),
+    ("regression", {"algorithm": "cart", "task": "regression", "splitter": "histogram",
+                    "growth": "best", "max_leaves": 12}),
+)
+#: Rows of each warm-up table.
+ROWS = 1_000
+
+
+def warm_up(check=lambda: None) -> None:
+    """Grow :data:`FITS` on the compiled builder, on ``encode``'s arrays and on a subset's
+    (seconds once compiled); ``check`` is called between fits."""
+    from engine.data.encoding import encode, subset
+    from engine.fast.builder import grow_compiled, plan
+    from engine.learn.problem import Problem
+    from engine.monitor import Monitor
+    from engine.settings import resolve
+
+    made = tables()
+    half = np.arange(0, ROWS, 2)
+    for name, options in FITS:
+        settings = resolve(**options)
+        whole = encode(made[name], settings.task)
+        for data in (whole, subset(whole, half)):  # read-only, then a writable copy
+            check()
+            problem = Problem(data, settings)
+            rows = np.arange(data.n_rows)
+            weights = data.weight[rows]
+            mode = plan(problem, rows, weights, frozenset(), force=True)
+            if mode is not None:
+                grow_compiled(problem, mode, rows, weights, 0, frozenset(), Monitor())
+    # A subtree regrown below a hand edit: some rows, fractional weights, an attribute used.
+    check()
+    data = encode(made["mixed"])
+    settings = resolve(algorithm="c45", max_depth=3)
+    problem = Problem(data, settings)
+    rows = np.arange(16, data.n_rows)
+    weights = np.full(len(rows), 0.75)
+    used = frozenset({data.schema.attribute_index("colour")})
+    mode = plan(problem, rows, weights, used, force=True)
+    if mode is not None:
+        grow_compiled(problem, mode, rows, weights, 1, used, Monitor())
+
+
+def tables() -> dict:
+    """Small tables of every kind ``encode`` treats differently (fixed seed)."""
+    from engine.data.table import make_table
+
+    n = ROWS
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(n, 4)).round(2)
+    colour = rng.choice(["red", "green", "blue"], n)
+    size = rng.choice(["s", "m", "l", "xl"], n)
+    score = x[:, 0] + (colour == "red") - 0.5 * x[:, 1] + rng.normal(0, 0.3, n)
+    label = np.where(score > 0.8, "high", np.where(score > -0.4, "mid", "low"))
+    numeric = pd.DataFrame({f"x{i}": x[:, i] for i in range(4)} | {"y": label})
+    mixed = pd.DataFrame({"x0": x[:, 0], "x1": x[:, 1], "colour": colour, "size": size,
+                          "y": np.where(score > 0.2, "yes", "no")})
+    nominal = mixed.drop(columns=["x0", "x1"]).assign(band=np.where(x[:, 2] > 0, "up", "down"))
+    missing = mixed.copy()
+    missing.loc[rng.random(n) < 0.05, "x0"] = np.nan
+    missing.loc[rng.random(n) < 0.05, "colour"] = None
+    regression = pd.DataFrame({f"x{i}": x[:, i] for i in range(4)} | {"y": score.round(3)})
+    return {
+        "numeric": make_table(numeric),
+        "mixed": make_table(mixed),
+        "nominal": make_table(nominal),
+        "missing": make_table(missing),
+        "regression": make_table(regression, kinds={"y": "numeric"}),
+    }

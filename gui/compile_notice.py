@@ -1,0 +1,52 @@
+"""The status bar's word on the fast split search's one-time compilation."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QTimer, Signal
+from PySide6.QtWidgets import QLabel
+
+from engine.fast import compile as kernels
+
+#: How long "ready" (or "failed") stays in the status bar.
+SHOWN_MS = 10_000
+
+
+class CompileNotice(QLabel):
+    """Shows what :mod:`engine.fast.compile` says while it compiles, then that it is done.
+
+    Signals
+    -------
+    notice_received(object) : an :class:`engine.fast.compile.Notice`; emitted from the
+        engine's thread, handled on the window's.
+    """
+
+    notice_received = Signal(object)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setObjectName("compile-notice")
+        self.hide()
+        self._hide_later = QTimer(self, singleShot=True, interval=SHOWN_MS)
+        self._hide_later.timeout.connect(self.hide)
+        self.notice_received.connect(self._on_engine_notice)
+        unsubscribe = kernels.subscribe(self.notice_received.emit)
+        self.destroyed.connect(lambda *_: unsubscribe())
+
+    def _on_engine_notice(self, notice) -> None:
+        text = notice.message[:1].upper() + notice.message[1:]
+        self.setText(text + ("…" if notice.state == "compiling" else ""))
+        tips = {
+            "compiling": "Arbor compiles its fast split search once per machine and version; "
+                         "clones and virtual environments share it. 'python main.py compile' "
+                         "does it up front.",
+            "ready": "Later fits and later runs of Arbor use the compiled split search.",
+            "failed": "Fits give the same trees with the numpy search, more slowly. "
+                      "'python main.py compile' tries again and says why it fails.",
+        }
+        self.setToolTip(tips.get(notice.state, ""))
+        self.setStyleSheet("color: #B42318;" if notice.state == "failed" else "")
+        self.show()
+        if notice.state == "compiling":
+            self._hide_later.stop()
+        else:
+            self._hide_later.start()

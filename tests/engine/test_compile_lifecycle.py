@@ -1,0 +1,326 @@
+"""The kernels compile once per machine, in one child at a time that never outlives its parent,
+into a per-user folder that clones at other paths share; after the warm-up nothing compiles.
+
+Tests that start processes use their own cache folder (``ARBOR_CACHE_DIR``) and, where a
+real compilation would take a minute, a stand-in warm-up that a ``sitecustomize`` module
+installs in every process they start (the compiling child included).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from engine.fast import NUMBA_INSTALLED, cache
+from engine.fast import compile as kernels
+
+ROOT = Path(__file__).resolve().parents[2]
+needs_numba = pytest.mark.skipif(not NUMBA_INSTALLED, reason="numba is not installed")
+
+FAKE_WARM_UP = """\
+import os, time
+from pathlib import Path
+import engine.fast.warmup as warmup
+
+def warm_up(check=lambda: None):
+    Path(os.environ["ARBOR_TEST_RAN"], f"warm-up-{os.getpid()}").touch()
+    time.sleep(float(os.environ.get("ARBOR_TEST_WARM_UP_SECONDS", "0")))
+
+warmup.warm_up = warm_up
+"""
+
+
+def _env(tmp_path: Path, seconds: float = 0.0) -> dict:
+    """A process environment with its own cache folder and the stand-in warm-up."""
+    hooks = tmp_path / "hooks"
+    hooks.mkdir(exist_ok=True)
+    (hooks / "sitecustomize.py").write_text(FAKE_WARM_UP)
+    ran = tmp_path / "ran"
+    ran.mkdir(exist_ok=True)
+    env = dict(os.environ, ARBOR_CACHE_DIR=str(tmp_path / "cache"), ARBOR_TEST_RAN=str(ran),
+               ARBOR_TEST_WARM_UP_SECONDS=str(seconds), QT_QPA_PLATFORM="offscreen")
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), str(hooks), env.get("PYTHONPATH")) if p)
+    env.pop("XDG_CACHE_HOME", None)
+    return env
+
+
+def _folder(tmp_path: Path) -> Path:
+    return cache._folder(str(tmp_path / "cache"), cache.sources_digest())
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:  # a zombie is dead too (waiting for its reaper)
+        return Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0] != "Z"
+    except OSError:
+        return True
+
+
+def _wait_for(condition, seconds: float = 30.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return condition()
+
+
+# ---------------------------------------------------------------------- where the cache is
+
+def test_the_cache_is_in_the_per_user_cache_folder(monkeypatch, tmp_path):
+    monkeypatch.delenv("ARBOR_CACHE_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    if sys.platform.startswith("linux"):
+        assert cache.cache_root() == tmp_path / "xdg" / "arbor"
+        monkeypatch.setenv("XDG_CACHE_HOME", "relative/path")  # the spec says: ignore it
+        assert cache.cache_root() == Path.home() / ".cache" / "arbor"
+    monkeypatch.setenv("ARBOR_CACHE_DIR", str(tmp_path / "mine"))
+    assert cache.cache_root() == tmp_path / "mine"
+    folder = cache._folder(str(tmp_path / "mine"), "0123456789abcdef")
+    assert folder.parent == tmp_path / "mine" / "numba" and folder.is_dir()
+    from importlib.metadata import version
+
+    assert folder.name.startswith(f"{version('arbor')}-numba{version('numba')}-py")
+    assert folder.name.endswith("-0123456789abcdef")
+
+
+def test_the_digest_covers_the_kernels_and_what_they_import():
+    names = {p.relative_to(cache.ENGINE).as_posix() for p in cache.kernel_sources()}
+    assert {"fast/kernels.py", "fast/sweeps.py", "fast/compiled.py", "fast/histogram.py",
+            "learn/tolerances.py"} <= names  # tolerances: constants compiled into the kernels
+    assert "fast/builder.py" not in names and "fast/compile.py" not in names
+
+
+@needs_numba
+def test_the_kernels_cache_into_the_shared_folder():
+    from engine.fast import kernels
+
+    assert Path(kernels.impurity.stats.cache_path) == cache.kernel_folder()
+
+
+@needs_numba
+def test_two_clones_at_other_paths_share_one_compilation(tmp_path):
+    """numba's own cache is keyed by path and modification time: a second clone compiled again."""
+    script = (
+        "import json, numpy as np\n"
+        "from engine.fast import kernels\n"
+        "from engine.fast.cache import kernel_folder\n"
+        "kernels.first_best(np.array([1.0, 3.0, 2.0]), 3, 1e-6)\n"
+        "s = kernels.first_best.stats\n"
+        "print(json.dumps({'folder': str(kernel_folder()), 'file': kernels.__file__,\n"
+        "                  'hits': sum(s.cache_hits.values()), 'misses': sum(s.cache_misses.values())}))\n"
+    )
+    env = dict(os.environ, ARBOR_CACHE_DIR=str(tmp_path / "cache"))
+    env.pop("PYTHONPATH", None)
+
+    def clone(name: str) -> Path:
+        target = tmp_path / name
+        shutil.copytree(ROOT / "engine", target / "engine", copy_function=shutil.copyfile,
+                        ignore=shutil.ignore_patterns("__pycache__"))  # new files, new times
+        return target
+
+    def run(where: Path) -> dict:
+        out = subprocess.run([sys.executable, "-c", script], cwd=where, env=env, stdin=subprocess.DEVNULL,
+                             capture_output=True, text=True, timeout=300)
+        assert out.returncode == 0, out.stderr
+        return json.loads(out.stdout.strip().splitlines()[-1])
+
+    first = run(clone("first"))
+    time.sleep(1.1)  # later modification times for the second copy
+    second = run(clone("second"))
+    assert first["file"] != second["file"]
+    assert first["folder"] == second["folder"]
+    assert (first["misses"], second["misses"], second["hits"]) == (1, 0, 1)
+    changed = clone("changed")  # different kernel sources: their own folder, compiled anew
+    tolerances = changed / "engine" / "learn" / "tolerances.py"
+    tolerances.write_text(tolerances.read_text() + "\n# changed\n")
+    third = run(changed)
+    assert third["folder"] != first["folder"] and third["misses"] == 1
+
+
+# ---------------------------------------------------------------------- the warm-up
+
+def _signatures() -> dict:
+    """Every compiled kernel's signatures in this process, and the cache index's entries."""
+    import importlib
+
+    from numba.core.dispatcher import Dispatcher
+
+    loaded = {}
+    for path in cache.kernel_sources():
+        if path.parent.name != "fast":
+            continue
+        module = importlib.import_module(f"engine.fast.{path.stem}")
+        for name, obj in vars(module).items():
+            if isinstance(obj, Dispatcher) and obj.py_func.__module__ == module.__name__:
+                loaded[f"{path.stem}.{name}"] = {str(s) for s in obj.signatures}
+    index = {}
+    for nbi in cache.kernel_folder().glob("*.nbi"):
+        with open(nbi, "rb") as f:
+            pickle.load(f)  # numba's version
+            _, overloads = pickle.loads(f.read())
+        index[nbi.name] = {str(key[0]) for key in overloads}
+    return {"loaded": loaded, "index": index}
+
+
+def _other_fits(tmp_path: Path) -> None:
+    """Real fits unlike the warm-up's: files read from disk, other shapes, pruning, CV."""
+    from engine.data.encoding import encode
+    from engine.data.io import read_table
+    from engine.estimator import DecisionTree
+    from engine.evaluate.evaluation import cross_validate
+    from engine.learn.editing import grow_below
+    from engine.learn.growth import grow
+
+    rng = np.random.default_rng(7)
+    n = 9_000
+    frame = pd.DataFrame({f"a{i}": rng.normal(size=n).round(3) for i in range(6)})
+    frame["k"] = rng.integers(0, 4, n)
+    frame["colour"] = rng.choice(list("pqrst"), n)
+    frame["y"] = np.array(list("vwxyz"))[(frame.a0 > 0).astype(int) + 2 * (frame.a1 > 0.5) + (frame.k == 3)]
+    frame.to_csv(tmp_path / "big.csv", index=False)
+    table = read_table(tmp_path / "big.csv")
+    numeric = read_table(tmp_path / "big.csv", ignored=["colour"])
+    for options in ({"algorithm": "cart", "splitter": "histogram"},
+                    {"algorithm": "cart", "criterion": "entropy", "max_depth": 8},
+                    {"algorithm": "cart", "criterion": "misclassification", "growth": "best", "max_leaves": 30},
+                    {"algorithm": "cart", "prune": "cost-complexity", "cv_alpha": 3, "max_depth": 6},
+                    {"algorithm": "c45", "max_depth": 6},
+                    {"algorithm": "c45", "prune": "reduced-error", "max_depth": 6}):
+        DecisionTree(**options).fit(numeric)
+    DecisionTree(algorithm="c45", max_depth=5).fit(table)
+    model = DecisionTree(algorithm="c45", prune="none", max_depth=2).fit(table)
+    leaf = next(node for node in model.tree_.root.walk() if node.is_leaf and node.weight > 2_500)
+    grow_below(model.tree_, encode(table), model.settings_, leaf.id)
+    regression = numeric.frame.assign(y=numeric.frame.a0 * 2 + rng.normal(size=n))
+    DecisionTree(algorithm="cart", task="regression", max_depth=8).fit(regression, target="y")
+    data = encode(numeric)
+    cross_validate(data, DecisionTree(algorithm="cart", splitter="histogram", max_leaves=20).settings(),
+                   folds=3, seed=2)
+    grow(data, DecisionTree(algorithm="cart", max_depth=4).settings(), compiled=True,
+         rows=np.arange(0, n, 3), weights=np.full(len(range(0, n, 3)), 2.0))
+
+
+@needs_numba
+def test_after_the_warm_up_real_fits_compile_nothing_new(tmp_path):
+    """The warm-up once compiled a writable-array signature; every real fit then compiled a
+    read-only one (43 s in its own process)."""
+    assert kernels.compile_kernels()
+    before = _signatures()
+    _other_fits(tmp_path)
+    after = _signatures()
+    assert after["index"] == before["index"]  # nothing compiled and saved
+    assert after["loaded"] == before["loaded"]  # nothing compiled, nothing else loaded
+
+
+# ---------------------------------------------------------------------- the child
+
+@needs_numba
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("how", ["killed", "exits"])
+def test_the_compiling_child_never_outlives_its_parent(tmp_path, how):
+    parent = subprocess.Popen(
+        [sys.executable, "-c",
+         "import sys, time\n"
+         "from engine.fast import compile as c\n"
+         "c._start(0)\n"
+         "while c._child is None: time.sleep(0.02)\n"
+         "print(c._child.pid, flush=True)\n"
+         "sys.stdin.readline()\n"],  # then exits, without finish()
+        env=_env(tmp_path, seconds=120), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    child = int(parent.stdout.readline())
+    assert _alive(child)
+    if how == "killed":
+        parent.send_signal(signal.SIGKILL)
+    else:
+        parent.stdin.write("\n")
+        parent.stdin.flush()
+    parent.wait(timeout=30)
+    assert _wait_for(lambda: not _alive(child), 10)
+
+
+@needs_numba
+def test_one_compilation_at_a_time_and_a_second_child_joins_the_first(tmp_path):
+    env = _env(tmp_path)
+    folder = _folder(tmp_path)
+    ran = tmp_path / "ran"
+    command = [sys.executable, "-c", "from engine.fast.compile import child_main; child_main()"]
+    with cache.folder_lock(folder) as held:  # "another process" compiling
+        assert held
+        child = subprocess.Popen(command, env=env, stdin=subprocess.PIPE)
+        time.sleep(1.5)
+        assert child.poll() is None and not list(ran.iterdir())  # waiting for the lock
+        cache.mark_complete(folder, 42.0)
+    assert child.wait(timeout=30) == 0
+    assert not list(ran.iterdir())  # found the folder complete: compiled nothing
+    cache.mark_incomplete(folder)
+    child = subprocess.Popen(command, env=env, stdin=subprocess.PIPE)  # its parent stays
+    assert child.wait(timeout=60) == 0
+    assert len(list(ran.iterdir())) == 1 and cache.is_complete(folder)
+    assert json.loads((folder / cache.COMPLETE).read_text())["sources"]
+
+
+# ---------------------------------------------------------------------- what people see
+
+def _big_csv(tmp_path: Path) -> Path:
+    rng = np.random.default_rng(1)
+    n = 3_000
+    frame = pd.DataFrame({"a": rng.normal(size=n).round(2), "b": rng.normal(size=n).round(2)})
+    frame["y"] = np.where(frame.a + frame.b > 0, "yes", "no")
+    frame.to_csv(tmp_path / "big.csv", index=False)
+    return tmp_path / "big.csv"
+
+
+def _cli(args, env) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(ROOT / "main.py"), *args], env=env, cwd=ROOT,
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=300)
+
+
+@needs_numba
+def test_the_command_line_says_once_that_it_compiles_and_finishes_before_exiting(tmp_path):
+    env = _env(tmp_path, seconds=2)
+    out = _cli(["train", str(_big_csv(tmp_path)), "--algorithm", "cart", "--max-depth", "2"], env)
+    assert out.returncode == 0, out.stderr
+    lines = out.stderr.splitlines()
+    compiling = [line for line in lines if "compiling the fast split search" in line]
+    assert len(compiling) == 1 and "once" in compiling[0]
+    assert any("finishing the one-time compilation" in line for line in lines)
+    assert "CART tree" in out.stdout  # grown with the numpy search meanwhile
+    assert cache.is_complete(_folder(tmp_path))  # the compilation was finished, not lost
+    again = _cli(["compile", "--json"], env)
+    assert again.returncode == 0 and again.stderr == ""
+    report = json.loads(again.stdout)
+    assert report["already"] and report["ok"] and Path(report["folder"]) == _folder(tmp_path)
+
+
+@needs_numba
+def test_compile_says_why_it_failed_and_tries_again_when_asked(tmp_path):
+    env = _env(tmp_path)
+    folder = _folder(tmp_path)
+    cache.mark_failed(folder, "Traceback ...\nLoweringError: something numba could not do")
+    assert kernels.state() != "failed"  # this process uses its own folder
+    out = _cli(["train", str(_big_csv(tmp_path)), "--max-depth", "2"], env)
+    assert out.returncode == 0 and "compiling" not in out.stderr  # no retry on every run
+    out = _cli(["compile"], env)  # asked: tries again
+    assert out.returncode == 0, out.stderr
+    assert "Compiled the fast split search" in out.stdout and cache.failure(folder) is None
+    assert len(list((tmp_path / "ran").iterdir())) == 2  # the child's warm-up, then the load
+
+
+def test_expected_times_read_like_a_person_says_them():
+    assert [kernels.describe_seconds(s) for s in (3, 38, 60, 100, 250)] == [
+        "5 s", "40 s", "about a minute", "2 min", "4 min"]
