@@ -2,33 +2,11 @@
 
 from __future__ import annotations
 
-import numpy as np
-
-from engine.data.encoding import encode, encode_columns
+from engine.data.encoding import encode, encode_like
 from engine.estimator import check_trainable
-from engine.evaluate.evaluation import Evaluation, cross_validate, evaluate_tree, holdout_evaluate
+from engine.evaluate.evaluation import cross_validate, evaluate_tree, holdout_evaluate
+from engine.evaluate.report import evaluation_text
 from engine.fitting import fit_tree
-
-
-def _text(ev: Evaluation, target: str) -> str:
-    lines = [f"=== {ev.method} ({ev.n:g} instances) ==="]
-    if ev.classes is None:
-        lines += [f"RMSE: {ev.rmse:.4f}", f"MAE:  {ev.mae:.4f}", f"R^2:  {ev.r2:.4f}"]
-        return "\n".join(lines)
-    lines += [
-        f"Accuracy: {100 * ev.accuracy:.2f}%  (+/- {100 * ev.accuracy_std:.2f} across folds)",
-        f"Kappa:    {ev.kappa:.4f}",
-        "",
-        f"{'class':<16}{'precision':>10}{'recall':>10}{'F1':>10}",
-    ]
-    for c, p, r, f in zip(ev.classes, ev.precision, ev.recall, ev.f1, strict=True):
-        lines.append(f"{c[:15]:<16}{p:>10.3f}{r:>10.3f}{f:>10.3f}")
-    width = max(8, *(len(c) + 1 for c in ev.classes))
-    lines += ["", f"Confusion matrix (rows: actual {target}, columns: predicted)"]
-    lines.append(" " * width + "".join(f"{c:>{width}}" for c in ev.classes))
-    for c, row in zip(ev.classes, ev.confusion, strict=True):
-        lines.append(f"{c:>{width}}" + "".join(f"{v:>{width}g}" for v in row))
-    return "\n".join(lines)
 
 
 def _prepare(args, load, learner):
@@ -48,26 +26,13 @@ def evaluate_command(args, load, learner):
 
         test_table = read_table(args.test, target=table.target)
         tree = fit_tree(data, settings)
-        test = encode(test_table, settings.task)
-        # Encode the test rows against the training schema so codes line up.
-        from dataclasses import replace
-
-        X = encode_columns(test_table.frame.loc[test_table.frame[table.target].notna()],
-                           data.schema.attributes)
-        if not data.schema.is_regression:
-            lookup = {c: i for i, c in enumerate(data.schema.classes)}
-            y = np.array([lookup.get(test.schema.classes[k], -1) for k in test.y])
-            keep = y >= 0
-            test = replace(test, schema=data.schema, X=np.asfortranarray(X[keep]), y=y[keep],
-                           weight=test.weight[keep])
-        else:
-            test = replace(test, schema=data.schema, X=np.asfortranarray(X))
+        test = encode_like(test_table, data.schema)
         ev = evaluate_tree(tree, test, f"test set {args.test}")
     elif args.split:
         ev = holdout_evaluate(data, settings, args.split, seed)
     else:
         ev = cross_validate(data, settings, args.folds, seed)
-    return ev.as_dict(), _text(ev, table.target)
+    return ev.as_dict(), evaluation_text(ev, table.target)
 
 
 def path_command(args, load, learner):

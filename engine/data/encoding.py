@@ -209,8 +209,55 @@ def encode(table: Table, task: str = "classification") -> Encoded:
     return Encoded(schema, X, y, np.broadcast_to(1.0, len(y)), tuple(notes))
 
 
-__all__ = ["Attribute", "Schema", "Encoded", "encode", "encode_columns", "shared_matrix", "as_table",
-           "IGNORED"]
+def encode_like(table: Table, schema: Schema) -> Encoded:
+    """Encode another table (a test set) against a trained tree's ``schema``, so codes line up.
+
+    Columns are matched by name; a category the training data never had is missing, as in
+    prediction. Rows whose target is missing, or (classification) a class the tree does not
+    know, cannot be scored: they are left out and the notes say how many.
+
+    Examples
+    --------
+    >>> from engine.data.table import make_table
+    >>> train = encode(make_table(pd.DataFrame({"a": ["x", "y"], "c": ["p", "q"]})))
+    >>> test = encode_like(make_table(pd.DataFrame({"a": ["y", "z"], "c": ["q", "r"]})), train.schema)
+    >>> test.X[:, 0].tolist(), test.y.tolist(), test.notes
+    ([1.0], [1], ('1 row(s) with a class the tree does not know (r) were left out',))
+    """
+    frame = table.frame
+    if schema.target not in frame.columns:
+        raise ArborError(f"the data has no column {schema.target!r}, the tree's target")
+    target = frame[schema.target]
+    notes: list[str] = list(table.notes)
+    keep = target.notna().to_numpy().copy()
+    if not keep.all():
+        notes.append(f"{int((~keep).sum())} row(s) with a missing target were left out")
+    if schema.is_regression:
+        try:
+            y = pd.to_numeric(target[keep], errors="raise").to_numpy(dtype=np.float64)
+        except (ValueError, TypeError):
+            raise ArborError(f"the target {schema.target!r} must be numeric for a regression tree") from None
+    else:
+        lookup = {c: i for i, c in enumerate(schema.classes)}
+        labels = target[keep].astype("object").map(lambda v: str(v).strip())
+        codes = labels.map(lookup)
+        known = codes.notna().to_numpy()
+        if not known.all():
+            unknown = sorted(set(labels[~known]))
+            shown = ", ".join(unknown[:5]) + (", …" if len(unknown) > 5 else "")
+            notes.append(f"{int((~known).sum())} row(s) with a class the tree does not know ({shown}) "
+                         "were left out")
+            keep[np.flatnonzero(keep)[~known]] = False
+        y = codes[known].to_numpy(dtype=np.intp)
+    if not keep.any():
+        raise ArborError("no row of the data can be scored (every target is missing or unknown)")
+    X = encode_columns(frame.loc[keep], schema.attributes)
+    X.setflags(write=False)
+    return Encoded(schema, X, y, np.broadcast_to(1.0, len(y)), tuple(notes))
+
+
+__all__ = ["Attribute", "Schema", "Encoded", "encode", "encode_columns", "encode_like", "shared_matrix",
+           "as_table", "IGNORED"]
 
 
 def subset(data: Encoded, rows: np.ndarray) -> Encoded:

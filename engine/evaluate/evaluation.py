@@ -8,6 +8,7 @@ import numpy as np
 
 from engine.data.encoding import Encoded, subset
 from engine.errors import ArborError
+from engine.evaluate.curves import ClassCurves, class_curves, weighted_mean
 from engine.evaluate.folds import holdout_split, stratified_folds
 from engine.fitting import fit_tree
 from engine.monitor import NULL_MONITOR, Monitor
@@ -35,6 +36,13 @@ class Evaluation:
     mae: float | None = None
     r2: float | None = None
     notes: tuple[str, ...] = field(default=())
+    curves: tuple[ClassCurves, ...] = ()  # classification: ROC and precision-recall per class
+    points: np.ndarray | None = None  # regression: (actual, predicted) rows, at most MAX_POINTS_KEPT
+
+    @property
+    def roc_auc(self) -> float | None:
+        """ROC area averaged over the classes by their sizes (Weka's weighted average)."""
+        return weighted_mean([c.roc_auc for c in self.curves], self.curves) if self.curves else None
 
     def as_dict(self) -> dict:
         out = {"n": self.n, "method": self.method}
@@ -47,21 +55,34 @@ class Evaluation:
                            for c, p, r, f in zip(self.classes, self.precision, self.recall, self.f1,
                                                  strict=True)],
             )
+            if self.curves:
+                for row, curve in zip(out["per_class"], self.curves, strict=True):
+                    row.update(roc_auc=_json_number(curve.roc_auc),
+                               average_precision=_json_number(curve.average_precision))
+                out["roc_auc"] = _json_number(self.roc_auc)
         else:
             out.update(rmse=self.rmse, mae=self.mae, r2=self.r2, fold_rmse=list(self.fold_scores))
         return out
 
 
+#: Regression keeps this many (actual, predicted) pairs for its plots, drawn evenly at random.
+MAX_POINTS_KEPT = 2000
 
 
-def _predict(tree: Tree, data: Encoded) -> np.ndarray:
+def _json_number(value: float | None):
+    return None if value is None or np.isnan(value) else value
+
+
+def _output(tree: Tree, data: Encoded) -> np.ndarray:
+    """Class probabilities (one row per instance) or predicted values."""
     if tree.is_regression:
         return predict_value(tree, data.X)
-    return np.argmax(predict_proba(tree, data.X), axis=1)
+    return predict_proba(tree, data.X)
 
 
-def _classification(method, classes, y, pred, w, fold_scores, notes) -> Evaluation:
+def _classification(method, classes, y, proba, w, fold_scores, notes) -> Evaluation:
     K = len(classes)
+    pred = np.argmax(proba, axis=1)
     confusion = np.zeros((K, K))
     np.add.at(confusion, (y, pred), w)
     n = confusion.sum()
@@ -77,7 +98,15 @@ def _classification(method, classes, y, pred, w, fold_scores, notes) -> Evaluati
         n=float(n), method=method, classes=classes, confusion=confusion, accuracy=accuracy,
         accuracy_std=float(np.std(scores, ddof=1)) if len(scores) > 1 else 0.0,
         fold_scores=scores, kappa=float(kappa), precision=tuple(precision.tolist()),
-        recall=tuple(recall.tolist()), f1=tuple(f1.tolist()), notes=notes)
+        recall=tuple(recall.tolist()), f1=tuple(f1.tolist()), notes=notes,
+        curves=class_curves(proba, y, classes, w))
+
+
+def _kept_points(y: np.ndarray, pred: np.ndarray) -> np.ndarray:
+    rows = np.arange(len(y))
+    if len(rows) > MAX_POINTS_KEPT:
+        rows = np.sort(np.random.default_rng(0).choice(rows, MAX_POINTS_KEPT, replace=False))
+    return np.column_stack([y[rows], pred[rows]])
 
 
 def _regression(method, y, pred, w, fold_scores, notes) -> Evaluation:
@@ -88,43 +117,53 @@ def _regression(method, y, pred, w, fold_scores, notes) -> Evaluation:
     total = float(w @ (y - mean) ** 2)
     return Evaluation(n=float(n), method=method, rmse=mse**0.5, mae=float(w @ np.abs(err) / n),
                       r2=1 - float(w @ err**2) / total if total > 0 else 0.0,
-                      fold_scores=tuple(float(s) for s in fold_scores), notes=notes)
+                      fold_scores=tuple(float(s) for s in fold_scores), notes=notes,
+                      points=_kept_points(y, pred))
 
 
-def _summarise(method, data: Encoded, pred, fold_scores, notes=()) -> Evaluation:
+def _summarise(method, data: Encoded, out, fold_scores, notes=()) -> Evaluation:
     if data.schema.is_regression:
-        return _regression(method, data.y, pred, data.weight, fold_scores, notes)
-    return _classification(method, data.schema.classes, data.y, pred, data.weight, fold_scores, notes)
+        return _regression(method, data.y, out, data.weight, fold_scores, notes)
+    return _classification(method, data.schema.classes, data.y, out, data.weight, fold_scores, notes)
 
 
-def _score(data: Encoded, pred) -> float:
+def _score(data: Encoded, out) -> float:
     if data.schema.is_regression:
-        return float(np.sqrt(np.average((pred - data.y) ** 2, weights=data.weight)))
-    return float(np.average(pred == data.y, weights=data.weight))
+        return float(np.sqrt(np.average((out - data.y) ** 2, weights=data.weight)))
+    return float(np.average(np.argmax(out, axis=1) == data.y, weights=data.weight))
 
 
-def cross_validate(data: Encoded, settings: Settings, folds: int = 10, seed: int = 1,
-                   monitor: Monitor = NULL_MONITOR) -> Evaluation:
-    """Stratified k-fold cross-validation; the same seed gives the same folds and scores."""
+def cross_val_predict(data: Encoded, settings: Settings, folds: int = 10, seed: int = 1,
+                      monitor: Monitor = NULL_MONITOR) -> tuple[np.ndarray, list[float]]:
+    """Out-of-fold outputs of stratified k-fold cross-validation: class probabilities (one row
+    per instance) or predicted values, each from the tree that did not see it; and each fold's
+    score (accuracy or RMSE)."""
     y = None if data.schema.is_regression else data.y
-    pred = np.zeros(data.n_rows, dtype=np.float64 if y is None else np.intp)
+    out = np.zeros(data.n_rows if y is None else (data.n_rows, len(data.schema.classes)))
     scores = []
     for f, test in enumerate(stratified_folds(y, data.n_rows, folds, seed)):
         monitor.check()
         monitor.report(f / folds, f"fold {f + 1} of {folds}")
         train = np.setdiff1d(np.arange(data.n_rows), test)
         tree = fit_tree(subset(data, train), settings, monitor.scaled(f / folds, (f + 1) / folds))
-        fold_pred = _predict(tree, subset(data, test))
-        pred[test] = fold_pred
-        scores.append(_score(subset(data, test), fold_pred))
+        held = subset(data, test)
+        out[test] = fold_out = _output(tree, held)
+        scores.append(_score(held, fold_out))
     monitor.report(1.0, "cross-validated")
-    return _summarise(f"{folds}-fold cross-validation", data, pred, scores)
+    return out, scores
+
+
+def cross_validate(data: Encoded, settings: Settings, folds: int = 10, seed: int = 1,
+                   monitor: Monitor = NULL_MONITOR) -> Evaluation:
+    """Stratified k-fold cross-validation; the same seed gives the same folds and scores."""
+    out, scores = cross_val_predict(data, settings, folds, seed, monitor)
+    return _summarise(f"{folds}-fold cross-validation", data, out, scores)
 
 
 def evaluate_tree(tree: Tree, data: Encoded, method: str = "test set") -> Evaluation:
     """Scores of a trained tree on ``data`` (whose schema must match the tree's)."""
-    pred = _predict(tree, data)
-    return _summarise(method, data, pred, [_score(data, pred)])
+    out = _output(tree, data)
+    return _summarise(method, data, out, [_score(data, out)], data.notes)
 
 
 def holdout_evaluate(data: Encoded, settings: Settings, train_percent: float, seed: int = 1,
