@@ -5,7 +5,12 @@ import doctest
 import numpy as np
 import pandas as pd
 import pytest
-from sklearn.metrics import average_precision_score, precision_recall_curve, roc_auc_score, roc_curve
+from sklearn.metrics import (
+    average_precision_score,
+    precision_recall_curve,
+    roc_auc_score,
+    roc_curve,
+)
 
 import engine.evaluate.curves as curves_module
 from engine.data.encoding import encode, encode_like
