@@ -1,5 +1,5 @@
 """A whole session in one file: the table, its kinds and target, the settings, the tree
-(hand edits included) and the canvas's node positions.
+(hand edits included), the canvas's node positions and the runs list (figures, no trees).
 
 The file is versioned JSON and holds the table the person sees:
 
@@ -35,6 +35,7 @@ from engine.errors import ArborError
 from engine.export.model_json import tree_from_dict, tree_to_dict
 from engine.export.model_schema import check_version, fail, need, number, settings_from, texts
 from engine.reading import MB, open_regular, read_json, shown_path
+from engine.runs import RunLog, log_from_list, log_to_list
 from engine.settings import Settings
 from engine.tree import Tree
 
@@ -65,6 +66,7 @@ class Project:
     positions: dict[int, tuple[float, float]] = field(default_factory=dict)
     collapsed: tuple[int, ...] = ()
     table_is_file: bool = False
+    runs: RunLog | None = None  # the session's runs, without their trees
 
 
 def file_checksum(path: str | Path) -> str:
@@ -123,6 +125,8 @@ def save_project(project: Project, path: str | Path, data_path: str | None = Non
         "positions": {str(k): list(v) for k, v in project.positions.items()},
         "collapsed": list(project.collapsed),
     }
+    if project.runs is not None and len(project.runs):
+        doc["runs"] = log_to_list(project.runs)
     try:
         text = json.dumps(doc, default=_plain, allow_nan=False)
     except ValueError:
@@ -275,4 +279,5 @@ def load_project(path: str | Path) -> Project:
         need(k, int, where, "a node id")
         if not 0 <= k < n_nodes:
             fail(where, f"the layout names node {k}, which the tree does not have")
-    return Project(table, settings, tree, positions, tuple(collapsed), is_file)
+    runs = log_from_list(doc["runs"], f"{where}: runs") if doc.get("runs") is not None else None
+    return Project(table, settings, tree, positions, tuple(collapsed), is_file, runs)
