@@ -72,8 +72,15 @@ def data_key(table) -> str:
 
     frame = table.frame
     digest = hashlib.sha256(repr((list(frame.columns), sorted(table.kinds.items()), table.target)).encode())
-    if len(frame):
-        digest.update(pd.util.hash_pandas_object(frame, index=False).to_numpy().tobytes())
+    for name in frame.columns:
+        col = frame[name]
+        if isinstance(col.dtype, pd.CategoricalDtype):  # codes and their categories: no text per row
+            digest.update(repr(list(col.cat.categories)).encode())
+            digest.update(np.ascontiguousarray(col.cat.codes.to_numpy()))
+        elif col.dtype.kind in "fiub":
+            digest.update(np.ascontiguousarray(col.to_numpy()))
+        else:
+            digest.update(pd.util.hash_pandas_object(col, index=False).to_numpy().tobytes())
     return digest.hexdigest()[:16]
 
 
