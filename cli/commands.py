@@ -107,24 +107,15 @@ def export_all(args, model, table) -> list[str]:
 
 
 def predict(args):
-    from engine.data.encoding import encode_columns
     from engine.export.model_json import load_model
-    from engine.predict import predict_proba, predict_value
+    from engine.predict import prediction_frame, save_predictions
 
     tree, _ = load_model(args.model)
     table = load(args)
-    X = encode_columns(table.frame, tree.schema.attributes)
-    if tree.is_regression:
-        predictions = predict_value(tree, X).tolist()
-    else:
-        labels = np.array(tree.classes)
-        predictions = labels[np.argmax(predict_proba(tree, X), axis=1)].tolist()
+    out = prediction_frame(tree, table.frame)
+    predictions = out[f"predicted {tree.schema.target}"].tolist()
     if args.output:
-        from engine.atomic import write_atomic
-
-        out = table.frame.copy()
-        out[f"predicted {tree.schema.target}"] = predictions
-        write_atomic(args.output, lambda p: out.to_csv(p, index=False))
+        save_predictions(out, args.output)
     text = "\n".join(str(p) for p in predictions)
     return {"predictions": predictions, "n": len(predictions)}, text
 

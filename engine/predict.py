@@ -72,3 +72,60 @@ def leaf_weights(tree: Tree, X: np.ndarray) -> dict[int, tuple[np.ndarray, np.nd
         k: (np.concatenate([r for r, _ in v]), np.concatenate([w for _, w in v]))
         for k, v in reached.items()
     }
+
+
+def prediction_frame(tree: Tree, frame, probabilities: bool = False):
+    """``frame`` with the tree's prediction for every row added as ``predicted <target>``, and
+    with ``probabilities`` one ``P(<class>)`` column per class (classification trees).
+
+    Columns are matched to the tree's attributes by name; other columns are carried along.
+
+    Examples
+    --------
+    >>> from engine.data.samples import load_sample
+    >>> from engine.estimator import DecisionTree
+    >>> table = load_sample("weather")
+    >>> out = prediction_frame(DecisionTree(algorithm="id3").fit(table).tree_, table.frame.head(2), True)
+    >>> out[["predicted play", "P(no)", "P(yes)"]].values.tolist()
+    [['no', 1.0, 0.0], ['no', 1.0, 0.0]]
+    """
+    from engine.data.encoding import encode_columns
+
+    X = encode_columns(frame, tree.schema.attributes)
+    out = frame.copy()
+    name = f"predicted {tree.schema.target}"
+    if tree.is_regression:
+        out[name] = predict_value(tree, X)
+        return out
+    proba = predict_proba(tree, X)
+    out[name] = np.array(tree.classes, dtype=object)[np.argmax(proba, axis=1)]
+    if probabilities:
+        for k, label in enumerate(tree.classes):
+            out[f"P({label})"] = proba[:, k]
+    return out
+
+
+#: Formats predictions are saved in, by file extension.
+PREDICTION_FORMATS = (".csv", ".tsv", ".xlsx", ".parquet")
+
+
+def save_predictions(frame, path) -> None:
+    """Write a frame of predictions (from :func:`prediction_frame`) in the format of ``path``'s
+    extension, columns in their order, atomically (a failed write leaves any old file)."""
+    from pathlib import Path
+
+    from engine.atomic import write_atomic
+    from engine.errors import ArborError
+
+    writers = {".csv": lambda p: frame.to_csv(p, index=False),
+               ".tsv": lambda p: frame.to_csv(p, sep="\t", index=False),
+               ".xlsx": lambda p: frame.to_excel(p, index=False, engine="openpyxl"),
+               ".parquet": lambda p: frame.to_parquet(p, index=False)}
+    suffix = Path(path).suffix.lower()
+    if suffix not in writers:
+        raise ArborError(f"cannot save predictions as {suffix or '(no extension)'}; use one of "
+                         f"{', '.join(PREDICTION_FORMATS)}")
+    try:
+        write_atomic(path, writers[suffix])
+    except (ValueError, TypeError, ImportError) as err:
+        raise ArborError(f"could not write {Path(path).name}: {err}") from None

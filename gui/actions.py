@@ -77,6 +77,17 @@ ACTIONS = (
          "tree"),
     Spec("train", "&Train", "train", ("F5", "Ctrl+R"), "Grow the tree with the current options (F5)"),
     Spec("cancel", "&Cancel", "controller.cancel", ("Esc",), "Stop the running job", "busy"),
+    Spec("test_file", "Evaluate on a &test file…", "evaluating.test_file", ("Ctrl+T",),
+         "Score the selected run's tree on the rows of another data file", "run"),
+    Spec("split", "Evaluate on a percentage &split", "evaluate_split", (),
+         "Train the selected run's settings on a share of the rows (the Runs panel's percentage) "
+         "and test on the rest", "run"),
+    Spec("predict_file", "&Predict a file…", "evaluating.predict_file", (),
+         "Predict every row of a data file with the tree on screen and save the predictions", "tree"),
+    Spec("show_run", "S&how the run's tree", "runs.show_selected", (),
+         "Put the selected run's tree on the canvas", "run"),
+    Spec("compare", "C&ompare two runs", "compare_runs", ("Ctrl+Shift+K",),
+         "Compare the two runs selected in the Runs list side by side", "two_runs"),
     Spec("about", "&About Arbor", "about", (), "What Arbor is"),
 )
 
@@ -84,6 +95,8 @@ ACTIONS = (
 CONDITIONS = {
     "tree": lambda w: w.controller.tree is not None,
     "busy": lambda w: w.controller.busy,
+    "run": lambda w: w.controller.selected_run >= 0,
+    "two_runs": lambda w: len(w.controller.runs) >= 2,
     "can_undo": lambda w: w.controller.doc.undo_stack.canUndo(),
     "can_redo": lambda w: w.controller.doc.undo_stack.canRedo(),
 }
@@ -97,7 +110,7 @@ MENUS = {
               "duplicate_rows", None, "find", "find_next"],
     "&View": ["zoom_in", "zoom_out", "fit", "reset_layout", "expand_all", "orientation", None, "pin", None,
               "@docks"],
-    "&Model": ["train", "cancel"],
+    "&Model": ["train", "cancel", None, "show_run", "compare", None, "test_file", "split", "predict_file"],
     "&Help": ["about"],
 }
 

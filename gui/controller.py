@@ -8,16 +8,18 @@ It holds no widgets, so everything here can be driven (and tested) without a win
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 
 from engine.errors import ArborError
+from engine.runs import RunLog
 from gui.document import DataDocument
 from gui.jobs import Job, JobRunner, TrainResult, train_call
 
 #: How the tree on screen came to be (``Controller.origin``).
-TRAINED, PRUNED, CV_ALPHA, EDITED, STEPPED, OPENED = (
-    "trained", "pruned", "cv-alpha", "edited", "stepped", "opened")
+TRAINED, PRUNED, CV_ALPHA, EDITED, STEPPED, OPENED, RUN = (
+    "trained", "pruned", "cv-alpha", "edited", "stepped", "opened", "run")
 
 
 @dataclass(frozen=True)
@@ -48,11 +50,17 @@ class Controller(QObject):
         The tree on screen: trained, pruned by the slider, chosen by CV alpha, edited by hand,
         grown step by step, or opened from a project.
     origin : str
-        How it came to be: ``TRAINED``, ``PRUNED``, ``CV_ALPHA``, ``EDITED``, ``STEPPED``, ``OPENED``.
+        How it came to be: ``TRAINED``, ``PRUNED``, ``CV_ALPHA``, ``EDITED``, ``STEPPED``, ``OPENED``,
+        or ``RUN`` (an earlier run's tree brought back from the Runs list).
     selected : int
         The selected node of the tree on screen (-1: none).
     busy : bool
         A job (training, reading a file, cross-validation) is running.
+    runs : engine.runs.RunLog
+        Every training since the window opened (or as a project brought them), bounded; each
+        run keeps its settings, sizes and evaluations, the newest few their trees.
+    selected_run : int
+        The run the Runs list has selected (its number; -1: none): the evaluation views show it.
 
     Methods
     -------
@@ -64,6 +72,10 @@ class Controller(QObject):
     pruning, growth steps); drop_tree(); growth_source() -> (data, settings) for stepping;
     select_node(node_id); rows_reaching(node_id); nodes_reached(rows); predict_row(row);
     say(text); fail(message, details=""); new_table().
+    Runs: select_run(number); add_evaluation(number, evaluation); remove_run(number);
+    load_runs(log); show_run(number) -> Job | None puts a run's tree on screen (grown again
+    from its settings when the log no longer keeps it); grow_run_again(number) -> Job | None
+    only brings its tree back into the log.
 
     Signals
     -------
@@ -77,6 +89,8 @@ class Controller(QObject):
     progress_changed(float, str) : fraction done (-1: unknown, a busy bar) and what is being done.
     message(str) : a line for the status bar.
     failed(str, str) : something the user must be told (message, details).
+    runs_changed() : a run was added, removed or given an evaluation, or the log was replaced.
+    run_selected(int) : the selected run changed (its number; -1: none).
     """
 
     table_loaded = Signal()
@@ -89,6 +103,8 @@ class Controller(QObject):
     progress_changed = Signal(float, str)
     message = Signal(str)
     failed = Signal(str, str)
+    runs_changed = Signal()
+    run_selected = Signal(int)
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -102,6 +118,8 @@ class Controller(QObject):
         self.tree = None
         self.origin = TRAINED
         self.selected = -1
+        self.runs = RunLog()
+        self.selected_run = -1
 
     # ------------------------------------------------------------------ reading
     @property
@@ -180,6 +198,7 @@ class Controller(QObject):
         self.result_changed.emit(result)
         tree = result.model.tree_
         self._show(tree, -1, TRAINED)
+        self._add_run(result)
         self.say(f"Trained: {tree.n_leaves} leaves, {tree.n_nodes} nodes, depth {tree.depth}")
 
     def cross_validate_alpha(self) -> Job | None:
@@ -195,6 +214,102 @@ class Controller(QObject):
         job = Job("Cross-validating alpha", lambda monitor: choose_alpha(full, data, settings, monitor))
         job.finished.connect(lambda choice, j=job: self.runner.is_current(j) and self.alpha_chosen.emit(choice))
         return self.start(job)
+
+    # ------------------------------------------------------------------ runs
+    def _add_run(self, result: TrainResult) -> None:
+        import time
+
+        doc, tree = self.doc, result.model.tree_
+        name = Path(doc.path).name if doc.path else doc.sample_name or "untitled"
+        evaluations = tuple(ev for ev in (result.training, result.evaluation) if ev is not None)
+        run = self.runs.add(when=time.strftime("%H:%M:%S"), data_name=name, n_rows=result.data.n_rows,
+                            data_key=result.data_key, settings=result.model.settings_, n_nodes=tree.n_nodes,
+                            n_leaves=tree.n_leaves, depth=tree.depth, evaluations=evaluations,
+                            notes=result.notes, tree=tree)
+        self.runs_changed.emit()
+        self.select_run(run.number)
+
+    def select_run(self, number: int) -> None:
+        if number not in self.runs:
+            number = -1
+        if number != self.selected_run:
+            self.selected_run = number
+            self.run_selected.emit(number)
+
+    def add_evaluation(self, number: int, evaluation) -> None:
+        """Add an evaluation (a test file, a percentage split) to run ``number``, if it is still listed."""
+        if number in self.runs:
+            self.runs.add_evaluation(number, evaluation)
+            self.runs_changed.emit()
+            self.run_selected.emit(self.selected_run)  # the views of the selected run show it
+
+    def remove_run(self, number: int) -> None:
+        if number in self.runs:
+            self.runs.remove(number)
+            self.runs_changed.emit()
+            if number == self.selected_run:
+                self.select_run(self.runs.numbers()[-1] if len(self.runs) else -1)
+
+    def load_runs(self, log: RunLog) -> None:
+        """Replace the runs (a project opened)."""
+        self.runs = log
+        self.runs_changed.emit()
+        self.selected_run = -2  # so that selecting emits
+        self.select_run(log.numbers()[-1] if len(log) else -1)
+
+    def show_run(self, number: int) -> Job | None:
+        """Put run ``number``'s tree on screen with the rows it was trained on; a tree the log
+        no longer keeps is grown again from the run's settings (on a worker thread), which needs
+        the table the run was trained on."""
+        return self._bring_run(number, show=True)
+
+    def grow_run_again(self, number: int) -> Job | None:
+        """Grow the tree of run ``number`` again (same settings, same table) and keep it in the log."""
+        return self._bring_run(number, show=False)
+
+    def _bring_run(self, number: int, show: bool) -> Job | None:
+        run = self.runs[number]
+        if run.tree is not None and (not show or self.result is not None and self.result.data_key == run.data_key):
+            if show:
+                self._show_run_tree(number, run.tree, self.result.data, show)
+            return None
+        try:
+            table = self.doc.snapshot()
+        except ArborError as err:
+            self.fail(str(err))
+            return None
+
+        def call(monitor):
+            from engine.data.encoding import encode
+            from engine.fitting import fit_tree
+            from engine.runs import data_key
+
+            if data_key(table) != run.data_key:
+                if run.tree is not None:
+                    return run.tree, None
+                raise ArborError(f"the table has changed since run {number} was trained (or another table is "
+                                 "open), so its tree cannot be grown again; train with its settings instead")
+            data = encode(table, run.settings.task)
+            tree = run.tree if run.tree is not None else fit_tree(data, run.settings, monitor)
+            return tree, data
+
+        job = Job(f"Growing run {number}'s tree again" if run.tree is None else f"Showing run {number}", call)
+        job.finished.connect(lambda out, j=job: self.runner.is_current(j) and self._show_run_tree(number, *out, show))
+        return self.start(job)
+
+    def _show_run_tree(self, number: int, tree, data, show: bool) -> None:
+        if number in self.runs and self.runs[number].tree is None:
+            self.runs.update(number, tree=tree)
+            self.runs_changed.emit()
+        if not show:
+            self.say(f"Run {number}'s tree grown again: {tree.n_leaves} leaves, {tree.n_nodes} nodes")
+            return
+        self.data = data
+        self.settings = self.runs[number].settings if number in self.runs else self.settings
+        self._show(tree, -1, RUN)
+        said = f"Run {number}'s tree on screen: {tree.n_leaves} leaves, {tree.n_nodes} nodes"
+        self.say(said if data is not None else
+                 said + " (the table has changed since it was trained: its counts are the training table's)")
 
     # ------------------------------------------------------------------ the tree on screen
     def load_tree(self, tree, data, settings, origin: str = OPENED) -> None:

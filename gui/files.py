@@ -154,7 +154,7 @@ class FileActions(QObject):
 
         c = self.controller
         positions, collapsed = self.layout() if c.tree is not None else ({}, ())
-        project = Project(self.doc.snapshot(), c.settings, c.tree, positions, tuple(collapsed))
+        project = Project(self.doc.snapshot(), c.settings, c.tree, positions, tuple(collapsed), runs=c.runs)
         # A big table is referenced by its file only while it equals the file (no unsaved
         # edits); otherwise the project stores the table itself.
         unchanged = self.doc.path if not self.doc.modified else None
@@ -197,6 +197,9 @@ class FileActions(QObject):
         if project.tree is not None and project.settings is not None:
             c.load_tree(project.tree, encode(project.table, project.settings.task), project.settings)
             self.apply_layout(project.positions, set(project.collapsed))
+        from engine.runs import RunLog
+
+        c.load_runs(project.runs if project.runs is not None else RunLog())
         if modified:  # restored from the recovery file: still unsaved
             self.doc.undo_stack.resetClean()
         c.say(f"Opened project {path}")

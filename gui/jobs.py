@@ -141,6 +141,21 @@ class JobRunner(QObject):
         return self._pool.waitForDone(msecs)
 
 
+_ASIDE: set[_Runnable] = set()
+
+
+def run_aside(job: Job) -> Job:
+    """Run ``job`` on the thread pool beside the runner's: no busy bar, no Cancel, nothing of the
+    runner's job cancelled. For a view's own quick work (a text view of a big tree); whoever
+    starts it ignores a result it no longer wants."""
+    runnable = _Runnable(job)
+    _ASIDE.add(runnable)
+    for signal in (job.finished, job.failed, job.cancelled):
+        signal.connect(lambda *_, r=runnable: _ASIDE.discard(r))
+    QThreadPool.globalInstance().start(runnable)
+    return job
+
+
 @dataclass(frozen=True)
 class TrainResult:
     """What a training job hands back to the window."""
@@ -153,6 +168,8 @@ class TrainResult:
     full_tree: object | None = None  # CART: the unpruned tree, for the pruning path
     path: object | None = None  # and its cost-complexity path (worked out here, not in the window)
     data: object | None = None  # the encoded table (the inspector's candidate splits read it)
+    training: object | None = None  # the tree's figures on its own training rows (an Evaluation)
+    data_key: str = ""  # fingerprint of the table trained on (engine.runs.data_key)
 
 
 def train_call(table, params: dict, cv_folds: int, seed: int) -> Callable[[Monitor], TrainResult]:
@@ -160,7 +177,8 @@ def train_call(table, params: dict, cv_folds: int, seed: int) -> Callable[[Monit
     from engine.data.encoding import encode
     from engine.estimator import DecisionTree
     from engine.evaluate.baseline import baselines
-    from engine.evaluate.evaluation import cross_validate
+    from engine.evaluate.evaluation import cross_validate, evaluate_tree
+    from engine.runs import data_key
 
     def call(monitor: Monitor) -> TrainResult:
         model = DecisionTree(**params)
@@ -172,16 +190,8 @@ def train_call(table, params: dict, cv_folds: int, seed: int) -> Callable[[Monit
         evaluation = None
         if cv_folds:
             evaluation = cross_validate(data, settings, cv_folds, seed, monitor.scaled(fit_share, 1.0))
-        import numpy as np
-
-        from engine.predict import predict_proba, predict_value
-
-        if settings.task == "regression":
-            err = predict_value(model.tree_, data.X) - data.y
-            score = float(np.sqrt(np.mean(err ** 2)))
-        else:
-            pred = np.argmax(predict_proba(model.tree_, data.X), axis=1)
-            score = float(np.mean(pred == data.y))
+        training = evaluate_tree(model.tree_, data, "training set")
+        score = training.rmse if settings.task == "regression" else training.accuracy
         full = path = None
         if settings.algorithm == "cart":
             from dataclasses import replace
@@ -198,6 +208,7 @@ def train_call(table, params: dict, cv_folds: int, seed: int) -> Callable[[Monit
             if tree is not None:
                 _ = tree.n_nodes, tree.n_leaves, tree.depth
         monitor.report(1.0, "done")
-        return TrainResult(model, base, evaluation, score, tuple(model.notes_), full, path, data)
+        return TrainResult(model, base, evaluation, score, tuple(model.notes_), full, path, data, training,
+                           data_key(table))
 
     return call

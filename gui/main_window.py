@@ -27,15 +27,19 @@ from gui.actions import MENUS, TOOLBAR, build_actions, update_enabled
 from gui.compile_notice import CompileNotice
 from gui.controller import Controller
 from gui.dialogs import Dialogs
+from gui.evaluating import Evaluating
 from gui.exports import IMAGE_SCALES, Exports
 from gui.files import FileActions
 from gui.modelling import Modelling
 from gui.panels.algorithm import ConfigPanel
 from gui.panels.data import TablePanel
+from gui.panels.evaluation import EvaluationPanel
 from gui.panels.growth import GrowthPanel
 from gui.panels.inspector import Inspector
 from gui.panels.pruning import PruningPanel
 from gui.panels.results import ResultsPanel
+from gui.panels.runs import RunsPanel
+from gui.panels.tree_text import TreeTextPanel
 from gui.panels.what_if import WhatIfPanel
 from gui.recovery import Recovery
 from gui.table_edits import TableEdits
@@ -47,9 +51,12 @@ DOCKS = (("Data", Qt.DockWidgetArea.BottomDockWidgetArea, None),
          ("Algorithm", Qt.DockWidgetArea.LeftDockWidgetArea, None),
          ("Inspector", Qt.DockWidgetArea.RightDockWidgetArea, None),
          ("Results", Qt.DockWidgetArea.LeftDockWidgetArea, "Algorithm"),
+         ("Runs", Qt.DockWidgetArea.LeftDockWidgetArea, "Algorithm"),
          ("Growth", Qt.DockWidgetArea.LeftDockWidgetArea, "Algorithm"),
          ("What-if", Qt.DockWidgetArea.LeftDockWidgetArea, "Algorithm"),
-         ("Pruning", Qt.DockWidgetArea.RightDockWidgetArea, "Inspector"))
+         ("Pruning", Qt.DockWidgetArea.RightDockWidgetArea, "Inspector"),
+         ("Evaluation", Qt.DockWidgetArea.RightDockWidgetArea, "Inspector"),
+         ("Text", Qt.DockWidgetArea.RightDockWidgetArea, "Inspector"))
 
 
 class MainWindow(QMainWindow):
@@ -70,7 +77,11 @@ class MainWindow(QMainWindow):
         self.growth = GrowthPanel()
         self.pruning = PruningPanel()
         self.what_if = WhatIfPanel()
-        for panel in (self.config, self.inspector, self.results, self.growth, self.pruning, self.what_if):
+        self.runs = RunsPanel()
+        self.evaluation = EvaluationPanel()
+        self.tree_text = TreeTextPanel()
+        for panel in (self.config, self.inspector, self.results, self.growth, self.pruning, self.what_if,
+                      self.runs, self.evaluation, self.tree_text):
             panel.bind(self.controller)
         self._dialogs = Dialogs(self)
         self.files = FileActions(self.controller, self._dialogs, self.settings, self._layout,
@@ -78,6 +89,8 @@ class MainWindow(QMainWindow):
         self.exports = Exports(self.controller, self._dialogs, self._image_options)
         self.table_edits = TableEdits(self.doc, self.table, self._dialogs, self)
         self.modelling = Modelling(self.controller, self._dialogs, self)
+        self.evaluating = Evaluating(self.controller, self._dialogs, self)
+        self.compare_window = None
         self.recovery = Recovery(self.files)
         self.files.recovery = self.recovery
         self.image_scale = 2.0
@@ -104,7 +117,8 @@ class MainWindow(QMainWindow):
     def _panel(self, name: str):
         return {"Data": self.table, "Algorithm": self.config, "Inspector": self.inspector,
                 "Results": self.results, "Growth": self.growth, "What-if": self.what_if,
-                "Pruning": self.pruning}[name]
+                "Pruning": self.pruning, "Runs": self.runs, "Evaluation": self.evaluation,
+                "Text": self.tree_text}[name]
 
     @property
     def dialogs(self):
@@ -114,7 +128,7 @@ class MainWindow(QMainWindow):
     def dialogs(self, dialogs) -> None:
         """Every helper asks through the same dialogs (tests put recording ones in)."""
         self._dialogs = dialogs
-        for helper in (self.files, self.exports, self.table_edits, self.modelling):
+        for helper in (self.files, self.exports, self.table_edits, self.modelling, self.evaluating):
             helper.dialogs = dialogs
 
     def showEvent(self, event) -> None:  # noqa: N802 - Qt override
@@ -214,6 +228,13 @@ class MainWindow(QMainWindow):
         self.modelling.rows_requested.connect(self.filter_rows_to_node)
         self.modelling.pin_requested.connect(self.inspector.pin_node)
         self.modelling.collapse_requested.connect(self.canvas.toggle_collapsed)
+        self.runs.compare_requested.connect(self.compare_runs)
+        self.runs.test_file_requested.connect(self.evaluating.test_file)
+        self.runs.split_requested.connect(lambda number, percent: self.evaluating.split(percent, number))
+        self.runs.predict_requested.connect(self.evaluating.predict_file)
+        c.run_selected.connect(self._on_controller_run_selected)
+        c.runs_changed.connect(self._update_actions)
+        c.run_selected.connect(self._update_actions)
 
     # ------------------------------------------------------------------ persistence
     def _restore(self) -> bool:
@@ -303,6 +324,31 @@ class MainWindow(QMainWindow):
             hits = self.canvas.find(text)
             self._say(f"{len(hits)} node(s) match {text!r}" + (" — F3 for the next" if hits else ""))
 
+    def compare_runs(self, a: int | None = None, b: int | None = None) -> None:
+        """Two runs side by side in a window of their own (the two selected in the Runs list)."""
+        from gui.panels.compare import CompareView
+
+        if a is None or b is None:
+            chosen = self.runs.selected_numbers()
+            if len(chosen) != 2:
+                self.dialogs.error("Select two runs in the Runs list to compare (Ctrl+click the second).")
+                self.docks["Runs"].raise_()
+                return
+            a, b = chosen
+        if self.compare_window is None:
+            self.compare_window = CompareView(self.controller, self)
+            self.compare_window.setWindowFlag(Qt.WindowType.Window)
+            self.compare_window.setWindowTitle("Compare runs — Arbor")
+            screen = self.screen().availableGeometry() if self.screen() is not None else None
+            width, height = (1200, 760) if screen is None else (min(1200, screen.width()), min(760, screen.height()))
+            self.compare_window.resize(width, height)
+        self.compare_window.compare(a, b)
+        self.compare_window.show()
+        self.compare_window.raise_()
+
+    def evaluate_split(self) -> None:
+        self.evaluating.split(self.runs.split.value())
+
     def toggle_orientation(self) -> None:
         self.canvas.set_orientation("left-to-right" if self.act["orientation"].isChecked() else "top-down")
 
@@ -324,6 +370,11 @@ class MainWindow(QMainWindow):
         self.canvas.set_tree(tree, keep_view=True)
         if select >= 0:
             self.canvas.select_node(select)
+
+    def _on_controller_run_selected(self, number: int) -> None:
+        """A run picked in the Runs list (not one a training selected while it was hidden): show its figures."""
+        if number >= 0 and not self.docks["Runs"].visibleRegion().isEmpty():
+            self.docks["Evaluation"].raise_()
 
     def _on_controller_node_selected(self, node_id: int) -> None:
         if self.canvas.selected_node() != node_id:  # not the canvas's own click coming back

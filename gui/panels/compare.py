@@ -1,0 +1,238 @@
+"""Two runs side by side: their settings and figures with the differences, their confusion
+matrices, and their trees."""
+
+from __future__ import annotations
+
+from html import escape
+
+import numpy as np
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QGuiApplication
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSplitter,
+    QStackedWidget,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine.runs import settings_summary
+from gui.confusion_view import ConfusionView
+from gui.tree_canvas import TreeCanvas
+
+BETTER, WORSE = QColor("#DCFCE7"), QColor("#FEE2E2")
+
+
+def _value(v, kind: str) -> str:
+    if v is None or (isinstance(v, float) and np.isnan(v)):
+        return "—"
+    if kind == "%":
+        return f"{100 * v:.2f}%"
+    if kind == "int":
+        return f"{v:,}"
+    return f"{v:.4g}" if kind == "g" else f"{v:.3f}"
+
+
+def comparison_rows(a, b, method_a: str, method_b: str):
+    """(label, value a, value b, kind, higher_is_better) for two runs' chosen evaluations."""
+    rows = [("Settings", settings_summary(a.settings), settings_summary(b.settings), "text", None),
+            ("Data", f"{a.data_name} ({a.n_rows:,} rows)", f"{b.data_name} ({b.n_rows:,} rows)", "text", None),
+            ("Leaves", a.n_leaves, b.n_leaves, "int", None),
+            ("Nodes", a.n_nodes, b.n_nodes, "int", None),
+            ("Depth", a.depth, b.depth, "int", None)]
+    ea = next((ev for ev in a.evaluations if ev.method == method_a), None)
+    eb = next((ev for ev in b.evaluations if ev.method == method_b), None)
+    ta, tb = (a.evaluations[0] if a.evaluations else None), (b.evaluations[0] if b.evaluations else None)
+    regression = (ea or eb or ta or tb) is not None and (ea or eb or ta or tb).classes is None
+
+    def get(ev, name):
+        return getattr(ev, name) if ev is not None else None
+
+    if regression:
+        rows.append(("Training RMSE", get(ta, "rmse"), get(tb, "rmse"), "g", False))
+        rows += [(f"RMSE ({'evaluated' if ea is not ta else 'training'})", get(ea, "rmse"), get(eb, "rmse"), "g", False),
+                 ("MAE", get(ea, "mae"), get(eb, "mae"), "g", False),
+                 ("R²", get(ea, "r2"), get(eb, "r2"), "f", True)]
+        return rows, ea, eb
+    rows.append(("Training accuracy", get(ta, "accuracy"), get(tb, "accuracy"), "%", True))
+    rows += [("Accuracy", get(ea, "accuracy"), get(eb, "accuracy"), "%", True),
+             ("± across folds", get(ea, "accuracy_std") if ea is not None and len(ea.fold_scores) > 1 else None,
+              get(eb, "accuracy_std") if eb is not None and len(eb.fold_scores) > 1 else None, "%", None),
+             ("Kappa", get(ea, "kappa"), get(eb, "kappa"), "f", True),
+             ("ROC area (weighted)", get(ea, "roc_auc"), get(eb, "roc_auc"), "f", True)]
+    if ea is not None and eb is not None and ea.classes == eb.classes:
+        for k, label in enumerate(ea.classes):
+            rows.append((f"F1 {label}", ea.f1[k], eb.f1[k], "f", True))
+    return rows, ea, eb
+
+
+class _TreeSide(QStackedWidget):
+    """One run's tree, or a note and a button to grow it again when the log no longer keeps it."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.canvas = TreeCanvas()
+        self.missing = QWidget()
+        self.note = QLabel()
+        self.note.setWordWrap(True)
+        self.note.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.grow_button = QPushButton("Grow it again")
+        self.grow_button.setToolTip("Grow the tree again from the run's settings on the open table "
+                                    "(it must be the table the run was trained on)")
+        layout = QVBoxLayout(self.missing)
+        layout.addStretch(1)
+        layout.addWidget(self.note)
+        layout.addWidget(self.grow_button, 0, Qt.AlignmentFlag.AlignCenter)
+        layout.addStretch(1)
+        self.addWidget(self.canvas)
+        self.addWidget(self.missing)
+        self.tree = None
+
+    def show_run(self, run) -> None:
+        if run.tree is None:
+            self.tree = None
+            self.canvas.set_tree(None)
+            self.note.setText(f"Run {run.number}'s tree is no longer kept (the Runs list keeps the newest trees "
+                              "only).")
+            self.setCurrentWidget(self.missing)
+            return
+        self.setCurrentWidget(self.canvas)
+        if run.tree is not self.tree:
+            self.tree = run.tree
+            self.canvas.set_tree(run.tree, keep_view=False)
+
+
+class CompareView(QWidget):
+    """Runs ``a`` and ``b`` of the controller's log, side by side; follows the log as it changes."""
+
+    def __init__(self, controller, parent=None):
+        super().__init__(parent)
+        self.controller = controller
+        self.numbers: tuple[int, int] | None = None
+        self.title = QLabel()
+        self.title.setWordWrap(True)
+        self.method_a, self.method_b = QComboBox(), QComboBox()
+        for box in (self.method_a, self.method_b):
+            box.setToolTip("Which evaluation of the run to compare")
+            box.currentIndexChanged.connect(lambda *_: self._fill())
+        self.table = QTableWidget()
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setWordWrap(True)
+        self.table.setToolTip("Green: the better of the two; red: the worse")
+        self.confusion_a, self.confusion_b = ConfusionView(), ConfusionView()
+        self.tree_a, self.tree_b = _TreeSide(), _TreeSide()
+        self.tree_a.grow_button.clicked.connect(lambda: self._grow(0))
+        self.tree_b.grow_button.clicked.connect(lambda: self._grow(1))
+        copy = QPushButton("Copy figures")
+        copy.setToolTip("Copy the table of figures as tab-separated text")
+        copy.clicked.connect(lambda: QGuiApplication.clipboard().setText(self.figures_text()))
+        choose = QHBoxLayout()
+        choose.addWidget(QLabel("Evaluations:"))
+        choose.addWidget(self.method_a, 1)
+        choose.addWidget(QLabel("against"))
+        choose.addWidget(self.method_b, 1)
+        choose.addWidget(copy)
+        upper = QSplitter(Qt.Orientation.Horizontal)
+        upper.addWidget(self.table)
+        upper.addWidget(self.confusion_a)
+        upper.addWidget(self.confusion_b)
+        upper.setSizes([480, 300, 300])
+        trees = QSplitter(Qt.Orientation.Horizontal)
+        trees.addWidget(self.tree_a)
+        trees.addWidget(self.tree_b)
+        body = QSplitter(Qt.Orientation.Vertical)
+        body.addWidget(upper)
+        body.addWidget(trees)
+        body.setSizes([300, 400])
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.title)
+        layout.addLayout(choose)
+        layout.addWidget(body, 1)
+        controller.runs_changed.connect(self.refresh)
+
+    def compare(self, a: int, b: int) -> None:
+        self.numbers = (a, b)
+        self.method_a.clear()
+        self.method_b.clear()
+        self.refresh()
+
+    def refresh(self) -> None:
+        if self.numbers is None:
+            return
+        runs = self.controller.runs
+        missing = [n for n in self.numbers if n not in runs]
+        if missing:
+            self.title.setText(f"Run {missing[0]} was removed from the Runs list.")
+            self.table.setRowCount(0)
+            return
+        a, b = (runs[n] for n in self.numbers)
+        self.title.setText(f"<b>Run {a.number}</b> ({escape(a.title)}) against <b>run {b.number}</b> "
+                           f"({escape(b.title)})")
+        for box, run in ((self.method_a, a), (self.method_b, b)):
+            methods = [ev.method for ev in run.evaluations]
+            if [box.itemText(i) for i in range(box.count())] != methods:
+                chosen = box.currentText()
+                box.blockSignals(True)
+                box.clear()
+                box.addItems(methods)
+                honest = run.honest.method if run.honest is not None else (methods[0] if methods else "")
+                box.setCurrentText(chosen if chosen in methods else honest)
+                box.blockSignals(False)
+        self.tree_a.show_run(a)
+        self.tree_b.show_run(b)
+        self._fill()
+
+    def _fill(self) -> None:
+        if self.numbers is None or any(n not in self.controller.runs for n in self.numbers):
+            return
+        a, b = (self.controller.runs[n] for n in self.numbers)
+        rows, ea, eb = comparison_rows(a, b, self.method_a.currentText(), self.method_b.currentText())
+        self.table.clear()
+        self.table.setColumnCount(3)
+        self.table.setRowCount(len(rows))
+        self.table.setHorizontalHeaderLabels([f"Run {a.number}", f"Run {b.number}", "Difference"])
+        self.table.setVerticalHeaderLabels([r[0] for r in rows])
+        for r, (_, va, vb, kind, higher) in enumerate(rows):
+            items = [QTableWidgetItem(str(va) if kind == "text" else _value(va, kind)),
+                     QTableWidgetItem(str(vb) if kind == "text" else _value(vb, kind))]
+            diff = ""
+            if kind != "text" and va is not None and vb is not None:
+                d = vb - va
+                diff = (f"{100 * d:+.2f} points" if kind == "%" else f"{d:+,}" if kind == "int" else f"{d:+.4g}")
+                if higher is not None and d != 0:
+                    better_b = (d > 0) == higher
+                    items[0].setBackground(WORSE if better_b else BETTER)
+                    items[1].setBackground(BETTER if better_b else WORSE)
+            items.append(QTableWidgetItem(diff))
+            for c, item in enumerate(items):
+                if kind == "text":
+                    item.setToolTip(item.text())
+                self.table.setItem(r, c, item)
+        self.table.resizeColumnsToContents()
+        target = self.controller.doc.target or "class"
+        for view, ev, run in ((self.confusion_a, ea, a), (self.confusion_b, eb, b)):
+            if ev is not None and ev.classes is not None:
+                tree_target = run.tree.schema.target if run.tree is not None else target
+                view.show_matrix(ev.classes, ev.confusion, tree_target, f"Run {run.number}, {ev.method}")
+                view.show()
+            else:
+                view.hide()
+
+    def _grow(self, side: int) -> None:
+        if self.numbers is not None and self.numbers[side] in self.controller.runs:
+            self.controller.grow_run_again(self.numbers[side])
+
+    def figures_text(self) -> str:
+        heads = ["", *(self.table.horizontalHeaderItem(c).text() for c in range(self.table.columnCount()))]
+        lines = ["\t".join(heads)]
+        for r in range(self.table.rowCount()):
+            cells = [self.table.verticalHeaderItem(r).text()]
+            cells += [self.table.item(r, c).text() if self.table.item(r, c) else "" for c in range(self.table.columnCount())]
+            lines.append("\t".join(cells))
+        return "\n".join(lines)

@@ -1,0 +1,292 @@
+"""The selected run's evaluations: per-class figures and confusion matrix, ROC and
+precision-recall curves (or predicted against actual and residuals for regression), and the
+report as text to copy."""
+
+from __future__ import annotations
+
+from html import escape
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFont, QGuiApplication
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine.evaluate.report import evaluation_text, per_class_rows
+from gui import palette
+from gui.confusion_view import ConfusionView
+
+CURVES = ("ROC", "Precision-recall")
+PLOTS = ("Predicted against actual", "Residuals")
+
+
+def _cell(value) -> str:
+    return "?" if value is None or np.isnan(value) else f"{value:.3f}"
+
+
+class CurvesView(QWidget):
+    """ROC or precision-recall curves of every class (classification), or predicted against
+    actual and the residuals (regression), with the legend below the plot, not over it."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.kind = QComboBox()
+        self.kind.setToolTip("ROC: true against false positive rate as the threshold falls; precision-"
+                             "recall: how pure the rows called positive are as more are found")
+        self.plot = pg.PlotWidget(background="w")
+        self.plot.setMenuEnabled(False)
+        self.plot.showGrid(x=True, y=True, alpha=0.15)
+        self.legend = QLabel()
+        self.legend.setWordWrap(True)
+        self.legend.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.kind)
+        layout.addWidget(self.plot, 1)
+        layout.addWidget(self.legend)
+        self.kind.currentIndexChanged.connect(lambda *_: self._draw())
+        self.evaluation = None
+        self.lines: dict[str, object] = {}
+
+    def show_evaluation(self, ev) -> None:
+        self.evaluation = ev
+        wanted = PLOTS if ev is not None and ev.classes is None else CURVES
+        if tuple(self.kind.itemText(i) for i in range(self.kind.count())) != wanted:
+            self.kind.blockSignals(True)
+            self.kind.clear()
+            self.kind.addItems(list(wanted))
+            self.kind.blockSignals(False)
+        self._draw()
+
+    def _draw(self) -> None:
+        self.plot.clear()
+        self.lines = {}
+        ev = self.evaluation
+        if ev is None:
+            self.legend.setText("")
+            return
+        if ev.classes is None:
+            self._draw_regression(ev)
+        else:
+            self._draw_curves(ev)
+        self.plot.getViewBox().autoRange(padding=0.02)
+
+    def _draw_curves(self, ev) -> None:
+        roc = self.kind.currentText() != CURVES[1]
+        self.plot.setLabel("bottom", "false positive rate" if roc else "recall")
+        self.plot.setLabel("left", "true positive rate (recall)" if roc else "precision")
+        kept = [c for c in ev.curves if len(c.roc)]
+        if not kept:
+            self.legend.setText("The curve points of older runs are not kept (their areas are, in the "
+                                "Per class tab); show the run's tree and evaluate it again to draw them.")
+            return
+        if roc:
+            self.plot.plot([0, 1], [0, 1], pen=pg.mkPen("#B0B7C3", style=Qt.PenStyle.DashLine))
+        entries = []
+        for k, curve in enumerate(ev.curves):
+            if not len(curve.roc):
+                continue
+            colour = palette.class_colour(k)
+            points = curve.roc if roc else curve.pr
+            if not roc:
+                points = np.vstack([[0.0, points[0, 1]], points])  # the curve starts at recall 0
+            ok = ~np.isnan(points).any(axis=1)
+            self.lines[curve.label] = self.plot.plot(points[ok, 0], points[ok, 1], pen=pg.mkPen(colour, width=2),
+                                                     stepMode=None)
+            value = curve.roc_auc if roc else curve.average_precision
+            baseline = "" if roc else f", random {curve.positives / curve.n:.3f}" if curve.n else ""
+            entries.append(f"<span style='color:{colour.name()}'>&#9632;</span>&nbsp;{escape(curve.label)} "
+                           f"({'AUC' if roc else 'AP'} {_cell(value)}{baseline})")
+        self.plot.setXRange(0, 1, padding=0.02)
+        self.plot.setYRange(0, 1, padding=0.02)
+        note = ("each class against the rest; dashed: a random ranking" if roc
+                else "each class against the rest; AP: average precision")
+        self.legend.setText(" &nbsp; ".join(entries) + f"<br><span style='color:#6B7280'>{note}</span>")
+
+    def _draw_regression(self, ev) -> None:
+        points = ev.points
+        if points is None or not len(points):
+            self.legend.setText("The points of older runs are not kept; show the run's tree and "
+                                "evaluate it again to draw them.")
+            return
+        actual, predicted = points[:, 0], points[:, 1]
+        brush = pg.mkBrush(palette.REGRESSION.red(), palette.REGRESSION.green(), palette.REGRESSION.blue(), 140)
+        if self.kind.currentText() == PLOTS[0]:
+            lo, hi = float(min(actual.min(), predicted.min())), float(max(actual.max(), predicted.max()))
+            self.plot.plot([lo, hi], [lo, hi], pen=pg.mkPen("#B0B7C3", style=Qt.PenStyle.DashLine))
+            self.plot.addItem(pg.ScatterPlotItem(actual, predicted, size=5, pen=None, brush=brush))
+            self.plot.setLabel("bottom", "actual")
+            self.plot.setLabel("left", "predicted")
+            note = "dashed: predicted = actual"
+        else:
+            residual = actual - predicted
+            self.plot.addItem(pg.InfiniteLine(pos=0, angle=0, pen=pg.mkPen("#B0B7C3", style=Qt.PenStyle.DashLine)))
+            self.plot.addItem(pg.ScatterPlotItem(predicted, residual, size=5, pen=None, brush=brush))
+            self.plot.setLabel("bottom", "predicted")
+            self.plot.setLabel("left", "residual (actual − predicted)")
+            note = "a tree predicts one value per leaf: the residuals stand in columns"
+        shown = f"{len(points):,} of {ev.n:g} rows" if len(points) < ev.n else f"all {len(points):,} rows"
+        self.legend.setText(f"<span style='color:#6B7280'>{shown}; {note}; RMSE {ev.rmse:.4g}, "
+                            f"R² {ev.r2:.3f}</span>")
+
+
+class EvaluationPanel(QWidget):
+    """Figures of the run selected in the Runs list, one evaluation at a time."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.controller = None
+        self.run = None
+        self.title = QLabel("Train a tree (F5): each run's figures show here.")
+        self.title.setWordWrap(True)
+        self.choice = QComboBox()
+        self.choice.setToolTip("Which evaluation of the run to show: the training rows, cross-validation, "
+                               "a test file or a percentage split")
+        self.headline = QLabel()
+        self.headline.setWordWrap(True)
+        self.per_class = QTableWidget()
+        self.per_class.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.per_class.setToolTip("Precision: of the rows predicted as the class, the share that are; recall: "
+                                  "of the rows of the class, the share found; F1: their harmonic mean; ROC and "
+                                  "PR areas: the class against the rest")
+        self.confusion = ConfusionView()
+        figures = QSplitter(Qt.Orientation.Vertical)
+        top = QWidget()
+        top_layout = QVBoxLayout(top)
+        top_layout.setContentsMargins(0, 0, 0, 0)
+        top_layout.addWidget(self.headline)
+        top_layout.addWidget(self.per_class, 1)
+        figures.addWidget(top)
+        figures.addWidget(self.confusion)
+        self.curves = CurvesView()
+        self.report = QPlainTextEdit()
+        self.report.setReadOnly(True)
+        self.report.setFont(QFont("DejaVu Sans Mono", 9))
+        self.report.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        copy = QPushButton("Copy")
+        copy.setToolTip("Copy the report to the clipboard")
+        copy.clicked.connect(lambda: QGuiApplication.clipboard().setText(self.report.toPlainText()))
+        report = QWidget()
+        report_layout = QVBoxLayout(report)
+        report_layout.setContentsMargins(0, 0, 0, 0)
+        report_layout.addWidget(self.report, 1)
+        report_layout.addWidget(copy, 0, Qt.AlignmentFlag.AlignRight)
+        self.tabs = QTabWidget()
+        self.tabs.addTab(figures, "Per class")
+        self.tabs.addTab(self.curves, "Curves")
+        self.tabs.addTab(report, "Report")
+        row = QHBoxLayout()
+        row.addWidget(QLabel("Evaluation:"))
+        row.addWidget(self.choice, 1)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.title)
+        layout.addLayout(row)
+        layout.addWidget(self.tabs, 1)
+        self.choice.currentIndexChanged.connect(lambda *_: self._show_chosen())
+        self.setEnabled(False)
+
+    def bind(self, controller) -> None:
+        self.controller = controller
+        controller.run_selected.connect(self._on_controller_run_selected)
+
+    def _on_controller_run_selected(self, number: int) -> None:
+        self.show_run(self.controller.runs[number] if number >= 0 and number in self.controller.runs else None)
+
+    def show_run(self, run) -> None:
+        """Show ``run``'s evaluations: its newest on held-out rows (or its training figures); the same
+        run again keeps the one chosen, unless an evaluation was just added."""
+        previous = self.choice.currentText()
+        same = run is not None and self.run is not None and run.number == self.run.number
+        grew = same and len(run.evaluations) > len(self.run.evaluations)
+        self.run = run
+        self.setEnabled(run is not None)
+        self.choice.blockSignals(True)
+        self.choice.clear()
+        if run is None:
+            self.title.setText("Train a tree (F5): each run's figures show here.")
+            self.choice.blockSignals(False)
+            self._show(None)
+            return
+        self.title.setText(f"<b>Run {run.number}</b>: {escape(run.title)}, {run.n_leaves} leaves")
+        methods = [ev.method for ev in run.evaluations]
+        self.choice.addItems(methods)
+        if grew:  # an evaluation was just added: show it
+            index = len(methods) - 1
+        elif same and previous in methods:
+            index = methods.index(previous)
+        else:
+            index = next((k for k, ev in enumerate(run.evaluations) if ev is run.honest), 0)
+        self.choice.setCurrentIndex(index)
+        self.choice.blockSignals(False)
+        self._show_chosen()
+
+    def evaluation(self):
+        k = self.choice.currentIndex()
+        return self.run.evaluations[k] if self.run is not None and 0 <= k < len(self.run.evaluations) else None
+
+    def _show_chosen(self) -> None:
+        self._show(self.evaluation())
+
+    def _show(self, ev) -> None:
+        self.curves.show_evaluation(ev)
+        if ev is None:
+            self.headline.setText("")
+            self.per_class.setRowCount(0)
+            self.report.setPlainText("")
+            self.confusion.hide()
+            return
+        target = self.run.tree.schema.target if self.run.tree is not None else self.controller.doc.target or "class"
+        self.report.setPlainText(evaluation_text(ev, target))
+        if ev.classes is None:
+            self.headline.setText(f"{escape(ev.method)} ({ev.n:g} rows): RMSE {ev.rmse:.4g}, MAE {ev.mae:.4g}, "
+                                  f"R² {ev.r2:.3f}")
+            self.per_class.setRowCount(0)
+            self.per_class.hide()
+            self.confusion.hide()
+            self.tabs.setTabText(0, "Figures")
+            return
+        self.tabs.setTabText(0, "Per class")
+        spread = (f" ± {100 * ev.accuracy_std:.2f} over {len(ev.fold_scores)} folds" if len(ev.fold_scores) > 1
+                  else "")
+        auc = f", ROC area {ev.roc_auc:.3f}" if ev.curves and ev.roc_auc is not None else ""
+        self.headline.setText(f"{escape(ev.method)} ({ev.n:g} rows): accuracy {100 * ev.accuracy:.2f}%{spread}, "
+                              f"kappa {ev.kappa:.3f}{auc}")
+        self._fill_per_class(ev)
+        self.per_class.show()
+        self.confusion.show_matrix(ev.classes, ev.confusion, target, "Confusion matrix")
+        self.confusion.show()
+
+    def _fill_per_class(self, ev) -> None:
+        rows = per_class_rows(ev)
+        heads = ("precision", "recall", "F1", "ROC area", "PR area")
+        self.per_class.clear()
+        self.per_class.setColumnCount(len(heads))
+        self.per_class.setRowCount(len(rows))
+        self.per_class.setHorizontalHeaderLabels(list(heads))
+        self.per_class.setVerticalHeaderLabels([label for label, _ in rows])
+        for r, (label, values) in enumerate(rows):
+            for c, value in enumerate(values):
+                item = QTableWidgetItem(_cell(value))
+                item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                if label == "Weighted avg.":
+                    font = item.font()
+                    font.setBold(True)
+                    item.setFont(font)
+                self.per_class.setItem(r, c, item)
+        self.per_class.resizeColumnsToContents()
+
+    def text(self) -> str:
+        return self.report.toPlainText()
