@@ -107,8 +107,9 @@ def _table_dict(table: Table, data_path: str | None, project_dir: Path) -> tuple
     return out, 2
 
 
-def save_project(project: Project, path: str | Path, data_path: str | None = None) -> None:
-    """Write ``project`` atomically.
+def save_project(project: Project, path: str | Path, data_path: str | None = None,
+                 replace_read_only: bool = False) -> None:
+    """Write ``project`` atomically (a read-only file only with ``replace_read_only``).
 
     ``data_path`` is the data file the table equals, unchanged since it was read or saved
     there: a big table is then referenced rather than embedded. Leave it None whenever the
@@ -132,7 +133,7 @@ def save_project(project: Project, path: str | Path, data_path: str | None = Non
     except ValueError:
         raise ArborError("the table or tree holds an infinite number, which a project cannot "
                          "store") from None
-    write_text_atomic(path, text)
+    write_text_atomic(path, text, replace_read_only)
 
 
 def _plain(value):

@@ -96,7 +96,9 @@ def read_bounded(path: str | Path, limit: int, what: str = "file") -> bytes:
     with os.fdopen(fd, "rb") as handle:
         if status.st_size > limit:
             raise too_large(path, status.st_size, limit, what)
-        data = handle.read(limit + 1)
+        data = handle.read(status.st_size + 1)  # read(n) reserves n bytes: not the limit
+        if len(data) > status.st_size:  # it grew meanwhile
+            data += handle.read(limit + 1 - len(data)) if len(data) <= limit else b""
     if len(data) > limit:
         raise too_large(path, len(data), limit, what)
     return data

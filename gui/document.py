@@ -26,9 +26,12 @@ def coerce(value, kind: str):
         return np.nan
     if kind == NUMERIC:
         try:
-            return float(text)
+            number = float(text)
         except ValueError:
             raise ArborError(f"{text!r} is not a number") from None
+        if not np.isfinite(number):
+            raise ArborError(f"{text!r} is not a finite number")
+        return number
     return text
 
 

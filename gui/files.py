@@ -133,11 +133,25 @@ class FileActions(QObject):
         path = self.dialogs.save_path("Save table as")
         return self._save_to(path) if path else False
 
+    def _replacing(self, path: str, write) -> bool:
+        """``write(replace_read_only)``; a read-only file is replaced only once the user agrees.
+        False when they did not."""
+        from engine.atomic import ReadOnlyTarget
+
+        try:
+            write(False)
+        except ReadOnlyTarget:
+            if not self.dialogs.ask_yes_no(f"{Path(path).name} is read-only. Replace it anyway?"):
+                return False
+            write(True)
+        return True
+
     def _save_to(self, path: str) -> bool:
         from engine.data.io import write_table
 
         try:
-            write_table(self.doc.snapshot(), path)
+            if not self._replacing(path, lambda force: write_table(self.doc.snapshot(), path, force)):
+                return False
         except ArborError as err:
             self.dialogs.error(f"Could not save: {err}. The previous file is unchanged.")
             return False
@@ -149,7 +163,7 @@ class FileActions(QObject):
         return True
 
     # ------------------------------------------------------------------ projects
-    def write_project(self, path) -> None:
+    def write_project(self, path, replace_read_only: bool = False) -> None:
         from engine.project import Project, save_project
 
         c = self.controller
@@ -158,14 +172,15 @@ class FileActions(QObject):
         # A big table is referenced by its file only while it equals the file (no unsaved
         # edits); otherwise the project stores the table itself.
         unchanged = self.doc.path if not self.doc.modified else None
-        save_project(project, path, data_path=unchanged)
+        save_project(project, path, data_path=unchanged, replace_read_only=replace_read_only)
 
     def save_project_dialog(self) -> bool:
         path = self.dialogs.save_path("Save project", "Arbor project (*.arbor)")
         if not path:
             return False
         try:
-            self.write_project(path)
+            if not self._replacing(path, lambda force: self.write_project(path, force)):
+                return False
         except ArborError as err:
             self.dialogs.error(f"Could not save the project: {err}")
             return False

@@ -20,8 +20,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from engine.data.decoding import decode_text
 from engine.data.table import IGNORED, NOMINAL, NUMERIC, Table, make_table
 from engine.errors import ArborError
+from engine.reading import read_bounded, shown_path
+
+#: More attributes than this are refused while the header is read (see engine.data.io).
+MAX_ATTRIBUTES = 5_000
 
 _NUMERIC_TYPES = frozenset({"numeric", "real", "integer"})
 _TOKEN = re.compile(
@@ -46,22 +51,6 @@ class _Attribute:
     kind: str  # "nominal", "numeric", "string" or "date"
     values: list[str] | None = None  # the declared values of a nominal attribute
     cells: list[str | None] = field(default_factory=list)
-
-
-def decode_text(raw: bytes, name: str) -> tuple[str, list[str]]:
-    """Text of a data file: UTF-8 (with or without BOM), else Latin-1 with a note.
-
-    >>> decode_text("caf\\xe9".encode("latin-1"), "x.csv")
-    ('café', ['x.csv is not UTF-8; it was read as Latin-1'])
-    """
-    sample = raw[:8192]
-    controls = sum(b < 32 and b not in (9, 10, 12, 13) for b in sample)
-    if b"\x00" in sample or controls > len(sample) // 20:
-        raise ArborError(f"{name} is not a text table (it contains binary data)")
-    try:
-        return raw.decode("utf-8-sig"), []
-    except UnicodeDecodeError:
-        return raw.decode("latin-1"), [f"{name} is not UTF-8; it was read as Latin-1"]
 
 
 def _lex(line: str, where: str) -> list[_Token]:
@@ -190,13 +179,17 @@ def _column(attribute: _Attribute, lines: list[int], name: str) -> pd.Series:
     return pd.Series(pd.Categorical.from_codes(codes, categories=categories), name=attribute.name)
 
 
-def _header(tokens: list[_Token], attributes: list[_Attribute], where: str) -> bool:
+def _header(tokens: list[_Token], attributes: list[_Attribute], names: set[str], where: str) -> bool:
     """Take in one header line; True when it is ``@data``."""
     keyword = "" if tokens[0].quoted else tokens[0].text.lower()
     if keyword == "@attribute":
         attribute = _attribute(tokens, where)
-        if any(a.name == attribute.name for a in attributes):
+        if attribute.name in names:
             raise ArborError(f"{where}: attribute {attribute.name!r} is declared twice")
+        if len(attributes) == MAX_ATTRIBUTES:
+            raise ArborError(f"{where}: more than {MAX_ATTRIBUTES:,} attributes; Arbor reads at "
+                             "most that many (every one is tried at every node)")
+        names.add(attribute.name)
         attributes.append(attribute)
     elif keyword == "@data" and not attributes:
         raise ArborError(f"{where}: @data comes before any @attribute")
@@ -216,6 +209,7 @@ def parse_arff(text: str, name: str) -> tuple[pd.DataFrame, dict[str, str], list
     (['x', nan], ['y', 'x'], {'a': 'nominal'})
     """
     attributes: list[_Attribute] = []
+    names: set[str] = set()
     lines: list[int] = []
     in_data = False
     for number, raw in enumerate(text.split("\n"), start=1):
@@ -225,7 +219,7 @@ def parse_arff(text: str, name: str) -> tuple[pd.DataFrame, dict[str, str], list
         where = f"{name} line {number}"
         if not in_data:
             tokens = _lex(line, where)
-            in_data = bool(tokens) and _header(tokens, attributes, where)
+            in_data = bool(tokens) and _header(tokens, attributes, names, where)
             continue
         sparse = line.startswith("{")
         cells = _sparse(line, attributes, where) if sparse else _dense(line, len(attributes), where)
@@ -252,8 +246,9 @@ def read_arff(path: str | Path, target: str | None = None, kinds=None) -> Table:
     ('play', ['sunny', 'overcast', 'rainy'])
     """
     path = Path(path)
-    text, notes = decode_text(path.read_bytes(), path.name)
-    frame, declared, more = parse_arff(text, path.name)
+    name = shown_path(path.name)
+    text, notes = decode_text(read_bounded(path, 1 << 40, "data file"), name)
+    frame, declared, more = parse_arff(text, name)
     kinds = {**declared, **(kinds or {})}
     return make_table(frame, target, kinds, source=str(path), notes=notes + more)
 

@@ -1,24 +1,26 @@
 """Reading and writing data tables, the format chosen by the file's extension.
 
-* CSV and TSV (``.tab`` and ``.txt`` are tab-separated too): every cell is read
-  as text so that :func:`engine.data.table.make_table` infers the kinds (numbers ->
-  numeric, else nominal in order of first appearance). UTF-8 with or without a
-  BOM; other bytes are read as Latin-1, with a note.
+* CSV and TSV (``.tab`` and ``.txt`` are tab-separated too): the delimiter is found from the
+  first lines and every cell is read as text, so that :func:`engine.data.table.make_table`
+  infers the kinds (:mod:`engine.data.delimited`; encodings in :mod:`engine.data.decoding`).
 * ARFF: the declared kinds and value orders (:mod:`engine.data.arff`).
 * XLSX and Parquet: typed cells, plus each column's kind and nominal value order,
   which Arbor stores beside the cells when it saves (a hidden sheet ``_arbor``;
   Parquet schema metadata ``arbor``) so that a reload gives the same table.
 
 A file with a header and no rows loads as a table with no rows and a note (the
-learners refuse it with their own message). Every failure a person can cause is
-one :class:`ArborError` line naming the file. Saves are atomic.
+learners refuse it with their own message). Anything a person opens may be hostile:
+only ordinary files are read, with at most ``MAX_COLUMNS`` columns and ``MAX_CELL``
+characters in a name or category, a workbook expanding to at most ``XLSX_MAX_XML`` (and
+a hundred times its size), nested Parquet columns left out by name. Every failure a
+person can cause is one :class:`ArborError` line naming the file. Saves are atomic.
 """
 
 from __future__ import annotations
 
-import csv
 import io
 import json
+import re
 from collections.abc import Callable, Iterable
 from contextlib import contextmanager
 from dataclasses import replace
@@ -27,99 +29,31 @@ from pathlib import Path
 import pandas as pd
 
 from engine.atomic import write_atomic
-from engine.data.arff import decode_text, read_arff, to_arff
+from engine.data.arff import MAX_ATTRIBUTES, read_arff, to_arff
+from engine.data.delimited import checked_names, read_delimited
 from engine.data.table import IGNORED, NOMINAL, NUMERIC, Table, make_table
 from engine.errors import ArborError
-from engine.reading import available_memory
+from engine.reading import MB, available_memory, check_regular, shown_path
 
 READ_FORMATS = (".csv", ".tsv", ".tab", ".txt", ".arff", ".xlsx", ".parquet")
 WRITE_FORMATS = (".csv", ".tsv", ".arff", ".xlsx", ".parquet")
 _SEPARATORS = {".csv": ",", ".tsv": "\t", ".tab": "\t", ".txt": "\t"}
 _META_SHEET, _META_KEY = "_arbor", b"arbor"
+#: Columns a file may have: every attribute is scored at every node, and a table this wide
+#: already takes seconds to read. ARFF's limit is the same number.
+MAX_COLUMNS = MAX_ATTRIBUTES
+#: Characters in a column name or a category value (longer is free text, or not a table).
+MAX_CELL = 100_000
 
 
-def _check_size(path: Path) -> None:
+def _check_size(path: Path, size: int) -> None:
     """Refuse a file whose table would not fit: a parsed table takes several times the file."""
-    free, size = available_memory(), path.stat().st_size
+    free = available_memory()
     if free is not None and size * 3 > free:
         raise ArborError(
-            f"{path.name} is {size / 2**30:.1f} GiB, more than this machine can load now "
-            f"({free / 2**30:.1f} GiB of memory free); use a sample of it"
+            f"{shown_path(path.name)} is {size / 2**30:.1f} GiB, more than this machine can load "
+            f"now ({free / 2**30:.1f} GiB of memory free); use a sample of it"
         )
-
-
-def _read_delimited(path: Path, sep: str) -> tuple[pd.DataFrame, list[str]]:
-    text, notes = decode_text(path.read_bytes(), path.name)
-    if not text.strip():
-        raise ArborError(f"{path.name} is empty")
-    frame = _parse_fast(text, sep) if '"' not in text else None
-    if frame is None:
-        frame = _parse_quoted(path, text, sep)
-    header = [str(h).strip() for h in frame.iloc[0]]
-    if "" in header:
-        raise ArborError(f"{path.name}: column {header.index('') + 1} has no name in the header")
-    dupes = sorted({h for h in header if header.count(h) > 1})
-    if dupes:
-        raise ArborError(f"{path.name}: duplicate column names: {', '.join(dupes)}")
-    frame = frame.iloc[1:].set_axis(header, axis=1).reset_index(drop=True)
-    return frame, notes + _separator_hint(path.name, header, sep)
-
-
-def _parse_fast(text: str, sep: str) -> pd.DataFrame | None:
-    """Arrow's reader (several times quicker) for files without quotes; None to fall back.
-
-    Without quotes, leading blanks cannot hide a quoted field, so not skipping them
-    changes nothing: every cell is stripped when the table is made. Arrow refuses a
-    ragged row, which then goes to the careful reader to be reported with its line.
-    """
-    try:
-        frame = pd.read_csv(io.StringIO(text), header=None, sep=sep, dtype=str, keep_default_na=False,
-                            engine="pyarrow")
-    except Exception:  # noqa: BLE001 - any refusal: the careful reader decides and explains
-        return None
-    return frame.fillna("")
-
-
-def _parse_quoted(path: Path, text: str, sep: str) -> pd.DataFrame:
-    ragged = _ragged_row(text, sep)
-    if ragged:  # pandas would pad a short row with empty cells and say nothing
-        line, count, expected = ragged
-        raise ArborError(
-            f"{path.name} is malformed: line {line} has {count} values, expected {expected}"
-        )
-    options = {"sep": sep, "dtype": str, "keep_default_na": False, "skipinitialspace": True}
-    try:
-        return pd.read_csv(io.StringIO(text), header=None, **options)
-    except (pd.errors.ParserError, csv.Error) as err:
-        raise ArborError(f"{path.name} is malformed: {str(err).splitlines()[0]}") from None
-
-
-def _ragged_row(text: str, sep: str) -> tuple[int, int, int] | None:
-    """(line, values, expected) for the first row longer or shorter than the header, if any.
-
-    Blank lines are skipped, as pandas skips them. Without quotes a line is a row and
-    counting separators is enough (and quick); with quotes the csv module splits rows.
-    """
-    if '"' in text:
-        reader = csv.reader(io.StringIO(text), delimiter=sep, skipinitialspace=True)
-        rows = ((reader.line_num, len(r)) for r in reader if len(r) > 1 or "".join(r).strip())
-    else:
-        lines = enumerate(text.split("\n"), start=1)
-        rows = ((n, line.count(sep) + 1) for n, line in lines if line.strip())
-    try:
-        _, expected = next(rows)
-        return next(((n, count, expected) for n, count in rows if count != expected), None)
-    except (StopIteration, csv.Error):  # a row the csv module refuses: pandas will judge it
-        return None
-
-
-def _separator_hint(name: str, header: list[str], sep: str) -> list[str]:
-    """A note when a file read as one column looks separated by something else."""
-    hints = {";": "semicolons", "\t": "tabs (name it .tsv)", ",": "commas (name it .csv)"}
-    for other, hint in hints.items():
-        if len(header) == 1 and other != sep and other in header[0]:
-            return [f"{name} has one column; is it separated by {hint}?"]
-    return []
 
 
 def _check_magic(path: Path, magic: bytes, what: str) -> None:
@@ -127,14 +61,14 @@ def _check_magic(path: Path, magic: bytes, what: str) -> None:
     with open(path, "rb") as handle:
         head = handle.read(8)
     if not head:
-        raise ArborError(f"{path.name} is empty")
+        raise ArborError(f"{shown_path(path.name)} is empty")
     if not head.startswith(magic):
         hint = ""
         if head.startswith(b"\xd0\xcf\x11\xe0"):
             hint = " (it is an old .xls workbook; save it as .xlsx)"
         elif all(32 <= b < 127 or b in (9, 10, 13) for b in head):
             hint = " (it looks like text: a CSV with the wrong extension?)"
-        raise ArborError(f"{path.name} is not a readable {what}{hint}")
+        raise ArborError(f"{shown_path(path.name)} is not a readable {what}{hint}")
 
 
 @contextmanager
@@ -142,14 +76,64 @@ def _unreadable_as(path: Path, what: str):
     """Any failure of a third-party reader inside becomes one line: ``path`` is not a readable ``what``."""
     try:
         yield
-    except (PermissionError, MemoryError, Warning):  # a warning only when tests make it an error
+    except (ArborError, PermissionError, MemoryError, Warning):  # warnings: when tests make them errors
         raise
     except Exception as err:  # noqa: BLE001 - openpyxl and pyarrow raise many types for broken files
-        raise ArborError(f"{path.name} is not a readable {what} ({type(err).__name__})") from None
+        raise ArborError(f"{shown_path(path.name)} is not a readable {what} "
+                         f"({type(err).__name__})") from None
 
 
-def _read_excel(path: Path) -> tuple[pd.DataFrame, list[str], dict]:
+#: A workbook's sheets may expand to this much XML, and to at most ``XLSX_MAX_RATIO`` times
+#: the file once past ``XLSX_BOMB_FLOOR``: a "zip bomb" is a small file of repeated rows.
+XLSX_MAX_XML = 1 << 30
+XLSX_MAX_RATIO = 100
+XLSX_BOMB_FLOOR = 64 << 20
+_FORMULA_WITHOUT_VALUE = re.compile(
+    rb"<c\b[^>]*>\s*<f\b[^>]*(?:/>|>[^<]*</f>)\s*(?:<v\s*/>|<v>\s*</v>)?\s*</c>")
+
+
+def _check_workbook(path: Path, name: str) -> list[str]:
+    """Refuse a workbook that would expand beyond reason; note formula cells that have no
+    saved value (openpyxl, like any reader but a spreadsheet, cannot compute them)."""
+    import zipfile
+
+    with _unreadable_as(path, ".xlsx workbook"), zipfile.ZipFile(path) as book:
+        members = book.infolist()
+        expanded = sum(m.file_size for m in members)
+        packed = max(1, sum(m.compress_size for m in members))
+        if expanded > XLSX_MAX_XML or (expanded > XLSX_BOMB_FLOOR and expanded > XLSX_MAX_RATIO * packed):
+            raise ArborError(f"{name} expands to {expanded / MB:,.0f} MB from {packed / MB:,.1f} MB; "
+                             f"Arbor reads workbooks of at most {XLSX_MAX_XML / MB:,.0f} MB "
+                             f"expanded and {XLSX_MAX_RATIO} times their size")
+        free = available_memory()
+        if free is not None and 2 * expanded > free:
+            raise ArborError(f"{name} expands to {expanded / MB:,.0f} MB, more than this machine "
+                             f"can load now ({free / MB:,.0f} MB of memory free)")
+        missing = 0
+        for member in members:
+            if member.filename.startswith("xl/worksheets/") and member.filename.endswith(".xml"):
+                missing += _formulas_without_value(book, member)
+    if not missing:
+        return []
+    return [f"{name}: {missing:,} formula cell(s) have no saved value (the workbook was not "
+            "recalculated by a spreadsheet program before it was saved); they were read as missing"]
+
+
+def _formulas_without_value(book, member, chunk: int = 16 << 20) -> int:
+    """Formula cells without a cached value in one sheet's XML, read in chunks."""
+    count, tail = 0, b""
+    with book.open(member) as xml:
+        while block := xml.read(chunk):
+            data = tail + block
+            cut = data.rfind(b"</c>") + 4 if b"</c>" in data else 0  # whole cells only
+            count += len(_FORMULA_WITHOUT_VALUE.findall(data, 0, cut))
+            tail = data[cut:][-(1 << 16):]
+    return count
+
+
+def _read_excel(path: Path, name: str) -> tuple[pd.DataFrame, list[str], dict]:
     _check_magic(path, b"PK\x03\x04", ".xlsx workbook")
+    notes = _check_workbook(path, name)
     with _unreadable_as(path, ".xlsx workbook"), pd.ExcelFile(path, engine="openpyxl") as book:
         sheets = [s for s in book.sheet_names if s != _META_SHEET]
         frame = pd.read_excel(book, sheet_name=sheets[0], keep_default_na=False, na_values=[""])
@@ -158,20 +142,41 @@ def _read_excel(path: Path) -> tuple[pd.DataFrame, list[str], dict]:
             meta = "".join(
                 pd.read_excel(book, sheet_name=_META_SHEET, header=None, dtype=str)[0].dropna()
             )
-    notes = []
     if len(sheets) > 1:
-        notes.append(f"{path.name}: read the first of {len(sheets)} sheets, {sheets[0]!r}")
+        notes.append(f"{name}: read the first of {len(sheets)} sheets, {sheets[0]!r}")
     return frame, notes, _parse_meta(meta)
 
 
-def _read_parquet(path: Path) -> tuple[pd.DataFrame, list[str], dict]:
+def _read_parquet(path: Path, name: str) -> tuple[pd.DataFrame, list[str], dict]:
+    import pyarrow as pa
     import pyarrow.parquet as pq  # imported here: pyarrow takes a while and few files need it
 
     _check_magic(path, b"PAR1", "Parquet file")
     with _unreadable_as(path, "Parquet file"):
-        data = pq.read_table(path)
+        parquet = pq.ParquetFile(path)
+        schema, meta = parquet.schema_arrow, parquet.metadata
+    if len(schema) > MAX_COLUMNS:
+        raise ArborError(f"{name} has {len(schema):,} columns; Arbor reads at most {MAX_COLUMNS:,} "
+                         "(every attribute is tried at every node)")
+    free = available_memory()
+    cells = meta.num_rows * max(1, len(schema))
+    if free is not None and 16 * cells > free:
+        raise ArborError(f"{name} holds {meta.num_rows:,} rows of {len(schema)} columns, more than "
+                         f"this machine can load now ({free / MB:,.0f} MB of memory free)")
+    nested = [f.name for f in schema if pa.types.is_nested(f.type)]
+    flat = [f.name for f in schema if not pa.types.is_nested(f.type)]
+    notes = []
+    if nested:
+        if not flat:
+            raise ArborError(f"{name}: every column holds lists, structs or maps, which a tree "
+                             "cannot split on")
+        shown = ", ".join(map(repr, nested[:8])) + (", ..." if len(nested) > 8 else "")
+        notes.append(f"{name}: column(s) {shown} hold lists, structs or maps, which a tree "
+                     "cannot split on; they were left out")
+    with _unreadable_as(path, "Parquet file"):
+        data = parquet.read(columns=flat) if nested else parquet.read()
         frame = data.to_pandas()
-    return frame, [], _parse_meta((data.schema.metadata or {}).get(_META_KEY))
+    return frame, notes, _parse_meta((schema.metadata or {}).get(_META_KEY))
 
 
 def _meta(table: Table) -> str:
@@ -216,23 +221,45 @@ def _default_target(columns: list[str], stored: dict[str, str]) -> str | None:
     return used[-1] if used and stored.get(columns[-1]) == IGNORED else None
 
 
+def _check_cells(table: Table, name: str) -> None:
+    """Refuse names and category values past ``MAX_CELL`` characters (free text, or a file
+    that is not a table); an ignored column is not read as categories and may hold any."""
+    for column, kind in table.kinds.items():
+        if len(column) > MAX_CELL:
+            raise ArborError(f"{name}: a column name is {len(column):,} characters long; Arbor "
+                             f"reads names and values of at most {MAX_CELL:,}")
+        if kind == NOMINAL:
+            categories = table.frame[column].cat.categories
+            longest = int(categories.str.len().max()) if len(categories) else 0
+            if longest > MAX_CELL:
+                raise ArborError(
+                    f"{name}: a value of column {column!r} is {longest:,} characters long; Arbor "
+                    f"reads values of at most {MAX_CELL:,} (free text? mark the column ignored)")
+
+
 def _read(path: Path, kinds: dict[str, str], target: str | None) -> Table:
-    suffix = path.suffix.lower()
+    suffix, name = path.suffix.lower(), shown_path(path.name)
     if suffix == ".arff":
-        return read_arff(path, target=target, kinds=kinds)
+        table = read_arff(path, target=target, kinds=kinds)
+        _check_cells(table, name)
+        return table
     meta = _parse_meta(None)
     if suffix in _SEPARATORS:
-        frame, notes = _read_delimited(path, _SEPARATORS[suffix])
+        frame, notes = read_delimited(path, _SEPARATORS[suffix], name, MAX_COLUMNS)
     else:
-        frame, notes, meta = (_read_excel if suffix == ".xlsx" else _read_parquet)(path)
-    frame.columns = [str(c).strip() for c in frame.columns]
+        frame, notes, meta = (_read_excel if suffix == ".xlsx" else _read_parquet)(path, name)
     if frame.shape[1] == 0:
-        raise ArborError(f"{path.name} has no columns")
+        raise ArborError(f"{name} has no columns")
+    if frame.shape[1] > MAX_COLUMNS:
+        raise ArborError(f"{name} has {frame.shape[1]:,} columns; Arbor reads at most "
+                         f"{MAX_COLUMNS:,} (every attribute is tried at every node)")
+    frame.columns = checked_names(frame.columns, name)
     if frame.shape[0] == 0:
-        notes.append(f"{path.name} has a header but no rows")
+        notes.append(f"{name} has a header but no rows")
     stored = _stored_kinds(frame, meta)
     target = target if target is not None else _default_target(list(frame.columns), stored)
     table = make_table(frame, target, {**stored, **kinds}, source=str(path), notes=notes)
+    _check_cells(table, name)
     return _with_stored_order(table, meta, kinds)
 
 
@@ -247,7 +274,8 @@ def read_table(
     """Load a data file into a :class:`Table`, the format chosen by the file's extension.
 
     ``target`` defaults to the last column; ``nominal``, ``numeric`` and ``ignored``
-    name columns whose kind is set rather than inferred.
+    name columns whose kind is set rather than inferred. Only ordinary files are read
+    (a FIFO or a device is refused), within the limits of columns and value length above.
 
     >>> from engine.data.samples import sample_path
     >>> table = read_table(sample_path("weather"), ignored=["windy"])
@@ -258,26 +286,23 @@ def read_table(
     suffix = path.suffix.lower()
     if suffix not in READ_FORMATS:
         raise ArborError(
-            f"cannot read {path.name}: unknown extension {suffix or '(none)'!r}; "
+            f"cannot read {shown_path(path.name)}: unknown extension {suffix or '(none)'!r}; "
             f"use one of {', '.join(READ_FORMATS)}"
         )
-    if path.is_dir():
-        raise ArborError(f"{path} is a folder, not a data file")
-    if not path.exists():
-        raise ArborError(f"no such file: {path}")
     kinds = {n: NOMINAL for n in nominal} | {n: NUMERIC for n in numeric}
     kinds |= {n: IGNORED for n in ignored}
+    status = check_regular(path, "data file")
     try:
-        _check_size(path)
+        _check_size(path, status.st_size)
         return _read(path, kinds, target)
     except PermissionError:
-        raise ArborError(f"cannot read {path}: permission denied") from None
+        raise ArborError(f"cannot read {shown_path(path)}: permission denied") from None
     except FileNotFoundError:
-        raise ArborError(f"no such file: {path} (it disappeared while loading)") from None
+        raise ArborError(f"no such file: {shown_path(path)} (it disappeared while loading)") from None
     except MemoryError:
-        raise ArborError(f"{path.name} is too large to load into memory") from None
+        raise ArborError(f"{shown_path(path.name)} is too large to load into memory") from None
     except OSError as err:
-        raise ArborError(f"cannot read {path}: {err.strerror or err}") from None
+        raise ArborError(f"cannot read {shown_path(path)}: {err.strerror or err}") from None
 
 
 def _text_frame(table: Table) -> pd.DataFrame:
@@ -350,25 +375,26 @@ def _writer(table: Table, path: Path) -> Callable[[Path], None] | None:
     }.get(path.suffix.lower())
 
 
-def write_table(table: Table, path: str | Path) -> None:
+def write_table(table: Table, path: str | Path, replace_read_only: bool = False) -> None:
     """Save ``table`` in the format of ``path``'s extension, atomically.
 
     The table goes to a temporary file beside ``path`` that replaces it only when
-    complete, so a failed save leaves any old file as it was. Every format keeps
-    values and missing cells; ARFF, XLSX and Parquet also keep kinds and nominal
-    value orders, CSV and TSV only as far as inference finds them again.
+    complete, so a failed save leaves any old file as it was; a read-only file is
+    replaced only with ``replace_read_only`` (:class:`engine.atomic.ReadOnlyTarget`
+    otherwise). Every format keeps values and missing cells; ARFF, XLSX and Parquet
+    also keep kinds and nominal value orders, CSV and TSV only as far as inference finds
+    them again.
     """
     path = Path(path)
     writer = _writer(table, path)
     if writer is None:
         raise ArborError(
-            f"cannot save as {path.suffix or '(no extension)'}; use one of {', '.join(WRITE_FORMATS)}"
+            f"cannot save as {shown_path(path.suffix) or '(no extension)'}; use one of "
+            f"{', '.join(WRITE_FORMATS)}"
         )
-    if path.is_dir():
-        raise ArborError(f"cannot save {path}: it is a folder")
     try:
-        write_atomic(path, writer)
+        write_atomic(path, writer, replace_read_only)
     except PermissionError:
-        raise ArborError(f"cannot save {path}: permission denied") from None
+        raise ArborError(f"cannot save {shown_path(path)}: permission denied") from None
     except OSError as err:
-        raise ArborError(f"cannot save {path}: {err.strerror or err}") from None
+        raise ArborError(f"cannot save {shown_path(path)}: {err.strerror or err}") from None

@@ -195,12 +195,14 @@ def make_table(
             raise ArborError(f"unknown kind {kind!r} for column {name!r}; use one of {', '.join(KINDS)}")
         if kind == NUMERIC:
             try:
-                frame[name] = _as_number(frame[name]) if numbers is None else numbers
+                converted = _as_number(frame[name]) if numbers is None else numbers
             except (ValueError, TypeError):
                 bad = _first_non_number(frame[name])
                 raise ArborError(
                     f"column {name!r} cannot be numeric: value {bad!r} is not a number "
                     f"(make the column nominal, or fix the value)") from None
+            _check_finite(frame[name], converted, name)
+            frame[name] = converted
         elif kind == NOMINAL:
             frame[name] = _as_nominal(frame[name], categories.get(name))
         out_kinds[name] = kind
@@ -210,6 +212,18 @@ def make_table(
         raise ArborError(f"the target {target!r} is marked ignored")
     frame = _with_numeric_block(frame, [n for n in names if out_kinds[n] == NUMERIC])
     return Table(frame, MappingProxyType(out_kinds), target, source, tuple(notes))
+
+
+def _check_finite(original: pd.Series, numbers: pd.Series, name: str) -> None:
+    """Refuse infinity (``1e400``, ``Infinity``...): no threshold or mean can be made of it,
+    and JSON cannot store it, so it must not pass as a number unnoticed."""
+    values = numbers.to_numpy()
+    infinite = np.isinf(values)
+    if infinite.any():
+        row = int(np.argmax(infinite))
+        raise ArborError(
+            f"column {name!r} has an infinite value in row {row + 1} ({original.iloc[row]!r}); "
+            "Arbor needs finite numbers (fix the value, or make the column nominal)")
 
 
 def _with_numeric_block(frame: pd.DataFrame, numeric: list[str]) -> pd.DataFrame:

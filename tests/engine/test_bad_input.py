@@ -23,7 +23,7 @@ CORPUS = {  # name: (content, loads?, message or note fragment)
     "header_only.csv": (b"a,b,c\n", True, None),
     "one_row.csv": (b"a,b\n1,x\n", True, None),
     "ragged.csv": (b"a,b\n1,2\n1,2,3,4\n", False, "malformed"),
-    "wrong_delimiter.csv": (b"a;b;c\n1;2;x\n3;4;y\n", True, None),
+    "wrong_delimiter.csv": (b"a;b;c\n1;2;x\n3;4;y\n", True, "separated by semicolons"),
     "bom.csv": ("\ufeffa,b\n1,x\n".encode(), True, None),
     "latin1.csv": ("a,b\ncaf\xe9,x\n".encode("latin-1"), True, "Latin-1"),
     "quoted_newline.csv": (b'a,b\n"line one\nline two",x\n"z",y\n', True, None),
@@ -71,13 +71,13 @@ def test_directory_and_vanishing_file(tmp_path, monkeypatch):
         read_table(tmp_path / "d.csv")
     path = tmp_path / "gone.csv"
     path.write_text("a,b\n1,2\n")
-    import engine.data.io as io_module
+    import engine.data.delimited as delimited
 
-    def vanish(self):
+    def vanish(*args):
         os.unlink(path)
         raise FileNotFoundError(path)
 
-    monkeypatch.setattr(io_module.Path, "read_bytes", vanish)
+    monkeypatch.setattr(delimited, "read_bounded", vanish)
     with pytest.raises(ArborError, match="disappeared"):
         read_table(path)
 

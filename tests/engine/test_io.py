@@ -195,8 +195,8 @@ def test_latin1_fallback_has_a_note(tmp_path):
             b"PAR1" + bytes(40),
             r"broken.parquet is not a readable Parquet file \(",
         ),
-        ("dupes.csv", "a,b,a\n1,2,3\n", "dupes.csv: duplicate column names: a"),
-        ("spaced.csv", "a, a \n1,2\n", "duplicate column names: a"),
+        ("dupes.csv", "a,b,a\n1,2,3\n", "dupes.csv: duplicate column names: 'a'"),
+        ("spaced.csv", "a, a \n1,2\n", "duplicate column names: 'a'"),
         ("noname.csv", "a,,c\n1,2,3\n", "noname.csv: column 2 has no name in the header"),
         (
             "d.json",
@@ -224,11 +224,14 @@ def test_missing_file_and_folder(tmp_path):
 def test_permission_denied(tmp_path, monkeypatch, suffix):
     path = write(tmp_path, f"locked{suffix}", "a,b\n1,2\n")
 
-    def refuse(*args, **kwargs):
-        raise PermissionError(13, "Permission denied")
+    real_open = os.open
 
-    monkeypatch.setattr(engine.data.io.Path, "read_bytes", refuse)  # chmod does not stop root
-    monkeypatch.setattr(engine.data.io, "open", refuse, raising=False)
+    def refuse(name, *args, **kwargs):  # chmod does not stop root
+        if str(name) == str(path):
+            raise PermissionError(13, "Permission denied")
+        return real_open(name, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", refuse)
     with pytest.raises(ArborError, match=f"cannot read {path}: permission denied"):
         read_table(path)
 
@@ -254,12 +257,14 @@ def test_header_only_loads_with_no_rows_and_a_note(tmp_path, suffix):
     assert f"h{suffix} has a header but no rows" in table.notes
 
 
-def test_one_column_file_hints_at_its_separator(tmp_path):
+def test_the_delimiter_is_found_and_named(tmp_path):
     table = read_table(write(tmp_path, "semi.csv", "a;b;c\n1;2;x\n"))
-    assert table.frame.shape == (1, 1)
-    assert any("is it separated by semicolons?" in n for n in table.notes)
+    assert table.frame.shape == (1, 3) and table.frame["a"].tolist() == [1.0]
+    assert any("separated by semicolons, not commas" in n for n in table.notes)
     tabbed = read_table(write(tmp_path, "tabs.csv", "a\tb\n1\t2\n"))
-    assert any("tabs (name it .tsv)" in n for n in tabbed.notes)
+    assert tabbed.frame.shape == (1, 2) and any("separated by tabs" in n for n in tabbed.notes)
+    plain = read_table(write(tmp_path, "plain.csv", "a,b\n1,x\n"))
+    assert not plain.notes
 
 
 # --- saving ----------------------------------------------------------------------------------------

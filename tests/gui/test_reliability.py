@@ -168,3 +168,17 @@ def test_a_failed_autosave_says_so(qtbot, window, monkeypatch):
     monkeypatch.setattr(window.files, "write_project", full)
     assert not window.recovery.autosave()
     assert "Autosave failed" in messages[-1] and "no space left" in messages[-1]
+
+
+def test_a_read_only_file_is_replaced_only_when_the_user_agrees(qtbot, window, tmp_path):
+    path = tmp_path / "locked.csv"
+    path.write_text("old\n")
+    path.chmod(0o444)
+    window.model.setData(window.model.index(0, 0), "rainy")
+    window.dialogs.replies["save_path"].append(str(path))
+    window.dialogs.replies["ask_yes_no"].append(False)
+    assert not window.files.save_as() and path.read_text() == "old\n" and window.doc.modified
+    window.dialogs.replies["save_path"].append(str(path))
+    window.dialogs.replies["ask_yes_no"].append(True)
+    assert window.files.save_as() and path.read_text().startswith("outlook")
+    assert not window.doc.modified
