@@ -15,11 +15,13 @@ from PySide6.QtGui import QActionGroup
 from PySide6.QtWidgets import (
     QApplication,
     QDockWidget,
+    QFrame,
     QLabel,
     QMainWindow,
     QMenu,
     QProgressBar,
     QPushButton,
+    QScrollArea,
     QToolBar,
 )
 
@@ -57,6 +59,19 @@ DOCKS = (("Data", Qt.DockWidgetArea.BottomDockWidgetArea, None),
          ("Pruning", Qt.DockWidgetArea.RightDockWidgetArea, "Inspector"),
          ("Evaluation", Qt.DockWidgetArea.RightDockWidgetArea, "Inspector"),
          ("Text", Qt.DockWidgetArea.RightDockWidgetArea, "Inspector"))
+
+#: Docks whose panel scrolls when the dock is short (the table and the inspector scroll themselves).
+SCROLLED = ("Algorithm", "Results", "Growth", "What-if", "Pruning")
+
+
+def _scrolling(panel) -> QScrollArea:
+    """``panel`` in a scroll area, so a short dock scrolls it instead of raising the window's minimum."""
+    area = QScrollArea()
+    area.setWidget(panel)
+    area.setWidgetResizable(True)
+    area.setFrameShape(QFrame.Shape.NoFrame)
+    area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+    return area
 
 
 class MainWindow(QMainWindow):
@@ -99,7 +114,7 @@ class MainWindow(QMainWindow):
         for name, area, tab_with in DOCKS:
             dock = QDockWidget(name, self)
             dock.setObjectName(f"dock-{name}")
-            dock.setWidget(self._panel(name))
+            dock.setWidget(_scrolling(self._panel(name)) if name in SCROLLED else self._panel(name))
             self.addDockWidget(area, dock)
             self.docks[name] = dock
             if tab_with is not None:
@@ -111,8 +126,16 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self._wire()
         self._update_actions()
-        self.resize(1400, 900)
+        self._fit_to_screen()
         self._sized = self._restore()
+
+    def _fit_to_screen(self) -> None:
+        """First start: 1400x900, or the screen's free area when it is smaller."""
+        screen = self.screen().availableGeometry() if self.screen() is not None else None
+        width, height = 1400, 900
+        if screen is not None and screen.width() > 0:
+            width, height = min(width, screen.width()), min(height, screen.height())
+        self.resize(width, height)
 
     def _panel(self, name: str):
         return {"Data": self.table, "Algorithm": self.config, "Inspector": self.inspector,
@@ -138,9 +161,12 @@ class MainWindow(QMainWindow):
             QTimer.singleShot(0, self._size_docks)
 
     def _size_docks(self) -> None:
-        self.resizeDocks([self.docks["Algorithm"], self.docks["Inspector"]], [330, 500],
+        """Share the window between the canvas and the docks in proportion to its size."""
+        width, height = self.width(), self.height()
+        left, right = sorted((300, int(0.24 * width), 360))[1], sorted((280, int(0.28 * width), 500))[1]
+        self.resizeDocks([self.docks["Algorithm"], self.docks["Inspector"]], [left, right],
                          Qt.Orientation.Horizontal)
-        self.resizeDocks([self.docks["Data"]], [260], Qt.Orientation.Vertical)
+        self.resizeDocks([self.docks["Data"]], [sorted((170, int(0.28 * height), 300))[1]], Qt.Orientation.Vertical)
         self.canvas.fit_to_window()
 
     # ------------------------------------------------------------------ construction

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSettings, Signal
+from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 
 from engine.data.table import NUMERIC
 from engine.errors import ArborError
-from engine.settings import CRITERIA, DEFAULTS, OPTIONS, resolve, why_not
+from engine.settings import DEFAULTS, OPTIONS, resolve, why_not
 
 #: Tooltips: the options table's, plus the panel's own cross-validation folds.
 TIPS = {o.name: o.help for o in OPTIONS if o.name != "max_bins"} | {
@@ -26,10 +26,26 @@ TIPS = {o.name: o.help for o in OPTIONS if o.name != "max_bins"} | {
 }
 
 
-def _combo(items) -> QComboBox:
-    box = QComboBox()
-    box.addItems(list(items))
-    return box
+class Choice(QComboBox):
+    """A combo box that shows the options table's labels ("C4.5") and hands back its values ("c45")."""
+
+    def __init__(self, name: str):
+        super().__init__()
+        option = next(o for o in OPTIONS if o.name == name)
+        for choice in option.choices:
+            self.addItem(choice.label, choice.value)
+            if choice.help:
+                self.setItemData(self.count() - 1, choice.help, Qt.ItemDataRole.ToolTipRole)
+        self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.setMinimumContentsLength(6)  # a narrow dock elides the label instead of scrolling sideways
+
+    def value(self) -> str:
+        return self.currentData()
+
+    def set_value(self, value) -> None:
+        index = self.findData(value)
+        if index >= 0:
+            self.setCurrentIndex(index)
 
 
 class ConfigPanel(QWidget):
@@ -48,22 +64,22 @@ class ConfigPanel(QWidget):
         super().__init__(parent)
         self._kinds: dict[str, str] = {}
         self._target: str | None = None
-        self.algorithm = _combo(["c45", "id3", "cart"])
-        self.task = _combo(["classification", "regression"])
-        self.criterion = _combo(CRITERIA)
+        self.algorithm = Choice("algorithm")
+        self.task = Choice("task")
+        self.criterion = Choice("criterion")
         # -1 shows "no limit"; 0 is a real depth (a single leaf, to build the tree by hand).
         self.max_depth = QSpinBox(minimum=-1, maximum=10_000, value=-1, specialValueText="no limit")
         self.min_samples_split = QDoubleSpinBox(maximum=1e9, decimals=1, value=2)
         self.min_samples_leaf = QDoubleSpinBox(maximum=1e9, decimals=1, value=2)
         self.min_gain = QDoubleSpinBox(maximum=100, decimals=4, singleStep=0.01)
         self.max_leaves = QSpinBox(maximum=1_000_000, specialValueText="no limit")
-        self.growth = _combo(["depth", "best"])
-        self.splitter = _combo(["auto", "exact", "histogram"])
-        self.prune = _combo(["pessimistic", "none", "cost-complexity", "reduced-error"])
+        self.growth = Choice("growth")
+        self.splitter = Choice("splitter")
+        self.prune = Choice("prune")
         self.confidence = QDoubleSpinBox(minimum=0.001, maximum=0.5, decimals=3, singleStep=0.05, value=0.25)
         self.subtree_raising = QCheckBox("Subtree raising")
         self.subtree_raising.setChecked(True)
-        self.error_estimate = _combo(["c45", "exact"])
+        self.error_estimate = Choice("error_estimate")
         self.alpha = QDoubleSpinBox(maximum=1e6, decimals=5, singleStep=0.001)
         self.cv_alpha = QSpinBox(maximum=100, specialValueText="off")
         self.one_se = QCheckBox("One-standard-error rule")
@@ -76,7 +92,7 @@ class ConfigPanel(QWidget):
         self.switch_button = QPushButton("Switch to C4.5")
         self.switch_button.hide()
         self.switch_button.clicked.connect(lambda: self.switch_requested.emit("c45"))
-        self.switch_requested.connect(self.algorithm.setCurrentText)
+        self.switch_requested.connect(self.algorithm.set_value)
 
         groups = [
             ("Algorithm", [("Algorithm", self.algorithm), ("Task", self.task), ("Criterion", self.criterion)]),
@@ -91,11 +107,12 @@ class ConfigPanel(QWidget):
             ("Evaluation", [("Cross-validation folds", self.cv_folds), ("Seed", self.seed)]),
         ]
         layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
         for title, rows in groups:
             box = QGroupBox(title)
             form = QFormLayout(box)
             for label, widget in rows:
-                form.addRow(label, widget)
+                form.addRow(label, widget) if label else form.addRow(widget)
             layout.addWidget(box)
         layout.addWidget(self.message)
         layout.addWidget(self.switch_button)
@@ -154,20 +171,20 @@ class ConfigPanel(QWidget):
     # ------------------------------------------------------------------ values
     def params(self) -> dict:
         return {
-            "algorithm": self.algorithm.currentText(),
-            "task": self.task.currentText(),
-            "criterion": self.criterion.currentText(),
+            "algorithm": self.algorithm.value(),
+            "task": self.task.value(),
+            "criterion": self.criterion.value(),
             "max_depth": self.max_depth.value() if self.max_depth.value() >= 0 else None,
             "min_samples_split": self.min_samples_split.value(),
             "min_samples_leaf": self.min_samples_leaf.value(),
             "min_gain": self.min_gain.value(),
             "max_leaves": self.max_leaves.value() or None,
-            "growth": self.growth.currentText(),
-            "splitter": self.splitter.currentText(),
-            "prune": self.prune.currentText(),
+            "growth": self.growth.value(),
+            "splitter": self.splitter.value(),
+            "prune": self.prune.value(),
             "confidence": self.confidence.value(),
             "subtree_raising": self.subtree_raising.isChecked(),
-            "error_estimate": self.error_estimate.currentText(),
+            "error_estimate": self.error_estimate.value(),
             "alpha": self.alpha.value(),
             "cv_alpha": self.cv_alpha.value() or None,
             "one_se": self.one_se.isChecked(),
@@ -181,8 +198,8 @@ class ConfigPanel(QWidget):
             widget = getattr(self, name, None)
             if widget is None or value is None:
                 continue
-            if isinstance(widget, QComboBox):
-                widget.setCurrentText(str(value))
+            if isinstance(widget, Choice):
+                widget.set_value(str(value))
             elif isinstance(widget, QCheckBox):
                 widget.setChecked(bool(value))
             else:
@@ -199,11 +216,11 @@ class ConfigPanel(QWidget):
 
     # ------------------------------------------------------------------ reactions
     def _apply_defaults(self) -> None:
-        defaults = DEFAULTS[self.algorithm.currentText()]
-        self.criterion.setCurrentText(defaults["criterion"] if self.task.currentText() == "classification"
+        defaults = DEFAULTS[self.algorithm.value()]
+        self.criterion.set_value(defaults["criterion"] if self.task.value() == "classification"
                                       else "squared_error")
         self.min_samples_leaf.setValue(defaults["min_samples_leaf"])
-        self.prune.setCurrentText(defaults["prune"])
+        self.prune.set_value(defaults["prune"])
 
     def _on_algorithm_changed(self, _text: str) -> None:
         self._apply_defaults()
@@ -214,7 +231,7 @@ class ConfigPanel(QWidget):
             resolve(**self.params())
         except ArborError as err:
             return str(err)
-        if self.algorithm.currentText() == "id3":
+        if self.algorithm.value() == "id3":
             numeric = [n for n, k in self._kinds.items() if k == NUMERIC and n != self._target]
             if numeric:
                 return (f"ID3 handles nominal attributes only, and {numeric[0]!r} is numeric: switch to "
@@ -222,7 +239,7 @@ class ConfigPanel(QWidget):
         return None
 
     def _on_changed(self, *_) -> None:
-        algorithm = self.algorithm.currentText()
+        algorithm = self.algorithm.value()
         params = self.params()
         for option in OPTIONS:  # the table says where each option applies
             widget = getattr(self, option.name, None)
@@ -261,5 +278,5 @@ class ConfigPanel(QWidget):
                 value = float(value)
             params[name] = value
         if params.get("algorithm"):
-            self.algorithm.setCurrentText(params["algorithm"])
+            self.algorithm.set_value(params["algorithm"])
         self.set_params(params)

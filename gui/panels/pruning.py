@@ -5,10 +5,18 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtWidgets import QLabel, QPushButton, QSlider, QVBoxLayout, QWidget
 
 from engine.prune.cost_complexity import cost_complexity_path, prune_to_step
+
+
+class _Plot(pg.PlotWidget):
+    """A plot that asks for little room: in a scrolling dock the panel's height follows its parts'
+    size hints (the wrapped label makes it height-for-width), and pyqtgraph asks for 480 px."""
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
+        return QSize(300, 200)
 
 
 class PruningPanel(QWidget):
@@ -29,7 +37,7 @@ class PruningPanel(QWidget):
         self.path = None
         self.alphas = np.zeros(0)
         self.steps = np.zeros(0, dtype=int)  # per alpha: the path's last step taken at it
-        self.plot = pg.PlotWidget(background="w")
+        self.plot = _Plot(background="w")
         self.plot.setLabel("bottom", "alpha (effective)")
         self.plot.setLabel("left", "error rate / share")
         self.plot.addLegend(offset=(-10, 10))

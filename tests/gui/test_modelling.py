@@ -7,7 +7,7 @@ from tests.gui.conftest import train_and_wait
 
 
 def _stump(qtbot, window):
-    window.config.algorithm.setCurrentText("id3")
+    window.config.algorithm.set_value("id3")
     window.config.max_depth.setValue(0)
     window.config.cv_folds.setValue(0)
     train_and_wait(qtbot, window)
@@ -61,7 +61,7 @@ def test_typed_threshold_split(qtbot, window):
 
 
 def test_step_through_id3_on_weather(qtbot, window):
-    window.config.algorithm.setCurrentText("id3")
+    window.config.algorithm.set_value("id3")
     order = []
     window.growth.step_taken.connect(lambda tree, node: order.append(attribute_name(tree, tree.node(node))))
     while window.growth.step():
@@ -74,7 +74,7 @@ def test_step_through_id3_on_weather(qtbot, window):
 
 def test_alpha_slider_prunes_the_canvas(qtbot, window):
     window.files.open_sample("iris", confirmed=True)
-    window.config.algorithm.setCurrentText("cart")
+    window.config.algorithm.set_value("cart")
     window.config.cv_folds.setValue(0)
     train_and_wait(qtbot, window)
     qtbot.waitUntil(lambda: window.controller.tree is not None)
@@ -114,7 +114,7 @@ def test_what_if_shows_path_and_prediction(qtbot, window):
 
 
 def test_cart_split_with_chosen_groups(qtbot, window):
-    window.config.algorithm.setCurrentText("cart")
+    window.config.algorithm.set_value("cart")
     window.config.max_depth.setValue(0)
     window.config.cv_folds.setValue(0)
     train_and_wait(qtbot, window)
@@ -139,7 +139,7 @@ def test_a_compiled_tree_is_inspected_edited_and_undone_like_any_other(qtbot, wi
 
     assert compile_kernels()
     window.doc.load(_big_table(4000), None)
-    window.config.algorithm.setCurrentText("cart")
+    window.config.algorithm.set_value("cart")
     window.config.max_depth.setValue(4)
     train_and_wait(qtbot, window)
     qtbot.waitUntil(lambda: window.controller.result is not None)

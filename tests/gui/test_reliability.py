@@ -36,7 +36,7 @@ def test_restore_after_a_crash(qtbot, window, settings):
 
 
 def test_project_round_trip_with_hand_edits(qtbot, window, tmp_path):
-    window.config.algorithm.setCurrentText("id3")
+    window.config.algorithm.set_value("id3")
     train_and_wait(qtbot, window)
     qtbot.waitUntil(lambda: window.controller.tree is not None)
     window.modelling.make_leaf(1)
@@ -45,7 +45,7 @@ def test_project_round_trip_with_hand_edits(qtbot, window, tmp_path):
     assert window.files.save_project_dialog()
     window.doc.undo_stack.setClean()
     assert window.files.open_project(path)
-    assert window.controller.tree.n_leaves == 4 and window.config.algorithm.currentText() == "id3"
+    assert window.controller.tree.n_leaves == 4 and window.config.algorithm.value() == "id3"
     bad = tmp_path / "bad.arbor"
     bad.write_text('{"format": "arbor-project", "version": 7}')
     assert not window.files.open_project(bad) and "newer Arbor" in window.dialogs.errors[-1][0]
@@ -98,7 +98,7 @@ def test_memory_is_released_after_closing_a_large_table(qtbot, window):
     frame = pd.DataFrame(np.random.default_rng(0).normal(size=(300_000, 4)), columns=list("abcd"))
     frame["y"] = np.where(frame.a > 0, "p", "q")
     window.doc.load(make_table(frame), None)
-    window.config.algorithm.setCurrentText("cart")
+    window.config.algorithm.set_value("cart")
     window.config.max_depth.setValue(3)
     window.config.cv_folds.setValue(0)
     train_and_wait(qtbot, window)

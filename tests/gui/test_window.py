@@ -22,7 +22,7 @@ def test_opens_with_weather_and_trains(qtbot, window):
 
 
 def test_selecting_the_root_shows_the_seed_numbers(qtbot, window):
-    window.config.algorithm.setCurrentText("id3")
+    window.config.algorithm.set_value("id3")
     train_and_wait(qtbot, window)
     qtbot.waitUntil(lambda: window.controller.result is not None)
     window.canvas.select_node(0)
@@ -177,7 +177,7 @@ def test_cancel_a_long_run_keeps_the_previous_tree(qtbot, window):
     before = window.controller.result
     window.doc.load(_big_table(), None)
     window.controller.result = before  # loading drops the tree; keep one to check it survives
-    window.config.algorithm.setCurrentText("cart")
+    window.config.algorithm.set_value("cart")
     job = window.train()
     qtbot.wait(300)
     with qtbot.waitSignal(job.cancelled, timeout=20000):
@@ -187,7 +187,7 @@ def test_cancel_a_long_run_keeps_the_previous_tree(qtbot, window):
 
 def test_window_stays_responsive_while_training(qtbot, window):
     window.doc.load(_big_table(100_000), None)
-    window.config.algorithm.setCurrentText("cart")
+    window.config.algorithm.set_value("cart")
     window.config.max_depth.setValue(8)
     window.config.cv_folds.setValue(0)
     ticks = []
@@ -211,11 +211,11 @@ def test_two_quick_trains_never_mix(qtbot, window):
 
 def test_id3_with_numeric_attribute_names_it(qtbot, window):
     window.files.open_sample("weather-numeric", confirmed=True)
-    window.config.algorithm.setCurrentText("id3")
+    window.config.algorithm.set_value("id3")
     assert "'temperature' is numeric" in window.config.message.text()
     assert window.train() is None and "temperature" in window.dialogs.errors[-1][0]
     window.config.switch_button.click()
-    assert window.config.algorithm.currentText() == "c45"
+    assert window.config.algorithm.value() == "c45"
 
 
 def test_table_selection_highlights_paths(qtbot, window):
@@ -245,12 +245,12 @@ def test_settings_are_remembered(qtbot, settings):
     win = MainWindow(settings)
     win.dialogs = FakeDialogs()
     qtbot.addWidget(win)
-    win.config.algorithm.setCurrentText("cart")
+    win.config.algorithm.set_value("cart")
     win.config.max_depth.setValue(3)
     assert win.close()
     again = MainWindow(settings)
     qtbot.addWidget(again)
-    assert again.config.algorithm.currentText() == "cart" and again.config.max_depth.value() == 3
+    assert again.config.algorithm.value() == "cart" and again.config.max_depth.value() == 3
 
 
 def test_exports_from_the_menu(qtbot, window, tmp_path):
@@ -292,7 +292,7 @@ def test_node_filters_the_table_and_drop_pins(qtbot, window):
 
 def test_overview_for_big_trees(qtbot, window):
     window.files.open_sample("iris", confirmed=True)
-    window.config.algorithm.setCurrentText("cart")
+    window.config.algorithm.set_value("cart")
     window.config.cv_folds.setValue(0)
     window.show()
     train_and_wait(qtbot, window)
@@ -357,7 +357,7 @@ def test_a_big_trained_tree_opens_with_its_top_levels(qtbot, window):
     frame = pd.DataFrame(rng.normal(size=(8000, 3)), columns=list("abc"))
     frame["y"] = np.where(rng.random(8000) < 0.5, "p", "q")
     window.doc.load(make_table(frame), None)
-    window.config.algorithm.setCurrentText("cart")
+    window.config.algorithm.set_value("cart")
     window.config.cv_folds.setValue(0)
     train_and_wait(qtbot, window)
     qtbot.waitUntil(lambda: window.controller.result is not None)
