@@ -3,7 +3,7 @@
 The reader understands ``@relation``; ``@attribute NAME TYPE`` where TYPE is a
 nominal list ``{a, b, ...}`` (kept in its declared order), ``numeric``, ``real``,
 ``integer``, ``string`` or ``date [FORMAT]`` (both read as nominal text, values
-in order of first appearance); ``@data`` with dense rows ``a, 1, ?`` or sparse
+in order of first appearance, with a note); ``@data`` with dense rows ``a, 1, ?`` or sparse
 rows ``{0 a, 3 7}``. Keywords are case-insensitive, ``%`` starts a comment,
 names and values may be quoted with ``'`` or ``"`` (backslash escapes such as
 ``\\'`` and ``\\n``), and an unquoted ``?`` is missing (a quoted ``'?'`` is the
@@ -232,6 +232,15 @@ def parse_arff(text: str, name: str) -> tuple[pd.DataFrame, dict[str, str], list
     kinds = {a.name: NUMERIC if a.kind == NUMERIC else NOMINAL for a in attributes}
     dates = [a.name for a in attributes if a.kind == "date"]
     notes = [f"{name}: date attribute(s) {', '.join(dates)} read as nominal text"] if dates else []
+    texts = [f"{a.name!r} ({len(frame[a.name].cat.categories)} different texts)"
+             for a in attributes if a.kind == "string"]
+    if texts:
+        # Weka's J48 and Id3 refuse string attributes; Arbor learns from them as nominal
+        # (each text a category), which suits short labels but not free text.
+        notes.append(f"{name}: string attribute(s) {', '.join(texts)} read as nominal, one "
+                     "category per text (Weka's J48 and Id3 refuse string attributes): mark a "
+                     "free-text column ignored, or turn its words into attributes first "
+                     "(e.g. Weka's StringToWordVector)")
     return frame, kinds, notes
 
 

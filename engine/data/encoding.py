@@ -93,20 +93,41 @@ def encode_columns(frame: pd.DataFrame, attributes: Sequence[Attribute]) -> np.n
             raise ArborError(f"the data has no column {attr.name!r}, which the model needs")
         col = frame[attr.name]
         if attr.is_nominal:
-            lookup = {c: float(i) for i, c in enumerate(attr.categories)}
+            lookup = category_lookup(attr.categories)
             if isinstance(col.dtype, pd.CategoricalDtype):
                 # Map the (few) categories, then broadcast through the codes.
-                per_cat = np.array([lookup.get(str(c).strip(), np.nan) for c in col.cat.categories] + [np.nan])
+                per_cat = np.array([_code(lookup, c) for c in col.cat.categories] + [np.nan])
                 X[:, j] = per_cat[col.cat.codes.to_numpy()]
             else:
-                text = col.astype("object").map(lambda v: v if pd.isna(v) else str(v).strip())
-                X[:, j] = text.map(lookup).to_numpy(dtype=np.float64)
+                codes, uniques = pd.factorize(col.astype("object"), use_na_sentinel=True)
+                per_value = np.array([_code(lookup, v) for v in uniques] + [np.nan])
+                X[:, j] = per_value[codes]
         else:
             try:
                 X[:, j] = pd.to_numeric(col, errors="raise").to_numpy(dtype=np.float64)
             except (ValueError, TypeError):
                 X[:, j] = _lenient_numbers(col, attr.name)
     return X
+
+
+def category_lookup(categories: Sequence[str]) -> dict[str, float]:
+    """Code of each category by its exact name, and by its name without surrounding spaces.
+
+    An exact match wins: an ARFF value declared as ``' x '`` (quoted, spaces kept, as Weka
+    keeps them) is its own category, while a cell typed ``x`` or `` x`` in a CSV still
+    finds a category ``x``.
+    """
+    lookup = {c.strip(): float(i) for i, c in reversed(list(enumerate(categories)))}
+    lookup.update((c, float(i)) for i, c in enumerate(categories))
+    return lookup
+
+
+def _code(lookup: dict[str, float], value) -> float:
+    if pd.isna(value):
+        return np.nan
+    text = str(value)
+    code = lookup.get(text)
+    return lookup.get(text.strip(), np.nan) if code is None else code
 
 
 def shared_matrix(frame: pd.DataFrame, attributes: Sequence[Attribute]) -> np.ndarray | None:
