@@ -110,9 +110,10 @@ def predict(args):
     from engine.export.model_json import load_model
     from engine.predict import prediction_frame, save_predictions
 
-    tree, _ = load_model(args.model)
+    tree, settings = load_model(args.model)
     table = load(args)
-    out = prediction_frame(tree, table.frame)
+    algorithm = settings.algorithm if settings is not None else None
+    out = prediction_frame(tree, table.frame, algorithm=algorithm)
     predictions = out[f"predicted {tree.schema.target}"].tolist()
     if args.output:
         save_predictions(out, args.output)

@@ -16,7 +16,7 @@ from engine.data.table import Table
 from engine.errors import ArborError
 from engine.fitting import fit_tree
 from engine.monitor import NULL_MONITOR, Monitor
-from engine.predict import predict_proba, predict_value
+from engine.predict import predict_class, predict_proba, predict_value
 from engine.settings import Settings, resolve
 
 PARAMS = tuple(f.name for f in fields(Settings))
@@ -87,7 +87,7 @@ class DecisionTree:
         X = self._matrix(data)
         if self.schema_.is_regression:
             return predict_value(self.tree_, X)
-        return self.classes_[np.argmax(predict_proba(self.tree_, X), axis=1)]
+        return self.classes_[predict_class(self.tree_, X, self.settings_.algorithm)]
 
 
 def check_trainable(data: Encoded, settings: Settings) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from engine.learn.tolerances import WEKA_EPS
 from engine.tree import Node, Tree, leaf_prediction, partition_rows
 
 
@@ -49,6 +50,37 @@ def predict_proba(tree: Tree, X: np.ndarray) -> np.ndarray:
     return out
 
 
+def predict_class(tree: Tree, X: np.ndarray, algorithm: str | None = None) -> np.ndarray:
+    """The class code each instance is predicted, from :func:`predict_proba`.
+
+    CART takes the first most probable class, as scikit-learn does. ID3 and C4.5 (and a tree
+    of unknown origin) take J48's: going through the classes in order, a class replaces the
+    one kept so far only if its probability is more than 1e-6 higher (``Utils.gr``). The two
+    differ only on near-ties, which instances with missing values meet: on a balanced
+    training set one missing the root's attribute gets every class's share, equal up to
+    rounding, and J48 predicts the first class where an exact argmax may take another.
+
+    >>> class_codes(np.array([[1 / 3, 1 / 3 + 1e-16, 1 / 3 - 1e-16]]), "c45").tolist()
+    [0]
+    >>> class_codes(np.array([[1 / 3, 1 / 3 + 1e-16, 1 / 3 - 1e-16]]), "cart").tolist()
+    [1]
+    """
+    return class_codes(predict_proba(tree, X), algorithm)
+
+
+def class_codes(proba: np.ndarray, algorithm: str | None = None) -> np.ndarray:
+    """Rows of class probabilities to class codes by the rule of :func:`predict_class`."""
+    if algorithm == "cart":
+        return np.argmax(proba, axis=1)
+    best = np.zeros(len(proba), dtype=np.intp)
+    kept = np.full(len(proba), -1.0)
+    for k in range(proba.shape[1]):  # a loop over classes; every row at once
+        better = proba[:, k] - kept > WEKA_EPS
+        best[better] = k
+        kept[better] = proba[better, k]
+    return best
+
+
 def predict_value(tree: Tree, X: np.ndarray) -> np.ndarray:
     """Predicted means (regression trees)."""
     out = np.zeros(X.shape[0])
@@ -74,9 +106,10 @@ def leaf_weights(tree: Tree, X: np.ndarray) -> dict[int, tuple[np.ndarray, np.nd
     }
 
 
-def prediction_frame(tree: Tree, frame, probabilities: bool = False):
+def prediction_frame(tree: Tree, frame, probabilities: bool = False, algorithm: str | None = None):
     """``frame`` with the tree's prediction for every row added as ``predicted <target>``, and
     with ``probabilities`` one ``P(<class>)`` column per class (classification trees).
+    ``algorithm`` (the tree's) picks the class rule of :func:`predict_class`.
 
     Columns are matched to the tree's attributes by name; other columns are carried along.
 
@@ -98,7 +131,7 @@ def prediction_frame(tree: Tree, frame, probabilities: bool = False):
         out[name] = predict_value(tree, X)
         return out
     proba = predict_proba(tree, X)
-    out[name] = np.array(tree.classes, dtype=object)[np.argmax(proba, axis=1)]
+    out[name] = np.array(tree.classes, dtype=object)[class_codes(proba, algorithm)]
     if probabilities:
         for k, label in enumerate(tree.classes):
             out[f"P({label})"] = proba[:, k]
