@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine.data.encoding import encode, encode_like
+from engine.errors import ArborError
 from engine.estimator import check_trainable
 from engine.evaluate.evaluation import cross_validate, evaluate_tree, holdout_evaluate
 from engine.evaluate.report import evaluation_text
@@ -21,17 +22,20 @@ def _prepare(args, load, learner):
 def evaluate_command(args, load, learner):
     table, settings, data = _prepare(args, load, learner)
     seed = settings.seed
+    if args.weka_folds and (args.test or args.split):
+        raise ArborError("--weka-folds chooses cross-validation folds; it does not go with "
+                         "--test or --split")
     if args.test:
         from engine.data.io import read_table
 
         test_table = read_table(args.test, target=table.target)
         tree = fit_tree(data, settings)
         test = encode_like(test_table, data.schema)
-        ev = evaluate_tree(tree, test, f"test set {args.test}")
+        ev = evaluate_tree(tree, test, f"test set {args.test}", settings.algorithm)
     elif args.split:
         ev = holdout_evaluate(data, settings, args.split, seed)
     else:
-        ev = cross_validate(data, settings, args.folds, seed)
+        ev = cross_validate(data, settings, args.folds, seed, weka_folds=args.weka_folds)
     return ev.as_dict(), evaluation_text(ev, table.target)
 
 

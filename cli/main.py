@@ -94,6 +94,9 @@ def build_parser() -> argparse.ArgumentParser:
     _data_arguments(p)
     _learner_arguments(p)
     p.add_argument("--folds", type=int, default=10, metavar="K", help="stratified folds (default 10)")
+    p.add_argument("--weka-folds", action="store_true",
+                   help="deal the folds exactly as Weka's -x K -s SEED does, so the result can "
+                        "be set beside J48's fold for fold")
     p.add_argument("--test", metavar="FILE", help="evaluate on this file instead of cross-validating")
     p.add_argument("--split", type=float, metavar="PCT",
                    help="train on PCT percent, test on the rest (instead of cross-validation)")

@@ -8,11 +8,12 @@ import numpy as np
 
 from engine.data.encoding import Encoded, subset
 from engine.errors import ArborError
+from engine.evaluate import folds as folding
 from engine.evaluate.curves import ClassCurves, class_curves, weighted_mean
-from engine.evaluate.folds import holdout_split, stratified_folds
+from engine.evaluate.folds import holdout_split
 from engine.fitting import fit_tree
 from engine.monitor import NULL_MONITOR, Monitor
-from engine.predict import predict_proba, predict_value
+from engine.predict import class_codes, predict_proba, predict_value
 from engine.settings import Settings
 from engine.tree import Tree
 
@@ -80,9 +81,9 @@ def _output(tree: Tree, data: Encoded) -> np.ndarray:
     return predict_proba(tree, data.X)
 
 
-def _classification(method, classes, y, proba, w, fold_scores, notes) -> Evaluation:
+def _classification(method, classes, y, proba, w, fold_scores, notes, algorithm) -> Evaluation:
     K = len(classes)
-    pred = np.argmax(proba, axis=1)
+    pred = class_codes(proba, algorithm)
     confusion = np.zeros((K, K))
     np.add.at(confusion, (y, pred), w)
     n = confusion.sum()
@@ -121,49 +122,62 @@ def _regression(method, y, pred, w, fold_scores, notes) -> Evaluation:
                       points=_kept_points(y, pred))
 
 
-def _summarise(method, data: Encoded, out, fold_scores, notes=()) -> Evaluation:
+def _summarise(method, data: Encoded, out, fold_scores, notes=(), algorithm=None) -> Evaluation:
+    """``algorithm`` (the trees') picks the class rule of :func:`engine.predict.predict_class`."""
     if data.schema.is_regression:
         return _regression(method, data.y, out, data.weight, fold_scores, notes)
-    return _classification(method, data.schema.classes, data.y, out, data.weight, fold_scores, notes)
+    return _classification(method, data.schema.classes, data.y, out, data.weight, fold_scores, notes,
+                           algorithm)
 
 
-def _score(data: Encoded, out) -> float:
+def _score(data: Encoded, out, algorithm=None) -> float:
     if data.schema.is_regression:
         return float(np.sqrt(np.average((out - data.y) ** 2, weights=data.weight)))
-    return float(np.average(np.argmax(out, axis=1) == data.y, weights=data.weight))
+    return float(np.average(class_codes(out, algorithm) == data.y, weights=data.weight))
 
 
 def cross_val_predict(data: Encoded, settings: Settings, folds: int = 10, seed: int = 1,
-                      monitor: Monitor = NULL_MONITOR) -> tuple[np.ndarray, list[float]]:
+                      monitor: Monitor = NULL_MONITOR, weka_folds: bool = False
+                      ) -> tuple[np.ndarray, list[float]]:
     """Out-of-fold outputs of stratified k-fold cross-validation: class probabilities (one row
     per instance) or predicted values, each from the tree that did not see it; and each fold's
-    score (accuracy or RMSE)."""
+    score (accuracy or RMSE).
+
+    ``weka_folds`` deals the folds exactly as Weka's ``-x folds -s seed`` does
+    (:func:`engine.evaluate.folds.weka_folds`), so that C4.5's correct count can be set
+    beside J48's fold for fold; otherwise each class is shuffled with numpy and dealt round.
+    """
     y = None if data.schema.is_regression else data.y
     out = np.zeros(data.n_rows if y is None else (data.n_rows, len(data.schema.classes)))
     scores = []
-    for f, test in enumerate(stratified_folds(y, data.n_rows, folds, seed)):
+    deal = folding.weka_folds if weka_folds else folding.stratified_folds
+    for f, test in enumerate(deal(y, data.n_rows, folds, seed)):
         monitor.check()
         monitor.report(f / folds, f"fold {f + 1} of {folds}")
         train = np.setdiff1d(np.arange(data.n_rows), test)
         tree = fit_tree(subset(data, train), settings, monitor.scaled(f / folds, (f + 1) / folds))
         held = subset(data, test)
         out[test] = fold_out = _output(tree, held)
-        scores.append(_score(held, fold_out))
+        scores.append(_score(held, fold_out, settings.algorithm))
     monitor.report(1.0, "cross-validated")
     return out, scores
 
 
 def cross_validate(data: Encoded, settings: Settings, folds: int = 10, seed: int = 1,
-                   monitor: Monitor = NULL_MONITOR) -> Evaluation:
-    """Stratified k-fold cross-validation; the same seed gives the same folds and scores."""
-    out, scores = cross_val_predict(data, settings, folds, seed, monitor)
-    return _summarise(f"{folds}-fold cross-validation", data, out, scores)
+                   monitor: Monitor = NULL_MONITOR, weka_folds: bool = False) -> Evaluation:
+    """Stratified k-fold cross-validation; the same seed gives the same folds and scores.
+    ``weka_folds``: Weka's folds, as in :func:`cross_val_predict`."""
+    out, scores = cross_val_predict(data, settings, folds, seed, monitor, weka_folds)
+    method = f"{folds}-fold cross-validation" + (f" (Weka's folds, seed {seed})" if weka_folds else "")
+    return _summarise(method, data, out, scores, algorithm=settings.algorithm)
 
 
-def evaluate_tree(tree: Tree, data: Encoded, method: str = "test set") -> Evaluation:
-    """Scores of a trained tree on ``data`` (whose schema must match the tree's)."""
+def evaluate_tree(tree: Tree, data: Encoded, method: str = "test set",
+                  algorithm: str | None = None) -> Evaluation:
+    """Scores of a trained tree on ``data`` (whose schema must match the tree's); ``algorithm``
+    (the tree's) picks the class rule of :func:`engine.predict.predict_class`."""
     out = _output(tree, data)
-    return _summarise(method, data, out, [_score(data, out)], data.notes)
+    return _summarise(method, data, out, [_score(data, out, algorithm)], data.notes, algorithm)
 
 
 def holdout_evaluate(data: Encoded, settings: Settings, train_percent: float, seed: int = 1,
@@ -177,4 +191,5 @@ def holdout_evaluate(data: Encoded, settings: Settings, train_percent: float, se
     if len(test) == 0 or len(train) == 0:
         raise ArborError("the split leaves no rows to train or to test on")
     tree = fit_tree(subset(data, train), settings, monitor)
-    return evaluate_tree(tree, subset(data, test), f"{train_percent:g}% train / rest test")
+    return evaluate_tree(tree, subset(data, test), f"{train_percent:g}% train / rest test",
+                         settings.algorithm)

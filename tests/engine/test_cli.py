@@ -95,6 +95,16 @@ def test_evaluate_cross_validation_is_deterministic(capsys):
     assert sum(map(sum, a["confusion_matrix"])) == 150
 
 
+def test_evaluate_with_wekas_folds_counts_as_j48(capsys):
+    # J48 -t glass.arff -x 10 -s 2: 157 of 214 correct (tests/fixtures/weka/recorded.json)
+    glass = str(ROOT / "tests" / "fixtures" / "weka" / "data" / "glass.arff")
+    result = run_json(capsys, "evaluate", glass, "--weka-folds", "--seed", "2")
+    assert round(result["accuracy"] * 214) == 157
+    assert result["method"] == "10-fold cross-validation (Weka's folds, seed 2)"
+    code, _, err = run(capsys, "evaluate", glass, "--weka-folds", "--split", "60")
+    assert code == 2 and err.count("\n") == 1 and "--weka-folds" in err
+
+
 def test_path_json(capsys):
     result = run_json(capsys, "path", "--sample", "iris", "--algorithm", "cart")
     assert result["alphas"][0] == 0.0 and result["n_leaves"][-1] == 1
