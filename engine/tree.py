@@ -260,6 +260,29 @@ class Tree:
     def replace_root(self, root: Node) -> Tree:
         return replace(self, root=root)
 
+    def __reduce__(self):
+        # Flat, in pre-order: nested nodes would pickle recursively and a deep tree would
+        # hit the recursion limit; read-only stats views (MappingProxyType) travel as dicts.
+        records = [(n.id, n.depth, n.weight, n.distribution, n.impurity, n.value, n.split,
+                    _plain_stats(n.stats), len(n.children)) for n in self.nodes()]
+        return _unpickle_tree, (records, self.schema)
+
+
+def _plain_stats(stats: Mapping[str, float]):
+    if stats is NO_STATS:
+        return None
+    return stats if isinstance(stats, SplitScores) else dict(stats)
+
+
+def _unpickle_tree(records: list, schema: Schema) -> Tree:
+    built: list[Node] = []
+    for *values, stats, n_children in reversed(records):  # children before their parent
+        children = tuple(built.pop() for _ in range(n_children))
+        stats = NO_STATS if stats is None else stats
+        stats = MappingProxyType(stats) if isinstance(stats, dict) else stats
+        built.append(Node(*values, children=children, stats=stats))
+    return Tree(built.pop(), schema)
+
 
 def partition_rows(split: Split, values: np.ndarray, rows: np.ndarray, weights: np.ndarray):
     """Rows and weights reaching each branch of ``split`` (``values``: the split attribute's
