@@ -5,7 +5,8 @@ from __future__ import annotations
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox, QWidget
 
 DATA_FILTER = ("Data files (*.csv *.tsv *.tab *.txt *.arff *.xlsx *.parquet);;CSV (*.csv);;TSV (*.tsv);;"
-               "ARFF (*.arff);;Excel (*.xlsx);;Parquet (*.parquet);;All files (*)")
+               "ARFF (*.arff);;Excel (*.xlsx);;Parquet (*.parquet);;Arbor model (*.json);;"
+               "Arbor project (*.arbor);;All files (*)")
 SAVE_FILTER = "CSV (*.csv);;TSV (*.tsv);;ARFF (*.arff);;Excel (*.xlsx);;Parquet (*.parquet)"
 
 

@@ -79,6 +79,11 @@ class FileActions(QObject):
 
         if not confirmed and not self.confirm_discard("opening another file"):
             return False
+        suffix = Path(path).suffix.lower()
+        if suffix == ".json":
+            return self.open_model(path)
+        if suffix == ".arbor":
+            return self.open_project(path)
         try:
             size = Path(path).stat().st_size
         except OSError:
@@ -114,6 +119,28 @@ class FileActions(QObject):
         self.controller.load_table(table, path)
         self.remember(path)
         self.controller.say(f"Opened {path}" + "".join(f" — {n}" for n in table.notes))
+
+    def open_model(self, path: str) -> bool:
+        """Show the tree of a saved model (``train --save``, ``ArborClassifier.save_model``)
+        beside an empty table of its columns: the file holds no training rows."""
+        from engine.data.encoding import schema_table
+        from engine.export.model_json import load_model
+
+        try:
+            tree, settings = load_model(path)
+            table = schema_table(tree.schema)
+        except ArborError as err:
+            self.dialogs.error(f"Could not open the model {Path(path).name}: {err}")
+            return False
+        c = self.controller
+        c.load_table(table, None)
+        if settings is not None:
+            c.options_loaded.emit(settings)
+        c.load_tree(tree, None, settings)
+        self.remember(str(path))
+        c.say(f"Opened the model {path} ({tree.n_leaves} leaves); it holds no training rows: "
+              "open its data to retrain or to see the candidate splits")
+        return True
 
     def open_sample(self, name: str, confirmed: bool = False) -> bool:
         from engine.data.samples import load_sample

@@ -278,7 +278,28 @@ def encode_like(table: Table, schema: Schema) -> Encoded:
 
 
 __all__ = ["Attribute", "Schema", "Encoded", "encode", "encode_columns", "encode_like", "shared_matrix",
-           "as_table", "IGNORED"]
+           "as_table", "schema_table", "IGNORED"]
+
+
+def schema_table(schema: Schema) -> Table:
+    """A table with no rows and the columns a tree was trained on (kinds, category orders,
+    target): what a tree opened from a model file, without its training rows, stands beside.
+
+    >>> t = schema_table(Schema((Attribute("a", "nominal", ("x", "y")), Attribute("b", "numeric")),
+    ...                         "c", ("p", "q")))
+    >>> len(t.frame), dict(t.kinds), list(t.frame["c"].cat.categories)
+    (0, {'a': 'nominal', 'b': 'numeric', 'c': 'nominal'}, ['p', 'q'])
+    """
+    columns = {a.name: a for a in schema.attributes}
+    frame = pd.DataFrame({name: pd.Series(dtype=object if a.is_nominal else np.float64)
+                          for name, a in columns.items()})
+    frame[schema.target] = pd.Series(dtype=np.float64 if schema.is_regression else object)
+    kinds = {name: a.kind for name, a in columns.items()}
+    kinds[schema.target] = NUMERIC if schema.is_regression else NOMINAL
+    categories = {name: a.categories for name, a in columns.items() if a.is_nominal}
+    if not schema.is_regression:
+        categories[schema.target] = schema.classes
+    return make_table(frame, target=schema.target, kinds=kinds, categories=categories)
 
 
 def subset(data: Encoded, rows: np.ndarray) -> Encoded:
