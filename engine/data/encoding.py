@@ -259,12 +259,12 @@ def encode_like(table: Table, schema: Schema) -> Encoded:
         except (ValueError, TypeError):
             raise ArborError(f"the target {schema.target!r} must be numeric for a regression tree") from None
     else:
-        lookup = {c: i for i, c in enumerate(schema.classes)}
-        labels = target[keep].astype("object").map(lambda v: str(v).strip())
-        codes = labels.map(lookup)
+        labels = target[keep].astype("object")
+        codes = pd.Series(encode_columns(pd.DataFrame({"c": labels}),
+                                         [Attribute("c", NOMINAL, schema.classes)])[:, 0])
         known = codes.notna().to_numpy()
         if not known.all():
-            unknown = sorted(set(labels[~known]))
+            unknown = sorted({str(v).strip() for v in labels[~known]})
             shown = ", ".join(unknown[:5]) + (", …" if len(unknown) > 5 else "")
             notes.append(f"{int((~known).sum())} row(s) with a class the tree does not know ({shown}) "
                          "were left out")
