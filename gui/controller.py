@@ -29,6 +29,7 @@ class Options:
     params: dict = field(default_factory=dict)
     cv_folds: int = 10
     seed: int = 1
+    weka_folds: bool = False  # deal the folds as Weka's -x K -s SEED does
 
 
 class Controller(QObject):
@@ -64,7 +65,7 @@ class Controller(QObject):
 
     Methods
     -------
-    set_options(params, cv_folds, seed); train() -> Job | None; cancel();
+    set_options(params, cv_folds, seed, weka_folds); train() -> Job | None; cancel();
     cross_validate_alpha() -> Job | None; start(job) runs any other job with the same
     progress, cancel and error reporting; load_table(table, path, sample=None);
     load_tree(tree, data, settings, origin) puts a tree from elsewhere (a project) on screen;
@@ -139,8 +140,8 @@ class Controller(QObject):
         self.failed.emit(message, details)
 
     # ------------------------------------------------------------------ options and table
-    def set_options(self, params: dict, cv_folds: int, seed: int) -> None:
-        self.options = Options(dict(params), cv_folds, seed)
+    def set_options(self, params: dict, cv_folds: int, seed: int, weka_folds: bool = False) -> None:
+        self.options = Options(dict(params), cv_folds, seed, weka_folds)
 
     def new_table(self) -> None:
         """A blank table to type into (undo history cleared); the tree and results are dropped."""
@@ -179,7 +180,8 @@ class Controller(QObject):
             self.fail(str(err))
             return None
         options = self.options
-        job = Job("Training", train_call(table, options.params, options.cv_folds, options.seed))
+        job = Job("Training", train_call(table, options.params, options.cv_folds, options.seed,
+                                         options.weka_folds))
         job.finished.connect(lambda result, j=job: self._on_train_finished(j, result))
         job.failed.connect(lambda *_, j=job: self.runner.is_current(j) and self.say(
             "Training failed; the table and the previous tree are unchanged"))

@@ -172,8 +172,10 @@ class TrainResult:
     data_key: str = ""  # fingerprint of the table trained on (engine.runs.data_key)
 
 
-def train_call(table, params: dict, cv_folds: int, seed: int) -> Callable[[Monitor], TrainResult]:
-    """The engine work behind Train: fit, baselines, and optionally cross-validation."""
+def train_call(table, params: dict, cv_folds: int, seed: int,
+               weka_folds: bool = False) -> Callable[[Monitor], TrainResult]:
+    """The engine work behind Train: fit, baselines, and optionally cross-validation (on
+    Weka's folds with ``weka_folds``)."""
     from engine.data.encoding import encode
     from engine.estimator import DecisionTree
     from engine.evaluate.baseline import baselines
@@ -189,8 +191,9 @@ def train_call(table, params: dict, cv_folds: int, seed: int) -> Callable[[Monit
         base = None if settings.task == "regression" else baselines(data)
         evaluation = None
         if cv_folds:
-            evaluation = cross_validate(data, settings, cv_folds, seed, monitor.scaled(fit_share, 1.0))
-        training = evaluate_tree(model.tree_, data, "training set")
+            evaluation = cross_validate(data, settings, cv_folds, seed, monitor.scaled(fit_share, 1.0),
+                                        weka_folds=weka_folds)
+        training = evaluate_tree(model.tree_, data, "training set", settings.algorithm)
         score = training.rmse if settings.task == "regression" else training.accuracy
         full = path = None
         if settings.algorithm == "cart":

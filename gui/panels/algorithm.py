@@ -23,6 +23,8 @@ from engine.settings import DEFAULTS, OPTIONS, resolve, why_not
 #: Tooltips: the options table's, plus the panel's own cross-validation folds.
 TIPS = {o.name: o.help for o in OPTIONS if o.name != "max_bins"} | {
     "cv_folds": "Evaluate by stratified k-fold cross-validation after training (0 = skip)",
+    "weka_folds": "Deal the folds exactly as Weka's -x K -s SEED does, so the accuracy can be set "
+                  "beside J48's fold for fold (otherwise Arbor deals its own stratified folds)",
 }
 
 
@@ -86,6 +88,7 @@ class ConfigPanel(QWidget):
         self.holdout = QDoubleSpinBox(minimum=0.05, maximum=0.9, decimals=2, singleStep=0.05, value=0.33)
         self.cv_folds = QSpinBox(maximum=100, value=10, specialValueText="off")
         self.seed = QSpinBox(maximum=2**31 - 1, value=1)
+        self.weka_folds = QCheckBox("Weka's folds")
         self.message = QLabel()
         self.message.setWordWrap(True)
         self.message.setStyleSheet("color: #B42318;")
@@ -104,7 +107,8 @@ class ConfigPanel(QWidget):
                          ("Error bound", self.error_estimate), ("Alpha", self.alpha),
                          ("CV folds for alpha", self.cv_alpha), ("", self.one_se),
                          ("Holdout share", self.holdout)]),
-            ("Evaluation", [("Cross-validation folds", self.cv_folds), ("Seed", self.seed)]),
+            ("Evaluation", [("Cross-validation folds", self.cv_folds), ("Seed", self.seed),
+                            ("", self.weka_folds)]),
         ]
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -166,7 +170,7 @@ class ConfigPanel(QWidget):
         return [self.algorithm, self.task, self.criterion, self.max_depth, self.min_samples_split,
                 self.min_samples_leaf, self.min_gain, self.max_leaves, self.growth, self.splitter, self.prune,
                 self.confidence, self.subtree_raising, self.error_estimate, self.alpha, self.cv_alpha,
-                self.one_se, self.holdout, self.cv_folds, self.seed]
+                self.one_se, self.holdout, self.cv_folds, self.seed, self.weka_folds]
 
     # ------------------------------------------------------------------ values
     def params(self) -> dict:
@@ -207,8 +211,9 @@ class ConfigPanel(QWidget):
         self.blockSignals(False)
         self._on_changed()
 
-    def cv_settings(self) -> tuple[int, int]:
-        return self.cv_folds.value(), self.seed.value()
+    def cv_settings(self) -> tuple[int, int, bool]:
+        """(cross-validation folds, seed, Weka's folds) for the evaluation after training."""
+        return self.cv_folds.value(), self.seed.value(), self.weka_folds.isChecked()
 
     def set_table_kinds(self, kinds: dict[str, str], target: str | None) -> None:
         self._kinds, self._target = dict(kinds), target
@@ -246,6 +251,7 @@ class ConfigPanel(QWidget):
             if widget is not None and option.name != "algorithm":
                 reason = why_not(option.name, params)
                 self._enable(widget, reason is None, reason)
+        self._enable(self.weka_folds, self.cv_folds.value() > 0, "cross-validation is off")
         problem = self.problem()
         self.message.setText(problem or "")
         self.switch_button.setVisible(bool(problem) and "numeric" in (problem or "") and algorithm == "id3")
@@ -262,10 +268,11 @@ class ConfigPanel(QWidget):
         for name, value in self.params().items():
             settings.setValue(f"learner/{name}", "" if value is None else value)
         settings.setValue("learner/cv_folds", self.cv_folds.value())
+        settings.setValue("learner/weka_folds", self.weka_folds.isChecked())
 
     def restore(self, settings: QSettings) -> None:
         params = {}
-        for name in [*self.params(), "cv_folds"]:
+        for name in [*self.params(), "cv_folds", "weka_folds"]:
             value = settings.value(f"learner/{name}")
             if value in (None, ""):
                 continue
