@@ -50,7 +50,8 @@ def run(argv: list[str]) -> int:
     else:
         window.files.open_sample("weather", confirmed=True)
     window.show()
-    window.train()
+    if window.controller.tree is None:  # a model or project opened with its tree is shown as it is
+        window.train()
     return _exec(app)
 
 
