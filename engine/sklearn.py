@@ -102,8 +102,12 @@ class _ArborTree(BaseEstimator):
         if prune is None and self.algorithm == "cart" and ccp_alpha > 0:
             prune = "cost-complexity"
         random_state = self.random_state
-        seed = (random_state if isinstance(random_state, numbers.Integral) and random_state >= 0
-                else int(check_random_state(random_state).randint(0, 2**31 - 1)))
+        if random_state is None:  # the trees are deterministic; only the holdout draws
+            seed = 1
+        elif isinstance(random_state, numbers.Integral) and random_state >= 0:
+            seed = int(random_state)
+        else:
+            seed = int(check_random_state(random_state).randint(0, 2**31 - 1))
         params = dict(
             algorithm=self.algorithm, criterion=self.criterion, task=self._task,
             max_depth=self.max_depth,
@@ -317,7 +321,8 @@ class ArborClassifier(ClassifierMixin, _ArborTree):
     nominal_features : list of names or indices, or boolean mask, default None
         Columns to treat as nominal besides those whose dtype says so.
     random_state : int, RandomState or None, default None
-        Seeds reduced-error pruning's holdout; the trees themselves are deterministic.
+        Seeds reduced-error pruning's holdout (None: Arbor's seed 1); the trees themselves
+        are deterministic.
 
     Attributes
     ----------
