@@ -59,13 +59,16 @@ class DecisionTree:
         return resolve(**self.get_params())
 
     def fit(self, data: Table | pd.DataFrame, target: str | None = None, kinds=None,
-            monitor: Monitor = NULL_MONITOR) -> DecisionTree:
-        """Learn a tree from a Table or a DataFrame (the target defaults to the last column)."""
+            monitor: Monitor = NULL_MONITOR, record: bool = False) -> DecisionTree:
+        """Learn a tree from a Table or a DataFrame (the target defaults to the last column).
+
+        ``record``: keep the pruning pass's decisions on the tree (``tree_.pruning``).
+        """
         settings = self.settings()
         table = as_table(data, target, kinds)
         encoded = encode(table, settings.task)
         check_trainable(encoded, settings)
-        self.tree_ = fit_tree(encoded, settings, monitor)
+        self.tree_ = fit_tree(encoded, settings, monitor, record)
         self.settings_ = settings
         self.schema_ = encoded.schema
         self.classes_ = np.array(encoded.schema.classes) if encoded.schema.classes else None

@@ -14,8 +14,13 @@ from engine.settings import Settings
 from engine.tree import Tree
 
 
-def fit_tree(data: Encoded, settings: Settings, monitor: Monitor = NULL_MONITOR) -> Tree:
-    """Grow a tree on ``data`` and prune it as ``settings`` ask."""
+def fit_tree(data: Encoded, settings: Settings, monitor: Monitor = NULL_MONITOR,
+             record: bool = False) -> Tree:
+    """Grow a tree on ``data`` and prune it as ``settings`` ask.
+
+    ``record``: C4.5's and reduced-error pruning keep their decisions on the tree
+    (``tree.pruning``, an :class:`engine.prune.record.PruningRecord`) for views to follow.
+    """
     if settings.prune == "reduced-error":
         y = None if data.schema.is_regression else data.y
         grow_rows, prune_rows = holdout_split(y, data.n_rows, settings.holdout, settings.seed)
@@ -23,12 +28,14 @@ def fit_tree(data: Encoded, settings: Settings, monitor: Monitor = NULL_MONITOR)
         tree = Tree(grow(part, settings, monitor.scaled(0.0, 0.8)), data.schema)
         if settings.algorithm == "c45":
             tree = collapse_tree(tree, part, settings)
-        return prune_reduced_error(tree, data, prune_rows, monitor.scaled(0.8, 1.0))
+        return prune_reduced_error(tree, data, prune_rows, monitor.scaled(0.8, 1.0), record)
     pruning = settings.prune != "none"
     tree = Tree(grow(data, settings, monitor.scaled(0.0, 0.7) if pruning else monitor), data.schema)
-    return prune_for(tree, data, settings, monitor.scaled(0.7, 1.0))
+    return prune_for(tree, data, settings, monitor.scaled(0.7, 1.0), record)
 
-def prune_for(tree: Tree, data: Encoded, settings: Settings, monitor: Monitor = NULL_MONITOR) -> Tree:
+
+def prune_for(tree: Tree, data: Encoded, settings: Settings, monitor: Monitor = NULL_MONITOR,
+              record: bool = False) -> Tree:
     """Apply pessimistic or cost-complexity pruning as ``settings`` ask.
 
     C4.5 always collapses splits that do not lower training error, as J48 does
@@ -36,7 +43,7 @@ def prune_for(tree: Tree, data: Encoded, settings: Settings, monitor: Monitor = 
     grown on, so :func:`engine.fitting.fit_tree` handles it.
     """
     if settings.prune == "pessimistic":
-        return prune_pessimistic(tree, data, settings, monitor)
+        return prune_pessimistic(tree, data, settings, monitor, record)
     if settings.algorithm == "c45":
         tree = collapse_tree(tree, data, settings)
     if settings.prune == "cost-complexity":

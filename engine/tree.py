@@ -195,10 +195,16 @@ class ArrayNode(Node):
 
 @dataclass(frozen=True, eq=False)
 class Tree:
-    """A trained tree plus what it was trained on."""
+    """A trained tree plus what it was trained on.
+
+    ``pruning`` is the :class:`engine.prune.record.PruningRecord` of the pass that made
+    this tree, when one was asked for: its decisions, node by node, from the tree before.
+    A tree made any other way (grown, edited by hand, read from a file) has none.
+    """
 
     root: Node
     schema: Schema
+    pruning: object | None = field(default=None, repr=False)
 
     @property
     def is_regression(self) -> bool:
@@ -258,7 +264,7 @@ class Tree:
         return {c.id: n for n in self.nodes() for c in n.children}
 
     def replace_root(self, root: Node) -> Tree:
-        return replace(self, root=root)
+        return Tree(root, self.schema)
 
     def __reduce__(self):
         # Flat, in pre-order: nested nodes would pickle recursively and a deep tree would

@@ -7,6 +7,7 @@ with the bound from :mod:`engine.prune.bounds`, after the collapse step.
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 
 import numpy as np
 
@@ -15,7 +16,22 @@ from engine.learn.problem import Problem
 from engine.learn.tolerances import WEKA_EPS
 from engine.monitor import NULL_MONITOR, Monitor
 from engine.prune.bounds import estimated_errors
-from engine.prune.routing import LiveNode, rebuild, reroute, training_live
+from engine.prune.record import (
+    BRANCH,
+    COLLAPSED,
+    IS_LEAF,
+    KEPT,
+    LEAF,
+    PRUNED,
+    RAISED,
+    RECORD_LIMIT,
+    SUBTREE,
+    Decision,
+    Option,
+    PruningRecord,
+    Share,
+)
+from engine.prune.routing import LiveNode, rebuild, reroute, to_node, training_live
 from engine.settings import Settings
 from engine.tree import Tree
 
@@ -34,24 +50,77 @@ def _leaves(live: LiveNode):
             stack.extend(n.children)
 
 
-def collapse(problem: Problem, live: LiveNode) -> None:
+class _Recorder:
+    """Collects a pruner's decisions as it makes them (see :mod:`engine.prune.record`)."""
+
+    def __init__(self, problem: Problem):
+        self.problem = problem
+        self.decisions: list[Decision] = []
+
+    def add(self, path, verdict, options, before: LiveNode | None = None,
+            after: LiveNode | None = None) -> None:
+        before_node = None if before is None else to_node(self.problem, before)
+        after_node = None if after is None else to_node(self.problem, after)
+        self.decisions.append(Decision(len(self.decisions), tuple(path), verdict, tuple(options),
+                                       before_node, after_node))
+
+    def snapshot(self, live: LiveNode) -> LiveNode:
+        """``live``'s subtree as it stands (to keep as a decision's ``before``)."""
+        return LiveNode(live.split, list(live.children), live.rows, live.weights, live.dist,
+                        dict(live.stats))
+
+    def finish(self, method: str, before: Tree, settings: Settings | None = None) -> PruningRecord:
+        return PruningRecord(method, before, tuple(self.decisions),
+                             settings.error_estimate if settings else None,
+                             settings.confidence if settings else None)
+
+
+def _share(branch: int, live: LiveNode, estimate) -> Share:
+    leaves = list(_leaves(live))
+    return Share(branch, float(live.weights.sum()), sum(_wrong(leaf.dist) for leaf in leaves),
+                 float(sum(estimate(leaf.dist) for leaf in leaves)), len(leaves))
+
+
+def _options(live: LiveNode, estimate, raised: LiveNode | None = None,
+             branch: int = -1) -> tuple[Option, ...]:
+    """The leaf and subtree options at ``live`` (and the raised branch), shares per branch."""
+    leaf = Share(-1, float(live.weights.sum()), _wrong(live.dist), float(estimate(live.dist)), 1)
+    options = [Option(LEAF, leaf.estimate, (leaf,))]
+    if not live.is_leaf:
+        parts = tuple(_share(b, c, estimate) for b, c in enumerate(live.children))
+        options.insert(0, Option(SUBTREE, sum(s.estimate for s in parts), parts))
+    if raised is not None:  # its shares are those of its own branches (itself, if a leaf)
+        parts = (tuple(_share(b, c, estimate) for b, c in enumerate(raised.children))
+                 or (_share(-1, raised, estimate),))
+        options.append(Option(BRANCH, sum(s.estimate for s in parts), parts, branch))
+    return tuple(options)
+
+
+def collapse(problem: Problem, live: LiveNode, recorder: _Recorder | None = None) -> None:
     """Turn a split into a leaf when its leaves make no fewer training errors than it would."""
-    stack = [live]
+    stack = [(live, ())]
     while stack:
-        n = stack.pop()
+        n, path = stack.pop()
         if n.is_leaf:
             continue
         if sum(_wrong(leaf.dist) for leaf in _leaves(n)) >= _wrong(n.dist) - 1e-3:
-            n.make_leaf()
+            if recorder is not None:
+                before = recorder.snapshot(n)
+                options = _options(n, _wrong)
+                n.make_leaf()
+                recorder.add(path, COLLAPSED, options, before, n)
+            else:
+                n.make_leaf()
         else:
-            stack.extend(n.children)
+            stack.extend((c, (*path, b)) for b, c in enumerate(n.children))
 
 
 class _Pessimistic:
-    def __init__(self, problem: Problem, settings: Settings, monitor: Monitor):
+    def __init__(self, problem: Problem, settings: Settings, monitor: Monitor,
+                 recorder: _Recorder | None = None):
         self.problem, self.cf = problem, settings.confidence
         self.method, self.raising = settings.error_estimate, settings.subtree_raising
-        self.monitor = monitor
+        self.monitor, self.recorder = monitor, recorder
 
     def leaf_errors(self, dist: np.ndarray) -> float:
         return estimated_errors(float(dist.sum()), _wrong(dist), self.cf, self.method)
@@ -59,13 +128,16 @@ class _Pessimistic:
     def tree_errors(self, live: LiveNode) -> float:
         return sum(self.leaf_errors(leaf.dist) for leaf in _leaves(live))
 
-    def prune(self, live: LiveNode) -> None:
+    def prune(self, live: LiveNode, path: tuple[int, ...] = ()) -> None:
+        record = self.recorder
         if live.is_leaf:
             live.stats["error_as_leaf"] = self.leaf_errors(live.dist)
+            if record is not None:
+                record.add(path, IS_LEAF, _options(live, self.leaf_errors))
             return
         self.monitor.check()
-        for child in live.children:
-            self.prune(child)
+        for b, child in enumerate(live.children):
+            self.prune(child, (*path, b))
         sizes = np.array([float(c.weights.sum()) for c in live.children])
         # J48 raises the last of equally populated branches (its maxBag keeps the last tie).
         largest = int(np.flatnonzero(sizes >= sizes.max() - WEKA_EPS)[-1])
@@ -79,29 +151,51 @@ class _Pessimistic:
         live.stats.update(error_as_leaf=as_leaf, error_as_subtree=as_tree)
         if self.raising:
             live.stats["error_as_branch"] = as_branch
+        before = None
+        if record is not None:
+            options = _options(live, self.leaf_errors, raised, largest)
+            before = record.snapshot(live)
         if as_leaf <= as_tree + 0.1 + WEKA_EPS and as_leaf <= as_branch + 0.1 + WEKA_EPS:
             live.make_leaf()
             live.stats["pruned"] = 1.0
+            if record is not None:
+                record.add(path, PRUNED, options, before, live)
             return
         if as_branch <= as_tree + 0.1 + WEKA_EPS:
             live.split, live.children = raised.split, raised.children
             live.stats["raised"] = 1.0
-            self.prune(live)
+            if record is not None:
+                record.add(path, RAISED, options, before, live)
+            self.prune(live, path)
+        elif record is not None:
+            record.add(path, KEPT, options)
+
+
+def _recorder(problem: Problem, tree: Tree, record: bool) -> _Recorder | None:
+    return _Recorder(problem) if record and tree.n_nodes <= RECORD_LIMIT else None
 
 
 def prune_pessimistic(tree: Tree, data: Encoded, settings: Settings,
-                      monitor: Monitor = NULL_MONITOR) -> Tree:
-    """C4.5 / J48 pruning: collapse, then keep / leaf / raise by the upper error bound."""
+                      monitor: Monitor = NULL_MONITOR, record: bool = False) -> Tree:
+    """C4.5 / J48 pruning: collapse, then keep / leaf / raise by the upper error bound.
+
+    With ``record`` (and a tree of at most :data:`engine.prune.record.RECORD_LIMIT` nodes)
+    the pruned tree carries its :class:`engine.prune.record.PruningRecord` as ``pruning``.
+    """
     problem = Problem(data, settings)
     live = training_live(problem, tree)
-    collapse(problem, live)
+    recorder = _recorder(problem, tree, record)
+    collapse(problem, live, recorder)
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 4 * tree.depth + 1000))
     try:
-        _Pessimistic(problem, settings, monitor).prune(live)
+        _Pessimistic(problem, settings, monitor, recorder).prune(live)
     finally:
         sys.setrecursionlimit(limit)
-    return rebuild(problem, tree, live)
+    pruned = rebuild(problem, tree, live)
+    if recorder is None:
+        return pruned
+    return replace(pruned, pruning=recorder.finish("pessimistic", tree, settings))
 
 
 def collapse_tree(tree: Tree, data: Encoded, settings: Settings) -> Tree:

@@ -3,45 +3,94 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from engine.data.encoding import Encoded
 from engine.learn.problem import Problem
 from engine.monitor import NULL_MONITOR, Monitor
-from engine.prune.routing import LiveNode, attach, cut_below
+from engine.prune.record import (
+    IS_LEAF,
+    KEPT,
+    LEAF,
+    PRUNED,
+    RECORD_LIMIT,
+    SUBTREE,
+    Decision,
+    Option,
+    PruningRecord,
+    Share,
+)
+from engine.prune.routing import LiveNode, attach, cut_below, leaf_of
 from engine.settings import Settings
 from engine.tree import Node, Tree
 
 
 def prune_reduced_error(tree: Tree, data: Encoded, prune_rows: np.ndarray,
-                        monitor: Monitor = NULL_MONITOR) -> Tree:
-    """Bottom-up: make a node a leaf when that does not increase errors on ``prune_rows``."""
+                        monitor: Monitor = NULL_MONITOR, record: bool = False) -> Tree:
+    """Bottom-up: make a node a leaf when that does not increase errors on ``prune_rows``.
+
+    With ``record`` (and a tree of at most :data:`engine.prune.record.RECORD_LIMIT` nodes)
+    the pruned tree carries its :class:`engine.prune.record.PruningRecord`: each node's
+    held-out errors as a leaf and, per branch, as the subtree.
+    """
     problem = Problem(data, Settings(algorithm="cart", criterion="gini", prune="none"))
     if tree.is_regression:
         problem = Problem(data, Settings(algorithm="cart", criterion="squared_error",
                                          task="regression", prune="none"))
     held = attach(problem, tree.root, prune_rows, data.weight[prune_rows].copy())
     grown = list(tree.nodes())
-    order, stack = [], [(held, grown[0])]
+    order, stack = [], [(held, grown[0], ())]
     while stack:
-        live, node = stack.pop()
-        order.append((live, node))
-        stack.extend(zip(live.children, node.children, strict=True))
+        live, node, path = stack.pop()
+        order.append((live, node, path))
+        stack.extend((lc, c, (*path, b))
+                     for b, (lc, c) in enumerate(zip(live.children, node.children, strict=True)))
     cut = np.zeros(len(grown), dtype=bool)
     loss: dict[int, float] = {}
-    for live, node in reversed(order):
+    recording = record and len(grown) <= RECORD_LIMIT
+    decisions: list[Decision] = []
+    now: dict[int, Node] = {}  # each node's subtree as the pass has left it (when recording)
+    leaves: dict[int, int] = {}
+    for live, node, path in reversed(order):
         monitor.check()
         as_leaf = _holdout_loss(problem, live, node)
         if node.is_leaf:
             loss[node.id] = as_leaf
+            if recording:
+                now[node.id], leaves[node.id] = node, 1
+                decisions.append(Decision(len(decisions), path, IS_LEAF,
+                                          (_leaf_option(live, as_leaf),)))
             continue
         as_tree = sum(loss[c.id] for c in node.children)
-        if as_leaf <= as_tree + 1e-12:
+        pruned = as_leaf <= as_tree + 1e-12
+        if pruned:
             cut[node.id] = True
             loss[node.id] = as_leaf
         else:
             loss[node.id] = as_tree
-    return cut_below(tree, cut)
+        if recording:
+            parts = tuple(Share(b, float(lc.weights.sum()), loss[c.id], loss[c.id], leaves[c.id])
+                          for b, (lc, c) in enumerate(zip(live.children, node.children, strict=True)))
+            options = (Option(SUBTREE, as_tree, parts), _leaf_option(live, as_leaf))
+            before = replace(node, children=tuple(now[c.id] for c in node.children))
+            if pruned:
+                after = leaf_of(node)
+                decisions.append(Decision(len(decisions), path, PRUNED, options, before, after))
+                now[node.id], leaves[node.id] = after, 1
+            else:
+                decisions.append(Decision(len(decisions), path, KEPT, options))
+                now[node.id], leaves[node.id] = before, sum(leaves[c.id] for c in node.children)
+    result = cut_below(tree, cut)
+    if not recording:
+        return result
+    return replace(result, pruning=PruningRecord("reduced-error", tree, tuple(decisions)))
+
+
+def _leaf_option(live: LiveNode, as_leaf: float) -> Option:
+    share = Share(-1, float(live.weights.sum()), as_leaf, as_leaf, 1)
+    return Option(LEAF, as_leaf, (share,))
 
 
 def _holdout_loss(problem: Problem, live: LiveNode, node: Node) -> float:

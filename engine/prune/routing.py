@@ -66,10 +66,10 @@ def attach(problem: Problem, node: Node, rows, weights, refit: bool = False) -> 
 
 def reroute(problem: Problem, live: LiveNode, rows, weights) -> LiveNode:
     """Re-route new rows through a live subtree (fractions refitted to the new data)."""
-    return attach(problem, _to_node(problem, live), rows, weights, refit=True)
+    return attach(problem, to_node(problem, live), rows, weights, refit=True)
 
 
-def _to_node(problem: Problem, live: LiveNode) -> Node:
+def to_node(problem: Problem, live: LiveNode) -> Node:
     order, stack = [], [live]
     while stack:
         n = stack.pop()
@@ -96,7 +96,7 @@ def _node(problem: Problem, live: LiveNode, children: tuple[Node, ...]) -> Node:
 
 
 def rebuild(problem: Problem, tree: Tree, live: LiveNode) -> Tree:
-    return Tree(renumber(_to_node(problem, live)), tree.schema)
+    return Tree(renumber(to_node(problem, live)), tree.schema)
 
 
 def training_live(problem: Problem, tree: Tree) -> LiveNode:
@@ -105,14 +105,18 @@ def training_live(problem: Problem, tree: Tree) -> LiveNode:
 
 
 
+def leaf_of(node: Node) -> Node:
+    """``node`` pruned to a leaf: its counts kept, its split scores dropped, marked pruned."""
+    stats = {k: v for k, v in node.stats.items() if k not in ("gain", "gain_ratio")}
+    return replace(node, split=None, children=(), stats=MappingProxyType({**stats, "pruned": 1.0}))
+
+
 def cut_below(tree: Tree, is_leaf: np.ndarray) -> Tree:
     """A copy of ``tree`` in which the nodes flagged in ``is_leaf`` lose their subtrees."""
     built: dict[int, Node] = {}
     for node in reversed(list(tree.nodes())):
         if is_leaf[node.id] and not node.is_leaf:
-            stats = {k: v for k, v in node.stats.items() if k not in ("gain", "gain_ratio")}
-            built[node.id] = replace(node, split=None, children=(),
-                                     stats=MappingProxyType({**stats, "pruned": 1.0}))
+            built[node.id] = leaf_of(node)
         else:
             built[node.id] = replace(node, children=tuple(built[c.id] for c in node.children))
     return Tree(renumber(built[tree.root.id]), tree.schema)
