@@ -1,7 +1,8 @@
 """Choosing CART's complexity parameter by cross-validation (Breiman et al.; seed 001).
 
 Each fold grows a full tree on its training part; the folds' trees are pruned
-at the geometric midpoints of the full tree's path alphas, and their errors on
+at the geometric means of neighbouring alphas of the full tree's path (the
+one-leaf tree's interval has no upper end: there they are pruned to their root), and their errors on
 the held-out part give a CV error (with standard error) per alpha. The
 minimum-error rule takes the best alpha; the one-standard-error rule the
 largest alpha whose error is within one standard error of the best.
@@ -52,8 +53,11 @@ def choose_alpha(tree: Tree, data: Encoded, settings: Settings,
     path = cost_complexity_path(tree)
     alphas, first = np.unique(path.alphas, return_index=True)
     leaves = path.n_leaves[first]
-    # Representative alpha for the k-th subtree: its interval's geometric midpoint.
-    probes = np.append(np.sqrt(alphas[:-1] * alphas[1:]), alphas[-1])
+    # The k-th subtree is the best for alpha in [alphas[k], alphas[k + 1]): each fold's tree is
+    # pruned at the geometric mean of those ends (Breiman et al. 1984, 3.4.2; rpart). The last
+    # interval has no upper end: every fold's tree is pruned to its root, as the full tree is
+    # (at alphas[-1] itself, a fold's tree whose root link is weaker would keep splits).
+    probes = np.append(np.sqrt(alphas[:-1] * alphas[1:]), np.inf)
     k = settings.cv_alpha
     y = None if data.schema.is_regression else data.y
     grow_settings = replace(settings, prune="none", cv_alpha=None)

@@ -144,3 +144,33 @@ def test_cv_alpha_reports_error_per_alpha_and_both_rules():
     assert np.array_equal(choice.cv_error, again.cv_error)
     pruned = model.fit(frame).tree_
     assert pruned.n_leaves < full.n_leaves
+
+
+def test_cv_alpha_prunes_folds_at_geometric_means_and_the_root_interval_to_a_leaf():
+    # Breiman et al. and rpart score the k-th subtree with each fold's tree pruned at the
+    # geometric mean of alphas k and k+1; the one-leaf tree's interval is open above, so the
+    # folds' trees become their root. Stratified iris folds train on 45/45/45 rows, so the
+    # one-leaf tree predicts the first class and is wrong on 100 of 150 rows.
+    from engine.data.encoding import encode
+    from engine.data.samples import load_sample
+    from engine.evaluate.alpha import choose_alpha
+    from engine.evaluate.folds import stratified_folds
+
+    iris = load_sample("iris")
+    model = DecisionTree(algorithm="cart", prune="cost-complexity", cv_alpha=10)
+    data = encode(iris)
+    full = DecisionTree(algorithm="cart").fit(iris).tree_
+    choice = choose_alpha(full, data, model.settings())
+    assert choice.n_leaves[-1] == 1 and choice.cv_error[-1] == pytest.approx(100 / 150)
+    assert choice.cv_se[-1] == pytest.approx(np.sqrt(2 / 3 * 1 / 3 / 150))
+    # scikit-learn on the same folds, pruned with ccp_alpha at the same points. From the second
+    # subtree on: the unpruned fold trees differ where attributes tie (its random feature order).
+    probes = np.sqrt(choice.alphas[:-1] * choice.alphas[1:])
+    wrong = np.zeros(len(probes))
+    for test in stratified_folds(data.y, data.n_rows, 10, 1):
+        train = np.setdiff1d(np.arange(data.n_rows), test)
+        for k, beta in enumerate(probes):
+            ref = sklearn_tree.DecisionTreeClassifier(ccp_alpha=beta, random_state=0)
+            ref.fit(data.X[train], data.y[train])
+            wrong[k] += (ref.predict(data.X[test]) != data.y[test]).sum()
+    assert choice.cv_error[1:-1] == pytest.approx(wrong[1:] / 150)
