@@ -10,7 +10,7 @@ from engine.errors import ArborError
 
 
 def _rules(model, table, path: Path) -> str:
-    from engine.export.rules import rules_text, simplify_rules, to_rules
+    from engine.export.rules import accuracy_note, rules_text, simplify_rules, to_rules
 
     data = encode(table, model.settings_.task)
     fmt = "markdown" if path.suffix.lower() == ".md" else "text"
@@ -18,8 +18,10 @@ def _rules(model, table, path: Path) -> str:
     text = rules_text(model.tree_, rules, fmt)
     if not model.tree_.is_regression:
         simple = simplify_rules(model.tree_, rules, data, model.settings_.confidence)
-        title = "\n## Simplified rules (C4.5rules style)\n\n" if fmt == "markdown" else "\nSimplified rules:\n"
-        text += title + rules_text(model.tree_, simple, fmt)
+        title = ("\n## Simplified rules (C4.5rules: the first that fires decides)\n\n" if fmt == "markdown"
+                 else "\nSimplified rules (C4.5rules: the first that fires decides):\n")
+        note = accuracy_note(model.tree_, simple, data)
+        text += title + rules_text(model.tree_, simple, fmt) + ("\n" if fmt == "markdown" else "") + note + "\n"
     return text
 
 

@@ -10,7 +10,7 @@ import numpy as np
 
 from engine.data.encoding import Encoded
 from engine.export.labels import number, predicted, shown
-from engine.predict import leaf_weights
+from engine.predict import leaf_weights, predict_proba
 from engine.prune.bounds import estimated_errors
 from engine.tree import THRESHOLD, Tree
 
@@ -80,17 +80,6 @@ def describe(tree: Tree, cond: Condition) -> str:
     return " AND ".join(parts)
 
 
-def _score(tree: Tree, data: Encoded, conditions, label: str) -> tuple[float, float]:
-    mask = np.ones(data.n_rows, dtype=bool)
-    for c in conditions:
-        mask &= c.holds(data.X)
-    w = data.weight[mask]
-    if tree.is_regression:
-        return float(w.sum()), float(w.sum())
-    k = tree.classes.index(label)
-    return float(w.sum()), float(w[data.y[mask] == k].sum())
-
-
 def to_rules(tree: Tree, data: Encoded) -> list[Rule]:
     """One rule per leaf; coverage and correct counts use the training rows that reach the leaf
     (missing values go down every branch with their fractional weight, as in prediction)."""
@@ -110,49 +99,111 @@ def to_rules(tree: Tree, data: Encoded) -> list[Rule]:
 
 
 def simplify_rules(tree: Tree, rules: list[Rule], data: Encoded, confidence: float = 0.25) -> list[Rule]:
-    """C4.5rules-style: drop conditions that do not raise the pessimistic error, drop duplicate
-    rules, order by class, and end with a default rule for the uncovered rows."""
+    """The rule set C4.5rules makes of ``rules`` (Quinlan 1993, chapter 5), as an ordered list.
+
+    Each rule is generalised on the training rows: while deleting a condition does not raise
+    its pessimistic error rate (C4.5's upper bound at ``confidence``), the deletion giving the
+    lowest rate is made. Rules that end up duplicated, with no condition, or less accurate
+    than guessing their class (a pessimistic error rate above the share of rows of other
+    classes) are dropped. The rules are grouped by class, and the classes ordered by the false
+    positives of their rules, fewest first; the last rule is the default class, the majority
+    of the rows no rule covers (the most frequent class if none or a tie). Each rule's counts
+    are the rows it fires on: those it is the first to cover.
+    """
     if tree.is_regression:
         return rules
-    simplified, seen = [], set()
+    y, w = data.y, data.weight
+    n_classes = len(tree.classes)
+    share = np.bincount(y, weights=w, minlength=n_classes) / w.sum()
+    kept: list[tuple[int, tuple[Condition, ...], np.ndarray]] = []
+    seen = set()
     for rule in rules:
-        conds = list(rule.conditions)
-        best = _pessimistic(tree, data, conds, rule.prediction, confidence)
-        improved = True
-        while improved and conds:
-            improved = False
-            for i in range(len(conds)):
-                trial = conds[:i] + conds[i + 1:]
-                err = _pessimistic(tree, data, trial, rule.prediction, confidence)
-                if err <= best + 1e-12:
-                    conds, best, improved = trial, err, True
-                    break
-        key = (tuple(sorted(map(repr, conds))), rule.prediction)
-        if key in seen or not conds:
+        k = tree.classes.index(rule.prediction)
+        conds, covers, rate = _generalise(rule.conditions, data, k, confidence)
+        key = (frozenset(conds), k)
+        if not conds or key in seen or rate > 1 - share[k]:
             continue
         seen.add(key)
-        covered, correct = _score(tree, data, conds, rule.prediction)
-        simplified.append(Rule(tuple(conds), rule.prediction, covered, correct))
-    simplified.sort(key=lambda r: (tree.classes.index(r.prediction), -(r.correct / max(r.covered, 1e-9))))
-    uncovered = np.ones(data.n_rows, dtype=bool)
-    for r in simplified:
-        m = np.ones(data.n_rows, dtype=bool)
-        for c in r.conditions:
-            m &= c.holds(data.X)
-        uncovered &= ~m
-    counts = np.bincount(data.y[uncovered], weights=data.weight[uncovered], minlength=len(tree.classes))
-    if counts.sum() == 0:
-        counts = np.bincount(data.y, weights=data.weight, minlength=len(tree.classes))
-    default = tree.classes[int(np.argmax(counts))]
-    simplified.append(Rule((), default, float(counts.sum()), float(counts.max())))
-    return simplified
+        kept.append((k, conds, covers))
+    false_positives = np.zeros(n_classes)
+    for k in range(n_classes):
+        fires = np.zeros(data.n_rows, dtype=bool)
+        for rk, _, covers in kept:
+            if rk == k:
+                fires |= covers
+        false_positives[k] = w[fires & (y != k)].sum()
+    rank = {k: (false_positives[k], k) for k in range(n_classes)}
+    kept.sort(key=lambda item: rank[item[0]])  # stable: within a class, the tree's order
+    free = np.ones(data.n_rows, dtype=bool)
+    ordered = []
+    for k, conds, covers in kept:
+        fires = covers & free
+        free &= ~covers
+        ordered.append(Rule(conds, tree.classes[k], float(w[fires].sum()),
+                            float(w[fires & (y == k)].sum())))
+    left = np.bincount(y[free], weights=w[free], minlength=n_classes)
+    # Ties (and no uncovered rows) go to the class most frequent overall.
+    default = max(range(n_classes), key=lambda c: (round(left[c], 9), share[c], -c))
+    ordered.append(Rule((), tree.classes[default], float(left.sum()), float(left[default])))
+    return ordered
 
 
-def _pessimistic(tree, data, conds, label, cf) -> float:
-    covered, correct = _score(tree, data, conds, label)
-    if covered <= 0:
-        return 1.0
-    return estimated_errors(covered, covered - correct, cf) / covered
+def _generalise(conditions, data: Encoded, k: int, cf: float):
+    """``conditions`` less those whose deletion does not raise the pessimistic error rate of
+    "conditions -> class k" (the lowest-rate deletion first); with the rows covered, and the rate."""
+    conds = list(conditions)
+    holds = np.array([c.holds(data.X) for c in conds], dtype=bool).reshape(len(conds), data.n_rows)
+    right = data.y == k
+    w = data.weight
+
+    def rate(mask: np.ndarray) -> float:
+        covered = float(w[mask].sum())
+        if covered <= 0:
+            return 1.0
+        return estimated_errors(covered, covered - float(w[mask & right].sum()), cf) / covered
+
+    fails = (~holds).sum(axis=0)
+    current = rate(fails == 0)
+    while conds:
+        # Without condition i, a row is covered when i is the only condition it fails.
+        trials = [rate((fails == 0) | ((fails == 1) & ~holds[i])) for i in range(len(conds))]
+        best = int(np.argmin(trials))
+        if trials[best] > current + 1e-12:
+            break
+        current = trials[best]
+        fails -= ~holds[best]
+        holds = np.delete(holds, best, axis=0)
+        del conds[best]
+    return tuple(conds), fails == 0, current
+
+
+def rule_predictions(tree: Tree, rules: list[Rule], X: np.ndarray) -> np.ndarray:
+    """Class index per row from an ordered rule list: the first rule that fires (the last rule,
+    with no conditions, fires on every row)."""
+    out = np.full(len(X), -1, dtype=np.intp)
+    for rule in rules:
+        fires = out < 0
+        for c in rule.conditions:
+            fires &= c.holds(X)
+        out[fires] = tree.classes.index(rule.prediction)
+    return out
+
+
+def rules_accuracy(tree: Tree, rules: list[Rule], data: Encoded) -> float:
+    """Share of the training weight an ordered rule list classifies right."""
+    right = rule_predictions(tree, rules, data.X) == data.y
+    return float(data.weight[right].sum() / data.weight.sum())
+
+
+def accuracy_note(tree: Tree, rules: list[Rule], data: Encoded) -> str:
+    """The simplified set's training accuracy beside the tree's, as one line of text."""
+    w = data.weight
+    by_rules = w[rule_predictions(tree, rules, data.X) == data.y].sum()
+    by_tree = w[np.argmax(predict_proba(tree, data.X), axis=1) == data.y].sum()
+    total = w.sum()
+    return (f"Training accuracy: these rules {number(round(by_rules, 2))}/{number(round(total, 2))}"
+            f" ({100 * by_rules / total:.1f}%), the tree {number(round(by_tree, 2))}/"
+            f"{number(round(total, 2))} ({100 * by_tree / total:.1f}%)")
 
 
 def rules_text(tree: Tree, rules: list[Rule], fmt: str = "text") -> str:
