@@ -122,7 +122,8 @@ def predict(args):
 
 
 def explain(args):
-    from engine.learn.explain import attribute_table, node_rows
+    from engine.export.labels import condition, number
+    from engine.learn.explain import REASONS, attribute_table, node_rows, used_on_path
 
     table = load(args)
     model = learner(args)
@@ -130,21 +131,58 @@ def explain(args):
     data = encode(table, settings.task)
     rows = weights = None
     chosen = None
+    used = frozenset()
+    rule = "every row (the root)"
+    node_id = args.node or 0
     if args.node is not None:
         model.fit(table)
-        rows, weights = node_rows(model.tree_, data, args.node, model.settings_)
-        node = model.tree_.node(args.node)
+        tree = model.tree_
+        rows, weights = node_rows(tree, data, args.node, model.settings_)
+        path = tree.path_to(args.node)
+        node = path[-1][0]
         chosen = node.split.attribute if node.split is not None else -1
-    rows_out = attribute_table(data, settings, rows, weights, chosen)
-    result = {"node": args.node or 0, "attributes": [r.as_dict() for r in rows_out]}
-    header = f"{'attribute':<16}{'entropy':>9}{'mean info':>11}{'info gain':>11}{'split info':>12}{'gain ratio':>12}{'gini gain':>11}"
-    lines = [header]
-    for r in rows_out:
+        used = used_on_path(tree, args.node)
+        if len(path) > 1:
+            rule = " AND ".join(condition(tree, a, b) for a, b in path[:-1])
+    rows_out = attribute_table(data, settings, rows, weights, chosen, used)
+    weights = data.weight if weights is None else weights
+    counts = np.bincount(data.y if rows is None else data.y[rows], weights=weights,
+                         minlength=len(data.schema.classes))
+    result = {"node": node_id, "rule": rule, "n": float(weights.sum()),
+              "class_counts": dict(zip(data.schema.classes, counts.tolist(), strict=True)),
+              "attributes": [r.as_dict() for r in rows_out]}
+    spread = ", ".join(f"{c} {number(round(v, 3))}" for c, v in zip(data.schema.classes, counts, strict=True))
+    splits = [_split_words(r) for r in rows_out]
+    name_w = max(len("attribute"), *(len(r.name) for r in rows_out)) + 2
+    split_w = max(len("split"), *(len(t) for t in splits)) + 2
+    lines = [f"Node {node_id}: {rule}",
+             f"{number(round(float(weights.sum()), 3))} rows ({spread})", "",
+             f"{'attribute':<{name_w}}{'split':<{split_w}}{'entropy':>9}{'mean info':>11}"
+             f"{'info gain':>11}{'split info':>12}{'gain ratio':>12}{'gini gain':>11}"]
+    notes = []
+    for r, words in zip(rows_out, splits, strict=True):
         mark = " *" if r.chosen else ""
-        lines.append(f"{r.name[:15]:<16}{r.entropy_before:>9.3f}{r.mean_info:>11.3f}{r.info_gain:>11.3f}"
-                     f"{r.split_info:>12.3f}{r.gain_ratio:>12.3f}{r.gini_gain:>11.3f}{mark}")
+        if r.reason is not None:
+            notes.append(f"  {r.name}: {REASONS[r.reason]}")
+            mark = " -"
+        lines.append(f"{r.name:<{name_w}}{words:<{split_w}}{r.entropy_before:>9.3f}{r.mean_info:>11.3f}"
+                     f"{r.info_gain:>11.3f}{r.split_info:>12.3f}{r.gain_ratio:>12.3f}"
+                     f"{r.gini_gain:>11.3f}{mark}")
     lines.append("* the attribute the algorithm chooses")
+    if notes:
+        lines += ["- cannot split this node:", *notes]
     return result, "\n".join(lines)
+
+
+def _split_words(row) -> str:
+    """The split an attribute row scored: its threshold, its two groups, or one branch per value."""
+    from engine.export.labels import number
+
+    if row.threshold is not None:
+        return f"<= {number(row.threshold)}"
+    if row.groups is not None:
+        return " | ".join("{" + ", ".join(g) + "}" for g in row.groups)
+    return "" if row.reason is not None else "per value"
 
 
 def baseline(args):

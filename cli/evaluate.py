@@ -9,6 +9,8 @@ from engine.evaluate.evaluation import cross_validate, evaluate_tree, holdout_ev
 from engine.evaluate.report import evaluation_text
 from engine.fitting import fit_tree
 
+NAMES = {"id3": "ID3", "c45": "C4.5", "cart": "CART"}
+
 
 def _prepare(args, load, learner):
     """The table, validated settings and encoded data every learning command starts from."""
@@ -47,12 +49,21 @@ def path_command(args, load, learner):
     from engine.prune.cost_complexity import cost_complexity_path
     from engine.tree import Tree
 
+    if args.algorithm not in (None, "cart"):
+        raise ArborError(f"path is CART's cost-complexity pruning path; {NAMES[args.algorithm]} "
+                         "has none (leave out --algorithm, or use --algorithm cart)")
+    args.algorithm = "cart"
     table, settings, data = _prepare(args, load, learner)
     full = Tree(grow(data, replace(settings, prune="none")), data.schema)
     path = cost_complexity_path(full)
-    result = {"alphas": path.alphas.tolist(), "impurities": path.impurities.tolist(),
+    result = {"algorithm": "cart", "criterion": settings.criterion, "n_nodes": full.n_nodes,
+              "alphas": path.alphas.tolist(), "impurities": path.impurities.tolist(),
               "n_leaves": path.n_leaves.tolist()}
-    lines = [f"{'alpha':>14}{'impurity':>14}{'leaves':>8}"]
+    impurity = "squared error" if settings.criterion == "squared_error" else settings.criterion
+    lines = [f"CART's cost-complexity pruning path ({impurity}; the unpruned tree has "
+             f"{full.n_leaves} leaves). Impurity: the leaves' {impurity}, weighted by their share "
+             "of the rows.", "",
+             f"{'alpha':>14}{'impurity':>14}{'leaves':>8}"]
     lines += [f"{a:>14.6g}{i:>14.6g}{n:>8d}"
               for a, i, n in zip(path.alphas, path.impurities, path.n_leaves, strict=True)]
     if settings.cv_alpha:

@@ -115,6 +115,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("path", help="CART cost-complexity pruning path")
     _data_arguments(p)
     _learner_arguments(p)
+    p.set_defaults(algorithm=None)  # CART's path: another algorithm given is refused, not run
 
     p = sub.add_parser("baseline", help="0-R and 1-R")
     _data_arguments(p)

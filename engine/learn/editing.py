@@ -14,12 +14,12 @@ import numpy as np
 
 from engine.data.encoding import Encoded
 from engine.errors import ArborError
-from engine.learn.explain import node_rows
+from engine.learn.explain import node_rows, used_on_path
 from engine.learn.growth import freeze, make_draft, partition
 from engine.learn.problem import Candidate, Problem
 from engine.learn.splitting import score_all, scorer_for
 from engine.settings import Settings
-from engine.tree import MULTIWAY, SUBSET, THRESHOLD, Node, Split, Tree, renumber
+from engine.tree import SUBSET, THRESHOLD, Node, Split, Tree, renumber
 
 
 def replace_subtree(tree: Tree, node_id: int, subtree: Node) -> Tree:
@@ -43,17 +43,11 @@ def make_leaf(tree: Tree, node_id: int) -> Tree:
                                                   stats=MappingProxyType(stats)))
 
 
-def _used(tree: Tree, node_id: int) -> frozenset:
-    """Attributes a multiway split already used on the path (ID3 uses each once)."""
-    return frozenset(a.split.attribute for a, _ in tree.path_to(node_id)[:-1]
-                     if a.split.kind == MULTIWAY)
-
-
 def ranked_splits(tree: Tree, data: Encoded, settings: Settings, node_id: int) -> list[Candidate]:
     """Every admissible split at ``node_id``, best first by the settings' criterion."""
     rows, weights = node_rows(tree, data, node_id, settings)
     problem = Problem(data, settings)
-    exclude = _used(tree, node_id) if not settings.binary else frozenset()
+    exclude = used_on_path(tree, node_id) if not settings.binary else frozenset()
     found = [c for c in score_all(problem, rows, weights, exclude) if c is not None]
     key = (lambda c: c.gain_ratio) if settings.criterion == "gain_ratio" else (lambda c: c.gain)
     return sorted(found, key=key, reverse=True)
@@ -111,6 +105,6 @@ def grow_below(tree: Tree, data: Encoded, settings: Settings, node_id: int,
         limit = node.depth + levels
         settings = replace(settings, max_depth=limit if settings.max_depth is None
                            else min(settings.max_depth, limit))
-    used = _used(tree, node_id) if not settings.binary else frozenset()
+    used = used_on_path(tree, node_id) if not settings.binary else frozenset()
     subtree = grow(data, settings, rows=rows, weights=weights, depth=node.depth, used=used)
     return replace_subtree(tree, node_id, subtree)

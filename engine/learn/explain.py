@@ -18,12 +18,27 @@ from engine.learn.criteria import entropy, gini, mean_info, split_info
 from engine.learn.growth import make_draft, partition
 from engine.learn.problem import Candidate, Problem
 from engine.learn.splitting import choose, score_all, scorer_for
+from engine.learn.tolerances import C45_VALUE_EPS
 from engine.settings import Settings
-from engine.tree import Tree
+from engine.tree import MULTIWAY, SUBSET, Tree
+
+#: Why an attribute offers no split at a node (``AttributeRow.reason``), in words.
+REASONS = {
+    "used": "already split on above (a multiway split uses each attribute once on a path)",
+    "missing": "every value is missing here",
+    "one value": "it has only one value here",
+    "no gain": "no split of it gains anything here",
+    "no gain (MDL)": "no threshold gains more than C4.5 charges for choosing one "
+                     "(log2 of the candidate cuts / the node's rows)",
+    "small": "every split of it leaves a branch below the minimum leaf size",
+}
 
 
 @dataclass(frozen=True)
 class AttributeRow:
+    """One attribute's measures at a node; ``reason`` (a key of :data:`REASONS`) says why it
+    cannot split there (None when it can). ``threshold`` / ``groups``: the split scored."""
+
     name: str
     entropy_before: float
     mean_info: float
@@ -34,9 +49,20 @@ class AttributeRow:
     threshold: float | None
     chosen: bool
     admissible: bool
+    groups: tuple[tuple[str, ...], ...] | None = None
+    reason: str | None = None
 
     def as_dict(self) -> dict:
-        return dict(self.__dict__)
+        out = dict(self.__dict__)
+        out["groups"] = None if self.groups is None else [list(g) for g in self.groups]
+        return out
+
+
+def used_on_path(tree: Tree, node_id: int) -> frozenset[int]:
+    """Attributes a multiway split already used above ``node_id`` (ID3 and C4.5 split on a
+    nominal attribute once per path)."""
+    return frozenset(a.split.attribute for a, _ in tree.path_to(node_id)[:-1]
+                     if a.split.kind == MULTIWAY)
 
 
 def node_rows(tree: Tree, data: Encoded, node_id: int, settings: Settings):
@@ -56,8 +82,13 @@ def node_rows(tree: Tree, data: Encoded, node_id: int, settings: Settings):
 
 
 def attribute_table(data: Encoded, settings: Settings, rows=None, weights=None,
-                    chosen_attribute: int | None = None) -> list[AttributeRow]:
-    """Measures for every attribute at the node holding ``rows`` (default: the root)."""
+                    chosen_attribute: int | None = None,
+                    used: frozenset[int] = frozenset()) -> list[AttributeRow]:
+    """Measures for every attribute at the node holding ``rows`` (default: the root).
+
+    ``used``: attributes split on above the node (see :func:`used_on_path`); the algorithm
+    leaves them out, and so do the table's admissible splits.
+    """
     if data.schema.is_regression:
         raise ArborError("the attribute table needs a classification target")
     problem = Problem(data, settings)
@@ -66,16 +97,19 @@ def attribute_table(data: Encoded, settings: Settings, rows=None, weights=None,
     parent = problem.stats(rows, weights)
     before = float(entropy(parent))
     node_weight = float(weights.sum())
-    candidates = score_all(problem, rows, weights)
+    used = frozenset() if settings.binary else frozenset(used)
+    candidates = score_all(problem, rows, weights, used)
     if chosen_attribute is None:
         best = choose(problem, candidates)
         chosen_attribute = best.attribute if best is not None else -1
     table = []
     for j, attr in enumerate(data.schema.attributes):
-        cand = candidates[j] if candidates[j] is not None else _fallback(problem, j, rows, weights)
+        fallback = None if candidates[j] is not None else _fallback(problem, j, rows, weights)
+        cand = candidates[j] if candidates[j] is not None else fallback
+        reason = None if candidates[j] is not None else _reason(problem, j, rows, fallback, used)
         if cand is None:
             table.append(AttributeRow(attr.name, before, before, 0.0, 0.0, 0.0, 0.0, None,
-                                      False, False))
+                                      False, False, None, reason))
             continue
         counts = cand.branch_counts
         known = counts.sum()
@@ -86,10 +120,29 @@ def attribute_table(data: Encoded, settings: Settings, rows=None, weights=None,
         unknown = node_weight - known
         si = float(split_info(np.append(sizes, unknown) if unknown > 1e-12 else sizes))
         gg = float(frac * (float(gini(counts.sum(axis=0))) - float(mean_info(counts, gini))))
+        groups = None
+        if cand.split.kind == SUBSET:
+            groups = tuple(tuple(attr.categories[c] for c in g) for g in cand.split.groups)
         table.append(AttributeRow(
             attr.name, before, mi, ig, si, ig / si if si > 0 else 0.0, gg,
-            cand.split.threshold, j == chosen_attribute, candidates[j] is not None))
+            cand.split.threshold, j == chosen_attribute, candidates[j] is not None, groups, reason))
     return table
+
+
+def _reason(problem: Problem, j: int, rows, fallback: Candidate | None, used) -> str:
+    """Why attribute ``j`` offers the algorithm no split at the node holding ``rows``."""
+    if j in used:
+        return "used"
+    x = problem.data.X[rows, j]
+    x = x[~np.isnan(x)]
+    if len(x) == 0:
+        return "missing"
+    if x.max() - x.min() <= C45_VALUE_EPS:
+        return "one value"
+    if fallback is not None:
+        return "small"
+    nominal = problem.data.schema.attributes[j].is_nominal
+    return "no gain (MDL)" if not nominal and not problem.settings.binary else "no gain"
 
 
 def _fallback(problem: Problem, j, rows, weights) -> Candidate | None:

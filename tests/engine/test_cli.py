@@ -74,6 +74,42 @@ def test_explain_root_and_node(capsys):
     assert chosen == ["humidity"]
 
 
+def test_explain_text_names_thresholds_rule_and_why_not(capsys, tmp_path):
+    # Full names (no cut at 15 characters), numeric thresholds, the node's rule and rows.
+    frame = load_sample_frame("iris").rename(columns={"petallength": "petal length in centimetres"})
+    data = tmp_path / "iris.csv"
+    frame.to_csv(data, index=False)
+    code, out, _ = run(capsys, "explain", str(data), "--algorithm", "cart", "--node", "2")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == 'Node 2: "petal length in centimetres" > 2.45'  # quoted as exports quote it
+    assert lines[1] == "100 rows (Iris-setosa 0, Iris-versicolor 50, Iris-virginica 50)"
+    row = next(line for line in lines if line.startswith("petal length in centimetres "))
+    assert "<= 4.75" in row and not row.endswith("*")
+    assert next(line for line in lines if line.startswith("petalwidth ")).endswith(" *")
+    # ID3 at outlook = sunny: outlook is used above, and the table says so.
+    code, out, _ = run(capsys, "explain", "--sample", "weather", "--algorithm", "id3", "--node", "1")
+    assert out.splitlines()[:2] == ["Node 1: outlook = sunny", "5 rows (yes 2, no 3)"]
+    assert next(line for line in out.splitlines() if line.startswith("outlook ")).endswith(" -")
+    assert "  outlook: already split on above" in out
+    node = run_json(capsys, "explain", "--sample", "weather", "--algorithm", "id3", "--node", "1")
+    assert node["rule"] == "outlook = sunny" and node["n"] == 5
+    assert node["class_counts"] == {"yes": 2, "no": 3}
+    reasons = {a["name"]: a["reason"] for a in node["attributes"]}
+    assert reasons == {"outlook": "used", "temperature": None, "humidity": None, "windy": None}
+    # C4.5 at the weather-numeric root: the thresholds gain less than their MDL charge.
+    root = run_json(capsys, "explain", "--sample", "weather-numeric")
+    reasons = {a["name"]: a["reason"] for a in root["attributes"]}
+    assert reasons == {"outlook": None, "temperature": "no gain (MDL)", "humidity": "no gain (MDL)",
+                       "windy": None}
+
+
+def load_sample_frame(name):
+    from engine.data.samples import load_sample
+
+    return load_sample(name).frame
+
+
 def test_save_then_predict(capsys, tmp_path):
     model = tmp_path / "m.json"
     run_json(capsys, "train", "--sample", "weather", "--save", str(model))
@@ -109,6 +145,21 @@ def test_path_json(capsys):
     result = run_json(capsys, "path", "--sample", "iris", "--algorithm", "cart")
     assert result["alphas"][0] == 0.0 and result["n_leaves"][-1] == 1
     assert len(result["alphas"]) == len(result["impurities"]) == len(result["n_leaves"])
+
+
+def test_path_is_carts_whatever_the_default_algorithm(capsys):
+    # Without --algorithm it is CART's path (not C4.5's tree under CART's name) ...
+    plain = run_json(capsys, "path", "--sample", "iris")
+    assert plain == run_json(capsys, "path", "--sample", "iris", "--algorithm", "cart")
+    assert plain["algorithm"] == "cart" and plain["n_leaves"][0] == 9
+    code, out, _ = run(capsys, "path", "--sample", "iris")
+    assert out.startswith("CART's cost-complexity pruning path (gini; the unpruned tree has 9 leaves)")
+    # ... and another algorithm is refused in one line.
+    for algorithm, name in (("c45", "C4.5"), ("id3", "ID3")):
+        code, _, err = run(capsys, "path", "--sample", "weather", "--algorithm", algorithm)
+        assert code == 2 and err.strip() == (
+            f"arbor path: error: path is CART's cost-complexity pruning path; {name} has none "
+            "(leave out --algorithm, or use --algorithm cart)")
 
 
 @pytest.mark.parametrize(("argv", "message"), [
