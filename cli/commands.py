@@ -99,10 +99,15 @@ def export_all(args, model, table) -> list[str]:
         except ImportError as err:
             raise ArborError(f"drawing images needs Qt and its system libraries ({err})") from None
 
+        from engine.export.node_labels import NodeLabels
+        from gui.figure_style import SCREEN
+
         if not 0.1 <= args.image_scale <= 10:
             raise ArborError("--image-scale must be between 0.1 and 10")
-        save_image(model.tree_, args.image, scale=args.image_scale, transparent=args.transparent)
-        written.append(args.image)
+        style = SCREEN.with_labels(NodeLabels.parse(args.labels))
+        note = save_image(model.tree_, args.image, scale=args.image_scale,
+                          transparent=args.transparent, style=style, slide=args.slide)
+        written.append(args.image if note is None else f"{args.image} ({note})")
     return written
 
 

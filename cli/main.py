@@ -86,6 +86,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--image-scale", type=float, default=2.0, metavar="S",
                    help="PNG pixels per point (2 = 192 dpi; default 2)")
     p.add_argument("--transparent", action="store_true", help="images without a background")
+    p.add_argument("--labels", default="n,bar", metavar="LIST",
+                   help="what image nodes show under their headline, comma-separated: n (n = 16), "
+                        "weka ((16.0/1.0): weight/errors), counts (class counts), percent, bar "
+                        "(the class distribution); default n,bar")
+    p.add_argument("--slide", action="store_true",
+                   help="draw the image for a slide: a 16:9 page 10 inches wide (PNG 1920 pixels) "
+                        "with large type")
     p.add_argument("--dot", metavar="FILE", help="write Graphviz DOT")
     p.add_argument("--pmml", metavar="FILE", help="write PMML 4.4")
     p.add_argument("--python", metavar="FILE", help="write a standalone Python predict(row) function")

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
-from PySide6.QtCore import QMarginsF, QRectF, QSize, QSizeF, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPageSize, QPainter, QPdfWriter
+from PySide6.QtCore import QBuffer, QIODevice, QMarginsF, QPointF, QRectF, QSize, QSizeF, Qt
+from PySide6.QtGui import QColor, QFontMetricsF, QImage, QPageSize, QPainter, QPdfWriter, QPen
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QApplication
 
@@ -13,55 +14,119 @@ from engine.atomic import write_atomic
 from engine.errors import ArborError
 from engine.tree import Tree
 from gui import palette
+from gui.figure_style import FAMILIES, SCREEN, SLIDE, FigureStyle
 from gui.tree_scene import TreeScene
 
 FORMATS = (".png", ".svg", ".pdf")
 MARGIN = 24.0
+#: A slide: 16:9, 10 inches wide, in points; a PNG slide is 1920 pixels wide.
+SLIDE_PAGE = QSizeF(720.0, 405.0)
+SLIDE_PNG_WIDTH = 1920
+#: Below this size on a 10-inch slide, text is hard to read from the back of a room.
+SLIDE_MIN_PT = 10.0
+SWATCH = 12.0  # the legend's squares
 
 
 def _app() -> QApplication:
     return QApplication.instance() or QApplication([])
 
 
-def _legend(painter: QPainter, tree: Tree, origin_x: float, origin_y: float) -> None:
-    if tree.is_regression:
+def legend_entries(scene: TreeScene) -> list[tuple[str, object]]:
+    """What the legend explains, in order: each class's colour (when bars show them), then
+    every mark the picture uses (the dashed border of a node pruning cut or raised)."""
+    tree = scene.tree
+    entries: list[tuple[str, object]] = []
+    if not tree.is_regression and scene.style.labels.bar:
+        entries += [(name, palette.class_colour(k)) for k, name in enumerate(tree.classes)]
+    if any(item.is_dashed() for item in scene.items_by_id.values()):
+        entries.append(("pruned here", "dashed"))
+    return entries
+
+
+def _legend_title(scene: TreeScene) -> str:
+    tree = scene.tree
+    return tree.schema.target if not tree.is_regression and scene.style.labels.bar else ""
+
+
+def legend_size(scene: TreeScene) -> QSizeF:
+    """Room the legend takes on the left (none when there is nothing to explain)."""
+    entries = legend_entries(scene)
+    if not entries:
+        return QSizeF(0, 0)
+    metrics = QFontMetricsF(scene.style.legend_font)
+    texts = [name for name, _ in entries] + [_legend_title(scene)]
+    line = max(metrics.height(), SWATCH) + 6
+    return QSizeF(SWATCH + 26 + max(metrics.horizontalAdvance(t) for t in texts),
+                  line * (len(entries) + 1))
+
+
+def _legend(painter: QPainter, scene: TreeScene, x: float, y: float) -> None:
+    entries = legend_entries(scene)
+    if not entries:
         return
-    painter.setFont(QFont("DejaVu Sans", 9))
-    painter.setPen(palette.TEXT)
-    painter.drawText(QRectF(origin_x, origin_y, 300, 16), Qt.AlignmentFlag.AlignLeft, tree.schema.target)
-    for k, name in enumerate(tree.classes):
-        y = origin_y + 18 * (k + 1)
-        painter.fillRect(QRectF(origin_x, y + 3, 10, 10), palette.class_colour(k))
-        painter.drawText(QRectF(origin_x + 16, y, 300, 16), Qt.AlignmentFlag.AlignLeft, name)
+    font = scene.style.legend_font
+    painter.setFont(font)
+    # The device's own metrics: a baseline placed from them sits where the device draws it.
+    metrics = QFontMetricsF(font, painter.device())
+    line = max(QFontMetricsF(font).height(), SWATCH) + 6
+    centre_shift = (metrics.ascent() - metrics.descent()) / 2  # baseline below a line's middle
 
+    def text_at(tx: float, middle: float, text: str) -> None:
+        painter.setPen(palette.TEXT)
+        painter.drawText(QPointF(tx, middle + centre_shift), text)
 
-def legend_width(tree: Tree) -> float:
-    """Room the legend takes on the left (none for regression)."""
-    if tree.is_regression:
-        return 0.0
-    metrics = QFontMetricsF(QFont("DejaVu Sans", 9))
-    return 36 + max(metrics.horizontalAdvance(t) for t in (*tree.classes, tree.schema.target))
+    text_at(x, y + line / 2, _legend_title(scene))
+    for k, (name, mark) in enumerate(entries):
+        middle = y + line * (k + 1) + line / 2
+        square = QRectF(x, middle - SWATCH / 2, SWATCH, SWATCH)
+        if mark == "dashed":
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.setPen(QPen(palette.NODE_BORDER, 1.2, Qt.PenStyle.DashLine))
+            painter.drawRect(square)
+        else:
+            painter.fillRect(square, mark)
+        text_at(x + SWATCH + 8, middle, name)
 
 
 def render(scene: TreeScene, painter: QPainter, target: QRectF, background: QColor | None) -> None:
+    """The legend at the top left and the tree beside it, scaled to fit ``target``."""
     source = scene.itemsBoundingRect()
     if background is not None:
         painter.fillRect(target, background)
-    inner = target.adjusted(MARGIN + legend_width(scene.tree), MARGIN, -MARGIN, -MARGIN)
+    natural_w, natural_h = _natural(scene)
+    k = min(target.width() / natural_w, target.height() / natural_h)
+    painter.save()
+    painter.translate(target.left() + (target.width() - natural_w * k) / 2,
+                      target.top() + (target.height() - natural_h * k) / 2)
+    painter.scale(k, k)
+    inner = QRectF(MARGIN + legend_size(scene).width(), MARGIN, source.width(), source.height())
     scene.render(painter, inner, source, Qt.AspectRatioMode.KeepAspectRatio)
-    _legend(painter, scene.tree, target.left() + 10, target.top() + 8)
+    _legend(painter, scene, 10, 8)
+    painter.restore()
 
 
-def _prepared(tree: Tree, orientation: str) -> tuple[TreeScene, float, float]:
-    """A scene of the whole tree for export (vector-friendly: no pixmap caching) and its size."""
+def _natural(scene: TreeScene) -> tuple[float, float]:
+    """The picture's own size in pixels (points): the tree, the legend and the margins."""
+    source = scene.itemsBoundingRect()
+    legend = legend_size(scene)
+    return (source.width() + 2 * MARGIN + legend.width(),
+            max(source.height(), legend.height()) + 2 * MARGIN)
+
+
+def _prepared(tree: Tree, orientation: str, style: FigureStyle) -> TreeScene:
+    """A scene of the whole tree for export (vector-friendly: no pixmap caching)."""
     _app()
     scene = TreeScene()
-    scene.build(tree, orientation=orientation)
+    scene.build(tree, orientation=orientation, style=style)
     scene.set_caching(False)
-    source = scene.itemsBoundingRect()
-    width = source.width() + 2 * MARGIN + legend_width(tree)
-    height = max(source.height(), 20.0 * (len(tree.classes or ()) + 1)) + 2 * MARGIN
-    return scene, width, height
+    return scene
+
+
+def smallest_text_pt(scene: TreeScene, page_width_pt: float) -> float:
+    """The smallest type in the picture, in points, when it is ``page_width_pt`` wide."""
+    natural_w, _ = _natural(scene)
+    style = scene.style
+    return min(style.body_px, style.edge_px, style.legend_px) * page_width_pt / natural_w
 
 
 #: Qt's raster painter works in 16-bit device coordinates; and a quarter of a billion pixels
@@ -69,11 +134,10 @@ def _prepared(tree: Tree, orientation: str) -> tuple[TreeScene, float, float]:
 MAX_SIDE, MAX_PIXELS = 32_767, 250_000_000
 
 
-def _raster(scene: TreeScene, width: float, height: float, scale: float, transparent: bool) -> QImage:
-    size = QSize(int(width * scale), int(height * scale))
+def _raster(scene: TreeScene, size: QSize, transparent: bool) -> QImage:
     if max(size.width(), size.height()) > MAX_SIDE or size.width() * size.height() > MAX_PIXELS:
         raise ArborError(
-            f"the whole tree is {size.width():,} x {size.height():,} pixels at {scale:g}x, more than "
+            f"the whole tree is {size.width():,} x {size.height():,} pixels, more than "
             f"a picture can hold (at most {MAX_SIDE:,} a side and {MAX_PIXELS // 10**6} million in "
             "all); export it as SVG or PDF, or at a smaller scale")
     image = QImage(size, QImage.Format.Format_ARGB32)
@@ -83,49 +147,88 @@ def _raster(scene: TreeScene, width: float, height: float, scale: float, transpa
     image.fill(Qt.GlobalColor.transparent)
     painter = QPainter(image)
     painter.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
-    painter.scale(scale, scale)
-    render(scene, painter, QRectF(0, 0, width, height), None if transparent else QColor("white"))
+    render(scene, painter, QRectF(0, 0, size.width(), size.height()),
+           None if transparent else QColor("white"))
     painter.end()
     return image
 
 
+def _page(scene: TreeScene, slide: bool) -> QSizeF:
+    """The page in points (SVG and PDF) or pixels at scale 1: the picture's own size, or a slide."""
+    if slide:
+        return QSizeF(SLIDE_PAGE)
+    return QSizeF(*_natural(scene))
+
+
 def tree_image(tree: Tree, scale: float = 2.0, transparent: bool = False,
-               orientation: str = "top-down") -> QImage:
+               orientation: str = "top-down", style: FigureStyle = SCREEN,
+               slide: bool = False) -> QImage:
     """The whole tree as an image in memory (for the clipboard)."""
-    return _raster(*_prepared(tree, orientation), scale, transparent)
+    scene = _prepared(tree, orientation, SLIDE.with_labels(style.labels) if slide else style)
+    return _raster(scene, _pixels(scene, scale, slide), transparent)
+
+
+def _pixels(scene: TreeScene, scale: float, slide: bool) -> QSize:
+    if slide:
+        return QSize(SLIDE_PNG_WIDTH, round(SLIDE_PNG_WIDTH * SLIDE_PAGE.height() / SLIDE_PAGE.width()))
+    page = _page(scene, False)
+    return QSize(int(page.width() * scale), int(page.height() * scale))
 
 
 def save_image(tree: Tree, path: str | Path, scale: float = 2.0, transparent: bool = False,
-               orientation: str = "top-down") -> None:
-    """Draw the whole ``tree`` to ``path``; the extension picks PNG, SVG or PDF."""
+               orientation: str = "top-down", style: FigureStyle = SCREEN,
+               slide: bool = False) -> str | None:
+    """Draw the whole ``tree`` to ``path``; the extension picks PNG, SVG or PDF.
+
+    ``style`` says what nodes show (the canvas's options); ``slide`` draws on a 16:9 page
+    10 inches wide (PNG: 1920 pixels) with type for a slide. Returns a note when the text
+    comes out too small to read on such a slide, else None.
+    """
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in FORMATS:
         raise ArborError(f"cannot draw an image as {suffix or '(no extension)'}; use .png, .svg or .pdf")
-    scene, width, height = _prepared(tree, orientation)
+    scene = _prepared(tree, orientation, SLIDE.with_labels(style.labels) if slide else style)
+    page = _page(scene, slide)
     background = None if transparent else QColor("white")
 
     def draw(target_path: Path) -> None:
         if suffix == ".png":
-            image = _raster(scene, width, height, scale, transparent)
+            image = _raster(scene, _pixels(scene, scale, slide), transparent)
             if not image.save(str(target_path), "PNG"):
                 raise ArborError(f"could not write {path}")
         elif suffix == ".svg":
+            buffer = QBuffer()
+            buffer.open(QIODevice.OpenModeFlag.WriteOnly)
             generator = QSvgGenerator()
-            generator.setFileName(str(target_path))
-            generator.setSize(QSize(int(width), int(height)))
-            generator.setViewBox(QRectF(0, 0, width, height))
+            generator.setOutputDevice(buffer)
+            generator.setResolution(72)  # a unit is a point, so the page is as wide as a PDF's
+            generator.setSize(QSize(round(page.width()), round(page.height())))
+            generator.setViewBox(QRectF(0, 0, page.width(), page.height()))
             generator.setTitle(f"Decision tree for {tree.schema.target}")
             painter = QPainter(generator)
-            render(scene, painter, QRectF(0, 0, width, height), background)
+            render(scene, painter, QRectF(0, 0, page.width(), page.height()), background)
             painter.end()
+            target_path.write_bytes(with_font_fallbacks(bytes(buffer.data())))
         else:
             writer = QPdfWriter(str(target_path))
-            writer.setPageSize(QPageSize(QSizeF(width, height), QPageSize.Unit.Point))
+            writer.setPageSize(QPageSize(page, QPageSize.Unit.Point))
             writer.setPageMargins(QMarginsF(0, 0, 0, 0))
             writer.setResolution(72)
             painter = QPainter(writer)
-            render(scene, painter, QRectF(0, 0, width, height), background)
+            render(scene, painter, QRectF(0, 0, page.width(), page.height()), background)
             painter.end()
 
     write_atomic(path, draw)
+    if slide:
+        smallest = smallest_text_pt(scene, SLIDE_PAGE.width())
+        if smallest < SLIDE_MIN_PT:
+            return (f"on a 10-inch slide the smallest text is {smallest:.1f} pt (under "
+                    f"{SLIDE_MIN_PT:g} pt): collapse subtrees, or show fewer labels")
+    return None
+
+
+def with_font_fallbacks(svg: bytes) -> bytes:
+    """Qt's SVG names one font family; add generic fallbacks so any viewer finds a sans font."""
+    families = ", ".join(f"'{f}'" if " " in f else f for f in FAMILIES)
+    return re.sub(rb'font-family="[^"]*"', f'font-family="{families}"'.encode(), svg)

@@ -1,26 +1,25 @@
-"""One tree node on the canvas: a box with its label, count and class-distribution bar.
+"""One tree node on the canvas: a box with its headline, label lines and class-distribution bar.
 
 Painting is cached and switches level of detail with the zoom: below
 ``LOD_BOX`` only the box (tinted by the majority class), below ``LOD_TEXT``
-the box and its headline, above that everything.
+the box and its headline, above that everything. What the lines say and the
+type sizes come from a :class:`gui.figure_style.FigureStyle`.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen
+from PySide6.QtGui import QBrush, QColor, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 
-from engine.export.labels import attribute_name, number, predicted
+from engine.export.labels import attribute_name, predicted
+from engine.export.node_labels import node_lines
 from engine.tree import Node, Tree
 from gui import palette
+from gui.figure_style import SCREEN, FigureStyle
 
 LOD_BOX, LOD_TEXT = 0.3, 0.55
 PAD_X, PAD_Y, BAR_H = 10.0, 6.0, 7.0
-TITLE_FONT = QFont("DejaVu Sans", 10, QFont.Weight.Bold)
-BODY_FONT = QFont("DejaVu Sans", 9)
 
 
 def headline(tree: Tree, node: Node, parent: Node | None) -> str:
@@ -29,24 +28,22 @@ def headline(tree: Tree, node: Node, parent: Node | None) -> str:
     return attribute_name(tree, node)
 
 
-def count_line(node: Node, hidden: int = 0) -> str:
-    n = f"n = {number(round(node.weight, 1))}"
-    return f"{n}   +{hidden} hidden" if hidden else n
-
-
-@lru_cache(maxsize=1)
-def _metrics() -> tuple[QFontMetricsF, QFontMetricsF]:
-    return QFontMetricsF(TITLE_FONT), QFontMetricsF(BODY_FONT)
+def node_texts(tree: Tree, node: Node, parent: Node | None, hidden: int = 0,
+               style: FigureStyle = SCREEN) -> tuple[str, tuple[str, ...]]:
+    """The headline and the lines under it."""
+    return headline(tree, node, parent), tuple(node_lines(tree, node, style.labels, hidden))
 
 
 def node_size(tree: Tree, node: Node, parent: Node | None, hidden: int = 0,
-              texts: tuple[str, str] | None = None) -> tuple[float, float]:
-    title_metrics, body_metrics = _metrics()
-    head, counts = texts or (headline(tree, node, parent), count_line(node, hidden))
-    title = title_metrics.horizontalAdvance(head)
-    body = body_metrics.horizontalAdvance(counts)
-    width = max(72.0, title, body) + 2 * PAD_X
-    height = title_metrics.height() + body_metrics.height() + 2 * PAD_Y + BAR_H + 4
+              texts: tuple[str, tuple[str, ...]] | None = None,
+              style: FigureStyle = SCREEN) -> tuple[float, float]:
+    head, lines = texts or node_texts(tree, node, parent, hidden, style)
+    title_metrics, body_metrics = style.title_metrics, style.body_metrics
+    width = max(72.0, title_metrics.horizontalAdvance(head),
+                *(body_metrics.horizontalAdvance(line) for line in lines)) + 2 * PAD_X
+    height = title_metrics.height() + len(lines) * body_metrics.height() + 2 * PAD_Y
+    if style.labels.bar:
+        height += BAR_H + 4
     return width, height
 
 
@@ -57,11 +54,13 @@ class NodeItem(QGraphicsItem):
     """A node box; draggable and selectable. The canvas listens to its moves to redraw edges."""
 
     def __init__(self, tree: Tree, node: Node, parent: Node | None, hidden: int = 0,
-                 size: tuple[float, float] | None = None, texts: tuple[str, str] | None = None):
+                 size: tuple[float, float] | None = None,
+                 texts: tuple[str, tuple[str, ...]] | None = None, style: FigureStyle = SCREEN):
         super().__init__()
         self.tree, self.node, self.parent_node, self.hidden = tree, node, parent, hidden
-        self.title, self.counts = texts or (headline(tree, node, parent), count_line(node, hidden))
-        w, h = size or node_size(tree, node, parent, hidden)
+        self.style = style
+        self.title, self.lines = texts or node_texts(tree, node, parent, hidden, style)
+        w, h = size or node_size(tree, node, parent, hidden, (self.title, self.lines), style)
         self._rect = QRectF(-w / 2, -h / 2, w, h)
         self._bounds = QRectF(-w / 2 - 3, -h / 2 - 3, w + 6, h + 6)  # asked for often: made once
         self.highlighted = False
@@ -121,22 +120,25 @@ class NodeItem(QGraphicsItem):
             return
         painter.setBrush(QBrush(fill))
         painter.drawRoundedRect(self._rect, 6, 6)
-        title_metrics, body_metrics = _metrics()
-        title_h = title_metrics.height()
+        style = self.style
+        title_h = style.title_metrics.height()
         top = self._rect.top() + PAD_Y
         painter.setPen(palette.TEXT)
-        painter.setFont(TITLE_FONT)
+        painter.setFont(style.title_font)
         painter.drawText(QRectF(self._rect.left(), top, self._rect.width(), title_h),
                          Qt.AlignmentFlag.AlignCenter, self.title)
         if lod < LOD_TEXT:
             return
-        body_h = body_metrics.height()
-        painter.setFont(BODY_FONT)
+        body_h = style.body_metrics.height()
+        painter.setFont(style.body_font)
         painter.setPen(palette.MUTED)
-        painter.drawText(QRectF(self._rect.left(), top + title_h, self._rect.width(), body_h),
-                         Qt.AlignmentFlag.AlignCenter, self.counts)
-        self._paint_bar(painter, QRectF(self._rect.left() + PAD_X, self._rect.bottom() - PAD_Y - BAR_H,
-                                        self._rect.width() - 2 * PAD_X, BAR_H))
+        for k, line in enumerate(self.lines):
+            painter.drawText(QRectF(self._rect.left(), top + title_h + k * body_h, self._rect.width(),
+                                    body_h), Qt.AlignmentFlag.AlignCenter, line)
+        if style.labels.bar:
+            self._paint_bar(painter, QRectF(self._rect.left() + PAD_X,
+                                            self._rect.bottom() - PAD_Y - BAR_H,
+                                            self._rect.width() - 2 * PAD_X, BAR_H))
 
     def _paint_bar(self, painter: QPainter, bar: QRectF) -> None:
         painter.setPen(Qt.PenStyle.NoPen)

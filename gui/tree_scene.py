@@ -10,7 +10,7 @@ from html import escape
 
 import numpy as np
 from PySide6.QtCore import QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen
+from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QStyleOptionGraphicsItem
 
 from engine.export.graph import to_digraph
@@ -18,9 +18,8 @@ from engine.export.labels import branch_condition
 from engine.export.layout import tidy_layout
 from engine.tree import Tree
 from gui import palette
-from gui.node_item import LOD_TEXT, NodeItem, count_line, headline, node_size
-
-EDGE_FONT = QFont("DejaVu Sans", 8)
+from gui.figure_style import SCREEN, FigureStyle
+from gui.node_item import LOD_TEXT, NodeItem, node_size, node_texts
 
 
 class EdgesItem(QGraphicsItem):
@@ -93,8 +92,9 @@ class EdgesItem(QGraphicsItem):
             painter.drawPath(_curves_path(self._curves[visible]))
         if option.levelOfDetailFromTransform(painter.worldTransform()) < LOD_TEXT:
             return
-        painter.setFont(EDGE_FONT)
-        metrics = QFontMetricsF(EDGE_FONT)
+        style = self._scene.style
+        painter.setFont(style.edge_font)
+        metrics = style.edge_metrics
         for k in visible:
             (x, y), text = self._anchors[k], self._texts[k]
             w, h = metrics.horizontalAdvance(text) + 8, metrics.height() + 2
@@ -182,6 +182,7 @@ class TreeScene(QGraphicsScene):
         super().__init__(parent)
         self.tree: Tree | None = None
         self.orientation = "top-down"
+        self.style: FigureStyle = SCREEN
         self.collapsed: set[int] = set()
         self.items_by_id: dict[int, NodeItem] = {}
         self.edges: list[tuple[int, int, str]] = []
@@ -197,8 +198,9 @@ class TreeScene(QGraphicsScene):
         self.selectionChanged.connect(self._on_selection_changed)
 
     def build(self, tree: Tree | None, orientation: str | None = None,
-              collapsed: set[int] | None = None) -> None:
-        """(Re)create the items for ``tree``; collapsed nodes hide their descendants."""
+              collapsed: set[int] | None = None, style: FigureStyle | None = None) -> None:
+        """(Re)create the items for ``tree``; collapsed nodes hide their descendants.
+        ``style``: type sizes and node labels (default: as before)."""
         self._building = True
         self.clear()
         self.items_by_id, self.edges, self.layout_positions = {}, [], {}
@@ -208,6 +210,8 @@ class TreeScene(QGraphicsScene):
         self.tree = tree
         if orientation:
             self.orientation = orientation
+        if style is not None:
+            self.style = style
         self.collapsed = set(collapsed or ()) if tree is not None else set()
         if tree is None:
             self._building = False
@@ -221,8 +225,8 @@ class TreeScene(QGraphicsScene):
         texts = {}
         for node_id in graph.nodes:
             node, parent, hidden = nodes[node_id], parents.get(node_id), hidden_counts.get(node_id, 0)
-            texts[node_id] = (headline(tree, node, parent), count_line(node, hidden))
-            w, h = node_size(tree, node, parent, hidden, texts[node_id])
+            texts[node_id] = node_texts(tree, node, parent, hidden, self.style)
+            w, h = node_size(tree, node, parent, hidden, texts[node_id], self.style)
             graph.nodes[node_id]["width"], graph.nodes[node_id]["height"] = w, h
         self.layout_positions = tidy_layout(graph, orientation=self.orientation,
                                             level_gap=46.0 if self.orientation == "top-down" else 70.0)
@@ -234,7 +238,7 @@ class TreeScene(QGraphicsScene):
         for node_id, (x, y) in self.layout_positions.items():
             size = (graph.nodes[node_id]["width"], graph.nodes[node_id]["height"])
             item = NodeItem(tree, nodes[node_id], parents.get(node_id), hidden_counts.get(node_id, 0), size,
-                            texts[node_id])
+                            texts[node_id], self.style)
             item.setPos(x, y)
             self.addItem(item)
             self.items_by_id[node_id] = item

@@ -70,7 +70,7 @@ def test_collapse_hides_descendants_and_counts_them(canvas):
     canvas.toggle_collapsed(1)  # humidity under sunny
     scene = canvas.tree_scene()
     assert len(scene.items_by_id) == 6
-    assert "+2 hidden" in scene.items_by_id[1].counts
+    assert "+2 hidden" in scene.items_by_id[1].lines[0]
     canvas.toggle_collapsed(1)
     assert len(canvas.tree_scene().items_by_id) == 8
 

@@ -1,0 +1,95 @@
+"""What a node's box says under its headline, as lines of text.
+
+Drawing-free, so the canvas, the image export and the tests read the same words:
+``n = 16``; Weka's ``(16.0/1.0)`` (the node's weight / the training errors it makes as a
+leaf; ``(4.0)`` with none); class counts ``yes 15 · no 1``; percentages
+``yes 94% · no 6%``; or counts and percentages together ``yes 15 (94%)``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+from engine.errors import ArborError
+from engine.export.labels import number, shown
+from engine.tree import Node, Tree
+
+#: Class entries per line, and lines of them before "+k more".
+PER_LINE, MAX_LINES = 3, 2
+
+
+@dataclass(frozen=True)
+class NodeLabels:
+    """Which lines a node shows; ``bar`` is the class distribution drawn as a coloured bar."""
+
+    n: bool = True
+    weka: bool = False
+    counts: bool = False
+    percent: bool = False
+    bar: bool = True
+
+    #: Names for the command line and settings, in the order they are drawn.
+    NAMES = ("n", "weka", "counts", "percent", "bar")
+
+    @classmethod
+    def parse(cls, text: str) -> NodeLabels:
+        """From a comma-separated list of names, e.g. ``"counts,bar"`` (empty: just the headline)."""
+        chosen = {part.strip() for part in text.split(",") if part.strip()}
+        unknown = chosen - set(cls.NAMES)
+        if unknown:
+            raise ArborError(f"unknown node label {sorted(unknown)[0]!r}; use any of "
+                             f"{', '.join(cls.NAMES)} (comma-separated)")
+        return cls(**{f.name: f.name in chosen for f in fields(cls)})
+
+    def names(self) -> str:
+        return ",".join(name for name in self.NAMES if getattr(self, name))
+
+
+def node_lines(tree: Tree, node: Node, labels: NodeLabels, hidden: int = 0) -> list[str]:
+    """The lines under a node's headline (``hidden``: nodes folded away below it)."""
+    lines = []
+    if labels.n:
+        lines.append(f"n = {number(round(node.weight, 1))}")
+    if labels.weka and not tree.is_regression:
+        lines.append(weka_counts(node))
+    if (labels.counts or labels.percent) and not tree.is_regression:
+        lines += _class_lines(tree, node, labels)
+    if hidden:
+        note = f"+{hidden} hidden"
+        if lines and labels.n:
+            lines[0] = f"{lines[0]}   {note}"
+        else:
+            lines.append(note)
+    return lines
+
+
+def weka_counts(node: Node) -> str:
+    """Weka's leaf numbers: ``(weight/errors)``, or ``(weight)`` when it makes no error."""
+    dist = node.distribution
+    wrong = float(dist.sum() - dist.max()) if dist.sum() > 0 else 0.0
+    weight = f"{node.weight:.1f}"
+    return f"({weight})" if wrong <= 0 else f"({weight}/{wrong:.1f})"
+
+
+def _class_lines(tree: Tree, node: Node, labels: NodeLabels) -> list[str]:
+    dist = node.distribution
+    total = float(dist.sum())
+    entries = []
+    for name, value in zip(tree.classes, dist.tolist(), strict=True):
+        if value <= 0:
+            continue
+        share = f"{100 * value / total:.0f}%" if total > 0 else ""
+        if labels.counts and labels.percent:
+            entries.append(f"{shown(name)} {number(round(value, 1))} ({share})")
+        elif labels.counts:
+            entries.append(f"{shown(name)} {number(round(value, 1))}")
+        else:
+            entries.append(f"{shown(name)} {share}")
+    if not entries:
+        return ["no rows"]
+    lines = [" · ".join(entries[i:i + PER_LINE]) for i in range(0, len(entries), PER_LINE)]
+    if len(lines) > MAX_LINES:
+        rest = len(entries) - PER_LINE * MAX_LINES
+        lines = lines[:MAX_LINES]
+        lines[-1] += f" · +{rest} more"
+    return lines
