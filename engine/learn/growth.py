@@ -108,13 +108,18 @@ def priority(draft: Draft, total_weight: float) -> float:
     return draft.candidate.gain * draft.weight / total_weight
 
 
-def expansions(problem: Problem, root: Draft, monitor: Monitor = NULL_MONITOR) -> Iterator[Draft]:
-    """Expand an evaluated root one node at a time, yielding each node just expanded."""
+def expansions(problem: Problem, root: Draft, monitor: Monitor = NULL_MONITOR,
+               frontier: list | None = None) -> Iterator[Draft]:
+    """Expand an evaluated root one node at a time, yielding each node just expanded.
+
+    ``frontier``: a list to keep the queue in, for a caller that shows it between steps;
+    its ``(key, tiebreak, draft)`` entries, sorted, are the open leaves in the order taken.
+    """
     s = problem.settings
     total = max(root.weight, 1e-300)
     leaves, settled = 1, 0.0
     order = count()
-    frontier: list = []
+    frontier = [] if frontier is None else frontier
 
     def push(d: Draft) -> None:
         nonlocal settled
@@ -141,18 +146,6 @@ def expansions(problem: Problem, root: Draft, monitor: Monitor = NULL_MONITOR) -
             push(child)
         monitor.report(settled / total, f"{leaves} leaves")
         yield draft
-
-
-def preorder_index(root: Draft, target: Draft) -> int:
-    """The id ``target`` gets when the drafts are frozen (ids are pre-order positions)."""
-    stack, index = [root], 0
-    while stack:
-        d = stack.pop()
-        if d is target:
-            return index
-        index += 1
-        stack.extend(reversed(d.children))
-    raise KeyError("draft not in tree")
 
 
 def freeze(problem: Problem, root: Draft) -> Node:
@@ -229,15 +222,41 @@ def grow(
     return freeze(problem, root)
 
 
-def grow_steps(data: Encoded, settings: Settings) -> Iterator[tuple[Node, int]]:
-    """Grow one split at a time, for watching the algorithm work.
+@dataclass(frozen=True)
+class GrowthStep:
+    """One expansion, for watching the algorithm work.
 
-    Yields ``(root, expanded_id)`` after every expansion: the whole tree so far
-    and the id (in that tree) of the node just split, in the order the
-    settings' growth strategy expands them.
+    ``root`` is the whole tree so far and ``expanded`` the id (in it) of the node just
+    split; ``priority`` is what the node was worth to the queue: its share of the rows
+    times its split's gain, n/N x gain (seed 004, Algorithm 3; best-first takes the
+    largest). ``queue`` lists the open leaves, (id, priority), in the order they will be
+    taken: by priority for best-first, last in first out for depth-first.
     """
+
+    root: Node
+    expanded: int
+    priority: float
+    queue: tuple[tuple[int, float], ...]
+
+
+def grow_steps(data: Encoded, settings: Settings) -> Iterator[GrowthStep]:
+    """Grow one split at a time, in the order the settings' growth strategy expands nodes."""
     problem = Problem(data, settings)
     root = make_draft(problem, np.arange(data.n_rows), data.weight.copy(), 0)
     evaluate(problem, root)
-    for draft in expansions(problem, root):
-        yield freeze(problem, root), preorder_index(root, draft)
+    total = max(root.weight, 1e-300)
+    frontier: list = []
+    for draft in expansions(problem, root, frontier=frontier):
+        ids = _preorder_ids(root)
+        queue = tuple((ids[id(d)], priority(d, total)) for _, _, d in sorted(frontier, key=lambda e: e[:2]))
+        yield GrowthStep(freeze(problem, root), ids[id(draft)], priority(draft, total), queue)
+
+
+def _preorder_ids(root: Draft) -> dict[int, int]:
+    """Each draft's id once frozen (its pre-order position), keyed by ``id(draft)``."""
+    ids, stack = {}, [root]
+    while stack:
+        d = stack.pop()
+        ids[id(d)] = len(ids)
+        stack.extend(reversed(d.children))
+    return ids

@@ -1,61 +1,132 @@
-"""Watching the algorithm work: grow the tree one split at a time (Step, or Play at a speed)."""
+"""Watching the algorithm work: grow the tree one split at a time (Step, or Play at a speed),
+with a log of every step and, for best-first growth, the queue of open leaves."""
 
 from __future__ import annotations
 
+import math
+from dataclasses import replace
+
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSlider, QVBoxLayout, QWidget
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QSlider,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from engine.errors import ArborError
-from engine.learn.growth import grow_steps
-from engine.tree import Tree
+from engine.export.labels import attribute_name, condition, number
+from engine.learn.growth import grow, grow_steps
+from engine.tree import THRESHOLD, Tree
+
+#: Play's speeds, in seconds per step; the default lets a person read each step.
+SECONDS_PER_STEP = (8.0, 5.0, 3.0, 2.0, 1.5, 1.0, 0.5, 0.25, 0.1)
+DEFAULT_SPEED = SECONDS_PER_STEP.index(2.0)
+
+
+def _path(tree: Tree, node_id: int) -> tuple[int, ...]:
+    return tuple(b for _, b in tree.path_to(node_id)[:-1])
+
+
+def _id_at(tree: Tree, path: tuple[int, ...]) -> int:
+    node = tree.root
+    for branch in path:
+        node = node.children[branch]
+    return node.id
+
+
+def _table(headers: list[str], tip: str) -> QTableWidget:
+    table = QTableWidget(0, len(headers))
+    table.setHorizontalHeaderLabels(headers)
+    table.setToolTip(tip)
+    table.verticalHeader().hide()
+    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    table.horizontalHeader().setStretchLastSection(True)
+    return table
 
 
 class GrowthPanel(QWidget):
-    """Step / Play / Reset over :func:`engine.learn.growth.grow_steps`.
+    """Step / Play / Start over over :func:`engine.learn.growth.grow_steps`, with the log of
+    steps taken and the queue of leaves still to split.
 
     Signals
     -------
     step_taken(object, int) : the tree so far and the id of the node just split.
+    started_over(object) : the tree back to its root alone.
+    node_chosen(int) : a node picked in the log or the queue (its id in the tree on screen).
     finished() : the tree is fully grown.
     """
 
     step_taken = Signal(object, int)
+    started_over = Signal(object)
+    node_chosen = Signal(int)
     finished = Signal()
 
     def __init__(self, parent=None):
         super().__init__(parent)
         self._steps = None
         self._schema = None
+        self._settings = None
+        self._tree: Tree | None = None
+        self._log_paths: list[tuple[int, ...]] = []
+        self._queue_paths: list[tuple[int, ...]] = []
         self.count = 0
         self.step_button = QPushButton("Step")
         self.step_button.setToolTip("Grow one split (depth-first as ID3's recursion, or best-first "
                                     "through the priority queue, as the Growth option says)")
         self.play_button = QPushButton("Play")
         self.play_button.setCheckable(True)
-        self.play_button.setToolTip("Keep stepping at the chosen speed")
+        self.play_button.setToolTip("Keep stepping at the chosen speed (press again to pause)")
         self.reset_button = QPushButton("Start over")
+        self.reset_button.setToolTip("Back to the root alone, with the current table and options")
         self.speed = QSlider(Qt.Orientation.Horizontal)
-        self.speed.setRange(1, 20)
-        self.speed.setValue(4)
-        self.speed.setToolTip("Steps per second")
+        self.speed.setRange(0, len(SECONDS_PER_STEP) - 1)
+        self.speed.setValue(DEFAULT_SPEED)
+        self.speed.setToolTip("How fast Play steps")
+        self.speed_label = QLabel()
         self.status = QLabel("Press Step to grow the tree split by split.")
         self.status.setWordWrap(True)
+        self.log = _table(["#", "node", "split", "score", "n/N × gain"],
+                          "Every split so far, in the order taken; click one to select its node")
+        self.queue_title = QLabel()
+        self.queue = _table(["", "node", "rows", "gain", "n/N × gain"],
+                            "The leaves still to split and what each is worth; ▶ marks the next")
         self._timer = QTimer(self)
         self._timer.timeout.connect(self.step)
         self.step_button.clicked.connect(self.step)
         self.play_button.toggled.connect(self._on_play_button_toggled)
-        self.reset_button.clicked.connect(self.reset)
-        self.speed.valueChanged.connect(lambda v: self._timer.setInterval(int(1000 / v)))
+        self.reset_button.clicked.connect(self.start_over)
+        self.speed.valueChanged.connect(self._on_speed_value_changed)
+        self.log.itemSelectionChanged.connect(lambda: self._on_pick(self.log, self._log_paths))
+        self.queue.itemSelectionChanged.connect(lambda: self._on_pick(self.queue, self._queue_paths))
         row = QHBoxLayout()
         for w in (self.step_button, self.play_button, self.reset_button):
             row.addWidget(w)
+        speed_row = QHBoxLayout()
+        speed_row.addWidget(QLabel("Speed"))
+        speed_row.addWidget(self.speed, 1)
+        speed_row.addWidget(self.speed_label)
         layout = QVBoxLayout(self)
         layout.addLayout(row)
-        layout.addWidget(QLabel("Speed"))
-        layout.addWidget(self.speed)
+        layout.addLayout(speed_row)
         layout.addWidget(self.status)
-        layout.addStretch(1)
+        layout.addWidget(QLabel("<b>Growth log</b>"))
+        layout.addWidget(self.log, 3)
+        layout.addWidget(self.queue_title)
+        layout.addWidget(self.queue, 2)
         self._source = None
+        self._on_speed_value_changed(self.speed.value())
+        self._show_queue_title()
 
     def bind(self, controller) -> None:
         """Grow from the controller's table and options; each step goes on screen."""
@@ -63,6 +134,8 @@ class GrowthPanel(QWidget):
 
         self.set_source(controller.growth_source)
         self.step_taken.connect(lambda tree, expanded: controller.show_tree(tree, expanded, STEPPED))
+        self.started_over.connect(lambda tree: controller.show_tree(tree, 0, STEPPED))
+        self.node_chosen.connect(controller.select_node)
         controller.result_changed.connect(lambda *_: self.reset())
 
     def set_source(self, source) -> None:
@@ -70,42 +143,137 @@ class GrowthPanel(QWidget):
         self._source = source
         self.reset()
 
+    # ------------------------------------------------------------------ stepping
     def reset(self) -> None:
+        """Forget the steps (the tree on screen stays as it is)."""
         self._timer.stop()
         self.play_button.setChecked(False)
-        self._steps, self.count = None, 0
+        self._steps, self._tree, self.count = None, None, 0
+        self._log_paths, self._queue_paths = [], []
+        self.log.setRowCount(0)
+        self.queue.setRowCount(0)
         self.status.setText("Press Step to grow the tree split by split.")
 
-    def step(self) -> bool:
-        if self._steps is None:
-            if self._source is None:
-                return False
-            try:
-                data, settings = self._source()
-            except ArborError as err:
-                self.status.setText(f"Cannot grow: {err}")
-                return False
-            self._schema = data.schema
-            self._steps = grow_steps(data, settings)
+    def start_over(self) -> None:
+        """Back to the beginning, and show the root alone on the canvas."""
+        self.reset()
+        if not self._begin():
+            return
+        data, settings = self._data, self._settings
+        root = grow(data, replace(settings, max_depth=0), compiled=False)
+        self._tree = Tree(root, data.schema)
+        self.status.setText("The root alone: press Step to split it.")
+        self.started_over.emit(self._tree)
+
+    def _begin(self) -> bool:
+        if self._source is None:
+            return False
         try:
-            root, expanded = next(self._steps)
+            self._data, self._settings = self._source()
+        except ArborError as err:
+            self.status.setText(f"Cannot grow: {err}")
+            return False
+        self._schema = self._data.schema
+        self._steps = grow_steps(self._data, self._settings)
+        self._show_queue_title()
+        return True
+
+    def step(self) -> bool:
+        if self._steps is None and not self._begin():
+            return False
+        try:
+            step = next(self._steps)
         except StopIteration:
             self._timer.stop()
             self.play_button.setChecked(False)
             self.status.setText(f"Done: the tree is fully grown after {self.count} splits.")
+            self.queue.setRowCount(0)
             self.finished.emit()
             return False
+        except ArborError as err:
+            self.status.setText(f"Cannot grow: {err}")
+            return False
         self.count += 1
-        tree = Tree(root, self._schema)
-        node = tree.node(expanded)
-        name = tree.schema.attributes[node.split.attribute].name
-        self.status.setText(f"Step {self.count}: split node {expanded} on {name} "
-                            f"(gain {node.stats.get('gain', 0):.3f}).")
-        self.step_taken.emit(tree, expanded)
+        tree = Tree(step.root, self._schema)
+        self._tree = tree
+        node = tree.node(step.expanded)
+        split, score = self._split_words(tree, node)
+        self.status.setText(f"Step {self.count}: node {step.expanded} splits on {split} "
+                            f"({score}).")
+        self._log(tree, step, split, score)
+        self._fill_queue(tree, step)
+        self.step_taken.emit(tree, step.expanded)
         return True
+
+    def _split_words(self, tree: Tree, node) -> tuple[str, str]:
+        split = attribute_name(tree, node)
+        if node.split.kind == THRESHOLD:
+            split = f"{split} <= {number(node.split.threshold)}"
+        ratio = self._settings.criterion == "gain_ratio"
+        value = node.stats.get("gain_ratio" if ratio else "gain", 0.0)
+        return split, f"{'gain ratio' if ratio else 'gain'} {value:.3f}"
+
+    def _best_first(self) -> bool:
+        return self._settings is not None and self._settings.growth == "best"
+
+    def _log(self, tree: Tree, step, split: str, score: str) -> None:
+        row = self.log.rowCount()
+        self.log.insertRow(row)
+        priority = f"{step.priority:.4f}" if self._best_first() else ""
+        for col, text in enumerate((str(self.count), str(step.expanded), split, score, priority)):
+            self.log.setItem(row, col, QTableWidgetItem(text))
+        self.log.item(row, 1).setToolTip(self._rule(tree, step.expanded))
+        self._log_paths.append(_path(tree, step.expanded))
+        # Earlier steps' nodes may have new ids in the bigger tree.
+        for k, path in enumerate(self._log_paths[:-1]):
+            self.log.item(k, 1).setText(str(_id_at(tree, path)))
+        self.log.scrollToBottom()
+
+    def _fill_queue(self, tree: Tree, step) -> None:
+        self.queue.blockSignals(True)
+        self.queue.setRowCount(0)
+        self._queue_paths = []
+        bold = QFont()
+        bold.setBold(True)
+        for k, (node_id, priority) in enumerate(step.queue):
+            node = tree.node(node_id)
+            gain = priority * tree.root.weight / node.weight if node.weight > 0 else math.nan
+            cells = ("▶" if k == 0 else "", str(node_id), number(round(node.weight, 2)),
+                     f"{gain:.4f}", f"{priority:.4f}")
+            self.queue.insertRow(k)
+            for col, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                if k == 0:
+                    item.setFont(bold)
+                self.queue.setItem(k, col, item)
+            self.queue.item(k, 1).setToolTip(self._rule(tree, node_id))
+            self._queue_paths.append(_path(tree, node_id))
+        self.queue.blockSignals(False)
+
+    def _show_queue_title(self) -> None:
+        if self._best_first():
+            self.queue_title.setText("<b>Queue</b>: open leaves by priority n/N × gain (seed 004, "
+                                     "Algorithm 3); the first is split next")
+        else:
+            self.queue_title.setText("<b>Stack</b>: open leaves, depth-first (the last one put in "
+                                     "is split next)")
+
+    @staticmethod
+    def _rule(tree: Tree, node_id: int) -> str:
+        return " AND ".join(condition(tree, a, b) for a, b in tree.path_to(node_id)[:-1]) or "the root"
+
+    def _on_pick(self, table: QTableWidget, paths: list[tuple[int, ...]]) -> None:
+        rows = table.selectionModel().selectedRows()
+        if rows and self._tree is not None and rows[0].row() < len(paths):
+            self.node_chosen.emit(_id_at(self._tree, paths[rows[0].row()]))
+
+    def _on_speed_value_changed(self, index: int) -> None:
+        seconds = SECONDS_PER_STEP[index]
+        self._timer.setInterval(int(seconds * 1000))
+        self.speed_label.setText(f"a step every {seconds:g} s")
 
     def _on_play_button_toggled(self, on: bool) -> None:
         if on:
-            self._timer.start(int(1000 / self.speed.value()))
+            self._timer.start(int(SECONDS_PER_STEP[self.speed.value()] * 1000))
         else:
             self._timer.stop()

@@ -174,3 +174,40 @@ def test_cv_alpha_prunes_folds_at_geometric_means_and_the_root_interval_to_a_lea
             ref.fit(data.X[train], data.y[train])
             wrong[k] += (ref.predict(data.X[test]) != data.y[test]).sum()
     assert choice.cv_error[1:-1] == pytest.approx(wrong[1:] / 150)
+
+
+def test_best_first_queue_takes_nodes_in_scikit_learns_max_leaf_nodes_order():
+    # scikit-learn grows best-first when max_leaf_nodes is set, by the same priority: the
+    # node's share of the rows times its split's impurity decrease. The tree with k + 1 leaves
+    # has one split more than the tree with k: the node split k-th. Nodes are compared by
+    # their class counts (attributes tie at some nodes, where its random feature order picks).
+    from engine.data.encoding import encode
+    from engine.data.samples import load_sample
+    from engine.learn.growth import grow_steps
+    from engine.settings import resolve
+    from engine.tree import Tree
+
+    data = encode(load_sample("iris"))
+    steps = list(grow_steps(data, resolve(algorithm="cart", growth="best")))
+    ours = []
+    for k, step in enumerate(steps):
+        tree = Tree(step.root, data.schema)
+        ours.append(tuple(tree.node(step.expanded).distribution.round().astype(int)))
+        if k:  # the node taken is the head of the queue the previous step showed
+            assert step.expanded == steps[k - 1].queue[0][0]
+            assert step.priority == pytest.approx(steps[k - 1].queue[0][1])
+        priorities = [p for _, p in step.queue]
+        assert priorities == sorted(priorities, reverse=True)
+    theirs, before = [], set()
+    for leaves in range(2, len(steps) + 2):
+        ref = sklearn_tree.DecisionTreeClassifier(max_leaf_nodes=leaves, random_state=0)
+        t = ref.fit(data.X, data.y).tree_
+        split = {tuple((t.value[i][0] * t.weighted_n_node_samples[i]).round().astype(int))
+                 for i in range(t.node_count) if t.children_left[i] >= 0}
+        (new,) = split - before
+        theirs.append(new)
+        before = split
+    assert ours == theirs
+    assert len(ours) == 8 and ours[:3] == [(50, 50, 50), (0, 50, 50), (0, 49, 5)]
+    # The priority is n/N x Gini gain: at the root, 1 x (2/3 - 1/3 x 0 - 2/3 x 1/2) = 1/3.
+    assert steps[0].priority == pytest.approx(1 / 3)

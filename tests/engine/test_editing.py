@@ -78,11 +78,11 @@ def test_threshold_split_on_numeric(weather):
 def test_step_through_id3_on_weather_in_the_seeds_order(weather):
     steps = list(grow_steps(encode(weather), resolve(algorithm="id3")))
     order = []
-    for root, expanded in steps:
-        tree = Tree(root, encode(weather).schema)
-        order.append(attribute_name(tree, tree.node(expanded)))
+    for step in steps:
+        tree = Tree(step.root, encode(weather).schema)
+        order.append(attribute_name(tree, tree.node(step.expanded)))
     assert order == ["outlook", "humidity", "windy"]
-    final = Tree(steps[-1][0], encode(weather).schema)
+    final = Tree(steps[-1].root, encode(weather).schema)
     assert final.n_leaves == 5
 
 
