@@ -14,7 +14,8 @@ IMAGE_SCALES = (1.0, 2.0, 3.0, 4.0)
 class Exports:
     """The File menu's exports of ``controller.tree``.
 
-    ``image_options()`` returns (scale, transparent, orientation) as the window is set.
+    ``image_options()`` returns (scale, transparent, orientation, style, ghosts) as the window
+    and canvas are set, so a picture is drawn as the canvas shows the tree.
     """
 
     def __init__(self, controller, dialogs, image_options):
@@ -32,17 +33,28 @@ class Exports:
         tree = self._tree("export")
         if tree is None:
             return
-        path = self.dialogs.save_path("Export tree image", "PNG (*.png);;SVG (*.svg);;PDF (*.pdf)")
-        if path:
-            from gui.image_export import save_image
+        self._save_image(tree, "Export tree image", slide=False)
 
-            scale, transparent, orientation = self.image_options()
-            try:
-                save_image(tree, path, scale=scale, orientation=orientation, transparent=transparent)
-            except ArborError as err:
-                self.dialogs.error(str(err))
-                return
-            self.controller.say(f"Wrote {path}")
+    def export_slide(self) -> None:
+        """The whole tree on a 16:9 slide page, type sized to read across a room."""
+        tree = self._tree("export")
+        if tree is not None:
+            self._save_image(tree, "Export tree image for a slide", slide=True)
+
+    def _save_image(self, tree, title: str, slide: bool) -> None:
+        path = self.dialogs.save_path(title, "PNG (*.png);;SVG (*.svg);;PDF (*.pdf)")
+        if not path:
+            return
+        from gui.image_export import save_image
+
+        scale, transparent, orientation, style, ghosts = self.image_options()
+        try:
+            note = save_image(tree, path, scale=scale, orientation=orientation, transparent=transparent,
+                              style=style, slide=slide, ghosts=ghosts)
+        except ArborError as err:
+            self.dialogs.error(str(err))
+            return
+        self.controller.say(f"Wrote {path}" + (f": {note}" if note else ""))
 
     def copy_image(self) -> None:
         tree = self._tree("copy")
@@ -52,9 +64,9 @@ class Exports:
 
         from gui.image_export import tree_image
 
-        scale, transparent, orientation = self.image_options()
+        scale, transparent, orientation, style, ghosts = self.image_options()
         try:
-            image = tree_image(tree, scale, transparent, orientation)
+            image = tree_image(tree, scale, transparent, orientation, style, ghosts=ghosts)
         except ArborError as err:
             self.dialogs.error(str(err))
             return

@@ -40,6 +40,8 @@ def legend_entries(scene: TreeScene) -> list[tuple[str, object]]:
         entries += [(name, palette.class_colour(k)) for k, name in enumerate(tree.classes)]
     if any(item.is_dashed() for item in scene.items_by_id.values()):
         entries.append(("pruned here", "dashed"))
+    if scene.ghosts_item is not None:
+        entries.append(("cut by pruning", "ghost"))
     return entries
 
 
@@ -79,10 +81,12 @@ def _legend(painter: QPainter, scene: TreeScene, x: float, y: float) -> None:
     for k, (name, mark) in enumerate(entries):
         middle = y + line * (k + 1) + line / 2
         square = QRectF(x, middle - SWATCH / 2, SWATCH, SWATCH)
-        if mark == "dashed":
-            painter.setBrush(Qt.BrushStyle.NoBrush)
+        if mark in ("dashed", "ghost"):
+            painter.setBrush(QColor("#F3F4F6") if mark == "ghost" else Qt.BrushStyle.NoBrush)
+            painter.setOpacity(0.45 if mark == "ghost" else 1.0)
             painter.setPen(QPen(palette.NODE_BORDER, 1.2, Qt.PenStyle.DashLine))
             painter.drawRect(square)
+            painter.setOpacity(1.0)
         else:
             painter.fillRect(square, mark)
         text_at(x + SWATCH + 8, middle, name)
@@ -113,11 +117,11 @@ def _natural(scene: TreeScene) -> tuple[float, float]:
             max(source.height(), legend.height()) + 2 * MARGIN)
 
 
-def _prepared(tree: Tree, orientation: str, style: FigureStyle) -> TreeScene:
+def _prepared(tree: Tree, orientation: str, style: FigureStyle, ghosts: bool = False) -> TreeScene:
     """A scene of the whole tree for export (vector-friendly: no pixmap caching)."""
     _app()
     scene = TreeScene()
-    scene.build(tree, orientation=orientation, style=style)
+    scene.build(tree, orientation=orientation, style=style, ghosts=ghosts)
     scene.set_caching(False)
     return scene
 
@@ -162,9 +166,9 @@ def _page(scene: TreeScene, slide: bool) -> QSizeF:
 
 def tree_image(tree: Tree, scale: float = 2.0, transparent: bool = False,
                orientation: str = "top-down", style: FigureStyle = SCREEN,
-               slide: bool = False) -> QImage:
+               slide: bool = False, ghosts: bool = False) -> QImage:
     """The whole tree as an image in memory (for the clipboard)."""
-    scene = _prepared(tree, orientation, SLIDE.with_labels(style.labels) if slide else style)
+    scene = _prepared(tree, orientation, SLIDE.with_labels(style.labels) if slide else style, ghosts)
     return _raster(scene, _pixels(scene, scale, slide), transparent)
 
 
@@ -177,18 +181,19 @@ def _pixels(scene: TreeScene, scale: float, slide: bool) -> QSize:
 
 def save_image(tree: Tree, path: str | Path, scale: float = 2.0, transparent: bool = False,
                orientation: str = "top-down", style: FigureStyle = SCREEN,
-               slide: bool = False) -> str | None:
+               slide: bool = False, ghosts: bool = False) -> str | None:
     """Draw the whole ``tree`` to ``path``; the extension picks PNG, SVG or PDF.
 
-    ``style`` says what nodes show (the canvas's options); ``slide`` draws on a 16:9 page
-    10 inches wide (PNG: 1920 pixels) with type for a slide. Returns a note when the text
-    comes out too small to read on such a slide, else None.
+    ``style`` says what nodes show and ``ghosts`` whether what pruning cut is drawn (the
+    canvas's options); ``slide`` draws on a 16:9 page 10 inches wide (PNG: 1920 pixels) with
+    type for a slide. Returns a note when the text comes out too small to read on such a
+    slide, else None.
     """
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in FORMATS:
         raise ArborError(f"cannot draw an image as {suffix or '(no extension)'}; use .png, .svg or .pdf")
-    scene = _prepared(tree, orientation, SLIDE.with_labels(style.labels) if slide else style)
+    scene = _prepared(tree, orientation, SLIDE.with_labels(style.labels) if slide else style, ghosts)
     page = _page(scene, slide)
     background = None if transparent else QColor("white")
 

@@ -187,7 +187,8 @@ def train_call(table, params: dict, cv_folds: int, seed: int,
         settings = model.settings()
         data = encode(table, settings.task)
         fit_share = 0.5 if cv_folds else 1.0
-        model.fit(table, monitor=monitor.scaled(0.0, fit_share))
+        # The pruning record: the inspector's candidates, the ghosts and the walk-through.
+        model.fit(table, monitor=monitor.scaled(0.0, fit_share), record=True)
         base = None if settings.task == "regression" else baselines(data)
         evaluation = None
         if cv_folds:

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QToolBar,
 )
 
+from engine.export.node_labels import NodeLabels
 from gui.actions import MENUS, TOOLBAR, build_actions, update_enabled
 from gui.compile_notice import CompileNotice
 from gui.controller import Controller
@@ -123,6 +124,9 @@ class MainWindow(QMainWindow):
         self.docks["Inspector"].raise_()
         self._build_status_bar()
         self.act = build_actions(self)
+        labels = self.canvas.style().labels
+        for name in NodeLabels.NAMES:
+            self.act[f"label_{name}"].setChecked(getattr(labels, name))
         self._build_menus()
         self._wire()
         self._update_actions()
@@ -203,7 +207,11 @@ class MainWindow(QMainWindow):
             action.setChecked(factor == self.image_scale)
             action.triggered.connect(lambda *_, f=factor: setattr(self, "image_scale", f))
             group.addAction(action)
-        submenus = {"@recent": self.recent_menu, "@samples": self.samples_menu, "@scale": scale_menu}
+        labels_menu = QMenu("Node &labels", self)
+        for name in NodeLabels.NAMES:
+            labels_menu.addAction(self.act[f"label_{name}"])
+        submenus = {"@recent": self.recent_menu, "@samples": self.samples_menu, "@scale": scale_menu,
+                    "@labels": labels_menu}
         for title, names in MENUS.items():
             menu = self.menuBar().addMenu(title)
             for name in names:
@@ -249,8 +257,11 @@ class MainWindow(QMainWindow):
         self.canvas.big_tree_shown.connect(self._on_canvas_big_tree_shown)
         self.canvas.rows_dropped.connect(self._on_canvas_rows_dropped)
         self.canvas.node_context_menu_requested.connect(self._on_canvas_node_context_menu_requested)
-        self.growth.step_taken.connect(lambda tree, expanded: self.canvas.highlight_nodes({expanded}))
+        self.growth.step_taken.connect(self._on_growth_step_taken)
+        self.growth.started_over.connect(lambda *_: self.canvas.fit_to_window())
         self.what_if.path_changed.connect(self.canvas.highlight_nodes)
+        self.pruning.walk_shown.connect(self._on_pruning_walk_shown)
+        self.pruning.ghosts_toggled.connect(self._on_pruning_ghosts_toggled)
         self.modelling.rows_requested.connect(self.filter_rows_to_node)
         self.modelling.pin_requested.connect(self.inspector.pin_node)
         self.modelling.collapse_requested.connect(self.canvas.toggle_collapsed)
@@ -304,7 +315,8 @@ class MainWindow(QMainWindow):
         scene.apply_positions(positions)
 
     def _image_options(self):
-        return self.image_scale, self.act["transparent"].isChecked(), self.canvas.orientation()
+        return (self.image_scale, self.act["transparent"].isChecked(), self.canvas.orientation(),
+                self.canvas.style(), self.canvas.ghosts())
 
     # ------------------------------------------------------------------ commands
     def train(self):
@@ -375,6 +387,24 @@ class MainWindow(QMainWindow):
     def evaluate_split(self) -> None:
         self.evaluating.split(self.runs.split.value())
 
+    def set_node_labels(self) -> None:
+        """What nodes say, from the View > Node labels checks (exports draw the same)."""
+        labels = NodeLabels(**{name: self.act[f"label_{name}"].isChecked() for name in NodeLabels.NAMES})
+        self.canvas.set_style(self.canvas.style().with_labels(labels))
+
+    def toggle_ghosts(self) -> None:
+        on = self.act["ghosts"].isChecked()
+        self.canvas.set_ghosts(on)
+        self.pruning.ghosts.blockSignals(True)
+        self.pruning.ghosts.setChecked(on)
+        self.pruning.ghosts.blockSignals(False)
+        tree = self.controller.tree
+        if on and tree is not None and tree.pruning is None:
+            from engine.prune.record import RECORD_LIMIT
+
+            self._say("This tree has no pruning record: C4.5's or reduced-error pruning keeps one "
+                      f"(for trees up to {RECORD_LIMIT:,} nodes); hand edits start afresh")
+
     def toggle_orientation(self) -> None:
         self.canvas.set_orientation("left-to-right" if self.act["orientation"].isChecked() else "top-down")
 
@@ -392,8 +422,26 @@ class MainWindow(QMainWindow):
     def _on_redo_text_changed(self, text: str) -> None:
         self.act["redo"].setToolTip(f"Redo {text}".strip())
 
+    def _on_pruning_ghosts_toggled(self, on: bool) -> None:
+        self.act["ghosts"].setChecked(on)
+        self.toggle_ghosts()
+
+    def _on_pruning_walk_shown(self, tree, node_id: int) -> None:
+        """A step of the pruning walk-through: the node decided next is lit and in sight."""
+        self.canvas.highlight_nodes({node_id} if node_id >= 0 else set())
+        if node_id >= 0:
+            self.canvas.follow([node_id, *(c.id for c in tree.node(node_id).children)])
+
+    def _on_growth_step_taken(self, tree, expanded: int) -> None:
+        """The view follows growth: the node just split and its new children stay in sight."""
+        self.canvas.highlight_nodes({expanded})
+        self.canvas.follow([expanded, *(c.id for c in tree.node(expanded).children)])
+
     def _on_controller_tree_changed(self, tree, select: int) -> None:
-        self.canvas.set_tree(tree, keep_view=True)
+        from gui.controller import TRAINED
+
+        # A new training starts from a fitted view; edits, pruning and steps keep the view.
+        self.canvas.set_tree(tree, keep_view=self.controller.origin != TRAINED)
         if select >= 0:
             self.canvas.select_node(select)
 

@@ -22,6 +22,8 @@ from gui.node_item import LOD_BOX, NodeItem
 from gui.tree_scene import TreeScene
 
 MIN_SCALE, MAX_SCALE = 0.02, 6.0
+#: The view following growth or pruning zooms in to this scale when it is further out.
+READABLE = 0.85
 #: A new tree with more nodes opens with only its top levels shown, at most ``FIRST_VIEW`` nodes:
 #: a first look that is readable when fitted to the window, and quick to draw. Double-clicking
 #: a node, or View > Expand all, shows more.
@@ -172,6 +174,28 @@ class TreeCanvas(QGraphicsView):
         if center:
             self.ensureVisible(item, 60, 60)
 
+    def follow(self, node_ids) -> None:
+        """Bring these nodes into view at a scale their words can be read at, zooming out only
+        as far as they need to fit."""
+        items = [self._scene.items_by_id[i] for i in node_ids if i in self._scene.items_by_id]
+        if not items:
+            return
+        rect = items[0].sceneBoundingRect()
+        for item in items[1:]:
+            rect = rect.united(item.sceneBoundingRect())
+        rect = rect.adjusted(-30, -30, 30, 30)
+        port = self.viewport().rect()
+        fits = min(port.width() / rect.width(), port.height() / rect.height())
+        scale = self.scale_factor()
+        wanted = min(max(scale, READABLE), fits)
+        if abs(wanted - scale) > 1e-3:
+            self.resetTransform()
+            self.scale(wanted, wanted)
+            self.centerOn(rect.center())
+            self.zoom_changed.emit(wanted)
+        elif not self.visible_scene_rect().contains(rect):
+            self.ensureVisible(rect, 0, 0)
+
     def _on_scene_selection_changed(self) -> None:
         self.node_selected.emit(self.selected_node())
 
@@ -245,6 +269,34 @@ class TreeCanvas(QGraphicsView):
 
     def orientation(self) -> str:
         return self._scene.orientation
+
+    def style(self):
+        """The type sizes and node labels the canvas draws with (exports use the same)."""
+        return self._scene.style
+
+    def set_style(self, style) -> None:
+        """Draw nodes with ``style`` (e.g. other node labels), keeping what is open."""
+        self._rebuild(style=style)
+
+    def ghosts(self) -> bool:
+        return self._scene.show_ghosts
+
+    def set_ghosts(self, on: bool) -> None:
+        """Draw (or stop drawing) what pruning cut, faintly below the leaves it left."""
+        self._rebuild(ghosts=on)
+
+    def _rebuild(self, **options) -> None:
+        tree = self._scene.tree
+        selected = self.selected_node()
+        centre = self.mapToScene(self.viewport().rect().center())
+        self._scene.blockSignals(True)
+        self._scene.build(tree, collapsed=self._scene.collapsed, **options)
+        self._scene.blockSignals(False)
+        if tree is not None:
+            if selected >= 0:
+                self.select_node(selected)
+            self.centerOn(centre)
+            self._update_overview()
 
     def reset_layout(self) -> None:
         self._scene.reset_layout()

@@ -9,7 +9,7 @@ from __future__ import annotations
 from html import escape
 
 import numpy as np
-from PySide6.QtCore import QRectF, Qt, Signal
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QStyleOptionGraphicsItem
 
@@ -19,7 +19,7 @@ from engine.export.layout import tidy_layout
 from engine.tree import Tree
 from gui import palette
 from gui.figure_style import SCREEN, FigureStyle
-from gui.node_item import LOD_TEXT, NodeItem, node_size, node_texts
+from gui.node_item import BAR_H, LOD_TEXT, PAD_X, PAD_Y, NodeItem, node_size, node_texts
 
 
 class EdgesItem(QGraphicsItem):
@@ -108,6 +108,10 @@ class EdgesItem(QGraphicsItem):
             painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
 
 
+def _order(parent, child) -> int:
+    return next(b for b, c in enumerate(parent.children) if c is child)
+
+
 def _curves_path(curves: np.ndarray) -> QPainterPath:
     path = QPainterPath()
     for x0, y0, x1, y1, x2, y2, x3, y3 in curves.tolist():
@@ -168,6 +172,110 @@ class BoxesItem(QGraphicsItem):
                 painter.drawRect(self._rects[rows[item.node.id]])
 
 
+class GhostsItem(QGraphicsItem):
+    """What pruning cut away, drawn faintly below the leaves it left: boxes, words and edges.
+
+    Laid out with the tree (room is made for them) but not node items: nothing to select or
+    drag. Each ghost keeps its offset from the leaf it hangs from, so it follows that leaf
+    when the leaf is dragged.
+    """
+
+    def __init__(self, scene: TreeScene, ghosts: list[tuple[int, tuple[float, float], tuple[float, float],
+                                                             str, tuple[str, ...], list[float]]],
+                 edges: list[tuple[int, int | None, str]]):
+        super().__init__()
+        self._scene = scene
+        self._ghosts = ghosts  # owner leaf id, offset from it, size, title, lines, class shares
+        self._edges = edges  # (ghost index, parent ghost index or None for the owner leaf, text)
+        self._bounds = QRectF()
+        self.setZValue(0.25)
+        self.rebuild()
+
+    def _centre(self, k: int) -> tuple[float, float]:
+        owner, (dx, dy), *_ = self._ghosts[k]
+        pos = self._scene.items_by_id[owner].pos()
+        return pos.x() + dx, pos.y() + dy
+
+    def rebuild(self) -> None:
+        self.prepareGeometryChange()
+        rect = QRectF()
+        for k, (_, _, (w, h), *_rest) in enumerate(self._ghosts):
+            x, y = self._centre(k)
+            rect = rect.united(QRectF(x - w / 2, y - h / 2, w, h))
+        self._bounds = rect.adjusted(-80, -40, 80, 20)
+        self.update()
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt override
+        return self._bounds
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
+        style = self._scene.style
+        painter.setOpacity(0.45)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        detail = option.levelOfDetailFromTransform(painter.worldTransform()) >= LOD_TEXT
+        vertical = self._scene.orientation == "top-down"
+        for k, parent, text in self._edges:
+            x1, y1 = self._centre(k)
+            w1, h1 = self._ghosts[k][2]
+            if parent is None:
+                owner = self._scene.items_by_id[self._ghosts[k][0]]
+                px, py = owner.pos().x(), owner.pos().y()
+                pw, ph = owner.boundingRect().width() - 6, owner.boundingRect().height() - 6
+            else:
+                px, py = self._centre(parent)
+                pw, ph = self._ghosts[parent][2]
+            path = QPainterPath()
+            if vertical:
+                start, end = QPointF(px, py + ph / 2), QPointF(x1, y1 - h1 / 2)
+                mid = (start.y() + end.y()) / 2
+                path.moveTo(start)
+                path.cubicTo(QPointF(start.x(), mid), QPointF(end.x(), mid), end)
+                anchor = QPointF(end.x(), mid + (end.y() - mid) * 0.45)
+            else:
+                start, end = QPointF(px + pw / 2, py), QPointF(x1 - w1 / 2, y1)
+                mid = (start.x() + end.x()) / 2
+                path.moveTo(start)
+                path.cubicTo(QPointF(mid, start.y()), QPointF(mid, end.y()), end)
+                anchor = QPointF(mid + (end.x() - mid) * 0.5, end.y() - 9)
+            painter.setPen(QPen(palette.EDGE, 1.2, Qt.PenStyle.DashLine))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawPath(path)
+            if detail:
+                painter.setFont(style.edge_font)
+                painter.setPen(palette.MUTED)
+                width = style.edge_metrics.horizontalAdvance(text) + 8
+                painter.drawText(QRectF(anchor.x() - width / 2, anchor.y() - 9, width, 18),
+                                 Qt.AlignmentFlag.AlignCenter, text)
+        for k, (_, _, (w, h), title, lines, shares) in enumerate(self._ghosts):
+            x, y = self._centre(k)
+            box = QRectF(x - w / 2, y - h / 2, w, h)
+            painter.setPen(QPen(palette.NODE_BORDER, 1.2, Qt.PenStyle.DashLine))
+            painter.setBrush(QColor("#F3F4F6"))
+            painter.drawRoundedRect(box, 6, 6)
+            if not detail:
+                continue
+            painter.setPen(palette.TEXT)
+            painter.setFont(style.title_font)
+            top = box.top() + PAD_Y
+            title_h = style.title_metrics.height()
+            painter.drawText(QRectF(box.left(), top, w, title_h), Qt.AlignmentFlag.AlignCenter, title)
+            painter.setFont(style.body_font)
+            painter.setPen(palette.MUTED)
+            body_h = style.body_metrics.height()
+            for j, line in enumerate(lines):
+                painter.drawText(QRectF(box.left(), top + title_h + j * body_h, w, body_h),
+                                 Qt.AlignmentFlag.AlignCenter, line)
+            if style.labels.bar and shares:
+                bar = QRectF(box.left() + PAD_X, box.bottom() - PAD_Y - BAR_H, w - 2 * PAD_X, BAR_H)
+                painter.setPen(Qt.PenStyle.NoPen)
+                left = bar.left()
+                for c, share in enumerate(shares):
+                    if share > 0:
+                        painter.setBrush(palette.class_colour(c))
+                        painter.drawRect(QRectF(left, bar.top(), bar.width() * share, BAR_H))
+                        left += bar.width() * share
+
+
 class TreeScene(QGraphicsScene):
     """Node items and edges for one tree.
 
@@ -183,6 +291,8 @@ class TreeScene(QGraphicsScene):
         self.tree: Tree | None = None
         self.orientation = "top-down"
         self.style: FigureStyle = SCREEN
+        self.show_ghosts = False  # draw what pruning cut (the tree's pruning record) below its leaves
+        self.ghosts_item: GhostsItem | None = None
         self.collapsed: set[int] = set()
         self.items_by_id: dict[int, NodeItem] = {}
         self.edges: list[tuple[int, int, str]] = []
@@ -198,9 +308,11 @@ class TreeScene(QGraphicsScene):
         self.selectionChanged.connect(self._on_selection_changed)
 
     def build(self, tree: Tree | None, orientation: str | None = None,
-              collapsed: set[int] | None = None, style: FigureStyle | None = None) -> None:
+              collapsed: set[int] | None = None, style: FigureStyle | None = None,
+              ghosts: bool | None = None) -> None:
         """(Re)create the items for ``tree``; collapsed nodes hide their descendants.
-        ``style``: type sizes and node labels (default: as before)."""
+        ``style``: type sizes and node labels; ``ghosts``: draw what pruning cut (default:
+        as before)."""
         self._building = True
         self.clear()
         self.items_by_id, self.edges, self.layout_positions = {}, [], {}
@@ -212,6 +324,9 @@ class TreeScene(QGraphicsScene):
             self.orientation = orientation
         if style is not None:
             self.style = style
+        if ghosts is not None:
+            self.show_ghosts = ghosts
+        self.ghosts_item = None
         self.collapsed = set(collapsed or ()) if tree is not None else set()
         if tree is None:
             self._building = False
@@ -228,8 +343,11 @@ class TreeScene(QGraphicsScene):
             texts[node_id] = node_texts(tree, node, parent, hidden, self.style)
             w, h = node_size(tree, node, parent, hidden, texts[node_id], self.style)
             graph.nodes[node_id]["width"], graph.nodes[node_id]["height"] = w, h
+        ghosts = self._add_ghosts(tree, graph, parents) if self.show_ghosts else []
         self.layout_positions = tidy_layout(graph, orientation=self.orientation,
                                             level_gap=46.0 if self.orientation == "top-down" else 70.0)
+        ghost_at = {key: self.layout_positions.pop(key) for key, *_ in ghosts}
+        graph.remove_nodes_from(ghost_at)  # laid out; drawn by their own item, not as nodes
         order = list(self.layout_positions)
         self._row = {node_id: k for k, node_id in enumerate(order)}
         self._centers = np.array([self.layout_positions[i] for i in order], dtype=np.float64).reshape(-1, 2)
@@ -252,10 +370,55 @@ class TreeScene(QGraphicsScene):
         self._edges_item.rebuild()
         self._boxes_item = BoxesItem(self)
         self.addItem(self._boxes_item)
+        if ghosts:
+            self._place_ghosts(ghosts, ghost_at)
         self._apply_detail()
         # Generous margins so zooming under the cursor can always scroll to keep its anchor.
         self.setSceneRect(self.content_rect().adjusted(-2000, -2000, 2000, 2000))
         self._building = False
+
+    def _add_ghosts(self, tree: Tree, graph, parents) -> list:
+        """Put what pruning cut below each leaf it made into ``graph`` (for the layout to make
+        room); returns (key, owner, parent key, branch text, node) per ghost node."""
+        record = tree.pruning
+        if record is None:
+            return []
+        found = []
+        for node_id in [n for n in graph.nodes if graph.nodes[n]["is_leaf"]]:
+            removed = record.removed(tree, node_id)
+            if removed is None:
+                continue
+            stack = [(child, (node_id,), b, removed) for b, child in enumerate(removed.children)]
+            while stack:
+                node, parent_key, branch, parent = stack.pop()
+                key = ("ghost", node_id, len(found))
+                found.append((key, node_id, parent_key, branch_condition(tree, parent, branch), node,
+                              parent))
+                stack.extend((c, key, b, node) for b, c in enumerate(node.children))
+        for key, _owner, parent_key, _text, node, parent in found:
+            texts = node_texts(tree, node, parent, 0, self.style)
+            w, h = node_size(tree, node, parent, 0, texts, self.style)
+            graph.add_node(key, node=node, is_leaf=node.is_leaf, width=w, height=h, texts=texts)
+            graph.add_edge(parent_key[0] if len(parent_key) == 1 else parent_key, key,
+                           order=_order(parent, node))
+        return found
+
+    def _place_ghosts(self, ghosts, ghost_at) -> None:
+        graph_info = []
+        index = {key: k for k, (key, *_rest) in enumerate(ghosts)}
+        edges = []
+        for k, (key, owner, parent_key, text, node, parent) in enumerate(ghosts):
+            ox, oy = self.layout_positions[owner]
+            x, y = ghost_at[key]
+            head, lines = node_texts(self.tree, node, parent, 0, self.style)
+            size = node_size(self.tree, node, parent, 0, (head, lines), self.style)
+            dist = node.distribution.tolist()
+            total = sum(dist)
+            shares = [v / total for v in dist] if total > 0 and not self.tree.is_regression else []
+            graph_info.append((owner, (x - ox, y - oy), size, head, lines, shares))
+            edges.append((k, None if len(parent_key) == 1 else index[parent_key], text))
+        self.ghosts_item = GhostsItem(self, graph_info, edges)
+        self.addItem(self.ghosts_item)
 
     def set_low_detail(self, on: bool) -> None:
         """Zoomed out so far that nodes are bare boxes: draw them all in one item."""
@@ -312,6 +475,8 @@ class TreeScene(QGraphicsScene):
 
     def _geometry_changed(self) -> None:
         self._edges_item.rebuild()
+        if self.ghosts_item is not None:
+            self.ghosts_item.rebuild()
         if self.low_detail and self._boxes_item is not None:
             self._boxes_item.rebuild()
 

@@ -16,6 +16,7 @@ decides it to the end, while ids shift as subtrees go.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 from engine.tree import Node, Tree, renumber
 
@@ -99,35 +100,54 @@ class PruningRecord:
     decisions: tuple[Decision, ...]
     estimate: str | None = None
     confidence: float | None = None
+    #: The tree carrying this record is the state after this many decisions (None: all).
+    step: int | None = None
 
     def tree_at(self, step: int) -> Tree:
-        """The tree after the first ``step`` decisions (0: ``before``; all: the pruned tree)."""
+        """The tree after the first ``step`` decisions (0: ``before``; all: the pruned tree),
+        carrying this record as of that step."""
         root = self.before.root
         for decision in self.decisions[:step]:
             if decision.changed:
                 root = _replace_at(root, decision.path, decision.after)
-        return Tree(renumber(root), self.before.schema)
+        return Tree(renumber(root), self.before.schema, replace(self, step=step))
+
+    def _end(self, step: int | None) -> int:
+        step = self.step if step is None else step
+        return len(self.decisions) if step is None else step
 
     def decisions_at(self, tree: Tree, node_id: int, step: int | None = None) -> list[Decision]:
-        """The decisions about the node at ``node_id``'s place in ``tree`` (the pruned tree, or
-        the state after ``step`` decisions), oldest first: e.g. collapsed, then bounded as a leaf."""
-        return self._about(path_of(tree, node_id), len(self.decisions) if step is None else step)
+        """The decisions about the node at ``node_id``'s place in ``tree`` (the state after
+        ``step`` decisions, by default the record's own), oldest first: e.g. collapsed, then
+        bounded as a leaf."""
+        return self._about(path_of(tree, node_id), self._end(step))
 
     def removed(self, tree: Tree, node_id: int, step: int | None = None) -> Node | None:
         """What pruning cut away at ``node_id`` (a leaf it made), as grown: nested cuts made
         earlier below it are put back, so the whole removed subtree can be drawn as a ghost."""
-        end = len(self.decisions) if step is None else step
-        return self._grown(path_of(tree, node_id), end)
+        return self._grown(path_of(tree, node_id), self._end(step))
+
+    @cached_property
+    def _by_path(self) -> dict[tuple[int, ...], list[int]]:
+        """Steps of the decisions at each path, in order."""
+        index: dict[tuple[int, ...], list[int]] = {}
+        for decision in self.decisions:
+            index.setdefault(decision.path, []).append(decision.step)
+        return index
+
+    @cached_property
+    def _raises(self) -> list[Decision]:
+        return [d for d in self.decisions if d.verdict == RAISED]
+
+    def _last_raise(self, path: tuple[int, ...], end: int) -> Decision | None:
+        """The latest raise before ``end`` at ``path`` or above it: it put other nodes there."""
+        found = [r for r in self._raises if r.step < end and r.path == path[:len(r.path)]]
+        return found[-1] if found else None
 
     def _about(self, path: tuple[int, ...], end: int) -> list[Decision]:
-        # A raise at the node or above it put other nodes on these paths: stop there.
-        found = []
-        for decision in reversed(self.decisions[:end]):
-            if decision.path == path:
-                found.append(decision)
-            if decision.verdict == RAISED and decision.path == path[:len(decision.path)]:
-                break
-        return found[::-1]
+        raised = self._last_raise(path, end)
+        start = raised.step if raised is not None else 0
+        return [self.decisions[k] for k in self._by_path.get(path, ()) if start <= k < end]
 
     def _grown(self, path: tuple[int, ...], end: int) -> Node | None:
         cut = self._last_cut(path, end)
@@ -136,13 +156,17 @@ class PruningRecord:
     def _last_cut(self, path: tuple[int, ...], end: int) -> Decision | None:
         """The latest cut at ``path`` before ``end``, following the node back through raises:
         a branch raised at A stood at A + (its branch,) before, with all below it."""
-        for decision in reversed(self.decisions[:end]):
-            if decision.path == path and decision.verdict in (PRUNED, COLLAPSED):
-                return decision
-            if decision.verdict == RAISED and decision.path == path[:len(decision.path)]:
-                at = len(decision.path)
-                path = (*path[:at], decision.option(BRANCH).branch, *path[at:])
-        return None
+        while True:
+            raised = self._last_raise(path, end)
+            start = raised.step if raised is not None else 0
+            cuts = [k for k in self._by_path.get(path, ()) if start <= k < end
+                    and self.decisions[k].verdict in (PRUNED, COLLAPSED)]
+            if cuts:
+                return self.decisions[cuts[-1]]
+            if raised is None:
+                return None
+            at = len(raised.path)
+            path, end = (*path[:at], raised.option(BRANCH).branch, *path[at:]), raised.step
 
     def _expand(self, node: Node, path: tuple[int, ...], end: int) -> Node:
         if node.is_leaf:

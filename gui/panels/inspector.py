@@ -1,21 +1,31 @@
-"""The node inspector: the seeds' hand computation for the selected node, and pinned nodes
-side by side for comparison. The numbers come from the engine; this widget only formats."""
+"""The node inspector: the seeds' hand computation for the selected node, the pruning
+decisions made there, and pinned nodes stacked for comparison. The numbers come from the
+engine; this widget only formats."""
 
 from __future__ import annotations
 
+import re
 from html import escape
 
 from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtGui import QTextDocument
+from PySide6.QtWidgets import QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
 from engine.export.labels import condition, number
 from engine.learn.criteria import entropy, gini
-from engine.learn.explain import attribute_table, node_rows
+from engine.learn.explain import REASONS, attribute_table, node_rows, used_on_path
 from gui.mime import NODE_MIME
+from gui.pruning_text import node_pruning_html
 
 #: A node with at least this much training weight has its candidate splits scored on a worker
 #: thread (a million rows take about a second), the rest of its card shown at once.
 BACKGROUND_WEIGHT = 50_000
+#: Where the lecture notes and Arbor differ in the third decimal, and why.
+ROUNDING_NOTE = ("Figures are exact values rounded once to three places. The lecture notes "
+                 "truncate each intermediate product, so they can differ in the last digit: for "
+                 "the weather root they print mean info 0.693 (outlook) and 0.787 (humidity), "
+                 "exactly 0.6935 and 0.7885.")
+MUTED = "#8A94A3"
 
 
 def node_html(tree, node_id: int, data, settings) -> str:
@@ -24,7 +34,7 @@ def node_html(tree, node_id: int, data, settings) -> str:
 
 
 def summary_html(tree, node_id: int) -> str:
-    """Rule, class counts, impurities and pruning estimates: read off the tree, so quick."""
+    """Rule, class counts, impurities and pruning decisions: read off the tree, so quick."""
     path = tree.path_to(node_id)
     node = path[-1][0]
     rule = " AND ".join(condition(tree, a, b) for a, b in path[:-1]) or "every instance (root)"
@@ -32,7 +42,7 @@ def summary_html(tree, node_id: int) -> str:
     if tree.is_regression:
         parts.append(f"<p>{number(node.weight)} instances, mean {number(node.value)}, "
                      f"squared error {node.impurity:.3f}</p>")
-        return "".join(parts)
+        return "".join(parts) + node_pruning_html(tree, node_id)
     total = node.distribution.sum()
     rows = "".join(
         f"<tr><td>{escape(c)}</td><td align=right>{number(round(v, 3))}</td>"
@@ -42,9 +52,13 @@ def summary_html(tree, node_id: int) -> str:
                  f"{rows}</table>")
     parts.append(f"<p><b>Entropy</b> {entropy(node.distribution):.3f} &nbsp; "
                  f"<b>Gini</b> {gini(node.distribution):.3f} &nbsp; n = {number(round(total, 3))}</p>")
+    recorded = node_pruning_html(tree, node_id)
+    if recorded:
+        parts.append(recorded)
+        return "".join(parts)
     bounds = [(k, node.stats[k]) for k in ("error_as_leaf", "error_as_subtree", "error_as_branch")
               if k in node.stats]
-    if bounds:
+    if bounds:  # no record (an opened or edited tree): the estimates kept on the node
         verdict = "pruned to a leaf" if node.stats.get("pruned") else (
             "replaced by its largest branch" if node.stats.get("raised") else "kept")
         names = {"error_as_leaf": "as a leaf", "error_as_subtree": "as the subtree",
@@ -54,36 +68,70 @@ def summary_html(tree, node_id: int) -> str:
     return "".join(parts)
 
 
+HEADERS = ("attribute", "split", "entropy", "mean<br>info", "info<br>gain", "split<br>info",
+           "gain<br>ratio", "gini<br>gain")
+
+
 def splits_html(tree, node_id: int, data, settings) -> str:
-    """The candidate splits at a node: its training rows scored on every attribute (the slow part)."""
-    parts = []
-    if data is not None and settings is not None and not tree.is_regression:
-        node = tree.node(node_id)
-        rows_at, weights = node_rows(tree, data, node_id, settings)
-        if weights.sum() > 0:
-            chosen = node.split.attribute if node.split is not None else -1
-            table = attribute_table(data, settings, rows_at, weights, chosen)
-            head = ("<tr><th align=left>attribute</th><th>entropy</th><th>mean info</th><th>info gain</th>"
-                    "<th>split info</th><th>gain ratio</th><th>gini gain</th></tr>")
-            body = "".join(
-                f"<tr{' style=background:#FFE08A' if r.chosen else ''}><td>{escape(r.name)}"
-                f"{' (≤ ' + number(r.threshold) + ')' if r.threshold is not None else ''}</td>"
-                f"<td align=right>{r.entropy_before:.3f}</td><td align=right>{r.mean_info:.3f}</td>"
-                f"<td align=right>{r.info_gain:.3f}</td><td align=right>{r.split_info:.3f}</td>"
-                f"<td align=right>{r.gain_ratio:.3f}</td><td align=right>{r.gini_gain:.3f}</td></tr>"
-                for r in table)
-            parts.append(f"<p><b>Candidate splits here</b></p><table cellspacing=4>{head}{body}</table>")
-    return "".join(parts)
+    """The candidate splits at a node: its training rows scored on every attribute (the slow part).
+
+    Attributes that cannot split here are greyed, with the reason below the table."""
+    if data is None or settings is None or tree.is_regression:
+        return ""
+    node = tree.node(node_id)
+    rows_at, weights = node_rows(tree, data, node_id, settings)
+    if weights.sum() <= 0:
+        return ""
+    chosen = node.split.attribute if node.split is not None else -1
+    table = attribute_table(data, settings, rows_at, weights, chosen, used_on_path(tree, node_id))
+    head = "<tr>" + "".join(f"<th{' align=left' if k < 2 else ''}>{h}</th>"
+                            for k, h in enumerate(HEADERS)) + "</tr>"
+    body, reasons = [], []
+    for r in table:
+        style = " style='background:#FFE08A'" if r.chosen else (
+            f" style='color:{MUTED}'" if r.reason is not None else "")
+        if r.threshold is not None:
+            split = f"≤ {number(r.threshold)}"
+        elif r.groups is not None:
+            split = " | ".join("{" + ", ".join(g) + "}" for g in r.groups)
+        else:
+            split = "" if r.reason is not None else "per value"
+        mark = " –" if r.reason is not None else ""
+        cells = (f"{r.entropy_before:.3f}", f"{r.mean_info:.3f}", f"{r.info_gain:.3f}",
+                 f"{r.split_info:.3f}", f"{r.gain_ratio:.3f}", f"{r.gini_gain:.3f}")
+        body.append(f"<tr{style}><td>{escape(r.name)}{mark}</td><td>{escape(split)}</td>"
+                    + "".join(f"<td align=right>{c}</td>" for c in cells) + "</tr>")
+        if r.reason is not None:
+            reasons.append(f"– {escape(r.name)}: {escape(REASONS[r.reason])}")
+    notes = "<br>".join(reasons)
+    return (f"<p><b>Candidate splits here</b></p><table cellspacing=4>{head}{''.join(body)}</table>"
+            + (f"<p style='color:{MUTED}'>Cannot split here:<br>{notes}</p>" if notes else "")
+            + f"<p style='color:{MUTED}'><small>{escape(ROUNDING_NOTE)}</small></p>")
 
 
 class _Card(QLabel):
+    """Rich text whose paragraphs wrap and whose tables keep every column: the card is at
+    least as wide as its widest table, and the inspector scrolls sideways when narrower."""
+
     def __init__(self, html: str):
-        super().__init__(html)
+        super().__init__()
         self.setTextFormat(Qt.TextFormat.RichText)
+        self.setWordWrap(True)
         self.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.setStyleSheet("QLabel { background: white; border: 1px solid #D0D5DD; border-radius: 4px;"
                            " padding: 6px; }")
+        self.setText(html)
+
+    def setText(self, html: str) -> None:  # noqa: N802 - Qt override
+        super().setText(html)
+        widest = 0.0
+        for table in re.findall(r"<table.*?</table>", html, flags=re.S):
+            document = QTextDocument()
+            document.setDefaultFont(self.font())
+            document.setHtml(table)
+            widest = max(widest, document.idealWidth())
+        self.setMinimumWidth(int(widest) + 24 if widest else 0)
 
 
 class _Relay(QObject):
@@ -123,8 +171,8 @@ class Inspector(QWidget):
         self.relay.ready.connect(self._on_splits_ready)
         self.current = _Card("Click a node to see its numbers.")
         self._pinned: list[int] = []
-        self._pins = QHBoxLayout()
-        self._pins.setAlignment(Qt.AlignmentFlag.AlignLeft)
+        self._pins = QVBoxLayout()  # stacked: a card is as wide as the inspector
+        self._pins.setAlignment(Qt.AlignmentFlag.AlignTop)
         clear = QPushButton("Clear pinned")
         clear.clicked.connect(self.clear_pins)
         row = QWidget()
@@ -132,7 +180,7 @@ class Inspector(QWidget):
         inner = QWidget()
         layout = QVBoxLayout(inner)
         layout.addWidget(self.current)
-        layout.addWidget(QLabel("<b>Pinned</b> (drag nodes here to compare)"))
+        layout.addWidget(QLabel("<b>Pinned</b> (press P, or Alt-drag nodes here, to compare)"))
         layout.addWidget(row)
         layout.addWidget(clear)
         layout.addStretch(1)

@@ -1,14 +1,69 @@
-"""CART's cost-complexity pruning, seen: leaves, training and CV error against alpha, with a
-slider that prunes the tree on the canvas live."""
+"""Pruning, seen. For CART: leaves, training and CV error against alpha, with a slider that
+prunes the tree on the canvas live. For C4.5's pessimistic and reduced-error pruning: what was
+decided where, what was cut (drawn on the canvas), and a walk through the decisions in the
+order they were made."""
 
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QSize, Qt, Signal
-from PySide6.QtWidgets import QLabel, QPushButton, QSlider, QVBoxLayout, QWidget
+from PySide6.QtCore import QPointF, QSize, Qt, Signal
+from PySide6.QtGui import QPainterPath
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QSlider,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from engine.prune.cost_complexity import cost_complexity_path, prune_to_step
+from engine.prune.record import COLLAPSED, IS_LEAF, KEPT, PRUNED, RAISED, RECORD_LIMIT, node_at
+from gui.pruning_text import decision_html
+
+INTROS = {
+    "pessimistic": (
+        "C4.5 prunes bottom-up (seed 001). At each node it weighs three options by their "
+        "pessimistic error estimates, the upper confidence bound on the error rate times the rows: "
+        "keep the subtree (the sum over its leaves), make it a leaf, or raise its most populated "
+        "branch. First it collapses splits that do not lower the training error."),
+    "reduced-error": (
+        "Reduced-error pruning goes bottom-up over rows held out from growing (seed 004): a "
+        "subtree becomes a leaf when that adds no error on them."),
+}
+HOW = ("Select a node to see its options in the Inspector (leaves too), show what was cut on the "
+       "canvas, or walk through the decisions in the order they were made.")
+
+
+class _Plots(pg.GraphicsLayoutWidget):
+    """Plots that ask for little room: in a scrolling dock the panel's height follows its parts'
+    size hints (the wrapped labels make it height-for-width), and pyqtgraph asks for 480 px."""
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
+        return QSize(300, 200)
+
+
+class _StepSample(pg.ItemSample):
+    """A legend sample drawn as a step, for a curve drawn as steps."""
+
+    def paint(self, p, *args):
+        p.setPen(pg.mkPen(self.item.opts["pen"]))
+        path = QPainterPath(QPointF(0, 16))
+        for x, y in ((7, 16), (7, 9), (14, 9), (14, 2), (20, 2)):
+            path.lineTo(QPointF(x, y))
+        p.drawPath(path)
+
+
+def _plain_axis(axis: pg.AxisItem, label: str) -> None:
+    axis.enableAutoSIPrefix(False)  # "0.02", not "20 (x0.001)"
+    axis.setLabel(label)
 
 
 class _Plot(pg.PlotWidget):
@@ -20,16 +75,20 @@ class _Plot(pg.PlotWidget):
 
 
 class PruningPanel(QWidget):
-    """The pruning path of the shown (unpruned) CART tree.
+    """The pruning of the tree on screen, as its method allows.
 
     Signals
     -------
     pruned(object, float) : the tree pruned at the slider's alpha, and that alpha.
     cv_requested() : the user asked for the cross-validated error per alpha.
+    walk_shown(object, int) : a walk-through state to show, and the node decided next (-1: none).
+    ghosts_toggled(bool) : the user asked to show (or hide) what pruning cut.
     """
 
     pruned = Signal(object, float)
     cv_requested = Signal()
+    walk_shown = Signal(object, int)
+    ghosts_toggled = Signal(bool)
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -37,20 +96,45 @@ class PruningPanel(QWidget):
         self.path = None
         self.alphas = np.zeros(0)
         self.steps = np.zeros(0, dtype=int)  # per alpha: the path's last step taken at it
-        self.plot = _Plot(background="w")
-        self.plot.setLabel("bottom", "alpha (effective)")
-        self.plot.setLabel("left", "error rate / share")
-        self.plot.addLegend(offset=(-10, 10))
+        self.record = None
+        self.pruned_tree = None
+        self.walk: list[int] = []  # decisions a person follows (leaves' bounds are in them)
+        self.position = -1  # in ``walk``; len(walk): the end; -1: not walking
+        self.pages = QStackedWidget()
+        self.message = QLabel("Train a tree to see how it was pruned.")
+        self.message.setWordWrap(True)
+        self.message.setAlignment(Qt.AlignmentFlag.AlignTop)
+        self.pages.addWidget(self.message)
+        self.pages.addWidget(self._build_path_page())
+        self.pages.addWidget(self._build_record_page())
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.pages)
+
+    # ------------------------------------------------------------------ CART's path
+    def _build_path_page(self) -> QWidget:
+        self.graphics = _Plots()
+        self.graphics.setBackground("w")
+        # The legend has a row of its own above the plot, so it never covers a curve.
+        self.legend = pg.LegendItem(colCount=2, labelTextColor="#1E2430")
+        self.graphics.addItem(self.legend, row=0, col=0)
+        self.plot = self.graphics.addPlot(row=1, col=0)
+        _plain_axis(self.plot.getAxis("bottom"), "alpha (effective), by rank")
+        _plain_axis(self.plot.getAxis("left"), "share of the rows")
         self.leaves_axis = pg.ViewBox()
         self.plot.showAxis("right")
-        self.plot.getAxis("right").setLabel("leaves")
+        _plain_axis(self.plot.getAxis("right"), "leaves")
         self.plot.scene().addItem(self.leaves_axis)
         self.plot.getAxis("right").linkToView(self.leaves_axis)
         self.leaves_axis.setXLink(self.plot)
         self.plot.getViewBox().sigResized.connect(
             lambda: self.leaves_axis.setGeometry(self.plot.getViewBox().sceneBoundingRect()))
         self.marker = pg.InfiniteLine(angle=90, pen=pg.mkPen("#D55E00", width=2))
-        self.plot.addItem(self.marker)
+        self.scale = QComboBox()
+        self.scale.addItems(["rank", "log"])
+        self.scale.setToolTip("Space the alphas evenly (rank) or by their logarithm (log); "
+                              "the ticks name the alphas either way")
+        self.scale.currentTextChanged.connect(lambda *_: self._redraw())
         self.slider = QSlider(Qt.Orientation.Horizontal)
         self.slider.setToolTip("Prune at the k-th alpha of the path: the canvas follows")
         self.slider.valueChanged.connect(self._on_slider_value_changed)
@@ -59,27 +143,254 @@ class PruningPanel(QWidget):
         self.cv_button.clicked.connect(self.cv_requested.emit)
         self.info = QLabel("Train a CART tree to see its pruning path.")
         self.info.setWordWrap(True)
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.plot, 1)
+        self._choice = None
+        page = QWidget()
+        row = QHBoxLayout()
+        row.addWidget(QLabel("alpha axis"))
+        row.addWidget(self.scale)
+        row.addStretch(1)
+        layout = QVBoxLayout(page)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.graphics, 1)
+        layout.addLayout(row)
         layout.addWidget(self.slider)
         layout.addWidget(self.cv_button)
         layout.addWidget(self.info)
-        self.setEnabled(False)
+        return page
+
+    def _x(self) -> np.ndarray:
+        """Where each alpha of the path sits on the x axis."""
+        if self.scale.currentText() == "rank" or not len(self.alphas):
+            return np.arange(len(self.alphas), dtype=float)
+        positive = self.alphas[self.alphas > 0]
+        floor = np.log10(positive.min()) - 0.5 if len(positive) else 0.0
+        with np.errstate(divide="ignore"):
+            return np.where(self.alphas > 0, np.log10(np.maximum(self.alphas, 1e-300)), floor)
+
+    def _ticks(self, x: np.ndarray) -> None:
+        every = max(1, int(np.ceil(len(x) / 8)))
+        ticks = [(float(x[k]), f"{self.alphas[k]:.3g}") for k in range(0, len(x), every)]
+        self.plot.getAxis("bottom").setTicks([ticks, []])
+        scale = self.scale.currentText()
+        self.plot.getAxis("bottom").setLabel(f"alpha (effective), {'by rank' if scale == 'rank' else 'log scale'}")
+
+    def set_tree(self, full_tree, path=None) -> None:
+        """``full_tree``: the unpruned CART tree whose path to show (None clears); ``path`` its
+        cost-complexity path when already worked out (a big tree's takes a moment)."""
+        self.full, self._choice = full_tree, None
+        if full_tree is None:
+            self.path, self.alphas = None, np.zeros(0)
+            self.plot.clear()
+            self.leaves_axis.clear()
+            self.legend.clear()
+            self.info.setText("Train a CART tree to see its pruning path.")
+            return
+        self.path = path if path is not None else cost_complexity_path(full_tree)
+        self.alphas, _ = np.unique(self.path.alphas, return_index=True)
+        # The tree pruned at an alpha has taken every step with that alpha: the last one counts.
+        self.steps = len(self.path.alphas) - 1 - np.unique(self.path.alphas[::-1], return_index=True)[1]
+        self._redraw()
+        self.slider.blockSignals(True)
+        self.slider.setRange(0, len(self.alphas) - 1)
+        self.slider.setValue(0)
+        self.slider.blockSignals(False)
+        self.marker.setValue(float(self._x()[0]))
+        leaves = self.path.n_leaves[np.unique(self.path.alphas, return_index=True)[1]]
+        self.info.setText(f"{len(self.alphas)} subtrees from {leaves[0]} leaves down to 1. "
+                          "Drag the slider to prune.")
+
+    def _redraw(self) -> None:
+        if self.full is None:
+            return
+        self.plot.clear()
+        self.leaves_axis.clear()
+        self.legend.clear()
+        x = self._x()
+        first = np.unique(self.path.alphas, return_index=True)[1]
+        impurity = self.path.impurities[first]
+        curve = self.plot.plot(x, impurity, pen=pg.mkPen("#0072B2", width=2), symbol="o", symbolSize=5,
+                               symbolBrush="#0072B2")
+        self.legend.addItem(curve, "leaf impurity (training)")
+        if not self.full.is_regression:
+            errors = self.path.errors[self.steps]
+            curve = self.plot.plot(x, errors, pen=pg.mkPen("#E69F00", width=2), symbol="s", symbolSize=5,
+                                   symbolBrush="#E69F00")
+            self.legend.addItem(curve, "training error")
+        # Subtree k is the best from alpha k up to alpha k + 1: a step, not a slope.
+        right = x[-1] + (1.0 if self.scale.currentText() == "rank" else 0.5)
+        edges = np.append(x, right)
+        leaves = self.path.n_leaves[first].astype(float)
+        steps = pg.PlotCurveItem(edges, leaves, stepMode="center",
+                                 pen=pg.mkPen("#6B7280", width=1.5, style=Qt.PenStyle.DashLine))
+        self.leaves_axis.addItem(steps)
+        self.legend.addItem(_StepSample(steps), "leaves (right axis)")
+        self.leaves_axis.setYRange(0, leaves.max() * 1.05)
+        self.plot.addItem(self.marker)
+        self.marker.setValue(float(x[self.slider.value()]) if len(x) > self.slider.value() else 0.0)
+        self._ticks(x)
+        if self._choice is not None:
+            self._draw_cv(self._choice)
+
+    def show_cv(self, choice) -> None:
+        """Draw the CV error per alpha with its one-standard-error band and mark the choice."""
+        self._choice = choice
+        self._redraw()
+        self.select_alpha(choice.chosen_alpha)
+        self.info.setText(f"Minimum CV error at alpha = {choice.min_alpha:.4g}; one-standard-error "
+                          f"rule: alpha = {choice.one_se_alpha:.4g} (chosen: {choice.chosen_alpha:.4g}).")
+
+    def _draw_cv(self, choice) -> None:
+        x = np.interp(choice.alphas, self.alphas, self._x())
+        err, se = choice.cv_error, choice.cv_se
+        curve = self.plot.plot(x, err, pen=pg.mkPen("#009E73", width=2), symbol="t", symbolSize=6,
+                               symbolBrush="#009E73")
+        self.legend.addItem(curve, "cross-validated error (± 1 SE)")
+        upper = pg.PlotCurveItem(x, err + se, pen=pg.mkPen(None))
+        lower = pg.PlotCurveItem(x, err - se, pen=pg.mkPen(None))
+        self.plot.addItem(pg.FillBetweenItem(upper, lower, brush=pg.mkBrush(0, 158, 115, 50)))
+        best = err.min() + se[int(np.argmin(err))]
+        self.plot.addItem(pg.InfiniteLine(pos=best, angle=0, pen=pg.mkPen("#009E73", style=Qt.PenStyle.DotLine)))
+        chosen = float(np.interp(choice.chosen_alpha, self.alphas, self._x()))
+        self.plot.addItem(pg.InfiniteLine(pos=chosen, angle=90,
+                                          pen=pg.mkPen("#CC79A7", width=2, style=Qt.PenStyle.DashLine)))
+
+    def select_alpha(self, alpha: float, emit: bool = True) -> None:
+        """Move the slider to ``alpha``; without ``emit`` the tree on screen stays as it is."""
+        k = max(0, int(np.searchsorted(self.alphas, alpha + 1e-15, side="right") - 1))
+        self.slider.blockSignals(not emit)
+        self.slider.setValue(k)
+        self.slider.blockSignals(False)
+        if not emit and self.full is not None and len(self.alphas):
+            self.marker.setValue(float(self._x()[k]))
+
+    def _on_slider_value_changed(self, k: int) -> None:
+        if self.full is None or not len(self.alphas):
+            return
+        alpha = float(self.alphas[k])
+        self.marker.setValue(float(self._x()[k]))
+        tree = prune_to_step(self.full, self.path, int(self.steps[k]))
+        self.info.setText(f"alpha = {alpha:.4g}: {tree.n_leaves} leaves, {tree.n_nodes} nodes.")
+        self.pruned.emit(tree, alpha)
+
+    # ------------------------------------------------------------------ C4.5 and reduced-error
+    def _build_record_page(self) -> QWidget:
+        self.intro = QLabel()
+        self.intro.setWordWrap(True)
+        self.summary = QLabel()
+        self.summary.setWordWrap(True)
+        self.ghosts = QCheckBox("Show what pruning cut on the canvas")
+        self.ghosts.setToolTip("Draw the removed subtrees faintly below the leaves pruning left "
+                               "(View > Show what pruning cut, Ctrl+G)")
+        self.ghosts.toggled.connect(self.ghosts_toggled)
+        self.walk_start = QPushButton("« Start")
+        self.walk_start.setToolTip("Back to the tree as grown, before the first decision")
+        self.walk_back = QPushButton("◀ Back")
+        self.walk_next = QPushButton("Next ▶")
+        self.walk_next.setToolTip("Make this decision and go to the next (bottom-up)")
+        self.walk_end = QPushButton("End »")
+        self.walk_end.setToolTip("The pruned tree, every decision made")
+        self.walk_start.clicked.connect(lambda: self.walk_to(0))
+        self.walk_back.clicked.connect(lambda: self.walk_to(max(self.position - 1, 0)))
+        self.walk_next.clicked.connect(lambda: self.walk_to(self.position + 1))
+        self.walk_end.clicked.connect(lambda: self.walk_to(len(self.walk)))
+        self.walk_label = QLabel("Press Start to walk through pruning, bottom-up.")
+        self.walk_label.setWordWrap(True)
+        self.decision = QLabel()
+        self.decision.setWordWrap(True)
+        self.decision.setTextFormat(Qt.TextFormat.RichText)
+        self.decision.setAlignment(Qt.AlignmentFlag.AlignTop)
+        self.decision.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(self.decision)
+        buttons = QHBoxLayout()
+        for button in (self.walk_start, self.walk_back, self.walk_next, self.walk_end):
+            buttons.addWidget(button)
+        page = QWidget()
+        layout = QVBoxLayout(page)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.intro)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.ghosts)
+        layout.addWidget(QLabel("<b>Walk through pruning</b>"))
+        layout.addLayout(buttons)
+        layout.addWidget(self.walk_label)
+        layout.addWidget(scroll, 1)
+        return page
+
+    def set_record(self, tree) -> None:
+        """Show the decisions of the pruning that made ``tree`` (its ``pruning`` record)."""
+        self.record, self.pruned_tree = tree.pruning, tree
+        self.walk = [d.step for d in self.record.decisions if d.verdict != IS_LEAF]
+        self.position = -1
+        counts = Counter(self.record.decisions[k].verdict for k in self.walk)
+        words = [f"{counts[v]} {w}" for v, w in ((PRUNED, "pruned to a leaf"), (RAISED, "raised"),
+                                                  (COLLAPSED, "collapsed"), (KEPT, "kept")) if counts[v]]
+        before, after = self.record.before.n_nodes, tree.n_nodes
+        self.intro.setText(f"{INTROS[self.record.method]} {HOW}")
+        self.summary.setText(f"{len(self.walk)} decisions ({', '.join(words) or 'none'}): "
+                             f"{before} nodes as grown, {after} after.")
+        self.walk_label.setText("Press Start to walk through pruning, bottom-up.")
+        self.decision.setText("")
+        self._enable_walk()
+
+    def walk_to(self, position: int) -> None:
+        """Show the tree just before the ``position``-th decision (``len(walk)``: the pruned tree)."""
+        if self.record is None:
+            return
+        self.position = max(0, min(position, len(self.walk)))
+        if self.position == len(self.walk):
+            self.walk_label.setText(f"All {len(self.walk)} decisions made: the pruned tree.")
+            self.decision.setText("")
+            self.walk_shown.emit(self.pruned_tree, -1)
+        else:
+            decision = self.record.decisions[self.walk[self.position]]
+            state = self.record.tree_at(decision.step)
+            node = node_at(state.root, decision.path)
+            self.walk_label.setText(f"Decision {self.position + 1} of {len(self.walk)}: node "
+                                    f"{node.id} (highlighted), in the order C4.5 makes them"
+                                    if self.record.method == "pessimistic" else
+                                    f"Decision {self.position + 1} of {len(self.walk)}: node {node.id}")
+            self.decision.setText(decision_html(state, decision, self.record,
+                                                decision.before if decision.before is not None else node))
+            self.walk_shown.emit(state, node.id)
+        self._enable_walk()
+
+    def _enable_walk(self) -> None:
+        walking = self.record is not None and bool(self.walk)
+        self.walk_start.setEnabled(walking)
+        self.walk_back.setEnabled(walking and self.position > 0)
+        self.walk_next.setEnabled(walking and self.position < len(self.walk))
+        self.walk_end.setEnabled(walking and self.position != len(self.walk))
+
+    # ------------------------------------------------------------------ what to show
+    def show_result(self, result) -> None:
+        """The page for a training's result: CART's path, a pruning record, or why neither."""
+        self.set_tree(None)
+        self.record = None
+        if result is None:
+            self.message.setText("Train a tree to see how it was pruned.")
+            self.pages.setCurrentIndex(0)
+            return
+        tree, settings = result.model.tree_, result.model.settings_
+        if result.full_tree is not None:
+            self.set_tree(result.full_tree, result.path)
+            self.pages.setCurrentIndex(1)
+            if settings.prune == "cost-complexity":
+                self.select_alpha(settings.alpha or 0.0, emit=False)  # the trained tree is on screen
+            return
+        if tree.pruning is not None:
+            self.set_record(tree)
+            self.pages.setCurrentIndex(2)
+            return
+        self.message.setText(_why_nothing(settings))
+        self.pages.setCurrentIndex(0)
 
     def bind(self, controller) -> None:
-        """Show each CART training's path; the slider and CV alpha put their tree on screen."""
+        """Show each training's pruning; the slider, CV alpha and the walk put trees on screen."""
         from gui.controller import CV_ALPHA, PRUNED
 
         origin = [PRUNED]
-
-        def on_result(result) -> None:
-            if result is None:
-                self.set_tree(None)
-                return
-            self.set_tree(result.full_tree, result.path)
-            settings = result.model.settings_
-            if result.full_tree is not None and settings.prune == "cost-complexity":
-                self.select_alpha(settings.alpha or 0.0, emit=False)  # the trained tree is on screen
 
         def on_alpha_chosen(choice) -> None:
             origin[0] = CV_ALPHA
@@ -88,75 +399,22 @@ class PruningPanel(QWidget):
             finally:
                 origin[0] = PRUNED
 
-        controller.result_changed.connect(on_result)
+        controller.result_changed.connect(self.show_result)
         controller.alpha_chosen.connect(on_alpha_chosen)
         self.pruned.connect(lambda tree, _alpha: controller.show_tree(tree, origin=origin[0]))
         self.cv_requested.connect(controller.cross_validate_alpha)
+        self.walk_shown.connect(lambda tree, node_id: controller.show_tree(tree, node_id, PRUNED))
 
-    def set_tree(self, full_tree, path=None) -> None:
-        """``full_tree``: the unpruned tree whose path to show (None clears); ``path`` its
-        cost-complexity path when already worked out (a big tree's takes a moment)."""
-        self.full = full_tree
-        self.plot.clear()
-        self.leaves_axis.clear()
-        self.plot.addItem(self.marker)
-        if full_tree is None:
-            self.setEnabled(False)
-            self.info.setText("Train a CART tree to see its pruning path.")
-            return
-        self.setEnabled(True)
-        self.path = path if path is not None else cost_complexity_path(full_tree)
-        self.alphas, first = np.unique(self.path.alphas, return_index=True)
-        # The tree pruned at an alpha has taken every step with that alpha: the last one counts.
-        self.steps = len(self.path.alphas) - 1 - np.unique(self.path.alphas[::-1], return_index=True)[1]
-        leaves = self.path.n_leaves[first]
-        impurity = self.path.impurities[first]
-        self.plot.plot(self.alphas, impurity, pen=pg.mkPen("#0072B2", width=2), symbol="o", symbolSize=5,
-                       name="total leaf impurity (training)")
-        if not full_tree.is_regression:
-            errors = self.path.errors[self.steps]
-            self.plot.plot(self.alphas, errors, pen=pg.mkPen("#E69F00", width=2), symbol="s", symbolSize=5,
-                           name="training error")
-        self.leaves_axis.addItem(pg.PlotCurveItem(self.alphas, leaves, pen=pg.mkPen("#999999", width=1.5,
-                                                                                   style=Qt.PenStyle.DashLine)))
-        self.slider.blockSignals(True)
-        self.slider.setRange(0, len(self.alphas) - 1)
-        self.slider.setValue(0)
-        self.slider.blockSignals(False)
-        self.marker.setValue(0.0)
-        self.info.setText(f"{len(self.alphas)} subtrees from {leaves[0]} leaves down to 1. "
-                          "Drag the slider to prune.")
 
-    def show_cv(self, choice) -> None:
-        """Draw the CV error per alpha with its one-standard-error band and mark the choice."""
-        a, err, se = choice.alphas, choice.cv_error, choice.cv_se
-        self.plot.plot(a, err, pen=pg.mkPen("#009E73", width=2), symbol="t", symbolSize=6,
-                       name="cross-validated error")
-        upper = pg.PlotCurveItem(a, err + se, pen=pg.mkPen(None))
-        lower = pg.PlotCurveItem(a, err - se, pen=pg.mkPen(None))
-        self.plot.addItem(pg.FillBetweenItem(upper, lower, brush=pg.mkBrush(0, 158, 115, 50)))
-        best = err.min() + se[int(np.argmin(err))]
-        self.plot.addItem(pg.InfiniteLine(pos=best, angle=0, pen=pg.mkPen("#009E73", style=Qt.PenStyle.DotLine)))
-        self.plot.addItem(pg.InfiniteLine(pos=choice.chosen_alpha, angle=90,
-                                          pen=pg.mkPen("#CC79A7", width=2, style=Qt.PenStyle.DashLine)))
-        self.select_alpha(choice.chosen_alpha)
-        self.info.setText(f"Minimum CV error at alpha = {choice.min_alpha:.4g}; one-standard-error "
-                          f"rule: alpha = {choice.one_se_alpha:.4g} (chosen: {choice.chosen_alpha:.4g}).")
-
-    def select_alpha(self, alpha: float, emit: bool = True) -> None:
-        """Move the slider to ``alpha``; without ``emit`` the tree on screen stays as it is."""
-        k = int(np.searchsorted(self.alphas, alpha + 1e-15, side="right") - 1)
-        self.slider.blockSignals(not emit)
-        self.slider.setValue(max(0, k))
-        self.slider.blockSignals(False)
-        if not emit and self.full is not None and len(self.alphas):
-            self.marker.setValue(float(self.alphas[max(0, k)]))
-
-    def _on_slider_value_changed(self, k: int) -> None:
-        if self.full is None or not len(self.alphas):
-            return
-        alpha = float(self.alphas[k])
-        self.marker.setValue(alpha)
-        tree = prune_to_step(self.full, self.path, int(self.steps[k]))
-        self.info.setText(f"alpha = {alpha:.4g}: {tree.n_leaves} leaves, {tree.n_nodes} nodes.")
-        self.pruned.emit(tree, alpha)
+def _why_nothing(settings) -> str:
+    """What the Pruning tab offers when the tree on screen has neither a path nor a record."""
+    if settings.prune == "none":
+        if settings.algorithm == "c45":
+            return ("C4.5 with pruning off: only its collapse step ran (splits that do not lower the "
+                    "training error become leaves). Choose pessimistic pruning (C4.5's own) or "
+                    "reduced-error pruning and train again: this tab then shows every decision, "
+                    "lets you walk through them and draws what was cut.")
+        return ("This tree is not pruned. Choose reduced-error pruning and train again to see its "
+                "decisions here.")
+    return (f"The grown tree had more than {RECORD_LIMIT:,} nodes, so its pruning decisions were "
+            "not kept: each node's estimates are still in the Inspector.")

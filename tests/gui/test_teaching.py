@@ -1,0 +1,154 @@
+"""Following the algorithms on screen: the growth log and best-first queue, pruning's candidates
+in the inspector (the toys' bounds), ghosts of what was cut, the walk through pruning, the
+CART pruning plot, an inspector that fits, and node labels that exports share."""
+
+import re
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+
+from gui.panels.growth import DEFAULT_SPEED, SECONDS_PER_STEP
+from tests.gui.conftest import train_and_wait
+
+
+def _train(qtbot, window, sample, **params):
+    if sample:
+        window.files.open_sample(sample, confirmed=True)
+    window.config.set_params(params)
+    window.config.cv_folds.setValue(0)
+    train_and_wait(qtbot, window)
+    qtbot.waitUntil(lambda: window.controller.tree is not None)
+    return window.controller.tree
+
+
+def _plain(html: str) -> str:
+    return re.sub(r"<[^>]+>", " ", html).replace("&nbsp;", " ")
+
+
+def test_toys_bounds_are_on_screen(qtbot, window):
+    tree = _train(qtbot, window, "toys", algorithm="c45", error_estimate="exact")
+    assert tree.root.is_leaf and tree.pruning is not None
+    window.controller.select_node(0)
+    text = _plain(window.inspector.text())
+    for value in ("0.206", "0.143", "0.750", "3.273", "2.554"):
+        assert value in text, value
+    assert "pruned to a leaf" in text
+    assert "2.512" in text and "0.157" in text  # why the notes print another total
+    # Leaves carry their bounds too: the walk-through's first state is the colour split.
+    window.pruning.walk_to(0)
+    assert window.controller.tree.n_nodes == 4
+    window.controller.select_node(1)
+    assert "as a leaf" in _plain(window.inspector.text()) and "0.206" in _plain(window.inspector.text())
+
+
+def test_growth_log_and_best_first_queue_on_iris(qtbot, window):
+    window.files.open_sample("iris", confirmed=True)
+    window.config.set_params({"algorithm": "cart", "growth": "best"})
+    growth = window.growth
+    growth.start_over()
+    assert window.controller.tree.n_nodes == 1  # the root alone on the canvas
+    assert len(window.canvas.tree_scene().items_by_id) == 1
+    for _ in range(3):
+        assert growth.step()
+    assert growth.log.rowCount() == 3
+    assert [growth.log.item(k, 2).text() for k in range(3)] == [
+        "petallength <= 2.45", "petalwidth <= 1.75", "petallength <= 4.95"]
+    assert [growth.log.item(k, 4).text() for k in range(3)] == ["0.3333", "0.2598", "0.0297"]
+    # The queue after three steps: the next is marked, priorities fall.
+    cells = [[growth.queue.item(r, c).text() for c in range(5)] for r in range(growth.queue.rowCount())]
+    assert cells[0][0] == "▶" and all(row[0] == "" for row in cells[1:])
+    priorities = [float(row[4]) for row in cells]
+    assert priorities == sorted(priorities, reverse=True) and len(priorities) == 3
+    assert growth.step()
+    assert growth.log.item(3, 1).text() == cells[0][1]  # the marked leaf was split next
+    growth.log.selectRow(0)
+    assert window.controller.selected == 0
+    assert SECONDS_PER_STEP[DEFAULT_SPEED] >= 1.5  # Play lets a person read each step
+    growth.start_over()
+    assert growth.log.rowCount() == 0 and window.controller.tree.n_nodes == 1
+
+
+def test_walk_through_and_ghosts(qtbot, window):
+    tree = _train(qtbot, window, "contact-lenses", algorithm="id3", prune="reduced-error")
+    record = tree.pruning
+    assert record is not None and record.method == "reduced-error"
+    panel = window.pruning
+    assert panel.pages.currentIndex() == 2
+    assert "held out" in panel.intro.text()
+    panel.walk_to(0)
+    assert window.controller.tree.n_nodes == record.before.n_nodes
+    assert "Decision 1 of" in panel.walk_label.text()
+    assert "held-out" in _plain(panel.decision.text())
+    panel.walk_to(len(panel.walk))
+    assert window.controller.tree is tree
+    window.act["ghosts"].setChecked(True)
+    window.toggle_ghosts()
+    scene = window.canvas.tree_scene()
+    assert scene.ghosts_item is not None and panel.ghosts.isChecked()
+    cut = sum(sum(1 for _ in record.removed(tree, n.id).walk()) - 1
+              for n in tree.nodes() if n.is_leaf and record.removed(tree, n.id) is not None)
+    assert len(scene.ghosts_item._ghosts) == cut > 0
+    panel.ghosts.setChecked(False)
+    assert window.canvas.tree_scene().ghosts_item is None and not window.act["ghosts"].isChecked()
+
+
+def test_c45_without_pruning_says_what_the_tab_offers(qtbot, window):
+    _train(qtbot, window, None, algorithm="c45", prune="none")
+    assert window.pruning.pages.currentIndex() == 0
+    assert "Choose pessimistic pruning" in window.pruning.message.text()
+
+
+def test_cart_pruning_plot_reads_plainly(qtbot, window):
+    _train(qtbot, window, "iris", algorithm="cart")
+    panel = window.pruning
+    assert panel.pages.currentIndex() == 1
+    for side in ("bottom", "left", "right"):
+        assert not panel.plot.getAxis(side).autoSIPrefix
+    names = [label.text for _, label in panel.legend.items]
+    assert names == ["leaf impurity (training)", "training error", "leaves (right axis)"]
+    steps = [i for i in panel.leaves_axis.addedItems if isinstance(i, pg.PlotCurveItem)]
+    assert steps and steps[0].opts["stepMode"] == "center"
+    # Rank scale: the alphas sit evenly, so none crowd into a corner.
+    assert np.array_equal(panel._x(), np.arange(len(panel.alphas)))
+    panel.scale.setCurrentText("log")
+    x = panel._x()
+    assert np.all(np.diff(x) > 0)
+    ticks = panel.plot.getAxis("bottom")._tickLevels[0]
+    assert ticks[0][1] == "0"
+
+
+def test_inspector_fits_stacks_pins_and_greys_used_attributes(qtbot, window):
+    _train(qtbot, window, None, algorithm="id3")
+    window.show()
+    window.docks["Inspector"].raise_()
+    window.resizeDocks([window.docks["Inspector"]], [300], Qt.Orientation.Horizontal)
+    window.controller.select_node(1)  # outlook = sunny
+    inspector = window.inspector
+    text = _plain(inspector.text())
+    assert "outlook: already split on above" in text
+    assert "0.693" in text and "0.787" in text  # the notes' truncations explained
+    # Every column reachable: the card keeps its tables' width and the inspector scrolls.
+    card = inspector.current
+    qtbot.waitUntil(lambda: card.width() >= card.minimumWidth() > 0)
+    assert card.minimumWidth() > 300
+    inspector.pin_node(0)
+    inspector.pin_node(3)
+    qtbot.wait(50)
+    cards = [inspector._pins.itemAt(k).widget() for k in range(inspector._pins.count())]
+    assert len(cards) == 2 and cards[1].y() > cards[0].y() and cards[1].x() == cards[0].x()
+
+
+def test_node_labels_are_drawn_and_exported_alike(qtbot, window, tmp_path):
+    _train(qtbot, window, None, algorithm="id3")
+    window.act["label_weka"].setChecked(True)
+    window.act["label_counts"].setChecked(True)
+    window.set_node_labels()
+    item = window.canvas.tree_scene().items_by_id[0]
+    assert item.lines == ("n = 14", "(14.0/5.0)", "yes 9 · no 5")
+    path = tmp_path / "tree.svg"
+    window.dialogs.replies["save_path"].append(str(path))
+    window.exports.export_image()
+    svg = path.read_text()
+    assert ">(14.0/5.0)<" in svg and ">yes 9 · no 5<" in svg
+
