@@ -328,7 +328,8 @@ class PruningPanel(QWidget):
                                                   (COLLAPSED, "collapsed"), (KEPT, "kept")) if counts[v]]
         before, after = self.record.before.n_nodes, tree.n_nodes
         self.intro.setText(f"{INTROS[self.record.method]} {HOW}")
-        self.summary.setText(f"{len(self.walk)} decisions ({', '.join(words) or 'none'}): "
+        self.summary.setText(f"{len(self.walk)} decision{'s' if len(self.walk) != 1 else ''} "
+                             f"({', '.join(words) or 'none'}): "
                              f"{before} nodes as grown, {after} after.")
         self.walk_label.setText("Press Start to walk through pruning, bottom-up.")
         self.decision.setText("")
