@@ -27,8 +27,8 @@ SUBTREE, LEAF, BRANCH = "subtree", "leaf", "branch"
 #: no fewer training errors than it would alone).
 IS_LEAF, KEPT, PRUNED, RAISED, COLLAPSED = "leaf", "kept", "pruned", "raised", "collapsed"
 #: Above this many nodes in the tree before pruning, pruners keep no record (one decision per
-#: node costs about a kilobyte; the walk-through is for trees a person reads).
-RECORD_LIMIT = 20_000
+#: node costs about 1.4 kB, the grown tree included; the walk-through is for trees a person reads).
+RECORD_LIMIT = 5_000
 
 
 @dataclass(frozen=True)

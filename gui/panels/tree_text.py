@@ -19,7 +19,8 @@ from gui.jobs import Job, run_aside
 VIEWS = ("Tree (J48 layout)", "Rules", "Simplified rules")
 TIPS = ("One line per branch as Weka's J48 prints it; a leaf shows (instances/errors) on the training rows",
         "One IF-THEN rule per leaf, with (correct/covered) training rows",
-        "C4.5rules style: each rule generalised by the pessimistic error, grouped by class, with a default rule")
+        "C4.5rules: each rule generalised by the pessimistic error, grouped by class (fewest false "
+        "positives first), a default rule; the first rule that fires decides")
 
 
 def tree_text(view: str, tree, data, settings) -> str:
@@ -29,12 +30,13 @@ def tree_text(view: str, tree, data, settings) -> str:
     if view == VIEWS[0] or data is None:
         note = "" if view == VIEWS[0] else "(Rules need the rows the tree was trained on; showing the tree.)\n\n"
         return f"{note}{to_text(tree)}\n{summary(tree)}"
-    from engine.export.rules import rules_text, simplify_rules, to_rules
+    from engine.export.rules import accuracy_note, rules_text, simplify_rules, to_rules
 
     rules = to_rules(tree, data)
     if view == VIEWS[2]:
         confidence = settings.confidence if settings is not None else 0.25
         rules = simplify_rules(tree, rules, data, confidence)
+        return f"{rules_text(tree, rules)}\n{accuracy_note(tree, rules, data)}\n"
     return rules_text(tree, rules)
 
 

@@ -105,7 +105,7 @@ def test_big_trees_keep_no_record(weather, monkeypatch):
     import engine.prune.pessimistic as pessimistic
     import engine.prune.reduced_error as reduced_error
 
-    assert RECORD_LIMIT >= 10_000  # a tree a person reads, with room to spare
+    assert RECORD_LIMIT >= 2_000  # a tree a person reads, with room to spare
     monkeypatch.setattr(pessimistic, "RECORD_LIMIT", 7)  # the grown weather tree has 8 nodes
     monkeypatch.setattr(reduced_error, "RECORD_LIMIT", 0)
     assert DecisionTree(algorithm="c45").fit(weather, record=True).tree_.pruning is None
