@@ -187,7 +187,7 @@ class TreeCanvas(QGraphicsView):
         port = self.viewport().rect()
         fits = min(port.width() / rect.width(), port.height() / rect.height())
         scale = self.scale_factor()
-        wanted = min(max(scale, READABLE), fits)
+        wanted = min(max(scale, READABLE), fits, 1.0)  # readable, not blown up
         if abs(wanted - scale) > 1e-3:
             self.resetTransform()
             self.scale(wanted, wanted)

@@ -42,11 +42,11 @@ def _id_at(tree: Tree, path: tuple[int, ...]) -> int:
     return node.id
 
 
-def _table(headers: list[str], tip: str) -> QTableWidget:
+def _table(headers: list[str], tip: str, numbered: bool = False) -> QTableWidget:
     table = QTableWidget(0, len(headers))
     table.setHorizontalHeaderLabels(headers)
     table.setToolTip(tip)
-    table.verticalHeader().hide()
+    table.verticalHeader().setVisible(numbered)  # the log's row numbers are the step numbers
     table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
     table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
     table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -96,11 +96,15 @@ class GrowthPanel(QWidget):
         self.speed_label = QLabel()
         self.status = QLabel("Press Step to grow the tree split by split.")
         self.status.setWordWrap(True)
-        self.log = _table(["#", "node", "split", "score", "n/N × gain"],
-                          "Every split so far, in the order taken; click one to select its node")
+        self.log = _table(["node", "split", "score", "priority"],
+                          "Every split so far, in the order taken, with its score and, growing "
+                          "best-first, its priority n/N × gain; click one to select its node",
+                          numbered=True)
         self.queue_title = QLabel()
-        self.queue = _table(["", "node", "rows", "gain", "n/N × gain"],
-                            "The leaves still to split and what each is worth; ▶ marks the next")
+        self.queue_title.setWordWrap(True)
+        self.queue = _table(["", "node", "rows", "gain", "priority"],
+                            "The leaves still to split: rows n, the gain of their best split, and "
+                            "their priority n/N × gain; ▶ marks the next")
         self._timer = QTimer(self)
         self._timer.timeout.connect(self.step)
         self.step_button.clicked.connect(self.step)
@@ -199,7 +203,8 @@ class GrowthPanel(QWidget):
         node = tree.node(step.expanded)
         split, score = self._split_words(tree, node)
         self.status.setText(f"Step {self.count}: node {step.expanded} splits on {split} "
-                            f"({score}).")
+                            f"({self._score_name()} {score}).")
+        self.log.horizontalHeaderItem(2).setText(self._score_name())
         self._log(tree, step, split, score)
         self._fill_queue(tree, step)
         self.step_taken.emit(tree, step.expanded)
@@ -211,7 +216,10 @@ class GrowthPanel(QWidget):
             split = f"{split} <= {number(node.split.threshold)}"
         ratio = self._settings.criterion == "gain_ratio"
         value = node.stats.get("gain_ratio" if ratio else "gain", 0.0)
-        return split, f"{'gain ratio' if ratio else 'gain'} {value:.3f}"
+        return split, f"{value:.3f}"
+
+    def _score_name(self) -> str:
+        return "gain ratio" if self._settings.criterion == "gain_ratio" else "gain"
 
     def _best_first(self) -> bool:
         return self._settings is not None and self._settings.growth == "best"
@@ -220,13 +228,13 @@ class GrowthPanel(QWidget):
         row = self.log.rowCount()
         self.log.insertRow(row)
         priority = f"{step.priority:.4f}" if self._best_first() else ""
-        for col, text in enumerate((str(self.count), str(step.expanded), split, score, priority)):
+        for col, text in enumerate((str(step.expanded), split, score, priority)):
             self.log.setItem(row, col, QTableWidgetItem(text))
-        self.log.item(row, 1).setToolTip(self._rule(tree, step.expanded))
+        self.log.item(row, 0).setToolTip(self._rule(tree, step.expanded))
         self._log_paths.append(_path(tree, step.expanded))
         # Earlier steps' nodes may have new ids in the bigger tree.
         for k, path in enumerate(self._log_paths[:-1]):
-            self.log.item(k, 1).setText(str(_id_at(tree, path)))
+            self.log.item(k, 0).setText(str(_id_at(tree, path)))
         self.log.scrollToBottom()
 
     def _fill_queue(self, tree: Tree, step) -> None:

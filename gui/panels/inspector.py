@@ -4,16 +4,15 @@ engine; this widget only formats."""
 
 from __future__ import annotations
 
-import re
 from html import escape
 
 from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal
-from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
 from engine.export.labels import condition, number
 from engine.learn.criteria import entropy, gini
 from engine.learn.explain import REASONS, attribute_table, node_rows, used_on_path
+from gui.cards import Card
 from gui.mime import NODE_MIME
 from gui.pruning_text import node_pruning_html
 
@@ -109,31 +108,6 @@ def splits_html(tree, node_id: int, data, settings) -> str:
             + f"<p style='color:{MUTED}'><small>{escape(ROUNDING_NOTE)}</small></p>")
 
 
-class _Card(QLabel):
-    """Rich text whose paragraphs wrap and whose tables keep every column: the card is at
-    least as wide as its widest table, and the inspector scrolls sideways when narrower."""
-
-    def __init__(self, html: str):
-        super().__init__()
-        self.setTextFormat(Qt.TextFormat.RichText)
-        self.setWordWrap(True)
-        self.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
-        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.setStyleSheet("QLabel { background: white; border: 1px solid #D0D5DD; border-radius: 4px;"
-                           " padding: 6px; }")
-        self.setText(html)
-
-    def setText(self, html: str) -> None:  # noqa: N802 - Qt override
-        super().setText(html)
-        widest = 0.0
-        for table in re.findall(r"<table.*?</table>", html, flags=re.S):
-            document = QTextDocument()
-            document.setDefaultFont(self.font())
-            document.setHtml(table)
-            widest = max(widest, document.idealWidth())
-        self.setMinimumWidth(int(widest) + 24 if widest else 0)
-
-
 class _Relay(QObject):
     ready = Signal(object, object)  # the task, the splits' HTML (None: skipped)
 
@@ -169,7 +143,7 @@ class Inspector(QWidget):
         self._tasks: set[_SplitsTask] = set()
         self.relay = _Relay(self)
         self.relay.ready.connect(self._on_splits_ready)
-        self.current = _Card("Click a node to see its numbers.")
+        self.current = Card("Click a node to see its numbers.")
         self._pinned: list[int] = []
         self._pins = QVBoxLayout()  # stacked: a card is as wide as the inspector
         self._pins.setAlignment(Qt.AlignmentFlag.AlignTop)
@@ -254,7 +228,7 @@ class Inspector(QWidget):
         self._pinned.append(node_id)
         splits = self._splits.get((id(tree), node_id))
         html = node_html(tree, node_id, data, settings) if splits is None else summary_html(tree, node_id) + splits
-        self._pins.addWidget(_Card(html))
+        self._pins.addWidget(Card(html))
 
     def pinned(self) -> list[int]:
         return list(self._pinned)

@@ -26,17 +26,20 @@ from PySide6.QtWidgets import (
 
 from engine.prune.cost_complexity import cost_complexity_path, prune_to_step
 from engine.prune.record import COLLAPSED, IS_LEAF, KEPT, PRUNED, RAISED, RECORD_LIMIT, node_at
+from gui.cards import Card
 from gui.pruning_text import decision_html
 
 INTROS = {
-    "pessimistic": (
-        "C4.5 prunes bottom-up (seed 001). At each node it weighs three options by their "
-        "pessimistic error estimates, the upper confidence bound on the error rate times the rows: "
-        "keep the subtree (the sum over its leaves), make it a leaf, or raise its most populated "
-        "branch. First it collapses splits that do not lower the training error."),
-    "reduced-error": (
-        "Reduced-error pruning goes bottom-up over rows held out from growing (seed 004): a "
-        "subtree becomes a leaf when that adds no error on them."),
+    "pessimistic": ("C4.5 prunes bottom-up (seed 001): at each node, keep the subtree, make a "
+                    "leaf, or raise the biggest branch, whichever has the fewest estimated errors."),
+    "reduced-error": ("Reduced-error pruning goes bottom-up over rows held out from growing (seed "
+                      "004): a subtree becomes a leaf when that adds no error on them."),
+}
+DETAILS = {
+    "pessimistic": ("An estimate is the rows times the upper confidence bound on the error rate; "
+                    "a subtree's is the sum over its leaves. Before that, splits that do not lower "
+                    "the training error are collapsed."),
+    "reduced-error": "The held-out rows are routed through the grown tree; errors are counted, not estimated.",
 }
 HOW = ("Select a node to see its options in the Inspector (leaves too), show what was cut on the "
        "canvas, or walk through the decisions in the order they were made.")
@@ -295,11 +298,7 @@ class PruningPanel(QWidget):
         self.walk_end.clicked.connect(lambda: self.walk_to(len(self.walk)))
         self.walk_label = QLabel("Press Start to walk through pruning, bottom-up.")
         self.walk_label.setWordWrap(True)
-        self.decision = QLabel()
-        self.decision.setWordWrap(True)
-        self.decision.setTextFormat(Qt.TextFormat.RichText)
-        self.decision.setAlignment(Qt.AlignmentFlag.AlignTop)
-        self.decision.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.decision = Card("")
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setWidget(self.decision)
@@ -327,7 +326,8 @@ class PruningPanel(QWidget):
         words = [f"{counts[v]} {w}" for v, w in ((PRUNED, "pruned to a leaf"), (RAISED, "raised"),
                                                   (COLLAPSED, "collapsed"), (KEPT, "kept")) if counts[v]]
         before, after = self.record.before.n_nodes, tree.n_nodes
-        self.intro.setText(f"{INTROS[self.record.method]} {HOW}")
+        self.intro.setText(INTROS[self.record.method])
+        self.intro.setToolTip(f"{DETAILS[self.record.method]} {HOW}")
         self.summary.setText(f"{len(self.walk)} decision{'s' if len(self.walk) != 1 else ''} "
                              f"({', '.join(words) or 'none'}): "
                              f"{before} nodes as grown, {after} after.")

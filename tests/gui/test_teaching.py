@@ -39,7 +39,8 @@ def test_toys_bounds_are_on_screen(qtbot, window):
     window.pruning.walk_to(0)
     assert window.controller.tree.n_nodes == 4
     window.controller.select_node(1)
-    assert "as a leaf" in _plain(window.inspector.text()) and "0.206" in _plain(window.inspector.text())
+    text = _plain(window.inspector.text())
+    assert "as a leaf" in text and "0.206" in text and "Candidate splits here" in text
 
 
 def test_growth_log_and_best_first_queue_on_iris(qtbot, window):
@@ -52,16 +53,17 @@ def test_growth_log_and_best_first_queue_on_iris(qtbot, window):
     for _ in range(3):
         assert growth.step()
     assert growth.log.rowCount() == 3
-    assert [growth.log.item(k, 2).text() for k in range(3)] == [
+    assert [growth.log.item(k, 1).text() for k in range(3)] == [
         "petallength <= 2.45", "petalwidth <= 1.75", "petallength <= 4.95"]
-    assert [growth.log.item(k, 4).text() for k in range(3)] == ["0.3333", "0.2598", "0.0297"]
+    assert [growth.log.item(k, 3).text() for k in range(3)] == ["0.3333", "0.2598", "0.0297"]
+    assert growth.log.horizontalHeaderItem(2).text() == "gain"
     # The queue after three steps: the next is marked, priorities fall.
     cells = [[growth.queue.item(r, c).text() for c in range(5)] for r in range(growth.queue.rowCount())]
     assert cells[0][0] == "▶" and all(row[0] == "" for row in cells[1:])
     priorities = [float(row[4]) for row in cells]
     assert priorities == sorted(priorities, reverse=True) and len(priorities) == 3
     assert growth.step()
-    assert growth.log.item(3, 1).text() == cells[0][1]  # the marked leaf was split next
+    assert growth.log.item(3, 0).text() == cells[0][1]  # the marked leaf was split next
     growth.log.selectRow(0)
     assert window.controller.selected == 0
     assert SECONDS_PER_STEP[DEFAULT_SPEED] >= 1.5  # Play lets a person read each step
