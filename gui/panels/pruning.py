@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QScrollArea,
+    QSizePolicy,
     QSlider,
     QStackedWidget,
     QVBoxLayout,
@@ -304,6 +305,9 @@ class PruningPanel(QWidget):
         scroll.setWidget(self.decision)
         buttons = QHBoxLayout()
         for button in (self.walk_start, self.walk_back, self.walk_next, self.walk_end):
+            # Narrow docks: the four share what there is rather than widen the panel.
+            button.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+            button.setMinimumWidth(48)
             buttons.addWidget(button)
         page = QWidget()
         layout = QVBoxLayout(page)
