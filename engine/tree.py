@@ -199,7 +199,8 @@ class Tree:
 
     ``pruning`` is the :class:`engine.prune.record.PruningRecord` of the pass that made
     this tree, when one was asked for: its decisions, node by node, from the tree before.
-    A tree made any other way (grown, edited by hand, read from a file) has none.
+    A tree made any other way (grown, edited by hand, read from a file) has none, and a
+    pickled tree travels without it.
     """
 
     root: Node
