@@ -378,7 +378,7 @@ class PruningPanel(QWidget):
             self.pages.setCurrentIndex(0)
             return
         tree, settings = result.model.tree_, result.model.settings_
-        if result.full_tree is not None:
+        if result.full_tree is not None and settings.prune != "reduced-error":
             self.set_tree(result.full_tree, result.path)
             self.pages.setCurrentIndex(1)
             if settings.prune == "cost-complexity":

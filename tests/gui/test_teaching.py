@@ -154,3 +154,9 @@ def test_node_labels_are_drawn_and_exported_alike(qtbot, window, tmp_path):
     svg = path.read_text()
     assert ">(14.0/5.0)<" in svg and ">yes 9 · no 5<" in svg
 
+
+
+def test_cart_with_reduced_error_pruning_walks_its_decisions(qtbot, window):
+    tree = _train(qtbot, window, "iris", algorithm="cart", prune="reduced-error")
+    assert tree.pruning is not None
+    assert window.pruning.pages.currentIndex() == 2
