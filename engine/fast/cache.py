@@ -38,7 +38,7 @@ UNUSED_DAYS = 30
 #: Written once a compilation has finished: the folder holds every kernel fits use.
 COMPLETE = "complete.json"
 #: Written when a compilation failed with an error (not when it was stopped).
-FAILED = "failed.txt"
+FAILED = "failed.json"
 #: Held by the process compiling into the folder.
 LOCK = "compile.lock"
 #: How long the last compilation on this machine took (any version): the next one's estimate.
@@ -96,32 +96,33 @@ def _user() -> str:
 
 
 @cache
-def sources_digest() -> str:
-    """A digest of the kernel sources' content (16 hex digits)."""
+def sources_digest(engine: Path = ENGINE) -> str:
+    """A digest of the kernel sources' content (16 hex digits) in the ``engine`` package."""
     h = hashlib.sha256()
-    for path in kernel_sources():
-        h.update(path.relative_to(ENGINE).as_posix().encode())
+    for path in kernel_sources(engine):
+        h.update(path.relative_to(engine).as_posix().encode())
         h.update(b"\0")
         h.update(path.read_bytes())
         h.update(b"\0")
     return h.hexdigest()[:16]
 
 
-def kernel_sources() -> list[Path]:
+def kernel_sources(engine: Path = ENGINE) -> list[Path]:
     """Modules whose content the compiled kernels depend on: those defining ``@njit``
-    functions in ``engine/fast``, and every engine module they import, transitively."""
-    todo = [p for p in sorted((ENGINE / "fast").glob("*.py")) if _NJIT.search(p.read_text("utf-8"))]
-    seen: set[Path] = set()
+    functions in ``engine/fast``, and every engine module they import, transitively
+    (but this one, which keeps the folder and compiles nothing)."""
+    todo = [p for p in sorted((engine / "fast").glob("*.py")) if _NJIT.search(p.read_text("utf-8"))]
+    seen: set[Path] = {engine / "fast" / "cache.py"}
     while todo:
         path = todo.pop()
         if path in seen:
             continue
         seen.add(path)
-        todo.extend(_engine_imports(path))
-    return sorted(seen)
+        todo.extend(_engine_imports(engine, path))
+    return sorted(seen - {engine / "fast" / "cache.py"})
 
 
-def _engine_imports(path: Path) -> list[Path]:
+def _engine_imports(engine: Path, path: Path) -> list[Path]:
     found = []
     for node in ast.walk(ast.parse(path.read_text("utf-8"))):
         if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
@@ -132,15 +133,15 @@ def _engine_imports(path: Path) -> list[Path]:
             continue
         for name in names:
             if name == "engine" or name.startswith("engine."):
-                file = _module_file(name)
+                file = _module_file(engine, name)
                 if file is not None:
                     found.append(file)
     return found
 
 
-def _module_file(name: str) -> Path | None:
+def _module_file(engine: Path, name: str) -> Path | None:
     parts = name.split(".")[1:]
-    base = ENGINE.joinpath(*parts)
+    base = engine.joinpath(*parts)
     for candidate in (base.with_suffix(".py"), base / "__init__.py"):
         if candidate.is_file():
             return candidate
@@ -178,16 +179,30 @@ def mark_used(folder: Path) -> None:
 
 
 def failure(folder: Path) -> str | None:
-    """Why the last compilation into ``folder`` failed, or None."""
+    """Why the last compilation into ``folder`` failed, or None. A failure recorded by other
+    code driving the compilation (the warm-up, the builder) is forgotten: it may work now."""
     try:
-        return (folder / FAILED).read_text("utf-8").strip() or "unknown error"
-    except OSError:
-        return None
+        record = json.loads((folder / FAILED).read_text("utf-8"))
+        if record["driver"] == _driver_digest():
+            return str(record["reason"]).strip() or "unknown error"
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    return None
 
 
 def mark_failed(folder: Path, reason: str) -> None:
     with contextlib.suppress(OSError):
-        _write_atomically(folder / FAILED, reason)
+        _write_atomically(folder / FAILED, json.dumps({"driver": _driver_digest(), "reason": reason}))
+
+
+@cache
+def _driver_digest() -> str:
+    """The content of what drives a compilation (not in the kernels' digest)."""
+    h = hashlib.sha256()
+    for name in ("warmup.py", "builder.py", "compile.py"):
+        with contextlib.suppress(OSError):
+            h.update((ENGINE / "fast" / name).read_bytes())
+    return h.hexdigest()[:16]
 
 
 def clear_failure(folder: Path) -> None:

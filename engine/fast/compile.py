@@ -226,6 +226,7 @@ def describe_seconds(seconds: float) -> str:
 def _start(niceness: int) -> str:
     """Start loading or compiling, if not yet; the state afterwards."""
     global _state, _failure
+    news = None
     with _lock:
         if _state != "idle":
             return _state
@@ -237,27 +238,25 @@ def _start(niceness: int) -> str:
 
         try:
             folder = cache.kernel_folder()
+            reason = cache.failure(folder)
         except OSError as err:
-            _state, _failure = "failed", str(err)
-            _settled.set()
-            return _state
-        reason = cache.failure(folder)
-        if reason:
+            folder, reason = None, str(err)
+        if reason:  # recorded by an earlier process: not tried again on every run
             _state, _failure = "failed", reason.strip().splitlines()[-1]
             _settled.set()
-            return _state
-        notice = None
-        if cache.is_complete(folder):
-            _state = "loading"
-            target = _load
+            news = Notice("failed", f"the fast split search could not be compiled here "
+                                    f"({_failure}); fits use the numpy search "
+                                    "('python main.py compile' tries again)")
         else:
-            notice = _compiling()
-            target = _compile_then_load
-        threading.Thread(target=target, args=(folder, niceness), name="arbor-compile",
-                         daemon=True).start()
+            if cache.is_complete(folder):
+                _state, target = "loading", _load
+            else:
+                news, target = _compiling(), _compile_then_load
+            threading.Thread(target=target, args=(folder, niceness), name="arbor-compile",
+                             daemon=True).start()
         state_now = _state
-    if notice is not None:
-        _tell(notice)
+    if news is not None:
+        _tell(news)
     return state_now
 
 

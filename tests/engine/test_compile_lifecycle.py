@@ -102,7 +102,8 @@ def test_the_digest_covers_the_kernels_and_what_they_import():
     names = {p.relative_to(cache.ENGINE).as_posix() for p in cache.kernel_sources()}
     assert {"fast/kernels.py", "fast/sweeps.py", "fast/compiled.py", "fast/histogram.py",
             "learn/tolerances.py"} <= names  # tolerances: constants compiled into the kernels
-    assert "fast/builder.py" not in names and "fast/compile.py" not in names
+    assert {"fast/jit.py"} <= names  # the options numba compiles with
+    assert not {"fast/builder.py", "fast/compile.py", "fast/cache.py"} & names
 
 
 @needs_numba
@@ -110,6 +111,27 @@ def test_the_kernels_cache_into_the_shared_folder():
     from engine.fast import kernels
 
     assert Path(kernels.impurity.stats.cache_path) == cache.kernel_folder()
+
+
+def _clone(tmp_path: Path, name: str) -> Path:
+    """A copy of the engine at another path: new files, so new modification times."""
+    target = tmp_path / name
+    shutil.copytree(ROOT / "engine", target / "engine", copy_function=shutil.copyfile,
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    return target
+
+
+def test_the_digest_is_of_content_not_of_paths_or_times(tmp_path):
+    here = cache.sources_digest()
+    copy = _clone(tmp_path, "copy") / "engine"
+    assert cache.sources_digest(copy) == here
+    changed = _clone(tmp_path, "changed") / "engine"
+    tolerances = changed / "learn" / "tolerances.py"  # constants compiled into the kernels
+    tolerances.write_text(tolerances.read_text() + "\n# changed\n")
+    assert cache.sources_digest(changed) != here
+    growth = copy / "learn" / "growth.py"  # not compiled: no reason to compile again
+    growth.write_text(growth.read_text() + "\n# changed\n")
+    assert cache.sources_digest.__wrapped__(copy) == here
 
 
 @needs_numba
@@ -127,29 +149,18 @@ def test_two_clones_at_other_paths_share_one_compilation(tmp_path):
     env = dict(os.environ, ARBOR_CACHE_DIR=str(tmp_path / "cache"))
     env.pop("PYTHONPATH", None)
 
-    def clone(name: str) -> Path:
-        target = tmp_path / name
-        shutil.copytree(ROOT / "engine", target / "engine", copy_function=shutil.copyfile,
-                        ignore=shutil.ignore_patterns("__pycache__"))  # new files, new times
-        return target
-
     def run(where: Path) -> dict:
         out = subprocess.run([sys.executable, "-c", script], cwd=where, env=env, stdin=subprocess.DEVNULL,
                              capture_output=True, text=True, timeout=300)
         assert out.returncode == 0, out.stderr
         return json.loads(out.stdout.strip().splitlines()[-1])
 
-    first = run(clone("first"))
+    first = run(_clone(tmp_path, "first"))
     time.sleep(1.1)  # later modification times for the second copy
-    second = run(clone("second"))
+    second = run(_clone(tmp_path, "second"))
     assert first["file"] != second["file"]
     assert first["folder"] == second["folder"]
     assert (first["misses"], second["misses"], second["hits"]) == (1, 0, 1)
-    changed = clone("changed")  # different kernel sources: their own folder, compiled anew
-    tolerances = changed / "engine" / "learn" / "tolerances.py"
-    tolerances.write_text(tolerances.read_text() + "\n# changed\n")
-    third = run(changed)
-    assert third["folder"] != first["folder"] and third["misses"] == 1
 
 
 # ---------------------------------------------------------------------- the warm-up
@@ -292,7 +303,7 @@ def _cli(args, env) -> subprocess.CompletedProcess:
 
 @needs_numba
 def test_the_command_line_says_once_that_it_compiles_and_finishes_before_exiting(tmp_path):
-    env = _env(tmp_path, seconds=2)
+    env = _env(tmp_path, seconds=1)
     out = _cli(["train", str(_big_csv(tmp_path)), "--algorithm", "cart", "--max-depth", "2"], env)
     assert out.returncode == 0, out.stderr
     lines = out.stderr.splitlines()
@@ -315,6 +326,7 @@ def test_compile_says_why_it_failed_and_tries_again_when_asked(tmp_path):
     assert kernels.state() != "failed"  # this process uses its own folder
     out = _cli(["train", str(_big_csv(tmp_path)), "--max-depth", "2"], env)
     assert out.returncode == 0 and "compiling" not in out.stderr  # no retry on every run
+    assert "could not be compiled here (LoweringError: something numba could not do)" in out.stderr
     out = _cli(["compile"], env)  # asked: tries again
     assert out.returncode == 0, out.stderr
     assert "Compiled the fast split search" in out.stdout and cache.failure(folder) is None
@@ -324,3 +336,13 @@ def test_compile_says_why_it_failed_and_tries_again_when_asked(tmp_path):
 def test_expected_times_read_like_a_person_says_them():
     assert [kernels.describe_seconds(s) for s in (3, 38, 60, 100, 250)] == [
         "5 s", "40 s", "about a minute", "2 min", "4 min"]
+
+
+def test_a_failure_is_remembered_until_what_drives_the_compilation_changes(tmp_path):
+    folder = cache._folder(str(tmp_path), "0123456789abcdef")
+    cache.mark_failed(folder, "TypingError: no such thing")
+    assert cache.failure(folder) == "TypingError: no such thing"
+    (folder / cache.FAILED).write_text(json.dumps({"driver": "an older warm-up", "reason": "gone"}))
+    assert cache.failure(folder) is None
+    cache.clear_failure(folder)
+    assert cache.failure(folder) is None
