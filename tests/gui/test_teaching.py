@@ -160,3 +160,17 @@ def test_cart_with_reduced_error_pruning_walks_its_decisions(qtbot, window):
     tree = _train(qtbot, window, "iris", algorithm="cart", prune="reduced-error")
     assert tree.pruning is not None
     assert window.pruning.pages.currentIndex() == 2
+
+
+def test_estimates_stay_after_growing_a_subtree_by_hand(qtbot, window):
+    tree = _train(qtbot, window, "contact-lenses", algorithm="c45")
+    collapsed = [d.path for d in tree.pruning.decisions if d.verdict == "collapsed"]
+    leaf = tree.root
+    for branch in collapsed[0]:
+        leaf = leaf.children[branch]
+    window.modelling.grow(leaf.id)
+    edited = window.controller.tree
+    assert edited.pruning is None and edited.n_nodes > tree.n_nodes  # a new tree: no record
+    window.controller.select_node(0)
+    text = _plain(window.inspector.text())
+    assert "Pessimistic error estimates" in text and "as the subtree" in text
