@@ -24,7 +24,6 @@ not seen in training is missing too.
 from __future__ import annotations
 
 import numbers
-from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -39,8 +38,8 @@ except ImportError as err:  # scikit-learn is an optional extra
     raise ImportError("engine.sklearn needs scikit-learn: pip install -e '.[sklearn]' "
                       "(or pip install scikit-learn)") from err
 
-from engine.data.encoding import Attribute, Encoded, Schema
-from engine.data.table import NOMINAL, NUMERIC
+from engine.data.columns import category_name, describe, encode_column
+from engine.data.encoding import Encoded, Schema
 from engine.errors import ArborError
 from engine.estimator import check_trainable
 from engine.fitting import fit_tree
@@ -50,18 +49,6 @@ from engine.settings import Settings, resolve
 #: What the estimators' own parameters accept, checked in ``fit`` (the learner options are
 #: checked by :func:`engine.settings.resolve`).
 ALGORITHMS = ("id3", "c45", "cart")
-
-
-@dataclass(frozen=True)
-class _Column:
-    """How one input column is encoded: numeric, or nominal with its categories."""
-
-    name: str
-    nominal: bool
-    categories: tuple[str, ...] = ()
-
-    def attribute(self) -> Attribute:
-        return Attribute(self.name, NOMINAL if self.nominal else NUMERIC, self.categories)
 
 
 class _ArborTree(BaseEstimator):
@@ -169,11 +156,11 @@ class _ArborTree(BaseEstimator):
             names = ([str(n) for n in self.feature_names_in_] if hasattr(self, "feature_names_in_")
                      else [f"x{j}" for j in range(len(raw))])
             nominal = self._nominal_positions(names, len(raw))
-            self._columns = tuple(_describe(name, col, j in nominal) for j, (name, col)
+            self._columns = tuple(describe(name, col, j in nominal) for j, (name, col)
                                   in enumerate(zip(names, raw, strict=True)))
         out = np.empty((len(raw[0]) if raw else 0, len(raw)), dtype=np.float64, order="F")
         for j, (column, col) in enumerate(zip(self._columns, raw, strict=True)):
-            out[:, j] = _encode(column, col)
+            out[:, j] = encode_column(column, col)
         return out
 
     def _check_X(self, X) -> np.ndarray:
@@ -340,7 +327,7 @@ class ArborClassifier(ClassifierMixin, _ArborTree):
         classes, codes = np.unique(y, return_inverse=True)
         self.classes_ = classes
         self.n_classes_ = len(classes)
-        return self._fit(X, codes.astype(np.intp), y, tuple(_text(c) for c in classes), sample_weight)
+        return self._fit(X, codes.astype(np.intp), y, tuple(category_name(c) for c in classes), sample_weight)
 
     def predict_proba(self, X) -> np.ndarray:
         """Class probabilities: the leaves' class shares (a sample missing a value averages
@@ -423,77 +410,3 @@ def _sample_weight(sample_weight, n: int) -> np.ndarray:
     if not (weight > 0).any():
         raise ValueError("Sample weights must contain at least one non-zero number")
     return weight
-
-
-def _text(value) -> str:
-    """A category's name: numbers without a trailing .0, everything else as ``str`` gives it."""
-    if isinstance(value, np.generic):
-        value = value.item()
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
-
-
-def _is_nominal_dtype(col) -> bool:
-    dtype = col.dtype
-    return (isinstance(dtype, pd.CategoricalDtype) or pd.api.types.is_bool_dtype(dtype)
-            or pd.api.types.is_object_dtype(dtype) or pd.api.types.is_string_dtype(dtype))
-
-
-def _as_numbers(col) -> np.ndarray | None:
-    """A column's values as float64, or None when some present value is not a number."""
-    if isinstance(col, pd.Series):
-        col = col.to_numpy(dtype=object) if _is_nominal_dtype(col) else col.to_numpy()
-    if col.dtype.kind in "biuf":
-        return col.astype(np.float64)
-    if col.dtype.kind == "c":
-        raise ValueError("Complex data not supported")
-    numbers_ = pd.to_numeric(pd.Series(col, dtype=object), errors="coerce").to_numpy(dtype=np.float64)
-    return numbers_ if not (np.isnan(numbers_) & ~pd.isna(col)).any() else None
-
-
-def _factorize(col) -> tuple[np.ndarray, list]:
-    """Codes (-1 missing) and the distinct values; values no hash takes are keyed by text."""
-    values = col.to_numpy(dtype=object) if isinstance(col, pd.Series) else np.asarray(col, dtype=object)
-    try:
-        return pd.factorize(values, use_na_sentinel=True)
-    except TypeError:  # e.g. a dict among the values
-        missing = pd.isna(values)
-        texts = np.array([None if m else _text(v) for v, m in zip(values, missing, strict=True)],
-                         dtype=object)
-        return pd.factorize(texts, use_na_sentinel=True)
-
-
-def _describe(name: str, col, nominal: bool) -> _Column:
-    """How to encode a training column: its kind and, if nominal, its categories."""
-    if not nominal and isinstance(col, pd.Series) and _is_nominal_dtype(col):
-        nominal = True
-    if not nominal and _as_numbers(col) is None:
-        nominal = True  # text among the values
-    if not nominal:
-        return _Column(name, False)
-    if isinstance(col, pd.Series) and isinstance(col.dtype, pd.CategoricalDtype):
-        categories = [_text(c) for c in col.cat.categories]
-    else:
-        _, uniques = _factorize(col)
-        try:
-            uniques = sorted(uniques)
-        except TypeError:  # values of kinds that do not compare: sorted by their text
-            uniques = sorted(uniques, key=_text)
-        categories = [_text(u) for u in uniques]
-    return _Column(name, True, tuple(dict.fromkeys(categories)))
-
-
-def _encode(column: _Column, col) -> np.ndarray:
-    """One column as floats: numbers, or category codes (NaN: missing or unseen)."""
-    if not column.nominal:
-        numbers_ = _as_numbers(col)
-        if numbers_ is None:
-            raise ValueError(f"feature {column.name!r} was numeric in training but holds text")
-        if np.isinf(numbers_).any():
-            raise ValueError("Input X contains infinity or a value too large for dtype('float64').")
-        return numbers_
-    codes, uniques = _factorize(col)
-    position = {c: float(k) for k, c in enumerate(column.categories)}
-    per_value = np.array([position.get(_text(u), np.nan) for u in uniques] + [np.nan])
-    return per_value[codes]
