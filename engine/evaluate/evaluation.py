@@ -46,7 +46,7 @@ class Evaluation:
         return weighted_mean([c.roc_auc for c in self.curves], self.curves) if self.curves else None
 
     def as_dict(self) -> dict:
-        out = {"n": self.n, "method": self.method}
+        out = {"n": self.n, "method": self.method, "notes": list(self.notes)}
         if self.classes is not None:
             out.update(
                 accuracy=self.accuracy, accuracy_std=self.accuracy_std, kappa=self.kappa,
@@ -169,7 +169,7 @@ def cross_validate(data: Encoded, settings: Settings, folds: int = 10, seed: int
     ``weka_folds``: Weka's folds, as in :func:`cross_val_predict`."""
     out, scores = cross_val_predict(data, settings, folds, seed, monitor, weka_folds)
     method = f"{folds}-fold cross-validation" + (f" (Weka's folds, seed {seed})" if weka_folds else "")
-    return _summarise(method, data, out, scores, algorithm=settings.algorithm)
+    return _summarise(method, data, out, scores, data.notes, settings.algorithm)
 
 
 def evaluate_tree(tree: Tree, data: Encoded, method: str = "test set",

@@ -116,6 +116,19 @@ def test_live_j48_snaps_thresholds_as_we_do(tmp_path):
     path = tmp_path / "snap.arff"
     path.write_text(SNAP)
     assert j48_tree(weka("J48", "-t", str(path), "-no-cv")) == SNAP_TREE
+    # Three of the generated tables, made afresh (record_thresholds.py's generator) for J48 now.
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("record_thresholds", HERE / "record_thresholds.py")
+    recorder = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(recorder)
+    table_text = recorder.table_text
+    for seed in (3, 11, 17):
+        path = tmp_path / f"snap{seed}.arff"
+        path.write_text(table_text(seed))
+        assert path.read_text() == THRESHOLDS[f"snap{seed}"]["arff"]
+        ours = DecisionTree(algorithm="c45", prune="none").fit(_table(table_text(seed))).tree_
+        assert j48_tree(weka("J48", "-U", "-t", str(path), "-no-cv")) == to_text(ours).strip()
 
 
 # ---------------------------------------------------------------- ARFF: spaces inside quotes
@@ -164,7 +177,7 @@ def test_an_exact_category_wins_over_one_that_matches_without_spaces():
     assert np.array_equal(encode_columns(categorical, [attr])[:, 0], codes, equal_nan=True)
 
 
-def test_string_attributes_load_as_nominal_with_a_note(tmp_path):
+def test_string_attributes_load_as_nominal_with_a_note(tmp_path, capsys):
     path = tmp_path / "texts.arff"
     path.write_text("@relation t\n@attribute s string\n@attribute c {p,q}\n@data\n"
                     "' hello ',p\nbye,q\n' hello ',p\n'good day',q\n")
@@ -176,6 +189,11 @@ def test_string_attributes_load_as_nominal_with_a_note(tmp_path):
                            "attributes first (e.g. Weka's StringToWordVector)",)
     model = DecisionTree(algorithm="id3").fit(table)
     assert model.tree_.n_leaves == 3 and model.notes_[0] == table.notes[0]
+    from cli.main import main
+
+    for command in (["train"], ["evaluate", "--folds", "2"]):  # the command line says it too
+        assert main([*command, str(path), "--algorithm", "id3", "--json"]) == 0
+        assert table.notes[0] in json.dumps(json.loads(capsys.readouterr().out))
 
 
 @live

@@ -1,4 +1,5 @@
-"""A model saved from a notebook (ArborClassifier.save_model) or by 'train --save' opens in the window."""
+"""Opening in the window: a model saved from a notebook (ArborClassifier.save_model) or by
+'train --save', and ARFF files whose string attributes are noted."""
 
 import numpy as np
 import pytest
@@ -44,3 +45,11 @@ def test_a_broken_model_file_is_one_message(window, tmp_path):
     assert not window.files.open_path(str(path), confirmed=True)
     assert window.dialogs.errors[-1][0].startswith("Could not open the model broken.json")
     assert window.doc.n_rows == 14  # the weather table is still open
+
+
+def test_an_arff_string_attribute_is_noted_when_opened(window, tmp_path):
+    path = tmp_path / "texts.arff"
+    path.write_text("@relation t\n@attribute s string\n@attribute c {p,q}\n@data\n' hello ',p\nbye,q\n")
+    assert window.files.open_path(str(path), confirmed=True), window.dialogs.errors
+    assert "string attribute(s) 's' (2 different texts) read as nominal" in window.status_label.text()
+    assert window.doc.frame["s"].tolist() == [" hello ", "bye"]  # the quoted spaces are kept
