@@ -12,7 +12,7 @@ from html import escape
 
 import numpy as np
 from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFont, QKeySequence, QPainter, QWheelEvent
+from PySide6.QtGui import QColor, QKeySequence, QPainter, QWheelEvent
 from PySide6.QtWidgets import QGraphicsView, QLabel
 
 from engine.export.labels import attribute_name, branch_condition
@@ -131,14 +131,22 @@ class TreeCanvas(QGraphicsView):
         self.set_tree(None)
 
     def _update_legend(self) -> None:
+        """Class colours (when bars show them) and every mark drawn: as the exported legend."""
         tree = self._scene.tree
-        if tree is None or tree.is_regression:
+        rows = []
+        if tree is not None and not tree.is_regression and self._scene.style.labels.bar:
+            rows.append(f"<b>{escape(tree.schema.target)}</b>")
+            rows += [f"<span style='color:{palette.class_colour(k).name()}'>&#9632;</span>&nbsp;{escape(c)}"
+                     for k, c in enumerate(tree.classes)]
+        if any(item.is_dashed() for item in self._scene.items_by_id.values()):
+            rows.append(f"<span style='color:{palette.NODE_BORDER.name()}'>&#9633;</span>&nbsp;pruned here "
+                        "(dashed)")
+        if self._scene.ghosts_item is not None:
+            rows.append("<span style='color:#B0B6BF'>&#9633;</span>&nbsp;cut by pruning (faint)")
+        if not rows:
             self._legend.hide()
             return
-        rows = "".join(
-            f"<span style='color:{palette.class_colour(k).name()}'>&#9632;</span>&nbsp;{escape(c)}<br>"
-            for k, c in enumerate(tree.classes))
-        self._legend.setText(f"<b>{escape(tree.schema.target)}</b><br>{rows[:-4]}")
+        self._legend.setText("<br>".join(rows))
         self._legend.adjustSize()
         self._legend.show()
         self._place_legend()
@@ -292,6 +300,7 @@ class TreeCanvas(QGraphicsView):
         self._scene.blockSignals(True)
         self._scene.build(tree, collapsed=self._scene.collapsed, **options)
         self._scene.blockSignals(False)
+        self._update_legend()
         if tree is not None:
             if selected >= 0:
                 self.select_node(selected)
@@ -453,5 +462,3 @@ class TreeCanvas(QGraphicsView):
 def scene_point(canvas: TreeCanvas, node_id: int) -> QPointF:
     return canvas.tree_scene().items_by_id[node_id].pos()
 
-
-LEGEND_FONT = QFont("DejaVu Sans", 9)

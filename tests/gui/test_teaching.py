@@ -91,8 +91,11 @@ def test_walk_through_and_ghosts(qtbot, window):
     cut = sum(sum(1 for _ in record.removed(tree, n.id).walk()) - 1
               for n in tree.nodes() if n.is_leaf and record.removed(tree, n.id) is not None)
     assert len(scene.ghosts_item._ghosts) == cut > 0
+    legend = window.canvas._legend.text()
+    assert "pruned here" in legend and "cut by pruning" in legend  # every mark drawn is explained
     panel.ghosts.setChecked(False)
     assert window.canvas.tree_scene().ghosts_item is None and not window.act["ghosts"].isChecked()
+    assert "cut by pruning" not in window.canvas._legend.text()
 
 
 def test_c45_without_pruning_says_what_the_tab_offers(qtbot, window):
