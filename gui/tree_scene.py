@@ -461,6 +461,8 @@ class TreeScene(QGraphicsScene):
         box = self.node_boxes()
         lo, hi = box[:, :2].min(axis=0), box[:, 2:].max(axis=0)
         rect = QRectF(lo[0], lo[1], hi[0] - lo[0], hi[1] - lo[1])
+        if self.ghosts_item is not None:
+            rect = rect.united(self.ghosts_item.boundingRect())
         return rect.united(self._edges_item.boundingRect()) if self._edges_item and self.edges else rect
 
     def node_moved(self, item: NodeItem) -> None:
