@@ -143,7 +143,10 @@ def compile_now(on_notice: Callable[[Notice], None] | None = None,
     """
     from engine.fast import cache
 
-    folder = cache.kernel_folder()
+    try:
+        folder = cache.kernel_folder()
+    except OSError as err:
+        return {"already": False, "ok": False, "seconds": 0.0, "folder": None, "reason": str(err)}
     already = cache.is_complete(folder)
     cache.clear_failure(folder)
     global _state
