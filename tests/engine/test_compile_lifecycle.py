@@ -189,13 +189,14 @@ def _signatures() -> dict:
 
 
 def _other_fits(tmp_path: Path) -> None:
-    """Real fits unlike the warm-up's: files read from disk, other shapes, pruning, CV."""
+    """Real fits unlike the warm-up's: files read from disk, other shapes, missing values,
+    pruning, cross-validation, a regrown subtree, the window's step-by-step growth."""
     from engine.data.encoding import encode
     from engine.data.io import read_table
     from engine.estimator import DecisionTree
     from engine.evaluate.evaluation import cross_validate
     from engine.learn.editing import grow_below
-    from engine.learn.growth import grow
+    from engine.learn.growth import grow, grow_steps
 
     rng = np.random.default_rng(7)
     n = 9_000
@@ -219,7 +220,15 @@ def _other_fits(tmp_path: Path) -> None:
     grow_below(model.tree_, encode(table), model.settings_, leaf.id)
     regression = numeric.frame.assign(y=numeric.frame.a0 * 2 + rng.normal(size=n))
     DecisionTree(algorithm="cart", task="regression", max_depth=8).fit(regression, target="y")
+    holes = frame.copy()
+    holes.loc[rng.random(n) < 0.1, "a0"] = np.nan
+    holes.loc[rng.random(n) < 0.1, "colour"] = None
+    for options in ({"algorithm": "c45", "max_depth": 5}, {"algorithm": "cart", "max_depth": 5}):
+        DecisionTree(**options).fit(holes, target="y")
     data = encode(numeric)
+    steps = grow_steps(data, DecisionTree(algorithm="cart", max_depth=3).settings())
+    for _ in zip(range(3), steps, strict=False):
+        pass
     cross_validate(data, DecisionTree(algorithm="cart", splitter="histogram", max_leaves=20).settings(),
                    folds=3, seed=2)
     grow(data, DecisionTree(algorithm="cart", max_depth=4).settings(), compiled=True,
