@@ -6,7 +6,7 @@ from engine.data.encoding import Encoded, subset
 from engine.evaluate.alpha import choose_alpha
 from engine.evaluate.folds import holdout_split
 from engine.learn.growth import grow
-from engine.monitor import NULL_MONITOR, Monitor
+from engine.monitor import NULL_MONITOR, Monitor, watching
 from engine.prune.cost_complexity import prune_cost_complexity
 from engine.prune.pessimistic import collapse_tree, prune_pessimistic
 from engine.prune.reduced_error import prune_reduced_error
@@ -16,11 +16,17 @@ from engine.tree import Tree
 
 def fit_tree(data: Encoded, settings: Settings, monitor: Monitor = NULL_MONITOR,
              record: bool = False) -> Tree:
-    """Grow a tree on ``data`` and prune it as ``settings`` ask.
+    """Grow a tree on ``data`` and prune it as ``settings`` ask; every phase answers ``monitor``'s
+    cancel (the loops shared by the phases through :func:`engine.monitor.checkpoint`).
 
     ``record``: C4.5's and reduced-error pruning keep their decisions on the tree
     (``tree.pruning``, an :class:`engine.prune.record.PruningRecord`) for views to follow.
     """
+    with watching(monitor):
+        return _fit(data, settings, monitor, record)
+
+
+def _fit(data: Encoded, settings: Settings, monitor: Monitor, record: bool) -> Tree:
     if settings.prune == "reduced-error":
         y = None if data.schema.is_regression else data.y
         grow_rows, prune_rows = holdout_split(y, data.n_rows, settings.holdout, settings.seed)

@@ -4,12 +4,20 @@ The engine knows nothing of Qt: it takes a ``Monitor``, calls ``report`` with a
 fraction in [0, 1] and a short message, and calls ``check`` between steps (once
 per node expansion, per fold, per pruning step), which raises ``Cancelled`` once
 ``cancel`` has been called from any thread.
+
+Loops over a tree's nodes or rows that any phase may run (routing rows for pruning,
+rebuilding and renumbering trees, predicting, the pruning path) take no monitor of their
+own: they call :func:`checkpoint`, which checks the monitor of the job running in this
+thread, set with :func:`watching` by whoever runs the job (the fit, cross-validation, the
+window's jobs). Every phase of a training is thus cancellable within a node's work.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from engine.errors import Cancelled
 
@@ -70,3 +78,30 @@ class _ScaledMonitor(Monitor):
 
 
 NULL_MONITOR = Monitor()
+
+
+_watched: ContextVar[Monitor] = ContextVar("arbor_watched_monitor", default=NULL_MONITOR)
+
+
+@contextmanager
+def watching(monitor: Monitor) -> Iterator[Monitor]:
+    """Make ``monitor`` the one :func:`checkpoint` checks in this thread, for the block."""
+    token = _watched.set(monitor)
+    try:
+        yield monitor
+    finally:
+        _watched.reset(token)
+
+
+def checkpoint() -> None:
+    """Raise ``Cancelled`` if the job running in this thread was cancelled. Cheap (a lookup
+    and a flag): call it once per node or per block of rows in any long loop.
+
+    >>> m = Monitor()
+    >>> with watching(m):
+    ...     checkpoint(); m.cancel(); checkpoint()
+    Traceback (most recent call last):
+    ...
+    engine.errors.Cancelled: cancelled
+    """
+    _watched.get().check()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine.learn.tolerances import WEKA_EPS
+from engine.monitor import checkpoint
 from engine.tree import Node, Tree, leaf_prediction, partition_rows
 
 
@@ -21,6 +22,7 @@ def _route(tree: Tree, X: np.ndarray, visit) -> None:
         (tree.root, np.arange(n), np.ones(n), None)
     ]
     while stack:
+        checkpoint()
         node, rows, weights, fallback = stack.pop()
         if node.is_leaf:
             visit(node, rows, weights, fallback)

@@ -17,6 +17,7 @@ from types import MappingProxyType
 import numpy as np
 
 from engine.data.encoding import Schema
+from engine.monitor import checkpoint
 
 #: Split kinds.
 MULTIWAY, THRESHOLD, SUBSET = "multiway", "threshold", "subset"
@@ -122,12 +123,15 @@ class Node:
         return self.split is None
 
     def walk(self) -> Iterator[Node]:
-        """Pre-order traversal without recursion (trees can be deep)."""
-        stack = [self]
+        """Pre-order traversal without recursion (trees can be deep); cancellable."""
+        stack, seen = [self], 0
         while stack:
             node = stack.pop()
             yield node
             stack.extend(reversed(node.children))
+            seen += 1
+            if not seen & 1023:
+                checkpoint()
 
 
 class NodeNumbers:
@@ -329,7 +333,9 @@ def renumber(root: Node, start_depth: int = 0) -> Node:
         order.append((node, next(counter), depth))
         stack.extend((c, depth + 1) for c in reversed(node.children))
     built: dict[int, Node] = {}
-    for node, new_id, depth in reversed(order):
+    for k, (node, new_id, depth) in enumerate(reversed(order)):
+        if not k & 1023:
+            checkpoint()
         children = tuple(built.pop(id(c)) for c in node.children)
         built[id(node)] = replace(node, id=new_id, depth=depth, children=children)
     return built[id(root)]

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
 from engine.errors import ArborError, Cancelled
-from engine.monitor import Monitor
+from engine.monitor import Monitor, watching
 
 PROGRESS_INTERVAL = 0.05  # seconds: at most ~20 progress signals a second
 
@@ -57,7 +57,8 @@ class Job(QObject):
     def run(self) -> None:
         """Body of the worker thread."""
         try:
-            result = self._call(self.monitor)
+            with watching(self.monitor):  # every engine loop in this thread answers Cancel
+                result = self._call(self.monitor)
         except Cancelled:
             self.done = True
             self.cancelled.emit()

@@ -66,9 +66,11 @@ def choose_alpha(tree: Tree, data: Encoded, settings: Settings,
         monitor.check()
         monitor.report(f / k, f"alpha fold {f + 1} of {k}")
         train = np.setdiff1d(np.arange(data.n_rows), test)
-        fold_tree = Tree(grow(subset(data, train), grow_settings), data.schema)
+        fold_tree = Tree(grow(subset(data, train), grow_settings,
+                              monitor.scaled(f / k, (f + 0.8) / k)), data.schema)
         held = subset(data, test)
         for p, beta in enumerate(probes):
+            monitor.check()
             losses[p, test] = _losses(prune_cost_complexity(fold_tree, beta), held)
     w = data.weight
     n = w.sum()

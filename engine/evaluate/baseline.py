@@ -17,6 +17,7 @@ import numpy as np
 
 from engine.data.encoding import Encoded
 from engine.errors import ArborError
+from engine.monitor import checkpoint
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,8 @@ def _numeric_rule(x, y, w, K, min_bucket):
     counts = np.zeros(K)
     i = 0
     while i < len(xs):
+        if not i & 4095:
+            checkpoint()
         j = i
         while j < len(xs) and xs[j] == xs[i]:
             counts[ys[j]] += ws[j]

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from engine.monitor import checkpoint
 from engine.prune.routing import cut_below
 from engine.tree import Tree
 
@@ -34,19 +35,24 @@ def _subtree_arrays(tree: Tree):
     n = len(nodes)
     parent = np.full(n, -1)
     end = np.arange(1, n + 1)  # one past the last descendant, in pre-order
-    for node in nodes:
+    total = tree.root.weight
+    classes = not (tree.is_regression or not total)
+    r_node, e_node, leaf = np.empty(n), np.zeros(n), np.empty(n, dtype=bool)
+    for node in nodes:  # one pass, cancellable: a million-row tree has 350,000 nodes
+        i = node.id
+        if not i & 1023:
+            checkpoint()
+        r_node[i] = node.impurity * node.weight / total
+        leaf[i] = node.is_leaf
+        if classes:
+            e_node[i] = node.distribution.sum() - node.distribution.max()
         for c in node.children:
-            parent[c.id] = node.id
+            parent[c.id] = i
     for node in reversed(nodes):
         if node.children:
             end[node.id] = end[node.children[-1].id]
-    total = tree.root.weight
-    r_node = np.array([nd.impurity * nd.weight / total for nd in nodes])
-    leaf = np.array([nd.is_leaf for nd in nodes])
-    if tree.is_regression or not total:
-        e_node = np.zeros(n)
-    else:
-        e_node = np.array([nd.distribution.sum() - nd.distribution.max() for nd in nodes]) / total
+    if classes:
+        e_node /= total
     return nodes, parent, end, r_node, leaf, e_node
 
 
@@ -63,6 +69,8 @@ def _weakest_links(tree: Tree, stop_alpha: float | None = None):
     r_branch = np.where(leaf, r_node, 0.0)
     e_branch = np.where(leaf, e_node, 0.0)
     for i in range(n - 1, -1, -1):
+        if not i & 1023:
+            checkpoint()
         if parent[i] >= 0:
             n_leaves[parent[i]] += n_leaves[i]
             r_branch[parent[i]] += r_branch[i]
@@ -76,7 +84,11 @@ def _weakest_links(tree: Tree, stop_alpha: float | None = None):
     latest = dict(zip(inner.tolist(), start.tolist(), strict=True))
     heap = [(a, i) for i, a in latest.items()]
     heapq.heapify(heap)
+    popped = 0
     while heap:
+        popped += 1
+        if not popped & 255:
+            checkpoint()
         alpha, i = heapq.heappop(heap)
         if is_leaf[i] or not in_tree[i] or latest[i] != alpha:
             continue  # pruned already, inside a pruned subtree, or superseded

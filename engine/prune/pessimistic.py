@@ -14,7 +14,7 @@ import numpy as np
 from engine.data.encoding import Encoded
 from engine.learn.problem import Problem
 from engine.learn.tolerances import WEKA_EPS
-from engine.monitor import NULL_MONITOR, Monitor
+from engine.monitor import NULL_MONITOR, Monitor, checkpoint
 from engine.prune.bounds import estimated_errors
 from engine.prune.record import (
     BRANCH,
@@ -41,8 +41,11 @@ def _wrong(dist: np.ndarray) -> float:
 
 
 def _leaves(live: LiveNode):
-    stack = [live]
+    stack, seen = [live], 0
     while stack:
+        seen += 1
+        if not seen & 255:
+            checkpoint()
         n = stack.pop()
         if n.is_leaf:
             yield n
@@ -100,6 +103,7 @@ def collapse(problem: Problem, live: LiveNode, recorder: _Recorder | None = None
     """Turn a split into a leaf when its leaves make no fewer training errors than it would."""
     stack = [(live, ())]
     while stack:
+        checkpoint()
         n, path = stack.pop()
         if n.is_leaf:
             continue

@@ -12,6 +12,7 @@ from types import MappingProxyType
 import numpy as np
 
 from engine.learn.problem import Problem
+from engine.monitor import checkpoint
 from engine.tree import Node, Split, Tree, partition_rows, renumber
 
 
@@ -52,6 +53,7 @@ def attach(problem: Problem, node: Node, rows, weights, refit: bool = False) -> 
     root = None
     stack = [(node, rows, weights, None)]
     while stack:
+        checkpoint()
         n, r, w, parent = stack.pop()
         live = LiveNode(n.split, [], r, w, problem.stats(r, w), dict(n.stats))
         if parent is None:
@@ -76,7 +78,9 @@ def to_node(problem: Problem, live: LiveNode) -> Node:
         order.append(n)
         stack.extend(n.children)
     built: dict[int, Node] = {}
-    for n in reversed(order):
+    for k, n in enumerate(reversed(order)):
+        if not k & 255:
+            checkpoint()
         children = tuple(built.pop(id(c)) for c in n.children)
         built[id(n)] = _node(problem, n, children)
     return built[id(live)]
@@ -114,7 +118,9 @@ def leaf_of(node: Node) -> Node:
 def cut_below(tree: Tree, is_leaf: np.ndarray) -> Tree:
     """A copy of ``tree`` in which the nodes flagged in ``is_leaf`` lose their subtrees."""
     built: dict[int, Node] = {}
-    for node in reversed(list(tree.nodes())):
+    for k, node in enumerate(reversed(list(tree.nodes()))):
+        if not k & 1023:
+            checkpoint()
         if is_leaf[node.id] and not node.is_leaf:
             built[node.id] = leaf_of(node)
         else:
