@@ -184,6 +184,8 @@ def _node(rec, k: int, where: str, attributes: list[dict], classes: list[str] | 
         fail(here, "a regression tree's node has no class distribution")
     if "value" in rec:
         number(rec["value"], here, "its value")
+    elif classes is None and rec["weight"] > 0:
+        fail(here, "a regression tree's node with training weight needs its mean 'value'")
     if "split" in rec:
         _split(rec["split"], here, attributes, len(children))
     elif children:

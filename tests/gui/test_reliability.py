@@ -182,3 +182,11 @@ def test_a_read_only_file_is_replaced_only_when_the_user_agrees(qtbot, window, t
     window.dialogs.replies["ask_yes_no"].append(True)
     assert window.files.save_as() and path.read_text().startswith("outlook")
     assert not window.doc.modified
+
+
+def test_an_infinite_number_is_refused_in_a_numeric_cell(qtbot, window):
+    window.files.open_sample("weather-numeric", confirmed=True)
+    column = window.doc.columns.index("temperature")
+    for text in ("1e400", "-inf", "Infinity"):
+        assert not window.model.setData(window.model.index(0, column), text)
+    assert window.doc.value(0, column) == 85 and not window.doc.modified
