@@ -331,6 +331,8 @@ def renumber(root: Node, start_depth: int = 0) -> Node:
     while stack:
         node, depth = stack.pop()
         order.append((node, next(counter), depth))
+        if not len(order) & 1023:
+            checkpoint()
         stack.extend((c, depth + 1) for c in reversed(node.children))
     built: dict[int, Node] = {}
     for k, (node, new_id, depth) in enumerate(reversed(order)):

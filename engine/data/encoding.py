@@ -19,6 +19,7 @@ import pandas as pd
 
 from engine.data.table import IGNORED, NOMINAL, NUMERIC, Table, make_table
 from engine.errors import ArborError
+from engine.monitor import checkpoint
 
 #: More classes than this is almost always a wrongly chosen target (an id, a free-text column).
 MAX_CLASSES = 500
@@ -303,5 +304,13 @@ def schema_table(schema: Schema) -> Table:
 
 
 def subset(data: Encoded, rows: np.ndarray) -> Encoded:
-    """The training set restricted to ``rows`` (a fold, a holdout part)."""
-    return replace(data, X=np.asfortranarray(data.X[rows]), y=data.y[rows], weight=data.weight[rows])
+    """The training set restricted to ``rows`` (a fold, a holdout part).
+
+    Copied a column at a time (``X`` is column-major): quicker than one fancy index, and
+    cancellable between columns.
+    """
+    X = np.empty((len(rows), data.X.shape[1]), dtype=data.X.dtype, order="F")
+    for j in range(data.X.shape[1]):
+        checkpoint()
+        np.take(data.X[:, j], rows, out=X[:, j])
+    return replace(data, X=X, y=data.y[rows], weight=data.weight[rows])

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from engine.data.encoding import Encoded, subset
-from engine.evaluate.folds import stratified_folds
+from engine.evaluate.folds import stratified_folds, training_rows
 from engine.learn.growth import grow
 from engine.monitor import NULL_MONITOR, Monitor
 from engine.predict import predict_proba, predict_value
@@ -65,7 +65,7 @@ def choose_alpha(tree: Tree, data: Encoded, settings: Settings,
     for f, test in enumerate(stratified_folds(y, data.n_rows, k, settings.seed)):
         monitor.check()
         monitor.report(f / k, f"alpha fold {f + 1} of {k}")
-        train = np.setdiff1d(np.arange(data.n_rows), test)
+        train = training_rows(test, data.n_rows)
         fold_tree = Tree(grow(subset(data, train), grow_settings,
                               monitor.scaled(f / k, (f + 0.8) / k)), data.schema)
         held = subset(data, test)

@@ -49,24 +49,26 @@ def _numeric_rule(x, y, w, K, min_bucket):
     known = ~np.isnan(x)
     order = np.argsort(x[known], kind="stable")
     xs, ys, ws = x[known][order], y[known][order], w[known][order]
+    # Runs of equal values: a bucket only ends between two different values.
+    starts = np.flatnonzero(np.r_[True, xs[1:] != xs[:-1]]) if len(xs) else np.zeros(0, np.intp)
+    run = np.repeat(np.arange(len(starts)), np.diff(np.r_[starts, len(xs)]))
+    per_run = np.bincount(run * K + ys, weights=ws, minlength=len(starts) * K).reshape(-1, K)
+    after = np.r_[ys[starts[1:]], -1].tolist()  # the class of the row after each run (-1: none)
+    values = xs[np.r_[starts[1:] - 1, len(xs) - 1]].tolist() if len(xs) else []
     buckets: list[tuple[float, np.ndarray]] = []  # (upper value, class counts)
-    counts = np.zeros(K)
-    i = 0
-    while i < len(xs):
-        if not i & 4095:
+    classes = range(K)
+    counts = [0.0] * K  # plain floats: this loop runs once per distinct value
+    for r, (row, upper) in enumerate(zip(per_run.tolist(), values, strict=True)):
+        if not r & 4095:
             checkpoint()
-        j = i
-        while j < len(xs) and xs[j] == xs[i]:
-            counts[ys[j]] += ws[j]
-            j += 1
-        i = j
-        majority = counts.max()
-        next_differs = i >= len(xs) or ys[i] != np.argmax(counts)
-        if majority >= min_bucket and next_differs:
-            buckets.append((xs[i - 1], counts))
-            counts = np.zeros(K)
-    if counts.sum() > 0:
-        buckets.append((xs[-1], counts))
+        for k in classes:
+            counts[k] += row[k]
+        best = max(classes, key=counts.__getitem__)  # the first of equal counts, as argmax
+        if counts[best] >= min_bucket and after[r] != best:
+            buckets.append((upper, np.array(counts)))
+            counts = [0.0] * K
+    if sum(counts) > 0:
+        buckets.append((xs[-1], np.array(counts)))
     merged: list[tuple[float, np.ndarray]] = []
     for upper, c in buckets:
         if merged and np.argmax(merged[-1][1]) == np.argmax(c):

@@ -10,7 +10,7 @@ from engine.data.encoding import Encoded, subset
 from engine.errors import ArborError
 from engine.evaluate import folds as folding
 from engine.evaluate.curves import ClassCurves, class_curves, weighted_mean
-from engine.evaluate.folds import holdout_split
+from engine.evaluate.folds import holdout_split, training_rows
 from engine.fitting import fit_tree
 from engine.monitor import NULL_MONITOR, Monitor
 from engine.predict import class_codes, predict_proba, predict_value
@@ -154,7 +154,7 @@ def cross_val_predict(data: Encoded, settings: Settings, folds: int = 10, seed: 
     for f, test in enumerate(deal(y, data.n_rows, folds, seed)):
         monitor.check()
         monitor.report(f / folds, f"fold {f + 1} of {folds}")
-        train = np.setdiff1d(np.arange(data.n_rows), test)
+        train = training_rows(test, data.n_rows)
         tree = fit_tree(subset(data, train), settings, monitor.scaled(f / folds, (f + 1) / folds))
         held = subset(data, test)
         out[test] = fold_out = _output(tree, held)

@@ -132,3 +132,16 @@ def _group_by_class(order: np.ndarray, y: np.ndarray) -> np.ndarray:
             source = further
         rest = tail[source[int(rotates.sum()):]]
     return np.concatenate(groups) if groups else order
+
+
+def training_rows(test: np.ndarray, n: int) -> np.ndarray:
+    """The rows of ``range(n)`` not in ``test``, in order: a fold's training part.
+
+    (``np.setdiff1d`` gives the same, but sorts: seconds on a million rows, uncancellable.)
+
+    >>> training_rows(np.array([1, 3]), 5).tolist()
+    [0, 2, 4]
+    """
+    keep = np.ones(n, dtype=bool)
+    keep[test] = False
+    return np.flatnonzero(keep)

@@ -9,7 +9,7 @@ import numpy as np
 
 from engine.data.encoding import Encoded
 from engine.learn.problem import Problem
-from engine.monitor import NULL_MONITOR, Monitor
+from engine.monitor import NULL_MONITOR, Monitor, checkpoint
 from engine.prune.record import (
     IS_LEAF,
     KEPT,
@@ -45,6 +45,8 @@ def prune_reduced_error(tree: Tree, data: Encoded, prune_rows: np.ndarray,
     while stack:
         live, node, path = stack.pop()
         order.append((live, node, path))
+        if not len(order) & 1023:
+            checkpoint()
         stack.extend((lc, c, (*path, b))
                      for b, (lc, c) in enumerate(zip(live.children, node.children, strict=True)))
     cut = np.zeros(len(grown), dtype=bool)

@@ -76,6 +76,8 @@ def to_node(problem: Problem, live: LiveNode) -> Node:
     while stack:
         n = stack.pop()
         order.append(n)
+        if not len(order) & 1023:
+            checkpoint()
         stack.extend(n.children)
     built: dict[int, Node] = {}
     for k, n in enumerate(reversed(order)):
