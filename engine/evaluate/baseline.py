@@ -57,12 +57,16 @@ def _numeric_rule(x, y, w, K, min_bucket):
     values = xs[np.r_[starts[1:] - 1, len(xs) - 1]].tolist() if len(xs) else []
     buckets: list[tuple[float, np.ndarray]] = []  # (upper value, class counts)
     classes = range(K)
-    counts = [0.0] * K  # plain floats: this loop runs once per distinct value
-    for r, (row, upper) in enumerate(zip(per_run.tolist(), values, strict=True)):
+    # Plain floats, one flat list: this loop runs once per distinct value, and makes no
+    # objects the garbage collector tracks (a collection in a worker thread may free Qt
+    # objects of the window, which must happen on its own thread).
+    flat = per_run.ravel().tolist()
+    counts = [0.0] * K
+    for r, upper in enumerate(values):
         if not r & 4095:
             checkpoint()
         for k in classes:
-            counts[k] += row[k]
+            counts[k] += flat[r * K + k]
         best = max(classes, key=counts.__getitem__)  # the first of equal counts, as argmax
         if counts[best] >= min_bucket and after[r] != best:
             buckets.append((upper, np.array(counts)))
