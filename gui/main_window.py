@@ -13,7 +13,6 @@ from pathlib import Path
 from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
 from PySide6.QtGui import QActionGroup
 from PySide6.QtWidgets import (
-    QApplication,
     QDockWidget,
     QFrame,
     QLabel,
@@ -23,6 +22,8 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QToolBar,
+    QVBoxLayout,
+    QWidget,
 )
 
 from engine.export.node_labels import NodeLabels
@@ -33,6 +34,7 @@ from gui.dialogs import Dialogs
 from gui.evaluating import Evaluating
 from gui.exports import IMAGE_SCALES, Exports
 from gui.files import FileActions
+from gui.find_bar import FindBar
 from gui.modelling import Modelling
 from gui.panels.algorithm import ConfigPanel
 from gui.panels.data import TablePanel
@@ -110,7 +112,15 @@ class MainWindow(QMainWindow):
         self.recovery = Recovery(self.files)
         self.files.recovery = self.recovery
         self.image_scale = 2.0
-        self.setCentralWidget(self.canvas)
+        self.find_bar = FindBar(self.canvas)
+        centre = QWidget()
+        column = QVBoxLayout(centre)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(0)
+        column.addWidget(self.find_bar)
+        column.addWidget(self.canvas, 1)
+        self.setCentralWidget(centre)
+        self.canvas.set_job_starter(self._start_canvas_job)
         self.docks = {}
         for name, area, tab_with in DOCKS:
             dock = QDockWidget(name, self)
@@ -255,6 +265,8 @@ class MainWindow(QMainWindow):
         self.table.rows_selected.connect(self._on_table_rows_selected)
         self.canvas.node_selected.connect(c.select_node)
         self.canvas.big_tree_shown.connect(self._on_canvas_big_tree_shown)
+        self.canvas.opened.connect(self._on_canvas_opened)
+        self.find_bar.closed.connect(self.canvas.setFocus)
         self.canvas.rows_dropped.connect(self._on_canvas_rows_dropped)
         self.canvas.node_context_menu_requested.connect(self._on_canvas_node_context_menu_requested)
         self.growth.step_taken.connect(self._on_growth_step_taken)
@@ -328,18 +340,24 @@ class MainWindow(QMainWindow):
         return self.controller.train()
 
     def expand_all(self) -> None:
-        tree = self.canvas.tree()
-        if tree is None:
-            return
-        if tree.n_nodes > 20_000 and not self.dialogs.ask_yes_no(
-                f"The tree has {tree.n_nodes:,} nodes; drawing them all takes about "
-                f"{tree.n_nodes / 15_000:.0f} s and the canvas gets slow. Show them all?"):
-            return
-        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
-        try:
-            self.canvas.expand_all()
-        finally:
-            QApplication.restoreOverrideCursor()
+        """Show every node; a big tree is laid out in the background (Cancel stops it)."""
+        self.canvas.expand_all()
+
+    def _start_canvas_job(self, name: str, call, done) -> bool:
+        """A big layout for the canvas, run as a job (progress in the status bar, Esc cancels)."""
+        from gui.jobs import Job
+
+        c = self.controller
+        if c.busy:
+            self._say(f"{name}: waiting for the running job to end first (or Cancel it), then try again")
+            return False
+        job = Job(name, call)
+        job.finished.connect(lambda out, j=job: c.runner.is_current(j) and done(out))
+        job.cancelled.connect(lambda j=job: c.runner.is_current(j) and c.say(
+            "Cancelled; the tree is shown as it was"))
+        c.start(job)
+        self._say(f"{name}…")
+        return True
 
     def filter_rows_to_node(self, node_id: int | None) -> None:
         """Show only the table rows that reach ``node_id`` (None shows every row again)."""
@@ -357,10 +375,8 @@ class MainWindow(QMainWindow):
             self.inspector.pin_node(node_id)
 
     def find_in_tree(self) -> None:
-        text = self.dialogs.ask_text("Find in tree", "Attribute, value or class:")
-        if text:
-            hits = self.canvas.find(text)
-            self._say(f"{len(hits)} node(s) match {text!r}" + (" — F3 for the next" if hits else ""))
+        """Ctrl+F: the find bar above the canvas (the whole tree is searched, collapsed parts too)."""
+        self.find_bar.open()
 
     def compare_runs(self, a: int | None = None, b: int | None = None) -> None:
         """Two runs side by side in a window of their own (the two selected in the Runs list)."""
@@ -442,6 +458,7 @@ class MainWindow(QMainWindow):
 
         # A new training starts from a fitted view; edits, pruning and steps keep the view.
         self.canvas.set_tree(tree, keep_view=self.controller.origin != TRAINED)
+        self.find_bar.reset()
         if select >= 0:
             self.canvas.select_node(select)
 
@@ -487,6 +504,11 @@ class MainWindow(QMainWindow):
             self.dialogs.error(str(err))
             return
         menu.exec(pos)
+
+    def _on_canvas_opened(self, node_id: int, shown: int, total: int) -> None:
+        what = "Every node shown" if node_id < 0 else f"Opened node {node_id}"
+        closed = "" if shown == total else "; double-click a closed node to open it"
+        self._say(f"{what}: {shown:,} of {total:,} nodes on the canvas{closed}")
 
     def _on_canvas_big_tree_shown(self, levels: int, shown: int, total: int) -> None:
         note = (f"big tree: its top {levels} levels shown ({shown:,} of {total:,} nodes); "

@@ -9,7 +9,7 @@ type sizes come from a :class:`gui.figure_style.FigureStyle`.
 from __future__ import annotations
 
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QPainter, QPen
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 
 from engine.export.labels import attribute_name, predicted
@@ -36,15 +36,36 @@ def node_texts(tree: Tree, node: Node, parent: Node | None, hidden: int = 0,
 
 def node_size(tree: Tree, node: Node, parent: Node | None, hidden: int = 0,
               texts: tuple[str, tuple[str, ...]] | None = None,
-              style: FigureStyle = SCREEN) -> tuple[float, float]:
+              style: FigureStyle = SCREEN, metrics=None) -> tuple[float, float]:
+    """Width and height of a node's box; ``metrics`` (title, body) measure off the GUI thread
+    (:func:`new_metrics`), where the style's shared ones must not be used."""
     head, lines = texts or node_texts(tree, node, parent, hidden, style)
-    title_metrics, body_metrics = style.title_metrics, style.body_metrics
+    title_metrics, body_metrics = metrics or (style.title_metrics, style.body_metrics)
     width = max(72.0, title_metrics.horizontalAdvance(head),
                 *(body_metrics.horizontalAdvance(line) for line in lines)) + 2 * PAD_X
     height = title_metrics.height() + len(lines) * body_metrics.height() + 2 * PAD_Y
     if style.labels.bar:
         height += BAR_H + 4
     return width, height
+
+
+def new_metrics(style: FigureStyle = SCREEN) -> tuple[QFontMetricsF, QFontMetricsF]:
+    """Title and body metrics of their own, for a thread that measures text."""
+    return QFontMetricsF(QFont(style.title_font)), QFontMetricsF(QFont(style.body_font))
+
+
+def tint(tree: Tree, majority: int) -> QColor:
+    """A node's colour: its majority class's (``majority`` -1: none, or a regression tree)."""
+    if majority < 0:
+        return palette.REGRESSION if tree.is_regression else palette.NODE_FILL
+    return palette.class_colour(majority)
+
+
+def box_colour(tree: Tree, majority: int) -> QColor:
+    """The fill of the bare box a node is drawn as when zoomed far out."""
+    tinted = QColor(tint(tree, majority))
+    tinted.setAlpha(150)
+    return tinted
 
 
 _FLAGS = QGraphicsItem.GraphicsItemFlag.ItemIsSelectable | QGraphicsItem.GraphicsItemFlag.ItemIsMovable
@@ -92,15 +113,11 @@ class NodeItem(QGraphicsItem):
             self.update()
 
     def tint(self) -> QColor:
-        if self._majority < 0:
-            return palette.REGRESSION if self.tree.is_regression else palette.NODE_FILL
-        return palette.class_colour(self._majority)
+        return tint(self.tree, self._majority)
 
     def box_colour(self) -> QColor:
         """The fill of the bare box a node is drawn as when zoomed far out."""
-        tinted = QColor(self.tint())
-        tinted.setAlpha(150)
-        return tinted
+        return box_colour(self.tree, self._majority)
 
     def is_dashed(self) -> bool:
         """Pruned or raised by C4.5: drawn with a dashed border."""

@@ -11,6 +11,9 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QWidget
 
+from gui.node_item import tint
+from gui.tree_scene import rects_path
+
 MARGIN = 6.0
 
 
@@ -56,14 +59,9 @@ class Overview(QWidget):
         painter.drawPath(scene.edge_path())
         painter.setPen(Qt.PenStyle.NoPen)
         boxes = scene.node_boxes() + (3, 3, -3, -3)
-        by_colour: dict[int, tuple[QColor, list[QRectF]]] = {}
-        for item, (left, top, right, bottom) in zip(scene.items_by_id.values(), boxes.tolist(), strict=True):
-            colour = item.tint()
-            by_colour.setdefault(colour.rgba(), (colour, []))[1].append(QRectF(left, top, right - left,
-                                                                               bottom - top))
-        for colour, rects in by_colour.values():
-            painter.setBrush(colour)
-            painter.drawRects(rects)
+        for majority, rows in scene.rows_by_majority():  # one colour at a time, no Python per node
+            painter.setBrush(tint(scene.tree, majority))
+            painter.drawPath(rects_path(boxes[rows]))
         painter.end()
         self.update()
 

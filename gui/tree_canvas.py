@@ -8,6 +8,8 @@ serves the charts, where its plotting is what we want.
 
 from __future__ import annotations
 
+import gc
+from contextlib import contextmanager
 from html import escape
 
 import numpy as np
@@ -15,11 +17,10 @@ from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QKeySequence, QPainter, QWheelEvent
 from PySide6.QtWidgets import QGraphicsView, QLabel
 
-from engine.export.labels import attribute_name, branch_condition
 from engine.tree import Tree
 from gui import palette
-from gui.node_item import LOD_BOX, NodeItem
-from gui.tree_scene import TreeScene
+from gui.node_item import LOD_BOX, NodeItem, new_metrics
+from gui.tree_scene import TreeScene, count_shown, make_items, plan_scene
 
 MIN_SCALE, MAX_SCALE = 0.02, 6.0
 #: The view following growth or pruning zooms in to this scale when it is further out.
@@ -28,16 +29,44 @@ READABLE = 0.85
 #: a first look that is readable when fitted to the window, and quick to draw. Double-clicking
 #: a node, or View > Expand all, shows more.
 SHOW_AT_MOST, FIRST_VIEW = 3000, 31
+#: A layout showing more nodes than this is made on a worker thread when the canvas has a job
+#: starter (the window's): the window stays live, and Cancel stops it.
+BACKGROUND_NODES = 3000
 
 
-def top_levels(tree: Tree, limit: int = FIRST_VIEW) -> tuple[int, set[int]]:
+def fit_scale(plan, viewport) -> float:
+    """The scale ``fit_to_window`` will give a laid-out tree in a viewport of this size."""
+    left, top, right, bottom = plan.bounds()
+    width, height = right - left + 40 + 160, bottom - top + 40 + 40  # its margins and the edge labels'
+    scale = min(max(viewport.width() - 4, 1) / width, max(viewport.height() - 4, 1) / height)
+    return float(min(scale, 1.5))
+
+
+@contextmanager
+def _collection_paused():
+    """Python's cyclic garbage collector paused while a big layout makes its million objects:
+    each full pass over them holds the interpreter lock for a second or more, freezing the
+    window the layout runs beside. Collection resumes afterwards."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def top_levels(tree: Tree, limit: int = FIRST_VIEW, top=None) -> tuple[int, set[int]]:
     """The deepest level ``d`` (at least 1) with at most ``limit`` nodes down to it, and the
-    split nodes on level ``d`` to collapse so that only those levels show."""
-    depths = np.array([n.depth for n in tree.nodes()]) - tree.root.depth
+    split nodes on level ``d`` to collapse so that only those levels show; of the subtree
+    below node ``top`` when given."""
+    top = tree.root if top is None else top
+    nodes = list(top.walk())
+    depths = np.array([n.depth for n in nodes]) - top.depth
     per_level = np.bincount(depths)
     within = np.flatnonzero(np.cumsum(per_level) <= limit)
     level = max(int(within[-1]) if len(within) else 0, 1)
-    return level, {n.id for n in tree.nodes() if n.depth - tree.root.depth == level and not n.is_leaf}
+    return level, {n.id for n in nodes if n.depth - top.depth == level and not n.is_leaf}
 
 
 class TreeCanvas(QGraphicsView):
@@ -51,6 +80,7 @@ class TreeCanvas(QGraphicsView):
     zoom_changed(float) : the view's scale changed.
     rows_dropped(list) : table rows were dropped on the canvas (their indices).
     big_tree_shown(int, int, int) : a new tree too big to draw whole opened with its top levels.
+    opened(int, int, int) : a node (-1: every node) was opened; the nodes now shown, and in the tree.
     """
 
     node_selected = Signal(int)
@@ -59,6 +89,7 @@ class TreeCanvas(QGraphicsView):
     node_context_menu_requested = Signal(int, QPoint)
     zoom_changed = Signal(float)
     rows_dropped = Signal(list)
+    opened = Signal(int, int, int)
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -71,6 +102,8 @@ class TreeCanvas(QGraphicsView):
         self.setBackgroundBrush(QColor("#F7F8FA"))
         self._hits: list[int] = []
         self._hit = -1
+        self._start_job = None  # (name, call, done) -> bool: runs call(monitor) on a worker thread
+        self._layout_token = 0  # the newest layout asked for; an older one arriving late is dropped
         self._legend = QLabel(self)
         self._legend.setStyleSheet("background: rgba(255,255,255,225); border: 1px solid #D0D5DD;"
                                    " border-radius: 4px; padding: 4px 6px;")
@@ -104,11 +137,13 @@ class TreeCanvas(QGraphicsView):
                       and tree.n_nodes == self._scene.tree.n_nodes)
         collapsed = self._scene.collapsed if same_shape else set()
         big = tree is not None and not same_shape and tree.n_nodes > SHOW_AT_MOST
+        self._layout_token += 1  # a layout still being made for the tree before is not wanted now
         if big:
             level, collapsed = top_levels(tree)
         self._scene.blockSignals(True)
         self._scene.build(tree, collapsed=collapsed)
         self._scene.blockSignals(False)
+        self._scene.sceneRectChanged.emit(self._scene.sceneRect())  # blocked above; the view must know
         if big:
             self.big_tree_shown.emit(level + 1, len(self._scene.items_by_id), tree.n_nodes)
         self._update_legend()
@@ -272,8 +307,9 @@ class TreeCanvas(QGraphicsView):
 
     # ---------------------------------------------------------------- layout
     def set_orientation(self, orientation: str) -> None:
-        self._scene.build(self._scene.tree, orientation=orientation, collapsed=self._scene.collapsed)
-        self.fit_to_window()
+        self._scene.orientation = orientation
+        if self._scene.tree is not None:
+            self._relayout(set(self._scene.collapsed), "fit")
 
     def orientation(self) -> str:
         return self._scene.orientation
@@ -310,26 +346,147 @@ class TreeCanvas(QGraphicsView):
     def reset_layout(self) -> None:
         self._scene.reset_layout()
 
+    def set_job_starter(self, start) -> None:
+        """Let big layouts run on a worker thread: ``start(name, call, done)`` runs ``call(monitor)``
+        as a job with progress and Cancel, calls ``done(result)`` on the GUI thread when it ends,
+        and returns False when it cannot start now. Without one, every layout is made at once."""
+        self._start_job = start
+
+    def _relayout(self, collapsed: set[int], follow: str, focus: int = -1) -> None:
+        """Show the tree with ``collapsed`` closed, then follow ``focus``: "keep" it where it was on
+        screen, show the "subtree" opened below it, make it "readable", or "fit" the whole tree."""
+        tree = self._scene.tree
+        if tree is None:
+            return
+        self._layout_token += 1
+        token, orientation = self._layout_token, self._scene.orientation
+        style, ghosts = self._scene.style, self._scene.show_ghosts
+        anchor = None
+        if focus in self._scene.items_by_id:
+            anchor = self.mapFromScene(self._scene.items_by_id[focus].pos())
+        shown = count_shown(tree, collapsed)
+        if shown <= BACKGROUND_NODES or self._start_job is None:
+            plan = plan_scene(tree, orientation, collapsed, style, ghosts)
+            self._show_plan(token, plan, None, None, follow, focus, anchor)
+            return
+
+        viewport, low_detail = self.viewport().size(), self._scene.low_detail
+
+        def call(monitor):
+            with _collection_paused():
+                plan = plan_scene(tree, orientation, collapsed, style, ghosts, monitor.scaled(0.0, 0.5),
+                                  new_metrics(style))
+                low = bool(fit_scale(plan, viewport) < LOD_BOX) if follow == "fit" else low_detail
+                return plan, make_items(plan, monitor.scaled(0.5, 1.0), low), low
+
+        what = "Laying out every node" if not collapsed else f"Laying out {shown:,} nodes"
+        self._start_job(f"{what} of {tree.n_nodes:,}", call,
+                        lambda out: self._show_plan(token, *out, follow, focus, anchor))
+
+    def _show_plan(self, token: int, plan, items, items_low_detail, follow: str, focus: int, anchor) -> None:
+        if token != self._layout_token or plan.tree is not self._scene.tree:
+            return  # asked for again since, or another tree arrived meanwhile
+        with _collection_paused():
+            self._apply_plan(plan, items, items_low_detail, follow, focus, anchor)
+
+    def _apply_plan(self, plan, items, items_low_detail, follow: str, focus: int, anchor) -> None:
+        selected = self.selected_node()
+        if follow == "fit":  # the detail the fitted view will have, so the items are set up once
+            self._scene.low_detail = bool(fit_scale(plan, self.viewport().size()) < LOD_BOX)
+        self._scene.blockSignals(True)
+        self._scene.apply(plan, items, items_low_detail)
+        self._scene.blockSignals(False)
+        self._scene.sceneRectChanged.emit(self._scene.sceneRect())  # blocked above; the view must know
+        self._update_overview()
+        if selected >= 0 and focus not in self._scene.items_by_id and selected not in self._scene.items_by_id:
+            self.node_selected.emit(-1)  # the selected node was closed away
+        for node_id in (focus, selected):
+            if node_id in self._scene.items_by_id:
+                self._scene.items_by_id[node_id].setSelected(True)
+                break
+        item = self._scene.items_by_id.get(focus)
+        if follow == "fit" or item is None:
+            self.fit_to_window()
+        elif follow == "readable":
+            self.show_readable(focus)
+        else:
+            if anchor is not None:  # the node stays where it was on screen
+                delta = item.pos() - self.mapToScene(anchor)
+                self.centerOn(self.mapToScene(self.viewport().rect().center()) + delta)
+            if follow == "subtree":
+                self._follow_subtree(focus)
+        if follow == "fit":
+            self.opened.emit(-1, plan.n_shown, plan.tree.n_nodes)
+        elif follow == "subtree":
+            self.opened.emit(focus, plan.n_shown, plan.tree.n_nodes)
+
+    def _follow_subtree(self, node_id: int) -> None:
+        """Bring what was opened below ``node_id`` into view, zooming out only as far as needed."""
+        self.follow([n.id for n in self._scene.tree.node(node_id).walk() if n.id in self._scene.items_by_id])
+
+    def show_readable(self, node_id: int) -> None:
+        """Centre ``node_id`` at a scale where its text can be read."""
+        item = self._scene.items_by_id.get(node_id)
+        if item is None:
+            return
+        if self.scale_factor() < READABLE:
+            self.resetTransform()
+            self.scale(READABLE, READABLE)
+            self.zoom_changed.emit(self.scale_factor())
+        self.centerOn(item)
+
     def toggle_collapsed(self, node_id: int) -> None:
+        """Close an open node, or open a closed one: a subtree too big to read opens its top levels."""
         tree = self._scene.tree
         if tree is None or node_id not in self._scene.items_by_id:
             return
-        if self._scene.items_by_id[node_id].node.is_leaf:
+        node = self._scene.items_by_id[node_id].node
+        if node.is_leaf:
             return
-        collapsed = set(self._scene.collapsed) ^ {node_id}
-        anchor = self.mapFromScene(self._scene.items_by_id[node_id].pos())
-        self._scene.build(tree, collapsed=collapsed)
-        item = self._scene.items_by_id[node_id]
-        item.setSelected(True)
-        delta = item.pos() - self.mapToScene(anchor)
-        self.centerOn(self.mapToScene(self.viewport().rect().center()) + delta)
+        collapsed = set(self._scene.collapsed)
+        if node_id in collapsed:
+            collapsed.discard(node_id)
+            if self._scene.items_by_id[node_id].hidden > SHOW_AT_MOST:
+                collapsed |= top_levels(tree, FIRST_VIEW, node)[1]
+            self._relayout(collapsed, "subtree", node_id)
+        else:
+            self._relayout(collapsed | {node_id}, "keep", node_id)
 
     def expand_all(self) -> None:
-        """Show every node (a big tree takes a while: about 0.6 s per 10,000 nodes)."""
+        """Show every node (a big tree is laid out on a worker thread when the canvas has a starter)."""
         if self._scene.tree is not None and self._scene.collapsed:
-            self._scene.build(self._scene.tree, collapsed=set())
-            self._update_overview()
-            self.fit_to_window()
+            self._relayout(set(), "fit", self.selected_node())
+
+    def expand_subtree(self, node_id: int) -> None:
+        """Open every node below ``node_id``."""
+        tree = self._scene.tree
+        if tree is None or node_id not in self._scene.items_by_id:
+            return
+        below = {n.id for n in tree.node(node_id).walk()}
+        collapsed = {i for i in self._scene.collapsed if i not in below}
+        if collapsed != self._scene.collapsed:
+            self._relayout(collapsed, "subtree", node_id)
+
+    def reveal(self, node_id: int) -> bool:
+        """Open the path down to ``node_id`` (only it: the siblings along the way stay closed) and
+        show the node readable; False if the tree has no such node."""
+        tree = self._scene.tree
+        if tree is None or not 0 <= node_id < tree.n_nodes:
+            return False
+        if node_id in self._scene.items_by_id:
+            self.select_node(node_id)
+            self.show_readable(node_id)
+            return True
+        path = [n for n, _ in tree.path_to(node_id)]
+        collapsed = set(self._scene.collapsed)
+        first = next(k for k, n in enumerate(path) if n.id in collapsed)
+        for k in range(first, len(path) - 1):
+            collapsed.discard(path[k].id)
+            collapsed |= {c.id for c in path[k].children if c is not path[k + 1] and not c.is_leaf}
+        if not path[-1].is_leaf:
+            collapsed.add(node_id)
+        self._relayout(collapsed, "readable", node_id)
+        return True
 
     def collapse(self, node_id: int) -> None:
         if node_id not in self._scene.collapsed:
@@ -341,28 +498,22 @@ class TreeCanvas(QGraphicsView):
 
     # ---------------------------------------------------------------- find
     def find(self, text: str) -> list[int]:
-        """Nodes whose attribute, incoming condition or predicted class contains ``text``."""
+        """Every node of the tree, shown or not, whose attribute, incoming condition or prediction
+        contains ``text``; the first is opened, selected and shown readable."""
+        from engine.export.search import find_nodes
+
         tree = self._scene.tree
-        text = text.strip().lower()
         self._hits, self._hit = [], -1
-        if tree is None or not text:
+        if tree is None or not text.strip():
             return []
-        parents = tree.parents()
-        for node_id, item in self._scene.items_by_id.items():
-            node = item.node
-            words = [item.title]
-            if not node.is_leaf:
-                words.append(attribute_name(tree, node))
-            parent = parents.get(node_id)
-            if parent is not None:
-                branch = [c.id for c in parent.children].index(node_id)
-                words.append(branch_condition(tree, parent, branch))
-            if any(text in w.lower() for w in words):
-                self._hits.append(node_id)
-        self._hits.sort()
+        self._hits = find_nodes(tree, text)
         if self._hits:
             self.find_next()
         return list(self._hits)
+
+    def hits(self) -> tuple[list[int], int]:
+        """The matches of the last find and the index of the one shown (-1: none)."""
+        return list(self._hits), self._hit
 
     def find_next(self) -> int:
         return self._step(1)
@@ -375,7 +526,7 @@ class TreeCanvas(QGraphicsView):
             return -1
         self._hit = (self._hit + direction) % len(self._hits)
         node_id = self._hits[self._hit]
-        self.select_node(node_id, center=True)
+        self.reveal(node_id)
         return node_id
 
     # ---------------------------------------------------------------- mouse

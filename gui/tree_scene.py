@@ -6,6 +6,7 @@ screen and in a file is drawn by the same code.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from html import escape
 
 import numpy as np
@@ -19,7 +20,31 @@ from engine.export.layout import tidy_layout
 from engine.tree import Tree
 from gui import palette
 from gui.figure_style import SCREEN, FigureStyle
-from gui.node_item import BAR_H, LOD_TEXT, PAD_X, PAD_Y, NodeItem, node_size, node_texts
+from gui.node_item import BAR_H, LOD_TEXT, PAD_X, PAD_Y, NodeItem, box_colour, node_size, node_texts
+
+#: Space kept between two edge labels side by side, and the narrowest label worth drawing.
+LABEL_GAP, LABEL_MIN = 6.0, 18.0
+
+
+def label_room(anchors: np.ndarray, orientation: str, spans: np.ndarray) -> np.ndarray:
+    """The widest each edge label may be drawn without touching another.
+
+    Top-down, labels of one level sit on one line: each may take the distance to its nearer
+    neighbour on that line (so two neighbours' halves never meet). Left to right, a label
+    sits over its own edge and may take the edge's horizontal ``spans``.
+    """
+    n = len(anchors)
+    if n == 0:
+        return np.zeros(0)
+    if orientation != "top-down":
+        return np.maximum(spans - LABEL_GAP, 0.0)
+    row = np.round(anchors[:, 1], 1)
+    order = np.lexsort((anchors[:, 0], row))
+    x, same_row = anchors[order, 0], np.diff(row[order]) == 0
+    gap = np.where(same_row, np.diff(x), np.inf)
+    room = np.empty(n)
+    room[order] = np.minimum(np.r_[np.inf, gap], np.r_[gap, np.inf]) - LABEL_GAP
+    return np.minimum(room, 1e6)
 
 
 class EdgesItem(QGraphicsItem):
@@ -28,6 +53,8 @@ class EdgesItem(QGraphicsItem):
     Geometry is kept in numpy arrays (one row per edge) and recomputed from the
     scene's node boxes at once, so a 10,000-node tree builds, and a dragged node
     redraws its edges, without a Python call per edge beyond the path itself.
+    Labels never overlap: one too long for the room beside its neighbours is elided, and
+    hovering it shows the whole condition.
     """
 
     def __init__(self, scene: TreeScene):
@@ -39,8 +66,11 @@ class EdgesItem(QGraphicsItem):
         self._curves = np.zeros((0, 8))  # start, two control points, end: x, y each
         self._anchors = np.zeros((0, 2))  # where each label sits
         self._boxes = np.zeros((0, 4))
+        self._room = np.zeros(0)  # the widest each label may be drawn
         self._bounds = QRectF()
         self.setZValue(0)
+        self.setAcceptHoverEvents(True)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
 
     def rebuild(self) -> None:
         self.prepareGeometryChange()
@@ -55,12 +85,15 @@ class EdgesItem(QGraphicsItem):
             mid = (sy + ey) / 2
             self._curves = np.column_stack([sx, sy, sx, mid, ex, mid, ex, ey])
             self._anchors = np.column_stack([ex, mid + (ey - mid) * 0.45])
+            spans = np.zeros(len(ex))
         else:
             sx, sy = pa[:, 2] - 3, (pa[:, 1] + pa[:, 3]) / 2
             ex, ey = ch[:, 0] + 3, (ch[:, 1] + ch[:, 3]) / 2
             mid = (sx + ex) / 2
             self._curves = np.column_stack([sx, sy, mid, sy, mid, ey, ex, ey])
             self._anchors = np.column_stack([mid + (ex - mid) * 0.5, ey - 9])
+            spans = ex - mid
+        self._room = label_room(self._anchors, self._scene.orientation, spans)
         c = self._curves
         self._boxes = np.column_stack([np.minimum(c[:, 0], c[:, 6]), np.minimum(c[:, 1], c[:, 7]),
                                        np.maximum(c[:, 0], c[:, 6]), np.maximum(c[:, 1], c[:, 7])])
@@ -92,20 +125,51 @@ class EdgesItem(QGraphicsItem):
             painter.drawPath(_curves_path(self._curves[visible]))
         if option.levelOfDetailFromTransform(painter.worldTransform()) < LOD_TEXT:
             return
-        style = self._scene.style
-        painter.setFont(style.edge_font)
-        metrics = style.edge_metrics
+        painter.setFont(self._scene.style.edge_font)
         for k in visible:
-            (x, y), text = self._anchors[k], self._texts[k]
-            w, h = metrics.horizontalAdvance(text) + 8, metrics.height() + 2
-            box = QRectF(x - w / 2, y - h / 2, w, h)
-            if not exposed.isEmpty() and not exposed.intersects(box):
+            shown, box = self.label(k)
+            if not shown or (not exposed.isEmpty() and not exposed.intersects(box)):
                 continue
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(QColor(255, 255, 255, 235))
             painter.drawRoundedRect(box, 3, 3)
             painter.setPen(palette.MUTED)
-            painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
+            painter.drawText(box, Qt.AlignmentFlag.AlignCenter, shown)
+
+    def label(self, k: int) -> tuple[str, QRectF]:
+        """Edge ``k``'s label as drawn (elided to its room; "" when there is no room) and its box."""
+        (x, y), text = self._anchors[k], self._texts[k]
+        metrics = self._scene.style.edge_metrics
+        w, h = metrics.horizontalAdvance(text) + 8, metrics.height() + 2
+        room = self._room[k]
+        if w > room:
+            text = metrics.elidedText(text, Qt.TextElideMode.ElideRight, max(room - 8, 0.0))
+            w = metrics.horizontalAdvance(text) + 8 if room >= LABEL_MIN and text else 0.0
+            text = text if w else ""
+        return text, QRectF(x - w / 2, y - h / 2, w, h)
+
+    def label_at(self, point) -> int:
+        """The edge whose label is under scene ``point`` (-1: none)."""
+        if not len(self._anchors):
+            return -1
+        half_h = (self._scene.style.edge_metrics.height() + 2) / 2
+        dx, dy = np.abs(self._anchors[:, 0] - point.x()), np.abs(self._anchors[:, 1] - point.y())
+        for k in np.flatnonzero((dy <= half_h) & (dx <= self._room / 2 + 1)):
+            text, box = self.label(int(k))
+            if text and box.contains(point):
+                return int(k)
+        return -1
+
+    def hoverMoveEvent(self, event) -> None:  # noqa: N802 - Qt override
+        k = self.label_at(event.pos())
+        tip = ""
+        if k >= 0:  # the whole condition, with its attribute: the drawn label may be cut short
+            node = self._scene.items_by_id[self._scene.edges[k][0]].node
+            name = self._scene.tree.schema.attributes[node.split.attribute].name
+            tip = f"<span>{escape(f'{name} {self._texts[k]}')}</span>"  # rich text, so names stay text
+        if tip != self.toolTip():
+            self.setToolTip(tip)
+        super().hoverMoveEvent(event)
 
 
 def _order(parent, child) -> int:
@@ -131,9 +195,9 @@ class BoxesItem(QGraphicsItem):
     def __init__(self, scene: TreeScene):
         super().__init__()
         self._scene = scene
-        self._groups: list[tuple[QColor, list[QRectF]]] = []
+        self._groups: list[tuple[QColor, QPainterPath]] = []
         self._dashed: list[int] = []
-        self._rects: list[QRectF] = []
+        self._box = np.zeros((0, 4))
         self._bounds = QRectF()
         self.setZValue(0.5)  # above the edges, below the node items
 
@@ -142,34 +206,47 @@ class BoxesItem(QGraphicsItem):
         self.prepareGeometryChange()
         scene = self._scene
         box = scene.node_boxes() + np.array([3.0, 3.0, -3.0, -3.0])  # without the item's margin
-        self._rects = [QRectF(x0, y0, x1 - x0, y1 - y0) for x0, y0, x1, y1 in box.tolist()]
-        items = [scene.items_by_id[i] for i in scene.row_ids()]
-        groups: dict[int, tuple[QColor, list[QRectF]]] = {}
-        for item, rect in zip(items, self._rects, strict=True):
-            colour = item.box_colour()
-            groups.setdefault(colour.rgba(), (colour, []))[1].append(rect)
-        self._groups = list(groups.values())
-        self._dashed = [k for k, item in enumerate(items) if item.is_dashed()]
+        self._box = box
+        self._groups = [(box_colour(scene.tree, k), rects_path(box[rows])) for k, rows in scene.rows_by_majority()]
+        self._dashed = scene.dashed_rows()
         self._bounds = scene.content_rect().adjusted(-4, -4, 4, 4)
         self.update()
+
+    def _rect(self, row: int) -> QRectF:
+        x0, y0, x1, y1 = self._box[row].tolist()
+        return QRectF(x0, y0, x1 - x0, y1 - y0)
 
     def boundingRect(self) -> QRectF:  # noqa: N802 - Qt override
         return self._bounds
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
         painter.setPen(QPen(palette.NODE_BORDER, 1.2))
-        for colour, rects in self._groups:
+        for colour, path in self._groups:
             painter.setBrush(colour)
-            painter.drawRects(rects)
+            painter.drawPath(path)
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.setPen(QPen(palette.NODE_BORDER, 1.2, Qt.PenStyle.DashLine))
         for k in self._dashed:
-            painter.drawRect(self._rects[k])
+            painter.drawRect(self._rect(k))
         rows = self._scene.row_of()
         painter.setPen(QPen(palette.SELECTED, 2.5))
         for item in self._scene.selectedItems():
             if isinstance(item, NodeItem) and item.node.id in rows:
-                painter.drawRect(self._rects[rows[item.node.id]])
+                painter.drawRect(self._rect(rows[item.node.id]))
+
+
+def rects_path(box: np.ndarray) -> QPainterPath:
+    """Rectangles (rows of left, top, right, bottom) as one path, made from arrays at once:
+    100,000 boxes take milliseconds where a QRectF each took a second."""
+    import pyqtgraph as pg
+
+    if not len(box):
+        return QPainterPath()
+    x = box[:, [0, 2, 2, 0, 0]].ravel()
+    y = box[:, [1, 1, 3, 3, 1]].ravel()
+    connect = np.ones(len(x), dtype=bool)
+    connect[4::5] = False  # each box is its own closed outline
+    return pg.arrayToQPath(x, y, connect)
 
 
 class GhostsItem(QGraphicsItem):
@@ -276,6 +353,160 @@ class GhostsItem(QGraphicsItem):
                         left += bar.width() * share
 
 
+@dataclass(frozen=True)
+class ScenePlan:
+    """A tree laid out for the scene, with no Qt items yet: made on any thread, shown on the GUI one.
+
+    ``positions`` holds the centre of every node shown (in layout order), ``sizes`` and
+    ``texts`` its box and label, ``hidden`` how many nodes a collapsed one hides, ``edges``
+    (parent, child, condition) for every edge shown; ``ghosts`` what pruning cut, to be drawn
+    below its leaves (at ``ghost_at``), when ``ghosts_shown``.
+    """
+
+    tree: Tree
+    orientation: str
+    style: FigureStyle
+    ghosts_shown: bool
+    collapsed: frozenset
+    nodes: dict
+    parents: dict
+    positions: dict
+    sizes: dict
+    texts: dict
+    hidden: dict
+    edges: tuple
+    ghosts: list
+    ghost_at: dict
+    centres: np.ndarray  # one row per node, in the order of ``positions``
+    half: np.ndarray  # half width and height of each node's box
+    majority: np.ndarray  # each node's majority class (-1: none)
+    dashed: tuple  # rows of the nodes drawn with a dashed border
+
+    @property
+    def n_shown(self) -> int:
+        return len(self.positions)
+
+    def bounds(self) -> tuple[float, float, float, float]:
+        """(left, top, right, bottom) of the nodes' boxes."""
+        lo, hi = (self.centres - self.half).min(axis=0), (self.centres + self.half).max(axis=0)
+        return float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])
+
+
+def plan_scene(tree: Tree, orientation: str = "top-down", collapsed=(), style: FigureStyle = SCREEN,
+               ghosts: bool = False, monitor=None, metrics=None) -> ScenePlan:
+    """Lay ``tree`` out with ``collapsed`` nodes closed (what is below them stays out).
+
+    Pure computation, safe on a worker thread given its own ``metrics`` (``new_metrics(style)``);
+    ``monitor`` (an engine Monitor) is checked between phases so a big layout can be cancelled.
+    """
+    nodes = {n.id: n for n in tree.nodes()}
+    collapsed = frozenset(i for i in collapsed if i in nodes and not nodes[i].is_leaf)
+    graph = to_digraph(tree, collapsed)  # what is below a collapsed node stays out
+    parents = {child: nodes[parent] for parent, child in graph.edges}
+    # A collapsed node inside another collapsed subtree stays collapsed for when that opens.
+    hidden = {i: _count_below(nodes[i]) for i in collapsed if i in graph}
+    if monitor is not None:
+        monitor.check()
+        monitor.report(0.2, "measuring the labels")
+    texts, sizes = {}, {}
+    for k, node_id in enumerate(graph.nodes):
+        node, parent, hid = nodes[node_id], parents.get(node_id), hidden.get(node_id, 0)
+        texts[node_id] = node_texts(tree, node, parent, hid, style)
+        w, h = sizes[node_id] = node_size(tree, node, parent, hid, texts[node_id], style, metrics)
+        graph.nodes[node_id]["width"], graph.nodes[node_id]["height"] = w, h
+        if monitor is not None and k % 5000 == 4999:
+            monitor.check()
+            monitor.report(0.2 + 0.4 * k / len(graph), "measuring the labels")
+    found = _ghost_nodes(tree, graph, style, metrics) if ghosts else []
+    if monitor is not None:
+        monitor.check()
+        monitor.report(0.6, "laying the tree out")
+    positions = tidy_layout(graph, orientation=orientation, level_gap=46.0 if orientation == "top-down" else 70.0)
+    ghost_at = {key: positions.pop(key) for key, *_ in found}
+    graph.remove_nodes_from(ghost_at)  # laid out; drawn by their own item, not as nodes
+    if monitor is not None:
+        monitor.check()
+        monitor.report(0.9, "the branch labels")
+    edges = tuple((p, c, branch_condition(tree, nodes[p], data["order"])) for p, c, data in graph.edges(data=True))
+    order = list(positions)
+    centres = np.array([positions[i] for i in order], dtype=np.float64).reshape(-1, 2)
+    half = np.array([sizes[i] for i in order], dtype=np.float64).reshape(-1, 2) / 2
+    majority = np.fromiter((_majority(tree, nodes[i]) for i in order), dtype=np.intp, count=len(order))
+    dashed = tuple(k for k, i in enumerate(order) if nodes[i].stats.get("pruned") or nodes[i].stats.get("raised"))
+    return ScenePlan(tree, orientation, style, ghosts, collapsed, nodes, parents, positions, sizes, texts, hidden,
+                     edges, found, ghost_at, centres, half, majority, dashed)
+
+
+def _ghost_nodes(tree: Tree, graph, style: FigureStyle, metrics=None) -> list:
+    """Put what pruning cut below each leaf it made into ``graph`` (for the layout to make
+    room); returns (key, owner, parent key, branch text, node, parent) per ghost node."""
+    record = tree.pruning
+    if record is None:
+        return []
+    found = []
+    for node_id in [n for n in graph.nodes if graph.nodes[n]["is_leaf"]]:
+        removed = record.removed(tree, node_id)
+        if removed is None:
+            continue
+        stack = [(child, (node_id,), b, removed) for b, child in enumerate(removed.children)]
+        while stack:
+            node, parent_key, branch, parent = stack.pop()
+            key = ("ghost", node_id, len(found))
+            found.append((key, node_id, parent_key, branch_condition(tree, parent, branch), node, parent))
+            stack.extend((c, key, b, node) for b, c in enumerate(node.children))
+    for key, _owner, parent_key, _text, node, parent in found:
+        texts = node_texts(tree, node, parent, 0, style)
+        w, h = node_size(tree, node, parent, 0, texts, style, metrics)
+        graph.add_node(key, node=node, is_leaf=node.is_leaf, width=w, height=h, texts=texts)
+        graph.add_edge(parent_key[0] if len(parent_key) == 1 else parent_key, key, order=_order(parent, node))
+    return found
+
+
+def make_items(plan: ScenePlan, monitor=None, low_detail: bool = False) -> dict:
+    """The node items of a plan, not yet in any scene: made on a worker thread for a big tree
+    (a Qt graphics item belongs to no thread until a scene takes it), checked for Cancel;
+    ``low_detail`` makes them as they are when zoomed far out (the boxes item draws them)."""
+    items, tree = {}, plan.tree
+    for k, (node_id, (x, y)) in enumerate(plan.positions.items()):
+        item = NodeItem(tree, plan.nodes[node_id], plan.parents.get(node_id), plan.hidden.get(node_id, 0),
+                        plan.sizes[node_id], plan.texts[node_id], plan.style)
+        item.setPos(x, y)
+        if low_detail:
+            item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, True)
+        items[node_id] = item
+        if monitor is not None and k % 2000 == 1999:
+            monitor.check()
+            monitor.report(k / plan.n_shown, f"{k + 1:,} of {plan.n_shown:,} nodes")
+    return items
+
+
+def count_shown(tree: Tree, collapsed) -> int:
+    """How many nodes a layout with ``collapsed`` closed shows (without laying anything out)."""
+    count, stack = 0, [tree.root]
+    while stack:
+        node = stack.pop()
+        count += 1
+        if node.id not in collapsed:
+            stack.extend(node.children)
+    return count
+
+
+def _count_below(node) -> int:
+    count, stack = 0, list(node.children)
+    while stack:
+        n = stack.pop()
+        count += 1
+        stack.extend(n.children)
+    return count
+
+
+def _majority(tree: Tree, node) -> int:
+    if tree.is_regression:
+        return -1
+    dist = node.distribution
+    return int(np.argmax(dist)) if dist.sum() > 0 else -1
+
+
 class TreeScene(QGraphicsScene):
     """Node items and edges for one tree.
 
@@ -303,6 +534,8 @@ class TreeScene(QGraphicsScene):
         self._centers = np.zeros((0, 2))
         self._half = np.zeros((0, 2))  # half width and height of each item's bounding box
         self._edge_rows = (np.zeros(0, np.intp), np.zeros(0, np.intp))
+        self._majority = np.zeros(0, np.intp)
+        self._dashed: list[int] = []
         self._boxes_item: BoxesItem | None = None
         self.low_detail = False  # zoomed out below LOD_BOX: boxes drawn in one item
         self.selectionChanged.connect(self._on_selection_changed)
@@ -313,95 +546,50 @@ class TreeScene(QGraphicsScene):
         """(Re)create the items for ``tree``; collapsed nodes hide their descendants.
         ``style``: type sizes and node labels; ``ghosts``: draw what pruning cut (default:
         as before)."""
+        if tree is None:
+            self.apply(None)
+            return
+        self.apply(plan_scene(tree, orientation or self.orientation, collapsed or (), style or self.style,
+                              self.show_ghosts if ghosts is None else ghosts))
+
+    def apply(self, plan: ScenePlan | None, items: dict | None = None, items_low_detail: bool | None = None) -> None:
+        """Show a laid-out tree (None: nothing): one item per node shown (``items`` made already by
+        :func:`make_items` with ``items_low_detail``, or made here), the edges and the ghosts."""
         self._building = True
         self.clear()
         self.items_by_id, self.edges, self.layout_positions = {}, [], {}
         self._edges_item = self._boxes_item = None
         self._row, self._centers, self._half = {}, np.zeros((0, 2)), np.zeros((0, 2))
         self._edge_rows = (np.zeros(0, np.intp), np.zeros(0, np.intp))
-        self.tree = tree
-        if orientation:
-            self.orientation = orientation
-        if style is not None:
-            self.style = style
-        if ghosts is not None:
-            self.show_ghosts = ghosts
         self.ghosts_item = None
-        self.collapsed = set(collapsed or ()) if tree is not None else set()
-        if tree is None:
+        self.tree = plan.tree if plan is not None else None
+        self.collapsed = set(plan.collapsed) if plan is not None else set()
+        if plan is None:
             self._building = False
             return
-        nodes = {n.id: n for n in tree.nodes()}
-        self.collapsed = {i for i in self.collapsed if i in nodes and not nodes[i].is_leaf}
-        graph = to_digraph(tree, self.collapsed)  # what is below a collapsed node stays out
-        parents = {child: nodes[parent] for parent, child in graph.edges}
-        # A collapsed node inside another collapsed subtree stays collapsed for when that opens.
-        hidden_counts = {i: sum(1 for _ in nodes[i].walk()) - 1 for i in self.collapsed if i in graph}
-        texts = {}
-        for node_id in graph.nodes:
-            node, parent, hidden = nodes[node_id], parents.get(node_id), hidden_counts.get(node_id, 0)
-            texts[node_id] = node_texts(tree, node, parent, hidden, self.style)
-            w, h = node_size(tree, node, parent, hidden, texts[node_id], self.style)
-            graph.nodes[node_id]["width"], graph.nodes[node_id]["height"] = w, h
-        ghosts = self._add_ghosts(tree, graph, parents) if self.show_ghosts else []
-        self.layout_positions = tidy_layout(graph, orientation=self.orientation,
-                                            level_gap=46.0 if self.orientation == "top-down" else 70.0)
-        ghost_at = {key: self.layout_positions.pop(key) for key, *_ in ghosts}
-        graph.remove_nodes_from(ghost_at)  # laid out; drawn by their own item, not as nodes
-        order = list(self.layout_positions)
-        self._row = {node_id: k for k, node_id in enumerate(order)}
-        self._centers = np.array([self.layout_positions[i] for i in order], dtype=np.float64).reshape(-1, 2)
-        self._half = np.array([(graph.nodes[i]["width"] / 2 + 3, graph.nodes[i]["height"] / 2 + 3)
-                               for i in order], dtype=np.float64).reshape(-1, 2)
-        for node_id, (x, y) in self.layout_positions.items():
-            size = (graph.nodes[node_id]["width"], graph.nodes[node_id]["height"])
-            item = NodeItem(tree, nodes[node_id], parents.get(node_id), hidden_counts.get(node_id, 0), size,
-                            texts[node_id], self.style)
-            item.setPos(x, y)
+        self.orientation, self.style, self.show_ghosts = plan.orientation, plan.style, plan.ghosts_shown
+        self.layout_positions = plan.positions
+        self._row = {node_id: k for k, node_id in enumerate(plan.positions)}
+        self._centers = plan.centres.copy()  # moved by drags
+        self._half = plan.half + 3
+        for node_id, item in (items if items is not None else make_items(plan)).items():
             self.addItem(item)
             self.items_by_id[node_id] = item
-        for parent_id, child_id, data in graph.edges(data=True):
-            text = branch_condition(tree, nodes[parent_id], data["order"])
-            self.edges.append((parent_id, child_id, text))
+        self.edges = list(plan.edges)
         self._edge_rows = (np.array([self._row[p] for p, _, _ in self.edges], dtype=np.intp),
                            np.array([self._row[c] for _, c, _ in self.edges], dtype=np.intp))
+        self._majority, self._dashed = plan.majority, list(plan.dashed)
         self._edges_item = EdgesItem(self)
         self.addItem(self._edges_item)
         self._edges_item.rebuild()
         self._boxes_item = BoxesItem(self)
         self.addItem(self._boxes_item)
-        if ghosts:
-            self._place_ghosts(ghosts, ghost_at)
-        self._apply_detail()
+        if plan.ghosts:
+            self._place_ghosts(plan.ghosts, plan.ghost_at)
+        self._apply_detail(items_ready=items is not None and items_low_detail == self.low_detail)
         # Generous margins so zooming under the cursor can always scroll to keep its anchor.
         self.setSceneRect(self.content_rect().adjusted(-2000, -2000, 2000, 2000))
         self._building = False
-
-    def _add_ghosts(self, tree: Tree, graph, parents) -> list:
-        """Put what pruning cut below each leaf it made into ``graph`` (for the layout to make
-        room); returns (key, owner, parent key, branch text, node) per ghost node."""
-        record = tree.pruning
-        if record is None:
-            return []
-        found = []
-        for node_id in [n for n in graph.nodes if graph.nodes[n]["is_leaf"]]:
-            removed = record.removed(tree, node_id)
-            if removed is None:
-                continue
-            stack = [(child, (node_id,), b, removed) for b, child in enumerate(removed.children)]
-            while stack:
-                node, parent_key, branch, parent = stack.pop()
-                key = ("ghost", node_id, len(found))
-                found.append((key, node_id, parent_key, branch_condition(tree, parent, branch), node,
-                              parent))
-                stack.extend((c, key, b, node) for b, c in enumerate(node.children))
-        for key, _owner, parent_key, _text, node, parent in found:
-            texts = node_texts(tree, node, parent, 0, self.style)
-            w, h = node_size(tree, node, parent, 0, texts, self.style)
-            graph.add_node(key, node=node, is_leaf=node.is_leaf, width=w, height=h, texts=texts)
-            graph.add_edge(parent_key[0] if len(parent_key) == 1 else parent_key, key,
-                           order=_order(parent, node))
-        return found
 
     def _place_ghosts(self, ghosts, ghost_at) -> None:
         graph_info = []
@@ -426,11 +614,12 @@ class TreeScene(QGraphicsScene):
             self.low_detail = on
             self._apply_detail()
 
-    def _apply_detail(self) -> None:
+    def _apply_detail(self, items_ready: bool = False) -> None:
         if self._boxes_item is None:
             return
-        for item in self.items_by_id.values():
-            item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, self.low_detail)
+        if not items_ready:
+            for item in self.items_by_id.values():
+                item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, self.low_detail)
         self._boxes_item.setVisible(self.low_detail)
         if self.low_detail:
             self._boxes_item.rebuild()
@@ -438,6 +627,14 @@ class TreeScene(QGraphicsScene):
     def _on_selection_changed(self) -> None:
         if self.low_detail and self._boxes_item is not None:
             self._boxes_item.update()
+
+    def rows_by_majority(self) -> list[tuple[int, np.ndarray]]:
+        """(majority class index, rows of the geometry arrays) for each colour the boxes take."""
+        return [(int(k), np.flatnonzero(self._majority == k)) for k in np.unique(self._majority)]
+
+    def dashed_rows(self) -> list[int]:
+        """Rows of the nodes drawn with a dashed border (pruned or raised by C4.5)."""
+        return list(self._dashed)
 
     def row_ids(self) -> list[int]:
         """Node ids in the order of the geometry arrays' rows."""
