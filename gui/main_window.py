@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from engine.export.node_labels import NodeLabels
 from gui.actions import MENUS, TOOLBAR, build_actions, update_enabled
+from gui.collector import collect_in_gui_thread
 from gui.compile_notice import CompileNotice
 from gui.controller import Controller
 from gui.dialogs import Dialogs
@@ -82,6 +83,7 @@ class MainWindow(QMainWindow):
 
     def __init__(self, settings: QSettings | None = None):
         super().__init__()
+        collect_in_gui_thread()  # before any worker thread starts: see gui/collector.py
         self.settings = settings or QSettings()
         self.controller = Controller(self)
         self.doc = self.controller.doc

@@ -76,14 +76,3 @@ def train_and_wait(qtbot, win, timeout=60000):
         pass
     qtbot.waitUntil(lambda: job.done, timeout=timeout)
     return job
-
-
-@pytest.fixture(scope="session", autouse=True)
-def _kernels_loaded_before_any_window():
-    """Load the compiled kernels while no window runs. The first fit of a process otherwise loads
-    them on the background compile thread, and numba's imports there while the GUI thread
-    processes Qt events crash the process now and then (a segfault in the GUI thread, seen in
-    test_canvas with PySide6 6.11.3 and numba 0.65.1)."""
-    from engine.fast.compile import compile_kernels
-
-    compile_kernels()

@@ -1,0 +1,50 @@
+"""Cycles are collected in the GUI thread, never in a training thread (gui/collector.py)."""
+
+import gc
+import threading
+import weakref
+
+from gui.collector import INTERVAL_MS, collect_in_gui_thread
+
+
+class _Cycle:
+    def __init__(self):
+        self.me = self
+        self.thread = None
+
+    def __del__(self):
+        self.thread_at_del = threading.current_thread().name
+        _Cycle.freed_in.append(self.thread_at_del)
+
+
+_Cycle.freed_in = []
+
+
+def test_the_window_collects_cycles_on_its_own_thread(qtbot, window):
+    assert not gc.isenabled()
+    assert collect_in_gui_thread() is collect_in_gui_thread()  # one per application
+    _Cycle.freed_in.clear()
+
+    def worker():
+        for _ in range(5):
+            _Cycle()  # garbage in a cycle, made in a worker thread
+        # Enough container allocations to pass every threshold: with automatic collection on,
+        # the cycles above would be freed right here, in this thread.
+        junk = [[i] for i in range(200_000)]
+        del junk
+
+    t = threading.Thread(target=worker, name="arbor-test-worker")
+    t.start()
+    t.join()
+    assert _Cycle.freed_in == []
+    qtbot.waitUntil(lambda: len(_Cycle.freed_in) == 5, timeout=10 * INTERVAL_MS)
+    assert set(_Cycle.freed_in) == {threading.main_thread().name}
+
+
+def test_a_cycle_is_freed_within_a_few_ticks(qtbot, window):
+    c = _Cycle()
+    ref = weakref.ref(c)
+    del c
+    keep = [[] for _ in range(2000)]  # pass generation 0's threshold
+    qtbot.waitUntil(lambda: ref() is None, timeout=10 * INTERVAL_MS)
+    assert len(keep) == 2000
