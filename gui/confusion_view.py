@@ -31,6 +31,7 @@ class ConfusionView(QWidget):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.table.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.caption)
@@ -60,4 +61,3 @@ class ConfusionView(QWidget):
                                 f" ({100 * share:.1f}% of actual {classes[i]})")
                 self.table.setItem(i, j, item)
         self.table.resizeColumnsToContents()
-        self.table.resizeRowsToContents()

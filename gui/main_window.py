@@ -54,10 +54,10 @@ from gui.tree_canvas import TreeCanvas
 
 #: Docks: name, area, and the dock it shares tabs with (None: its own place).
 DOCKS = (("Data", Qt.DockWidgetArea.BottomDockWidgetArea, None),
+         ("Runs", Qt.DockWidgetArea.BottomDockWidgetArea, "Data"),
          ("Algorithm", Qt.DockWidgetArea.LeftDockWidgetArea, None),
          ("Inspector", Qt.DockWidgetArea.RightDockWidgetArea, None),
          ("Results", Qt.DockWidgetArea.LeftDockWidgetArea, "Algorithm"),
-         ("Runs", Qt.DockWidgetArea.LeftDockWidgetArea, "Algorithm"),
          ("Growth", Qt.DockWidgetArea.LeftDockWidgetArea, "Algorithm"),
          ("What-if", Qt.DockWidgetArea.LeftDockWidgetArea, "Algorithm"),
          ("Pruning", Qt.DockWidgetArea.RightDockWidgetArea, "Inspector"),
@@ -134,6 +134,7 @@ class MainWindow(QMainWindow):
                 self.tabifyDockWidget(self.docks[tab_with], dock)
         self.docks["Algorithm"].raise_()
         self.docks["Inspector"].raise_()
+        self.docks["Data"].raise_()
         self._build_status_bar()
         self.act = build_actions(self)
         labels = self.canvas.style().labels
@@ -401,6 +402,7 @@ class MainWindow(QMainWindow):
         self.compare_window.compare(a, b)
         self.compare_window.show()
         self.compare_window.raise_()
+        QTimer.singleShot(0, self.compare_window.fit_trees)  # shown again: the trees may be new
 
     def evaluate_split(self) -> None:
         self.evaluating.split(self.runs.split.value())

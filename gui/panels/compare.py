@@ -6,7 +6,7 @@ from __future__ import annotations
 from html import escape
 
 import numpy as np
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QColor, QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -94,6 +94,10 @@ class _TreeSide(QStackedWidget):
         self.addWidget(self.missing)
         self.tree = None
 
+    def fit(self) -> None:
+        if self.tree is not None:
+            self.canvas.fit_to_window()
+
     def show_run(self, run) -> None:
         if run.tree is None:
             self.tree = None
@@ -125,6 +129,8 @@ class CompareView(QWidget):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setWordWrap(True)
         self.table.setToolTip("Green: the better of the two; red: the worse")
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
         self.confusion_a, self.confusion_b = ConfusionView(), ConfusionView()
         self.tree_a, self.tree_b = _TreeSide(), _TreeSide()
         self.tree_a.grow_button.clicked.connect(lambda: self._grow(0))
@@ -204,7 +210,8 @@ class CompareView(QWidget):
             diff = ""
             if kind != "text" and va is not None and vb is not None:
                 d = vb - va
-                diff = (f"{100 * d:+.2f} points" if kind == "%" else f"{d:+,}" if kind == "int" else f"{d:+.4g}")
+                diff = (f"{100 * d:+.2f} points" if kind == "%" else f"{d:+,}" if kind == "int"
+                        else f"{d:+.3f}" if kind == "f" else f"{d:+.4g}")
                 if higher is not None and d != 0:
                     better_b = (d > 0) == higher
                     items[0].setBackground(WORSE if better_b else BETTER)
@@ -223,6 +230,15 @@ class CompareView(QWidget):
                 view.show()
             else:
                 view.hide()
+
+    def fit_trees(self) -> None:
+        """Fit both trees to their halves (once the window has its size)."""
+        self.tree_a.fit()
+        self.tree_b.fit()
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().showEvent(event)
+        QTimer.singleShot(0, self.fit_trees)
 
     def _grow(self, side: int) -> None:
         if self.numbers is not None and self.numbers[side] in self.controller.runs:

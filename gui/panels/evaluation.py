@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QPlainTextEdit,
     QPushButton,
-    QSplitter,
     QTableWidget,
     QTableWidgetItem,
     QTabWidget,
@@ -87,7 +86,7 @@ class CurvesView(QWidget):
     def _draw_curves(self, ev) -> None:
         roc = self.kind.currentText() != CURVES[1]
         self.plot.setLabel("bottom", "false positive rate" if roc else "recall")
-        self.plot.setLabel("left", "true positive rate (recall)" if roc else "precision")
+        self.plot.setLabel("left", "true positive rate" if roc else "precision")
         kept = [c for c in ev.curves if len(c.roc)]
         if not kept:
             self.legend.setText("The curve points of older runs are not kept (their areas are, in the "
@@ -136,8 +135,9 @@ class CurvesView(QWidget):
             self.plot.addItem(pg.InfiniteLine(pos=0, angle=0, pen=pg.mkPen("#B0B7C3", style=Qt.PenStyle.DashLine)))
             self.plot.addItem(pg.ScatterPlotItem(predicted, residual, size=5, pen=None, brush=brush))
             self.plot.setLabel("bottom", "predicted")
-            self.plot.setLabel("left", "residual (actual − predicted)")
-            note = "a tree predicts one value per leaf: the residuals stand in columns"
+            self.plot.setLabel("left", "residual")
+            note = "residual = actual − predicted" + (
+                "; one value per leaf, so they stand in columns" if len(ev.fold_scores) <= 1 else "")
         shown = f"{len(points):,} of {ev.n:g} rows" if len(points) < ev.n else f"all {len(points):,} rows"
         self.legend.setText(f"<span style='color:#6B7280'>{shown}; {note}; RMSE {ev.rmse:.4g}, "
                             f"R² {ev.r2:.3f}</span>")
@@ -160,17 +160,16 @@ class EvaluationPanel(QWidget):
         self.per_class = QTableWidget()
         self.per_class.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.per_class.setToolTip("Precision: of the rows predicted as the class, the share that are; recall: "
-                                  "of the rows of the class, the share found; F1: their harmonic mean; ROC and "
-                                  "PR areas: the class against the rest")
+                                  "of the rows of the class, the share found; F1: their harmonic mean; ROC: "
+                                  "the area under the class's ROC curve against the rest; PR: its average "
+                                  "precision (the area under its precision-recall curve)")
+        self.per_class.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
         self.confusion = ConfusionView()
-        figures = QSplitter(Qt.Orientation.Vertical)
-        top = QWidget()
-        top_layout = QVBoxLayout(top)
+        figures = QWidget()
+        top_layout = QVBoxLayout(figures)
         top_layout.setContentsMargins(0, 0, 0, 0)
         top_layout.addWidget(self.headline)
         top_layout.addWidget(self.per_class, 1)
-        figures.addWidget(top)
-        figures.addWidget(self.confusion)
         self.curves = CurvesView()
         self.report = QPlainTextEdit()
         self.report.setReadOnly(True)
@@ -186,6 +185,7 @@ class EvaluationPanel(QWidget):
         report_layout.addWidget(copy, 0, Qt.AlignmentFlag.AlignRight)
         self.tabs = QTabWidget()
         self.tabs.addTab(figures, "Per class")
+        self.tabs.addTab(self.confusion, "Confusion")
         self.tabs.addTab(self.curves, "Curves")
         self.tabs.addTab(report, "Report")
         row = QHBoxLayout()
@@ -246,7 +246,6 @@ class EvaluationPanel(QWidget):
             self.headline.setText("")
             self.per_class.setRowCount(0)
             self.report.setPlainText("")
-            self.confusion.hide()
             return
         target = self.run.tree.schema.target if self.run.tree is not None else self.controller.doc.target or "class"
         self.report.setPlainText(evaluation_text(ev, target))
@@ -255,10 +254,13 @@ class EvaluationPanel(QWidget):
                                   f"R² {ev.r2:.3f}")
             self.per_class.setRowCount(0)
             self.per_class.hide()
-            self.confusion.hide()
+            self.tabs.setTabVisible(1, False)
             self.tabs.setTabText(0, "Figures")
+            self.tabs.setTabText(2, "Plots")
             return
         self.tabs.setTabText(0, "Per class")
+        self.tabs.setTabText(2, "Curves")
+        self.tabs.setTabVisible(1, True)
         spread = (f" ± {100 * ev.accuracy_std:.2f} over {len(ev.fold_scores)} folds" if len(ev.fold_scores) > 1
                   else "")
         auc = f", ROC area {ev.roc_auc:.3f}" if ev.curves and ev.roc_auc is not None else ""
@@ -266,12 +268,11 @@ class EvaluationPanel(QWidget):
                               f"kappa {ev.kappa:.3f}{auc}")
         self._fill_per_class(ev)
         self.per_class.show()
-        self.confusion.show_matrix(ev.classes, ev.confusion, target, "Confusion matrix")
-        self.confusion.show()
+        self.confusion.show_matrix(ev.classes, ev.confusion, target, ev.method)
 
     def _fill_per_class(self, ev) -> None:
         rows = per_class_rows(ev)
-        heads = ("precision", "recall", "F1", "ROC area", "PR area")
+        heads = ("precision", "recall", "F1", "ROC", "PR")
         self.per_class.clear()
         self.per_class.setColumnCount(len(heads))
         self.per_class.setRowCount(len(rows))

@@ -12,10 +12,10 @@ from PySide6.QtCore import QAbstractTableModel, QItemSelectionModel, Qt, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QBoxLayout,
     QDoubleSpinBox,
     QGridLayout,
     QGroupBox,
-    QHBoxLayout,
     QHeaderView,
     QLabel,
     QPushButton,
@@ -146,6 +146,7 @@ class RunsPanel(QWidget):
         self.view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.view.verticalHeader().hide()
+        self.view.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
         self.view.setWordWrap(False)
         self.view.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.view.setToolTip("Every training since the window opened (or saved in the project). "
@@ -175,20 +176,29 @@ class RunsPanel(QWidget):
         self.predict_button = QPushButton("Predict a file…")
         self.predict_button.setToolTip("Predict every row of a data file with the tree on screen and save "
                                        "them with the class probabilities")
-        buttons = QHBoxLayout()
-        for b in (self.show_button, self.compare_button, self.remove_button):
-            buttons.addWidget(b)
+        side = QWidget()
+        grid = QGridLayout(side)
+        grid.setContentsMargins(0, 0, 0, 0)
+        grid.addWidget(self.show_button, 0, 0)
+        grid.addWidget(self.compare_button, 0, 1)
+        grid.addWidget(self.remove_button, 0, 2)
         evaluate = QGroupBox("Evaluate the selected run")
-        grid = QGridLayout(evaluate)
-        grid.addWidget(self.test_button, 0, 0)
-        grid.addWidget(self.predict_button, 0, 1)
-        grid.addWidget(self.split, 1, 0)
-        grid.addWidget(self.split_button, 1, 1)
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.empty)
-        layout.addWidget(self.view, 1)
-        layout.addLayout(buttons)
-        layout.addWidget(evaluate)
+        inner = QGridLayout(evaluate)
+        inner.addWidget(self.test_button, 0, 0)
+        inner.addWidget(self.predict_button, 0, 1)
+        inner.addWidget(self.split, 1, 0)
+        inner.addWidget(self.split_button, 1, 1)
+        grid.addWidget(evaluate, 1, 0, 1, 3)
+        grid.setRowStretch(2, 1)
+        table = QWidget()
+        column = QVBoxLayout(table)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(self.empty)
+        column.addWidget(self.view, 1)
+        # Wide (the bottom dock): the buttons beside the list; narrow (a side dock): under it.
+        self.layout_box = QBoxLayout(QBoxLayout.Direction.LeftToRight, self)
+        self.layout_box.addWidget(table, 1)
+        self.layout_box.addWidget(side)
         self._update_buttons()
 
     def bind(self, controller) -> None:
@@ -210,6 +220,13 @@ class RunsPanel(QWidget):
         self.test_button.clicked.connect(lambda: self.test_file_requested.emit(self.current()))
         self.split_button.clicked.connect(lambda: self.split_requested.emit(self.current(), self.split.value()))
         self.predict_button.clicked.connect(self.predict_requested)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        wide = event.size().width() >= 720
+        direction = QBoxLayout.Direction.LeftToRight if wide else QBoxLayout.Direction.TopToBottom
+        if self.layout_box.direction() != direction:
+            self.layout_box.setDirection(direction)
 
     # ------------------------------------------------------------------ reading
     def selected_numbers(self) -> list[int]:
