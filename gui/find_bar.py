@@ -63,6 +63,7 @@ class FindBar(QWidget):
 
     def open(self) -> None:
         """Show the bar with its text selected, ready to type."""
+        self.canvas.prepare_find()
         self.show()
         self.edit.setFocus()
         self.edit.selectAll()

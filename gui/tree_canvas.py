@@ -511,6 +511,21 @@ class TreeCanvas(QGraphicsView):
             self.find_next()
         return list(self._hits)
 
+    def prepare_find(self) -> None:
+        """Write a big tree's search index on a worker thread (the find bar opened): the first
+        search then scans it instead of formatting every node while the user waits."""
+        tree = self._scene.tree
+        if tree is None or tree.n_nodes < 20_000:
+            return
+        from engine.export.search import search_index
+        from gui.jobs import Job, run_aside
+
+        def call(monitor):
+            with _collection_paused():
+                return search_index(tree)
+
+        run_aside(Job("Search index", call))
+
     def hits(self) -> tuple[list[int], int]:
         """The matches of the last find and the index of the one shown (-1: none)."""
         return list(self._hits), self._hit

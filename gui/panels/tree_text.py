@@ -88,16 +88,17 @@ class TreeTextPanel(QWidget):
     def refresh(self) -> None:
         """Work the text out again for the tree on screen (a big tree's in the background)."""
         self._dirty = False
+        if self._job is not None:
+            self._job.cancel()  # the text of a tree or view no longer wanted: stop working it out
+            self._job = None
         c = self.controller
         tree = c.tree if c is not None else None
         if tree is None:
-            self._job = None
             self.text.setPlainText("")
             self.status.setText("")
             return
         view, data, settings = self.view.currentText(), c.data, c.settings
         if tree.n_nodes <= 2000 and view != VIEWS[2]:
-            self._job = None
             self._show(tree_text(view, tree, data, settings), tree)
             return
         self.status.setText(f"Working out the text of {tree.n_nodes:,} nodes…")
