@@ -25,19 +25,22 @@ def test_the_window_collects_cycles_on_its_own_thread(qtbot, window):
     assert collect_in_gui_thread() is collect_in_gui_thread()  # one per application
     _Cycle.freed_in.clear()
 
+    kept = []
+
     def worker():
         for _ in range(5):
             _Cycle()  # garbage in a cycle, made in a worker thread
         # Enough container allocations to pass every threshold: with automatic collection on,
-        # the cycles above would be freed right here, in this thread.
-        junk = [[i] for i in range(200_000)]
-        del junk
+        # the cycles above would be freed right here, in this thread. Kept alive until the
+        # timer looks: freeing them would take the allocation count back under the threshold.
+        kept.append([[i] for i in range(200_000)])
 
     t = threading.Thread(target=worker, name="arbor-test-worker")
     t.start()
     t.join()
     assert _Cycle.freed_in == []
     qtbot.waitUntil(lambda: len(_Cycle.freed_in) == 5, timeout=10 * INTERVAL_MS)
+    kept.clear()
     assert set(_Cycle.freed_in) == {threading.main_thread().name}
 
 
