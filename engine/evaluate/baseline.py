@@ -48,11 +48,13 @@ def _nominal_rule(x, y, w, categories, K):
 def _numeric_rule(x, y, w, K, min_bucket):
     known = ~np.isnan(x)
     order = np.argsort(x[known], kind="stable")
+    checkpoint()  # sorting a million values is the longest step here
     xs, ys, ws = x[known][order], y[known][order], w[known][order]
     # Runs of equal values: a bucket only ends between two different values.
     starts = np.flatnonzero(np.r_[True, xs[1:] != xs[:-1]]) if len(xs) else np.zeros(0, np.intp)
     run = np.repeat(np.arange(len(starts)), np.diff(np.r_[starts, len(xs)]))
     per_run = np.bincount(run * K + ys, weights=ws, minlength=len(starts) * K).reshape(-1, K)
+    checkpoint()
     after = np.r_[ys[starts[1:]], -1].tolist()  # the class of the row after each run (-1: none)
     values = xs[np.r_[starts[1:] - 1, len(xs) - 1]].tolist() if len(xs) else []
     buckets: list[tuple[float, np.ndarray]] = []  # (upper value, class counts)
