@@ -20,7 +20,7 @@ from PySide6.QtWidgets import QGraphicsView, QLabel
 from engine.tree import Tree
 from gui import palette
 from gui.node_item import LOD_BOX, NodeItem, new_metrics
-from gui.tree_scene import TreeScene, count_shown, make_items, plan_scene
+from gui.tree_scene import TreeScene, count_shown, make_items, plan_scene, with_box_paths
 
 MIN_SCALE, MAX_SCALE = 0.02, 6.0
 #: The view following growth or pruning zooms in to this scale when it is further out.
@@ -377,6 +377,8 @@ class TreeCanvas(QGraphicsView):
                 plan = plan_scene(tree, orientation, collapsed, style, ghosts, monitor.scaled(0.0, 0.5),
                                   new_metrics(style))
                 low = bool(fit_scale(plan, viewport) < LOD_BOX) if follow == "fit" else low_detail
+                if low:
+                    plan = with_box_paths(plan)
                 return plan, make_items(plan, monitor.scaled(0.5, 1.0), low), low
 
         what = "Laying out every node" if not collapsed else f"Laying out {shown:,} nodes"

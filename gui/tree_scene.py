@@ -47,6 +47,42 @@ def label_room(anchors: np.ndarray, orientation: str, spans: np.ndarray) -> np.n
     return np.minimum(room, 1e6)
 
 
+@dataclass(frozen=True)
+class EdgeGeometry:
+    """Every edge's curve (start, two control points, end), label anchor and room, bounding
+    box, and all the curves as one path."""
+
+    curves: np.ndarray
+    anchors: np.ndarray
+    room: np.ndarray
+    boxes: np.ndarray
+    path: QPainterPath
+
+
+def edge_geometry(box: np.ndarray, parent: np.ndarray, child: np.ndarray, orientation: str) -> EdgeGeometry:
+    """Edges between node boxes (rows of left, top, right, bottom): numpy, and a path of plain
+    Qt values, so it may be worked out on any thread."""
+    pa, ch = box[parent], box[child]
+    if orientation == "top-down":
+        sx, sy = (pa[:, 0] + pa[:, 2]) / 2, pa[:, 3] - 3
+        ex, ey = (ch[:, 0] + ch[:, 2]) / 2, ch[:, 1] + 3
+        mid = (sy + ey) / 2
+        curves = np.column_stack([sx, sy, sx, mid, ex, mid, ex, ey])
+        anchors = np.column_stack([ex, mid + (ey - mid) * 0.45])
+        spans = np.zeros(len(ex))
+    else:
+        sx, sy = pa[:, 2] - 3, (pa[:, 1] + pa[:, 3]) / 2
+        ex, ey = ch[:, 0] + 3, (ch[:, 1] + ch[:, 3]) / 2
+        mid = (sx + ex) / 2
+        curves = np.column_stack([sx, sy, mid, sy, mid, ey, ex, ey])
+        anchors = np.column_stack([mid + (ex - mid) * 0.5, ey - 9])
+        spans = ex - mid
+    c = curves
+    boxes = np.column_stack([np.minimum(c[:, 0], c[:, 6]), np.minimum(c[:, 1], c[:, 7]),
+                             np.maximum(c[:, 0], c[:, 6]), np.maximum(c[:, 1], c[:, 7])])
+    return EdgeGeometry(curves, anchors, label_room(anchors, orientation, spans), boxes, _curves_path(curves))
+
+
 class EdgesItem(QGraphicsItem):
     """All edges as one path, with their conditions as labels when zoomed in enough.
 
@@ -72,33 +108,17 @@ class EdgesItem(QGraphicsItem):
         self.setAcceptHoverEvents(True)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
 
-    def rebuild(self) -> None:
+    def rebuild(self, geometry: EdgeGeometry | None = None) -> None:
+        """Geometry from the scene's node boxes (after a layout, a drag or new positions), or as
+        worked out already for a new layout (:func:`plan_scene` does it off the GUI thread)."""
         self.prepareGeometryChange()
         scene = self._scene
         self._texts = [text for _, _, text in scene.edges]
-        box = scene.node_boxes()
-        parent, child = scene.edge_rows()
-        pa, ch = box[parent], box[child]
-        if self._scene.orientation == "top-down":
-            sx, sy = (pa[:, 0] + pa[:, 2]) / 2, pa[:, 3] - 3
-            ex, ey = (ch[:, 0] + ch[:, 2]) / 2, ch[:, 1] + 3
-            mid = (sy + ey) / 2
-            self._curves = np.column_stack([sx, sy, sx, mid, ex, mid, ex, ey])
-            self._anchors = np.column_stack([ex, mid + (ey - mid) * 0.45])
-            spans = np.zeros(len(ex))
-        else:
-            sx, sy = pa[:, 2] - 3, (pa[:, 1] + pa[:, 3]) / 2
-            ex, ey = ch[:, 0] + 3, (ch[:, 1] + ch[:, 3]) / 2
-            mid = (sx + ex) / 2
-            self._curves = np.column_stack([sx, sy, mid, sy, mid, ey, ex, ey])
-            self._anchors = np.column_stack([mid + (ex - mid) * 0.5, ey - 9])
-            spans = ex - mid
-        self._room = label_room(self._anchors, self._scene.orientation, spans)
-        c = self._curves
-        self._boxes = np.column_stack([np.minimum(c[:, 0], c[:, 6]), np.minimum(c[:, 1], c[:, 7]),
-                                       np.maximum(c[:, 0], c[:, 6]), np.maximum(c[:, 1], c[:, 7])])
-        self._path = _curves_path(c)
-        if len(c):
+        if geometry is None:
+            geometry = edge_geometry(scene.node_boxes(), *scene.edge_rows(), scene.orientation)
+        self._curves, self._anchors, self._room = geometry.curves, geometry.anchors, geometry.room
+        self._boxes, self._path = geometry.boxes, geometry.path
+        if len(self._curves):
             lo, hi = self._boxes[:, :2].min(axis=0), self._boxes[:, 2:].max(axis=0)
             self._bounds = QRectF(lo[0], lo[1], hi[0] - lo[0], hi[1] - lo[1]).adjusted(-80, -20, 80, 20)
         else:
@@ -201,13 +221,16 @@ class BoxesItem(QGraphicsItem):
         self._bounds = QRectF()
         self.setZValue(0.5)  # above the edges, below the node items
 
-    def rebuild(self) -> None:
-        """Boxes from the scene's geometry (after a layout, a drag or new positions)."""
+    def rebuild(self, paths: list | None = None) -> None:
+        """Boxes from the scene's geometry (after a layout, a drag or new positions); ``paths``
+        (majority, path) as :func:`box_paths` made them for a new layout."""
         self.prepareGeometryChange()
         scene = self._scene
         box = scene.node_boxes() + np.array([3.0, 3.0, -3.0, -3.0])  # without the item's margin
         self._box = box
-        self._groups = [(box_colour(scene.tree, k), rects_path(box[rows])) for k, rows in scene.rows_by_majority()]
+        if paths is None:
+            paths = box_paths(box, scene.rows_by_majority())
+        self._groups = [(box_colour(scene.tree, k), path) for k, path in paths]
         self._dashed = scene.dashed_rows()
         self._bounds = scene.content_rect().adjusted(-4, -4, 4, 4)
         self.update()
@@ -233,6 +256,11 @@ class BoxesItem(QGraphicsItem):
         for item in self._scene.selectedItems():
             if isinstance(item, NodeItem) and item.node.id in rows:
                 painter.drawRect(self._rect(rows[item.node.id]))
+
+
+def box_paths(box: np.ndarray, rows_by_majority) -> list[tuple[int, QPainterPath]]:
+    """(majority class, the outline path of its nodes' boxes) per colour."""
+    return [(k, rects_path(box[rows])) for k, rows in rows_by_majority]
 
 
 def rects_path(box: np.ndarray) -> QPainterPath:
@@ -381,6 +409,9 @@ class ScenePlan:
     half: np.ndarray  # half width and height of each node's box
     majority: np.ndarray  # each node's majority class (-1: none)
     dashed: tuple  # rows of the nodes drawn with a dashed border
+    edge_rows: tuple  # (parent rows, child rows) of every edge
+    edge_geometry: EdgeGeometry
+    box_paths: list | None = None  # the far-out boxes, when made ahead (:func:`with_box_paths`)
 
     @property
     def n_shown(self) -> int:
@@ -433,8 +464,21 @@ def plan_scene(tree: Tree, orientation: str = "top-down", collapsed=(), style: F
     half = np.array([sizes[i] for i in order], dtype=np.float64).reshape(-1, 2) / 2
     majority = np.fromiter((_majority(tree, nodes[i]) for i in order), dtype=np.intp, count=len(order))
     dashed = tuple(k for k, i in enumerate(order) if nodes[i].stats.get("pruned") or nodes[i].stats.get("raised"))
+    row = {node_id: k for k, node_id in enumerate(order)}
+    edge_rows = (np.array([row[p] for p, _, _ in edges], dtype=np.intp),
+                 np.array([row[c] for _, c, _ in edges], dtype=np.intp))
+    geometry = edge_geometry(np.hstack([centres - half - 3, centres + half + 3]), *edge_rows, orientation)
     return ScenePlan(tree, orientation, style, ghosts, collapsed, nodes, parents, positions, sizes, texts, hidden,
-                     edges, found, ghost_at, centres, half, majority, dashed)
+                     edges, found, ghost_at, centres, half, majority, dashed, edge_rows, geometry)
+
+
+def with_box_paths(plan: ScenePlan) -> ScenePlan:
+    """The plan with its far-out boxes drawn ahead (for a layout that will show zoomed far out)."""
+    from dataclasses import replace
+
+    box = np.hstack([plan.centres - plan.half, plan.centres + plan.half])
+    rows = [(int(k), np.flatnonzero(plan.majority == k)) for k in np.unique(plan.majority)]
+    return replace(plan, box_paths=box_paths(box, rows))
 
 
 def _ghost_nodes(tree: Tree, graph, style: FigureStyle, metrics=None) -> list:
@@ -576,17 +620,17 @@ class TreeScene(QGraphicsScene):
             self.addItem(item)
             self.items_by_id[node_id] = item
         self.edges = list(plan.edges)
-        self._edge_rows = (np.array([self._row[p] for p, _, _ in self.edges], dtype=np.intp),
-                           np.array([self._row[c] for _, c, _ in self.edges], dtype=np.intp))
+        self._edge_rows = plan.edge_rows
         self._majority, self._dashed = plan.majority, list(plan.dashed)
         self._edges_item = EdgesItem(self)
         self.addItem(self._edges_item)
-        self._edges_item.rebuild()
+        self._edges_item.rebuild(plan.edge_geometry)
         self._boxes_item = BoxesItem(self)
         self.addItem(self._boxes_item)
         if plan.ghosts:
             self._place_ghosts(plan.ghosts, plan.ghost_at)
-        self._apply_detail(items_ready=items is not None and items_low_detail == self.low_detail)
+        self._apply_detail(items_ready=items is not None and items_low_detail == self.low_detail,
+                           box_paths=plan.box_paths)
         # Generous margins so zooming under the cursor can always scroll to keep its anchor.
         self.setSceneRect(self.content_rect().adjusted(-2000, -2000, 2000, 2000))
         self._building = False
@@ -614,7 +658,7 @@ class TreeScene(QGraphicsScene):
             self.low_detail = on
             self._apply_detail()
 
-    def _apply_detail(self, items_ready: bool = False) -> None:
+    def _apply_detail(self, items_ready: bool = False, box_paths: list | None = None) -> None:
         if self._boxes_item is None:
             return
         if not items_ready:
@@ -622,7 +666,7 @@ class TreeScene(QGraphicsScene):
                 item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, self.low_detail)
         self._boxes_item.setVisible(self.low_detail)
         if self.low_detail:
-            self._boxes_item.rebuild()
+            self._boxes_item.rebuild(box_paths)
 
     def _on_selection_changed(self) -> None:
         if self.low_detail and self._boxes_item is not None:
