@@ -7,6 +7,9 @@ majority to the class that comes first. Numeric attributes are bucketed the
 way Holte's 1R does it (each bucket holds at least ``min_bucket`` instances of
 its majority class, adjacent buckets with the same class merge); missing values
 form a bucket of their own.
+
+:func:`fit_zero_r` and :func:`fit_one_r` return the fitted rules as predictors, so the
+baselines can be scored on other rows (cross-validation folds) exactly as a tree is.
 """
 
 from __future__ import annotations
@@ -35,6 +38,103 @@ def _errors(table: np.ndarray) -> float:
     return float(table.sum() - table.max(axis=-1).sum())
 
 
+def _one_hot(classes: np.ndarray, n_classes: int) -> np.ndarray:
+    out = np.zeros((len(classes), n_classes))
+    out[np.arange(len(classes)), classes] = 1.0
+    return out
+
+
+@dataclass(frozen=True)
+class ZeroRule:
+    """0-R: one prediction for every row (the majority class, or the mean of a numeric target).
+
+    ``n_classes`` is 0 for a numeric target."""
+
+    value: float
+    n_classes: int
+    says: str
+
+    def predict(self, X: np.ndarray) -> np.ndarray:
+        return np.full(len(X), self.value, dtype=np.intp if self.n_classes else np.float64)
+
+    def output(self, X: np.ndarray) -> np.ndarray:
+        """As a tree's: class probabilities (all on the one class) or values."""
+        pred = self.predict(X)
+        return _one_hot(pred, self.n_classes) if self.n_classes else pred
+
+
+@dataclass(frozen=True)
+class OneRule:
+    """1-R: one attribute's values (numeric: buckets up to ``uppers``) each predict a class.
+
+    ``classes[k]`` is the class of value or bucket ``k``; ``missing`` the class of a missing
+    value, and ``default`` (the majority) of a value the rule never saw.
+    """
+
+    attribute: int
+    nominal: bool
+    classes: np.ndarray
+    uppers: np.ndarray
+    missing: int
+    default: int
+    n_classes: int
+    says: str
+
+    def output(self, X: np.ndarray) -> np.ndarray:
+        """As a tree's: class probabilities, all on the rule's class."""
+        return _one_hot(self.predict(X), self.n_classes)
+
+    def predict(self, X: np.ndarray) -> np.ndarray:
+        if self.attribute < 0:
+            return np.full(len(X), self.default, dtype=np.intp)
+        x = X[:, self.attribute]
+        known = ~np.isnan(x)
+        out = np.full(len(x), self.missing, dtype=np.intp)
+        if self.nominal:
+            codes = np.where(known, np.nan_to_num(x), -1).astype(np.intp)
+            seen = known & (codes >= 0) & (codes < len(self.classes))
+            out[seen] = self.classes[codes[seen]]
+            out[known & ~seen] = self.default
+        else:
+            out[known] = self.classes[np.minimum(np.searchsorted(self.uppers, x[known], side="left"),
+                                                 len(self.classes) - 1)]
+        return out
+
+
+def fit_zero_r(data: Encoded) -> ZeroRule:
+    """The majority class of ``data`` (first on ties), or the weighted mean of a numeric target."""
+    if data.schema.is_regression:
+        mean = float(np.average(data.y, weights=data.weight)) if data.n_rows else 0.0
+        return ZeroRule(mean, 0, f"predict the mean, {mean:.4g}")
+    K = len(data.schema.classes)
+    best = int(np.argmax(np.bincount(data.y, weights=data.weight, minlength=K)))
+    return ZeroRule(best, K, f"predict {data.schema.classes[best]}")
+
+
+def fit_one_r(data: Encoded, min_bucket: int = 6) -> OneRule:
+    """1-R fitted on ``data`` as :func:`baselines` describes it, as a predictor."""
+    schema = data.schema
+    if schema.is_regression:
+        raise ArborError("0-R and 1-R are classification baselines; the target is numeric")
+    K = len(schema.classes)
+    default = int(np.argmax(np.bincount(data.y, weights=data.weight, minlength=K)))
+    best = None
+    for j, attr in enumerate(schema.attributes):
+        x = data.X[:, j]
+        if attr.is_nominal:
+            errors, _, fitted = _nominal_rule(x, data.y, data.weight, attr.categories, K)
+        else:
+            errors, _, fitted = _numeric_rule(x, data.y, data.weight, K, min_bucket)
+        if best is None or errors < best[0] - 1e-9:
+            best = (errors, j, attr, fitted)
+    if best is None:
+        return OneRule(-1, True, np.zeros(0, dtype=np.intp), np.zeros(0), default, default, K, "no attribute")
+    _, j, attr, (classes, uppers, missing) = best
+    classes = np.where(classes < 0, default, classes).astype(np.intp)
+    return OneRule(j, attr.is_nominal, classes, uppers, default if missing < 0 else missing, default, K,
+                   f"on {attr.name}")
+
+
 def _nominal_rule(x, y, w, categories, K):
     known = ~np.isnan(x)
     codes = np.where(known, np.nan_to_num(x), len(categories)).astype(np.intp)
@@ -42,7 +142,9 @@ def _nominal_rule(x, y, w, categories, K):
     table = table.reshape(-1, K)
     labels = [*categories, "missing"]
     rules = [(labels[v], int(np.argmax(table[v]))) for v in range(len(labels)) if table[v].sum() > 0]
-    return _errors(table), rules
+    seen = table.sum(axis=1) > 0
+    classes = np.where(seen, np.argmax(table, axis=1), -1)
+    return _errors(table), rules, (classes[:-1], np.zeros(0), int(classes[-1]))
 
 
 def _numeric_rule(x, y, w, K, min_bucket):
@@ -89,7 +191,10 @@ def _numeric_rule(x, y, w, K, min_bucket):
         rules.append((label, int(np.argmax(c))))
     if miss.sum() > 0:
         rules.append(("missing", int(np.argmax(miss))))
-    return errors, rules
+    # A value up to a bucket's last one falls in it, as the labels say; the last bucket takes the rest.
+    classes = np.array([int(np.argmax(c)) for _, c in merged] or [-1], dtype=np.intp)
+    uppers = np.array([u for u, _ in merged[:-1]], dtype=np.float64)
+    return errors, rules, (classes, uppers, int(np.argmax(miss)) if miss.sum() > 0 else -1)
 
 
 def baselines(data: Encoded, min_bucket: int = 6) -> Baselines:
@@ -112,9 +217,9 @@ def baselines(data: Encoded, min_bucket: int = 6) -> Baselines:
     for j, attr in enumerate(schema.attributes):
         x = data.X[:, j]
         if attr.is_nominal:
-            errors, rules = _nominal_rule(x, data.y, data.weight, attr.categories, K)
+            errors, rules, _ = _nominal_rule(x, data.y, data.weight, attr.categories, K)
         else:
-            errors, rules = _numeric_rule(x, data.y, data.weight, K, min_bucket)
+            errors, rules, _ = _numeric_rule(x, data.y, data.weight, K, min_bucket)
         per_attr.append((attr.name, errors))
         if errors < best_errors - 1e-9:
             best, best_errors, best_rules = attr.name, errors, rules

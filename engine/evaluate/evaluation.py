@@ -136,6 +136,13 @@ def _score(data: Encoded, out, algorithm=None) -> float:
     return float(np.average(class_codes(out, algorithm) == data.y, weights=data.weight))
 
 
+def outputs(tree: Tree):
+    """``tree`` as a function from encoded rows to outputs: class probabilities or values."""
+    if tree.is_regression:
+        return lambda X: predict_value(tree, X)
+    return lambda X: predict_proba(tree, X)
+
+
 def cross_val_predict(data: Encoded, settings: Settings, folds: int = 10, seed: int = 1,
                       monitor: Monitor = NULL_MONITOR, weka_folds: bool = False
                       ) -> tuple[np.ndarray, list[float]]:
@@ -147,6 +154,18 @@ def cross_val_predict(data: Encoded, settings: Settings, folds: int = 10, seed: 
     (:func:`engine.evaluate.folds.weka_folds`), so that C4.5's correct count can be set
     beside J48's fold for fold; otherwise each class is shuffled with numpy and dealt round.
     """
+    return cross_val_predict_with(
+        data, lambda part, fold_monitor: outputs(fit_tree(part, settings, fold_monitor)), folds, seed, monitor,
+        weka_folds, settings.algorithm)
+
+
+def cross_val_predict_with(data: Encoded, learner, folds: int = 10, seed: int = 1,
+                           monitor: Monitor = NULL_MONITOR, weka_folds: bool = False,
+                           algorithm: str | None = None) -> tuple[np.ndarray, list[float]]:
+    """:func:`cross_val_predict` for any learner, on the same folds for the same seed:
+    ``learner(training_part, monitor)`` returns a function from encoded rows to outputs.
+    The 0-R and 1-R baselines and a hand-built tree's structure are cross-validated this way,
+    so they are scored on exactly the folds the learner's tree is."""
     y = None if data.schema.is_regression else data.y
     out = np.zeros(data.n_rows if y is None else (data.n_rows, len(data.schema.classes)))
     scores = []
@@ -155,10 +174,10 @@ def cross_val_predict(data: Encoded, settings: Settings, folds: int = 10, seed: 
         monitor.check()
         monitor.report(f / folds, f"fold {f + 1} of {folds}")
         train = training_rows(test, data.n_rows)
-        tree = fit_tree(subset(data, train), settings, monitor.scaled(f / folds, (f + 1) / folds))
+        output = learner(subset(data, train), monitor.scaled(f / folds, (f + 1) / folds))
         held = subset(data, test)
-        out[test] = fold_out = _output(tree, held)
-        scores.append(_score(held, fold_out, settings.algorithm))
+        out[test] = fold_out = output(held.X)
+        scores.append(_score(held, fold_out, algorithm))
     monitor.report(1.0, "cross-validated")
     return out, scores
 
@@ -170,6 +189,18 @@ def cross_validate(data: Encoded, settings: Settings, folds: int = 10, seed: int
     out, scores = cross_val_predict(data, settings, folds, seed, monitor, weka_folds)
     method = f"{folds}-fold cross-validation" + (f" (Weka's folds, seed {seed})" if weka_folds else "")
     return _summarise(method, data, out, scores, data.notes, settings.algorithm)
+
+
+def cross_validate_with(data: Encoded, learner, folds: int = 10, seed: int = 1,
+                        monitor: Monitor = NULL_MONITOR, algorithm: str | None = None) -> Evaluation:
+    """:func:`cross_validate` for any learner (see :func:`cross_val_predict_with`)."""
+    out, scores = cross_val_predict_with(data, learner, folds, seed, monitor, algorithm=algorithm)
+    return _summarise(f"{folds}-fold cross-validation", data, out, scores, (), algorithm)
+
+
+def summarise(method: str, data: Encoded, out: np.ndarray, algorithm: str | None = None) -> Evaluation:
+    """Scores of outputs ``out`` (class probabilities or values) for every row of ``data``."""
+    return _summarise(method, data, out, [_score(data, out, algorithm)], (), algorithm)
 
 
 def evaluate_tree(tree: Tree, data: Encoded, method: str = "test set",

@@ -1,0 +1,113 @@
+"""Figures labelled by how they were measured: training, cross-validation, and the 0-R / 1-R
+baselines measured the same way on the same folds."""
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from engine.data.encoding import encode, subset
+from engine.data.io import read_table
+from engine.data.table import make_table
+from engine.estimator import DecisionTree
+from engine.evaluate.baseline import baselines, fit_one_r, fit_zero_r
+from engine.evaluate.evaluation import cross_validate
+from engine.evaluate.figures import cross_validated, few_rows_note, training_figures
+from engine.evaluate.folds import stratified_folds
+from engine.learn.editing import make_leaf
+
+WEKA = Path(__file__).parents[1] / "fixtures" / "weka" / "data"
+
+
+def test_weather_training_figures_beside_the_seeds_baselines(weather):
+    data = encode(weather)
+    tree = DecisionTree(algorithm="id3").fit(weather).tree_
+    figures = training_figures(tree, data)
+    assert figures.training.tree.accuracy == 1.0 and figures.training.how == "training set"
+    assert figures.training.zero_r.accuracy == pytest.approx(9 / 14)  # 5/14 errors, seed 000
+    assert figures.training.one_r.accuracy == pytest.approx(10 / 14)  # 1-R on outlook: 4/14 errors
+    assert (figures.zero_r_says, figures.one_r_says) == ("predict yes", "on outlook")
+    assert figures.cv is None
+
+
+def test_the_fitted_rules_predict_what_baselines_counts(weather):
+    data = encode(weather)
+    b = baselines(data)
+    zero, one = fit_zero_r(data), fit_one_r(data)
+    assert (zero.predict(data.X) != data.y).sum() == b.zero_r_errors
+    assert (one.predict(data.X) != data.y).sum() == b.one_r_errors
+
+
+def _breast_cancer():
+    return encode(read_table(WEKA / "breast-cancer.arff"))
+
+
+def test_baselines_are_cross_validated_on_the_trees_folds():
+    data = _breast_cancer()
+    settings = DecisionTree(algorithm="c45").settings()
+    cv = cross_validated(data, 10, 1, settings=settings)
+    assert cv.tree.accuracy == cross_validate(data, settings, 10, 1).accuracy
+    # The same folds, refitted by hand: each fold's majority class and 1-R rule.
+    zero_right = one_right = 0.0
+    for test in stratified_folds(data.y, data.n_rows, 10, 1):
+        train = subset(data, np.setdiff1d(np.arange(data.n_rows), test))
+        held = subset(data, test)
+        majority = np.argmax(np.bincount(train.y, minlength=len(data.schema.classes)))
+        zero_right += (held.y == majority).sum()
+        one_right += (fit_one_r(train).predict(held.X) == held.y).sum()
+    assert cv.zero_r.accuracy == pytest.approx(zero_right / data.n_rows)
+    assert cv.one_r.accuracy == pytest.approx(one_right / data.n_rows)
+    assert (cv.folds, cv.seed, cv.refit) == (10, 1, "options")
+
+
+def test_zero_r_cross_validated_equals_scikit_learns_dummy_on_the_same_folds():
+    from sklearn.dummy import DummyClassifier
+    from sklearn.model_selection import cross_val_predict
+
+    data = _breast_cancer()
+    folds = stratified_folds(data.y, data.n_rows, 10, 1)
+    splits = [(np.setdiff1d(np.arange(data.n_rows), f), f) for f in folds]
+    pred = cross_val_predict(DummyClassifier(strategy="most_frequent"), data.X, data.y, cv=splits)
+    cv = cross_validated(data, 10, 1, settings=DecisionTree(algorithm="c45").settings())
+    assert cv.zero_r.accuracy == pytest.approx(np.mean(pred == data.y))
+
+
+def test_a_hand_built_structure_is_cross_validated_with_its_leaves_recounted(weather):
+    data = encode(weather)
+    full = DecisionTree(algorithm="id3").fit(weather).tree_
+    stump = make_leaf(make_leaf(full, 1), 3)  # outlook only: sunny, overcast, rainy leaves
+    assert stump.n_leaves == 3
+    cv = cross_validated(data, 7, 3, tree=stump)
+    # Independently: each test row gets the majority of its outlook among the fold's training rows.
+    frame = weather.frame
+    right = 0
+    for test in stratified_folds(data.y, data.n_rows, 7, 3):
+        train = frame.drop(index=test)
+        for row in test:
+            same = train[train.outlook == frame.outlook[row]].play
+            majority = same.value_counts().reindex(["yes", "no"]).fillna(0).idxmax()
+            right += majority == frame.play[row]
+    assert cv.tree.accuracy == pytest.approx(right / 14) and cv.refit == "structure"
+    leaf = make_leaf(full, 0)  # one leaf: its structure is 0-R
+    one_leaf = cross_validated(data, 7, 3, tree=leaf)
+    assert one_leaf.tree.accuracy == pytest.approx(one_leaf.zero_r.accuracy)
+
+
+def test_regression_has_a_mean_baseline_and_no_one_r():
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"x": rng.normal(size=60)})
+    frame["y"] = 2 * frame.x + rng.normal(0, 0.1, 60)
+    tree = DecisionTree(algorithm="cart", task="regression", max_depth=2).fit(frame).tree_
+    data = encode(make_table(frame), "regression")
+    figures = training_figures(tree, data)
+    assert figures.training.one_r is None
+    assert figures.training.zero_r.rmse == pytest.approx(np.sqrt(np.mean((frame.y - frame.y.mean()) ** 2)))
+    cv = cross_validated(data, 5, 1, tree=tree)
+    assert cv.one_r is None and cv.zero_r.rmse > cv.tree.rmse
+
+
+def test_a_note_when_folds_are_too_small_for_their_spread():
+    assert few_rows_note(14, 10) == ("With 14 rows in 10 folds each fold tests 1 or 2 rows, so one fold's "
+                                     "score moves in large steps and the spread over the folds says little.")
+    assert few_rows_note(1000, 10) is None and few_rows_note(14, 0) is None
