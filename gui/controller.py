@@ -15,6 +15,7 @@ from PySide6.QtCore import QObject, Signal
 from engine.errors import ArborError
 from engine.runs import RunLog
 from gui.document import DataDocument
+from gui.figure_book import FigureBook, stale_reasons
 from gui.jobs import Job, JobRunner, TrainResult, train_call
 
 #: How the tree on screen came to be (``Controller.origin``).
@@ -53,6 +54,17 @@ class Controller(QObject):
     origin : str
         How it came to be: ``TRAINED``, ``PRUNED``, ``CV_ALPHA``, ``EDITED``, ``STEPPED``, ``OPENED``,
         or ``RUN`` (an earlier run's tree brought back from the Runs list).
+    recipe : Settings | None
+        How the tree on screen is made again: the options of a trained, pruned or chosen-alpha
+        tree (a pruned one's with its alpha fixed), of a run; None for a tree built or edited
+        by hand, whose cross-validation refits its structure instead.
+    figures : engine.evaluate.figures.Figures | None
+        The numbers of the tree on screen, each labelled by how it was measured: its training
+        figures beside 0-R and 1-R (whenever its rows are known), and cross-validated ones
+        once run (with the training, or on request: ``cross_validate_tree``).
+    stale : tuple[str, ...]
+        Why those figures no longer describe the open table and the chosen options, in words
+        (empty: they do). Retraining clears it.
     selected : int
         The selected node of the tree on screen (-1: none).
     busy : bool
@@ -69,8 +81,10 @@ class Controller(QObject):
     cross_validate_alpha() -> Job | None; start(job) runs any other job with the same
     progress, cancel and error reporting; load_table(table, path, sample=None);
     load_tree(tree, data, settings, origin) puts a tree from elsewhere (a project) on screen;
-    show_tree(tree, select=-1, origin=EDITED) replaces the tree on screen (undo commands,
-    pruning, growth steps); drop_tree(); growth_source() -> (data, settings) for stepping;
+    show_tree(tree, select=-1, origin=EDITED, recipe=None) replaces the tree on screen (undo
+    commands, growth steps); show_pruned(tree, alpha, origin=PRUNED) a tree pruned from the
+    trained CART tree at ``alpha``; cross_validate_tree() -> Job | None the figures of the tree
+    on screen; drop_tree(); growth_source() -> (data, settings) for stepping;
     select_node(node_id); rows_reaching(node_id); nodes_reached(rows); predict_row(row);
     say(text); fail(message, details=""); new_table().
     Runs: select_run(number); add_evaluation(number, evaluation); remove_run(number);
@@ -84,6 +98,8 @@ class Controller(QObject):
     options_loaded(object) : a project brought its options (``Settings``): show them.
     result_changed(object) : a training finished (its TrainResult), or None when dropped.
     tree_changed(object, int) : the tree on screen (or None) and the node to select (-1 none).
+    figures_changed(object) : the figures of the tree on screen (``Figures`` or None).
+    stale_changed(tuple) : the reasons its figures are out of date changed (empty: current).
     node_selected(int) : the selected node changed (-1: none).
     alpha_chosen(object) : cross-validating alpha finished (an ``AlphaChoice``).
     busy_changed(bool) : a job started, or the last one ended.
@@ -98,6 +114,8 @@ class Controller(QObject):
     options_loaded = Signal(object)
     result_changed = Signal(object)
     tree_changed = Signal(object, int)
+    figures_changed = Signal(object)
+    stale_changed = Signal(tuple)
     node_selected = Signal(int)
     alpha_chosen = Signal(object)
     busy_changed = Signal(bool)
@@ -118,7 +136,17 @@ class Controller(QObject):
         self.settings = None
         self.tree = None
         self.origin = TRAINED
+        self.recipe = None
+        self.figures = None
+        self.stale: tuple[str, ...] = ()
         self.selected = -1
+        self._book = FigureBook()
+        self._version = 0  # counts the table's changes
+        self._data_version = 0  # the count when the rows of the tree on screen were read
+        self._result_version = 0  # and when the last training's were
+        self._trained_weka_folds = False
+        for signal in (self.doc.cells_changed, self.doc.columns_changed, self.doc.reset):
+            signal.connect(self._on_doc_changed)
         self.runs = RunLog()
         self.selected_run = -1
 
@@ -142,6 +170,35 @@ class Controller(QObject):
     # ------------------------------------------------------------------ options and table
     def set_options(self, params: dict, cv_folds: int, seed: int, weka_folds: bool = False) -> None:
         self.options = Options(dict(params), cv_folds, seed, weka_folds)
+        self._check_stale()
+
+    def _on_doc_changed(self, *_) -> None:
+        self._version += 1
+        self._check_stale()
+
+    def _check_stale(self) -> None:
+        stale = self._stale_now()
+        if stale != self.stale:
+            self.stale = stale
+            self.stale_changed.emit(stale)
+
+    def _stale_now(self) -> tuple[str, ...]:
+        if self.tree is None:
+            return ()
+        options_changed = evaluation_changed = False
+        if self.origin in (TRAINED, PRUNED, CV_ALPHA) and self.result is not None:
+            from engine.settings import resolve
+
+            try:
+                options_changed = resolve(**self.options.params) != self.result.model.settings_
+            except ArborError:
+                options_changed = True
+            cv = self.result.figures.cv
+            evaluation_changed = (self.options.cv_folds, self.options.seed) != (
+                (cv.folds, cv.seed) if cv is not None else (0, self.options.seed)) or (
+                cv is not None and self.options.weka_folds != self._trained_weka_folds)
+        return stale_reasons(table_changed=self._data_version != self._version,
+                             options_changed=options_changed, evaluation_changed=evaluation_changed)
 
     def new_table(self) -> None:
         """A blank table to type into (undo history cleared); the tree and results are dropped."""
@@ -179,10 +236,10 @@ class Controller(QObject):
         except ArborError as err:
             self.fail(str(err))
             return None
-        options = self.options
+        options, version = self.options, self._version
         job = Job("Training", train_call(table, options.params, options.cv_folds, options.seed,
                                          options.weka_folds))
-        job.finished.connect(lambda result, j=job: self._on_train_finished(j, result))
+        job.finished.connect(lambda result, j=job: self._on_train_finished(j, result, version, options))
         job.failed.connect(lambda *_, j=job: self.runner.is_current(j) and self.say(
             "Training failed; the table and the previous tree are unchanged"))
         job.cancelled.connect(lambda j=job: self.runner.is_current(j) and self.say(
@@ -191,15 +248,20 @@ class Controller(QObject):
         self.say("Training…")
         return job
 
-    def _on_train_finished(self, job: Job, result: TrainResult) -> None:
+    def _on_train_finished(self, job: Job, result: TrainResult, version: int, options: Options) -> None:
         if not self.runner.is_current(job):
             return  # superseded by a newer run
         self.result = result
-        self.data = result.data
+        self.data, self._data_version = result.data, version
+        self._result_version = version
+        self._trained_weka_folds = options.weka_folds
         self.settings = result.model.settings_
-        self.result_changed.emit(result)
         tree = result.model.tree_
-        self._show(tree, -1, TRAINED)
+        self._book.clear()
+        self._book.put(tree, result.figures, self.settings)
+        self._book.remember_baselines(result.data, result.figures)
+        self.result_changed.emit(result)
+        self._show(tree, -1, TRAINED, self.settings)
         self._add_run(result)
         self.say(f"Trained: {tree.n_leaves} leaves, {tree.n_nodes} nodes, depth {tree.depth}")
 
@@ -308,7 +370,10 @@ class Controller(QObject):
             return
         self.data = data
         self.settings = self.runs[number].settings if number in self.runs else self.settings
-        self._show(tree, -1, RUN)
+        if data is not None:  # the last training's rows, or the open table's as it is now
+            trained = self.result is not None and data is self.result.data
+            self._data_version = self._result_version if trained else self._version
+        self._show(tree, -1, RUN, self.settings if data is not None else None)
         said = f"Run {number}'s tree on screen: {tree.n_leaves} leaves, {tree.n_nodes} nodes"
         self.say(said if data is not None else
                  said + " (the table has changed since it was trained: its counts are the training table's)")
@@ -317,22 +382,73 @@ class Controller(QObject):
     def load_tree(self, tree, data, settings, origin: str = OPENED) -> None:
         """Put a tree made elsewhere (a saved project) on screen with the rows and options it needs."""
         self.result, self.data, self.settings = None, data, settings
+        self._data_version = self._version
+        self._book.clear()
         self.result_changed.emit(None)
         self._show(tree, -1, origin)
 
-    def show_tree(self, tree, select: int = -1, origin: str = EDITED) -> None:
-        """Replace the tree on screen (a hand edit, a pruning, a growth step, an undo)."""
-        self._show(tree, select, origin)
+    def show_tree(self, tree, select: int = -1, origin: str = EDITED, recipe=None) -> None:
+        """Replace the tree on screen (a hand edit, a growth step, an undo); ``recipe``: the
+        options that make it, if any (see ``recipe``)."""
+        self._show(tree, select, origin, recipe)
 
-    def _show(self, tree, select: int, origin: str) -> None:
-        self.tree, self.origin = tree, origin
+    def show_pruned(self, tree, alpha: float, origin: str = PRUNED) -> None:
+        """Show ``tree``, the trained CART tree pruned at ``alpha`` (by the slider, or the CV choice)."""
+        recipe = None
+        if self.result is not None:
+            recipe = replace(self.result.model.settings_, prune="cost-complexity", alpha=float(alpha),
+                             cv_alpha=None)
+        self._show(tree, -1, origin, recipe)
+
+    def _show(self, tree, select: int, origin: str, recipe=None) -> None:
+        self.tree, self.origin, self.recipe = tree, origin, recipe
         self.selected = select if tree is not None and 0 <= select < tree.n_nodes else -1
         self.tree_changed.emit(tree, self.selected)
+        self.figures = None
+        if tree is not None and self.data is not None:
+            try:
+                self.figures = self._book.figures_of(tree, self.data, recipe)
+            except (ArborError, ValueError, IndexError):
+                self.figures = None  # rows that no longer fit the tree (a project's, say)
+        self.figures_changed.emit(self.figures)
+        self._check_stale()
+
+    def cross_validate_tree(self) -> Job | None:
+        """Cross-validate the tree on screen in the background, with 0-R and 1-R on the same folds:
+        its recipe refitted in each fold, or (built by hand) its structure re-counted."""
+        if self.tree is None or self.data is None:
+            self.fail("Train a tree first: there is nothing to cross-validate yet.")
+            return None
+        from engine.evaluate.figures import cross_validated
+
+        tree, data, recipe = self.tree, self.data, self.recipe
+        folds, seed = self.options.cv_folds or 10, self.options.seed
+        if folds > data.n_rows:
+            self.fail(f"cannot make {folds} folds from {data.n_rows} rows; use at most {data.n_rows} folds")
+            return None
+        job = Job("Cross-validating the tree on screen", lambda monitor: cross_validated(
+            data, folds, seed, settings=recipe, tree=None if recipe is not None else tree, monitor=monitor))
+        job.finished.connect(lambda cv, j=job: self.runner.is_current(j)
+                             and self._on_tree_cross_validated(tree, recipe, cv))
+        self.say(f"Cross-validating the tree on screen ({folds} folds)…")
+        return self.start(job)
+
+    def _on_tree_cross_validated(self, tree, recipe, cv) -> None:
+        figures = self._book.get(tree, recipe) or self.figures
+        if figures is None:
+            return
+        figures = figures.with_cv(cv)
+        self._book.put(tree, figures, recipe)
+        if tree is self.tree:
+            self.figures = figures
+            self.figures_changed.emit(figures)
+            self.say(f"Cross-validated the tree on screen: {cv.folds} folds")
 
     def drop_tree(self) -> None:
         """Forget the tree, the training and its rows (a new table, a new blank table)."""
         self.runner.cancel()
         self.result, self.data, self.settings = None, None, None
+        self._book.clear()
         self.result_changed.emit(None)
         self._show(None, -1, TRAINED)
 
@@ -344,7 +460,7 @@ class Controller(QObject):
         table = self.doc.snapshot()
         settings = resolve(**self.options.params)
         data = encode(table, settings.task)
-        self.data, self.settings = data, settings
+        self.data, self.settings, self._data_version = data, settings, self._version
         return data, settings
 
     def select_node(self, node_id: int) -> None:

@@ -162,25 +162,31 @@ class TrainResult:
     """What a training job hands back to the window."""
 
     model: object
-    baselines: object | None
-    evaluation: object | None
-    train_score: float
+    figures: object  # engine.evaluate.figures.Figures: training and (when asked) CV, with the baselines
     notes: tuple[str, ...]
     full_tree: object | None = None  # CART: the unpruned tree, for the pruning path
     path: object | None = None  # and its cost-complexity path (worked out here, not in the window)
     data: object | None = None  # the encoded table (the inspector's candidate splits read it)
-    training: object | None = None  # the tree's figures on its own training rows (an Evaluation)
     data_key: str = ""  # fingerprint of the table trained on (engine.runs.data_key)
+
+    @property
+    def training(self):
+        """The tree's figures on its own training rows (an Evaluation)."""
+        return self.figures.training.tree
+
+    @property
+    def evaluation(self):
+        """Its cross-validation (an Evaluation), or None when the options asked for none."""
+        return self.figures.cv.tree if self.figures.cv is not None else None
 
 
 def train_call(table, params: dict, cv_folds: int, seed: int,
                weka_folds: bool = False) -> Callable[[Monitor], TrainResult]:
-    """The engine work behind Train: fit, baselines, and optionally cross-validation (on
-    Weka's folds with ``weka_folds``)."""
+    """The engine work behind Train: fit, its figures beside the baselines, and optionally
+    cross-validation of the tree and the baselines on the same folds (Weka's with ``weka_folds``)."""
     from engine.data.encoding import encode
     from engine.estimator import DecisionTree
-    from engine.evaluate.baseline import baselines
-    from engine.evaluate.evaluation import cross_validate, evaluate_tree
+    from engine.evaluate.figures import cross_validated, training_figures
     from engine.runs import data_key
 
     def call(monitor: Monitor) -> TrainResult:
@@ -190,13 +196,11 @@ def train_call(table, params: dict, cv_folds: int, seed: int,
         fit_share = 0.5 if cv_folds else 1.0
         # The pruning record: the inspector's candidates, the ghosts and the walk-through.
         model.fit(table, monitor=monitor.scaled(0.0, fit_share), record=True)
-        base = None if settings.task == "regression" else baselines(data)
-        evaluation = None
+        figures = training_figures(model.tree_, data, algorithm=settings.algorithm)
         if cv_folds:
-            evaluation = cross_validate(data, settings, cv_folds, seed, monitor.scaled(fit_share, 1.0),
-                                        weka_folds=weka_folds)
-        training = evaluate_tree(model.tree_, data, "training set", settings.algorithm)
-        score = training.rmse if settings.task == "regression" else training.accuracy
+            figures = figures.with_cv(cross_validated(data, cv_folds, seed, settings=settings,
+                                                      monitor=monitor.scaled(fit_share, 1.0),
+                                                      weka_folds=weka_folds))
         full = path = None
         if settings.algorithm == "cart":
             from dataclasses import replace
@@ -213,7 +217,6 @@ def train_call(table, params: dict, cv_folds: int, seed: int,
             if tree is not None:
                 _ = tree.n_nodes, tree.n_leaves, tree.depth
         monitor.report(1.0, "done")
-        return TrainResult(model, base, evaluation, score, tuple(model.notes_), full, path, data, training,
-                           data_key(table))
+        return TrainResult(model, figures, tuple(model.notes_), full, path, data, data_key(table))
 
     return call

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QProgressBar,
     QPushButton,
     QScrollArea,
+    QTabWidget,
     QToolBar,
     QVBoxLayout,
     QWidget,
@@ -135,6 +136,8 @@ class MainWindow(QMainWindow):
         self.docks["Algorithm"].raise_()
         self.docks["Inspector"].raise_()
         self.docks["Data"].raise_()
+        # Five tabs side by side would be elided to "Algori..." in a 300-px dock: stack them on its edge.
+        self.setTabPosition(Qt.DockWidgetArea.LeftDockWidgetArea, QTabWidget.TabPosition.West)
         self._build_status_bar()
         self.act = build_actions(self)
         labels = self.canvas.style().labels
@@ -180,7 +183,7 @@ class MainWindow(QMainWindow):
     def _size_docks(self) -> None:
         """Share the window between the canvas and the docks in proportion to its size."""
         width, height = self.width(), self.height()
-        left, right = sorted((300, int(0.24 * width), 360))[1], sorted((280, int(0.28 * width), 500))[1]
+        left, right = sorted((325, int(0.25 * width), 380))[1], sorted((280, int(0.28 * width), 500))[1]
         self.resizeDocks([self.docks["Algorithm"], self.docks["Inspector"]], [left, right],
                          Qt.Orientation.Horizontal)
         self.resizeDocks([self.docks["Data"]], [sorted((170, int(0.28 * height), 300))[1]], Qt.Orientation.Vertical)

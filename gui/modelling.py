@@ -22,13 +22,14 @@ class TreeEditCommand(QUndoCommand):
     def __init__(self, controller, text: str, before, after, select: int = -1):
         super().__init__(text)
         self.controller, self.before, self.after, self.select = controller, before, after, select
-        self.before_origin = controller.origin
+        self.before_origin, self.before_recipe = controller.origin, controller.recipe
 
     def redo(self) -> None:
         self.controller.show_tree(self.after, select=self.select, origin=EDITED)
 
     def undo(self) -> None:
-        self.controller.show_tree(self.before, select=self.select, origin=self.before_origin)
+        self.controller.show_tree(self.before, select=self.select, origin=self.before_origin,
+                                  recipe=self.before_recipe)
 
 
 class Modelling(QObject):

@@ -149,34 +149,7 @@ def _nominal_rule(x, y, w, categories, K):
 
 def _numeric_rule(x, y, w, K, min_bucket):
     known = ~np.isnan(x)
-    order = np.argsort(x[known], kind="stable")
-    checkpoint()  # sorting a million values is the longest step here
-    xs, ys, ws = x[known][order], y[known][order], w[known][order]
-    # Runs of equal values: a bucket only ends between two different values.
-    starts = np.flatnonzero(np.r_[True, xs[1:] != xs[:-1]]) if len(xs) else np.zeros(0, np.intp)
-    run = np.repeat(np.arange(len(starts)), np.diff(np.r_[starts, len(xs)]))
-    per_run = np.bincount(run * K + ys, weights=ws, minlength=len(starts) * K).reshape(-1, K)
-    checkpoint()
-    after = np.r_[ys[starts[1:]], -1].tolist()  # the class of the row after each run (-1: none)
-    values = xs[np.r_[starts[1:] - 1, len(xs) - 1]].tolist() if len(xs) else []
-    buckets: list[tuple[float, np.ndarray]] = []  # (upper value, class counts)
-    classes = range(K)
-    # Plain floats, one flat list: this loop runs once per distinct value, and makes no
-    # objects the garbage collector tracks (a collection in a worker thread may free Qt
-    # objects of the window, which must happen on its own thread).
-    flat = per_run.ravel().tolist()
-    counts = [0.0] * K
-    for r, upper in enumerate(values):
-        if not r & 4095:
-            checkpoint()
-        for k in classes:
-            counts[k] += flat[r * K + k]
-        best = max(classes, key=counts.__getitem__)  # the first of equal counts, as argmax
-        if counts[best] >= min_bucket and after[r] != best:
-            buckets.append((upper, np.array(counts)))
-            counts = [0.0] * K
-    if sum(counts) > 0:
-        buckets.append((xs[-1], np.array(counts)))
+    buckets = _numeric_buckets(x[known], y[known], w[known], K, min_bucket)
     merged: list[tuple[float, np.ndarray]] = []
     for upper, c in buckets:
         if merged and np.argmax(merged[-1][1]) == np.argmax(c):
@@ -195,6 +168,80 @@ def _numeric_rule(x, y, w, K, min_bucket):
     classes = np.array([int(np.argmax(c)) for _, c in merged] or [-1], dtype=np.intp)
     uppers = np.array([u for u, _ in merged[:-1]], dtype=np.float64)
     return errors, rules, (classes, uppers, int(np.argmax(miss)) if miss.sum() > 0 else -1)
+
+
+def _numeric_buckets(x, y, w, K, min_bucket) -> list[tuple[float, np.ndarray]]:
+    """Holte's buckets over the sorted known values: (last value, class weights) each.
+
+    A bucket takes whole runs of equal values and closes after a value once its majority
+    class holds at least ``min_bucket`` and the next value's first row (in stable order) is
+    of another class. Worked per distinct value from cumulative class weights: where the
+    majority reaches ``min_bucket`` is a binary search, and where the next value's class
+    first differs a look-up in the runs of equal first classes; only a bucket whose tail
+    holds values with several rows is scanned value by value (their other rows can change
+    the majority on the way).
+    """
+    if len(x) == 0:
+        return []
+    order = np.argsort(x, kind="stable")
+    checkpoint()  # sorting a million values is the longest step here
+    xs, ys, ws = x[order], y[order], w[order]
+    starts = np.flatnonzero(np.r_[True, xs[1:] != xs[:-1]])  # first row of each distinct value
+    group = np.cumsum(np.r_[False, xs[1:] != xs[:-1]])
+    V = len(starts)
+    # Class-major cumulative weights: cum[k, g] = weight of class k among the values before g.
+    cum = np.zeros((K, V + 1))
+    np.cumsum(np.bincount(ys * V + group, weights=ws, minlength=K * V).reshape(K, V), axis=1, out=cum[:, 1:])
+    first = ys[starts]  # class of each value's first row
+    tol = 1e-9 * max(1.0, float(cum[:, -1].sum()))
+    # reach[p]: the first value g >= p at which one class holds min_bucket since value p,
+    # and majority[p] the class that leads there.
+    reach = np.full(V, V, dtype=np.intp)
+    for k in range(K):
+        np.minimum(reach, np.searchsorted(cum[k, 1:], cum[k, :-1] + (min_bucket - tol), side="left"), out=reach)
+    np.maximum(reach, np.arange(V), out=reach)
+    ends = np.minimum(reach, V - 1) + 1
+    majority = np.argmax(cum[:, ends] - cum[:, :-1], axis=0)
+    # run_end[i]: the last value of the run of equal first classes that value i is in.
+    breaks = np.r_[first[1:] != first[:-1], True]
+    run_end = np.minimum.accumulate(np.where(breaks, np.arange(V), V)[::-1])[::-1]
+    several = np.r_[0, np.cumsum(np.diff(np.r_[starts, len(xs)]) > 1)]  # values with 2+ rows before g
+    reach_l, majority_l, first_l = reach.tolist(), majority.tolist(), first.tolist()
+    run_end_l, several_l = run_end.tolist(), several.tolist()
+    opens, closes, p = [], [], 0
+    steps = 0
+    while p < V:  # one step per bucket, each a few look-ups
+        steps += 1
+        if not steps & 4095:
+            checkpoint()
+        a = reach_l[p]
+        if a >= V:
+            break
+        k = majority_l[p]
+        c = a if a == V - 1 or first_l[a + 1] != k else run_end_l[a + 1]
+        if c > a and several_l[c + 1] - several_l[a + 1] > 0:
+            c = _scan_bucket(cum, first, p, a, min_bucket - tol)
+        opens.append(p)
+        closes.append(c)
+        p = c + 1
+    if p < V:
+        opens.append(p)
+        closes.append(V - 1)
+    opens, closes = np.array(opens, dtype=np.intp), np.array(closes, dtype=np.intp)
+    counts = (cum[:, closes + 1] - cum[:, opens]).T
+    return list(zip(xs[starts[closes]].tolist(), counts, strict=True))
+
+
+def _scan_bucket(cum, first, p, a, need) -> int:
+    """Where the bucket from value ``p`` closes, value by value from ``a`` (its majority reached)."""
+    V = len(first)
+    for g in range(a, V):
+        if not (g - a) & 4095:
+            checkpoint()
+        counts = cum[:, g + 1] - cum[:, p]
+        if counts.max() >= need and (g == V - 1 or first[g + 1] != int(np.argmax(counts))):
+            return g
+    return V - 1
 
 
 def baselines(data: Encoded, min_bucket: int = 6) -> Baselines:

@@ -192,9 +192,10 @@ def cross_validate(data: Encoded, settings: Settings, folds: int = 10, seed: int
 
 
 def cross_validate_with(data: Encoded, learner, folds: int = 10, seed: int = 1,
-                        monitor: Monitor = NULL_MONITOR, algorithm: str | None = None) -> Evaluation:
+                        monitor: Monitor = NULL_MONITOR, algorithm: str | None = None,
+                        weka_folds: bool = False) -> Evaluation:
     """:func:`cross_validate` for any learner (see :func:`cross_val_predict_with`)."""
-    out, scores = cross_val_predict_with(data, learner, folds, seed, monitor, algorithm=algorithm)
+    out, scores = cross_val_predict_with(data, learner, folds, seed, monitor, weka_folds, algorithm)
     return _summarise(f"{folds}-fold cross-validation", data, out, scores, (), algorithm)
 
 

@@ -97,24 +97,25 @@ def training_figures(tree: Tree, data: Encoded, baselines: Baselines | None = No
 
 def cross_validated(data: Encoded, folds: int, seed: int, settings: Settings | None = None,
                     tree: Tree | None = None, monitor: Monitor = NULL_MONITOR,
-                    algorithm: str | None = None) -> Measured:
+                    algorithm: str | None = None, weka_folds: bool = False) -> Measured:
     """Cross-validate the learner ``settings`` or, without them, the structure of ``tree``
     (its leaves re-counted from each fold's training rows, its class rule ``algorithm``'s),
-    with 0-R and 1-R on the same folds."""
+    with 0-R and 1-R on the same folds (Weka's folds with ``weka_folds``)."""
     if settings is None and tree is None:
         raise ValueError("cross-validate either settings or a tree")
     share = 0.9
     if settings is not None:
-        result = cross_validate(data, settings, folds, seed, monitor.scaled(0.0, share))
+        result = cross_validate(data, settings, folds, seed, monitor.scaled(0.0, share), weka_folds)
         refit = "options"
     else:
         result = cross_validate_with(data, _structure_learner(tree), folds, seed, monitor.scaled(0.0, share),
-                                     algorithm)
+                                     algorithm, weka_folds)
         refit = "structure"
     zero = cross_validate_with(data, lambda part, _m: fit_zero_r(part).output, folds, seed,
-                               monitor.scaled(share, 0.95))
+                               monitor.scaled(share, 0.95), weka_folds=weka_folds)
     one = None if data.schema.is_regression else cross_validate_with(
-        data, lambda part, _m: fit_one_r(part).output, folds, seed, monitor.scaled(0.95, 1.0))
+        data, lambda part, _m: fit_one_r(part).output, folds, seed, monitor.scaled(0.95, 1.0),
+        weka_folds=weka_folds)
     return Measured(CROSS_VALIDATION, result, zero, one, folds, seed, refit)
 
 

@@ -406,7 +406,7 @@ class PruningPanel(QWidget):
 
         controller.result_changed.connect(self.show_result)
         controller.alpha_chosen.connect(on_alpha_chosen)
-        self.pruned.connect(lambda tree, _alpha: controller.show_tree(tree, origin=origin[0]))
+        self.pruned.connect(lambda tree, alpha: controller.show_pruned(tree, alpha, origin[0]))
         self.cv_requested.connect(controller.cross_validate_alpha)
         self.walk_shown.connect(lambda tree, node_id: controller.show_tree(tree, node_id, PRUNED))
 

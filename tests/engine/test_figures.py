@@ -111,3 +111,40 @@ def test_a_note_when_folds_are_too_small_for_their_spread():
     assert few_rows_note(14, 10) == ("With 14 rows in 10 folds each fold tests 1 or 2 rows, so one fold's "
                                      "score moves in large steps and the spread over the folds says little.")
     assert few_rows_note(1000, 10) is None and few_rows_note(14, 0) is None
+
+
+def _reference_buckets(x, y, w, K, min_bucket):
+    """Holte's bucketing row by row, as 1-R was first written here: the oracle for the fast one."""
+    order = np.argsort(x, kind="stable")
+    xs, ys, ws = x[order], y[order], w[order]
+    buckets, counts, i = [], np.zeros(K), 0
+    while i < len(xs):
+        j = i
+        while j < len(xs) and xs[j] == xs[i]:
+            counts[ys[j]] += ws[j]
+            j += 1
+        i = j
+        if counts.max() >= min_bucket and (i >= len(xs) or ys[i] != np.argmax(counts)):
+            buckets.append((xs[i - 1], counts))
+            counts = np.zeros(K)
+    if counts.sum() > 0:
+        buckets.append((xs[-1], counts))
+    return buckets
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_one_r_buckets_match_the_row_by_row_oracle(seed):
+    from engine.evaluate.baseline import _numeric_buckets
+
+    rng = np.random.default_rng(seed)
+    n, K = int(rng.integers(1, 400)), int(rng.integers(2, 5))
+    x = rng.integers(0, int(rng.integers(2, 60)), n).astype(float)  # many ties: values of several rows
+    if seed % 3 == 0:
+        x = rng.normal(size=n).round(int(rng.integers(0, 3)))
+    y = rng.integers(0, K, n) if seed % 2 else (x > np.median(x)).astype(int) ^ (rng.random(n) < 0.2)
+    w = np.ones(n) if seed % 4 else rng.choice([0.5, 1.0, 2.0], n)
+    m = int(rng.integers(1, 8))
+    got = _numeric_buckets(x, y, w, K, m)
+    want = _reference_buckets(x, y, w, K, m)
+    assert [u for u, _ in got] == [u for u, _ in want]
+    assert np.allclose(np.array([c for _, c in got]), np.array([c for _, c in want]))

@@ -20,7 +20,7 @@ def test_the_minimum_size_stays_small_after_training_soybean(qtbot, window):
     train_and_wait(qtbot, window, timeout=120000)
     qtbot.waitUntil(lambda: window.controller.result is not None)
     assert len(window.controller.result.model.tree_.classes) == 19
-    for name in ("Results", "What-if", "Algorithm", "Pruning", "Growth", "Inspector"):
+    for name in window.docks:
         window.docks[name].raise_()
         qtbot.wait(10)
         assert _fits(window), (name, window.minimumSizeHint())

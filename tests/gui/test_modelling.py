@@ -25,7 +25,7 @@ def test_split_on_a_chosen_attribute_then_undo(qtbot, window):
     split_menu.actions()[1].trigger()  # humidity, not the best
     assert attribute_name(window.controller.tree, window.controller.tree.root) == "humidity"
     assert len(window.canvas.tree_scene().items_by_id) == 3
-    assert "Edited tree" in window.results.text()
+    assert "a tree edited by hand — 2 leaves, 3 nodes" in window.results.text()
     window.doc.undo_stack.undo()
     assert window.controller.tree.root.is_leaf
     window.doc.undo_stack.redo()
