@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from engine.data.encoding import Encoded, subset
 from engine.evaluate.alpha import choose_alpha
 from engine.evaluate.folds import holdout_split
@@ -53,8 +55,9 @@ def prune_for(tree: Tree, data: Encoded, settings: Settings, monitor: Monitor = 
     if settings.algorithm == "c45":
         tree = collapse_tree(tree, data, settings)
     if settings.prune == "cost-complexity":
-        if settings.cv_alpha:
-            alpha = choose_alpha(tree, data, settings, monitor).chosen_alpha
+        folds = min(settings.cv_alpha or 0, data.n_rows)  # a table of 6 rows: 6 folds
+        if folds >= 2:
+            alpha = choose_alpha(tree, data, replace(settings, cv_alpha=folds), monitor).chosen_alpha
         else:
             alpha = settings.alpha or 0.0
         return prune_cost_complexity(tree, alpha)

@@ -190,7 +190,7 @@ OPTIONS: tuple[Option, ...] = (
                  Choice("best", "Best-first", "the leaf that lowers impurity most, first"))),
     Option(
         "prune", "choice", "Pruning", group="Pruning",
-        per_algorithm={"id3": "none", "c45": "pessimistic", "cart": "none"},
+        per_algorithm={"id3": "none", "c45": "pessimistic", "cart": "cost-complexity"},
         help="pessimistic: C4.5's upper error bound (seed 001); cost-complexity: CART's "
              "weakest-link pruning; reduced-error: prune on held-out rows (seed 004)",
         choices=(
@@ -234,12 +234,14 @@ OPTIONS: tuple[Option, ...] = (
         needs=(Need("prune", ("cost-complexity",), _CART_CC),)),
     Option(
         "cv_alpha", "int", "CV folds for alpha", group="Pruning", low=2, optional=True,
-        unset="off", widget_high=100, metavar="K",
-        help="CART: choose alpha by this many folds of cross-validation",
+        unset="off", widget_high=100, metavar="K", per_algorithm={"cart": 10},
+        help="CART: choose alpha by this many folds of cross-validation (CART's default: 10, as "
+             "rpart; an alpha given without it is used as it is)",
         algorithms=("cart",), why_not=_CART_CC,
         needs=(Need("prune", ("cost-complexity",), _CART_CC),)),
     Option(
         "one_se", "bool", "One-standard-error rule", group="Pruning", default=False,
+        per_algorithm={"cart": True},
         help="With CV for alpha: the smallest tree within one standard error of the best",
         algorithms=("cart",), why_not=_CART_CC,
         needs=(Need("prune", ("cost-complexity",), _CART_CC),
@@ -373,7 +375,7 @@ def resolve(**params) -> Settings:
         values[option.name] = check(option.name, given if given is not None
                                     else default(option.name, algorithm, task))
     values["algorithm"], values["task"] = algorithm, task
-    settings = Settings(**values)
+    settings = Settings(**_given_alpha(params, values))
     reason = _disallowed(values)
     if reason:
         raise ArborError(reason)
@@ -410,8 +412,16 @@ def _current(params: Mapping) -> dict:
     """``params`` with the defaults filled in (None and missing keys)."""
     algorithm = params.get("algorithm") or DEFAULT_ALGORITHM
     task = params.get("task") or CLASSIFICATION
-    return {o.name: params[o.name] if params.get(o.name) is not None
-            else default(o.name, algorithm, task) for o in OPTIONS}
+    return _given_alpha(params, {o.name: params[o.name] if params.get(o.name) is not None
+                                 else default(o.name, algorithm, task) for o in OPTIONS})
+
+
+def _given_alpha(params: Mapping, values: dict) -> dict:
+    """An alpha given without CV folds for it is the alpha to prune at: CART's default
+    cross-validation of alpha then does not apply."""
+    if params.get("alpha") is not None and params.get("cv_alpha") is None:
+        values["cv_alpha"] = None
+    return values
 
 
 def why_not(name: str, params: Mapping) -> str | None:

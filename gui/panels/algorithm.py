@@ -226,6 +226,8 @@ class ConfigPanel(QWidget):
                                       else "squared_error")
         self.min_samples_leaf.setValue(defaults["min_samples_leaf"])
         self.prune.set_value(defaults["prune"])
+        self.cv_alpha.setValue(defaults["cv_alpha"] or 0)  # CART: alpha by 10-fold CV, one-SE rule
+        self.one_se.setChecked(bool(defaults["one_se"]))
 
     def _on_algorithm_changed(self, _text: str) -> None:
         self._apply_defaults()

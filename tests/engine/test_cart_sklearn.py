@@ -71,7 +71,7 @@ def test_classifier_equal_to_scikit_learn(seed, params):
     X, frame = _data(seed)
     ref, shape = _reference(sklearn_tree.DecisionTreeClassifier, X, frame["y"], **params)
     ours = DecisionTree(
-        algorithm="cart", criterion=params.get("criterion", "gini"), max_depth=params.get("max_depth"),
+        algorithm="cart", prune="none", criterion=params.get("criterion", "gini"), max_depth=params.get("max_depth"),
         min_samples_leaf=params.get("min_samples_leaf"), min_samples_split=params.get("min_samples_split"),
         max_leaves=params.get("max_leaf_nodes"), growth="best" if "max_leaf_nodes" in params else "depth",
     ).fit(frame)
@@ -92,7 +92,7 @@ def test_regressor_equal_to_scikit_learn(seed, params):
     X, frame = _data(seed, regression=True)
     ref, shape = _reference(sklearn_tree.DecisionTreeRegressor, X, frame["y"], **params)
     ours = DecisionTree(
-        algorithm="cart", task="regression", max_depth=params.get("max_depth"),
+        algorithm="cart", task="regression", prune="none", max_depth=params.get("max_depth"),
         min_samples_leaf=params.get("min_samples_leaf"), max_leaves=params.get("max_leaf_nodes"),
         growth="best" if "max_leaf_nodes" in params else "depth",
     ).fit(frame)
@@ -107,7 +107,7 @@ def test_cost_complexity_path_equal_to_scikit_learn(seed, regression):
     cls = sklearn_tree.DecisionTreeRegressor if regression else sklearn_tree.DecisionTreeClassifier
     _reference(cls, X, frame["y"], min_samples_leaf=2)
     ref = cls(random_state=0, min_samples_leaf=2).cost_complexity_pruning_path(X, frame["y"])
-    ours = DecisionTree(algorithm="cart", task="regression" if regression else None,
+    ours = DecisionTree(algorithm="cart", task="regression" if regression else None, prune="none",
                         min_samples_leaf=2).fit(frame)
     path = cost_complexity_path(ours.tree_)
     assert np.allclose(path.alphas, ref.ccp_alphas, rtol=1e-9, atol=1e-12)
@@ -135,7 +135,7 @@ def test_cv_alpha_reports_error_per_alpha_and_both_rules():
     _, frame = _data(7, n=300)
     model = DecisionTree(algorithm="cart", prune="cost-complexity", cv_alpha=5, seed=3)
     data = encode(make_table(frame))
-    full = DecisionTree(algorithm="cart").fit(frame).tree_
+    full = DecisionTree(algorithm="cart", prune="none").fit(frame).tree_
     choice = choose_alpha(full, data, model.settings())
     assert len(choice.cv_error) == len(choice.alphas) == len(choice.cv_se)
     assert choice.one_se_alpha >= choice.min_alpha

@@ -58,7 +58,8 @@ def test_train_text_is_like_weka(capsys):
 
 def test_regression_reports_rmse(capsys):
     result = run_json(capsys, "train", "--sample", "weather-numeric", "--target", "humidity",
-                      "--algorithm", "cart", "--task", "regression", "--max-depth", "2")
+                      "--algorithm", "cart", "--task", "regression", "--max-depth", "2",
+                      "--prune", "none")
     assert "train_rmse" in result and result["depth"] == 2
 
 

@@ -28,7 +28,7 @@ from engine.predict import predict_proba, predict_value
 @pytest.fixture(scope="module")
 def model_doc():
     table = load_sample("weather-numeric")
-    model = DecisionTree(algorithm="cart").fit(table)
+    model = DecisionTree(algorithm="cart", prune="none").fit(table)
     return tree_to_dict(model.tree_, model.settings_)
 
 

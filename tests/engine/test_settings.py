@@ -43,8 +43,10 @@ def test_every_option_says_what_it_is_for_a_person():
 @pytest.mark.parametrize(("algorithm", "task", "expected"), [
     ("id3", "classification", {"criterion": "entropy", "min_samples_leaf": 0.0, "prune": "none"}),
     ("c45", "classification", {"criterion": "gain_ratio", "min_samples_leaf": 2.0, "prune": "pessimistic"}),
-    ("cart", "classification", {"criterion": "gini", "min_samples_leaf": 1.0, "prune": "none"}),
-    ("cart", "regression", {"criterion": "squared_error", "min_samples_leaf": 1.0, "prune": "none"}),
+    ("cart", "classification", {"criterion": "gini", "min_samples_leaf": 1.0, "prune": "cost-complexity",
+                                "cv_alpha": 10, "one_se": True}),
+    ("cart", "regression", {"criterion": "squared_error", "min_samples_leaf": 1.0, "prune": "cost-complexity",
+                            "cv_alpha": 10, "one_se": True}),
 ])
 def test_defaults_per_algorithm_and_task(algorithm, task, expected):
     assert {name: default(name, algorithm, task) for name in expected} == expected
@@ -82,7 +84,8 @@ def test_where_each_option_applies_and_why_not():
     assert why_not("confidence", {"algorithm": "cart"}) == "Only for C4.5's pessimistic pruning"
     assert why_not("confidence", {"prune": "reduced-error"}) == "Only for C4.5's pessimistic pruning"
     assert why_not("alpha", cart_cc) is None
-    assert why_not("one_se", cart_cc) == "Needs CV folds for alpha"
+    assert why_not("one_se", cart_cc) is None  # CART cross-validates alpha by default
+    assert why_not("one_se", cart_cc | {"alpha": 0.01}) == "Needs CV folds for alpha"  # an alpha of one's own
     assert why_not("one_se", cart_cc | {"cv_alpha": 5}) is None
     assert why_not("task", {"algorithm": "id3"}) == "Regression trees are CART trees"
     assert why_not("holdout", {"algorithm": "id3", "prune": "reduced-error"}) is None

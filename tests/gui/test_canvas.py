@@ -125,7 +125,7 @@ def test_overview_draws_a_big_tree(qtbot):
     view.resize(900, 600)
     qtbot.addWidget(view)
     view.show()
-    view.set_tree(DecisionTree(algorithm="cart").fit(frame).tree_)
+    view.set_tree(DecisionTree(algorithm="cart", prune="none").fit(frame).tree_)
     assert view.overview.isVisible()
     image = view.overview.grab().toImage()
     colours = {image.pixelColor(x, y).name() for x in range(0, image.width(), 3) for y in range(0, image.height(), 3)}
@@ -165,7 +165,7 @@ def test_big_tree_and_orientation(canvas):
     rng = np.random.default_rng(0)
     frame = pd.DataFrame(rng.normal(size=(3000, 4)), columns=list("abcd"))
     frame["y"] = np.where(rng.random(3000) < 0.5, "p", "q")
-    tree = DecisionTree(algorithm="cart").fit(frame).tree_
+    tree = DecisionTree(algorithm="cart", prune="none").fit(frame).tree_
     canvas.set_tree(tree)
     assert len(canvas.tree_scene().items_by_id) == tree.n_nodes > 1000
     canvas.set_orientation("left-to-right")
@@ -221,7 +221,7 @@ def test_a_big_tree_opens_with_its_top_levels_and_expands(qtbot):
     rng = np.random.default_rng(0)
     frame = pd.DataFrame(rng.normal(size=(6000, 3)), columns=list("abc"))
     frame["y"] = np.where(rng.random(6000) < 0.5, "p", "q")
-    tree = DecisionTree(algorithm="cart").fit(frame).tree_
+    tree = DecisionTree(algorithm="cart", prune="none").fit(frame).tree_
     assert tree.n_nodes > SHOW_AT_MOST
     level, collapsed = top_levels(tree)
     depth_counts = np.bincount([n.depth for n in tree.nodes()])

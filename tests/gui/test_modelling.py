@@ -75,6 +75,7 @@ def test_step_through_id3_on_weather(qtbot, window):
 def test_alpha_slider_prunes_the_canvas(qtbot, window):
     window.files.open_sample("iris", confirmed=True)
     window.config.algorithm.set_value("cart")
+    window.config.prune.set_value("none")  # the grown tree, unpruned
     window.config.cv_folds.setValue(0)
     train_and_wait(qtbot, window)
     qtbot.waitUntil(lambda: window.controller.tree is not None)
@@ -140,6 +141,7 @@ def test_a_compiled_tree_is_inspected_edited_and_undone_like_any_other(qtbot, wi
     assert compile_kernels()
     window.doc.load(_big_table(4000), None)
     window.config.algorithm.set_value("cart")
+    window.config.prune.set_value("none")  # the grown tree, unpruned
     window.config.max_depth.setValue(4)
     train_and_wait(qtbot, window)
     qtbot.waitUntil(lambda: window.controller.result is not None)

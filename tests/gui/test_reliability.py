@@ -99,6 +99,7 @@ def test_memory_is_released_after_closing_a_large_table(qtbot, window):
     frame["y"] = np.where(frame.a > 0, "p", "q")
     window.doc.load(make_table(frame), None)
     window.config.algorithm.set_value("cart")
+    window.config.prune.set_value("none")  # the grown tree, unpruned
     window.config.max_depth.setValue(3)
     window.config.cv_folds.setValue(0)
     train_and_wait(qtbot, window)

@@ -179,6 +179,7 @@ def test_cancel_a_long_run_keeps_the_previous_tree(qtbot, window):
     window.doc.load(_big_table(), None)
     window.controller.result = before  # loading drops the tree; keep one to check it survives
     window.config.algorithm.set_value("cart")
+    window.config.prune.set_value("none")  # the grown tree, unpruned
     job = window.train()
     qtbot.wait(300)
     with qtbot.waitSignal(job.cancelled, timeout=20000):
@@ -189,6 +190,7 @@ def test_cancel_a_long_run_keeps_the_previous_tree(qtbot, window):
 def test_window_stays_responsive_while_training(qtbot, window):
     window.doc.load(_big_table(100_000), None)
     window.config.algorithm.set_value("cart")
+    window.config.prune.set_value("none")  # the grown tree, unpruned
     window.config.max_depth.setValue(8)
     window.config.cv_folds.setValue(0)
     ticks = []
@@ -294,6 +296,7 @@ def test_node_filters_the_table_and_drop_pins(qtbot, window):
 def test_overview_for_big_trees(qtbot, window):
     window.files.open_sample("iris", confirmed=True)
     window.config.algorithm.set_value("cart")
+    window.config.prune.set_value("none")  # the grown tree, unpruned
     window.config.cv_folds.setValue(0)
     window.show()
     train_and_wait(qtbot, window)
@@ -359,6 +362,7 @@ def test_a_big_trained_tree_opens_with_its_top_levels(qtbot, window):
     frame["y"] = np.where(rng.random(8000) < 0.5, "p", "q")
     window.doc.load(make_table(frame), None)
     window.config.algorithm.set_value("cart")
+    window.config.prune.set_value("none")  # the grown tree, unpruned
     window.config.cv_folds.setValue(0)
     train_and_wait(qtbot, window)
     qtbot.waitUntil(lambda: window.controller.result is not None)
