@@ -1,0 +1,52 @@
+"""CART's CV of alpha scores every probe alpha from each row's path (no tree pruned per probe):
+the same losses as pruning the fold's tree at each probe and predicting."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from engine.data.encoding import encode
+from engine.data.table import make_table
+from engine.estimator import DecisionTree
+from engine.evaluate.alpha import _losses, _losses_per_probe, choose_alpha
+from engine.prune.cost_complexity import cost_complexity_path, prune_cost_complexity
+
+
+def _table(seed, n=400, regression=False, missing=0.0):
+    rng = np.random.default_rng(seed)
+    frame = pd.DataFrame(rng.normal(size=(n, 3)), columns=list("abc"))
+    frame["d"] = rng.choice(["p", "q", "r"], n)
+    signal = frame.a + frame.b * frame.c + rng.normal(0, 1, n)
+    frame["y"] = signal if regression else np.where(signal > 0, "yes", "no")
+    if missing:
+        frame.loc[rng.random(n) < missing, "a"] = np.nan
+    return make_table(frame)
+
+
+@pytest.mark.parametrize("regression", [False, True])
+@pytest.mark.parametrize("missing", [0.0, 0.1])
+def test_losses_per_probe_equal_pruning_at_each_probe(regression, missing):
+    train, held = _table(1, regression=regression), _table(2, 150, regression, missing)
+    task = "regression" if regression else "classification"
+    tree = DecisionTree(algorithm="cart", task=task, prune="none", min_samples_leaf=3).fit(train).tree_
+    alphas = np.unique(cost_complexity_path(tree).alphas)
+    probes = np.append(np.sqrt(alphas[:-1] * alphas[1:]), np.inf)
+    data = encode(held, task)
+    fast = _losses_per_probe(tree, data, probes)
+    slow = np.array([_losses(prune_cost_complexity(tree, beta), data) for beta in probes])
+    assert fast.shape == (len(probes), data.n_rows) and len(probes) > 20
+    assert np.allclose(fast, slow)
+
+
+def test_cart_by_default_prunes_at_the_one_standard_error_alpha():
+    table = _table(3, n=600)
+    data = encode(table)
+    model = DecisionTree(algorithm="cart").fit(table)
+    settings = model.settings()
+    assert (settings.prune, settings.cv_alpha, settings.one_se) == ("cost-complexity", 10, True)
+    full = DecisionTree(algorithm="cart", prune="none").fit(table).tree_
+    choice = choose_alpha(full, data, settings)
+    assert choice.chosen_alpha == choice.one_se_alpha >= choice.min_alpha
+    pruned = prune_cost_complexity(full, choice.chosen_alpha)
+    assert [n.id for n in model.tree_.nodes()] == [n.id for n in pruned.nodes()]
+    assert model.tree_.n_leaves < full.n_leaves
