@@ -86,8 +86,8 @@ class _ArborTree(BaseEstimator):
             raise ValueError(f"algorithm must be one of {', '.join(ALGORITHMS)}; got {self.algorithm!r}")
         ccp_alpha = _real("ccp_alpha", self.ccp_alpha, low=0.0)
         prune = self.prune
-        if prune is None and self.algorithm == "cart" and ccp_alpha > 0:
-            prune = "cost-complexity"
+        if prune is None and self.algorithm == "cart":  # as scikit-learn: grown unless ccp_alpha > 0
+            prune = "cost-complexity" if ccp_alpha > 0 else "none"
         random_state = self.random_state
         if random_state is None:  # the trees are deterministic; only the holdout draws
             seed = 1

@@ -211,9 +211,9 @@ def _numeric_buckets(x, y, w, K, min_bucket) -> list[tuple[float, np.ndarray]]:
     opens, closes, p = [], [], 0
     steps = 0
     while p < V:  # one step per bucket, each a few look-ups
-        steps += 1
         if not steps & 4095:
             checkpoint()
+        steps += 1
         a = reach_l[p]
         if a >= V:
             break

@@ -39,7 +39,7 @@ def test_losses_per_probe_equal_pruning_at_each_probe(regression, missing):
 
 
 def test_cart_by_default_prunes_at_the_one_standard_error_alpha():
-    table = _table(3, n=600)
+    table = _table(3, n=300)
     data = encode(table)
     model = DecisionTree(algorithm="cart").fit(table)
     settings = model.settings()
