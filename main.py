@@ -13,6 +13,13 @@ def main(argv: list[str] | None = None) -> int:
         from cli.main import main as cli_main
 
         return cli_main(argv)
+    from gui.display_check import display_problem
+
+    problem = display_problem()
+    if problem:
+        print(f"arbor: cannot open the window: {problem}. The command line works without one: "
+              "python main.py --help", file=sys.stderr)
+        return 2
     try:
         from gui.app import run
     except ImportError as err:

@@ -41,12 +41,14 @@ class DataDocument(QObject):
     Signals
     -------
     reset() : a different table was loaded (or the structure changed).
+    loaded() : a different table was loaded (after ``reset``); views forget their sort and filter.
     cells_changed(int, int, int, int) : top, left, bottom, right of changed cells.
     columns_changed() : kinds, names or the target changed.
     modified_changed(bool) : unsaved changes appeared or were saved.
     """
 
     reset = Signal()
+    loaded = Signal()
     cells_changed = Signal(int, int, int, int)
     columns_changed = Signal()
     modified_changed = Signal(bool)
@@ -59,6 +61,7 @@ class DataDocument(QObject):
         self.kinds: dict[str, str] = {}
         self.target: str | None = None
         self.path: str | None = None
+        self.project_path: str | None = None  # the project the window's work was opened from or saved to
         self.notes: tuple[str, ...] = ()
         self.sample_name: str | None = None
 
@@ -71,10 +74,12 @@ class DataDocument(QObject):
         self.kinds = dict(table.kinds)
         self.target = table.target
         self.path = path
+        self.project_path = None
         self.notes = tuple(table.notes)
         self.undo_stack.clear()
         self.undo_stack.setClean()
         self.reset.emit()
+        self.loaded.emit()
         self.modified_changed.emit(False)
 
     def new_blank(self, rows: int = 10, columns: int = 3) -> None:
@@ -88,7 +93,13 @@ class DataDocument(QObject):
         return not self.undo_stack.isClean()
 
     def mark_saved(self, path: str) -> None:
-        self.path, self.sample_name = path, None
+        self.path, self.sample_name, self.project_path = path, None, None
+        self.undo_stack.setClean()
+        self.modified_changed.emit(False)
+
+    def mark_project_saved(self, path: str) -> None:
+        """The table (as it is) is kept in the project at ``path``: nothing is unsaved."""
+        self.project_path, self.sample_name = path, None
         self.undo_stack.setClean()
         self.modified_changed.emit(False)
 

@@ -152,6 +152,8 @@ class FileActions(QObject):
         return True
 
     def save(self) -> bool:
+        if self.doc.project_path:  # opened from or saved as a project: Save keeps it one
+            return self._save_project_to(self.doc.project_path)
         if not self.doc.path or Path(self.doc.path).suffix.lower() not in SAVE_SUFFIXES:
             return self.save_as()
         return self._save_to(self.doc.path)
@@ -203,14 +205,19 @@ class FileActions(QObject):
 
     def save_project_dialog(self) -> bool:
         path = self.dialogs.save_path("Save project", "Arbor project (*.arbor)")
-        if not path:
-            return False
+        return self._save_project_to(path) if path else False
+
+    def _save_project_to(self, path: str) -> bool:
         try:
             if not self._replacing(path, lambda force: self.write_project(path, force)):
                 return False
         except ArborError as err:
             self.dialogs.error(f"Could not save the project: {err}")
             return False
+        self.doc.mark_project_saved(path)
+        if self.recovery is not None:
+            self.recovery.clear()
+        self.remember(path)
         self.controller.say(f"Saved project {path}")
         return True
 
@@ -244,5 +251,8 @@ class FileActions(QObject):
         c.load_runs(project.runs if project.runs is not None else RunLog())
         if modified:  # restored from the recovery file: still unsaved
             self.doc.undo_stack.resetClean()
+        else:
+            self.doc.mark_project_saved(str(path))
+            self.remember(str(path))
         c.say(f"Opened project {path}")
         return True

@@ -529,7 +529,8 @@ class MainWindow(QMainWindow):
 
     def _update_title(self) -> None:
         doc = self.doc
-        name = Path(doc.path).name if doc.path else doc.sample_name or "untitled"
+        source = doc.project_path or doc.path
+        name = Path(source).name if source else doc.sample_name or "untitled"
         mark = " *" if doc.modified else ""
         shape = f"{doc.n_rows} rows × {len(doc.columns)} columns, target {doc.target}"
         self.setWindowTitle(f"{name}{mark} — Arbor")

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
     QHBoxLayout,
+    QLabel,
     QLineEdit,
     QPushButton,
     QTableView,
@@ -79,6 +80,8 @@ class TablePanel(QWidget):
         self.view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.view.setAlternatingRowColors(True)
         self.view.verticalHeader().setDefaultSectionSize(22)
+        # A long name is shortened in its middle, keeping its kind mark ([N], [#]) in view.
+        self.view.horizontalHeader().setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.view.horizontalHeader().setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.view.horizontalHeader().customContextMenuRequested.connect(self._on_header_menu)
         self.view.selectionModel().selectionChanged.connect(self._on_selection_changed)
@@ -86,13 +89,35 @@ class TablePanel(QWidget):
         self.show_all.setToolTip("The table shows only the rows reaching a node; show every row again")
         self.show_all.hide()
         self.show_all.clicked.connect(lambda: self.show_rows(None))
+        self.count = QLabel()
+        self.count.setToolTip("Rows shown of the table's rows (the filter or a node's rows hide the others)")
+        for signal in (self.proxy.modelReset, self.proxy.rowsInserted, self.proxy.rowsRemoved):
+            signal.connect(self._show_count)
+        model.doc.loaded.connect(self._forget_view)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         row = QHBoxLayout()
         row.addWidget(self.filter, 1)
+        row.addWidget(self.count)
         row.addWidget(self.show_all)
         layout.addLayout(row)
         layout.addWidget(self.view)
+        self._show_count()
+
+    def _show_count(self, *_) -> None:
+        shown, total = self.proxy.rowCount(), self.model.rowCount()
+        self.count.setText(f"{total:,} rows" if shown == total else f"{shown:,} of {total:,} rows")
+
+    def _forget_view(self) -> None:
+        """A new table starts in its own order, unfiltered: the last file's sort and filter
+        text meant its columns."""
+        self._filter_timer.stop()
+        self.filter.blockSignals(True)
+        self.filter.clear()
+        self.filter.blockSignals(False)
+        self.proxy.setFilterFixedString("")
+        self.view.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+        self.proxy.sort(-1)
 
     def show_rows(self, rows) -> None:
         """Show only the source rows ``rows`` (a set), or every row again (None)."""

@@ -142,11 +142,14 @@ def test_edits_to_a_big_table_survive_save_project_and_a_crash(qtbot, window, se
     window.model.setData(window.model.index(1500, 0), "123.25")
     edited = (window.doc.value(7, 1), window.doc.value(1500, 0))
     assert window.recovery.autosave()
+    recovered = tmp_path / "recovered.arbor"  # what a crash now would leave
+    recovered.write_bytes(window.recovery.path.read_bytes())
     path = tmp_path / "s.arbor"
     window.dialogs.replies["save_path"].append(str(path))
     assert window.files.save_project_dialog()
     assert "parquet" in json.loads(path.read_text())["table"]
-    for project, modified in ((path, False), (window.recovery.path, True)):
+    assert not window.recovery.pending()  # saved: nothing is left to recover
+    for project, modified in ((path, False), (recovered, True)):
         again = MainWindow(settings)
         again.dialogs = FakeDialogs()
         qtbot.addWidget(again)

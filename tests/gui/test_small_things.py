@@ -1,0 +1,75 @@
+"""The window's small things: row counts, a new table's own order, projects in the title and
+Open recent, and one line instead of Qt's abort when there is no display."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+
+from gui.display_check import display_problem
+from tests.gui.conftest import train_and_wait
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _filter(qtbot, window, text):
+    panel = window.table
+    panel.filter.setText(text)
+    panel.filter.returnPressed.emit()
+    return panel
+
+
+def test_the_filter_says_how_many_rows_it_shows(qtbot, window):
+    panel = _filter(qtbot, window, "sunny")
+    assert panel.count.text() == "5 of 14 rows"
+    panel = _filter(qtbot, window, "")
+    assert panel.count.text() == "14 rows"
+
+
+def test_a_new_table_starts_unsorted_and_unfiltered(qtbot, window):
+    panel = window.table
+    panel.view.sortByColumn(1, Qt.SortOrder.DescendingOrder)
+    _filter(qtbot, window, "sunny")
+    assert panel.proxy.rowCount() == 5
+    window.files.open_sample("iris", confirmed=True)
+    assert panel.filter.text() == "" and panel.proxy.rowCount() == 150
+    assert panel.view.horizontalHeader().sortIndicatorSection() == -1
+    first = [panel.proxy.index(r, 0).data() for r in range(3)]
+    assert first == [window.model.index(r, 0).data() for r in range(3)]  # the file's own order
+    assert panel.count.text() == "150 rows"
+
+
+def test_a_saved_project_is_the_title_save_and_open_recent(qtbot, window, tmp_path):
+    train_and_wait(qtbot, window)
+    window.model.setData(window.model.index(0, 0), "rainy")
+    assert window.windowTitle().startswith("weather *")
+    path = tmp_path / "lesson.arbor"
+    window.dialogs.replies["save_path"].append(str(path))
+    assert window.files.save_project_dialog()
+    assert window.windowTitle() == "lesson.arbor — Arbor" and not window.doc.modified
+    assert window.files.recent_files()[0] == str(path)
+    assert [a.text() for a in window.recent_menu.actions()][0] == str(path)
+    # Save writes the project again, not a data file.
+    window.model.setData(window.model.index(1, 0), "rainy")
+    assert window.files.save() and not window.dialogs.replies["save_path"]
+    assert window.windowTitle() == "lesson.arbor — Arbor"
+    window.files.open_sample("iris", confirmed=True)
+    assert window.windowTitle().startswith("iris")
+    assert window.files.open_path(str(path), confirmed=True)
+    assert window.windowTitle() == "lesson.arbor — Arbor"
+    assert window.doc.value(0, 0) == "rainy" and window.doc.value(1, 0) == "rainy"
+
+
+def test_no_display_is_one_line_and_exit_2():
+    linux = "linux"
+    assert display_problem({}, linux) == "there is no display to open the window on (DISPLAY is not set)"
+    assert display_problem({"DISPLAY": ":987"}, linux) == "there is no X server on display :987"
+    assert display_problem({"QT_QPA_PLATFORM": "offscreen"}, linux) is None
+    assert display_problem({"WAYLAND_DISPLAY": "wayland-0"}, linux) is None
+    assert display_problem({}, "win32") is None
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(Path.home())}
+    done = subprocess.run([sys.executable, "main.py"], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "no display" in done.stderr
