@@ -504,7 +504,7 @@ class Controller(QObject):
         if self.tree is None:
             return None
         from engine.data.encoding import encode_columns
-        from engine.predict import predict_proba, predict_value
+        from engine.predict import class_codes, predict_proba, predict_value
 
         tree = self.tree
         try:
@@ -514,5 +514,6 @@ class Controller(QObject):
         if tree.is_regression:
             said = f"{predict_value(tree, X)[0]:.4g}"
         else:
-            said = tree.classes[int(predict_proba(tree, X)[0].argmax())]
+            algorithm = self.settings.algorithm if self.settings is not None else None
+            said = tree.classes[int(class_codes(predict_proba(tree, X), algorithm)[0])]
         return f"Row {row + 1}: the tree predicts {tree.schema.target} = {said}"

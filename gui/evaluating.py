@@ -121,6 +121,9 @@ class Evaluating(QObject):
             self.dialogs.error("Save the predictions under another name: the data file would be overwritten.")
             return None
 
+        settings = self.controller.settings
+        algorithm = settings.algorithm if settings is not None else None
+
         def call(monitor):
             from engine.data.io import read_table
             from engine.predict import prediction_frame, save_predictions
@@ -129,7 +132,7 @@ class Evaluating(QObject):
             frame = read_table(path).frame
             monitor.check()
             monitor.report(0.4, "predicting")
-            out = prediction_frame(tree, frame, probabilities=not tree.is_regression)
+            out = prediction_frame(tree, frame, probabilities=not tree.is_regression, algorithm=algorithm)
             monitor.check()
             monitor.report(0.7, "saving")
             save_predictions(out, output)

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QComboBox, QFormLayout, QLabel, QLineEdit, QVBoxLa
 
 from engine.data.encoding import encode_columns
 from engine.errors import ArborError
-from engine.predict import leaf_weights, predict_proba, predict_value
+from engine.predict import class_codes, leaf_weights, predict_proba, predict_value
 
 
 class WhatIfPanel(QWidget):
@@ -27,6 +27,7 @@ class WhatIfPanel(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.tree = None
+        self.algorithm = lambda: None  # the tree's algorithm: its rule for near-tied classes
         self.inputs: dict[str, QWidget] = {}
         self.form = QFormLayout()
         self.result = QLabel("Train a tree to try instances on it.")
@@ -38,6 +39,7 @@ class WhatIfPanel(QWidget):
 
     def bind(self, controller) -> None:
         """Follow the tree on screen; a new table's first row fills the form."""
+        self.algorithm = lambda: controller.settings.algorithm if controller.settings is not None else None
 
         def on_tree(tree, _select) -> None:
             same_form = (tree is not None and self.tree is not None
@@ -105,8 +107,9 @@ class WhatIfPanel(QWidget):
         if self.tree.is_regression:
             text = f"Predicted {escape(self.tree.schema.target)}: <b>{predict_value(self.tree, X)[0]:.4g}</b>"
         else:
-            probs = predict_proba(self.tree, X)[0]
-            best = int(np.argmax(probs))
+            probs = predict_proba(self.tree, X)
+            best = int(class_codes(probs, self.algorithm())[0])
+            probs = probs[0]
             shares = ", ".join(f"{escape(c)} {p:.2f}" for c, p in zip(self.tree.classes, probs, strict=True))
             text = (f"Predicted {escape(self.tree.schema.target)}: <b>{escape(self.tree.classes[best])}</b> "
                     f"({shares})")

@@ -73,3 +73,28 @@ def test_no_display_is_one_line_and_exit_2():
                           text=True, timeout=60)
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and "no display" in done.stderr
+
+
+def test_every_prediction_on_screen_breaks_near_ties_as_the_algorithm_does(qtbot, window, monkeypatch):
+    """C4.5 keeps the first class unless another is more than 1e-6 likelier (as J48); CART the
+    first maximum (as scikit-learn): the row sentence and the what-if form say the same as the
+    command line."""
+    import numpy as np
+
+    import engine.predict
+    import gui.panels.what_if
+
+    def near_tie(tree, X):
+        return np.tile([0.5 - 1e-12, 0.5 + 1e-12], (len(X), 1))
+
+    monkeypatch.setattr(engine.predict, "predict_proba", near_tie)
+    monkeypatch.setattr(gui.panels.what_if, "predict_proba", near_tie)
+    for algorithm, expected in (("c45", 0), ("cart", 1)):
+        window.config.algorithm.set_value(algorithm)
+        train_and_wait(qtbot, window)
+        qtbot.waitUntil(lambda: window.controller.tree is not None)
+        tree = window.controller.tree
+        said = tree.classes[expected]
+        assert window.controller.predict_row(0).endswith(f"play = {said}")
+        window.what_if.update_prediction()
+        assert f"<b>{said}</b>" in window.what_if.result.text()
