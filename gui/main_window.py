@@ -278,6 +278,7 @@ class MainWindow(QMainWindow):
         self.growth.step_taken.connect(self._on_growth_step_taken)
         self.growth.started_over.connect(lambda *_: self.canvas.fit_to_window())
         self.what_if.path_changed.connect(self.canvas.highlight_nodes)
+        self.docks["What-if"].visibilityChanged.connect(self.what_if.set_on_screen)
         self.pruning.walk_shown.connect(self._on_pruning_walk_shown)
         self.pruning.ghosts_toggled.connect(self._on_pruning_ghosts_toggled)
         self.modelling.rows_requested.connect(self.filter_rows_to_node)

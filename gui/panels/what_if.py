@@ -28,6 +28,7 @@ class WhatIfPanel(QWidget):
         super().__init__(parent)
         self.tree = None
         self.algorithm = lambda: None  # the tree's algorithm: its rule for near-tied classes
+        self._on_screen = False
         self.inputs: dict[str, QWidget] = {}
         self.form = QFormLayout()
         self.result = QLabel("Train a tree to try instances on it.")
@@ -115,13 +116,12 @@ class WhatIfPanel(QWidget):
                     f"({shares})")
         self.result.setText(text)
         self._path = nodes
-        if self.isVisible():  # only light up the path while the form is on screen
+        if self._on_screen:  # a lit path nobody asked for explains nothing
             self.path_changed.emit(nodes)
 
-    def showEvent(self, event) -> None:  # noqa: N802 - Qt override
-        super().showEvent(event)
-        self.path_changed.emit(getattr(self, "_path", set()))
-
-    def hideEvent(self, event) -> None:  # noqa: N802 - Qt override
-        super().hideEvent(event)
-        self.path_changed.emit(set())
+    def set_on_screen(self, shown: bool) -> None:
+        """The form came into view (its dock's tab raised) or went out of it: the instance's
+        path is lit only meanwhile. (A dock tabbed behind another still counts as visible to
+        Qt, so show and hide events do not say this.)"""
+        self._on_screen = shown
+        self.path_changed.emit(getattr(self, "_path", set()) if shown else set())

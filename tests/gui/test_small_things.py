@@ -98,3 +98,16 @@ def test_every_prediction_on_screen_breaks_near_ties_as_the_algorithm_does(qtbot
         assert window.controller.predict_row(0).endswith(f"play = {said}")
         window.what_if.update_prediction()
         assert f"<b>{said}</b>" in window.what_if.result.text()
+
+
+def test_no_path_is_lit_until_the_what_if_form_is_shown(qtbot, window):
+    window.show()
+    train_and_wait(qtbot, window)
+    qtbot.waitUntil(lambda: window.controller.tree is not None)
+    window.docks["Algorithm"].raise_()
+    qtbot.wait(50)
+    window.what_if.update_prediction()
+    items = window.canvas.tree_scene().items_by_id
+    assert not any(item.highlighted for item in items.values())
+    window.docks["What-if"].raise_()
+    qtbot.waitUntil(lambda: any(item.highlighted for item in items.values()))
