@@ -19,8 +19,8 @@ from gui.figure_book import FigureBook, stale_reasons
 from gui.jobs import Job, JobRunner, TrainResult, train_call
 
 #: How the tree on screen came to be (``Controller.origin``).
-TRAINED, PRUNED, CV_ALPHA, EDITED, STEPPED, OPENED, RUN = (
-    "trained", "pruned", "cv-alpha", "edited", "stepped", "opened", "run")
+TRAINED, PRUNED, CV_ALPHA, EDITED, STEPPED, OPENED, RUN, WALKED = (
+    "trained", "pruned", "cv-alpha", "edited", "stepped", "opened", "run", "walked")
 
 
 @dataclass(frozen=True)
@@ -53,7 +53,8 @@ class Controller(QObject):
         grown step by step, or opened from a project.
     origin : str
         How it came to be: ``TRAINED``, ``PRUNED``, ``CV_ALPHA``, ``EDITED``, ``STEPPED``, ``OPENED``,
-        or ``RUN`` (an earlier run's tree brought back from the Runs list).
+        ``RUN`` (an earlier run's tree brought back from the Runs list), or ``WALKED`` (a state
+        of the pruning walk-through).
     recipe : Settings | None
         How the tree on screen is made again: the options of a trained, pruned or chosen-alpha
         tree (a pruned one's with its alpha fixed), of a run; None for a tree built or edited

@@ -393,7 +393,7 @@ class PruningPanel(QWidget):
 
     def bind(self, controller) -> None:
         """Show each training's pruning; the slider, CV alpha and the walk put trees on screen."""
-        from gui.controller import CV_ALPHA, PRUNED
+        from gui.controller import CV_ALPHA, PRUNED, TRAINED, WALKED
 
         origin = [PRUNED]
 
@@ -408,7 +408,15 @@ class PruningPanel(QWidget):
         controller.alpha_chosen.connect(on_alpha_chosen)
         self.pruned.connect(lambda tree, alpha: controller.show_pruned(tree, alpha, origin[0]))
         self.cv_requested.connect(controller.cross_validate_alpha)
-        self.walk_shown.connect(lambda tree, node_id: controller.show_tree(tree, node_id, PRUNED))
+
+        def on_walk_shown(tree, node_id: int) -> None:
+            if node_id >= 0:
+                controller.show_tree(tree, node_id, WALKED)
+            else:  # the walk's end: the trained tree again, with its training's figures
+                recipe = controller.result.model.settings_ if controller.result is not None else None
+                controller.show_tree(tree, -1, TRAINED, recipe)
+
+        self.walk_shown.connect(on_walk_shown)
 
 
 def _why_nothing(settings) -> str:

@@ -27,7 +27,7 @@ def _label(name: str, value) -> str:
 
 def describe(origin: str, recipe, settings, tree) -> str:
     """What the tree on screen is, in words: how it was made and its size."""
-    from gui.controller import CV_ALPHA, EDITED, OPENED, PRUNED, RUN, STEPPED, TRAINED
+    from gui.controller import CV_ALPHA, EDITED, OPENED, PRUNED, RUN, STEPPED, TRAINED, WALKED
 
     algorithm = _label("algorithm", settings.algorithm) if settings is not None else "a"
     alpha = f"{recipe.alpha:.4g}" if recipe is not None and recipe.alpha is not None else "?"
@@ -35,7 +35,8 @@ def describe(origin: str, recipe, settings, tree) -> str:
             PRUNED: f"the trained {algorithm} tree pruned at alpha = {alpha}",
             CV_ALPHA: f"the trained {algorithm} tree pruned at the cross-validated alpha = {alpha}",
             EDITED: "a tree edited by hand", STEPPED: "a tree grown step by step",
-            OPENED: "a tree opened from a project", RUN: f"an earlier run's {algorithm} tree"}.get(origin, "a tree")
+            OPENED: "a tree opened from a project", RUN: f"an earlier run's {algorithm} tree",
+            WALKED: f"the {algorithm} tree as the pruning walk-through has it"}.get(origin, "a tree")
     return (f"<b>On screen:</b> {escape(what)} — {tree.n_leaves} leaves, {tree.n_nodes} nodes, "
             f"depth {tree.depth}")
 

@@ -82,8 +82,10 @@ def test_walk_through_and_ghosts(qtbot, window):
     assert window.controller.tree.n_nodes == record.before.n_nodes
     assert "Decision 1 of" in panel.walk_label.text()
     assert "held-out" in _plain(panel.decision.text())
+    assert "as the pruning walk-through has it" in window.results.header.text()
     panel.walk_to(len(panel.walk))
     assert window.controller.tree is tree
+    assert "trained ID3 tree" in window.results.header.text()
     window.act["ghosts"].setChecked(True)
     window.toggle_ghosts()
     scene = window.canvas.tree_scene()
