@@ -25,6 +25,7 @@ from gui.table_model import TableModel
 from gui.table_proxy import RowsProxy
 
 FILTER_DELAY_MS = 250
+MAX_COLUMN_WIDTH = 240  # pixels a column gets for its heading when a table opens
 
 
 class RowsTableView(QTableView):
@@ -116,8 +117,14 @@ class TablePanel(QWidget):
         self.filter.clear()
         self.filter.blockSignals(False)
         self.proxy.setFilterFixedString("")
-        self.view.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+        header = self.view.horizontalHeader()
+        header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         self.proxy.sort(-1)
+        # Each column as wide as its heading (name and kind mark), within reason: a long name
+        # is elided in its middle rather than widening the table past the screen.
+        for col in range(self.model.columnCount()):
+            wanted = header.sectionSizeFromContents(col).width() + 8
+            header.resizeSection(col, max(header.defaultSectionSize(), min(wanted, MAX_COLUMN_WIDTH)))
 
     def show_rows(self, rows) -> None:
         """Show only the source rows ``rows`` (a set), or every row again (None)."""

@@ -111,3 +111,9 @@ def test_no_path_is_lit_until_the_what_if_form_is_shown(qtbot, window):
     assert not any(item.highlighted for item in items.values())
     window.docks["What-if"].raise_()
     qtbot.waitUntil(lambda: any(item.highlighted for item in items.values()))
+
+
+def test_a_new_table_gives_each_column_room_for_its_heading(qtbot, window):
+    header = window.table.view.horizontalHeader()
+    for col in range(window.model.columnCount()):
+        assert header.sectionSize(col) >= header.sectionSizeFromContents(col).width()
