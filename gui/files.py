@@ -193,15 +193,22 @@ class FileActions(QObject):
 
     # ------------------------------------------------------------------ projects
     def write_project(self, path, replace_read_only: bool = False) -> None:
+        self.project_writer(path, replace_read_only)()
+
+    def project_writer(self, path, replace_read_only: bool = False):
+        """What the window holds now, gathered here on the GUI thread, and a function that
+        writes it as a project to ``path`` (safe to call on another thread)."""
         from engine.project import Project, save_project
+        from engine.runs import RunLog
 
         c = self.controller
         positions, collapsed = self.layout() if c.tree is not None else ({}, ())
-        project = Project(self.doc.snapshot(), c.settings, c.tree, positions, tuple(collapsed), runs=c.runs)
+        runs = RunLog(list(c.runs), c.runs.next_number) if c.runs is not None else None
+        project = Project(self.doc.snapshot(), c.settings, c.tree, positions, tuple(collapsed), runs=runs)
         # A big table is referenced by its file only while it equals the file (no unsaved
         # edits); otherwise the project stores the table itself.
         unchanged = self.doc.path if not self.doc.modified else None
-        save_project(project, path, data_path=unchanged, replace_read_only=replace_read_only)
+        return lambda: save_project(project, path, data_path=unchanged, replace_read_only=replace_read_only)
 
     def save_project_dialog(self) -> bool:
         path = self.dialogs.save_path("Save project", "Arbor project (*.arbor)")

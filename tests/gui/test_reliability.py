@@ -166,10 +166,12 @@ def test_a_failed_autosave_says_so(qtbot, window, monkeypatch):
     window.controller.message.connect(messages.append)
     window.model.setData(window.model.index(0, 0), "rainy")
 
-    def full(path):
+    def full(*args, **kwargs):
         raise ArborError("cannot save recovery.arbor: no space left on device")
 
-    monkeypatch.setattr(window.files, "write_project", full)
+    import engine.project
+
+    monkeypatch.setattr(engine.project, "save_project", full)
     assert not window.recovery.autosave()
     assert "Autosave failed" in messages[-1] and "no space left" in messages[-1]
 
@@ -194,3 +196,45 @@ def test_an_infinite_number_is_refused_in_a_numeric_cell(qtbot, window):
     for text in ("1e400", "-inf", "Infinity"):
         assert not window.model.setData(window.model.index(0, column), text)
     assert window.doc.value(0, column) == 85 and not window.doc.modified
+
+
+def test_autosave_writes_on_its_own_thread_and_a_save_meanwhile_wins(qtbot, window, monkeypatch):
+    """The timer's autosave gathers the work on the GUI thread and writes it on another; a
+    save while it writes waits for it and leaves no recovery file behind."""
+    import threading
+
+    import engine.project
+
+    window.model.setData(window.model.index(0, 0), "rainy")
+    real_save = engine.project.save_project
+    writing, release, threads = threading.Event(), threading.Event(), []
+
+    def slow_save(*args, **kwargs):
+        threads.append(threading.current_thread())
+        writing.set()
+        release.wait(10)
+        real_save(*args, **kwargs)
+
+    monkeypatch.setattr(engine.project, "save_project", slow_save)
+    assert window.recovery.autosave(background=True)
+    assert writing.wait(10) and window.recovery.writing()
+    assert threads[0] is not threading.main_thread()
+    assert not window.recovery.autosave(background=True)  # one write at a time
+    threading.Timer(0.2, release.set).start()
+    window.recovery.clear()  # as a save does: waits for the write, then removes its file
+    window.recovery.wait(10)
+    assert not window.recovery.pending()
+
+
+def test_a_failed_background_autosave_says_so(qtbot, window, monkeypatch):
+    import engine.project
+
+    def full_disk(*args, **kwargs):
+        raise ArborError("no space left on the device")
+
+    monkeypatch.setattr(engine.project, "save_project", full_disk)
+    window.model.setData(window.model.index(0, 0), "rainy")
+    assert window.recovery.autosave(background=True)
+    window.recovery.wait(10)
+    qtbot.waitUntil(lambda: "Autosave failed" in window.status_label.text())
+    assert "no space left" in window.status_label.text()
