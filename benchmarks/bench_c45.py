@@ -2,9 +2,11 @@
 
     python benchmarks/bench_c45.py            # 10,000 and 100,000 rows, median of 3 (~3 min)
     python benchmarks/bench_c45.py --quick    # 10,000 rows, one run
+    python benchmarks/bench_c45.py --sizes 100000 --missing 0.1
 
 Data: 10 numeric and 5 nominal attributes (5 values each), 3 classes with noise (the CART
-benchmark's generator, with the ordinal codes declared nominal). J48 runs with its
+benchmark's generator, with the ordinal codes declared nominal; ``--missing`` blanks that
+share of the cells, written as ``?``). J48 runs with its
 defaults (confidence 0.25, two instances per leaf, subtree raising) and unpruned (-U);
 its time is the "Time taken to build model" it prints. Ours is the fit of a table read
 beforehand, pruning included. Leaves and tree sizes are printed side by side: they
@@ -39,8 +41,8 @@ from engine.fast.compile import compile_kernels  # noqa: E402
 WEKA_JAR = os.environ.get("WEKA_JAR", "/usr/share/java/weka.jar")
 
 
-def write_arff(path: Path, n: int) -> None:
-    X, y, _ = make_data(n)
+def write_arff(path: Path, n: int, missing: float = 0.0) -> None:
+    X, y, _ = make_data(n, missing=missing)
     labels = np.array(["a", "b", "c"])[y]
     with open(path, "w") as f:
         f.write("@relation bench\n")
@@ -48,7 +50,8 @@ def write_arff(path: Path, n: int) -> None:
         f.writelines(f"@attribute c{i} {{v0,v1,v2,v3,v4}}\n" for i in range(5))
         f.write("@attribute y {a,b,c}\n@data\n")
         for r in range(n):
-            f.write(",".join([repr(float(v)) for v in X[r, :10]] + [f"v{int(v)}" for v in X[r, 10:]]
+            f.write(",".join(["?" if v != v else repr(float(v)) for v in X[r, :10]]
+                             + ["?" if v != v else f"v{int(v)}" for v in X[r, 10:]]
                              + [labels[r]]) + "\n")
 
 
@@ -67,6 +70,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="10,000 rows, one run")
     parser.add_argument("--sizes", type=int, nargs="*")
     parser.add_argument("--runs", type=int)
+    parser.add_argument("--missing", type=float, default=0.0, help="share of cells left blank")
     args = parser.parse_args()
     if shutil.which("java") is None or not Path(WEKA_JAR).exists():
         sys.exit(f"needs Java and Weka ({WEKA_JAR}); set WEKA_JAR to its jar")
@@ -75,13 +79,13 @@ def main() -> None:
     compile_kernels()
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "warm.arff"
-        write_arff(path, 3000)
+        write_arff(path, 3000, args.missing)
         DecisionTree(algorithm="c45").fit(read_arff(path))  # compiled kernels loaded
         print(f"{'rows':>8} {'pruning':>11} | {'J48':>7} {'Arbor':>7} {'ratio':>5} | "
               f"{'leaves J48 / ours':>17} {'size J48 / ours':>15}")
         for n in sizes:
             path = Path(tmp) / f"c45_{n}.arff"
-            write_arff(path, n)
+            write_arff(path, n, args.missing)
             table = read_arff(path)
             for prune in ("pessimistic", "none"):
                 ours, theirs = [], []

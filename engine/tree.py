@@ -298,17 +298,24 @@ def _unpickle_tree(records: list, schema: Schema) -> Tree:
 def partition_rows(split: Split, values: np.ndarray, rows: np.ndarray, weights: np.ndarray):
     """Rows and weights reaching each branch of ``split`` (``values``: the split attribute's
     values for ``rows``). A missing value goes down every branch, its weight times the
-    branch's fraction: C4.5's fractional instances, used for growing, pruning and predicting."""
+    branch's fraction: C4.5's fractional instances, used for growing, pruning and predicting.
+
+    Each branch keeps the rows in their order in ``rows`` (missing ones where they were), so
+    every node's rows are in the root's order: sums over a node's rows, and ties in sorting
+    its values, come out the same in the compiled builder, which keeps rows that way.
+    """
     branch = split.branch_of(values)
     missing = branch < 0
+    any_missing = bool(missing.any())
     parts = []
     for b, frac in enumerate(split.fractions):
         chosen = branch == b
-        r, w = rows[chosen], weights[chosen]
-        if frac > 0 and missing.any():
-            r = np.concatenate([r, rows[missing]])
-            w = np.concatenate([w, weights[missing] * frac])
-        parts.append((r, w))
+        if any_missing and frac > 0:
+            chosen |= missing
+            parts.append((rows[chosen], np.where(missing[chosen], weights[chosen] * frac,
+                                                 weights[chosen])))
+        else:
+            parts.append((rows[chosen], weights[chosen]))
     return parts
 
 

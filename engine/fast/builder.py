@@ -1,22 +1,43 @@
-"""When a fit runs on the compiled builder (:mod:`engine.fast.compiled`), and its arrays made a tree.
+"""Driving the compiled growth loop (:mod:`engine.fast.compiled`) from Python: its arrays,
+the monitor between chunks of work, more room when an array is full, and the tree its
+arrays describe.
 
-The compiled builder grows the tree :func:`engine.learn.growth.grow`'s loop would
-grow, node for node, when it can: numba is installed, the attributes the
-algorithm would look at have no missing values (fractional instances stay with
-the numpy loop), and nominal attributes are split one branch per category
-(ID3 and C4.5; CART's two-group subsets stay with the numpy loop). The
-``splitter`` setting chooses between presorted exact search and histograms.
+Every fit goes through here, whatever it holds: missing values, nominal attributes split
+one branch per category or (CART) into two groups, any number of attributes and classes,
+regression, depth-first or best-first, the window's one-expansion-at-a-time growth, and
+subtrees grown below a node. The ``splitter`` setting chooses between presorted exact
+search and histograms (:func:`plan`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 
-from engine.fast import NUMBA_INSTALLED
+from engine.errors import ArborError
+from engine.fast.layout import (
+    NOMINAL,
+    NUMERIC,
+    Arena,
+    Candidates,
+    Groups,
+    Heap,
+    Hist,
+    Params,
+    Space,
+    Training,
+    Work,
+    new_nodes,
+    new_state,
+)
+from engine.learn import rules
+from engine.learn.problem import Problem
 from engine.monitor import Monitor
 from engine.tree import (
     MULTIWAY,
     NO_STATS,
+    SUBSET,
     THRESHOLD,
     ArrayNode,
     Node,
@@ -25,52 +46,34 @@ from engine.tree import (
     SplitScores,
 )
 
-#: The compiled sums repeat numpy's for up to this many terms (classes, categories).
-MAX_SHORT_SUM = 128
-
-#: Below this many rows the numpy loop is about as fast and spares importing numba.
-COMPILED_MIN_ROWS = 2_000
 #: ``splitter="auto"`` bins CART's numeric attributes from this many rows on (measured:
 #: benchmarks/README.md).
 AUTO_HISTOGRAM_ROWS = 500_000
 #: Work (entries times attributes looked at) between two ``monitor.check()`` calls: ~20-50 ms.
 CHUNK_WORK = 4_000_000
-#: Depth-first without a leaf limit, a node with fewer rows has its whole subtree grown at once
-#: on a private, cache-sized copy of its rows (exactly, in both modes). 2,048 to 8,192 rows
-#: measure equally fast from 100,000 to 1,000,000 rows; the smaller copy keeps the workspace
-#: of a 10,000-row fit small.
+#: Depth-first without a leaf limit, a node with fewer entries has its whole subtree grown at
+#: once on a private, cache-sized copy of its entries (exactly, in both modes). 2,048 to 8,192
+#: rows measure equally fast from 100,000 to 1,000,000 rows; the smaller copy keeps the
+#: workspace of a 10,000-row fit small.
 LOCAL_ROWS = 2048
 #: The same in the histogram mode: nodes below it are searched exactly (benchmarks/README.md).
 HIST_LOCAL_ROWS = 8192
-#: Otherwise, in the histogram mode, nodes with fewer rows are scored exactly, on their sorted
-#: values: deep in the tree a bin spans many of a node's values (splits there decide the
-#: accuracy of a fully grown tree), and sorting a few hundred values beats scanning every bin.
+#: Otherwise, in the histogram mode, nodes with fewer entries are scored exactly, on their
+#: sorted values: deep in the tree a bin spans many of a node's values (splits there decide
+#: the accuracy of a fully grown tree), and sorting a few hundred values beats scanning every bin.
 HIST_EXACT_BELOW = 1024
 #: Histogram slots held at once (a node keeps one from its evaluation to its expansion).
 HIST_SLOTS = {"depth": 128, "best": 512}
+#: How to choose the best attribute (:mod:`engine.fast.sweeps`).
+BY_GAIN, BY_RATIO, C45_RULE = 0, 1, 2
+#: Extra arena room for the copies of entries with missing values, to begin with.
+MISSING_SLACK = 0.25
 
-def plan(problem, rows: np.ndarray, weights: np.ndarray, used, force: bool = False) -> str | None:
-    """"exact" or "histogram" for the compiled builder, or None for the numpy loop."""
-    s = problem.settings
-    if not NUMBA_INSTALLED or (len(rows) < COMPILED_MIN_ROWS and not force) or len(rows) == 0:
-        return None
-    attrs = problem.data.schema.attributes
-    n_cat = [len(a.categories) for a in attrs]
-    if len(attrs) > 62 or problem.n_classes > MAX_SHORT_SUM:
-        return None
-    if any(a.is_nominal and (s.binary or n_cat[j] > MAX_SHORT_SUM)
-           for j, a in enumerate(attrs) if j not in used):
-        return None
-    if not (np.all(np.isfinite(weights)) and np.all(weights >= 0)):
-        return None
-    X = problem.data.X
-    whole = _is_whole(rows, problem.data.n_rows)
-    for j in range(len(attrs)):
-        column = X[:, j] if whole else X[rows, j]
-        if j not in used and np.isnan(column).any():
-            return None
-    if s.splitter == "histogram" or (s.splitter == "auto" and s.binary
-                                    and len(rows) >= AUTO_HISTOGRAM_ROWS):
+
+def plan(settings, n_rows: int) -> str:
+    """"exact" or "histogram": how numeric attributes are searched."""
+    if settings.splitter == "histogram" or (settings.splitter == "auto" and settings.binary
+                                            and n_rows >= AUTO_HISTOGRAM_ROWS):
         return "histogram"
     return "exact"
 
@@ -84,147 +87,197 @@ def _is_whole(rows: np.ndarray, n: int) -> bool:
                for a in range(0, n, block))
 
 
-def grow_compiled(problem, mode: str, rows, weights, depth: int, used, monitor: Monitor) -> Node:
-    """Grow on the compiled builder; the same tree as the numpy loop (histograms aside).
+class Growth:
+    """One growing tree: the kernels' arguments, made once and enlarged as it grows."""
 
-    Call :func:`wait_until_compiled` first.
-    """
-    return _grow(problem, mode, rows, weights, depth, used, monitor)
+    def __init__(self, problem: Problem, mode: str, rows, weights, depth: int, used,
+                 monitor: Monitor, kernels, stepwise: bool = False):
+        from engine.fast.histogram import bin_columns
+        from engine.fast.kernels import IMPURITY_CODES
 
-
-def _grow(problem, mode: str, rows, weights, depth: int, used, monitor: Monitor) -> Node:
-    from engine.fast import compiled as C
-    from engine.fast import sweeps as W
-    from engine.fast.histogram import bin_columns
-    from engine.fast.kernels import IMPURITY_CODES
-
-    s, data = problem.settings, problem.data
-    attrs = data.schema.attributes
-    m, p = len(rows), len(attrs)
-    K = problem.n_classes
-    S = 3 if problem.regression else K
-    hist = mode == "histogram"
-    whole = _is_whole(rows, data.n_rows)
-    X = np.asfortranarray(data.X, dtype=np.float64)
-    row_of = np.ascontiguousarray(rows, dtype=np.int64)
-    w = np.ascontiguousarray(weights, dtype=np.float64)
-    root_stats = problem.stats(row_of, w)  # before the sorted indices: its gather is row-sized
-    y = data.y if whole else data.y[rows]
-    ycls = np.zeros(1, np.int64) if problem.regression else np.ascontiguousarray(y, dtype=np.int64)
-    yval = np.ascontiguousarray(y, dtype=np.float64) if problem.regression else np.zeros(1)
-    nominal = np.array([a.is_nominal for a in attrs])
-    kind = nominal.astype(np.int64)
-    ncat = np.array([len(a.categories) if a.is_nominal else 0 for a in attrs], dtype=np.int64)
-    limit = 0.3 * data.n_rows
-    all_many = all(a.is_nominal and len(a.categories) >= limit for a in attrs)
-    counted = np.array([not a.is_nominal or all_many or len(a.categories) < limit for a in attrs])
-    numeric = np.flatnonzero(~nominal)
-    numidx = np.full(p, -1, dtype=np.int64)
-    unit = bool(np.all(w == 1.0))
-    binary = s.binary
-    local = s.growth == "depth" and s.max_leaves is None
-    local_rows = HIST_LOCAL_ROWS if hist else LOCAL_ROWS
-    if local and m < local_rows:  # the root is small: the whole tree grows on a private copy
-        hist = False
-    if hist:
-        codes, nbins, binlo, binhi = bin_columns(X, row_of, ncat, s.max_bins, whole,
-                                                 check=monitor.check)
-        order = np.zeros((0, 1), dtype=np.int32)
-        width = int(max(nbins.max(), 1))
-        small = local_rows if local else HIST_EXACT_BELOW
-        slots = min(HIST_SLOTS[s.growth], m // small + 4)
-        HP = np.empty((slots + 1, p, width, S))  # the last one is a spare
-    else:
-        numidx[numeric] = np.arange(len(numeric))
-        order = np.empty((len(numeric), m if not local or m >= local_rows else 0), np.int32)
-        for a, j in enumerate(numeric if order.shape[1] else ()):
+        self.kernels = kernels
+        s, data = problem.settings, problem.data
+        attrs = data.schema.attributes
+        m, p = len(rows), len(attrs)
+        K = problem.n_classes
+        S = 3 if problem.regression else K
+        self.problem, self.monitor = problem, monitor
+        whole = _is_whole(rows, data.n_rows)
+        X = np.asfortranarray(data.X, dtype=np.float64)
+        values = X.ravel(order="F")  # column by column, a view when X is column-major
+        values.setflags(write=False)  # the kernels see one array type, whatever X was
+        row = np.array(rows, dtype=np.int64)
+        w = np.array(weights, dtype=np.float64)
+        if not (np.all(np.isfinite(w)) and np.all(w >= 0)):
+            raise ArborError("row weights must be finite and not negative")
+        if problem.regression:
+            y = np.array(data.y if whole else data.y[rows], dtype=np.float64)
+            cls, target = np.zeros(1, np.int64), y
+            wy = w * y  # the sums run in entry order, as the kernels add
+            root_stats = np.array([np.cumsum(w)[-1] if m else 0.0,
+                                   np.cumsum(wy)[-1] if m else 0.0,
+                                   np.cumsum(wy * y)[-1] if m else 0.0])
+        else:
+            cls = np.array(data.y if whole else data.y[rows], dtype=np.int64)
+            target = np.zeros(1)
+            root_stats = np.bincount(cls, weights=w, minlength=K).astype(np.float64)
+        kind = np.array([NOMINAL if a.is_nominal else NUMERIC for a in attrs], dtype=np.int64)
+        n_categories = np.array([len(a.categories) if a.is_nominal else 0 for a in attrs],
+                                dtype=np.int64)
+        counted = np.array(rules.counted_in_average(n_categories.tolist(), data.n_rows), dtype=bool)
+        numeric = np.flatnonzero(kind == NUMERIC)
+        numeric_index = np.full(p, -1, dtype=np.int64)
+        numeric_index[numeric] = np.arange(len(numeric))
+        has_missing = np.zeros(p, dtype=bool)
+        for j in range(p):
             monitor.check()
-            order[a] = np.argsort(X[:, j] if whole else X[row_of, j], kind="stable")
-        codes = np.zeros((1, p), dtype=np.uint8)
-        nbins = np.zeros(p, dtype=np.int64)
-        binlo = binhi = np.zeros((p, 1))
-        width, small, slots = 1, local_rows if local else 0, 0
-        HP = np.zeros((1, 1, 1, S))
-    select = W.BY_GAIN
-    if s.criterion == "gain_ratio":
-        select = W.C45_RULE if s.algorithm == "c45" else W.BY_RATIO
-    IP = np.array([IMPURITY_CODES[s.impurity], int(binary), select, int(s.growth == "best"),
-                   K, S, -1 if s.max_depth is None else s.max_depth,
-                   -1 if s.max_leaves is None else s.max_leaves, int(unit), int(hist), small,
-                   len(order), data.n_rows, int(local)], dtype=np.int64)
-    FP = np.array([s.min_samples_split, s.min_samples_leaf, s.min_gain], dtype=np.float64)
-    capacity = 1024
-    NI = np.zeros((capacity, C.NI_WIDTH), dtype=np.int64)
-    NF = np.zeros((capacity, C.NF_WIDTH))
-    NS = np.zeros((capacity, S))
-    HN = np.zeros(capacity, dtype=np.int64)
-    HK = np.zeros(capacity)
-    HT = np.zeros(capacity, dtype=np.int64)
-    NI[0] = [0, m, depth, -1, -1, 0, -1, 0, sum(1 << j for j in used), -1, 0]
-    NF[0, C.WEIGHT] = float(w.sum())
-    NS[0] = root_stats
-    ST = np.array([0, 0, 1, 0, slots, 0], dtype=np.int64)
-    STF = np.zeros(2)
-    max_v = int(max(ncat.max(), 2))
-    items = max(width, small)
-    members = np.arange(m, dtype=np.int32)
-    need_buffers = not binary or not unit
-    work = dict(
-        branch=np.empty(m, dtype=np.int32), scratch=np.empty(m, dtype=np.int32),
-        fbuf=np.empty(m if need_buffers else 1), ibuf=np.empty(m if not binary else 1, np.int64),
-        vbuf=np.empty(items if hist else 1), item_val=np.empty(items), AR=np.zeros((p, 7)),
-        vecs=np.zeros((8, max(S, K, max_v) + 2)), table=np.zeros((max_v, S)),
-        item_bin=np.zeros(items, dtype=np.int64), item_stats=np.zeros((items, S)),
-        offsets=np.zeros(2 * max_v, dtype=np.int64), counts=np.zeros(max_v, dtype=np.int64),
-        flog=_flog(m) if unit and s.impurity == "entropy" else np.zeros(1),
-    )
-    FREE = np.arange(max(slots, 1), dtype=np.int64)
-    stride = min(local_rows, m) if local else 1
-    IPloc = IP.copy()
-    IPloc[W.P_NROWS], IPloc[W.P_HIST] = stride, 0
-    lnumidx = np.full(p, -1, dtype=np.int64)
-    lnumidx[numeric] = np.arange(len(numeric))
-    work.update(
-        LX=np.zeros(p * stride), Lrow=np.arange(stride, dtype=np.int64), Lw=np.zeros(stride),
-        Lyc=np.zeros(stride, dtype=np.int64), Lyv=np.zeros(stride),
-        Lorder=np.zeros((len(numeric), stride), dtype=np.int32),
-        Lmembers=np.zeros(stride, dtype=np.int32), Lbranch=np.zeros(stride, dtype=np.int32),
-        Lscratch=np.zeros(stride, dtype=np.int32),
-        Lstack=np.zeros(stride * max_v + 4, dtype=np.int64), IPloc=IPloc, Lnumidx=lnumidx,
-        Lfbuf=np.zeros(stride), Libuf=np.zeros(stride, dtype=np.int64),
-    )
-    flat = X.ravel(order="F")
-    status = 1
-    while status:
-        monitor.check()
-        status = C.run(CHUNK_WORK, flat, row_of, w, ycls, yval, kind, ncat, numidx, counted, IP,
-                       FP, NI, NF, NS, order, members, codes, nbins, binlo, binhi, HP, FREE, HN,
-                       HK, HT, ST, STF, **work)
-        if status == 2:  # one array at a time, so only one old copy is alive beside the new
-            nodes, queued = int(ST[C.S_NODES]), int(ST[C.S_HEAP])
-            NI = _enlarged(NI, nodes)
-            NF = _enlarged(NF, nodes)
-            NS = _enlarged(NS, nodes)
-            HN = _enlarged(HN, queued)
-            HK = _enlarged(HK, queued)
-            HT = _enlarged(HT, queued)
-        monitor.report(STF[0] / STF[1], f"{ST[C.S_LEAVES]} leaves")
-    n = int(ST[C.S_NODES])
-    del order, members, codes, HP, work, flat, HN, HK, HT
-    arrays = [NI, NF, NS]
-    del NI, NF, NS  # to_nodes keeps only the columns nodes need, and lets these go
-    return to_nodes(problem, arrays, n, monitor)
+            has_missing[j] = bool(np.isnan(X[:, j] if whole else X[row, j]).any())
+        used_above = np.zeros(p, dtype=bool)
+        used_above[list(used)] = True
+        unit = bool(np.all(w == 1.0))
+        hist = mode == "histogram"
+        local = s.growth == "depth" and s.max_leaves is None and not stepwise
+        local_rows = HIST_LOCAL_ROWS if hist else LOCAL_ROWS
+        if local and m < local_rows:  # the root is small: the whole tree grows on a private copy
+            hist = False
+        gappy = bool(has_missing.any())
+        capacity = m + (int(MISSING_SLACK * m) + 1024 if gappy else 0)
+        self.data = Training(values, data.n_rows, row, cls, target, kind, n_categories, counted,
+                             numeric_index, has_missing, used_above)
+        if hist:
+            codes, n_bins, low, high = bin_columns(X, row, n_categories, s.max_bins, whole,
+                                                   check=monitor.check)
+            width = int(n_bins.max(initial=1)) + 1  # the last bin: missing values
+            small = local_rows if local else HIST_EXACT_BELOW
+            slots = min(HIST_SLOTS[s.growth], m // small + 4)
+            pool = np.empty((slots + 1, p, width, S))  # the last one is a spare
+            self.hist = Hist(codes, n_bins, low, high, pool, np.arange(slots, dtype=np.int64))
+            order = np.zeros((0, capacity), dtype=np.int32)
+            items = max(width, small)
+        else:
+            self.hist = Hist(np.zeros((1, p), np.uint8), np.zeros(p, np.int64), np.zeros((p, 1)),
+                             np.zeros((p, 1)), np.zeros((1, 1, 1, S)), np.zeros(1, np.int64))
+            slots, small, items = 0, local_rows if local else 0, 1
+            root_local = local and m < local_rows
+            order = np.zeros((0 if root_local else len(numeric), capacity), dtype=np.int32)
+            for a, j in enumerate(numeric if order.shape[0] else ()):
+                monitor.check()
+                order[a, :m] = np.argsort(X[:, j] if whole else X[row, j], kind="stable")
+        entry = np.zeros(capacity, dtype=np.int32)
+        entry[:m] = np.arange(m, dtype=np.int32)
+        weight = np.zeros(capacity)
+        weight[:m] = w
+        self.space = Space(self.data, Arena(entry, weight, order), np.zeros(m, np.int32),
+                           np.zeros(m), np.zeros(capacity, np.int32), np.zeros(capacity),
+                           np.zeros(0))
+        select = BY_GAIN
+        if s.criterion == "gain_ratio":
+            select = C45_RULE if s.algorithm == "c45" else BY_RATIO
+        self.params = Params(
+            IMPURITY_CODES[s.impurity], int(s.binary), select, int(s.growth == "best"), K, S,
+            -1 if s.max_depth is None else int(s.max_depth),
+            -1 if s.max_leaves is None else int(s.max_leaves), int(hist), int(small), int(local),
+            float(s.min_samples_split), float(s.min_samples_leaf), float(s.min_gain))
+        self.local_params = self.params._replace(histogram=0, local=0, best_first=0)
+        stride = min(local_rows, m) if local else 1
+        self.stride = stride
+        self.local_space = self._local_space(stride + (stride // 4 + 64 if gappy else 0))
+        self.nodes = new_nodes(1024, S)
+        self.heap = Heap(np.zeros(1024, np.int64), np.zeros(1024), np.zeros(1024, np.int64))
+        max_v = int(max(n_categories.max(initial=0), 2))
+        vec = max(S, K, max_v) + 2
+        big = m if not s.binary else max(16, max_v)
+        self.work = Work(
+            total=np.zeros(S), left=np.zeros(S), right=np.zeros(S), best_left=np.zeros(S),
+            tmp=np.zeros(vec), sizes=np.zeros(vec), tmp2=np.zeros(vec), parent=np.zeros(vec),
+            gains=np.zeros(max(big, items)), cuts=np.zeros(max(big, items), np.int64),
+            table=np.zeros((max_v, S)), item_bin=np.zeros(items, np.int64),
+            item_stats=np.zeros((items, S)), item_value=np.zeros(items),
+            value_buffer=np.zeros(max(items, max_v)), weight_buffer2=np.zeros(items),
+            order_buffer=np.zeros(max_v, np.int64), entry_buffer=np.zeros(items, np.int64),
+            mask=np.zeros(max_v, bool), best_mask=np.zeros(max_v, bool),
+            offsets=np.zeros(2 * max_v, np.int64), counts=np.zeros(max_v, np.int64),
+            flog=_flog(m) if unit and s.impurity == "entropy" else np.zeros(1),
+            used=np.zeros(p, bool), known=np.zeros(p, np.int64))
+        self.candidates = Candidates(np.zeros(p, np.int64), np.zeros(p), np.zeros(p), np.zeros(p),
+                                     np.zeros(p), np.zeros(p), np.zeros(p, np.int64),
+                                     np.zeros(p, np.int64))
+        subsets = s.binary and any(a.is_nominal for a in attrs)
+        self.groups = Groups(np.zeros(max(64, 16 * max_v) if subsets else 1, np.int8))
+        self.state = new_state()
+        self.state.arena_top[0] = m
+        self.state.free_slots[0] = slots
+        nodes = self.nodes
+        nodes.end[0], nodes.depth[0], nodes.parent[0] = m, depth, -1
+        nodes.child0[0], nodes.attribute[0], nodes.slot[0] = -1, -1, -1
+        nodes.unit[0] = int(unit)
+        nodes.weight[0] = float(w.sum())
+        nodes.stats[0] = root_stats
+
+    def _local_space(self, capacity: int) -> Space:
+        d, stride = self.data, self.stride
+        p = len(d.kind)
+        private = np.zeros(p * stride)
+        values = private.view()
+        values.setflags(write=False)
+        data = d._replace(values=values, n_table_rows=stride, row=np.arange(stride, dtype=np.int64),
+                          cls=np.zeros(stride, np.int64), target=np.zeros(stride))
+        n_numeric = int((d.kind == NUMERIC).sum())
+        arena = Arena(np.zeros(capacity, np.int32), np.zeros(capacity),
+                      np.zeros((n_numeric, capacity), np.int32))
+        return Space(data, arena, np.zeros(stride, np.int32), np.zeros(stride),
+                     np.zeros(capacity, np.int32), np.zeros(capacity), private)
+
+    def run(self, budget: int, step: bool = False) -> int:
+        """One call of the kernel, with more room found first when it last needed some."""
+        C = self.kernels
+        status = C.run(budget, step, self.space, self.local_space, self.params, self.local_params,
+                       self.nodes, self.heap, self.hist, self.work, self.candidates, self.groups,
+                       self.state)
+        if status == C.NEEDS_ROOM:
+            self._make_room()
+        return status
+
+    def _make_room(self) -> None:
+        st = self.state
+        if st.need_nodes[0]:
+            used = int(st.n_nodes[0])
+            want = int(st.need_nodes[0])
+            self.nodes = type(self.nodes)(*(_enlarged(a, used, want) for a in self.nodes))
+            size = int(st.heap_size[0])
+            self.heap = type(self.heap)(*(_enlarged(a, size, want) for a in self.heap))
+        if st.need_arena[0]:
+            self.space = self._bigger_space(self.space, int(st.need_arena[0]))
+        if st.need_local[0]:
+            self.local_space = self._bigger_space(self.local_space, int(st.need_local[0]))
+        if st.need_groups[0]:
+            self.groups = Groups(_enlarged(self.groups.branch, int(st.groups_used[0]),
+                                           int(st.need_groups[0])))
+
+    @staticmethod
+    def _bigger_space(space: Space, need: int) -> Space:
+        a = space.arena
+        old = len(a.entry)
+        new = max(need, old + old // 2 + 1024)
+        order = np.zeros((a.order.shape[0], new), dtype=np.int32)
+        order[:, :old] = a.order
+        arena = Arena(_enlarged(a.entry, old, new), _enlarged(a.weight, old, new), order)
+        return space._replace(arena=arena, buffer=np.zeros(new, np.int32),
+                              weight_buffer=np.zeros(new))
+
+    @property
+    def progress(self) -> float:
+        return float(self.state.settled[0] / self.state.total_weight[0])
 
 
-def _enlarged(a: np.ndarray, used: int) -> np.ndarray:
-    """``a`` with room for half as many rows again; x1.5 wastes less than doubling on a fully
-    grown tree's node arrays.
+def _enlarged(a: np.ndarray, used: int, need: int = 0) -> np.ndarray:
+    """``a`` with room for half as many rows again (at least ``need``); x1.5 wastes less than
+    doubling on a fully grown tree's node arrays.
 
     Only the ``used`` rows are copied: the rest are zeros, left untouched so they take no
-    memory until written (the builder asks for room for the largest subtree a small node
-    could grow, which is often many times what it grows).
+    memory until written.
     """
-    out = np.zeros((len(a) + max(len(a) // 2, 1024), *a.shape[1:]), dtype=a.dtype)
+    out = np.zeros((max(len(a) + max(len(a) // 2, 1024), need), *a.shape[1:]), dtype=a.dtype)
     out[:used] = a[:used]
     return out
 
@@ -238,56 +291,120 @@ def _flog(m: int) -> np.ndarray:
     return out
 
 
+def kernels(compiled: bool):
+    """The growth kernels: compiled, or their Python source run by the interpreter."""
+    if compiled:
+        from engine.fast import compiled as C
+
+        return C
+    from engine.fast.interpreted import kernels as python_kernels
+
+    return python_kernels()
+
+
+def grow_tree(problem: Problem, mode: str, rows, weights, depth: int, used, monitor: Monitor,
+              compiled: bool = True) -> Node:
+    """Grow a tree (or the subtree below a node holding ``rows``)."""
+    C = kernels(compiled)
+    growth = Growth(problem, mode, rows, weights, depth, used, monitor, C)
+    status = C.PAUSED
+    while status != C.DONE:
+        monitor.check()
+        status = growth.run(CHUNK_WORK)
+        monitor.report(growth.progress, f"{int(growth.state.leaves[0])} leaves")
+    holder = [growth.nodes, growth.groups]
+    n = int(growth.state.n_nodes[0])
+    del growth  # its workspace goes before the nodes are built
+    return to_nodes(problem, holder, n, monitor, C)
+
+
+def grow_stepwise(problem: Problem, mode: str, monitor: Monitor, compiled: bool = True
+                  ) -> Iterator[tuple[Node, int, float, tuple[tuple[int, float], ...]]]:
+    """Expand one node at a time, yielding ``(tree so far, id of the node just split, its
+    priority, queue)``: the queue is the open leaves as (id, priority) in the order they
+    will be taken, a priority being the node's share of the weight times its split's gain."""
+    C = kernels(compiled)
+    data = problem.data
+    growth = Growth(problem, mode, np.arange(data.n_rows), data.weight[:data.n_rows], 0,
+                    frozenset(), monitor, C, stepwise=True)
+    growth.run(CHUNK_WORK, step=True)  # the root
+    while True:
+        status = growth.run(1 << 62, step=True)
+        if status == C.NEEDS_ROOM:
+            continue
+        if status == C.DONE:
+            return
+        n = int(growth.state.n_nodes[0])
+        nodes, state, heap = growth.nodes, growth.state, growth.heap
+        root, ids = _nodes(problem, [nodes, growth.groups], n, monitor, C, keep=True)
+        total = float(state.total_weight[0])
+
+        def worth(i: int) -> float:
+            return float(nodes.gain[i] * nodes.weight[i] / total)
+
+        size = int(state.heap_size[0])
+        waiting = sorted(range(size), key=lambda t: (heap.key[t], heap.tie[t]))
+        queue = tuple((int(ids[heap.node[t]]), worth(int(heap.node[t]))) for t in waiting)
+        last = int(state.last_expanded[0])
+        yield root, int(ids[last]), worth(last), queue
+
+
 #: Nodes made per batch: each batch's numbers become Python objects together, not the whole tree's.
 NODE_BATCH = 4096
 
 
-def to_nodes(problem, arrays: list, n: int, monitor: Monitor) -> Node:
-    """Immutable nodes from the node arrays ``[NI, NF, NS]``, ids in pre-order (what
-    ``growth.freeze`` gives).
+def to_nodes(problem: Problem, arrays: list, n: int, monitor: Monitor, C) -> Node:
+    """Immutable nodes from the node arrays and group store ``[nodes, groups]``, ids in
+    pre-order. ``arrays`` is emptied: the growth arrays (with their spare capacity) are
+    released once the few columns the nodes need are copied out."""
+    return _nodes(problem, arrays, n, monitor, C)[0]
 
-    ``arrays`` is emptied: the growth arrays (with their spare capacity) are released once
-    the few columns the nodes need are copied out, so a big tree's nodes are not built on
-    top of them.
-    """
-    from engine.fast import compiled as C
-    NI, NF, NS = arrays
-    arrays.clear()
+
+def _nodes(problem: Problem, arrays: list, n: int, monitor: Monitor, C, keep: bool = False):
+    nodes, groups = arrays
+    if not keep:
+        arrays.clear()
     attrs = problem.data.schema.attributes
     binary = problem.settings.binary
-    child0 = np.ascontiguousarray(NI[:n, C.CHILD0])
-    nchild = np.ascontiguousarray(NI[:n, C.NCHILD])
-    order = C.preorder(child0, nchild)  # row of the node with id k
+    child0 = np.ascontiguousarray(nodes.child0[:n])
+    nchild = np.ascontiguousarray(nodes.n_children[:n])
+    order = C.preorder(child0, nchild, n)  # row of the node with id k
     ids = np.empty(n, dtype=np.int64)
     ids[order] = np.arange(n)
-    attr, depth = NI[:n, C.ATTR].copy(), NI[:n, C.DEPTH] - NI[0, C.DEPTH]
-    thr, gain, ratio = NF[:n, C.THRESHOLD].copy(), NF[:n, C.GAIN].copy(), NF[:n, C.RATIO].copy()
-    fraction = NF[:n, C.FRACTION].copy()
-    stats = NS[:n][order]
-    numbers = NodeNumbers(np.zeros(0) if problem.regression else stats, NF[:n, C.WEIGHT][order],
+    attr, depth = nodes.attribute[:n].copy(), nodes.depth[:n] - nodes.depth[0]
+    thr, gain, ratio = nodes.threshold[:n].copy(), nodes.gain[:n].copy(), nodes.ratio[:n].copy()
+    group_at, fraction = nodes.group_at[:n].copy(), nodes.fraction[:n].copy()
+    stats = nodes.stats[:n][order]
+    numbers = NodeNumbers(np.zeros(0) if problem.regression else stats, nodes.weight[:n][order],
                           np.asarray(problem.impurity(stats), dtype=np.float64).reshape(n),
                           _mean_target(stats) if problem.regression else np.broadcast_to(np.nan, n))
-    del NI, NF, NS, stats
+    branch = groups.branch
+    del nodes, groups, stats
     built: list = [None] * n
     for end in range(n, 0, -NODE_BATCH):  # reverse pre-order: children before their parent
         monitor.check()
         batch = order[max(end - NODE_BATCH, 0):end][::-1]
-        for i, node_id, d, k, c0, j, cut, g, r in zip(
+        for i, node_id, d, k, c0, j, cut, g, r, at in zip(
                 batch.tolist(), ids[batch].tolist(), depth[batch].tolist(), nchild[batch].tolist(),
                 child0[batch].tolist(), attr[batch].tolist(), thr[batch].tolist(),
-                gain[batch].tolist(), ratio[batch].tolist(), strict=True):
+                gain[batch].tolist(), ratio[batch].tolist(), group_at[batch].tolist(), strict=True):
             split, children, node_stats = None, (), NO_STATS
             if k:
                 fractions = tuple(fraction[c0:c0 + k].tolist())
-                if attrs[j].is_nominal:
-                    split = Split(j, MULTIWAY, fractions, groups=tuple((v,) for v in range(k)))
-                else:
+                if not attrs[j].is_nominal:
                     split = Split(j, THRESHOLD, fractions, threshold=_threshold(problem, j, cut, binary))
+                elif binary:
+                    where = branch[at:at + len(attrs[j].categories)]
+                    split = Split(j, SUBSET, fractions, groups=(
+                        tuple(np.flatnonzero(where == 0).tolist()),
+                        tuple(np.flatnonzero(where == 1).tolist())))
+                else:
+                    split = Split(j, MULTIWAY, fractions, groups=tuple((v,) for v in range(k)))
                 children = tuple(built[c0:c0 + k])
                 built[c0:c0 + k] = [None] * k
                 node_stats = SplitScores(g, r)
             built[i] = ArrayNode.make(numbers, node_id, d, split, children, node_stats)
-    return built[0]
+    return built[0], ids
 
 
 def _mean_target(stats: np.ndarray) -> np.ndarray:

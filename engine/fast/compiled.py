@@ -1,84 +1,63 @@
-"""The growth loop of :mod:`engine.learn.growth`, compiled, for large data without missing values.
+"""The growth loop, compiled: every tree Arbor grows is grown here.
 
-:func:`run` performs :func:`engine.learn.growth.expansions` step for step: the same
-stopping rules, the same scorers (:mod:`engine.fast.sweeps`), the same choice
-among attributes, depth-first (a LIFO stack) or best-first (a heap keyed on
-priority then insertion order). It returns after a budget of work so that the
-Python side can call ``monitor.check()``/``report()`` between chunks (a
-million-row fit stays cancellable within a fraction of a second), and when the
-node arrays are full so they can be enlarged.
+:func:`run` expands nodes one at a time: depth-first (a LIFO stack) or best-first
+(a heap keyed on priority, then insertion order), with the stopping rules of
+:mod:`engine.learn.rules`, the scorers of :mod:`engine.fast.sweeps` and their choice
+among attributes. It returns after a budget of work so that the Python side
+(:mod:`engine.fast.builder`) can call ``monitor.check()``/``report()`` between chunks,
+after each expansion when asked (the window's step-by-step growth), and when an array
+needs more room. ``tests/oracle/growth.py`` grows the same trees with numpy, node for node.
 
-Each node owns a segment ``[start, end)`` of ``members`` (its training entries
-in input order, which is the order numpy's bincount sums them in) and, in the
-exact mode, of every row of ``order`` (the entries sorted by one numeric
-attribute, sorted once at the root). Splitting a node partitions those segments
-stably, so every child's segment is again in input order and in sorted order
-without sorting anything again. The histogram mode keeps ``members`` only and
-scores numeric attributes over binned codes (per-node histograms, the largest
-child's by subtraction from its parent's).
+Each node owns a segment ``[start, end)`` of an :class:`~engine.fast.layout.Arena`: its
+entries in root order with their weights there (the order numpy's sums over a node's
+rows run in) and, in the exact mode, the same entries sorted by each numeric attribute
+(sorted once at the root; missing values last). Splitting a node distributes each
+segment stably among the children, so every child's segments are again in root order
+and in sorted order without sorting anything again. An entry whose value of the split
+attribute is missing goes to every branch with a positive fraction, its weight times
+that fraction (C4.5's fractional instances, also CART's here), so children together
+may hold more entries than their parent. Depth-first, children are laid out last
+branch first from the parent's start: the next node expanded is then always the
+top-most live segment, and its children may run past its end. Best-first, a split
+with missing values puts its children at the arena's top, and the frontier's
+segments are moved down when the arena is full.
 
-Depth-first without a leaf limit, a node below ``P_SMALL`` rows is grown whole by
-:func:`build_local` on a private copy of its rows (values, classes, weights, and
-orders sorted for it): deep levels of a big tree then stay in the cache instead of
-chasing rows across memory, and in the histogram mode they are searched exactly.
-
-``X`` is the encoded table flattened column by column (attribute ``j`` of row ``r``
-is ``X[j * nrows + r]``), so its type never depends on the table's shape.
-
-Node arrays (one row per node): ``NI`` integers, ``NF`` floats, ``NS`` the
-node's statistics (class weights, or weight / sum / sum of squares).
+The histogram mode keeps no sorted orders: big nodes are scored over binned codes
+(per-node histograms, the largest child's by subtraction from its parent's; see
+:mod:`engine.fast.histogram`), small ones over their own sorted values. Depth-first
+without a leaf limit, a node below ``Params.small`` entries is grown whole by
+:func:`build_local` on a private copy of its entries (values, classes, weights and
+orders sorted for it), exactly in both modes: deep levels of a big tree then stay in
+the cache instead of chasing rows across memory.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from engine.fast.kernels import impurity, njit, pairwise_sum, size_of
-from engine.fast.sweeps import (
-    A_CUT,
-    A_F0,
-    A_F1,
-    A_GAIN,
-    A_RATIO,
-    A_THR,
-    A_VALID,
-    P_BEST,
-    P_BINARY,
-    P_CODE,
-    P_HIST,
-    P_K,
-    P_LOCAL,
-    P_MAXDEPTH,
-    P_MAXLEAVES,
-    P_NROWS,
-    P_S,
-    P_SMALL,
-    P_UNIT,
-    _add_entry,
-    _copy,
-    choose,
-    scan_items,
-    scan_sorted,
-    score_table,
+from engine.fast.histogram import accumulate, score_histogram, subtract
+from engine.fast.kernels import (
+    add_entry,
+    gain_too_small,
+    impurity,
+    is_pure,
+    njit,
+    pairwise_sum,
+    psum,
+    size_of,
+    stops_before_search,
+    top_class_weight,
 )
-from engine.learn.tolerances import WEKA_EPS
+from engine.fast.layout import MAX_BINNED_CATEGORIES, MISSING_CODE, NOMINAL, NUMERIC
+from engine.fast.sweeps import choose, scan_items, scan_sorted, score_subset, score_table
 
-# NI columns
-START, END, DEPTH, PARENT, CHILD0, NCHILD, ATTR, CUTBIN, USED, SLOT, LOCAL = range(11)
-NI_WIDTH = 11
-# NF columns
-WEIGHT, THRESHOLD, GAIN, RATIO, F0, F1, FRACTION = range(7)
-NF_WIDTH = 7
-# FP (float parameters)
-F_MSS, F_MSL, F_MINGAIN = range(3)
-# ST (integer state)
-S_NODES, S_HEAP, S_LEAVES, S_COUNTER, S_FREE, S_DONE = range(6)
+# What run() returns.
+DONE, PAUSED, NEEDS_ROOM = 0, 1, 2
 
 
 @njit(cache=True)
-def preorder(child0, nchild):
+def preorder(child0, n_children, n):
     """Node rows in pre-order: a node, then its children's subtrees in branch order."""
-    n = child0.shape[0]
     out = np.empty(n, np.int64)
     stack = np.empty(n + 1, np.int64)
     stack[0], top, k = 0, 1, 0
@@ -87,508 +66,657 @@ def preorder(child0, nchild):
         i = stack[top]
         out[k] = i
         k += 1
-        for c in range(child0[i] + nchild[i] - 1, child0[i] - 1, -1):
+        for c in range(child0[i] + n_children[i] - 1, child0[i] - 1, -1):
             stack[top] = c
             top += 1
     return out
 
 
 @njit(cache=True)
-def _subtract(H, G):
-    for j in range(H.shape[0]):
-        for b in range(H.shape[1]):
-            for k in range(H.shape[2]):
-                H[j, b, k] -= G[j, b, k]
-
-
-@njit(cache=True)
-def _is_pure(stats, K, imp, tmp):
-    if K == 0:
-        return imp <= 2.220446049250313e-16
-    total = size_of(stats, K, tmp)
-    top = stats[0]
-    for k in range(1, K):
-        if stats[k] > top:
-            top = stats[k]
-    return total <= 0 or top >= total - WEKA_EPS * max(total, 1.0)
-
-
-@njit(cache=True)
-def _heap_push(HN, HK, HT, ST, node, key, tie):
-    i = ST[S_HEAP]
-    ST[S_HEAP] += 1
+def _heap_push(heap, state, node, key, tie):
+    i = state.heap_size[0]
+    state.heap_size[0] += 1
+    hn, hk, ht = heap.node, heap.key, heap.tie
     while i > 0:
         parent = (i - 1) // 2
-        if HK[parent] < key or (HK[parent] == key and HT[parent] < tie):
+        if hk[parent] < key or (hk[parent] == key and ht[parent] < tie):
             break
-        HN[i], HK[i], HT[i] = HN[parent], HK[parent], HT[parent]
+        hn[i], hk[i], ht[i] = hn[parent], hk[parent], ht[parent]
         i = parent
-    HN[i], HK[i], HT[i] = node, key, tie
+    hn[i], hk[i], ht[i] = node, key, tie
 
 
 @njit(cache=True)
-def _heap_pop(HN, HK, HT, ST):
-    top = HN[0]
-    ST[S_HEAP] -= 1
-    size = ST[S_HEAP]
+def _heap_pop(heap, state):
+    hn, hk, ht = heap.node, heap.key, heap.tie
+    top = hn[0]
+    state.heap_size[0] -= 1
+    size = state.heap_size[0]
     if size == 0:
         return top
-    node, key, tie = HN[size], HK[size], HT[size]
+    node, key, tie = hn[size], hk[size], ht[size]
     i = 0
     while True:
         c = 2 * i + 1
         if c >= size:
             break
-        if c + 1 < size and (HK[c + 1] < HK[c] or (HK[c + 1] == HK[c] and HT[c + 1] < HT[c])):
+        if c + 1 < size and (hk[c + 1] < hk[c] or (hk[c + 1] == hk[c] and ht[c + 1] < ht[c])):
             c += 1
-        if key < HK[c] or (key == HK[c] and tie < HT[c]):
+        if key < hk[c] or (key == hk[c] and tie < ht[c]):
             break
-        HN[i], HK[i], HT[i] = HN[c], HK[c], HT[c]
+        hn[i], hk[i], ht[i] = hn[c], hk[c], ht[c]
         i = c
-    HN[i], HK[i], HT[i] = node, key, tie
+    hn[i], hk[i], ht[i] = node, key, tie
     return top
 
 
 @njit(cache=True)
-def _hist_build(HP, slot, codes, members, s, e, w, ycls, yval, K, p):
-    """Histogram of the entries ``members[s:e]`` into pool slot ``slot``: [attribute, bin, stat]."""
-    H = HP[slot]
-    H[:] = 0.0
-    if K == 0:
-        for t in range(s, e):
-            ent = members[t]
-            wy = w[ent] * yval[ent]
-            wyy = wy * yval[ent]
-            for j in range(p):
-                c = codes[ent, j]
-                H[j, c, 0] += w[ent]
-                H[j, c, 1] += wy
-                H[j, c, 2] += wyy
-        return
-    for t in range(s, e):
-        ent = members[t]
-        k, v = ycls[ent], w[ent]
-        for j in range(p):
-            H[j, codes[ent, j], k] += v
-
-
-@njit(cache=True)
-def _take_slot(FREE, ST):
-    if ST[S_FREE] == 0:
+def _take_slot(hist, state):
+    if state.free_slots[0] == 0:
         return -1
-    ST[S_FREE] -= 1
-    return FREE[ST[S_FREE]]
+    state.free_slots[0] -= 1
+    return hist.free[state.free_slots[0]]
 
 
 @njit(cache=True)
-def _give_slot(FREE, ST, slot):
+def _give_slot(hist, state, slot):
     if slot >= 0:
-        FREE[ST[S_FREE]] = slot
-        ST[S_FREE] += 1
+        hist.free[state.free_slots[0]] = slot
+        state.free_slots[0] += 1
 
 
 @njit(cache=True)
-def evaluate(i, X, row_of, w, ycls, yval, kind, ncat, numidx, counted, IP, FP, NI, NF, NS,
-             order, members, codes, nbins, binlo, binhi, HP, AR, total, left, right,
-             best_left, tmp, sizes, tmp2, parent, gains, cuts, table, item_bin, item_stats,
-             vbuf, item_val, flog):
-    """``growth.evaluate``: set the node's candidate (ATTR >= 0) or leave it a leaf (-1).
+def _build_hist(hist, slot, sp, s, e, K):
+    H = hist.pool[slot]
+    H[:] = 0.0
+    accumulate(H, hist.codes, sp.arena.entry, sp.arena.weight, s, e, sp.data.cls,
+               sp.data.target, K, hist.n_bins)
+
+
+@njit(cache=True)
+def _mark_used(i, nodes, data, par, used):
+    """Attributes a multiway split above node ``i`` used (ID3 and C4.5 use each once)."""
+    for j in range(used.shape[0]):
+        used[j] = data.used_above[j]
+    if par.binary == 1:
+        return
+    a = nodes.parent[i]
+    while a >= 0:
+        j = nodes.attribute[a]
+        if data.kind[j] == NOMINAL:
+            used[j] = True
+        a = nodes.parent[a]
+
+
+@njit(cache=True)
+def _category_table(j, sp, s, e, K, table, V):
+    """Known weight per category and class of attribute ``j`` over the segment, in entry order
+    (as numpy's bincount adds). Returns the number of entries with a known value."""
+    data, arena = sp.data, sp.arena
+    for v in range(V):
+        for k in range(table.shape[1]):
+            table[v, k] = 0.0
+    base = j * data.n_table_rows
+    known = 0
+    for t in range(s, e):
+        ent = arena.entry[t]
+        x = data.values[base + data.row[ent]]
+        if not np.isnan(x):
+            add_entry(table[int(x)], ent, arena.weight[t], data.cls, data.target, K)
+            known += 1
+    return known
+
+
+@njit(cache=True)
+def _count_missing(j, sp, s, e):
+    data, arena = sp.data, sp.arena
+    base = j * data.n_table_rows
+    missing = 0
+    for t in range(s, e):
+        if np.isnan(data.values[base + data.row[arena.entry[t]]]):
+            missing += 1
+    return missing
+
+
+@njit(cache=True)
+def _nominal_table(j, i, sp, par, nodes, hist, slot, work):
+    """Attribute ``j``'s category table at node ``i``: its histogram's rows, or counted."""
+    V = sp.data.n_categories[j]
+    if slot >= 0 and V <= MAX_BINNED_CATEGORIES:
+        return hist.pool[slot, j, :V]
+    _category_table(j, sp, nodes.start[i], nodes.end[i], par.n_classes, work.table, V)
+    return work.table[:V]
+
+
+@njit(cache=True)
+def _score_small_numeric(j, i, sp, par, nodes, work, cand):
+    """A small node in the histogram mode: attribute ``j`` over its own sorted known values."""
+    data, arena = sp.data, sp.arena
+    s, e = nodes.start[i], nodes.end[i]
+    base = j * data.n_table_rows
+    K = par.n_classes
+    values, weights, entries = work.value_buffer, work.weight_buffer2, work.entry_buffer
+    nk = 0
+    for t in range(s, e):
+        ent = arena.entry[t]
+        x = data.values[base + data.row[ent]]
+        if not np.isnan(x):
+            values[nk] = x
+            weights[nk] = arena.weight[t]
+            entries[nk] = ent
+            nk += 1
+    idx = np.argsort(values[:nk], kind="mergesort")
+    item_value, item_bin, item_stats = work.item_value, work.item_bin, work.item_stats
+    L = 0
+    for t in range(nk):
+        v = values[idx[t]]
+        if L == 0 or v != item_value[L - 1]:
+            item_value[L] = v
+            item_bin[L] = L
+            for k in range(item_stats.shape[1]):
+                item_stats[L, k] = 0.0
+            L += 1
+        add_entry(item_stats[L - 1], entries[idx[t]], weights[idx[t]], data.cls, data.target, K)
+    flog = work.flog if nodes.unit[i] == 1 else work.flog[:1]
+    scan_items(j, L, item_value, item_value, nk, par, nodes.weight[i], work, cand, flog)
+    cand.cut[j] = -1  # routed by threshold
+
+
+@njit(cache=True)
+def evaluate(i, sp, par, nodes, hist, work, cand, groups, state):
+    """Find node ``i``'s split (``nodes.attribute[i]`` >= 0) or leave it a leaf (-1).
 
     Returns the work done (entries times attributes looked at).
     """
-    NI[i, ATTR] = -1
-    K, code, nrows = IP[P_K], IP[P_CODE], IP[P_NROWS]
-    weight = NF[i, WEIGHT]
-    stats = NS[i]
-    imp = impurity(stats, K, code, tmp)
-    depth = NI[i, DEPTH]
-    if (_is_pure(stats, K, imp, tmp) or weight < FP[F_MSS]
-            or (IP[P_MAXDEPTH] >= 0 and depth >= IP[P_MAXDEPTH]) or weight < 2 * FP[F_MSL]):
+    nodes.attribute[i] = -1
+    K = par.n_classes
+    stats = nodes.stats[i]
+    weight = nodes.weight[i]
+    imp = impurity(stats, K, par.impurity, work.tmp)
+    total = size_of(stats, K) if K > 0 else 0.0
+    pure = is_pure(top_class_weight(stats, K), total, K == 0, imp)
+    if stops_before_search(weight, nodes.depth[i], pure, par.min_samples_split,
+                           par.min_samples_leaf, par.max_depth):
         return 1
-    s, e = NI[i, START], NI[i, END]
+    data, arena = sp.data, sp.arena
+    s, e = nodes.start[i], nodes.end[i]
     n = e - s
-    p = kind.shape[0]
-    hist = IP[P_HIST] == 1
-    slot = NI[i, SLOT]
-    used = NI[i, USED]
-    msl = FP[F_MSL]
-    work = 0
-    if hist and slot < 0 and n >= IP[P_SMALL]:  # no slot was free: the spare one, for now
-        _hist_build(HP, HP.shape[0] - 1, codes, members, s, e, w, ycls, yval, K, p)
-        work += n * p
-    for j in range(p):
-        AR[j, A_VALID] = 0.0
-        if kind[j] == 1 and (used >> j) & 1:
-            continue
-        if kind[j] == 1:  # nominal: one branch per category
-            V = ncat[j]
-            if hist and slot >= 0:
-                tab = HP[slot, j, :V]
-                work += V
-            else:
-                tab = table[:V]
-                tab[:] = 0.0
-                for t in range(s, e):
-                    ent = members[t]
-                    c = int(X[j * nrows + row_of[ent]]) if not hist else codes[ent, j]
-                    _add_entry(tab[c], ent, w, ycls, yval, K)
-                work += n
-            score_table(tab, V, IP, msl, weight, parent, tmp, sizes, tmp2, AR[j])
-        elif not hist:
-            seg = order[numidx[j], s:e]
-            scan_sorted(X[j * nrows:(j + 1) * nrows], row_of, w, ycls, yval, seg, n, IP, msl,
-                        weight, stats, total, left,
-                        right, best_left, tmp, sizes, gains, cuts, flog, AR[j])
-            work += n
-        else:
-            L = 0
-            if n >= IP[P_SMALL]:  # a big node: its histogram's non-empty bins
-                H = HP[slot, j] if slot >= 0 else HP[HP.shape[0] - 1, j]
-                for b in range(nbins[j]):
-                    if size_of(H[b], K, tmp) > 0:
-                        item_bin[L] = b
-                        _copy(item_stats[L], H[b])
-                        L += 1
-                work += nbins[j]
-                scan_items(item_bin, item_stats, L, binlo[j], binhi[j], n, IP, msl, weight,
-                           total, left, right, best_left, tmp, sizes, gains, cuts, flog, AR[j])
-            else:  # a small node: its own values, sorted (exact, and cheaper than every bin)
-                for t in range(n):
-                    vbuf[t] = X[j * nrows + row_of[members[s + t]]]
-                idx = np.argsort(vbuf[:n], kind="mergesort")
-                for t in range(n):
-                    v = vbuf[idx[t]]
-                    if L == 0 or v != item_val[L - 1]:
-                        item_val[L] = v
-                        item_bin[L] = L
-                        for k in range(item_stats.shape[1]):
-                            item_stats[L, k] = 0.0
-                        L += 1
-                    _add_entry(item_stats[L - 1], members[s + idx[t]], w, ycls, yval, K)
-                work += n
-                scan_items(item_bin, item_stats, L, item_val, item_val, n, IP, msl, weight,
-                           total, left, right, best_left, tmp, sizes, gains, cuts, flog, AR[j])
-                AR[j, A_CUT] = -1.0  # route by threshold
-    best = choose(AR, p, IP, counted)
-    if best < 0:
-        return work + 1
-    g = AR[best, A_GAIN]
-    if IP[P_BINARY] == 1:
-        if g + 1e-12 < FP[F_MINGAIN]:
-            return work + 1
-    elif g - FP[F_MINGAIN] <= WEKA_EPS:
-        return work + 1
-    NI[i, ATTR] = best
-    NI[i, CUTBIN] = int(AR[best, A_CUT])
-    NF[i, THRESHOLD] = AR[best, A_THR]
-    NF[i, GAIN] = g
-    NF[i, RATIO] = AR[best, A_RATIO]
-    NF[i, F0] = AR[best, A_F0]
-    NF[i, F1] = AR[best, A_F1]
-    return work + 1
-
-
-@njit(cache=True)
-def _stable_partition(arr, s, e, branch, offsets, nb, scratch):
-    """Reorder ``arr[s:e]`` by branch, keeping the order within each branch."""
-    if nb == 2:
-        wl, wr = s, 0
+    p = data.kind.shape[0]
+    N = data.n_table_rows
+    unit = nodes.unit[i] == 1
+    if not unit:  # the entries' weights here, for the sweeps over sorted orders
         for t in range(s, e):
-            v = arr[t]
-            if branch[v] == 0:
-                arr[wl] = v
-                wl += 1
+            sp.entry_weight[arena.entry[t]] = arena.weight[t]
+    _mark_used(i, nodes, data, par, work.used)
+    flog = work.flog if unit else work.flog[:1]  # c log c tables need whole counts
+    done = n
+    binned = par.histogram == 1 and n >= par.small
+    slot = nodes.slot[i]
+    if binned:
+        if slot < 0:  # no slot was free: the spare one, for now
+            slot = hist.pool.shape[0] - 1
+            _build_hist(hist, slot, sp, s, e, K)
+            done += n * p
+        H = hist.pool[slot]
+        for j in range(p):
+            work.known[j] = n
+            if data.has_missing[j] and par.binary == 0 and data.kind[j] == NUMERIC:
+                work.known[j] = n - _count_missing(j, sp, s, e)
+        score_histogram(H, work.known, data.kind, data.n_categories, hist.n_bins, hist.low,
+                        hist.high, work.used, par, weight, work, cand, flog)
+        done += p * H.shape[1]
+    for j in range(p):
+        if binned and not (data.kind[j] == NOMINAL
+                           and data.n_categories[j] > MAX_BINNED_CATEGORIES):
+            continue  # scored from the histogram
+        cand.valid[j] = 0
+        if work.used[j]:
+            continue
+        if data.kind[j] == NOMINAL:
+            V = data.n_categories[j]
+            _category_table(j, sp, s, e, K, work.table, V)
+            if par.binary == 1:
+                score_subset(j, work.table[:V], V, par, weight, work, cand)
             else:
-                scratch[wr] = v
-                wr += 1
-        for t in range(wr):
-            arr[wl + t] = scratch[t]
-        return
-    pos = offsets[nb:2 * nb]  # the second half of ``offsets`` is scratch
-    for b in range(nb):
-        pos[b] = offsets[b]
-    for t in range(s, e):
-        v = arr[t]
-        b = branch[v]
-        scratch[pos[b] - s] = v
-        pos[b] += 1
-    for t in range(e - s):
-        arr[s + t] = scratch[t]
+                score_table(j, work.table[:V], V, par, weight, work, cand)
+        elif par.histogram == 0:
+            a = data.numeric_index[j]
+            scan_sorted(j, data.values[j * N:(j + 1) * N], data.row, sp.entry_weight, data.cls,
+                        data.target, arena.order[a], s, n, stats, unit, par, weight, work, cand, flog)
+        else:
+            _score_small_numeric(j, i, sp, par, nodes, work, cand)
+        done += n
+    best = choose(cand, p, par, data.counted)
+    if best < 0 or gain_too_small(cand.gain[best], par.min_gain, par.binary == 1):
+        return done + 1
+    nodes.attribute[i] = best
+    nodes.cut_bin[i] = cand.cut[best]
+    nodes.threshold[i] = cand.threshold[best]
+    nodes.gain[i] = cand.gain[best]
+    nodes.ratio[i] = cand.ratio[best]
+    nodes.fraction0[i] = cand.fraction0[best]
+    nodes.fraction1[i] = cand.fraction1[best]
+    nodes.n_missing[i] = _count_missing(best, sp, s, e) if data.has_missing[best] else 0
+    if data.kind[best] == NOMINAL and par.binary == 1:
+        # The winner's groups (scoring it again leaves them in work.best_mask).
+        V = data.n_categories[best]
+        table = _nominal_table(best, i, sp, par, nodes, hist, slot if binned else -1, work)
+        score_subset(best, table, V, par, weight, work, cand)
+        at = state.groups_used[0]
+        state.groups_used[0] += V
+        for v in range(V):
+            groups.branch[at + v] = -1
+        for c in range(cand.cut[best]):
+            groups.branch[at + work.counts[c]] = 0 if work.best_mask[c] else 1
+        nodes.group_at[i] = at
+    return done + 1
 
 
 @njit(cache=True)
-def partition(i, X, row_of, w, ycls, yval, kind, ncat, IP, NI, NF, NS, order, members, codes,
-              branch, scratch, offsets, counts, fbuf, tmp, sizes, HP, FREE, ST):
-    """``growth.partition`` plus ``make_draft`` for every branch; returns the first child's id."""
-    s, e = NI[i, START], NI[i, END]
-    j = NI[i, ATTR]
-    K, nrows = IP[P_K], IP[P_NROWS]
-    hist = IP[P_HIST] == 1
-    numeric = kind[j] == 0
-    nb = 2 if numeric else ncat[j]
-    thr, cut = NF[i, THRESHOLD], NI[i, CUTBIN]
-    counts[:nb] = 0
+def n_branches(j, data, par):
+    return 2 if data.kind[j] == NUMERIC or par.binary == 1 else data.n_categories[j]
+
+
+@njit(cache=True)
+def _distribute(arr, weights, s, e, base, entry_branch, fractions, nb, pos, buf, wbuf, in_place):
+    """Copy the segment ``arr[s:e]`` (and ``weights[s:e]`` if given) to the children's segments
+    from ``base`` on, keeping its order: an entry goes to its branch, a missing one
+    (branch -1) to every branch with a positive fraction, its weight times that fraction.
+    ``pos[b]``: child b's offset from ``base``. ``in_place``: nothing is missing and the
+    lowest child starts at ``s``: that child is compacted in place, the others go through
+    the buffer."""
+    has_w = weights.shape[0] > 0
+    low = nb - 1  # the child laid out first
+    total = 0
     for t in range(s, e):
-        ent = members[t]
-        if hist:
-            if numeric and cut < 0:
-                b = 0 if X[j * nrows + row_of[ent]] <= thr else 1
+        ent = arr[t]
+        b = entry_branch[ent]
+        if b >= 0:
+            if in_place and b == low:
+                arr[s + pos[b]] = ent
+                if has_w:
+                    weights[s + pos[b]] = weights[t]
             else:
-                c = codes[ent, j]
-                b = (0 if c <= cut else 1) if numeric else c
+                buf[pos[b]] = ent
+                if has_w:
+                    wbuf[pos[b]] = weights[t]
+            pos[b] += 1
         else:
-            x = X[j * nrows + row_of[ent]]
-            b = (0 if x <= thr else 1) if numeric else int(x)
-        branch[ent] = b
-        counts[b] += 1
-    c0 = ST[S_NODES]
-    ST[S_NODES] += nb
-    at = s
-    used = NI[i, USED] if numeric else NI[i, USED] | (1 << j)
+            for bb in range(nb):
+                if fractions[bb] > 0:
+                    buf[pos[bb]] = ent
+                    if has_w:
+                        wbuf[pos[bb]] = weights[t] * fractions[bb]
+                    pos[bb] += 1
     for b in range(nb):
-        c = c0 + b
-        offsets[b] = at
-        NI[c, START], NI[c, END] = at, at + counts[b]
-        NI[c, DEPTH], NI[c, PARENT] = NI[i, DEPTH] + 1, i
-        NI[c, CHILD0], NI[c, NCHILD], NI[c, ATTR], NI[c, USED], NI[c, SLOT] = -1, 0, -1, used, -1
-        NI[c, LOCAL] = 0
-        NS[c] = 0.0
-        at += counts[b]
+        if pos[b] > total:
+            total = pos[b]
+    start = pos[low] if in_place else 0
+    for t in range(start, total):
+        arr[base + t] = buf[t]
+        if has_w:
+            weights[base + t] = wbuf[t]
+
+
+@njit(cache=True)
+def partition(i, sp, par, nodes, hist, work, groups, state, depth_first):
+    """Split node ``i`` by its candidate: the children's segments, statistics and weights.
+
+    Returns the first child's row (the children are consecutive rows).
+    """
+    data, arena = sp.data, sp.arena
+    s, e = nodes.start[i], nodes.end[i]
+    n = e - s
+    j = nodes.attribute[i]
+    K = par.n_classes
+    numeric = data.kind[j] == NUMERIC
+    nb = n_branches(j, data, par)
+    binned_cut = par.histogram == 1 and numeric and nodes.cut_bin[i] >= 0
+    base_col = j * data.n_table_rows
+    counts = work.counts
+    for b in range(nb):
+        counts[b] = 0
+    n_miss = 0
     for t in range(s, e):
-        ent = members[t]
-        _add_entry(NS[c0 + branch[ent]], ent, w, ycls, yval, K)
-    _stable_partition(members, s, e, branch, offsets, nb, scratch)
-    for a in range(order.shape[0]):
-        _stable_partition(order[a], s, e, branch, offsets, nb, scratch)
+        ent = arena.entry[t]
+        if binned_cut:
+            code = hist.codes[ent, j]
+            b = -1 if code == MISSING_CODE else (0 if code <= nodes.cut_bin[i] else 1)
+        else:
+            x = data.values[base_col + data.row[ent]]
+            if np.isnan(x):
+                b = -1
+            elif numeric:
+                b = 0 if x <= nodes.threshold[i] else 1
+            elif par.binary == 1:
+                b = groups.branch[nodes.group_at[i] + int(x)]
+            else:
+                b = int(x)
+        sp.entry_branch[ent] = b
+        if b >= 0:
+            counts[b] += 1
+        else:
+            n_miss += 1
+    fractions = work.tmp2
+    if nb == 2 and (numeric or par.binary == 1):
+        fractions[0], fractions[1] = nodes.fraction0[i], nodes.fraction1[i]
+    else:  # each category's share of the known weight, from the category table
+        table = work.table
+        _category_table(j, sp, s, e, K, table, nb)
+        sizes = work.sizes
+        for b in range(nb):
+            sizes[b] = size_of(table[b], K)
+        known_w = psum(sizes, nb)
+        for b in range(nb):
+            fractions[b] = sizes[b] / known_w
+    total = 0
+    for b in range(nb):
+        if n_miss > 0 and fractions[b] > 0:
+            counts[b] += n_miss
+        total += counts[b]
+    if depth_first or total == n:
+        base = s
+    else:
+        base = state.arena_top[0]
+        state.arena_top[0] += total
+    offsets, pos = work.offsets[:nb], work.offsets[nb:2 * nb]
+    at = 0
+    for b in range(nb - 1, -1, -1):  # last branch first
+        offsets[b] = base + at
+        at += counts[b]
+    in_place = n_miss == 0 and base == s
+    for b in range(nb):
+        pos[b] = offsets[b] - base
+    _distribute(arena.entry, arena.weight, s, e, base, sp.entry_branch, fractions, nb, pos,
+                sp.buffer, sp.weight_buffer, in_place)
+    no_weights = arena.weight[:0]
+    for a in range(arena.order.shape[0]):
+        for b in range(nb):
+            pos[b] = offsets[b] - base
+        _distribute(arena.order[a], no_weights, s, e, base, sp.entry_branch, fractions, nb, pos,
+                    sp.buffer, sp.weight_buffer, in_place)
+    c0 = state.n_nodes[0]
+    state.n_nodes[0] += nb
+    unit = nodes.unit[i] == 1
     for b in range(nb):
         c = c0 + b
-        if IP[P_UNIT] == 1:
-            NF[c, WEIGHT] = float(counts[b])
-        else:
-            for t in range(NI[c, START], NI[c, END]):
-                fbuf[t - NI[c, START]] = w[members[t]]
-            NF[c, WEIGHT] = pairwise_sum(fbuf, 0, counts[b])
-    if numeric:
-        NF[c0, FRACTION], NF[c0 + 1, FRACTION] = NF[i, F0], NF[i, F1]
-    else:
-        for b in range(nb):
-            sizes[b] = size_of(NS[c0 + b], K, tmp)
-        known_w = size_of(sizes, nb, tmp)
-        for b in range(nb):
-            NF[c0 + b, FRACTION] = sizes[b] / known_w
-    NI[i, CHILD0], NI[i, NCHILD] = c0, nb
-    if hist:
-        _children_hists(i, c0, nb, codes, members, w, ycls, yval, K, IP, NI, HP, FREE, ST)
+        cs, ce = offsets[b], offsets[b] + counts[b]
+        nodes.start[c], nodes.end[c] = cs, ce
+        nodes.depth[c], nodes.parent[c] = nodes.depth[i] + 1, i
+        nodes.child0[c], nodes.n_children[c], nodes.attribute[c] = -1, 0, -1
+        nodes.slot[c], nodes.local[c], nodes.n_missing[c] = -1, 0, 0
+        child_unit = unit and (n_miss == 0 or fractions[b] == 0.0 or fractions[b] == 1.0)
+        nodes.unit[c] = 1 if child_unit else 0
+        nodes.fraction[c] = fractions[b]
+        st = nodes.stats[c]
+        for k in range(st.shape[0]):
+            st[k] = 0.0
+        for t in range(cs, ce):
+            add_entry(st, arena.entry[t], arena.weight[t], data.cls, data.target, K)
+        nodes.weight[c] = float(ce - cs) if child_unit else pairwise_sum(arena.weight, cs, ce - cs)
+    nodes.child0[i], nodes.n_children[i] = c0, nb
+    if par.histogram == 1:
+        _children_hists(i, c0, nb, sp, par, nodes, hist, state)
     return c0
 
 
 @njit(cache=True)
-def _children_hists(i, c0, nb, codes, members, w, ycls, yval, K, IP, NI, HP, FREE, ST):
+def _children_hists(i, c0, nb, sp, par, nodes, hist, state):
     """Histograms for the children big enough to be scored by bins; the largest by subtraction."""
-    p = codes.shape[1]
-    small = IP[P_SMALL]
-    pslot = NI[i, SLOT]
+    small = par.small
+    pslot = nodes.slot[i]
     big = c0
     for c in range(c0, c0 + nb):
-        if NI[c, END] - NI[c, START] > NI[big, END] - NI[big, START]:
+        if nodes.end[c] - nodes.start[c] > nodes.end[big] - nodes.start[big]:
             big = c
-    derive = pslot >= 0 and NI[big, END] - NI[big, START] >= small
+    derive = pslot >= 0 and nodes.end[big] - nodes.start[big] >= small
     for c in range(c0, c0 + nb):
-        n = NI[c, END] - NI[c, START]
+        n = nodes.end[c] - nodes.start[c]
         if n < small and not (derive and n > 0):
             continue
         if c == big and derive:
             continue
-        slot = _take_slot(FREE, ST)
+        slot = _take_slot(hist, state)
         if slot < 0:
             derive = False
             continue
-        _hist_build(HP, slot, codes, members, NI[c, START], NI[c, END], w, ycls, yval, K, p)
-        NI[c, SLOT] = slot
+        _build_hist(hist, slot, sp, nodes.start[c], nodes.end[c], par.n_classes)
+        nodes.slot[c] = slot
         if derive:
-            _subtract(HP[pslot], HP[slot])
+            subtract(hist.pool[pslot], hist.pool[slot])
     if derive:  # the parent's histogram minus its other children's is the largest child's
-        NI[big, SLOT] = pslot
-        NI[i, SLOT] = -1
+        nodes.slot[big] = pslot
+        nodes.slot[i] = -1
     for c in range(c0, c0 + nb):
-        if NI[c, END] - NI[c, START] < small:
-            _give_slot(FREE, ST, NI[c, SLOT])
-            NI[c, SLOT] = -1
-    _give_slot(FREE, ST, NI[i, SLOT])
-    NI[i, SLOT] = -1
+        if nodes.end[c] - nodes.start[c] < small:
+            _give_slot(hist, state, nodes.slot[c])
+            nodes.slot[c] = -1
+    _give_slot(hist, state, nodes.slot[i])
+    nodes.slot[i] = -1
 
 
 @njit(cache=True)
-def _settle_or_push(c, NI, NF, IP, HN, HK, HT, ST, STF, FREE):
-    """``expansions.push``: a leaf adds its weight to the settled total, a candidate is queued
-    (and so is a small node whose subtree will be built in one go)."""
-    if NI[c, ATTR] < 0 and NI[c, LOCAL] == 0:
-        STF[0] += NF[c, WEIGHT]
-        _give_slot(FREE, ST, NI[c, SLOT])
-        NI[c, SLOT] = -1
+def _settle_or_push(c, par, nodes, heap, hist, state):
+    """A leaf adds its weight to the settled total; a candidate is queued (and so is a small
+    node whose subtree will be grown whole)."""
+    if nodes.attribute[c] < 0 and nodes.local[c] == 0:
+        state.settled[0] += nodes.weight[c]
+        _give_slot(hist, state, nodes.slot[c])
+        nodes.slot[c] = -1
         return
-    tie = ST[S_COUNTER]
-    ST[S_COUNTER] += 1
-    if IP[P_BEST] == 1:
-        _heap_push(HN, HK, HT, ST, c, -(NF[c, GAIN] * NF[c, WEIGHT] / STF[1]), tie)
+    tie = state.pushes[0]
+    state.pushes[0] += 1
+    if par.best_first == 1:
+        _heap_push(heap, state, c, -(nodes.gain[c] * nodes.weight[c] / state.total_weight[0]), tie)
     else:
-        _heap_push(HN, HK, HT, ST, c, 0.0, -tie)
+        _heap_push(heap, state, c, 0.0, -tie)
 
 
 @njit(cache=True)
-def build_local(c, X, row_of, w, ycls, yval, kind, ncat, numidx, counted, IP, FP, NI, NF, NS,
-                members, codes, nbins, binlo, binhi, HP, FREE, ST, STF, AR, vecs, table,
-                item_bin, item_stats, offsets, counts, flog, vbuf, item_val, LX, Lrow, Lw, Lyc,
-                Lyv, Lorder, Lmembers, Lbranch, Lscratch, Lstack, IPloc, Lnumidx, Lfbuf, Libuf):
-    """Grow the whole subtree of small node ``c`` on a private copy of its rows.
+def _room(i, sp, par, nodes, groups, state, max_categories):
+    """Whether node ``i``'s expansion fits the node arrays, arena and group store; if not,
+    what each needs is in ``state.need_*``."""
+    nb = n_branches(nodes.attribute[i], sp.data, par)
+    ok = True
+    if state.n_nodes[0] + nb > nodes.start.shape[0]:
+        state.need_nodes[0] = state.n_nodes[0] + nb
+        ok = False
+    if par.binary == 1 and state.groups_used[0] + nb * max_categories > groups.branch.shape[0]:
+        state.need_groups[0] = state.groups_used[0] + nb * max_categories
+        ok = False
+    n = nodes.end[i] - nodes.start[i]
+    need = n + nodes.n_missing[i] * (nb - 1)
+    end = nodes.start[i] + need if par.best_first == 0 or nodes.n_missing[i] == 0 \
+        else state.arena_top[0] + need
+    if end > sp.arena.entry.shape[0]:
+        state.need_arena[0] = end
+        ok = False
+    return ok
+
+
+@njit(cache=True)
+def compact(sp, nodes, heap, state):
+    """Move the frontier's segments to the bottom of the arena, in address order."""
+    h = state.heap_size[0]
+    starts = np.empty(h, np.int64)
+    for t in range(h):
+        starts[t] = nodes.start[heap.node[t]]
+    arena = sp.arena
+    at = 0
+    for t in np.argsort(starts, kind="mergesort"):
+        c = heap.node[t]
+        s, e = nodes.start[c], nodes.end[c]
+        for u in range(e - s):
+            arena.entry[at + u] = arena.entry[s + u]
+            arena.weight[at + u] = arena.weight[s + u]
+        for a in range(arena.order.shape[0]):
+            row = arena.order[a]
+            for u in range(e - s):
+                row[at + u] = row[s + u]
+        nodes.start[c], nodes.end[c] = at, at + e - s
+        at += e - s
+    state.arena_top[0] = at
+
+
+@njit(cache=True)
+def build_local(c, gsp, lsp, par, lpar, nodes, hist, work, cand, groups, state, max_categories):
+    """Grow the whole subtree of small node ``c`` on a private copy of its entries.
 
     The copy (values, classes, weights, and its own sorted orders) fits in the cache,
     where the deep levels of a big tree otherwise chase rows all over memory. Used
     depth-first without a leaf limit only: then the order in which subtrees are grown
-    does not change the tree. Returns the work done.
+    does not change the tree. Returns the work done, or -1 having changed nothing when
+    the private space, node arrays or group store need more room (``state.need_*``).
     """
-    S = IP[P_S]
-    total, left, right, best_left = vecs[0, :S], vecs[1, :S], vecs[2, :S], vecs[3, :S]
-    tmp, sizes, tmp2, parent = vecs[4], vecs[5], vecs[6], vecs[7]
-    s, e = NI[c, START], NI[c, END]
+    gdata, ldata, larena = gsp.data, lsp.data, lsp.arena
+    s, e = nodes.start[c], nodes.end[c]
     n = e - s
-    p = kind.shape[0]
-    K, nrows, stride = IP[P_K], IP[P_NROWS], IPloc[P_NROWS]
+    p = gdata.kind.shape[0]
+    stride, N = ldata.n_table_rows, gdata.n_table_rows
+    if n > larena.entry.shape[0]:
+        state.need_local[0] = n
+        return -1
+    saved = (state.n_nodes[0], state.leaves[0], state.settled[0], state.groups_used[0])
+    private = lsp.private_values
     for t in range(n):
-        ent = members[s + t]
-        r = row_of[ent]
-        Lw[t] = w[ent]
-        if K == 0:
-            Lyv[t] = yval[ent]
+        ent = gsp.arena.entry[s + t]
+        r = gdata.row[ent]
+        larena.entry[t] = t
+        larena.weight[t] = gsp.arena.weight[s + t]
+        if par.n_classes > 0:
+            ldata.cls[t] = gdata.cls[ent]
         else:
-            Lyc[t] = ycls[ent]
+            ldata.target[t] = gdata.target[ent]
         for j in range(p):
-            LX[j * stride + t] = X[j * nrows + r]
-        Lmembers[t] = t
+            private[j * stride + t] = gdata.values[j * N + r]
     for j in range(p):
-        if Lnumidx[j] >= 0:
-            idx = np.argsort(LX[j * stride:j * stride + n], kind="mergesort")
-            row = Lorder[Lnumidx[j]]
+        a = ldata.numeric_index[j]
+        if a >= 0:
+            idx = np.argsort(ldata.values[j * stride:j * stride + n], kind="mergesort")
+            row = larena.order[a]
             for t in range(n):
                 row[t] = idx[t]
-    NI[c, START], NI[c, END], NI[c, LOCAL] = 0, n, 0
-    _give_slot(FREE, ST, NI[c, SLOT])
-    NI[c, SLOT] = -1
-    work = n * p * 4
-    work += evaluate(c, LX, Lrow, Lw, Lyc, Lyv, kind, ncat, Lnumidx, counted, IPloc, FP, NI, NF,
-                     NS, Lorder, Lmembers, codes, nbins, binlo, binhi, HP, AR, total, left,
-                     right, best_left, tmp, sizes, tmp2, parent, Lfbuf, Libuf, table, item_bin,
-                     item_stats, vbuf, item_val, flog)
+    nodes.start[c], nodes.end[c], nodes.local[c] = 0, n, 0
+    done = n * p * 4
+    done += evaluate(c, lsp, lpar, nodes, hist, work, cand, groups, state)
+    stack = np.empty(64, np.int64)
     top = 0
-    if NI[c, ATTR] >= 0:
-        Lstack[0] = c
+    if nodes.attribute[c] >= 0:
+        stack[0] = c
         top = 1
     else:
-        STF[0] += NF[c, WEIGHT]
+        state.settled[0] += nodes.weight[c]
     while top > 0:
+        i = stack[top - 1]
+        if not _room(i, lsp, lpar, nodes, groups, state, max_categories):
+            if state.need_arena[0] > 0:
+                state.need_local[0] = state.need_arena[0]
+                state.need_arena[0] = 0
+            state.n_nodes[0], state.leaves[0], state.settled[0], state.groups_used[0] = saved
+            nodes.start[c], nodes.end[c], nodes.local[c], nodes.attribute[c] = s, e, 1, -1
+            return -1
         top -= 1
-        i = Lstack[top]
-        j = NI[i, ATTR]
-        nb = 2 if kind[j] == 0 else ncat[j]
-        ST[S_LEAVES] += nb - 1
-        c0 = partition(i, LX, Lrow, Lw, Lyc, Lyv, kind, ncat, IPloc, NI, NF, NS, Lorder,
-                       Lmembers, codes, Lbranch, Lscratch, offsets, counts, Lfbuf, tmp, sizes,
-                       HP, FREE, ST)
-        work += (NI[i, END] - NI[i, START]) * (Lorder.shape[0] + 1)
+        nb = n_branches(nodes.attribute[i], ldata, lpar)
+        state.leaves[0] += nb - 1
+        c0 = partition(i, lsp, lpar, nodes, hist, work, groups, state, lpar.best_first == 0)
+        done += (nodes.end[i] - nodes.start[i]) * (larena.order.shape[0] + 1)
         for cc in range(c0, c0 + nb):
-            work += evaluate(cc, LX, Lrow, Lw, Lyc, Lyv, kind, ncat, Lnumidx, counted, IPloc,
-                             FP, NI, NF, NS, Lorder, Lmembers, codes, nbins, binlo, binhi, HP,
-                             AR, total, left, right, best_left, tmp, sizes, tmp2, parent, Lfbuf,
-                             Libuf, table, item_bin, item_stats, vbuf, item_val, flog)
+            done += evaluate(cc, lsp, lpar, nodes, hist, work, cand, groups, state)
+        if top + nb > stack.shape[0]:
+            bigger = np.empty(2 * stack.shape[0] + nb, np.int64)
+            bigger[:top] = stack[:top]
+            stack = bigger
         for cc in range(c0 + nb - 1, c0 - 1, -1):
-            if NI[cc, ATTR] >= 0:
-                Lstack[top] = cc
+            if nodes.attribute[cc] >= 0:
+                stack[top] = cc
                 top += 1
             else:
-                STF[0] += NF[cc, WEIGHT]
-    return work
+                state.settled[0] += nodes.weight[cc]
+    _give_slot(hist, state, nodes.slot[c])
+    nodes.slot[c] = -1
+    return done
+
+
+@njit(cache=True)
+def _start(gsp, par, nodes, heap, hist, work, cand, groups, state):
+    """The root: its entries are the arena's first ``n`` (described in row 0 by the caller)."""
+    # Not the constant 0: numba would compile the callees once more for that literal.
+    root = np.int64(state.n_nodes[0])
+    state.n_nodes[0] = 1
+    state.leaves[0] = 1
+    state.total_weight[0] = max(nodes.weight[root], 1e-300)
+    n = nodes.end[root]
+    if par.local == 1 and n < par.small:
+        nodes.local[root] = 1
+        _settle_or_push(root, par, nodes, heap, hist, state)
+        return
+    if par.histogram == 1:
+        slot = _take_slot(hist, state)
+        if slot >= 0:
+            _build_hist(hist, slot, gsp, nodes.start[root], n, par.n_classes)
+        nodes.slot[root] = slot
+    evaluate(root, gsp, par, nodes, hist, work, cand, groups, state)
+    _settle_or_push(root, par, nodes, heap, hist, state)
 
 
 @njit(cache=True, nogil=True)  # the GUI thread keeps running during a chunk
-def run(budget, X, row_of, w, ycls, yval, kind, ncat, numidx, counted, IP, FP, NI, NF, NS,
-        order, members, codes, nbins, binlo, binhi, HP, FREE, HN, HK, HT, ST, STF, branch,
-        scratch, fbuf, ibuf, vbuf, item_val, AR, vecs, table, item_bin, item_stats, offsets,
-        counts, flog, LX, Lrow, Lw, Lyc, Lyv, Lorder, Lmembers, Lbranch, Lscratch, Lstack, IPloc,
-        Lnumidx, Lfbuf, Libuf):
-    """Expand nodes until the frontier is empty (returns 0), the work budget is spent (1),
-    or the node arrays might not hold the next node's children (2)."""
-    S = IP[P_S]
-    total, left, right, best_left = vecs[0, :S], vecs[1, :S], vecs[2, :S], vecs[3, :S]
-    tmp, sizes, tmp2, parent = vecs[4], vecs[5], vecs[6], vecs[7]
-    capacity = NI.shape[0]
-    max_branches = 2
-    for j in range(kind.shape[0]):
-        if kind[j] == 1 and ncat[j] > max_branches:
-            max_branches = ncat[j]
-    local = IP[P_LOCAL] == 1
-    small = IP[P_SMALL]
-    if ST[S_NODES] == 0:  # the root: entries 0..m-1, already described in row 0 by the caller
-        ST[S_NODES] = 1
-        STF[1] = max(NF[0, WEIGHT], 1e-300)
-        if local and members.shape[0] < small:
-            NI[0, LOCAL] = 1
-            _settle_or_push(0, NI, NF, IP, HN, HK, HT, ST, STF, FREE)
-            return 1
-        if IP[P_HIST] == 1:
-            slot = _take_slot(FREE, ST)
-            if slot >= 0:
-                _hist_build(HP, slot, codes, members, 0, members.shape[0], w, ycls, yval,
-                            IP[P_K], codes.shape[1])
-            NI[0, SLOT] = slot
-        evaluate(0, X, row_of, w, ycls, yval, kind, ncat, numidx, counted, IP, FP, NI, NF, NS,
-                 order, members, codes, nbins, binlo, binhi, HP, AR, total, left, right,
-                 best_left, tmp, sizes, tmp2, parent, fbuf, ibuf, table, item_bin, item_stats,
-                 vbuf, item_val, flog)
-        _settle_or_push(0, NI, NF, IP, HN, HK, HT, ST, STF, FREE)
-        return 1
-    work = 0
-    while ST[S_HEAP] > 0:
-        if work >= budget:
-            return 1
-        if ST[S_NODES] + max_branches > capacity:
-            return 2
-        if NI[HN[0], LOCAL] == 1:  # a small subtree, grown whole
-            if ST[S_NODES] + (NI[HN[0], END] - NI[HN[0], START]) * max_branches + 2 > capacity:
-                return 2
-            i = _heap_pop(HN, HK, HT, ST)
-            work += build_local(i, X, row_of, w, ycls, yval, kind, ncat, numidx, counted, IP, FP,
-                                NI, NF, NS, members, codes, nbins, binlo, binhi, HP, FREE, ST,
-                                STF, AR, vecs, table, item_bin, item_stats, offsets, counts, flog,
-                                vbuf, item_val, LX, Lrow, Lw, Lyc, Lyv, Lorder, Lmembers,
-                                Lbranch, Lscratch, Lstack, IPloc, Lnumidx, Lfbuf, Libuf)
+def run(budget, step, gsp, lsp, par, lpar, nodes, heap, hist, work, cand, groups, state):
+    """Expand nodes until the frontier is empty (``DONE``), the work budget is spent or, with
+    ``step``, one node was expanded (``PAUSED``), or an array needs more room (``NEEDS_ROOM``:
+    ``state.need_*`` says which; call again once enlarged)."""
+    data = gsp.data
+    max_categories = 2
+    for j in range(data.kind.shape[0]):
+        if data.kind[j] == NOMINAL and data.n_categories[j] > max_categories:
+            max_categories = data.n_categories[j]
+    state.need_nodes[0], state.need_arena[0] = 0, 0
+    state.need_local[0], state.need_groups[0] = 0, 0
+    if state.n_nodes[0] == 0:
+        _start(gsp, par, nodes, heap, hist, work, cand, groups, state)
+        return PAUSED
+    done = 0
+    while state.heap_size[0] > 0:
+        if done >= budget:
+            return PAUSED
+        i = heap.node[0]
+        if nodes.local[i] == 1:  # a small subtree, grown whole
+            got = build_local(i, gsp, lsp, par, lpar, nodes, hist, work, cand, groups, state,
+                              max_categories)
+            if got < 0:
+                return NEEDS_ROOM
+            _heap_pop(heap, state)
+            done += got
             continue
-        i = _heap_pop(HN, HK, HT, ST)
-        j = NI[i, ATTR]
-        nb = 2 if kind[j] == 0 else ncat[j]
-        if IP[P_MAXLEAVES] >= 0 and ST[S_LEAVES] + nb - 1 > IP[P_MAXLEAVES]:
-            NI[i, ATTR] = -1
-            STF[0] += NF[i, WEIGHT]
-            _give_slot(FREE, ST, NI[i, SLOT])
-            NI[i, SLOT] = -1
+        if not _room(i, gsp, par, nodes, groups, state, max_categories):
+            if par.best_first == 1 and state.need_arena[0] > 0:
+                compact(gsp, nodes, heap, state)
+                state.need_arena[0] = 0
+                if _room(i, gsp, par, nodes, groups, state, max_categories):
+                    continue
+            return NEEDS_ROOM
+        i = _heap_pop(heap, state)
+        nb = n_branches(nodes.attribute[i], data, par)
+        if par.max_leaves >= 0 and state.leaves[0] + nb - 1 > par.max_leaves:
+            nodes.attribute[i] = -1
+            state.settled[0] += nodes.weight[i]
+            _give_slot(hist, state, nodes.slot[i])
+            nodes.slot[i] = -1
             continue
-        ST[S_LEAVES] += nb - 1
-        c0 = partition(i, X, row_of, w, ycls, yval, kind, ncat, IP, NI, NF, NS, order, members,
-                       codes, branch, scratch, offsets, counts, fbuf, tmp, sizes, HP, FREE, ST)
-        n = NI[i, END] - NI[i, START]
-        work += n * (order.shape[0] + 1)
+        state.leaves[0] += nb - 1
+        c0 = partition(i, gsp, par, nodes, hist, work, groups, state, par.best_first == 0)
+        done += (nodes.end[i] - nodes.start[i]) * (gsp.arena.order.shape[0] + 1)
         for c in range(c0, c0 + nb):
-            if local and 0 < NI[c, END] - NI[c, START] < small:
-                NI[c, LOCAL] = 1
+            if par.local == 1 and 0 < nodes.end[c] - nodes.start[c] < par.small:
+                nodes.local[c] = 1
                 continue
-            work += evaluate(c, X, row_of, w, ycls, yval, kind, ncat, numidx, counted, IP, FP,
-                             NI, NF, NS, order, members, codes, nbins, binlo, binhi, HP, AR,
-                             total, left, right, best_left, tmp, sizes, tmp2, parent, fbuf,
-                             ibuf, table, item_bin, item_stats, vbuf, item_val, flog)
-        if IP[P_BEST] == 1:
+            done += evaluate(c, gsp, par, nodes, hist, work, cand, groups, state)
+        if par.best_first == 1:
             for c in range(c0, c0 + nb):
-                _settle_or_push(c, NI, NF, IP, HN, HK, HT, ST, STF, FREE)
+                _settle_or_push(c, par, nodes, heap, hist, state)
         else:
             for c in range(c0 + nb - 1, c0 - 1, -1):
-                _settle_or_push(c, NI, NF, IP, HN, HK, HT, ST, STF, FREE)
-    ST[S_DONE] = 1
-    return 0
+                _settle_or_push(c, par, nodes, heap, hist, state)
+        state.last_expanded[0] = i
+        if step:
+            return PAUSED
+    return DONE

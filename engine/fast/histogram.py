@@ -1,4 +1,17 @@
-"""Binning for the histogram splitter: each numeric attribute becomes at most ``max_bins`` codes.
+"""The histogram splitter: binning, per-node histograms, and a node's split search over them.
+
+Three separate steps, each usable on its own (training over partitions adds the
+partitions' histograms before the third):
+
+1. :func:`bin_columns`: each numeric attribute becomes at most ``max_bins`` codes
+   (uint8; a missing value is ``MISSING_CODE``), nominal attributes keep their
+   category codes.
+2. :func:`accumulate` adds entries to a node histogram ``H[attribute, bin, stat]``
+   (the bin after an attribute's last holds its missing values); a child's histogram
+   is also its parent's minus its siblings' (:func:`subtract`).
+3. :func:`score_histogram` scores every attribute of a node from its histogram, with
+   the same scorers and rules as exact search (:mod:`engine.fast.sweeps`), and
+   :func:`engine.fast.sweeps.choose` picks the split.
 
 Bins are quantiles of the attribute's values (of an evenly spaced sample of
 at most ``SAMPLE_ROWS`` rows on big data). A column with at most ``max_bins``
@@ -13,7 +26,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.fast.kernels import njit
+from engine.fast.kernels import add_entry, copy_into, njit, size_of
+from engine.fast.layout import MAX_BINNED_CATEGORIES, MISSING_CODE, NOMINAL
+from engine.fast.sweeps import scan_items, score_subset, score_table
 
 #: Bin edges come from at most this many rows (evenly spaced), as in LightGBM's bin construction.
 SAMPLE_ROWS = 200_000
@@ -56,8 +71,10 @@ def bin_columns(X: np.ndarray, rows: np.ndarray, categories: np.ndarray, max_bin
     """Codes (entries x attributes, uint8), bins per attribute, and each bin's value range.
 
     ``categories[j]`` > 0 marks a nominal attribute, which keeps its category codes
-    (as many bins as categories). ``whole``: ``rows`` is every row of ``X`` in order.
-    ``check`` is called between columns (a monitor's cancellation check).
+    (as many bins as categories; more than ``MAX_BINNED_CATEGORIES`` are not binned:
+    code 0, no bins). Missing values get ``MISSING_CODE``. ``whole``: ``rows`` is every
+    row of ``X`` in order. ``check`` is called between columns (a monitor's cancellation
+    check).
     """
     m, p = len(rows), X.shape[1]
     codes = np.empty((m, p), dtype=np.uint8)
@@ -67,13 +84,79 @@ def bin_columns(X: np.ndarray, rows: np.ndarray, categories: np.ndarray, max_bin
     for j in range(p):
         check()
         x = X[:, j] if whole else X[rows, j]
+        missing = np.isnan(x)
         if categories[j] > 0:
-            codes[:, j] = x.astype(np.uint8)
-            nbins[j] = categories[j]
+            if categories[j] <= MAX_BINNED_CATEGORIES:
+                codes[:, j] = np.where(missing, MISSING_CODE, np.where(missing, 0.0, x)).astype(np.uint8)
+                nbins[j] = categories[j]
+            else:
+                codes[:, j] = 0
             continue
-        edges = edges_for(x, max_bins)
+        known = x[~missing] if missing.any() else x
+        edges = edges_for(known, max_bins)
         code = np.searchsorted(edges, x, side="left").astype(np.uint8)
+        code[missing] = MISSING_CODE
         codes[:, j] = code
         nbins[j] = len(edges) + 1
-        lo[j, :nbins[j]], hi[j, :nbins[j]] = _bounds(x, code, int(nbins[j]))
+        if len(known):
+            lo[j, :nbins[j]], hi[j, :nbins[j]] = _bounds(known, code[~missing], int(nbins[j]))
     return codes, nbins, lo, hi
+
+
+@njit(cache=True)
+def bin_of(code, n_bins):
+    """Histogram bin of a code: missing values go to the bin after the attribute's last."""
+    return n_bins if code == MISSING_CODE else code
+
+
+@njit(cache=True)
+def accumulate(H, codes, entries, weights, lo, hi, cls, target, K, n_bins):
+    """Add the entries ``entries[lo:hi]`` (weighing ``weights[lo:hi]``) to the histogram ``H``
+    [attribute, bin, stat], in order."""
+    p = codes.shape[1]
+    for t in range(lo, hi):
+        ent = entries[t]
+        w = weights[t]
+        for j in range(p):
+            add_entry(H[j, bin_of(codes[ent, j], n_bins[j])], ent, w, cls, target, K)
+
+
+@njit(cache=True)
+def subtract(H, G):
+    """``H -= G``: a parent's histogram minus a child's is its other children's."""
+    for j in range(H.shape[0]):
+        for b in range(H.shape[1]):
+            for k in range(H.shape[2]):
+                H[j, b, k] -= G[j, b, k]
+
+
+@njit(cache=True)
+def score_histogram(H, known, kind, n_categories, n_bins, low, high, skip, par, node_weight,
+                    work, cand, flog):
+    """Score every attribute not in ``skip`` from the node histogram ``H`` into ``cand``.
+
+    ``known[j]``: the node's entries with a value of attribute ``j`` (C4.5's minimum
+    split counts entries, not weight); ``flog`` as for :func:`engine.fast.sweeps.scan_sorted`. Nominal attributes with more categories than
+    ``MAX_BINNED_CATEGORIES`` are left to the caller.
+    """
+    K = par.n_classes
+    for j in range(kind.shape[0]):
+        cand.valid[j] = 0
+        if skip[j]:
+            continue
+        if kind[j] == NOMINAL:
+            V = n_categories[j]
+            if V > MAX_BINNED_CATEGORIES:
+                continue
+            if par.binary == 1:
+                score_subset(j, H[j, :V], V, par, node_weight, work, cand)
+            else:
+                score_table(j, H[j, :V], V, par, node_weight, work, cand)
+            continue
+        L = 0
+        for b in range(n_bins[j]):
+            if size_of(H[j, b], K) > 0:
+                work.item_bin[L] = b
+                copy_into(work.item_stats[L], H[j, b], H.shape[2])
+                L += 1
+        scan_items(j, L, low[j], high[j], known[j], par, node_weight, work, cand, flog)

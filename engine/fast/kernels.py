@@ -1,21 +1,24 @@
-"""Compiled split arithmetic shared by the exact and the histogram tree builders.
+"""Compiled split arithmetic: impurities, gains and gain ratios of statistics vectors.
 
 Everything here repeats, number for number, what :mod:`engine.learn.splitting` and
-:mod:`engine.learn.criteria` compute with numpy, so the compiled builders choose the
-same splits as the growth loop in :mod:`engine.learn.growth`: sums over short axes
-are done the way numpy does them (:func:`_pw`, numpy's pairwise summation),
-cumulative class weights are running sums in sorted order, and gains use the
-same operations in the same order. numba is optional: without it
-``AVAILABLE`` is False and the engine grows trees with numpy alone.
+:mod:`engine.learn.criteria` compute with numpy, so the compiled builder chooses the
+same splits as the readable scorers: sums along a vector are done the way numpy does
+them (:func:`psum`, numpy's pairwise summation, for any length), cumulative class
+weights are running sums in sorted order, and gains use the same operations in the
+same order. The growth rules are :mod:`engine.learn.rules`' own functions, compiled.
+
+A statistics vector holds class weights (``K`` classes) or, for regression (``K`` = 0),
+weight, weighted sum and weighted sum of squares of the target.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from engine.learn import rules
 from engine.learn.tolerances import WEKA_EPS
 
-try:  # numba is optional; the pure-numpy growth loop is the fallback.
+try:  # numba is a dependency; without it the same code runs as plain (slow) Python
     from engine.fast.jit import njit  # numba's, caching in the per-user kernel folder
 
     AVAILABLE = True
@@ -32,36 +35,48 @@ except ImportError:  # pragma: no cover - exercised on machines without numba
 GINI, ENTROPY, MISCLASSIFICATION, SQUARED_ERROR = 0, 1, 2, 3
 IMPURITY_CODES = {"gini": GINI, "entropy": ENTROPY, "misclassification": MISCLASSIFICATION,
                   "squared_error": SQUARED_ERROR}
-#: numpy sums up to this many numbers with the short pairwise scheme :func:`_pw` repeats.
-MAX_SHORT_SUM = 128
+#: numpy adds up to this many numbers in one pairwise block (8 running sums).
+PAIRWISE_BLOCK = 128
 
+# The shared rules, compiled (the numpy side calls the same functions directly).
+is_pure = njit(cache=True)(rules.is_pure)
+stops_before_search = njit(cache=True)(rules.stops_before_search)
+gain_too_small = njit(cache=True)(rules.gain_too_small)
+distinct = njit(cache=True, inline="always")(rules.distinct)
+c45_min_split = njit(cache=True)(rules.c45_min_split)
+c45_cut_admissible = njit(cache=True, inline="always")(rules.c45_cut_admissible)
+c45_penalised = njit(cache=True)(rules.c45_penalised)
+multiway_floor = njit(cache=True)(rules.multiway_floor)
+c45_midpoint = njit(cache=True)(rules.c45_midpoint)
+cart_threshold = njit(cache=True)(rules.cart_threshold)
+c45_beats = njit(cache=True)(rules.c45_beats)
 
 
 @njit(cache=True)
-def _pw(a, n):
-    """``a[:n].sum()`` exactly as numpy adds it (n <= 128: at most one pairwise block)."""
+def _block_sum(a, lo, n):
+    """numpy's sum of ``a[lo:lo + n]`` for n <= 128: at most one block of eight running sums."""
     if n < 8:
         r = 0.0
-        for i in range(n):
+        for i in range(lo, lo + n):
             r += a[i]
         return r
-    r0, r1, r2, r3 = a[0], a[1], a[2], a[3]
-    r4, r5, r6, r7 = a[4], a[5], a[6], a[7]
+    r0, r1, r2, r3 = a[lo], a[lo + 1], a[lo + 2], a[lo + 3]
+    r4, r5, r6, r7 = a[lo + 4], a[lo + 5], a[lo + 6], a[lo + 7]
     i = 8
     stop = n - n % 8
     while i < stop:
-        r0 += a[i]
-        r1 += a[i + 1]
-        r2 += a[i + 2]
-        r3 += a[i + 3]
-        r4 += a[i + 4]
-        r5 += a[i + 5]
-        r6 += a[i + 6]
-        r7 += a[i + 7]
+        r0 += a[lo + i]
+        r1 += a[lo + i + 1]
+        r2 += a[lo + i + 2]
+        r3 += a[lo + i + 3]
+        r4 += a[lo + i + 4]
+        r5 += a[lo + i + 5]
+        r6 += a[lo + i + 6]
+        r7 += a[lo + i + 7]
         i += 8
     res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
     while i < n:
-        res += a[i]
+        res += a[lo + i]
         i += 1
     return res
 
@@ -70,8 +85,8 @@ def _pw(a, n):
 def pairwise_sum(a, lo, n):
     """numpy's sum of ``a[lo:lo + n]`` for any length: its recursive halving into blocks of
     at most 128, evaluated with an explicit stack (numba cannot cache recursive functions)."""
-    if n <= MAX_SHORT_SUM:
-        return _pw(a[lo:lo + n], n)
+    if n <= PAIRWISE_BLOCK:
+        return _block_sum(a, lo, n)
     los = np.empty(64, dtype=np.int64)
     ns = np.empty(64, dtype=np.int64)
     stage = np.empty(64, dtype=np.int64)
@@ -80,8 +95,8 @@ def pairwise_sum(a, lo, n):
     los[0], ns[0], stage[0] = lo, n, 0
     while top >= 0:
         start, k = los[top], ns[top]
-        if k <= MAX_SHORT_SUM:
-            values[vtop] = _pw(a[start:start + k], k)
+        if k <= PAIRWISE_BLOCK:
+            values[vtop] = _block_sum(a, start, k)
             vtop += 1
             top -= 1
             continue
@@ -102,12 +117,30 @@ def pairwise_sum(a, lo, n):
     return values[0]
 
 
-@njit(cache=True)
-def size_of(stats, K, tmp):
+@njit(cache=True, inline="always")
+def psum(a, n):
+    """numpy's ``a[:n].sum()``."""
+    lo = np.int64(n * 0)  # not the constant 0, which numba would compile the callees for again
+    if n <= PAIRWISE_BLOCK:
+        return _block_sum(a, lo, n)
+    return pairwise_sum(a, lo, n)
+
+
+@njit(cache=True, inline="always")
+def size_of(stats, K):
     """Weight of a statistics vector: class weights summed, or the regression weight."""
     if K == 0:
         return stats[0]
-    return _pw(stats, K)
+    return psum(stats, K)
+
+
+@njit(cache=True)
+def top_class_weight(stats, K):
+    top = stats[0] if K > 0 else 0.0
+    for k in range(1, K):
+        if stats[k] > top:
+            top = stats[k]
+    return top
 
 
 @njit(cache=True)
@@ -120,31 +153,27 @@ def impurity(stats, K, code, tmp):
         mean = stats[1] / w
         value = stats[2] / w - mean * mean
         return value if value > 0.0 else 0.0
-    total = _pw(stats, K)
+    total = psum(stats, K)
     if not total > 0:
         return 0.0
     if code == MISCLASSIFICATION:
-        top = stats[0]
-        for k in range(1, K):
-            if stats[k] > top:
-                top = stats[k]
-        return 1.0 - top / total
+        return 1.0 - top_class_weight(stats, K) / total
     if code == GINI:
         for k in range(K):
             p = stats[k] / total
             tmp[k] = p * p
-        return 1.0 - _pw(tmp, K)
+        return 1.0 - psum(tmp, K)
     for k in range(K):
         p = stats[k] / total
         tmp[k] = p * np.log2(p) if p > 0 else 0.0
-    return -_pw(tmp, K) + 0.0
+    return -psum(tmp, K) + 0.0
 
 
 @njit(cache=True)
 def gain_two(left, right, K, code, imp_parent, known_frac, tmp):
     """``splitting._gain`` for one two-way partition."""
-    sl = size_of(left, K, tmp)
-    sr = size_of(right, K, tmp)
+    sl = size_of(left, K)
+    sr = size_of(right, K)
     tot = sl + sr
     if tot > 0:
         share_l = sl / tot
@@ -157,15 +186,24 @@ def gain_two(left, right, K, code, imp_parent, known_frac, tmp):
 
 
 @njit(cache=True)
+def gain_two_whole(left, right, K, code, imp_parent, known_w, tmp):
+    """``batch.score_numeric_cart``'s gain of a two-way partition of a node with no missing
+    values (the same number as :func:`gain_two`, in its order of operations)."""
+    sl = size_of(left, K)
+    sr = size_of(right, K)
+    return imp_parent - (sl * impurity(left, K, code, tmp) + sr * impurity(right, K, code, tmp)) / known_w
+
+
+@njit(cache=True)
 def gain_many(table, V, K, code, imp_parent, known_frac, sizes, tmp, tmp2):
     """``splitting._gain`` for a multiway partition (``table``: V rows of statistics)."""
     for v in range(V):
-        sizes[v] = size_of(table[v], K, tmp)
-    tot = _pw(sizes, V)
+        sizes[v] = size_of(table[v], K)
+    tot = psum(sizes, V)
     for v in range(V):
         share = sizes[v] / tot if tot > 0 else 0.0
         tmp2[v] = share * impurity(table[v], K, code, tmp)
-    return known_frac * (imp_parent - _pw(tmp2, V))
+    return known_frac * (imp_parent - psum(tmp2, V))
 
 
 @njit(cache=True)
@@ -178,13 +216,13 @@ def ratio(gain, sizes, V, unknown, tmp):
     if unknown > 0:
         sizes[V] = unknown
         n = V + 1
-    total = _pw(sizes, n)
+    total = psum(sizes, n)
     if not total > 0:
         return 0.0
     for v in range(n):
         p = sizes[v] / total
         tmp[v] = p * np.log2(p) if p > 0 else 0.0
-    si = -_pw(tmp, n) + 0.0
+    si = -psum(tmp, n) + 0.0
     if si > WEKA_EPS:
         return gain / si
     return 0.0
@@ -201,3 +239,22 @@ def first_best(values, n, tolerance):
         if values[i] >= top - tolerance:
             return i
     return 0
+
+
+@njit(cache=True, inline="always")
+def add_entry(acc, ent, weight, cls, target, K):
+    """Add entry ``ent`` (weighing ``weight``) to a statistics vector."""
+    if K == 0:
+        wy = weight * target[ent]
+        acc[0] += weight
+        acc[1] += wy
+        acc[2] += wy * target[ent]
+    else:
+        acc[cls[ent]] += weight
+
+
+@njit(cache=True, inline="always")
+def copy_into(dst, src, n):
+    # Element by element: numba's slice assignment may copy through a temporary array.
+    for k in range(n):
+        dst[k] = src[k]

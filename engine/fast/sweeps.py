@@ -1,11 +1,13 @@
 """Compiled attribute scorers: the numeric cut sweeps and the category tables of a node.
 
 These are :mod:`engine.learn.splitting`'s scorers (``score_threshold_cart``,
-``score_threshold_c45``, ``score_multiway``) and ``choose`` for the compiled
-builder in :mod:`engine.fast.compiled`, with the same arithmetic (see
-:mod:`engine.fast.kernels`). A numeric attribute is scanned over entries sorted by
-its value (:func:`scan_sorted`) or over non-empty bins (:func:`scan_items`);
-each writes its best cut into one row of the per-attribute results ``AR``.
+``score_threshold_c45``, ``score_multiway``, ``score_subset``) and ``choose`` for the
+compiled builder (:mod:`engine.fast.compiled`), with the same arithmetic
+(:mod:`engine.fast.kernels`) and rules (:mod:`engine.learn.rules`). A numeric attribute
+is scanned over the node's entries sorted by its value (:func:`scan_sorted`, missing
+values last) or over non-empty bins or distinct values (:func:`scan_items`); a nominal
+one is scored from its category table. Each writes attribute ``j``'s best split into
+row ``j`` of :class:`engine.fast.layout.Candidates`.
 """
 
 from __future__ import annotations
@@ -16,44 +18,34 @@ from engine.fast.kernels import (
     ENTROPY,
     GINI,
     SQUARED_ERROR,
+    add_entry,
+    c45_beats,
+    c45_cut_admissible,
+    c45_min_split,
+    c45_penalised,
+    c45_midpoint,
+    cart_threshold,
+    copy_into,
+    distinct,
     first_best,
     gain_many,
     gain_two,
+    gain_two_whole,
     impurity,
+    multiway_floor,
     njit,
     ratio,
     size_of,
 )
-from engine.learn.tolerances import C45_VALUE_EPS, CART_VALUE_EPS, WEKA_EPS
+from engine.learn.rules import EXHAUSTIVE_SUBSET_LIMIT
+from engine.learn.tolerances import CHOICE_EPS, WEKA_EPS
 
-# IP (integer parameters)
-(P_CODE, P_BINARY, P_SELECT, P_BEST, P_K, P_S, P_MAXDEPTH, P_MAXLEAVES, P_UNIT, P_HIST,
- P_SMALL, P_NNUM, P_NROWS, P_LOCAL) = range(14)
-# Selection rules
+#: Two branches (numba compiles a callee again for a literal constant argument; a global
+#: array's element is not one).
+_TWO = np.array([2], dtype=np.int64)
+
+# How the best attribute is chosen.
 BY_GAIN, BY_RATIO, C45_RULE = 0, 1, 2
-# Per-attribute results (AR columns)
-A_VALID, A_GAIN, A_RATIO, A_THR, A_F0, A_F1, A_CUT = range(7)
-
-
-
-@njit(cache=True)
-def _copy(dst, src):
-    # Element by element: numba's slice assignment may copy through a temporary array.
-    for k in range(src.shape[0]):
-        dst[k] = src[k]
-
-
-@njit(cache=True, inline="always")
-def _add_entry(acc, ent, w, ycls, yval, K):
-    if K == 0:
-        wy = w[ent] * yval[ent]
-        acc[0] += w[ent]
-        acc[1] += wy
-        acc[2] += wy * yval[ent]
-    else:
-        acc[ycls[ent]] += w[ent]
-
-
 #: A cut whose proxy is this much (relatively) below the best proxy so far cannot win.
 PROXY_SLACK = 1e-9
 
@@ -80,7 +72,7 @@ def _proxy(left, right, sl, sr, K, code, flog):
         return a / sl + b / sr
     if code == SQUARED_ERROR:
         return left[1] * left[1] / sl + right[1] * right[1] / sr
-    if code == ENTROPY and flog.shape[0] > 1:  # unit weights: counts index a table of c*log2(c)
+    if code == ENTROPY and flog.shape[0] > 1:  # whole counts index a table of c*log2(c)
         a = 0.0
         for k in range(K):
             a += flog[int(left[k])] + flog[int(right[k])]
@@ -88,45 +80,10 @@ def _proxy(left, right, sl, sr, K, code, flog):
     return np.inf
 
 
-@njit(cache=True)
-def _finish_numeric(res, a, b, left, right, total, gain, node_weight, K, binary, tmp, sizes):
-    """Threshold, fractions and gain ratio of the chosen cut between values ``a`` and ``b``."""
-    if binary:
-        thr = a / 2.0 + b / 2.0
-        if thr == b or not np.isfinite(thr):
-            thr = a
-    else:
-        thr = (a + b) / 2
-        if thr == b:
-            thr = a
-    for k in range(left.shape[0]):
-        right[k] = total[k] - left[k]
-    known_w = size_of(total, K, tmp)
-    sizes[0] = size_of(left, K, tmp)
-    sizes[1] = size_of(right, K, tmp)
-    res[A_VALID] = 1.0
-    res[A_GAIN] = gain
-    res[A_THR] = thr
-    res[A_F0] = sizes[0] / known_w
-    res[A_F1] = sizes[1] / known_w
-    res[A_RATIO] = ratio(gain, sizes, 2, node_weight - known_w, tmp)
-
-
-@njit(cache=True)
-def _numeric_rules(total, n, K, binary, msl, node_weight, tmp):
-    """(known weight, known fraction, C4.5's minimum branch size or -1 if no split)."""
-    known_w = size_of(total, K, tmp)
-    min_split = 0.0
-    if not binary:
-        min_split = min(max(0.1 * known_w / K, msl), 25.0)
-        if n < 2 * min_split:
-            min_split = -1.0
-    return known_w, known_w / node_weight, min_split
-
-
 @njit(cache=True, inline="always")
-def _consider_cut(pos, left, right, total, K, code, binary, imp_parent, known_frac, msl, min_split,
-                  best_left, tmp, gains, cuts, flog, best, best_pos, ncut, pbest):
+def _consider_cut(pos, left, right, total, K, code, binary, whole, imp_parent, known_frac,
+                  known_w, msl, min_split, best_left, tmp, gains, cuts, flog, best, best_pos,
+                  ncut, pbest):
     """One admissible-or-not cut with ``left`` below it: the sweeps' shared step.
 
     Binary (CART): keeps the first maximum and its left statistics. Otherwise (C4.5):
@@ -134,20 +91,23 @@ def _consider_cut(pos, left, right, total, K, code, binary, imp_parent, known_fr
     """
     for k in range(left.shape[0]):
         right[k] = total[k] - left[k]
-    sl = size_of(left, K, tmp)
-    sr = size_of(right, K, tmp)
+    sl = size_of(left, K)
+    sr = size_of(right, K)
     if binary:
         if sl >= msl and sr >= msl:
             ncut += 1
             pr = _proxy(left, right, sl, sr, K, code, flog)
             if pr == np.inf or pr >= pbest - PROXY_SLACK * abs(pbest):
-                g = gain_two(left, right, K, code, imp_parent, known_frac, tmp)
+                if whole:
+                    g = gain_two_whole(left, right, K, code, imp_parent, known_w, tmp)
+                else:
+                    g = gain_two(left, right, K, code, imp_parent, known_frac, tmp)
                 if g > best:
                     best, best_pos = g, pos
-                    _copy(best_left, left)
+                    copy_into(best_left, left, left.shape[0])
                 if pr != np.inf and pr > pbest:
                     pbest = pr
-    elif sl >= min_split - WEKA_EPS and sr >= min_split - WEKA_EPS:
+    elif c45_cut_admissible(sl, sr, min_split):
         # Only cuts within WEKA_EPS of the best gain matter to C4.5's pick.
         pr = _proxy(left, right, sl, sr, K, code, flog)
         if pr == np.inf or pr >= pbest - (WEKA_EPS * (sl + sr) / known_frac
@@ -163,34 +123,87 @@ def _consider_cut(pos, left, right, total, K, code, binary, imp_parent, known_fr
 
 
 @njit(cache=True, inline="always")
-def _sweep_sorted(col, row_of, w, ycls, yval, seg, n, K, code, binary, total, imp_parent,
-                  known_frac, msl, min_split, left, right, best_left, tmp, gains, cuts, flog):
-    """Score every cut of a sorted segment: (best gain, its position, admissible cuts).
+def _sweep_sorted(col, row, unit, weight_of, cls, target, seg, lo, n, K, code, binary, whole,
+                  total, imp_parent, known_frac, known_w, msl, min_split, left, right, best_left,
+                  tmp, gains, cuts, flog):
+    """Score every cut of the sorted entries ``seg[lo:lo + n]`` (all with known values; their
+    weights ``weight_of[entry]``, or 1 when ``unit``): (best gain, its position, admissible
+    cuts).
 
     Binary (CART): the first maximum, its left statistics in ``best_left``. Otherwise
     (C4.5): every admissible cut's gain in ``gains`` and position in ``cuts``.
     """
-    eps = CART_VALUE_EPS if binary else C45_VALUE_EPS
     for k in range(left.shape[0]):
         left[k] = 0.0
     best, best_i, ncut, pbest = -np.inf, -1, 0, -np.inf
-    x = col[row_of[seg[0]]]
+    x = col[row[seg[lo]]]
     for i in range(n - 1):
-        _add_entry(left, seg[i], w, ycls, yval, K)
-        nxt = col[row_of[seg[i + 1]]]
-        if x + eps < nxt:
+        ent = seg[lo + i]
+        add_entry(left, ent, 1.0 if unit else weight_of[ent], cls, target, K)
+        nxt = col[row[seg[lo + i + 1]]]
+        if distinct(x, nxt, binary):
             best, best_i, ncut, pbest = _consider_cut(
-                i, left, right, total, K, code, binary, imp_parent, known_frac, msl, min_split,
-                best_left, tmp, gains, cuts, flog, best, best_i, ncut, pbest)
+                i, left, right, total, K, code, binary, whole, imp_parent, known_frac, known_w,
+                msl, min_split, best_left, tmp, gains, cuts, flog, best, best_i, ncut, pbest)
         x = nxt
     return best, best_i, ncut
 
 
-@njit(cache=True, inline="always")
-def _sweep_items(item_bin, item_stats, L, lo, hi, K, code, binary, total, imp_parent,
-                 known_frac, n, msl, min_split, left, right, best_left, tmp, gains, cuts, flog):
-    """:func:`_sweep_sorted` over non-empty bins (cuts between consecutive items)."""
-    eps = CART_VALUE_EPS if binary else C45_VALUE_EPS
+@njit(cache=True)
+def _sweep_sorted_any(col, row, unit, weight_of, cls, target, seg, lo, n, K, code, binary, whole,
+                      total, imp_parent, known_frac, known_w, msl, min_split, left, right,
+                      best_left, tmp, gains, cuts, flog):
+    return _sweep_sorted(col, row, unit, weight_of, cls, target, seg, lo, n, K, code, binary, whole,
+                         total, imp_parent, known_frac, known_w, msl, min_split, left, right,
+                         best_left, tmp, gains, cuts, flog)
+
+
+@njit(cache=True)
+def sweep_sorted(col, row, unit, weight_of, cls, target, seg, lo, n, K, code, binary, whole, total,
+                 imp_parent, known_frac, known_w, msl, min_split, left, right, best_left, tmp,
+                 gains, cuts, flog):
+    """:func:`_sweep_sorted` compiled with the class count, impurity and algorithm as constants
+    for the common cases (several times faster than the general copy)."""
+    if binary and code == GINI and K == 2:
+        return _sweep_sorted(col, row, unit, weight_of, cls, target, seg, lo, n, 2, GINI, True, whole,
+                             total, imp_parent, known_frac, known_w, msl, min_split, left, right,
+                             best_left, tmp, gains, cuts, flog)
+    if binary and code == GINI and K == 3:
+        return _sweep_sorted(col, row, unit, weight_of, cls, target, seg, lo, n, 3, GINI, True, whole,
+                             total, imp_parent, known_frac, known_w, msl, min_split, left, right,
+                             best_left, tmp, gains, cuts, flog)
+    if binary and code == GINI and K == 4:
+        return _sweep_sorted(col, row, unit, weight_of, cls, target, seg, lo, n, 4, GINI, True, whole,
+                             total, imp_parent, known_frac, known_w, msl, min_split, left, right,
+                             best_left, tmp, gains, cuts, flog)
+    if binary and code == ENTROPY and K == 2:
+        return _sweep_sorted(col, row, unit, weight_of, cls, target, seg, lo, n, 2, ENTROPY, True, whole,
+                             total, imp_parent, known_frac, known_w, msl, min_split, left, right,
+                             best_left, tmp, gains, cuts, flog)
+    if binary and code == SQUARED_ERROR:
+        return _sweep_sorted(col, row, unit, weight_of, cls, target, seg, lo, n, 0, SQUARED_ERROR, True,
+                             whole, total, imp_parent, known_frac, known_w, msl, min_split, left,
+                             right, best_left, tmp, gains, cuts, flog)
+    if not binary and code == ENTROPY and K == 2:
+        return _sweep_sorted(col, row, unit, weight_of, cls, target, seg, lo, n, 2, ENTROPY, False,
+                             False, total, imp_parent, known_frac, known_w, msl, min_split, left,
+                             right, best_left, tmp, gains, cuts, flog)
+    if not binary and code == ENTROPY and K == 3:
+        return _sweep_sorted(col, row, unit, weight_of, cls, target, seg, lo, n, 3, ENTROPY, False,
+                             False, total, imp_parent, known_frac, known_w, msl, min_split, left,
+                             right, best_left, tmp, gains, cuts, flog)
+    return _sweep_sorted_any(col, row, unit, weight_of, cls, target, seg, lo, n, K, code, binary, whole,
+                             total, imp_parent, known_frac, known_w, msl, min_split, left, right,
+                             best_left, tmp, gains, cuts, flog)
+
+
+@njit(cache=True)
+def sweep_items(item_bin, item_stats, L, lo, hi, K, code, binary, total, imp_parent,
+                 known_frac, known_w, msl, min_split, left, right, best_left, tmp, gains, cuts,
+                 flog):
+    """:func:`_sweep_sorted` over items: non-empty bins or distinct values (cuts between
+    consecutive items). A node has at most a few hundred, against thousands of entries, so
+    one general copy serves every class count and impurity."""
     S = left.shape[0]
     for k in range(S):
         left[k] = 0.0
@@ -198,104 +211,11 @@ def _sweep_items(item_bin, item_stats, L, lo, hi, K, code, binary, total, imp_pa
     for t in range(L - 1):
         for k in range(S):
             left[k] += item_stats[t, k]
-        if hi[item_bin[t]] + eps < lo[item_bin[t + 1]]:
+        if distinct(hi[item_bin[t]], lo[item_bin[t + 1]], binary):
             best, best_t, ncut, pbest = _consider_cut(
-                t, left, right, total, K, code, binary, imp_parent, known_frac, msl, min_split,
-                best_left, tmp, gains, cuts, flog, best, best_t, ncut, pbest)
+                t, left, right, total, K, code, binary, False, imp_parent, known_frac, known_w,
+                msl, min_split, best_left, tmp, gains, cuts, flog, best, best_t, ncut, pbest)
     return best, best_t, ncut
-
-
-@njit(cache=True)
-def _sweep_sorted_any(col, row_of, w, ycls, yval, seg, n, K, code, binary, total, imp_parent,
-                      known_frac, msl, min_split, left, right, best_left, tmp, gains, cuts, flog):
-    return _sweep_sorted(col, row_of, w, ycls, yval, seg, n, K, code, binary, total,
-                         imp_parent, known_frac, msl, min_split, left, right, best_left, tmp,
-                         gains, cuts, flog)
-
-
-@njit(cache=True)
-def _sweep_items_any(item_bin, item_stats, L, lo, hi, K, code, binary, total, imp_parent,
-                     known_frac, n, msl, min_split, left, right, best_left, tmp, gains, cuts,
-                     flog):
-    return _sweep_items(item_bin, item_stats, L, lo, hi, K, code, binary, total, imp_parent,
-                        known_frac, n, msl, min_split, left, right, best_left, tmp, gains, cuts,
-                        flog)
-
-
-@njit(cache=True)
-def sweep_sorted(col, row_of, w, ycls, yval, seg, n, K, code, binary, total, imp_parent,
-                 known_frac, msl, min_split, left, right, best_left, tmp, gains, cuts, flog):
-    """:func:`_sweep_sorted` compiled with the class count, impurity and algorithm as constants
-    for the common cases (3 to 7 times faster than the general copy)."""
-    if binary and code == GINI and K == 2:
-        return _sweep_sorted(col, row_of, w, ycls, yval, seg, n, 2, GINI, True, total, imp_parent,
-                             known_frac, msl, min_split, left, right, best_left, tmp, gains, cuts,
-                             flog)
-    if binary and code == GINI and K == 3:
-        return _sweep_sorted(col, row_of, w, ycls, yval, seg, n, 3, GINI, True, total, imp_parent,
-                             known_frac, msl, min_split, left, right, best_left, tmp, gains, cuts,
-                             flog)
-    if binary and code == ENTROPY and K == 2:
-        return _sweep_sorted(col, row_of, w, ycls, yval, seg, n, 2, ENTROPY, True, total,
-                             imp_parent, known_frac, msl, min_split, left, right, best_left, tmp,
-                             gains, cuts, flog)
-    if binary and code == ENTROPY and K == 3:
-        return _sweep_sorted(col, row_of, w, ycls, yval, seg, n, 3, ENTROPY, True, total,
-                             imp_parent, known_frac, msl, min_split, left, right, best_left, tmp,
-                             gains, cuts, flog)
-    if binary and code == SQUARED_ERROR:
-        return _sweep_sorted(col, row_of, w, ycls, yval, seg, n, 0, SQUARED_ERROR, True, total,
-                             imp_parent, known_frac, msl, min_split, left, right, best_left, tmp,
-                             gains, cuts, flog)
-    if not binary and code == ENTROPY and K == 2:
-        return _sweep_sorted(col, row_of, w, ycls, yval, seg, n, 2, ENTROPY, False, total,
-                             imp_parent, known_frac, msl, min_split, left, right, best_left, tmp,
-                             gains, cuts, flog)
-    if not binary and code == ENTROPY and K == 3:
-        return _sweep_sorted(col, row_of, w, ycls, yval, seg, n, 3, ENTROPY, False, total,
-                             imp_parent, known_frac, msl, min_split, left, right, best_left, tmp,
-                             gains, cuts, flog)
-    return _sweep_sorted_any(col, row_of, w, ycls, yval, seg, n, K, code, binary, total, imp_parent,
-                             known_frac, msl, min_split, left, right, best_left, tmp, gains, cuts,
-                             flog)
-
-
-@njit(cache=True)
-def sweep_items(item_bin, item_stats, L, lo, hi, K, code, binary, total, imp_parent,
-                known_frac, n, msl, min_split, left, right, best_left, tmp, gains, cuts, flog):
-    """:func:`_sweep_items` compiled with the class count, impurity and algorithm as constants
-    for the common cases (3 to 7 times faster than the general copy)."""
-    if binary and code == GINI and K == 2:
-        return _sweep_items(item_bin, item_stats, L, lo, hi, 2, GINI, True, total, imp_parent,
-                            known_frac, n, msl, min_split, left, right, best_left, tmp, gains, cuts,
-                            flog)
-    if binary and code == GINI and K == 3:
-        return _sweep_items(item_bin, item_stats, L, lo, hi, 3, GINI, True, total, imp_parent,
-                            known_frac, n, msl, min_split, left, right, best_left, tmp, gains, cuts,
-                            flog)
-    if binary and code == ENTROPY and K == 2:
-        return _sweep_items(item_bin, item_stats, L, lo, hi, 2, ENTROPY, True, total, imp_parent,
-                            known_frac, n, msl, min_split, left, right, best_left, tmp, gains, cuts,
-                            flog)
-    if binary and code == ENTROPY and K == 3:
-        return _sweep_items(item_bin, item_stats, L, lo, hi, 3, ENTROPY, True, total, imp_parent,
-                            known_frac, n, msl, min_split, left, right, best_left, tmp, gains, cuts,
-                            flog)
-    if binary and code == SQUARED_ERROR:
-        return _sweep_items(item_bin, item_stats, L, lo, hi, 0, SQUARED_ERROR, True, total,
-                            imp_parent, known_frac, n, msl, min_split, left, right, best_left, tmp,
-                            gains, cuts, flog)
-    if not binary and code == ENTROPY and K == 2:
-        return _sweep_items(item_bin, item_stats, L, lo, hi, 2, ENTROPY, False, total, imp_parent,
-                            known_frac, n, msl, min_split, left, right, best_left, tmp, gains, cuts,
-                            flog)
-    if not binary and code == ENTROPY and K == 3:
-        return _sweep_items(item_bin, item_stats, L, lo, hi, 3, ENTROPY, False, total, imp_parent,
-                            known_frac, n, msl, min_split, left, right, best_left, tmp, gains, cuts,
-                            flog)
-    return _sweep_items_any(item_bin, item_stats, L, lo, hi, K, code, binary, total, imp_parent,
-                            known_frac, n, msl, min_split, left, right, best_left, tmp, gains, cuts,
-                            flog)
 
 
 @njit(cache=True)
@@ -304,153 +224,317 @@ def _pick_c45(gains, ncut, node_weight):
     pick = first_best(gains, ncut, WEKA_EPS)
     if gains[pick] <= WEKA_EPS:
         return -1, 0.0
-    best = gains[pick] - np.log2(float(ncut)) / node_weight
+    best = c45_penalised(gains[pick], ncut, node_weight)
     if best <= WEKA_EPS:
         return -1, 0.0
     return pick, best
 
 
 @njit(cache=True)
-def scan_sorted(col, row_of, w, ycls, yval, seg, n, IP, msl, node_weight, node_stats,
-                total, left, right, best_left, tmp, sizes, gains, cuts, flog, res):
-    """Best threshold of numeric attribute ``j`` over the node's entries ``seg`` (sorted by x)."""
-    res[A_VALID] = 0.0
-    if n < 2:
-        return
-    K, code, binary = IP[P_K], IP[P_CODE], IP[P_BINARY] == 1
-    S = total.shape[0]
-    if IP[P_UNIT] == 1:
-        for k in range(S):
-            total[k] = node_stats[k]
-    else:  # numpy's cumulative sums run in sorted order, so the total does too
-        for k in range(S):
-            total[k] = 0.0
-        for i in range(n):
-            _add_entry(total, seg[i], w, ycls, yval, K)
-    if binary and col[row_of[seg[n - 1]]] <= col[row_of[seg[0]]] + CART_VALUE_EPS:
-        return
-    known_w, known_frac, min_split = _numeric_rules(total, n, K, binary, msl, node_weight, tmp)
-    if min_split < 0:
-        return
-    imp_parent = impurity(total, K, code, tmp)
-    best, best_i, ncut = sweep_sorted(col, row_of, w, ycls, yval, seg, n, K, code, binary,
-                                      total, imp_parent, known_frac, msl, min_split, left, right,
-                                      best_left, tmp, gains, cuts, flog)
-    if ncut == 0:
-        return
-    if not binary:
-        pick, best = _pick_c45(gains, ncut, node_weight)
-        if pick < 0:
-            return
-        best_i = cuts[pick]
-        for k in range(S):
-            best_left[k] = 0.0
-        for i in range(best_i + 1):
-            _add_entry(best_left, seg[i], w, ycls, yval, K)
-    a = col[row_of[seg[best_i]]]
-    b = col[row_of[seg[best_i + 1]]]
-    _finish_numeric(res, a, b, best_left, right, total, best, node_weight, K, binary, tmp, sizes)
-    res[A_CUT] = best_i
+def _finish_numeric(cand, j, a, b, work, gain, node_weight, known_w, K, binary):
+    """Threshold, fractions and gain ratio of the chosen cut between values ``a`` and ``b``."""
+    left, right, total, sizes, tmp = work.best_left, work.right, work.total, work.sizes, work.tmp
+    for k in range(left.shape[0]):
+        right[k] = total[k] - left[k]
+    sizes[0] = size_of(left, K)
+    sizes[1] = size_of(right, K)
+    cand.valid[j] = 1
+    cand.gain[j] = gain
+    cand.threshold[j] = cart_threshold(a, b) if binary else c45_midpoint(a, b)
+    cand.fraction0[j] = sizes[0] / known_w
+    cand.fraction1[j] = sizes[1] / known_w
+    cand.ratio[j] = ratio(gain, sizes, _TWO[0], node_weight - known_w, tmp)
 
 
 @njit(cache=True)
-def scan_items(item_bin, item_stats, L, lo, hi, n, IP, msl, node_weight, total, left, right,
-               best_left, tmp, sizes, gains, cuts, flog, res):
-    """Best threshold over binned values: ``L`` non-empty bins in increasing order."""
-    res[A_VALID] = 0.0
-    if L < 1 or n < 2:
+def scan_sorted(j, col, row, weight_of, cls, target, seg, lo, n, node_stats, node_unit, par,
+                node_weight, work, cand, flog):
+    """Best threshold of numeric attribute ``j`` over the node's entries ``seg[lo:lo + n]``,
+    sorted by value (missing values last). ``flog``: a table of c log2 c when the weights
+    are whole counts (else one element: no such shortcut)."""
+    cand.valid[j] = 0
+    nk = n
+    while nk > 0 and np.isnan(col[row[seg[lo + nk - 1]]]):
+        nk -= 1
+    cand.n_known[j] = nk
+    if nk < 2:
         return
-    K, code, binary = IP[P_K], IP[P_CODE], IP[P_BINARY] == 1
+    K, code, binary = par.n_classes, par.impurity, par.binary == 1
+    total = work.total
+    S = total.shape[0]
+    # With every value known, CART takes the node's statistics (summed in entry order, as
+    # numpy's batch scorer does); otherwise numpy's cumulative sums run in sorted order.
+    whole = nk == n and (binary or node_unit)
+    if whole:
+        copy_into(total, node_stats, S)
+    else:
+        for k in range(S):
+            total[k] = 0.0
+        for i in range(nk):
+            ent = seg[lo + i]
+            add_entry(total, ent, 1.0 if node_unit else weight_of[ent], cls, target, K)
+    if binary and not distinct(col[row[seg[lo]]], col[row[seg[lo + nk - 1]]], True):
+        return
+    known_w = size_of(total, K)
+    known_frac = known_w / node_weight
+    min_split = 0.0
+    if not binary:
+        min_split = c45_min_split(known_w, K, par.min_samples_leaf)
+        if nk < 2 * min_split:
+            return
+    imp_parent = impurity(total, K, code, work.tmp)
+    best, best_i, ncut = sweep_sorted(col, row, node_unit, weight_of, cls, target, seg, lo, nk, K, code,
+                                      binary, whole and binary, total, imp_parent, known_frac,
+                                      known_w, par.min_samples_leaf, min_split, work.left,
+                                      work.right, work.best_left, work.tmp, work.gains, work.cuts,
+                                      flog)
+    if ncut == 0:
+        return
+    if not binary:
+        pick, best = _pick_c45(work.gains, ncut, node_weight)
+        if pick < 0:
+            return
+        best_i = work.cuts[pick]
+        for k in range(S):
+            work.best_left[k] = 0.0
+        for i in range(best_i + 1):
+            ent = seg[lo + i]
+            add_entry(work.best_left, ent, 1.0 if node_unit else weight_of[ent], cls, target, K)
+    a = col[row[seg[lo + best_i]]]
+    b = col[row[seg[lo + best_i + 1]]]
+    _finish_numeric(cand, j, a, b, work, best, node_weight, known_w, K, binary)
+    cand.cut[j] = best_i
+
+
+@njit(cache=True)
+def scan_items(j, L, lo, hi, n_known, par, node_weight, work, cand, flog):
+    """Best threshold over ``L`` items (non-empty bins, or distinct values) in increasing order:
+    ``work.item_bin`` indexes their lowest and highest values in ``lo`` / ``hi`` and
+    ``work.item_stats`` holds their statistics; ``n_known``: the node's entries with a value."""
+    cand.valid[j] = 0
+    cand.n_known[j] = n_known
+    if L < 1 or n_known < 2:
+        return
+    K, code, binary = par.n_classes, par.impurity, par.binary == 1
+    total, item_stats, item_bin = work.total, work.item_stats, work.item_bin
     S = total.shape[0]
     for k in range(S):
         total[k] = 0.0
     for t in range(L):
         for k in range(S):
             total[k] += item_stats[t, k]
-    if binary and hi[item_bin[L - 1]] <= lo[item_bin[0]] + CART_VALUE_EPS:
+    if binary and not distinct(lo[item_bin[0]], hi[item_bin[L - 1]], True):
         return
-    known_w, known_frac, min_split = _numeric_rules(total, n, K, binary, msl, node_weight, tmp)
-    if min_split < 0:
-        return
-    imp_parent = impurity(total, K, code, tmp)
+    known_w = size_of(total, K)
+    known_frac = known_w / node_weight
+    min_split = 0.0
+    if not binary:
+        min_split = c45_min_split(known_w, K, par.min_samples_leaf)
+        if n_known < 2 * min_split:
+            return
+    imp_parent = impurity(total, K, code, work.tmp)
     best, best_t, ncut = sweep_items(item_bin, item_stats, L, lo, hi, K, code, binary, total,
-                                     imp_parent, known_frac, n, msl, min_split, left, right,
-                                     best_left, tmp, gains, cuts, flog)
+                                     imp_parent, known_frac, known_w, par.min_samples_leaf,
+                                     min_split, work.left, work.right, work.best_left, work.tmp,
+                                     work.gains, work.cuts, flog)
     if ncut == 0:
         return
     if not binary:
-        pick, best = _pick_c45(gains, ncut, node_weight)
+        pick, best = _pick_c45(work.gains, ncut, node_weight)
         if pick < 0:
             return
-        best_t = cuts[pick]
+        best_t = work.cuts[pick]
         for k in range(S):
-            best_left[k] = 0.0
+            work.best_left[k] = 0.0
         for t in range(best_t + 1):
             for k in range(S):
-                best_left[k] += item_stats[t, k]
+                work.best_left[k] += item_stats[t, k]
     a = hi[item_bin[best_t]]
     b = lo[item_bin[best_t + 1]]
-    _finish_numeric(res, a, b, best_left, right, total, best, node_weight, K, binary, tmp, sizes)
-    res[A_CUT] = item_bin[best_t]
+    _finish_numeric(cand, j, a, b, work, best, node_weight, known_w, K, binary)
+    cand.cut[j] = item_bin[best_t]
 
 
 @njit(cache=True)
-def score_table(table, V, IP, msl, node_weight, parent, tmp, sizes, tmp2, res):
-    """``splitting.score_multiway`` over a category-by-class weight table."""
-    res[A_VALID] = 0.0
-    K, code = IP[P_K], IP[P_CODE]
+def score_table(j, table, V, par, node_weight, work, cand):
+    """``splitting.score_multiway`` over a category-by-class weight table (known values)."""
+    cand.valid[j] = 0
+    K, code = par.n_classes, par.impurity
     if V < 2 or K == 0:
         return
-    floor = max(msl - WEKA_EPS, 0.0)
+    floor = multiway_floor(par.min_samples_leaf)
+    sizes, parent = work.sizes, work.parent
     big = 0
-    parent[:] = 0.0
+    for k in range(K):
+        parent[k] = 0.0
     for v in range(V):
-        sizes[v] = size_of(table[v], K, tmp)
+        sizes[v] = size_of(table[v], K)
         if sizes[v] > floor:
             big += 1
         for k in range(K):
             parent[k] += table[v, k]
     if big < 2:
         return
-    known_w = size_of(sizes, V, tmp)
+    known_w = size_of(sizes, V)
     if not known_w > 0:
         return
-    g = gain_many(table, V, K, code, impurity(parent, K, code, tmp), known_w / node_weight,
-                  sizes, tmp, tmp2)
+    g = gain_many(table, V, K, code, impurity(parent, K, code, work.tmp), known_w / node_weight,
+                  sizes, work.tmp, work.tmp2)
     if abs(g) <= WEKA_EPS:
         g = 0.0
-    res[A_VALID] = 1.0
-    res[A_GAIN] = g
-    res[A_RATIO] = ratio(g, sizes, V, node_weight - known_w, tmp)
+    cand.valid[j] = 1
+    cand.gain[j] = g
+    cand.ratio[j] = ratio(g, sizes, V, node_weight - known_w, work.tmp)
 
 
 @njit(cache=True)
-def choose(AR, p, IP, counted):
+def _stable_argsort(keys, k, out):
+    """Indices 0..k-1 ordered by ``keys`` (equal keys keep their order): numpy's stable sort."""
+    for c in range(k):
+        out[c] = c
+    for c in range(1, k):  # insertion sort: k is a node's number of categories
+        v = out[c]
+        d = c - 1
+        while d >= 0 and keys[out[d]] > keys[v]:
+            out[d + 1] = out[d]
+            d -= 1
+        out[d + 1] = v
+
+
+@njit(cache=True)
+def _try_group(left, total, K, code, imp_parent, known_frac, msl, right, tmp):
+    """Gain of the two groups ``left`` / ``total - left`` if both are big enough, else -inf."""
+    S = left.shape[0]
+    for s in range(S):
+        right[s] = total[s] - left[s]
+    if size_of(left, K) >= msl and size_of(right, K) >= msl:
+        return gain_two(left, right, K, code, imp_parent, known_frac, tmp)
+    return -np.inf
+
+
+@njit(cache=True)
+def score_subset(j, table, V, par, node_weight, work, cand):
+    """``splitting.score_subset``: CART's best split of a nominal attribute's categories into two
+    groups, from its category table (known values). ``work.best_mask`` keeps the left group
+    over the present categories (``work.counts`` lists them) for :func:`subset_groups`."""
+    cand.valid[j] = 0
+    K, code = par.n_classes, par.impurity
+    S = table.shape[1]
+    present, order, keys = work.counts, work.order_buffer, work.value_buffer
+    mask, best_mask = work.mask, work.best_mask
+    total, left, right, tmp = work.total, work.left, work.right, work.tmp
+    k = 0
+    for v in range(V):
+        if size_of(table[v], K) > 0:
+            present[k] = v
+            k += 1
+    if k < 2:
+        return
+    for s in range(S):
+        total[s] = 0.0
+    for c in range(k):
+        for s in range(S):
+            total[s] += table[present[c], s]
+    known_w = size_of(total, K)
+    known_frac = known_w / node_weight
+    imp_parent = impurity(total, K, code, tmp)
+    msl = max(par.min_samples_leaf, 0.0)
+    best = -np.inf
+    if K == 0 or K == 2 or k > EXHAUSTIVE_SUBSET_LIMIT:
+        for key in range(1 if K <= 2 else K):  # every cut of the categories ordered by a key
+            for c in range(k):
+                row = table[present[c]]
+                keys[c] = (row[1] if K == 0 else row[key]) / size_of(row, K)
+            _stable_argsort(keys, k, order)
+            for s in range(S):
+                left[s] = 0.0
+            for cut in range(k - 1):
+                for s in range(S):
+                    left[s] += table[present[order[cut]], s]
+                g = _try_group(left, total, K, code, imp_parent, known_frac, msl, right, tmp)
+                if g > best:
+                    best = g
+                    for c in range(k):
+                        best_mask[order[c]] = c <= cut
+    else:
+        comb = work.cuts  # the categories 1..k-1 joining category 0, as a combination
+        for size in range(k - 1):
+            for c in range(size):
+                comb[c] = c + 1
+            while True:
+                for c in range(k):
+                    mask[c] = False
+                mask[0] = True
+                for c in range(size):
+                    mask[comb[c]] = True
+                for s in range(S):
+                    left[s] = 0.0
+                for c in range(k):
+                    if mask[c]:
+                        for s in range(S):
+                            left[s] += table[present[c], s]
+                g = _try_group(left, total, K, code, imp_parent, known_frac, msl, right, tmp)
+                if g > best:
+                    best = g
+                    for c in range(k):
+                        best_mask[c] = mask[c]
+                # the next combination in lexicographic order
+                c = size - 1
+                while c >= 0 and comb[c] == k - size + c:
+                    c -= 1
+                if c < 0:
+                    break
+                comb[c] += 1
+                for d in range(c + 1, size):
+                    comb[d] = comb[d - 1] + 1
+    if best == -np.inf:
+        return
+    if not best_mask[0]:  # branch 0 holds the first present category
+        for c in range(k):
+            best_mask[c] = not best_mask[c]
+    sizes = work.sizes
+    for side in range(2):
+        for s in range(S):
+            left[s] = 0.0
+        for c in range(k):
+            if best_mask[c] == (side == 0):
+                for s in range(S):
+                    left[s] += table[present[c], s]
+        sizes[side] = size_of(left, K)
+    cand.valid[j] = 1
+    cand.gain[j] = best
+    cand.fraction0[j] = sizes[0] / known_w
+    cand.fraction1[j] = sizes[1] / known_w
+    cand.ratio[j] = ratio(best, sizes, _TWO[0], node_weight - known_w, tmp)
+    cand.cut[j] = k
+
+
+@njit(cache=True)
+def choose(cand, p, par, counted):
     """``splitting.choose`` over the attributes' results; -1 for none."""
-    select = IP[P_SELECT]
+    select = par.select
     if select == C45_RULE:
         total, n = 0.0, 0
         for j in range(p):
-            if AR[j, A_VALID] == 1.0 and counted[j]:
-                total += AR[j, A_GAIN]
+            if cand.valid[j] == 1 and counted[j]:
+                total += cand.gain[j]
                 n += 1
         if n == 0:
             return -1
         average = total / n
         best, best_ratio = -1, 0.0
         for j in range(p):
-            if AR[j, A_VALID] == 1.0 and AR[j, A_GAIN] >= average - 1e-3 \
-                    and AR[j, A_RATIO] - best_ratio > WEKA_EPS:
-                best, best_ratio = j, AR[j, A_RATIO]
+            if cand.valid[j] == 1 and c45_beats(cand.gain[j], average, cand.ratio[j], best_ratio):
+                best, best_ratio = j, cand.ratio[j]
         return best
-    col = A_RATIO if select == BY_RATIO else A_GAIN
+    scores = cand.ratio if select == BY_RATIO else cand.gain
     top, found = -np.inf, False
     for j in range(p):
-        if AR[j, A_VALID] == 1.0 and (not found or AR[j, col] > top):
-            top, found = AR[j, col], True
+        if cand.valid[j] == 1 and (not found or scores[j] > top):
+            top, found = scores[j], True
     if not found:
         return -1
     for j in range(p):
-        if AR[j, A_VALID] == 1.0 and AR[j, col] >= top - 1e-12:
+        if cand.valid[j] == 1 and scores[j] >= top - CHOICE_EPS:
             return j
     return -1

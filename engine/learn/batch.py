@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.learn.problem import Candidate, Problem
-from engine.learn.tolerances import CART_VALUE_EPS, WEKA_EPS
+from engine.learn import rules
+from engine.learn.problem import Candidate, Problem, per_row_stats
+from engine.learn.tolerances import WEKA_EPS
 from engine.tree import THRESHOLD, Split
 
 #: Cap on the (rows x columns x stats) block sorted at once, to bound memory.
@@ -44,22 +45,13 @@ def _ratios(gains: np.ndarray, left: np.ndarray, right: np.ndarray, unknown: flo
         return np.where(si > WEKA_EPS, gains / si, 0.0)
 
 
-def _per_row_stats(problem: Problem, rows: np.ndarray, weights: np.ndarray) -> np.ndarray:
-    y = problem.data.y[rows]
-    if problem.regression:
-        return np.column_stack([weights, weights * y, weights * y * y])
-    stats = np.zeros((len(rows), problem.n_classes))
-    stats[np.arange(len(rows)), y] = weights
-    return stats
-
-
 def score_numeric_cart(problem: Problem, cols: list[int], rows: np.ndarray, weights: np.ndarray,
                        node_weight: float) -> dict[int, Candidate | None]:
     """Best CART threshold split per numeric column (only columns without missing values here)."""
     out: dict[int, Candidate | None] = {}
     if len(rows) < 2 or not cols:
         return {j: None for j in cols}
-    stats = _per_row_stats(problem, rows, weights)
+    stats = per_row_stats(problem, rows, weights)
     total = stats.sum(axis=0)
     size_of = (lambda c: c[..., 0]) if problem.regression else (lambda c: c.sum(axis=-1))
     known_w = float(size_of(total))
@@ -76,7 +68,7 @@ def score_numeric_cart(problem: Problem, cols: list[int], rows: np.ndarray, weig
         left = cum[:-1]
         right = total - left
         lsize, rsize = size_of(left), size_of(right)
-        ok = (xs[1:] > xs[:-1] + CART_VALUE_EPS) & (lsize >= m) & (rsize >= m)
+        ok = rules.distinct(xs[:-1], xs[1:], True) & (lsize >= m) & (rsize >= m)
         children = (lsize * _side_impurity(problem, left, lsize)
                     + rsize * _side_impurity(problem, right, rsize)) / known_w
         gains = np.where(ok, parent_imp - children, -np.inf)
@@ -84,10 +76,7 @@ def score_numeric_cart(problem: Problem, cols: list[int], rows: np.ndarray, weig
         cols_idx = np.arange(len(block))
         found = ok[best, cols_idx]
         n_cuts = ok.sum(axis=0)
-        a, c = xs[best, cols_idx], xs[best + 1, cols_idx]
-        # The same arithmetic as scikit-learn, so thresholds agree to the last bit.
-        thresholds = a / 2.0 + c / 2.0
-        thresholds = np.where((thresholds == c) | ~np.isfinite(thresholds), a, thresholds)
+        a, c = xs[best, cols_idx].tolist(), xs[best + 1, cols_idx].tolist()
         branches = np.stack([left[best, cols_idx], right[best, cols_idx]], axis=1)  # (p, 2, K)
         lbest, rbest = lsize[best, cols_idx], rsize[best, cols_idx]
         best_gains = gains[best, cols_idx]
@@ -101,6 +90,6 @@ def score_numeric_cart(problem: Problem, cols: list[int], rows: np.ndarray, weig
             gain = best_gains[k]
             ratio = ratios[k]
             split = Split(j, THRESHOLD, (sizes[0] / known_w, sizes[1] / known_w),
-                          threshold=float(thresholds[k]))
+                          threshold=rules.cart_threshold(a[k], c[k]))
             out[j] = Candidate(j, split, branches[k], gain, ratio, n_cuts=int(n_cuts[k]))
     return out

@@ -14,8 +14,8 @@ import numpy as np
 
 from engine.data.encoding import Encoded
 from engine.errors import ArborError
+from engine.learn.drafts import freeze, make_draft, partition
 from engine.learn.explain import node_rows, used_on_path
-from engine.learn.growth import freeze, make_draft, partition
 from engine.learn.problem import Candidate, Problem
 from engine.learn.splitting import score_all, scorer_for
 from engine.settings import Settings

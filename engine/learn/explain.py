@@ -15,7 +15,7 @@ import numpy as np
 from engine.data.encoding import Encoded
 from engine.errors import ArborError
 from engine.learn.criteria import entropy, gini, mean_info, split_info
-from engine.learn.growth import make_draft, partition
+from engine.learn.drafts import make_draft, partition
 from engine.learn.problem import Candidate, Problem
 from engine.learn.splitting import choose, score_all, scorer_for
 from engine.learn.tolerances import C45_VALUE_EPS

@@ -68,6 +68,18 @@ class Problem:
         }
 
 
+def per_row_stats(problem: Problem, rows: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """One statistics vector per row: its weight in its class's column, or (regression)
+    weight, weight * y and weight * y * y (in that order of multiplication)."""
+    y = problem.data.y[rows]
+    if problem.regression:
+        wy = weights * y
+        return np.column_stack([weights, wy, wy * y])
+    stats = np.zeros((len(rows), problem.n_classes))
+    stats[np.arange(len(rows)), y] = weights
+    return stats
+
+
 def squared_error_of(stats: np.ndarray) -> np.ndarray | float:
     stats = np.asarray(stats, dtype=np.float64)
     return squared_error(stats[..., 0], stats[..., 1], stats[..., 2])

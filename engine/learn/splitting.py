@@ -5,10 +5,10 @@ the attribute offers no admissible split). All of them work on the node's
 known values only and scale the gain by the known fraction of the node's
 weight, so missing values (fractional instances) are handled the C4.5 way.
 
-Tolerances are the references' own, because ties decide trees:
-``WEKA_EPS`` (Weka's ``Utils.SMALL``) for ID3/C4.5 comparisons,
-``C45_VALUE_EPS`` for what C4.5 counts as distinct numeric values, and
-``CART_VALUE_EPS`` (scikit-learn's ``FEATURE_THRESHOLD``) for CART.
+These are the readable specification of the split search: ``explain``, the inspector
+and hand edits use them, and the compiled builder (:mod:`engine.fast`) repeats them
+number for number (sums in the same order), so both choose the same splits. The rules
+and tolerances both sides need are in :mod:`engine.learn.rules`.
 """
 
 from __future__ import annotations
@@ -17,16 +17,16 @@ from itertools import combinations
 
 import numpy as np
 
+from engine.learn import rules
 from engine.learn.batch import score_numeric_cart
 from engine.learn.criteria import split_info
-from engine.learn.problem import Candidate, Problem
+from engine.learn.problem import Candidate, Problem, per_row_stats
 from engine.learn.thresholds import c45_threshold
-from engine.learn.tolerances import C45_VALUE_EPS, CART_VALUE_EPS, WEKA_EPS
+from engine.learn.tolerances import CHOICE_EPS, WEKA_EPS
 from engine.settings import Settings
 from engine.tree import MULTIWAY, SUBSET, THRESHOLD, Split
 
-#: Up to this many categories (at a node), multiclass CART tries every subset.
-EXHAUSTIVE_SUBSET_LIMIT = 12
+EXHAUSTIVE_SUBSET_LIMIT = rules.EXHAUSTIVE_SUBSET_LIMIT
 
 
 def _gain(problem: Problem, parent_known: np.ndarray, branches: np.ndarray, known_frac: float):
@@ -71,8 +71,7 @@ def score_multiway(problem: Problem, j: int, rows, weights, node_weight: float):
     table = np.bincount(codes * K + problem.data.y[krows], weights=kw, minlength=n_values * K)
     table = table.reshape(n_values, K)
     sizes = table.sum(axis=1)
-    m = problem.settings.min_samples_leaf
-    if np.count_nonzero(sizes > max(m - WEKA_EPS, 0.0)) < 2:
+    if np.count_nonzero(sizes > rules.multiway_floor(problem.settings.min_samples_leaf)) < 2:
         return None
     known_w = sizes.sum()
     gain = float(_gain(problem, table.sum(axis=0), table, known_w / node_weight))
@@ -86,14 +85,7 @@ def score_multiway(problem: Problem, j: int, rows, weights, node_weight: float):
 def _cumulative(problem: Problem, x, krows, kw):
     """Sorted values with cumulative class weights (or regression sums) up to each position."""
     order = np.argsort(x, kind="stable")
-    xs, r, w = x[order], krows[order], kw[order]
-    if problem.regression:
-        y = problem.data.y[r]
-        per_row = np.column_stack([w, w * y, w * y * y])
-    else:
-        per_row = np.zeros((len(xs), problem.n_classes))
-        per_row[np.arange(len(xs)), problem.data.y[r]] = w
-    return xs, np.cumsum(per_row, axis=0)
+    return x[order], np.cumsum(per_row_stats(problem, krows[order], kw[order]), axis=0)
 
 
 def score_threshold_c45(problem: Problem, j: int, rows, weights, node_weight: float):
@@ -104,13 +96,13 @@ def score_threshold_c45(problem: Problem, j: int, rows, weights, node_weight: fl
     xs, cum = _cumulative(problem, x, krows, kw)
     total = cum[-1]
     known_w = float(total.sum())
-    min_split = min(max(0.1 * known_w / problem.n_classes, problem.settings.min_samples_leaf), 25.0)
+    min_split = rules.c45_min_split(known_w, problem.n_classes, problem.settings.min_samples_leaf)
     if len(xs) < 2 * min_split:
         return None
-    cut = np.flatnonzero(xs[:-1] + C45_VALUE_EPS < xs[1:])  # left part ends at cut
+    cut = np.flatnonzero(rules.distinct(xs[:-1], xs[1:], False))  # left part ends at cut
     left = cum[cut]
     right = total - left
-    ok = (left.sum(axis=1) >= min_split - WEKA_EPS) & (right.sum(axis=1) >= min_split - WEKA_EPS)
+    ok = rules.c45_cut_admissible(left.sum(axis=1), right.sum(axis=1), min_split)
     cut, left, right = cut[ok], left[ok], right[ok]
     if len(cut) == 0:
         return None
@@ -118,14 +110,11 @@ def score_threshold_c45(problem: Problem, j: int, rows, weights, node_weight: fl
     best = _first_best(gains, WEKA_EPS)
     if gains[best] <= WEKA_EPS:
         return None
-    gain = float(gains[best]) - np.log2(len(cut)) / node_weight
+    gain = rules.c45_penalised(float(gains[best]), len(cut), node_weight)
     if gain <= WEKA_EPS:
         return None
-    a, b = xs[cut[best]], xs[cut[best] + 1]
-    threshold = (a + b) / 2
-    if threshold == b:
-        threshold = a
-    threshold = c45_threshold(problem.sorted_values[j], threshold)
+    midpoint = rules.c45_midpoint(float(xs[cut[best]]), float(xs[cut[best] + 1]))
+    threshold = c45_threshold(problem.sorted_values[j], midpoint)  # at a training value, as J48
     branches = np.stack([left[best], right[best]])
     ratio = float(_ratio(gain, branches.sum(axis=1), node_weight - known_w))
     fractions = tuple(branches.sum(axis=1) / known_w)
@@ -144,10 +133,10 @@ def score_threshold_cart(problem: Problem, j: int, rows, weights, node_weight: f
     if len(x) < 2:
         return None
     xs, cum = _cumulative(problem, x, krows, kw)
-    if xs[-1] <= xs[0] + CART_VALUE_EPS:
+    if not rules.distinct(xs[0], xs[-1], True):
         return None
     total = cum[-1]
-    cut = np.flatnonzero(xs[1:] > xs[:-1] + CART_VALUE_EPS)
+    cut = np.flatnonzero(rules.distinct(xs[:-1], xs[1:], True))
     left = cum[cut]
     right = total - left
     m = max(problem.settings.min_samples_leaf, 0.0)
@@ -158,11 +147,7 @@ def score_threshold_cart(problem: Problem, j: int, rows, weights, node_weight: f
     known_w = float(_sizes(problem, total))
     gains = _gain(problem, total, np.stack([left, right], axis=1), known_w / node_weight)
     best = int(np.argmax(gains))
-    a, b = xs[cut[best]], xs[cut[best] + 1]
-    # The same arithmetic as scikit-learn, so thresholds agree to the last bit.
-    threshold = a / 2.0 + b / 2.0
-    if threshold == b or not np.isfinite(threshold):
-        threshold = a
+    threshold = rules.cart_threshold(float(xs[cut[best]]), float(xs[cut[best] + 1]))
     branches = np.stack([left[best], right[best]])
     sizes = _sizes(problem, branches)
     gain = float(gains[best])
@@ -178,27 +163,20 @@ def score_subset(problem: Problem, j: int, rows, weights, node_weight: float):
     class's proportion, or by mean, then the best cut of that order: Breiman's
     theorem); exhaustive over all 2^(k-1)-1 groupings for up to
     ``EXHAUSTIVE_SUBSET_LIMIT`` categories otherwise; beyond that a heuristic
-    that tries the best cut of the order by each class's proportion.
-    Categories absent at the node belong to neither group and are routed
-    like missing values.
+    that tries every cut of the order by each class's proportion in turn.
+    Candidates are tried in that order and the first best wins. Categories
+    absent at the node belong to neither group and are routed like missing values.
     """
     x, krows, kw = _known(problem, rows, weights, j)
     n_values = len(problem.data.schema.attributes[j].categories)
-    codes = x.astype(np.intp)
-    if problem.regression:
-        y = problem.data.y[krows]
-        table = np.column_stack([np.bincount(codes, weights=kw * v, minlength=n_values)
-                                 for v in (np.ones_like(y), y, y * y)])
-    else:
-        K = problem.n_classes
-        table = np.bincount(codes * K + problem.data.y[krows], weights=kw, minlength=n_values * K)
-        table = table.reshape(n_values, K)
+    stats = per_row_stats(problem, krows, kw)
+    table = np.zeros((n_values, stats.shape[1]))
+    np.add.at(table, x.astype(np.intp), stats)  # in row order, as bincount adds
     present = np.flatnonzero(_sizes(problem, table) > 0)
     if len(present) < 2:
         return None
     sub = table[present]
-    masks = _subset_masks(problem, sub)
-    left = masks.astype(np.float64) @ sub
+    masks, left = _subset_candidates(problem, sub)
     total = sub.sum(axis=0)
     right = total - left
     m = max(problem.settings.min_samples_leaf, 0.0)
@@ -218,8 +196,12 @@ def score_subset(problem: Problem, j: int, rows, weights, node_weight: float):
     return Candidate(j, Split(j, SUBSET, tuple(sizes / known_w), groups=groups), branches, gain, ratio)
 
 
-def _subset_masks(problem: Problem, table: np.ndarray) -> np.ndarray:
-    """Candidate left groups as boolean rows over the present categories."""
+def _subset_candidates(problem: Problem, table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Candidate left groups (boolean rows over the present categories) and their statistics.
+
+    A left group's statistics are summed category by category in the order the
+    categories join it (the compiled builder adds them in the same order).
+    """
     k = len(table)
     sizes = _sizes(problem, table)
     if problem.regression or problem.n_classes == 2 or k > EXHAUSTIVE_SUBSET_LIMIT:
@@ -229,14 +211,14 @@ def _subset_masks(problem: Problem, table: np.ndarray) -> np.ndarray:
             keys = [table[:, 0] / sizes]
         else:
             keys = [table[:, c] / sizes for c in range(problem.n_classes)]
-        rows = []
-        for key in keys:
+        masks, lefts = [], []
+        for key in keys:  # every cut of the categories ordered by the key
             order = np.argsort(key, kind="stable")
-            for cut in range(1, k):
-                mask = np.zeros(k, dtype=bool)
-                mask[order[:cut]] = True
-                rows.append(mask)
-        return np.unique(np.array(rows), axis=0)
+            rank = np.empty(k, dtype=np.intp)
+            rank[order] = np.arange(k)
+            masks.append(rank[None, :] <= np.arange(k - 1)[:, None])
+            lefts.append(np.cumsum(table[order], axis=0)[:-1])
+        return np.concatenate(masks), np.concatenate(lefts)
     rows = []
     for size in range(0, k - 1):
         for rest in combinations(range(1, k), size):
@@ -244,7 +226,11 @@ def _subset_masks(problem: Problem, table: np.ndarray) -> np.ndarray:
             mask[0] = True
             mask[list(rest)] = True
             rows.append(mask)
-    return np.array(rows)
+    masks = np.array(rows)
+    left = np.zeros((len(masks), table.shape[1]))
+    for c in range(k):
+        left += masks[:, c, None] * table[c]
+    return masks, left
 
 
 def scorer_for(settings: Settings, nominal: bool):
@@ -286,26 +272,21 @@ def choose(problem: Problem, candidates: list[Candidate | None]) -> Candidate | 
     if s.algorithm == "c45" and s.criterion == "gain_ratio":
         return _choose_c45(problem, valid)
     scores = np.array([c.gain_ratio if s.criterion == "gain_ratio" else c.gain for c in valid])
-    return valid[_first_best(scores, 1e-12)]
+    return valid[_first_best(scores, CHOICE_EPS)]
 
 
 def _choose_c45(problem: Problem, valid: list[Candidate]) -> Candidate | None:
-    """C4.5's rule: best gain ratio among attributes whose gain is at least the average gain.
-
-    As in J48, nominal attributes with very many values (>= 30% of the
-    training rows) are left out of the average unless every attribute is one.
-    """
+    """C4.5's rule: best gain ratio among attributes whose gain is at least the average gain
+    (attributes with very many values left out of the average: :func:`rules.counted_in_average`)."""
     attrs = problem.data.schema.attributes
-    limit = 0.3 * problem.data.n_rows
-    all_many = all(a.is_nominal and len(a.categories) >= limit for a in attrs)
-    counted = [c.gain for c in valid
-               if not attrs[c.attribute].is_nominal or all_many or len(attrs[c.attribute].categories) < limit]
-    if not counted:
+    counted = rules.counted_in_average([len(a.categories) if a.is_nominal else 0 for a in attrs],
+                                       problem.data.n_rows)
+    gains = [c.gain for c in valid if counted[c.attribute]]
+    if not gains:
         return None
-    average = sum(counted) / len(counted)
+    average = sum(gains) / len(gains)
     best, best_ratio = None, 0.0
     for c in valid:
-        if c.gain >= average - 1e-3 and c.gain_ratio - best_ratio > WEKA_EPS:
+        if rules.c45_beats(c.gain, average, c.gain_ratio, best_ratio):
             best, best_ratio = c, c.gain_ratio
     return best
-

@@ -116,11 +116,12 @@ def test_grown_nodes_carry_split_scores_through_json():
 
 
 def _compiled_and_plain(settings_kw, n=3000, seed=11, regression=False):
-    """The same tree grown by the compiled builder (ArrayNode) and by the numpy loop (Node)."""
+    """The same tree grown by the compiled builder (ArrayNode) and by the oracle (Node)."""
     pytest.importorskip("numba")
     from engine.learn.growth import grow
     from engine.settings import resolve
     from engine.tree import Tree
+    from tests.oracle import growth as oracle
 
     frame = _numeric_frame(n, seed)
     signal = frame["a"] * 2 + frame["b"] * frame["c"] + np.random.default_rng(seed).normal(size=n)
@@ -128,8 +129,8 @@ def _compiled_and_plain(settings_kw, n=3000, seed=11, regression=False):
     data = encode(make_table(frame), "regression" if regression else "classification")
     settings = resolve(algorithm="cart", task="regression" if regression else "classification",
                        **settings_kw)
-    compiled = Tree(grow(data, settings, compiled=True), data.schema)
-    plain = Tree(grow(data, settings, compiled=False), data.schema)
+    compiled = Tree(grow(data, settings), data.schema)
+    plain = Tree(oracle.grow(data, settings), data.schema)
     return data, compiled, plain
 
 

@@ -1,0 +1,116 @@
+"""The growth rules, written once for the numpy scorers and the compiled builder.
+
+Plain functions of numbers (or numpy arrays, elementwise): :mod:`engine.learn.splitting`
+calls them directly, and :mod:`engine.fast` compiles the very same functions with numba
+(``njit(rules.is_pure)``), so a rule changed here changes both. Tolerances are the
+references' own (:mod:`engine.learn.tolerances`): ties decide trees.
+
+A missing ``max_depth`` is passed as -1 (numba has no None for an integer).
+
+Examples
+--------
+>>> c45_midpoint(1.0, 2.0), cart_threshold(1.0, 2.0)
+(1.5, 1.5)
+>>> c45_min_split(100.0, 2, 2.0)
+5.0
+>>> stops_before_search(10.0, 3, False, 2.0, 1.0, 3)
+True
+"""
+
+from __future__ import annotations
+
+import math
+
+from engine.learn.tolerances import (
+    C45_VALUE_EPS,
+    CART_VALUE_EPS,
+    CHOICE_EPS,
+    DOUBLE_EPS,
+    GAIN_AVERAGE_SLACK,
+    WEKA_EPS,
+)
+
+#: C4.5 leaves nominal attributes with at least this share of the training rows as values
+#: out of the average gain (J48's rule), unless every attribute is one.
+MANY_VALUES_SHARE = 0.3
+#: C4.5's cap on the smallest branch of a numeric split.
+C45_MAX_MIN_SPLIT = 25.0
+#: Up to this many categories (at a node), multiclass CART tries every split into two groups.
+EXHAUSTIVE_SUBSET_LIMIT = 12
+
+
+def is_pure(top: float, total: float, regression: bool, impurity: float) -> bool:
+    """Nothing left to separate: one class holds all the weight (Weka's tolerance), no weight
+    at all, or (regression) the target is constant."""
+    if regression:
+        return impurity <= DOUBLE_EPS
+    return total <= 0 or top >= total - WEKA_EPS * max(total, 1.0)
+
+
+def stops_before_search(weight: float, depth: int, pure: bool, min_samples_split: float,
+                        min_samples_leaf: float, max_depth: int) -> bool:
+    """A node becomes a leaf without looking for a split."""
+    return (pure or weight < min_samples_split or (max_depth >= 0 and depth >= max_depth)
+            or weight < 2 * min_samples_leaf)
+
+
+def gain_too_small(gain: float, min_gain: float, binary: bool) -> bool:
+    """The best split does not gain enough (CART: below tau; ID3/C4.5: not above it, Weka-style)."""
+    if binary:
+        return gain + CHOICE_EPS < min_gain
+    return gain - min_gain <= WEKA_EPS
+
+
+def distinct(a, b, binary: bool):
+    """``b`` is a value after ``a`` that a numeric split can separate from it (sorted values)."""
+    return a + (CART_VALUE_EPS if binary else C45_VALUE_EPS) < b
+
+
+def c45_min_split(known_weight: float, n_classes: int, min_samples_leaf: float) -> float:
+    """C4.5's smallest admissible branch of a numeric split: a tenth of the average class
+    weight, at least the minimum leaf and at most 25."""
+    return min(max(0.1 * known_weight / n_classes, min_samples_leaf), C45_MAX_MIN_SPLIT)
+
+
+def c45_cut_admissible(left, right, min_split):
+    """Both sides of a C4.5 numeric cut are big enough (arrays elementwise)."""
+    return (left >= min_split - WEKA_EPS) & (right >= min_split - WEKA_EPS)
+
+
+def c45_penalised(gain: float, n_cuts: int, node_weight: float) -> float:
+    """C4.5's MDL correction of a numeric split's gain: log2(cuts tried) / N."""
+    return gain - math.log2(n_cuts) / node_weight
+
+
+def multiway_floor(min_samples_leaf: float) -> float:
+    """A multiway branch counts as populated above this weight (two must be)."""
+    return max(min_samples_leaf - WEKA_EPS, 0.0)
+
+
+def c45_midpoint(a: float, b: float) -> float:
+    """C4.5's cut between sorted values ``a`` < ``b``, before
+    :func:`engine.learn.thresholds.c45_threshold` moves it onto a training value."""
+    mid = (a + b) / 2
+    return a if mid == b else mid
+
+
+def cart_threshold(a: float, b: float) -> float:
+    """CART's cut between ``a`` < ``b``: scikit-learn's arithmetic, to the last bit."""
+    mid = a / 2.0 + b / 2.0
+    return a if (mid == b or not math.isfinite(mid)) else mid
+
+
+def c45_beats(gain: float, average: float, ratio: float, best_ratio: float) -> bool:
+    """C4.5's choice: at least the average gain (less J48's slack), and a better gain ratio."""
+    return gain >= average - GAIN_AVERAGE_SLACK and ratio - best_ratio > WEKA_EPS
+
+
+def counted_in_average(n_categories: list[int], n_rows: int) -> list[bool]:
+    """Which attributes count toward C4.5's average gain (``n_categories``: 0 for numeric).
+
+    Nominal attributes with very many values (at least 30% of the training rows) are left
+    out, unless every attribute is one.
+    """
+    limit = MANY_VALUES_SHARE * n_rows
+    many = [k > 0 and k >= limit for k in n_categories]
+    return [True] * len(many) if all(many) else [not m for m in many]

@@ -1,0 +1,261 @@
+"""The compiled builder grows the oracle's trees (tests/oracle/growth.py, numpy over the readable
+scorers), node for node, for everything a fit can hold: missing values, CART's subsets, many
+attributes and classes, regression, every criterion, depth- and best-first, leaf limits, step
+by step, below a node. Histograms match exact search where every value has its own bin.
+
+Speed itself is measured in benchmarks/, never asserted here.
+"""
+
+import threading
+import time
+
+import numpy as np
+import pandas as pd
+import pytest
+
+pytest.importorskip("numba")
+
+from engine.data.encoding import encode  # noqa: E402
+from engine.data.table import make_table  # noqa: E402
+from engine.errors import ArborError, Cancelled  # noqa: E402
+from engine.estimator import DecisionTree  # noqa: E402
+from engine.fast import builder  # noqa: E402
+from engine.fast.histogram import bin_columns, edges_for  # noqa: E402
+from engine.fast.layout import MISSING_CODE  # noqa: E402
+from engine.learn.growth import grow, grow_steps  # noqa: E402
+from engine.learn.problem import Problem  # noqa: E402
+from engine.monitor import Monitor  # noqa: E402
+from engine.settings import resolve  # noqa: E402
+from tests.oracle import growth as oracle  # noqa: E402
+from tests.oracle.data import assert_close, assert_same, generated  # noqa: E402
+
+pytestmark = pytest.mark.usefixtures("compiled_builder")
+
+
+@pytest.fixture(params=[64, 100_000], ids=["global-and-local", "all-local"])
+def local_rows(request, monkeypatch):
+    """Small subtrees are grown on a private copy of their entries: test with and without."""
+    monkeypatch.setattr(builder, "LOCAL_ROWS", request.param)
+    monkeypatch.setattr(builder, "HIST_LOCAL_ROWS", request.param)
+    return request.param
+
+
+CASES = [
+    ("cart gini", dict(algorithm="cart"), dict()),
+    ("cart entropy", dict(algorithm="cart", criterion="entropy", max_depth=6, min_samples_leaf=4),
+     dict(classes=2)),
+    ("cart misclassification", dict(algorithm="cart", criterion="misclassification",
+                                    max_depth=7), dict(classes=4)),
+    ("cart best-first", dict(algorithm="cart", growth="best", max_leaves=25, min_samples_leaf=3),
+     dict()),
+    ("cart regression", dict(algorithm="cart", task="regression", min_samples_leaf=3, max_depth=8),
+     dict(regression=True)),
+    ("cart min gain", dict(algorithm="cart", min_gain=0.005), dict(classes=4)),
+    ("cart subsets", dict(algorithm="cart", max_depth=8), dict(nominal=2, classes=3)),
+    ("cart subsets two classes", dict(algorithm="cart"), dict(nominal=3, classes=2, categories=9)),
+    ("cart subsets heuristic", dict(algorithm="cart", max_depth=6),
+     dict(nominal=2, classes=4, categories=14)),
+    ("cart subsets regression", dict(algorithm="cart", task="regression", min_samples_leaf=5),
+     dict(nominal=2, regression=True, categories=7)),
+    ("c45 mixed", dict(algorithm="c45", prune="none"), dict(nominal=2)),
+    ("c45 ties", dict(algorithm="c45", prune="none"), dict(nominal=2, decimals=1)),
+    ("c45 best-first", dict(algorithm="c45", prune="none", growth="best", max_leaves=12),
+     dict(nominal=1)),
+    ("c45 four classes", dict(algorithm="c45", prune="none"), dict(nominal=1, classes=4)),
+    ("id3", dict(algorithm="id3"), dict(numeric=0, nominal=4)),
+    ("id3 best-first", dict(algorithm="id3", growth="best", max_leaves=9),
+     dict(numeric=0, nominal=4)),
+]
+
+
+@pytest.mark.parametrize("missing", [0.0, 0.1], ids=["complete", "10% missing"])
+@pytest.mark.parametrize("name,params,shape", CASES, ids=[c[0] for c in CASES])
+def test_compiled_builder_grows_the_oracles_tree(name, params, shape, missing, local_rows):
+    data = generated(len(name), n=900, missing=missing, **shape)
+    settings = resolve(**params)
+    assert_same(grow(data, settings), oracle.grow(data, settings))
+
+
+def test_many_attributes_and_many_classes():
+    """No limits on attributes (once 62: a bit mask) or classes (once 128: the sums)."""
+    rng = np.random.default_rng(3)
+    n = 2500
+    frame = pd.DataFrame(rng.normal(size=(n, 70)), columns=[f"a{i}" for i in range(70)])
+    frame["k"] = pd.Categorical(rng.choice([f"g{i}" for i in range(5)], n))
+    frame.loc[rng.random(n) < 0.05, "a3"] = np.nan
+    classes = [f"c{i:03d}" for i in range(150)]
+    frame["y"] = pd.Categorical(np.array(classes)[np.clip(((frame.a0 + 3) * 25).astype(int)
+                                                           + rng.integers(0, 3, n), 0, 149)],
+                                categories=classes)
+    data = encode(make_table(frame))
+    for params in (dict(algorithm="cart", max_depth=6), dict(algorithm="c45", prune="none")):
+        settings = resolve(**params)
+        assert_same(grow(data, settings), oracle.grow(data, settings))
+
+
+def test_a_subtree_below_a_node_with_fractional_weights_and_used_attributes():
+    """grow_below's case: the rows reaching a node, some weighted, some attributes used above."""
+    data = generated(11, nominal=2, missing=0.1)
+    rng = np.random.default_rng(2)
+    rows = np.sort(rng.choice(data.n_rows, 800, replace=False))
+    weights = rng.choice([1.0, 0.5, 2 / 3, 0.25], len(rows))
+    for params in (dict(algorithm="c45", prune="none"), dict(algorithm="cart")):
+        settings = resolve(**params)
+        used = frozenset({4}) if not settings.binary else frozenset()
+        a = grow(data, settings, rows=rows, weights=weights, depth=2, used=used)
+        b = oracle.grow(data, settings, rows=rows, weights=weights, depth=2, used=used)
+        assert_same(a, b)
+
+
+def test_segments_outgrow_the_arena_and_best_first_compacts_it(monkeypatch):
+    # No slack for missing values' copies: the arena, the private space and (best-first)
+    # compaction all have to make room as the tree grows.
+    monkeypatch.setattr(builder, "MISSING_SLACK", 0.0)
+    monkeypatch.setattr(builder, "LOCAL_ROWS", 300)
+    data = generated(5, n=3000, nominal=2, missing=0.2)
+    for params in (dict(algorithm="c45", prune="none"), dict(algorithm="cart", growth="best"),
+                   dict(algorithm="cart")):
+        settings = resolve(**params)
+        assert_same(grow(data, settings), oracle.grow(data, settings))
+
+
+def test_interpreted_kernels_grow_the_same_tree_to_the_bit(compiled_builder):
+    """While the kernels compile, small fits run their Python source: the same tree."""
+    for shape, params in ((dict(nominal=2, missing=0.1), dict(algorithm="c45", prune="none")),
+                          (dict(nominal=1, missing=0.1), dict(algorithm="cart")),
+                          (dict(regression=True), dict(algorithm="cart", task="regression",
+                                                       max_depth=5))):
+        data = generated(9, n=300, **shape)
+        settings = resolve(**params)
+        problem = Problem(data, settings)
+        rows, weights = np.arange(data.n_rows), np.ones(data.n_rows)
+        runs = [builder.grow_tree(problem, "exact", rows, weights, 0, frozenset(), Monitor(), c)
+                for c in (True, False)]
+        assert_same(*runs)
+        for x, y in zip(runs[0].walk(), runs[1].walk(), strict=True):
+            assert (x.impurity, x.value, dict(x.stats)) == pytest.approx(
+                (y.impurity, y.value, dict(y.stats)), rel=0, abs=0, nan_ok=True)
+    compiled_builder.clear()  # the interpreted runs were this test's own
+
+
+@pytest.mark.parametrize("growth", ["depth", "best"])
+def test_step_by_step_growth_follows_the_oracle(growth):
+    data = generated(4, n=400, nominal=2, missing=0.1)
+    settings = resolve(algorithm="c45", prune="none", growth=growth, max_leaves=15)
+    ours, theirs = list(grow_steps(data, settings)), list(oracle.grow_steps(data, settings))
+    assert [s.expanded for s in ours] == [e for _, e, _, _ in theirs]
+    for step, (root, _, worth, queue) in zip(ours, theirs, strict=True):
+        assert_same(step.root, root)
+        assert step.priority == pytest.approx(worth, rel=1e-12)
+        assert [k for k, _ in step.queue] == [k for k, _ in queue]
+        assert [p for _, p in step.queue] == pytest.approx([p for _, p in queue], rel=1e-12)
+
+
+@pytest.mark.parametrize("algorithm", ["cart", "c45"])
+@pytest.mark.parametrize("missing", [0.0, 0.1], ids=["complete", "10% missing"])
+def test_histogram_equals_exact_when_every_value_has_its_own_bin(algorithm, missing, local_rows):
+    """To the bit on complete data. With missing values, weights become fractions, which
+    histograms add bin by bin and exact search value by value: the same splits, the numbers
+    to rounding (a tree is kept to nodes big enough not to hinge on a rounding-level tie)."""
+    data = generated(5, n=3000, numeric=5, nominal=1 if algorithm == "c45" else 0, decimals=1,
+                     missing=missing)
+    assert all(len(np.unique(data.X[:, j])) <= 256 for j in range(data.X.shape[1]))
+    limits = dict(max_depth=7, min_samples_leaf=10) if missing else {}
+    exact = resolve(algorithm=algorithm, prune="none", splitter="exact", **limits)
+    hist = resolve(algorithm=algorithm, prune="none", splitter="histogram", **limits)
+    (assert_close if missing else assert_same)(grow(data, hist), grow(data, exact))
+
+
+def test_bins_are_quantiles_and_route_like_their_thresholds():
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=50_000)
+    edges = edges_for(x, 255)
+    assert len(edges) == 254 and np.all(np.diff(edges) > 0)
+    counts = np.bincount(np.searchsorted(edges, x), minlength=255)
+    assert counts.min() > 0.5 * len(x) / 255 and counts.max() < 2 * len(x) / 255
+    few = np.repeat([3.0, 1.0, 2.0, 7.5], 10)
+    assert list(edges_for(few, 255)) == [1.5, 2.5, 5.25]
+    X = np.column_stack([x, rng.integers(0, 4, len(x))]).astype(np.float64)
+    X[::10] = np.nan
+    X = np.asfortranarray(X)
+    codes, nbins, lo, hi = bin_columns(X, np.arange(len(x)), np.array([0, 4]), 255, whole=True)
+    assert nbins.tolist() == [255, 4]
+    assert (codes[::10] == MISSING_CODE).all()
+    known = ~np.isnan(X[:, 1])
+    assert codes[known, 1].tolist() == X[known, 1].astype(int).tolist()
+    for b in range(254):  # bins do not overlap and the CART midpoint separates them
+        assert hi[0, b] < lo[0, b + 1]
+        assert hi[0, b] <= edges_for(x[known], 255)[b] < lo[0, b + 1]
+
+
+def test_presorted_ties_and_duplicates_give_the_exact_split():
+    """Many equal values: the root's stable presort must cut where per-node sorting does."""
+    rng = np.random.default_rng(4)
+    frame = pd.DataFrame({"a": rng.integers(0, 6, 5000).astype(float),
+                          "b": rng.integers(0, 3, 5000).astype(float)})
+    frame["y"] = np.where(frame.a + rng.normal(size=5000) > 2.5, "p", "q")
+    frame.loc[rng.random(5000) < 0.1, "a"] = np.nan
+    data = encode(make_table(frame))
+    for params in (dict(algorithm="cart"), dict(algorithm="c45", prune="none")):
+        settings = resolve(**params)
+        assert_same(grow(data, settings), oracle.grow(data, settings))
+
+
+def test_splitter_option_and_auto(monkeypatch):
+    with pytest.raises(ArborError, match="splitter must be one of"):
+        resolve(splitter="fast")
+    with pytest.raises(ArborError, match="max-bins"):
+        resolve(max_bins=1000)
+    monkeypatch.setattr(builder, "AUTO_HISTOGRAM_ROWS", 4000)
+    assert builder.plan(resolve(algorithm="cart"), 5000) == "histogram"
+    assert builder.plan(resolve(algorithm="c45"), 5000) == "exact"  # fidelity to J48
+    assert builder.plan(resolve(algorithm="cart"), 3000) == "exact"
+    assert builder.plan(resolve(algorithm="c45", splitter="histogram"), 10) == "histogram"
+
+
+def test_histogram_fits_are_deterministic_and_close_to_exact():
+    data = generated(8, n=20_000, numeric=6, missing=0.1)
+    settings = resolve(algorithm="cart", max_depth=8, splitter="histogram")
+    a = grow(data, settings)
+    assert_same(a, grow(data, settings))
+    exact = grow(data, resolve(algorithm="cart", max_depth=8, splitter="exact"))
+    sizes = [sum(1 for _ in tree.walk()) for tree in (a, exact)]
+    assert abs(sizes[0] - sizes[1]) < 0.2 * sizes[1]
+    assert a.split.attribute == exact.split.attribute
+    assert a.split.threshold == pytest.approx(exact.split.threshold, abs=0.05)
+
+
+@pytest.mark.parametrize("splitter", ["exact", "histogram"])
+def test_cancelling_a_big_fit_returns_promptly(splitter):
+    rng = np.random.default_rng(1)
+    n = 600_000
+    frame = pd.DataFrame(rng.normal(size=(n, 8)), columns=list("abcdefgh"))
+    frame["y"] = np.where(frame.a * frame.b + rng.normal(size=n) > 0, "p", "q")
+    frame.loc[rng.random(n) < 0.1, "c"] = np.nan
+    table = make_table(frame)
+    monitor, errors = Monitor(), []
+
+    def fit():
+        try:
+            DecisionTree(algorithm="cart", splitter=splitter).fit(table, monitor=monitor)
+        except Cancelled as err:
+            errors.append(err)
+
+    thread = threading.Thread(target=fit)
+    thread.start()
+    time.sleep(0.8)
+    start = time.perf_counter()
+    monitor.cancel()
+    thread.join(timeout=20)
+    assert not thread.is_alive() and errors
+    assert time.perf_counter() - start < 3.0  # loose: half a second on a quiet machine
+
+
+def test_node_arrays_grow_past_their_first_capacity(monkeypatch):
+    # A fully grown noisy tree outgrows the first 1,024 node rows more than once.
+    monkeypatch.setattr(builder, "LOCAL_ROWS", 64)
+    data = generated(7, n=6000, missing=0.05)
+    settings = resolve(algorithm="cart")
+    compiled = grow(data, settings)
+    assert sum(1 for _ in compiled.walk()) > 2 * 1024  # enlarged twice at least
+    assert_same(compiled, oracle.grow(data, settings))

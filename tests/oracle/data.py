@@ -1,0 +1,81 @@
+"""Generated training sets and tree comparisons for checking the compiled builder against
+the oracle (:mod:`tests.oracle.growth`)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from engine.data.encoding import encode
+from engine.data.table import make_table
+
+
+def generated(seed, n=1200, numeric=4, nominal=0, classes=3, regression=False, decimals=None,
+              missing=0.0, categories=3):
+    """Numeric (float32-representable) and nominal attributes, a noisy class (or target) that
+    depends on a few of them, and a share of every column's cells missing."""
+    rng = np.random.default_rng(seed)
+    cols = {}
+    for i in range(numeric):
+        x = rng.normal(size=n)
+        cols[f"x{i}"] = np.round(x, decimals) if decimals is not None else x.astype(np.float32)
+    for i in range(nominal):
+        cols[f"c{i}"] = pd.Categorical([f"v{v}" for v in rng.integers(0, categories + i, n)])
+    frame = pd.DataFrame(cols).astype({f"x{i}": np.float64 for i in range(numeric)})
+    signal = rng.normal(size=n)
+    if numeric:
+        signal = frame["x0"] + (frame["x1"] * frame["x2"] if numeric > 2 else 0.0)
+    if nominal:
+        signal = signal + 0.5 * frame["c0"].cat.codes + 0.3 * frame[f"c{nominal - 1}"].cat.codes
+    for c in list(frame.columns):
+        gone = rng.random(n) < missing
+        if isinstance(frame[c].dtype, pd.CategoricalDtype):
+            frame[c] = frame[c].astype(object).where(~gone, None)
+        else:
+            frame.loc[gone, c] = np.nan
+    if regression:
+        frame["y"] = signal + rng.normal(scale=0.5, size=n)
+        return encode(make_table(frame), "regression")
+    cuts = np.quantile(signal, np.linspace(0, 1, classes + 1)[1:-1])
+    labels = [f"k{i}" for i in range(classes)]
+    y = np.digitize(signal + rng.normal(scale=0.6, size=n), cuts)
+    frame["y"] = pd.Categorical(np.array(labels)[y], categories=labels)
+    return encode(make_table(frame))
+
+
+def shape(root):
+    """Everything about a tree but its impurities, means and split scores (weights and class
+    distributions to the bit: both sides add them in the same order)."""
+    out = []
+    for n in root.walk():
+        split = None
+        if n.split is not None:
+            split = (n.split.attribute, n.split.kind, n.split.threshold, n.split.groups,
+                     tuple(np.round(n.split.fractions, 12)))
+        out.append((n.id, n.depth, n.weight, tuple(n.distribution), split))
+    return out
+
+
+def assert_same(a, b):
+    """Two trees are the same node for node (split scores to 1e-9)."""
+    assert shape(a) == shape(b)
+    for x, y in zip(a.walk(), b.walk(), strict=True):
+        # The oracle sums a regression node's target with BLAS, in its own order.
+        assert (x.impurity, x.value) == pytest.approx((y.impurity, y.value), rel=1e-10,
+                                                      abs=1e-12, nan_ok=True)
+        assert x.stats.keys() == y.stats.keys()
+        for key in x.stats:
+            assert x.stats[key] == pytest.approx(y.stats[key], rel=1e-9, abs=1e-12)
+
+
+def assert_close(a, b, rel=1e-9):
+    """The same splits everywhere, every number within ``rel`` (sums in other orders)."""
+    for x, y in zip(a.walk(), b.walk(), strict=True):
+        assert (x.id, x.depth, x.split is None) == (y.id, y.depth, y.split is None)
+        assert (x.weight, *x.distribution) == pytest.approx((y.weight, *y.distribution), rel=rel)
+        if x.split is not None:
+            sx, sy = x.split, y.split
+            assert (sx.attribute, sx.kind, sx.threshold, sx.groups) == (
+                sy.attribute, sy.kind, sy.threshold, sy.groups)
+            assert sx.fractions == pytest.approx(sy.fractions, rel=rel)
