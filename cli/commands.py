@@ -226,7 +226,7 @@ def compile_kernels(args):
     from engine.fast.compile import compile_now
 
     if not NUMBA_INSTALLED:
-        raise ArborError("numba is not installed, so fits use the numpy search "
+        raise ArborError("numba is not installed, so fits run the uncompiled search, far more slowly "
                          "(pip install 'numba<0.66' to compile the fast one)")
     report = compile_now()
     if not report["ok"]:

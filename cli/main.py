@@ -130,8 +130,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("compile", help="compile the fast split search for this machine now",
                        description="Compile the fast (numba) split search once for this machine, "
                                    "in the foreground. Fits otherwise do it in the background the "
-                                   "first time they need it, using the slower numpy search "
-                                   "meanwhile. Clones and venvs of the same version share it.")
+                                   "first time they need it, and wait for it (small fits run "
+                                   "the uncompiled search meanwhile, the same trees). Clones and "
+                                   "venvs of the same version share it.")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     return parser
 

@@ -40,7 +40,7 @@ class CompileNotice(QLabel):
                          "clones and virtual environments share it. 'python main.py compile' "
                          "does it up front.",
             "ready": "Later fits and later runs of Arbor use the compiled split search.",
-            "failed": "Fits give the same trees with the numpy search, more slowly. "
+            "failed": "Fits give the same trees with the uncompiled search, far more slowly. "
                       "'python main.py compile' tries again and says why it fails.",
         }
         self.setToolTip(tips.get(notice.state, ""))

@@ -6,13 +6,17 @@ The kernels' life in one process (:func:`state`):
     Nothing is compiled for these kernel sources on this machine yet.
 ``"compiling"``
     A child process compiles them into the shared folder of :mod:`engine.fast.cache`
-    (about a minute of one core, once per machine and version). Fits meanwhile grow with
-    the numpy loop and do not wait (a fit that forces the compiled builder does).
+    (about a minute of one core, once per machine and version). Meanwhile a small fit
+    runs the kernels' own Python source (:mod:`engine.fast.interpreted`: the same
+    statements, so the same tree) and a bigger one waits for the compilation, its monitor
+    told why, cancellable (:func:`engine.learn.growth.compiled_kernels_ready`).
 ``"cached"`` / ``"loading"``
     The folder is complete; this process loads the kernels from it (0.5 to 5 s). Fits
-    wait for that, however long it takes: the alternative is the slower numpy loop.
+    wait for that, however long it takes (small ones do not).
 ``"ready"``, ``"failed"`` (the reason is kept in the folder; ``python main.py compile``
-tries again), ``"unavailable"`` (numba is not installed).
+tries again), ``"unavailable"`` (numba is not installed): then every fit runs the
+kernels' Python source, the same trees far more slowly. There is no other growth loop,
+so the tree never depends on what has compiled (issue 22).
 
 Who is told: listeners (:func:`subscribe`) get a :class:`Notice` when a compilation
 starts (with the time it should take), ends or fails, from the thread that watches
@@ -44,9 +48,6 @@ from pathlib import Path
 from engine.fast import NUMBA_INSTALLED
 from engine.monitor import Monitor
 
-#: How long a fit waits for a compilation under way before growing with the numpy loop
-#: (loading a complete cache is always waited for; a compilation takes a minute).
-COMPILE_PATIENCE = 0.0
 #: A compilation's expected time before this machine has timed one (two cores under load).
 EXPECTED_SECONDS = 60.0
 #: Niceness of a compilation running behind fits or the window (not of ``python main.py compile``).
@@ -105,7 +106,8 @@ def state() -> str:
 
 
 def wait_until_compiled(monitor: Monitor, patience: float | None = None) -> bool:
-    """True once the kernels can run here; False if the fit should use the numpy loop.
+    """True once the compiled kernels can run here; False if the fit should run their
+    Python source (:mod:`engine.fast.interpreted`) instead.
 
     The first call starts what the kernels need (loading them, or compiling them in a
     child). A compilation under way is waited for at most ``patience`` seconds (None:
@@ -249,7 +251,7 @@ def _start(niceness: int) -> str:
             _state, _failure = "failed", reason.strip().splitlines()[-1]
             _settled.set()
             news = Notice("failed", f"the fast split search could not be compiled here "
-                                    f"({_failure}); fits use the numpy search "
+                                    f"({_failure}); fits run it uncompiled, far more slowly "
                                     "('python main.py compile' tries again)")
         else:
             if cache.is_complete(folder):
@@ -274,7 +276,7 @@ def _compiling() -> Notice:
     _started_at = time.monotonic()
     _compiling_notice = Notice(
         "compiling", f"compiling the fast split search for this machine, once "
-        f"({describe_seconds(expected)}); until then fits use the slower numpy search",
+        f"({describe_seconds(expected)}); until then bigger fits wait for it",
         expected=expected)
     return _compiling_notice
 
@@ -324,7 +326,7 @@ def _load(folder: Path, niceness: int = 0, compiled: float | None = None, attemp
             _tell(notice)
         _compile_then_load(folder, niceness, attempt + 1)
         return
-    except Exception as err:  # noqa: BLE001 - any failure means: stay with the numpy loop
+    except Exception as err:  # noqa: BLE001 - any failure means: run the kernels uncompiled
         _fail(f"loading the compiled kernels failed: {err}")
         return
     finally:
@@ -346,7 +348,7 @@ def _fail(reason: str) -> None:
         was_compiling = _compiling_notice is not None
     if was_compiling:
         _tell(Notice("failed", f"could not compile the fast split search ({reason}); "
-                               "fits use the numpy search"))
+                               "fits run it uncompiled, far more slowly"))
     _settled.set()
 
 

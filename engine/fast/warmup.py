@@ -6,11 +6,12 @@ on hand-made arrays left the first real fit (on ``encode``'s read-only matrix) t
 compile again for most of a minute. So the warm-up takes its arrays from where real
 fits get theirs, ``make_table -> encode`` (and ``subset``, whose writable copy pruning
 and cross-validation train on), and hands them to the builder's own entry points
-(:func:`engine.fast.builder.plan` with the compiled builder forced, then
-:func:`~engine.fast.builder.grow_compiled`), for small tables of each kind (numeric
-only, mixed, nominal only, missing values, a numeric target) in every mode (exact and
-histogram search, depth- and best-first, with and without a leaf limit, multiway and
-binary, a subtree regrown below a hand edit with fractional weights). Whatever the
+(:func:`engine.fast.builder.grow_tree` and :func:`~engine.fast.builder.grow_stepwise`,
+in the mode :func:`~engine.fast.builder.plan` picks), for small tables of each kind
+(numeric only, mixed, nominal only, missing values, a numeric target) in every mode
+(exact and histogram search, depth- and best-first, with and without a leaf limit,
+multiway and binary, CART's two-group splits, the window's step-by-step growth, a
+subtree regrown below a hand edit with fractional weights). Whatever the
 kernels' signatures become, fits like these compile them;
 ``tests/engine/test_compile_lifecycle.py`` checks that real fits then compile nothing new.
 
@@ -40,6 +41,12 @@ FITS = (
     ("regression", {"algorithm": "cart", "task": "regression", "splitter": "histogram",
                     "growth": "best", "max_leaves": 12}),
 )
+#: Step-by-step growths (the window's Growth tab).
+STEPWISE = (
+    ("mixed", {"algorithm": "cart", "growth": "best"}),
+    ("missing", {"algorithm": "c45"}),
+    ("numeric", {"algorithm": "cart", "splitter": "histogram"}),
+)
 #: Rows of each warm-up table.
 ROWS = 1_000
 
@@ -48,7 +55,7 @@ def warm_up(check=lambda: None) -> None:
     """Grow :data:`FITS` on the compiled builder, on ``encode``'s arrays and on a subset's
     (seconds once compiled); ``check`` is called between fits."""
     from engine.data.encoding import encode, subset
-    from engine.fast.builder import grow_compiled, plan
+    from engine.fast.builder import grow_stepwise, grow_tree, plan
     from engine.learn.problem import Problem
     from engine.monitor import Monitor
     from engine.settings import resolve
@@ -62,10 +69,17 @@ def warm_up(check=lambda: None) -> None:
             check()
             problem = Problem(data, settings)
             rows = np.arange(data.n_rows)
-            weights = data.weight[rows]
-            mode = plan(problem, rows, weights, frozenset(), force=True)
-            if mode is not None:
-                grow_compiled(problem, mode, rows, weights, 0, frozenset(), Monitor())
+            grow_tree(problem, plan(settings, len(rows)), rows, data.weight[rows], 0,
+                      frozenset(), Monitor())
+    # The window's step-by-step growth (its own entry point, no private subtrees).
+    for name, options in STEPWISE:
+        check()
+        settings = resolve(**options)
+        data = encode(made[name], settings.task)
+        problem = Problem(data, settings)
+        for _ in zip(range(3), grow_stepwise(problem, plan(settings, data.n_rows), Monitor()),
+                     strict=False):
+            pass
     # A subtree regrown below a hand edit: some rows, fractional weights, an attribute used.
     check()
     data = encode(made["mixed"])
@@ -74,9 +88,7 @@ def warm_up(check=lambda: None) -> None:
     rows = np.arange(16, data.n_rows)
     weights = np.full(len(rows), 0.75)
     used = frozenset({data.schema.attribute_index("colour")})
-    mode = plan(problem, rows, weights, used, force=True)
-    if mode is not None:
-        grow_compiled(problem, mode, rows, weights, 1, used, Monitor())
+    grow_tree(problem, plan(settings, len(rows)), rows, weights, 1, used, Monitor())
 
 
 def tables() -> dict:

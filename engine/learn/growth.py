@@ -48,16 +48,27 @@ def grow(
     weights: np.ndarray | None = None,
     depth: int = 0,
     used: frozenset = frozenset(),
+    compiled: bool | None = None,
 ) -> Node:
     """Grow a tree on ``data``; or, given ``rows``/``weights``/``depth``/``used`` (attributes
-    already split on by multiway ancestors), the subtree below an existing node."""
+    already split on by multiway ancestors), the subtree below an existing node.
+
+    ``compiled``: None runs the compiled kernels, or their Python source for a small fit
+    while they compile (:func:`compiled_kernels_ready`); True waits for the compiled
+    kernels whatever the size; False runs the Python source (the root alone, say). The
+    tree is the same every way.
+    """
     from engine.fast.builder import grow_tree, plan
+    from engine.fast.compile import wait_until_compiled
 
     problem = Problem(data, settings, monitor)
     monitor.report(0.0, "choosing the first split")
     rows = np.arange(data.n_rows) if rows is None else np.asarray(rows)
     weights = data.weight[rows] if weights is None else np.asarray(weights, dtype=np.float64)
-    compiled = compiled_kernels_ready(monitor, len(rows) * data.X.shape[1])
+    if compiled is None:
+        compiled = compiled_kernels_ready(monitor, len(rows) * data.X.shape[1])
+    elif compiled:
+        compiled = wait_until_compiled(monitor, None)
     node = grow_tree(problem, plan(settings, len(rows)), rows, weights, depth, frozenset(used),
                      monitor, compiled)
     monitor.report(1.0, "grown")

@@ -17,7 +17,7 @@ def test_the_status_bar_shows_the_compilation_and_then_that_it_is_ready(qtbot, w
     assert label.isHidden()
     _tell_from_another_thread(kernels.Notice(
         "compiling", "compiling the fast split search for this machine, once (about a minute); "
-                     "until then fits use the slower numpy search", expected=60.0))
+                     "until then bigger fits wait for it", expected=60.0))
     qtbot.waitUntil(lambda: not label.isHidden())
     assert label.text().startswith("Compiling the fast split search for this machine, once (about a minute)")
     assert "python main.py compile" in label.toolTip()
