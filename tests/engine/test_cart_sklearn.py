@@ -14,6 +14,10 @@ sklearn_tree = pytest.importorskip("sklearn.tree")
 from engine.estimator import DecisionTree  # noqa: E402
 from engine.prune.cost_complexity import cost_complexity_path  # noqa: E402
 
+#: Every fit here grows on the compiled kernels (the code that grows real trees), which
+#: the fixture checks; it waits for their one-time compilation if need be.
+pytestmark = pytest.mark.usefixtures("compiled_builder")
+
 
 def _data(seed, n=1000, p=6, classes=3, regression=False):
     rng = np.random.default_rng(seed)

@@ -9,6 +9,10 @@ from engine.errors import ArborError
 from engine.estimator import DecisionTree
 from engine.export.text import to_text
 
+#: Every fit here grows on the compiled kernels (the code that grows real trees), which
+#: the fixture checks; it waits for their one-time compilation if need be.
+pytestmark = pytest.mark.usefixtures("compiled_builder")
+
 WEATHER_TREE = """\
 outlook = sunny
 |   humidity = high: no (3.0)

@@ -23,6 +23,10 @@ NAMES = sorted(RECORDED)
 ID3_NAMES = sorted(n for n in NAMES if "id3" in RECORDED[n])
 WEKA_JAR = Path("/usr/share/java/weka.jar")
 
+#: Every fit here grows on the compiled kernels (the code that grows real trees), which
+#: the fixture checks; it waits for their one-time compilation if need be.
+pytestmark = pytest.mark.usefixtures("compiled_builder")
+
 
 def table(name):
     return read_arff(HERE / RECORDED[name]["arff"])
