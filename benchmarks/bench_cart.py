@@ -76,7 +76,8 @@ def _fit_sklearn(X, y, depth):
 
 
 def _fit_ours(table, depth, splitter):
-    return DecisionTree(algorithm="cart", max_depth=depth, splitter=splitter).fit(table)
+    # Unpruned, as scikit-learn's default (Arbor's CART default prunes, alpha chosen by CV).
+    return DecisionTree(algorithm="cart", prune="none", max_depth=depth, splitter=splitter).fit(table)
 
 
 def _resident() -> int:

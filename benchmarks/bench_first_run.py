@@ -10,7 +10,8 @@ Steps, each a new process, timed from outside (so interpreter start and imports 
    ``pip install -e '.[test]'`` (or, with ``--this-python``, run the clone with this interpreter);
 2. with an empty cache folder (``ARBOR_CACHE_DIR=<work>/cache``: a machine that never ran Arbor),
    ``python main.py compile``;
-3. ``python main.py train big.csv --algorithm cart --max-depth 12`` against a script that
+3. ``python main.py train big.csv --algorithm cart --prune none --max-depth 12`` (unpruned, as
+   scikit-learn's default) against a script that
    reads the same CSV with pandas and fits scikit-learn's ``DecisionTreeClassifier(max_depth=12)``,
    three times each, interleaved; the ratio of medians;
 4. a second clone at another path (another venv) runs ``compile`` and ``train``: it must find the
@@ -125,7 +126,8 @@ def main() -> None:
         seconds, out = run([python, "main.py", "compile"], first, env, "compile")
         print(f"one-time compile: {seconds:.1f} s  ({out.stdout.splitlines()[0]})")
         def train_with(py):
-            return [py, "main.py", "train", str(data), "--algorithm", "cart", "--max-depth", "12"]
+            return [py, "main.py", "train", str(data), "--algorithm", "cart", "--prune", "none",
+                    "--max-depth", "12"]
 
         train = train_with(python)
         sk = [python, "-c", SKLEARN, str(data)]
