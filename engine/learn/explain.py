@@ -17,7 +17,7 @@ from engine.errors import ArborError
 from engine.learn.criteria import entropy, gini, mean_info, split_info
 from engine.learn.drafts import make_draft, partition
 from engine.learn.problem import Candidate, Problem
-from engine.learn.splitting import choose, score_all, scorer_for
+from engine.learn.splitting import choose, score_all, score_threshold_c45, scorer_for
 from engine.learn.tolerances import C45_VALUE_EPS
 from engine.settings import Settings
 from engine.tree import MULTIWAY, SUBSET, Tree
@@ -28,8 +28,8 @@ REASONS = {
     "missing": "every value is missing here",
     "one value": "it has only one value here",
     "no gain": "no split of it gains anything here",
-    "no gain (MDL)": "no threshold gains more than C4.5 charges for choosing one "
-                     "(log2 of the candidate cuts / the node's rows)",
+    "no gain (MDL)": "its best threshold (shown with its gain before the penalty) gains no more than C4.5 "
+                     "charges for choosing one (log2 of the candidate cuts / the node's rows)",
     "small": "every split of it leaves a branch below the minimum leaf size",
 }
 
@@ -107,6 +107,8 @@ def attribute_table(data: Encoded, settings: Settings, rows=None, weights=None,
         fallback = None if candidates[j] is not None else _fallback(problem, j, rows, weights)
         cand = candidates[j] if candidates[j] is not None else fallback
         reason = None if candidates[j] is not None else _reason(problem, j, rows, fallback, used)
+        if reason == "no gain (MDL)":  # the cut C4.5 weighed, before its penalty took the gain
+            cand = score_threshold_c45(_loose(problem), j, rows, weights, node_weight, penalised=False)
         if cand is None:
             table.append(AttributeRow(attr.name, before, before, 0.0, 0.0, 0.0, 0.0, None,
                                       False, False, None, reason))
@@ -145,8 +147,12 @@ def _reason(problem: Problem, j: int, rows, fallback: Candidate | None, used) ->
     return "no gain (MDL)" if not nominal and not problem.settings.binary else "no gain"
 
 
+def _loose(problem: Problem) -> Problem:
+    return Problem(problem.data, replace(problem.settings, min_samples_leaf=0.0))
+
+
 def _fallback(problem: Problem, j, rows, weights) -> Candidate | None:
     """Score an attribute the algorithm would not consider (so the table is complete)."""
-    loose = Problem(problem.data, replace(problem.settings, min_samples_leaf=0.0))
+    loose = _loose(problem)
     attr = problem.data.schema.attributes[j]
     return scorer_for(loose.settings, attr.is_nominal)(loose, j, rows, weights, float(weights.sum()))

@@ -88,8 +88,11 @@ def _cumulative(problem: Problem, x, krows, kw):
     return x[order], np.cumsum(per_row_stats(problem, krows[order], kw[order]), axis=0)
 
 
-def score_threshold_c45(problem: Problem, j: int, rows, weights, node_weight: float):
-    """C4.5's numeric split: a binary cut at a value present in the data, MDL-penalised."""
+def score_threshold_c45(problem: Problem, j: int, rows, weights, node_weight: float,
+                        penalised: bool = True):
+    """C4.5's numeric split: a binary cut at a value present in the data, MDL-penalised
+    (``penalised=False``: the best cut even when the penalty leaves it nothing, as
+    :mod:`engine.learn.explain` shows why it was refused)."""
     x, krows, kw = _known(problem, rows, weights, j)
     if len(x) < 2:
         return None
@@ -111,7 +114,7 @@ def score_threshold_c45(problem: Problem, j: int, rows, weights, node_weight: fl
     if gains[best] <= WEKA_EPS:
         return None
     gain = rules.c45_penalised(float(gains[best]), len(cut), node_weight)
-    if gain <= WEKA_EPS:
+    if gain <= WEKA_EPS and penalised:
         return None
     midpoint = rules.c45_midpoint(float(xs[cut[best]]), float(xs[cut[best] + 1]))
     threshold = c45_threshold(problem.sorted_values[j], midpoint)  # at a training value, as J48
