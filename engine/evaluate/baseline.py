@@ -113,18 +113,11 @@ def fit_zero_r(data: Encoded) -> ZeroRule:
 
 def fit_one_r(data: Encoded, min_bucket: int = 6) -> OneRule:
     """1-R fitted on ``data`` as :func:`baselines` describes it, as a predictor."""
-    schema = data.schema
-    if schema.is_regression:
-        raise ArborError("0-R and 1-R are classification baselines; the target is numeric")
-    K = len(schema.classes)
+    rules_by_attribute = _rule_per_attribute(data, min_bucket)  # checks the target first
+    K = len(data.schema.classes)
     default = int(np.argmax(np.bincount(data.y, weights=data.weight, minlength=K)))
     best = None
-    for j, attr in enumerate(schema.attributes):
-        x = data.X[:, j]
-        if attr.is_nominal:
-            errors, _, fitted = _nominal_rule(x, data.y, data.weight, attr.categories, K)
-        else:
-            errors, _, fitted = _numeric_rule(x, data.y, data.weight, K, min_bucket)
+    for j, attr, errors, _, fitted in rules_by_attribute:
         if best is None or errors < best[0] - 1e-9:
             best = (errors, j, attr, fitted)
     if best is None:
@@ -133,6 +126,24 @@ def fit_one_r(data: Encoded, min_bucket: int = 6) -> OneRule:
     classes = np.where(classes < 0, default, classes).astype(np.intp)
     return OneRule(j, attr.is_nominal, classes, uppers, default if missing < 0 else missing, default, K,
                    f"on {attr.name}")
+
+
+def _rule_per_attribute(data: Encoded, min_bucket: int):
+    """1-R's rule on each attribute in turn: (index, attribute, errors, rules, fitted)."""
+    schema = data.schema
+    if schema.is_regression:
+        raise ArborError("0-R and 1-R are classification baselines; the target is numeric")
+    K = len(schema.classes)
+
+    def rules():
+        for j, attr in enumerate(schema.attributes):
+            x = data.X[:, j]
+            if attr.is_nominal:
+                yield j, attr, *_nominal_rule(x, data.y, data.weight, attr.categories, K)
+            else:
+                yield j, attr, *_numeric_rule(x, data.y, data.weight, K, min_bucket)
+
+    return rules()
 
 
 def _nominal_rule(x, y, w, categories, K):
@@ -256,17 +267,10 @@ def baselines(data: Encoded, min_bucket: int = 6) -> Baselines:
     (5.0, 'outlook', 4.0)
     """
     schema = data.schema
-    if schema.is_regression:
-        raise ArborError("0-R and 1-R are classification baselines; the target is numeric")
-    K = len(schema.classes)
-    totals = np.bincount(data.y, weights=data.weight, minlength=K)
+    rules_by_attribute = _rule_per_attribute(data, min_bucket)  # checks the target first
+    totals = np.bincount(data.y, weights=data.weight, minlength=len(schema.classes))
     best, best_errors, best_rules, per_attr = None, np.inf, [], []
-    for j, attr in enumerate(schema.attributes):
-        x = data.X[:, j]
-        if attr.is_nominal:
-            errors, rules, _ = _nominal_rule(x, data.y, data.weight, attr.categories, K)
-        else:
-            errors, rules, _ = _numeric_rule(x, data.y, data.weight, K, min_bucket)
+    for _, attr, errors, rules, _ in rules_by_attribute:
         per_attr.append((attr.name, errors))
         if errors < best_errors - 1e-9:
             best, best_errors, best_rules = attr.name, errors, rules
