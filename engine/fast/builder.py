@@ -104,23 +104,27 @@ class Growth:
         self.problem, self.monitor = problem, monitor
         whole = _is_whole(rows, data.n_rows)
         X = np.asfortranarray(data.X, dtype=np.float64)
-        values = X.ravel(order="F")  # column by column, a view when X is column-major
-        values.setflags(write=False)  # the kernels see one array type, whatever X was
         row = np.array(rows, dtype=np.int64)
+        # Column by column, by entry: a view of the table when the fit takes every row.
+        values = X.ravel(order="F") if whole else np.asfortranarray(X[row]).ravel(order="F")
+        values.setflags(write=False)  # the kernels see one array type, whatever X was
         w = np.array(weights, dtype=np.float64)
         if not (np.all(np.isfinite(w)) and np.all(w >= 0)):
             raise ArborError("row weights must be finite and not negative")
         if problem.regression:
             y = np.array(data.y if whole else data.y[rows], dtype=np.float64)
-            cls, target = np.zeros(1, np.int64), y
+            cls, target = np.zeros(1, np.int16), y
             wy = w * y  # the sums run in entry order, as the kernels add
             root_stats = np.array([np.cumsum(w)[-1] if m else 0.0,
                                    np.cumsum(wy)[-1] if m else 0.0,
                                    np.cumsum(wy * y)[-1] if m else 0.0])
         else:
-            cls = np.array(data.y if whole else data.y[rows], dtype=np.int64)
+            if K > np.iinfo(np.int16).max:
+                raise ArborError(f"{K} classes: at most {np.iinfo(np.int16).max} can be told apart")
+            # Small: the sweeps look an entry's class up at random, so it should stay in cache.
+            cls = np.array(data.y if whole else data.y[rows], dtype=np.int16)
             target = np.zeros(1)
-            root_stats = np.bincount(cls, weights=w, minlength=K).astype(np.float64)
+            root_stats = np.bincount(cls.astype(np.intp), weights=w, minlength=K).astype(np.float64)
         kind = np.array([NOMINAL if a.is_nominal else NUMERIC for a in attrs], dtype=np.int64)
         n_categories = np.array([len(a.categories) if a.is_nominal else 0 for a in attrs],
                                 dtype=np.int64)
@@ -142,8 +146,8 @@ class Growth:
             hist = False
         gappy = bool(has_missing.any())
         capacity = m + (int(MISSING_SLACK * m) + 1024 if gappy else 0)
-        self.data = Training(values, data.n_rows, row, cls, target, kind, n_categories, counted,
-                             numeric_index, has_missing, used_above)
+        self.data = Training(values, m, cls, target, kind, n_categories, counted, numeric_index,
+                             has_missing, used_above)
         if hist:
             codes, n_bins, low, high = bin_columns(X, row, n_categories, s.max_bins, whole,
                                                    check=monitor.check)
@@ -220,8 +224,8 @@ class Growth:
         private = np.zeros(p * stride)
         values = private.view()
         values.setflags(write=False)
-        data = d._replace(values=values, n_table_rows=stride, row=np.arange(stride, dtype=np.int64),
-                          cls=np.zeros(stride, np.int64), target=np.zeros(stride))
+        data = d._replace(values=values, n_entries=stride, cls=np.zeros(stride, np.int16),
+                          target=np.zeros(stride))
         n_numeric = int((d.kind == NUMERIC).sum())
         arena = Arena(np.zeros(capacity, np.int32), np.zeros(capacity),
                       np.zeros((n_numeric, capacity), np.int32))

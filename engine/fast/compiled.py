@@ -156,11 +156,11 @@ def _category_table(j, sp, s, e, K, table, V):
     for v in range(V):
         for k in range(table.shape[1]):
             table[v, k] = 0.0
-    base = j * data.n_table_rows
+    base = j * data.n_entries
     known = 0
     for t in range(s, e):
         ent = arena.entry[t]
-        x = data.values[base + data.row[ent]]
+        x = data.values[base + ent]
         if not np.isnan(x):
             add_entry(table[int(x)], ent, arena.weight[t], data.cls, data.target, K)
             known += 1
@@ -170,10 +170,10 @@ def _category_table(j, sp, s, e, K, table, V):
 @njit(cache=True)
 def _count_missing(j, sp, s, e):
     data, arena = sp.data, sp.arena
-    base = j * data.n_table_rows
+    base = j * data.n_entries
     missing = 0
     for t in range(s, e):
-        if np.isnan(data.values[base + data.row[arena.entry[t]]]):
+        if np.isnan(data.values[base + arena.entry[t]]):
             missing += 1
     return missing
 
@@ -193,13 +193,13 @@ def _score_small_numeric(j, i, sp, par, nodes, work, cand):
     """A small node in the histogram mode: attribute ``j`` over its own sorted known values."""
     data, arena = sp.data, sp.arena
     s, e = nodes.start[i], nodes.end[i]
-    base = j * data.n_table_rows
+    base = j * data.n_entries
     K = par.n_classes
     values, weights, entries = work.value_buffer, work.weight_buffer2, work.entry_buffer
     nk = 0
     for t in range(s, e):
         ent = arena.entry[t]
-        x = data.values[base + data.row[ent]]
+        x = data.values[base + ent]
         if not np.isnan(x):
             values[nk] = x
             weights[nk] = arena.weight[t]
@@ -242,7 +242,7 @@ def evaluate(i, sp, par, nodes, hist, work, cand, groups, state):
     s, e = nodes.start[i], nodes.end[i]
     n = e - s
     p = data.kind.shape[0]
-    N = data.n_table_rows
+    N = data.n_entries
     unit = nodes.unit[i] == 1
     if not unit:  # the entries' weights here, for the sweeps over sorted orders
         for t in range(s, e):
@@ -274,14 +274,14 @@ def evaluate(i, sp, par, nodes, hist, work, cand, groups, state):
             continue
         if data.kind[j] == NOMINAL:
             V = data.n_categories[j]
-            _category_table(j, sp, s, e, K, work.table, V)
+            cand.n_known[j] = _category_table(j, sp, s, e, K, work.table, V)
             if par.binary == 1:
                 score_subset(j, work.table[:V], V, par, weight, work, cand)
             else:
                 score_table(j, work.table[:V], V, par, weight, work, cand)
         elif par.histogram == 0:
             a = data.numeric_index[j]
-            scan_sorted(j, data.values[j * N:(j + 1) * N], data.row, sp.entry_weight, data.cls,
+            scan_sorted(j, data.values[j * N:(j + 1) * N], sp.entry_weight, data.cls,
                         data.target, arena.order[a], s, n, stats, unit, par, weight, work, cand, flog)
         else:
             _score_small_numeric(j, i, sp, par, nodes, work, cand)
@@ -296,7 +296,13 @@ def evaluate(i, sp, par, nodes, hist, work, cand, groups, state):
     nodes.ratio[i] = cand.ratio[best]
     nodes.fraction0[i] = cand.fraction0[best]
     nodes.fraction1[i] = cand.fraction1[best]
-    nodes.n_missing[i] = _count_missing(best, sp, s, e) if data.has_missing[best] else 0
+    if not data.has_missing[best]:
+        nodes.n_missing[i] = 0
+    elif binned and not (data.kind[best] == NOMINAL
+                         and data.n_categories[best] > MAX_BINNED_CATEGORIES):
+        nodes.n_missing[i] = _count_missing(best, sp, s, e)
+    else:  # the scorer counted the entries with a value
+        nodes.n_missing[i] = n - cand.n_known[best]
     if data.kind[best] == NOMINAL and par.binary == 1:
         # The winner's groups (scoring it again leaves them in work.best_mask).
         V = data.n_categories[best]
@@ -318,44 +324,81 @@ def n_branches(j, data, par):
 
 
 @njit(cache=True)
-def _distribute(arr, weights, s, e, base, entry_branch, fractions, nb, pos, buf, wbuf, in_place):
-    """Copy the segment ``arr[s:e]`` (and ``weights[s:e]`` if given) to the children's segments
-    from ``base`` on, keeping its order: an entry goes to its branch, a missing one
-    (branch -1) to every branch with a positive fraction, its weight times that fraction.
-    ``pos[b]``: child b's offset from ``base``. ``in_place``: nothing is missing and the
-    lowest child starts at ``s``: that child is compacted in place, the others go through
-    the buffer."""
-    has_w = weights.shape[0] > 0
-    low = nb - 1  # the child laid out first
-    total = 0
+def _distribute_entries(arena, s, e, base, entry_branch, fractions, nb, pos, buf, wbuf, stats,
+                        c0, data, K):
+    """Copy the segment's entries and weights to the children's segments from ``base`` on,
+    keeping their order, and add each to its child's statistics (in that order: numpy's
+    bincount over the child's rows). An entry goes to its branch, a missing one (branch -1) to
+    every branch with a positive fraction, its weight times that fraction. ``pos[b]``: child
+    b's offset from ``base``. The child laid out first (the last branch) is compacted in place
+    when it starts at ``s`` (no entry is overwritten before it is read); the others go through
+    the buffers."""
+    entries, weights = arena.entry, arena.weight
+    low = nb - 1
+    in_place = base == s
     for t in range(s, e):
-        ent = arr[t]
+        ent = entries[t]
+        w = weights[t]
         b = entry_branch[ent]
         if b >= 0:
             if in_place and b == low:
-                arr[s + pos[b]] = ent
-                if has_w:
-                    weights[s + pos[b]] = weights[t]
+                entries[s + pos[b]] = ent
+                weights[s + pos[b]] = w
             else:
                 buf[pos[b]] = ent
-                if has_w:
-                    wbuf[pos[b]] = weights[t]
+                wbuf[pos[b]] = w
+            pos[b] += 1
+            add_entry(stats[c0 + b], ent, w, data.cls, data.target, K)
+        else:
+            for bb in range(nb):
+                f = fractions[bb]
+                if f > 0:
+                    wf = w * f
+                    if in_place and bb == low:
+                        entries[s + pos[bb]] = ent
+                        weights[s + pos[bb]] = wf
+                    else:
+                        buf[pos[bb]] = ent
+                        wbuf[pos[bb]] = wf
+                    pos[bb] += 1
+                    add_entry(stats[c0 + bb], ent, wf, data.cls, data.target, K)
+    total = 0
+    for b in range(nb):
+        if pos[b] > total:
+            total = pos[b]
+    for t in range(pos[low] if in_place else 0, total):
+        entries[base + t] = buf[t]
+        weights[base + t] = wbuf[t]
+
+
+@njit(cache=True)
+def _distribute_order(row, s, e, base, entry_branch, fractions, nb, pos, buf):
+    """:func:`_distribute_entries` for a row of entries sorted by an attribute."""
+    low = nb - 1
+    in_place = base == s
+    for t in range(s, e):
+        ent = row[t]
+        b = entry_branch[ent]
+        if b >= 0:
+            if in_place and b == low:
+                row[s + pos[b]] = ent
+            else:
+                buf[pos[b]] = ent
             pos[b] += 1
         else:
             for bb in range(nb):
                 if fractions[bb] > 0:
-                    buf[pos[bb]] = ent
-                    if has_w:
-                        wbuf[pos[bb]] = weights[t] * fractions[bb]
+                    if in_place and bb == low:
+                        row[s + pos[bb]] = ent
+                    else:
+                        buf[pos[bb]] = ent
                     pos[bb] += 1
+    total = 0
     for b in range(nb):
         if pos[b] > total:
             total = pos[b]
-    start = pos[low] if in_place else 0
-    for t in range(start, total):
-        arr[base + t] = buf[t]
-        if has_w:
-            weights[base + t] = wbuf[t]
+    for t in range(pos[low] if in_place else 0, total):
+        row[base + t] = buf[t]
 
 
 @njit(cache=True)
@@ -372,7 +415,7 @@ def partition(i, sp, par, nodes, hist, work, groups, state, depth_first):
     numeric = data.kind[j] == NUMERIC
     nb = n_branches(j, data, par)
     binned_cut = par.histogram == 1 and numeric and nodes.cut_bin[i] >= 0
-    base_col = j * data.n_table_rows
+    base_col = j * data.n_entries
     counts = work.counts
     for b in range(nb):
         counts[b] = 0
@@ -383,7 +426,7 @@ def partition(i, sp, par, nodes, hist, work, groups, state, depth_first):
             code = hist.codes[ent, j]
             b = -1 if code == MISSING_CODE else (0 if code <= nodes.cut_bin[i] else 1)
         else:
-            x = data.values[base_col + data.row[ent]]
+            x = data.values[base_col + ent]
             if np.isnan(x):
                 b = -1
             elif numeric:
@@ -424,19 +467,20 @@ def partition(i, sp, par, nodes, hist, work, groups, state, depth_first):
     for b in range(nb - 1, -1, -1):  # last branch first
         offsets[b] = base + at
         at += counts[b]
-    in_place = n_miss == 0 and base == s
+    c0 = state.n_nodes[0]
+    state.n_nodes[0] += nb
     for b in range(nb):
+        st = nodes.stats[c0 + b]
+        for k in range(st.shape[0]):
+            st[k] = 0.0
         pos[b] = offsets[b] - base
-    _distribute(arena.entry, arena.weight, s, e, base, sp.entry_branch, fractions, nb, pos,
-                sp.buffer, sp.weight_buffer, in_place)
-    no_weights = arena.weight[:0]
+    _distribute_entries(arena, s, e, base, sp.entry_branch, fractions, nb, pos, sp.buffer,
+                        sp.weight_buffer, nodes.stats, c0, data, K)
     for a in range(arena.order.shape[0]):
         for b in range(nb):
             pos[b] = offsets[b] - base
-        _distribute(arena.order[a], no_weights, s, e, base, sp.entry_branch, fractions, nb, pos,
-                    sp.buffer, sp.weight_buffer, in_place)
-    c0 = state.n_nodes[0]
-    state.n_nodes[0] += nb
+        _distribute_order(arena.order[a], s, e, base, sp.entry_branch, fractions, nb, pos,
+                          sp.buffer)
     unit = nodes.unit[i] == 1
     for b in range(nb):
         c = c0 + b
@@ -448,11 +492,6 @@ def partition(i, sp, par, nodes, hist, work, groups, state, depth_first):
         child_unit = unit and (n_miss == 0 or fractions[b] == 0.0 or fractions[b] == 1.0)
         nodes.unit[c] = 1 if child_unit else 0
         nodes.fraction[c] = fractions[b]
-        st = nodes.stats[c]
-        for k in range(st.shape[0]):
-            st[k] = 0.0
-        for t in range(cs, ce):
-            add_entry(st, arena.entry[t], arena.weight[t], data.cls, data.target, K)
         nodes.weight[c] = float(ce - cs) if child_unit else pairwise_sum(arena.weight, cs, ce - cs)
     nodes.child0[i], nodes.n_children[i] = c0, nb
     if par.histogram == 1:
@@ -521,7 +560,8 @@ def _room(i, sp, par, nodes, groups, state, max_categories):
     if state.n_nodes[0] + nb > nodes.start.shape[0]:
         state.need_nodes[0] = state.n_nodes[0] + nb
         ok = False
-    if par.binary == 1 and state.groups_used[0] + nb * max_categories > groups.branch.shape[0]:
+    if par.binary == 1 and max_categories > 0 \
+            and state.groups_used[0] + nb * max_categories > groups.branch.shape[0]:
         state.need_groups[0] = state.groups_used[0] + nb * max_categories
         ok = False
     n = nodes.end[i] - nodes.start[i]
@@ -572,7 +612,7 @@ def build_local(c, gsp, lsp, par, lpar, nodes, hist, work, cand, groups, state, 
     s, e = nodes.start[c], nodes.end[c]
     n = e - s
     p = gdata.kind.shape[0]
-    stride, N = ldata.n_table_rows, gdata.n_table_rows
+    stride, N = ldata.n_entries, gdata.n_entries
     if n > larena.entry.shape[0]:
         state.need_local[0] = n
         return -1
@@ -580,7 +620,6 @@ def build_local(c, gsp, lsp, par, lpar, nodes, hist, work, cand, groups, state, 
     private = lsp.private_values
     for t in range(n):
         ent = gsp.arena.entry[s + t]
-        r = gdata.row[ent]
         larena.entry[t] = t
         larena.weight[t] = gsp.arena.weight[s + t]
         if par.n_classes > 0:
@@ -588,7 +627,7 @@ def build_local(c, gsp, lsp, par, lpar, nodes, hist, work, cand, groups, state, 
         else:
             ldata.target[t] = gdata.target[ent]
         for j in range(p):
-            private[j * stride + t] = gdata.values[j * N + r]
+            private[j * stride + t] = gdata.values[j * N + ent]
     for j in range(p):
         a = ldata.numeric_index[j]
         if a >= 0:
@@ -665,7 +704,7 @@ def run(budget, step, gsp, lsp, par, lpar, nodes, heap, hist, work, cand, groups
     ``step``, one node was expanded (``PAUSED``), or an array needs more room (``NEEDS_ROOM``:
     ``state.need_*`` says which; call again once enlarged)."""
     data = gsp.data
-    max_categories = 2
+    max_categories = 0  # the most categories of a nominal attribute (0: none)
     for j in range(data.kind.shape[0]):
         if data.kind[j] == NOMINAL and data.n_categories[j] > max_categories:
             max_categories = data.n_categories[j]

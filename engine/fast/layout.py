@@ -1,8 +1,8 @@
 """What the compiled builder's kernels work on: named groups of arrays (numba passes
 namedtuples of arrays as one argument), made and enlarged by :mod:`engine.fast.builder`.
 
-An *entry* is one training row reaching the root (``Training.row`` maps it to its row
-of the table); a node holds a segment ``[start, end)`` of an :class:`Arena`: its entries
+An *entry* is one training row reaching the root (the values are gathered by entry); a
+node holds a segment ``[start, end)`` of an :class:`Arena`: its entries
 in root order with their weights at that node (an entry whose value of a split
 attribute is missing goes down every branch with a fraction of its weight), and, in the
 exact mode, the same entries sorted by each numeric attribute (missing values last).
@@ -21,13 +21,13 @@ MISSING_CODE = 255
 #: counted from the entries.
 MAX_BINNED_CATEGORIES = 255
 
-#: The training set: ``values[j * n_table_rows + r]`` is attribute j of table row r (NaN:
+#: The training set: ``values[j * n_entries + e]`` is attribute j of entry e (NaN:
 #: missing); ``cls`` / ``target`` per entry; per attribute its kind, number of categories,
 #: whether it counts toward C4.5's average gain, its row of ``Arena.order`` (-1: nominal),
 #: whether it has missing values at all, and the attributes excluded from the start
 #: (used by multiway splits above the node a subtree grows from).
 Training = namedtuple("Training", [
-    "values", "n_table_rows", "row", "cls", "target", "kind", "n_categories", "counted",
+    "values", "n_entries", "cls", "target", "kind", "n_categories", "counted",
     "numeric_index", "has_missing", "used_above",
 ])
 

@@ -50,34 +50,35 @@ BY_GAIN, BY_RATIO, C45_RULE = 0, 1, 2
 PROXY_SLACK = 1e-9
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _proxy(left, right, sl, sr, K, code, flog):
-    """A number the gain grows with, far cheaper than the gain (no division per class).
+    """A number the gain grows with, far cheaper than the gain, as (numerator, denominator);
+    a denominator of 0: no proxy, compute the gain.
 
     Gini: gain = const + (sum l_k^2 / L + sum r_k^2 / R) / N; squared error:
-    gain = const + (Y_L^2 / W_L + Y_R^2 / W_R) / N; entropy, with whole counts:
-    gain = const + (sum f(l_k) + sum f(r_k) - f(L) - f(R)) / N with f(c) = c log2 c
-    looked up in ``flog``. Exact gains are computed only for cuts whose proxy comes
-    within ``PROXY_SLACK`` of the best so far, so the first maximum of the exact gains
-    is found as before (rounding moves a gain by ~1e-16 relative; the slack is 10^7
-    times that). +inf: no proxy, compute the gain.
+    gain = const + (Y_L^2 / W_L + Y_R^2 / W_R) / N; both as (a R + b L) / (L R), compared
+    without dividing. Entropy, with whole counts: gain = const + (sum f(l_k) + sum f(r_k)
+    - f(L) - f(R)) / N with f(c) = c log2 c looked up in ``flog``. Exact gains are computed
+    only for cuts whose proxy comes within ``PROXY_SLACK`` of the best so far, so the first
+    maximum of the exact gains is found as before (rounding moves a proxy by ~1e-16
+    relative; the slack is 10^7 times that).
     """
     if not (sl > 0 and sr > 0):
-        return np.inf
+        return 0.0, 0.0
     if code == GINI:
         a, b = 0.0, 0.0
         for k in range(K):
             a += left[k] * left[k]
             b += right[k] * right[k]
-        return a / sl + b / sr
+        return a * sr + b * sl, sl * sr
     if code == SQUARED_ERROR:
-        return left[1] * left[1] / sl + right[1] * right[1] / sr
+        return left[1] * left[1] * sr + right[1] * right[1] * sl, sl * sr
     if code == ENTROPY and flog.shape[0] > 1:  # whole counts index a table of c*log2(c)
         a = 0.0
         for k in range(K):
             a += flog[int(left[k])] + flog[int(right[k])]
-        return a - flog[int(sl)] - flog[int(sr)]
-    return np.inf
+        return a - flog[int(sl)] - flog[int(sr)], 1.0
+    return 0.0, 0.0
 
 
 @njit(cache=True, inline="always")
@@ -96,8 +97,8 @@ def _consider_cut(pos, left, right, total, K, code, binary, whole, imp_parent, k
     if binary:
         if sl >= msl and sr >= msl:
             ncut += 1
-            pr = _proxy(left, right, sl, sr, K, code, flog)
-            if pr == np.inf or pr >= pbest - PROXY_SLACK * abs(pbest):
+            num, den = _proxy(left, right, sl, sr, K, code, flog)
+            if den == 0.0 or num >= (pbest - PROXY_SLACK * abs(pbest)) * den:
                 if whole:
                     g = gain_two_whole(left, right, K, code, imp_parent, known_w, tmp)
                 else:
@@ -105,16 +106,16 @@ def _consider_cut(pos, left, right, total, K, code, binary, whole, imp_parent, k
                 if g > best:
                     best, best_pos = g, pos
                     copy_into(best_left, left, left.shape[0])
-                if pr != np.inf and pr > pbest:
-                    pbest = pr
+                if den != 0.0 and num / den > pbest:
+                    pbest = num / den
     elif c45_cut_admissible(sl, sr, min_split):
         # Only cuts within WEKA_EPS of the best gain matter to C4.5's pick.
-        pr = _proxy(left, right, sl, sr, K, code, flog)
-        if pr == np.inf or pr >= pbest - (WEKA_EPS * (sl + sr) / known_frac
-                                          + PROXY_SLACK * abs(pbest)):
+        num, den = _proxy(left, right, sl, sr, K, code, flog)
+        if den == 0.0 or num >= (pbest - (WEKA_EPS * (sl + sr) / known_frac
+                                          + PROXY_SLACK * abs(pbest))) * den:
             gains[ncut] = gain_two(left, right, K, code, imp_parent, known_frac, tmp)
-            if pr != np.inf and pr > pbest:
-                pbest = pr
+            if den != 0.0 and num / den > pbest:
+                pbest = num / den
         else:
             gains[ncut] = -np.inf
         cuts[ncut] = pos
@@ -123,7 +124,7 @@ def _consider_cut(pos, left, right, total, K, code, binary, whole, imp_parent, k
 
 
 @njit(cache=True, inline="always")
-def _sweep_sorted(col, row, unit, weight_of, cls, target, seg, lo, n, K, code, binary, whole,
+def _sweep_sorted(col, unit, weight_of, cls, target, seg, lo, n, K, code, binary, whole,
                   total, imp_parent, known_frac, known_w, msl, min_split, left, right, best_left,
                   tmp, gains, cuts, flog):
     """Score every cut of the sorted entries ``seg[lo:lo + n]`` (all with known values; their
@@ -136,11 +137,11 @@ def _sweep_sorted(col, row, unit, weight_of, cls, target, seg, lo, n, K, code, b
     for k in range(left.shape[0]):
         left[k] = 0.0
     best, best_i, ncut, pbest = -np.inf, -1, 0, -np.inf
-    x = col[row[seg[lo]]]
+    x = col[seg[lo]]
     for i in range(n - 1):
         ent = seg[lo + i]
         add_entry(left, ent, 1.0 if unit else weight_of[ent], cls, target, K)
-        nxt = col[row[seg[lo + i + 1]]]
+        nxt = col[seg[lo + i + 1]]
         if distinct(x, nxt, binary):
             best, best_i, ncut, pbest = _consider_cut(
                 i, left, right, total, K, code, binary, whole, imp_parent, known_frac, known_w,
@@ -150,49 +151,49 @@ def _sweep_sorted(col, row, unit, weight_of, cls, target, seg, lo, n, K, code, b
 
 
 @njit(cache=True)
-def _sweep_sorted_any(col, row, unit, weight_of, cls, target, seg, lo, n, K, code, binary, whole,
+def _sweep_sorted_any(col, unit, weight_of, cls, target, seg, lo, n, K, code, binary, whole,
                       total, imp_parent, known_frac, known_w, msl, min_split, left, right,
                       best_left, tmp, gains, cuts, flog):
-    return _sweep_sorted(col, row, unit, weight_of, cls, target, seg, lo, n, K, code, binary, whole,
+    return _sweep_sorted(col, unit, weight_of, cls, target, seg, lo, n, K, code, binary, whole,
                          total, imp_parent, known_frac, known_w, msl, min_split, left, right,
                          best_left, tmp, gains, cuts, flog)
 
 
 @njit(cache=True)
-def sweep_sorted(col, row, unit, weight_of, cls, target, seg, lo, n, K, code, binary, whole, total,
+def sweep_sorted(col, unit, weight_of, cls, target, seg, lo, n, K, code, binary, whole, total,
                  imp_parent, known_frac, known_w, msl, min_split, left, right, best_left, tmp,
                  gains, cuts, flog):
     """:func:`_sweep_sorted` compiled with the class count, impurity and algorithm as constants
     for the common cases (several times faster than the general copy)."""
     if binary and code == GINI and K == 2:
-        return _sweep_sorted(col, row, unit, weight_of, cls, target, seg, lo, n, 2, GINI, True, whole,
+        return _sweep_sorted(col, unit, weight_of, cls, target, seg, lo, n, 2, GINI, True, whole,
                              total, imp_parent, known_frac, known_w, msl, min_split, left, right,
                              best_left, tmp, gains, cuts, flog)
     if binary and code == GINI and K == 3:
-        return _sweep_sorted(col, row, unit, weight_of, cls, target, seg, lo, n, 3, GINI, True, whole,
+        return _sweep_sorted(col, unit, weight_of, cls, target, seg, lo, n, 3, GINI, True, whole,
                              total, imp_parent, known_frac, known_w, msl, min_split, left, right,
                              best_left, tmp, gains, cuts, flog)
     if binary and code == GINI and K == 4:
-        return _sweep_sorted(col, row, unit, weight_of, cls, target, seg, lo, n, 4, GINI, True, whole,
+        return _sweep_sorted(col, unit, weight_of, cls, target, seg, lo, n, 4, GINI, True, whole,
                              total, imp_parent, known_frac, known_w, msl, min_split, left, right,
                              best_left, tmp, gains, cuts, flog)
     if binary and code == ENTROPY and K == 2:
-        return _sweep_sorted(col, row, unit, weight_of, cls, target, seg, lo, n, 2, ENTROPY, True, whole,
+        return _sweep_sorted(col, unit, weight_of, cls, target, seg, lo, n, 2, ENTROPY, True, whole,
                              total, imp_parent, known_frac, known_w, msl, min_split, left, right,
                              best_left, tmp, gains, cuts, flog)
     if binary and code == SQUARED_ERROR:
-        return _sweep_sorted(col, row, unit, weight_of, cls, target, seg, lo, n, 0, SQUARED_ERROR, True,
+        return _sweep_sorted(col, unit, weight_of, cls, target, seg, lo, n, 0, SQUARED_ERROR, True,
                              whole, total, imp_parent, known_frac, known_w, msl, min_split, left,
                              right, best_left, tmp, gains, cuts, flog)
     if not binary and code == ENTROPY and K == 2:
-        return _sweep_sorted(col, row, unit, weight_of, cls, target, seg, lo, n, 2, ENTROPY, False,
+        return _sweep_sorted(col, unit, weight_of, cls, target, seg, lo, n, 2, ENTROPY, False,
                              False, total, imp_parent, known_frac, known_w, msl, min_split, left,
                              right, best_left, tmp, gains, cuts, flog)
     if not binary and code == ENTROPY and K == 3:
-        return _sweep_sorted(col, row, unit, weight_of, cls, target, seg, lo, n, 3, ENTROPY, False,
+        return _sweep_sorted(col, unit, weight_of, cls, target, seg, lo, n, 3, ENTROPY, False,
                              False, total, imp_parent, known_frac, known_w, msl, min_split, left,
                              right, best_left, tmp, gains, cuts, flog)
-    return _sweep_sorted_any(col, row, unit, weight_of, cls, target, seg, lo, n, K, code, binary, whole,
+    return _sweep_sorted_any(col, unit, weight_of, cls, target, seg, lo, n, K, code, binary, whole,
                              total, imp_parent, known_frac, known_w, msl, min_split, left, right,
                              best_left, tmp, gains, cuts, flog)
 
@@ -247,14 +248,15 @@ def _finish_numeric(cand, j, a, b, work, gain, node_weight, known_w, K, binary):
 
 
 @njit(cache=True)
-def scan_sorted(j, col, row, weight_of, cls, target, seg, lo, n, node_stats, node_unit, par,
+def scan_sorted(j, col, weight_of, cls, target, seg, lo, n, node_stats, node_unit, par,
                 node_weight, work, cand, flog):
-    """Best threshold of numeric attribute ``j`` over the node's entries ``seg[lo:lo + n]``,
-    sorted by value (missing values last). ``flog``: a table of c log2 c when the weights
-    are whole counts (else one element: no such shortcut)."""
+    """Best threshold of numeric attribute ``j`` (values ``col`` by entry) over the node's
+    entries ``seg[lo:lo + n]``, sorted by value (missing values last, in entry order).
+    ``flog``: a table of c log2 c when the weights are whole counts (else one element: no
+    such shortcut)."""
     cand.valid[j] = 0
     nk = n
-    while nk > 0 and np.isnan(col[row[seg[lo + nk - 1]]]):
+    while nk > 0 and np.isnan(col[seg[lo + nk - 1]]):
         nk -= 1
     cand.n_known[j] = nk
     if nk < 2:
@@ -262,18 +264,20 @@ def scan_sorted(j, col, row, weight_of, cls, target, seg, lo, n, node_stats, nod
     K, code, binary = par.n_classes, par.impurity, par.binary == 1
     total = work.total
     S = total.shape[0]
-    # With every value known, CART takes the node's statistics (summed in entry order, as
-    # numpy's batch scorer does); otherwise numpy's cumulative sums run in sorted order.
-    whole = nk == n and (binary or node_unit)
-    if whole:
-        copy_into(total, node_stats, S)
-    else:
+    # The known values' statistics: the node's less the missing entries' (the sorted
+    # segment's tail, in entry order), as splitting._known_total has it.
+    whole = nk == n
+    copy_into(total, node_stats, S)
+    if not whole:
+        missing = work.right
         for k in range(S):
-            total[k] = 0.0
-        for i in range(nk):
+            missing[k] = 0.0
+        for i in range(nk, n):
             ent = seg[lo + i]
-            add_entry(total, ent, 1.0 if node_unit else weight_of[ent], cls, target, K)
-    if binary and not distinct(col[row[seg[lo]]], col[row[seg[lo + nk - 1]]], True):
+            add_entry(missing, ent, 1.0 if node_unit else weight_of[ent], cls, target, K)
+        for k in range(S):
+            total[k] -= missing[k]
+    if binary and not distinct(col[seg[lo]], col[seg[lo + nk - 1]], True):
         return
     known_w = size_of(total, K)
     known_frac = known_w / node_weight
@@ -283,7 +287,7 @@ def scan_sorted(j, col, row, weight_of, cls, target, seg, lo, n, node_stats, nod
         if nk < 2 * min_split:
             return
     imp_parent = impurity(total, K, code, work.tmp)
-    best, best_i, ncut = sweep_sorted(col, row, node_unit, weight_of, cls, target, seg, lo, nk, K, code,
+    best, best_i, ncut = sweep_sorted(col, node_unit, weight_of, cls, target, seg, lo, nk, K, code,
                                       binary, whole and binary, total, imp_parent, known_frac,
                                       known_w, par.min_samples_leaf, min_split, work.left,
                                       work.right, work.best_left, work.tmp, work.gains, work.cuts,
@@ -300,8 +304,8 @@ def scan_sorted(j, col, row, weight_of, cls, target, seg, lo, n, node_stats, nod
         for i in range(best_i + 1):
             ent = seg[lo + i]
             add_entry(work.best_left, ent, 1.0 if node_unit else weight_of[ent], cls, target, K)
-    a = col[row[seg[lo + best_i]]]
-    b = col[row[seg[lo + best_i + 1]]]
+    a = col[seg[lo + best_i]]
+    b = col[seg[lo + best_i + 1]]
     _finish_numeric(cand, j, a, b, work, best, node_weight, known_w, K, binary)
     cand.cut[j] = best_i
 

@@ -47,10 +47,11 @@ class Problem:
         self.impurity = squared_error_of if self.regression else IMPURITIES[settings.impurity]
 
     def stats(self, rows: np.ndarray, weights: np.ndarray) -> np.ndarray:
-        """Class weights (classification) or [weight, sum, sum of squares] (regression)."""
-        y = self.data.y[rows]
+        """Class weights (classification) or [weight, sum, sum of squares] (regression), added
+        row by row in the order of ``rows`` (as the compiled builder adds them)."""
         if self.regression:
-            return np.array([weights.sum(), weights @ y, weights @ (y * y)])
+            return per_row_stats(self, rows, weights).sum(axis=0) if len(rows) else np.zeros(3)
+        y = self.data.y[rows]
         return np.bincount(y, weights=weights, minlength=self.n_classes).astype(np.float64)
 
     @cached_property

@@ -56,6 +56,16 @@ def _known(problem: Problem, rows: np.ndarray, weights: np.ndarray, j: int):
     return x[known], rows[known], weights[known]
 
 
+def _known_total(problem: Problem, rows: np.ndarray, weights: np.ndarray, j: int) -> np.ndarray:
+    """Statistics of the rows with a known value of attribute ``j``: the node's, less those of
+    the rows without one (the compiled builder has the node's at hand)."""
+    total = problem.stats(rows, weights)
+    missing = np.isnan(problem.data.X[rows, j])
+    if missing.any():
+        total = total - problem.stats(rows[missing], weights[missing])
+    return total
+
+
 def _sizes(problem: Problem, counts: np.ndarray) -> np.ndarray:
     return counts[..., 0] if problem.regression else counts.sum(axis=-1)
 
@@ -97,7 +107,7 @@ def score_threshold_c45(problem: Problem, j: int, rows, weights, node_weight: fl
     if len(x) < 2:
         return None
     xs, cum = _cumulative(problem, x, krows, kw)
-    total = cum[-1]
+    total = _known_total(problem, rows, weights, j)
     known_w = float(total.sum())
     min_split = rules.c45_min_split(known_w, problem.n_classes, problem.settings.min_samples_leaf)
     if len(xs) < 2 * min_split:
@@ -138,7 +148,7 @@ def score_threshold_cart(problem: Problem, j: int, rows, weights, node_weight: f
     xs, cum = _cumulative(problem, x, krows, kw)
     if not rules.distinct(xs[0], xs[-1], True):
         return None
-    total = cum[-1]
+    total = _known_total(problem, rows, weights, j)
     cut = np.flatnonzero(rules.distinct(xs[:-1], xs[1:], True))
     left = cum[cut]
     right = total - left
