@@ -279,7 +279,7 @@ def encode_like(table: Table, schema: Schema) -> Encoded:
 
 
 __all__ = ["Attribute", "Schema", "Encoded", "encode", "encode_columns", "encode_like", "shared_matrix",
-           "as_table", "schema_table", "IGNORED"]
+           "as_table", "schema_table", "without_rows", "IGNORED"]
 
 
 def schema_table(schema: Schema) -> Table:
@@ -301,6 +301,14 @@ def schema_table(schema: Schema) -> Table:
     if not schema.is_regression:
         categories[schema.target] = schema.classes
     return make_table(frame, target=schema.target, kinds=kinds, categories=categories)
+
+
+def without_rows(schema: Schema) -> Encoded:
+    """A training set of no rows with ``schema``: what works from a tree's counts alone
+    (pruning a tree trained over partitions, whose rows stay on the cluster) stands on."""
+    X = np.zeros((0, len(schema.attributes)), order="F")
+    y = np.zeros(0, dtype=np.float64 if schema.is_regression else np.intp)
+    return Encoded(schema, X, y, np.zeros(0))
 
 
 def subset(data: Encoded, rows: np.ndarray) -> Encoded:

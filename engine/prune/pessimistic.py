@@ -11,7 +11,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from engine.data.encoding import Encoded
+from engine.data.encoding import Encoded, without_rows
 from engine.learn.problem import Problem
 from engine.learn.tolerances import WEKA_EPS
 from engine.monitor import NULL_MONITOR, Monitor, checkpoint
@@ -31,7 +31,7 @@ from engine.prune.record import (
     PruningRecord,
     Share,
 )
-from engine.prune.routing import LiveNode, rebuild, reroute, to_node, training_live
+from engine.prune.routing import LiveNode, counted_live, rebuild, reroute, to_node, training_live
 from engine.settings import Settings
 from engine.tree import Tree
 
@@ -179,15 +179,17 @@ def _recorder(problem: Problem, tree: Tree, record: bool) -> _Recorder | None:
     return _Recorder(problem) if record and tree.n_nodes <= RECORD_LIMIT else None
 
 
-def prune_pessimistic(tree: Tree, data: Encoded, settings: Settings,
+def prune_pessimistic(tree: Tree, data: Encoded | None, settings: Settings,
                       monitor: Monitor = NULL_MONITOR, record: bool = False) -> Tree:
     """C4.5 / J48 pruning: collapse, then keep / leaf / raise by the upper error bound.
+
+    Without ``data`` (a tree trained over partitions) it prunes from the tree's counts,
+    which needs no rows unless a subtree is raised: then subtree raising must be off.
 
     With ``record`` (and a tree of at most :data:`engine.prune.record.RECORD_LIMIT` nodes)
     the pruned tree carries its :class:`engine.prune.record.PruningRecord` as ``pruning``.
     """
-    problem = Problem(data, settings)
-    live = training_live(problem, tree)
+    problem, live = _live(tree, data, settings)
     recorder = _recorder(problem, tree, record)
     collapse(problem, live, recorder)
     limit = sys.getrecursionlimit()
@@ -202,9 +204,18 @@ def prune_pessimistic(tree: Tree, data: Encoded, settings: Settings,
     return replace(pruned, pruning=recorder.finish("pessimistic", tree, settings))
 
 
-def collapse_tree(tree: Tree, data: Encoded, settings: Settings) -> Tree:
-    """Only C4.5's collapse step (what J48 does even when pruning is off)."""
-    problem = Problem(data, settings)
-    live = training_live(problem, tree)
+def collapse_tree(tree: Tree, data: Encoded | None, settings: Settings) -> Tree:
+    """Only C4.5's collapse step (what J48 does even when pruning is off); without ``data``
+    from the tree's counts."""
+    problem, live = _live(tree, data, settings)
     collapse(problem, live)
     return rebuild(problem, tree, live)
+
+
+def _live(tree: Tree, data: Encoded | None, settings: Settings) -> tuple[Problem, LiveNode]:
+    if data is not None:
+        problem = Problem(data, settings)
+        return problem, training_live(problem, tree)
+    if settings.subtree_raising and settings.prune == "pessimistic":
+        raise ValueError("subtree raising re-routes training rows: it needs the data")
+    return Problem(without_rows(tree.schema), settings), counted_live(tree.root)

@@ -27,9 +27,12 @@ from engine.settings import Settings
 from engine.tree import Node, Tree
 
 
-def prune_reduced_error(tree: Tree, data: Encoded, prune_rows: np.ndarray,
-                        monitor: Monitor = NULL_MONITOR, record: bool = False) -> Tree:
-    """Bottom-up: make a node a leaf when that does not increase errors on ``prune_rows``.
+def prune_reduced_error(tree: Tree, data: Encoded, prune_rows: np.ndarray | None,
+                        monitor: Monitor = NULL_MONITOR, record: bool = False,
+                        held: LiveNode | None = None) -> Tree:
+    """Bottom-up: make a node a leaf when that does not increase errors on ``prune_rows``
+    (or, ``held``, on held-out rows' statistics per node gathered elsewhere:
+    :func:`engine.prune.routing.counted_live`).
 
     With ``record`` (and a tree of at most :data:`engine.prune.record.RECORD_LIMIT` nodes)
     the pruned tree carries its :class:`engine.prune.record.PruningRecord`: each node's
@@ -39,7 +42,8 @@ def prune_reduced_error(tree: Tree, data: Encoded, prune_rows: np.ndarray,
     if tree.is_regression:
         problem = Problem(data, Settings(algorithm="cart", criterion="squared_error",
                                          task="regression", prune="none"))
-    held = attach(problem, tree.root, prune_rows, data.weight[prune_rows].copy())
+    if held is None:
+        held = attach(problem, tree.root, prune_rows, data.weight[prune_rows].copy())
     grown = list(tree.nodes())
     order, stack = [], [(held, grown[0], ())]
     while stack:
@@ -97,6 +101,10 @@ def _leaf_option(live: LiveNode, as_leaf: float) -> Option:
 
 def _holdout_loss(problem: Problem, live: LiveNode, node: Node) -> float:
     """Held-out errors (or squared error) if ``node`` predicted from its training counts."""
+    if problem.regression and live.rows is None:  # statistics: weight, sum, sum of squares
+        w, wy, wyy = live.dist
+        return float(max(wyy - 2.0 * node.value * wy + node.value * node.value * w, 0.0)) \
+            if w > 0 else 0.0
     if problem.regression:
         y = problem.data.y[live.rows]
         return float(live.weights @ (y - node.value) ** 2) if len(y) else 0.0

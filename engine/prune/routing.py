@@ -18,11 +18,15 @@ from engine.tree import Node, Split, Tree, partition_rows, renumber
 
 @dataclass(eq=False)
 class LiveNode:
-    """A node with the training rows that reach it, while pruning rearranges the tree."""
+    """A node with the training rows that reach it, while pruning rearranges the tree.
+
+    Made from counts alone (:func:`counted_live`), ``rows`` is None and ``weights`` holds
+    the node's total weight.
+    """
 
     split: Split | None
     children: list[LiveNode]
-    rows: np.ndarray
+    rows: np.ndarray | None
     weights: np.ndarray
     dist: np.ndarray
     stats: dict = field(default_factory=dict)
@@ -63,6 +67,33 @@ def attach(problem: Problem, node: Node, rows, weights, refit: bool = False) -> 
         if n.split is not None:
             live.split, parts = _partition(problem, n.split, r, w, refit)
             stack.extend((c, pr, pw, live) for c, (pr, pw) in reversed(list(zip(n.children, parts, strict=True))))
+    return root
+
+
+def counted_live(node: Node, stats: np.ndarray | None = None,
+                 ids: np.ndarray | None = None) -> LiveNode:
+    """Live nodes from counts, without rows: each node's own training counts, or (``stats``,
+    one row per node id, rows ``ids[node.id]`` if given) statistics gathered elsewhere.
+
+    Training over partitions (:mod:`engine.scale`) prunes this way: its rows stay on the
+    cluster, and what pruning reads of them (a node's class weights, or a held-out set's
+    statistics) is one pass's sums. Nothing here can re-route rows (subtree raising).
+    """
+    root = None
+    stack = [(node, None)]
+    while stack:
+        n, parent = stack.pop()
+        if stats is None:
+            dist, weight = np.asarray(n.distribution, dtype=np.float64), n.weight
+        else:
+            dist = np.asarray(stats[n.id if ids is None else ids[n.id]], dtype=np.float64)
+            weight = float(dist[0] if len(dist) == 3 and n.distribution.size == 0 else dist.sum())
+        live = LiveNode(n.split, [], None, np.array([weight]), dist.copy(), dict(n.stats))
+        if parent is None:
+            root = live
+        else:
+            parent.children.append(live)
+        stack.extend((c, live) for c in reversed(n.children))
     return root
 
 

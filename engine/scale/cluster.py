@@ -1,0 +1,206 @@
+"""The Dask cluster a fit over partitions runs on: an existing scheduler, or a local one.
+
+``--scheduler tcp://HOST:PORT`` (or the ``ARBOR_DASK_SCHEDULER`` environment variable)
+connects to a running ``dask.distributed`` scheduler, whose workers must have Arbor
+installed (they import its kernels). Without one, :class:`Cluster` starts a
+``LocalCluster`` sized to this machine: one single-threaded worker process per core (the
+kernels hold no lock but numba's, and separate processes keep one worker's memory from
+another's), sharing the machine's memory, with its dashboard on a free port.
+
+Every wait checks the monitor, so Cancel cancels the futures of the pass under way. A
+scheduler that goes away mid-fit (or cannot be reached) is one :class:`ArborError`
+naming it; a worker that dies is Dask's to recover: its tasks run again elsewhere, from
+the files, and give the same numbers.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Sequence
+
+from engine.errors import ArborError, Cancelled
+from engine.monitor import NULL_MONITOR, Monitor
+
+ENVIRONMENT = "ARBOR_DASK_SCHEDULER"
+#: Seconds to wait for a scheduler to answer before giving up.
+CONNECT_SECONDS = 10
+#: Seconds between two checks of the monitor while waiting for a pass.
+POLL_SECONDS = 0.1
+#: A task is tried this many times on workers that died under it (Dask's own count).
+ALLOWED_FAILURES = 3
+
+
+def scheduler_address(given: str | None = None) -> str | None:
+    """The scheduler to use: ``given``, else ``ARBOR_DASK_SCHEDULER``, else None (a local one)."""
+    address = (given or os.environ.get(ENVIRONMENT) or "").strip()
+    return address or None
+
+
+def _lost(address: str, err: BaseException) -> ArborError:
+    text = str(err).strip().splitlines()
+    detail = text[0][:160] if text else type(err).__name__
+    return ArborError(f"lost the Dask scheduler at {address} ({detail}); the fit stopped")
+
+
+def _is_connection_failure(err: BaseException) -> bool:
+    from distributed.comm.core import CommClosedError
+
+    return isinstance(err, CommClosedError | OSError | TimeoutError) and not isinstance(
+        err, FileNotFoundError | PermissionError)
+
+
+class Cluster:
+    """A Dask client and, without a scheduler address, the local cluster it owns.
+
+    Use it as a context manager: leaving it closes the client, and the local cluster with
+    its worker processes.
+    """
+
+    def __init__(self, address: str | None = None, n_workers: int | None = None,
+                 memory_limit: str | int | None = None, processes: bool = True):
+        import logging
+
+        import dask
+        from distributed import Client, LocalCluster
+
+        dask.config.set({"distributed.scheduler.allowed-failures": ALLOWED_FAILURES,
+                         "distributed.worker.daemon": False})
+        self._owned = None
+        self.address = scheduler_address(address)
+        try:
+            if self.address is None:
+                workers = n_workers or max(1, os.cpu_count() or 1)
+                self._owned = LocalCluster(
+                    n_workers=workers, threads_per_worker=1, processes=processes,
+                    memory_limit=memory_limit or "auto", dashboard_address=":0",
+                    silence_logs=logging.ERROR)
+                self.client = Client(self._owned, set_as_default=False)
+            else:
+                self.client = Client(self.address, timeout=CONNECT_SECONDS, set_as_default=False)
+        except (OSError, TimeoutError) as err:
+            self.close()
+            where = self.address or "a local cluster"
+            raise ArborError(f"cannot reach the Dask scheduler at {where} "
+                             f"({str(err).strip()[:160] or type(err).__name__})") from None
+        self.shown_address = self.address or self.client.scheduler.address
+
+    # ------------------------------------------------------------------ facts
+
+    @property
+    def dashboard(self) -> str | None:
+        """The dashboard's address (``http://host:port/status``), if it has one."""
+        try:
+            return self.client.dashboard_link
+        except Exception:  # noqa: BLE001 - no bokeh, or no dashboard configured
+            return None
+
+    @property
+    def n_workers(self) -> int:
+        try:
+            return len(self.client.scheduler_info(n_workers=-1)["workers"])
+        except Exception as err:  # noqa: BLE001
+            raise self._failure(err) from None
+
+    def worker_memory(self) -> int:
+        """Bytes of memory the workers may use in all (0 when they set no limit)."""
+        try:
+            workers = self.client.scheduler_info(n_workers=-1)["workers"].values()
+        except Exception as err:  # noqa: BLE001
+            raise self._failure(err) from None
+        return int(sum(w.get("memory_limit") or 0 for w in workers))
+
+    # ------------------------------------------------------------------ running
+
+    def submit(self, function: Callable, *args, **kwargs):
+        try:
+            return self.client.submit(function, *args, pure=False, **kwargs)
+        except Exception as err:  # noqa: BLE001
+            raise self._failure(err) from None
+
+    def scatter(self, value):
+        try:
+            return self.client.scatter(value, broadcast=True, hash=False)
+        except Exception as err:  # noqa: BLE001
+            raise self._failure(err) from None
+
+    def wait(self, futures: Sequence, monitor: Monitor = NULL_MONITOR,
+             on_done: Callable[[int], None] | None = None) -> list:
+        """The results of ``futures`` in order; Cancel cancels them all (``Cancelled``)."""
+        futures = list(futures)
+        if not futures:
+            return []
+        away_since = None
+        try:
+            while True:
+                try:
+                    monitor.check()
+                except Cancelled:
+                    self.cancel(futures)
+                    raise
+                status = self.client.status
+                if status != "running":
+                    away_since = away_since or time.monotonic()
+                    if status in ("closed", "closing", "failed") \
+                            or time.monotonic() - away_since > CONNECT_SECONDS:
+                        raise _lost(self.shown_address, ConnectionError("connection closed"))
+                else:
+                    away_since = None
+                done = sum(f.done() for f in futures)
+                if on_done is not None:
+                    on_done(done)
+                if done == len(futures) or any(f.status == "error" for f in futures):
+                    break
+                time.sleep(POLL_SECONDS)
+            return self.client.gather(futures)
+        except (Cancelled, ArborError):
+            raise
+        except Exception as err:  # noqa: BLE001 - a task's own error, or the connection's
+            raise self._failure(err) from None
+
+    def map(self, function: Callable, items: Sequence, *args, monitor: Monitor = NULL_MONITOR,
+            on_done: Callable[[int], None] | None = None) -> list:
+        """``function(item, *args)`` for every item, on the workers; the results in order."""
+        futures = [self.submit(function, item, *args) for item in items]
+        return self.wait(futures, monitor, on_done)
+
+    def cancel(self, futures) -> None:
+        try:
+            self.client.cancel(list(futures), force=True)
+        except Exception:  # noqa: BLE001 - nothing left to cancel on a lost scheduler
+            pass
+
+    def _failure(self, err: BaseException) -> Exception:
+        """What a failed call becomes: an ArborError from a task (naming its file) as it is,
+        a lost connection as one message, anything else as the bug it is."""
+        if isinstance(err, ArborError):
+            return err
+        if _is_connection_failure(err) or self.client.status in ("closed", "closing"):
+            return _lost(self.shown_address, err)
+        from distributed.scheduler import KilledWorker
+
+        if isinstance(err, KilledWorker):
+            return ArborError(f"a task failed on {ALLOWED_FAILURES} workers that died under it "
+                              "(out of memory? see the dashboard); the fit stopped")
+        return err
+
+    def close(self) -> None:
+        client = getattr(self, "client", None)
+        if client is not None:
+            try:
+                client.close(timeout=5)
+            except Exception:  # noqa: BLE001 - closing a client whose scheduler is gone
+                pass
+        if self._owned is not None:
+            try:
+                self._owned.close(timeout=10)
+            except Exception:  # noqa: BLE001
+                pass
+            self._owned = None
+
+    def __enter__(self) -> Cluster:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+

@@ -1,0 +1,195 @@
+"""Training over partitions, from a location to a pruned :class:`engine.tree.Tree`.
+
+:func:`fit_partitions` settles the schema (:mod:`engine.scale.source`), makes the bins
+(:mod:`engine.scale.bins`), grows the tree (:mod:`engine.scale.growth`), moves C4.5's
+thresholds onto training values, and prunes as the settings ask
+(:mod:`engine.scale.pruning`). The partitions stay on the workers: when the encoded rows
+fit in half of the workers' memory they are read once and kept there (Dask recomputes a
+kept partition a dead worker held, from its file); otherwise every pass reads them again
+from the files.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, replace
+
+from engine.errors import ArborError
+from engine.monitor import NULL_MONITOR, Monitor
+from engine.scale import tasks
+from engine.scale.cluster import Cluster
+from engine.scale.source import Dataset
+from engine.scale.tasks import Selection
+from engine.settings import Settings
+from engine.tree import Tree
+
+#: The encoded rows are kept on the workers when they take at most this share of the
+#: workers' memory.
+KEEP_SHARE = 0.4
+#: Partial sums added per task of the tree reduction.
+FAN_IN = 8
+
+
+@dataclass(frozen=True)
+class FitFacts:
+    """What a fit over partitions saw and did (the window's status bar says it)."""
+
+    rows: int
+    partitions: int
+    passes: int
+    workers: int
+    kept_in_memory: bool
+    dashboard: str | None
+    scheduler: str
+    seconds: float
+    held_out_rows: int = 0
+    alpha: float | None = None
+    notes: tuple[str, ...] = ()
+
+    def as_dict(self) -> dict:
+        return {"rows": self.rows, "partitions": self.partitions, "passes": self.passes,
+                "workers": self.workers, "kept_in_memory": self.kept_in_memory,
+                "dashboard": self.dashboard, "scheduler": self.scheduler,
+                "seconds": round(self.seconds, 3), "held_out_rows": self.held_out_rows,
+                "alpha": self.alpha}
+
+
+class Partitions:
+    """The partitions a fit reads (kept on the workers, or read from their files each
+    pass) and the passes over them."""
+
+    def __init__(self, cluster: Cluster, dataset: Dataset, task: str, selection: Selection,
+                 keep: bool, monitor: Monitor = NULL_MONITOR):
+        self.cluster, self.dataset, self.task = cluster, dataset, task
+        self.selection, self.monitor = selection, monitor
+        self.bins = None  # the coding bins (no value ranges), once made
+        self.passes = 0
+        self._dataset = cluster.scatter(dataset)
+        pieces = [(piece, k) for k, piece in enumerate(dataset.pieces)]
+        self.kept = keep
+        self.sources = ([cluster.submit(tasks.load_part, piece, k, self._dataset, task, selection)
+                         for piece, k in pieces] if keep else pieces)
+
+    def _args(self):
+        return self._dataset, self.task, self.selection
+
+    def map(self, function, *args, message: str = ""):
+        """``function(source, dataset, task, selection, *args)`` on every partition."""
+        self.passes += 1
+        futures = [self.cluster.submit(function, s, *self._args(), *args) for s in self.sources]
+        return self.cluster.wait(futures, self.monitor)
+
+    def map_each(self, function, per_partition: list, message: str = ""):
+        """As :meth:`map`, with each partition's own extra arguments."""
+        self.passes += 1
+        futures = [self.cluster.submit(function, s, *self._args(), *extra)
+                   for s, extra in zip(self.sources, per_partition, strict=True)]
+        return self.cluster.wait(futures, self.monitor)
+
+    def map_held(self, function, *args, message: str = ""):
+        """``function`` on every partition's held-out training rows (read from the files)."""
+        self.passes += 1
+        held = replace(self.selection, role="prune")
+        futures = [self.cluster.submit(function, (piece, k), self._dataset, self.task, held, *args)
+                   for k, piece in enumerate(self.dataset.pieces)]
+        return self.cluster.wait(futures, self.monitor)
+
+    def code(self, bins) -> None:
+        """Make the bins known to the partitions (kept ones are coded once, on the workers)."""
+        self.bins = bins
+        self._bins = self.cluster.scatter(bins)
+        if self.kept:
+            old = self.sources
+            self.sources = [self.cluster.submit(tasks.with_codes, s, self._bins) for s in old]
+            del old
+
+    def round(self, route, request, specs):
+        """One growth pass (:meth:`engine.scale.growth.Grower._pass` asks for it)."""
+        c = self.cluster
+        self.passes += 1
+        route = c.scatter(route)
+        outs = [c.submit(tasks.round_pass, s, *self._args(), self._bins, route, request)
+                for s in self.sources]
+        level = [c.submit(tasks.first_of, o) for o in outs]
+        while len(level) > 1:  # the tree reduction: FAN_IN partials per task
+            level = [c.submit(tasks.add_partials, *level[k:k + FAN_IN])
+                     for k in range(0, len(level), FAN_IN)]
+        bundles = [c.submit(tasks.grow_bundle, spec, *[c.submit(tasks.bundle_of, o, b)
+                                                      for o in outs])
+                   for b, spec in enumerate(specs)]
+        results = c.wait([level[0], *bundles], self.monitor)
+        subtrees = {}
+        for grown in results[1:]:
+            subtrees.update(grown)
+        return results[0], subtrees
+
+    def release(self) -> None:
+        if self.kept:
+            self.cluster.cancel(self.sources)
+        self.sources = []
+
+
+def _keep_in_memory(cluster: Cluster, dataset: Dataset) -> bool:
+    p = len(dataset.attributes)
+    need = dataset.n_rows * (9 * p + 8)
+    memory = cluster.worker_memory()
+    return memory > 0 and need <= KEEP_SHARE * memory
+
+
+def grow_selection(settings: Settings, seed: int, train_share: float = 1.0) -> Selection:
+    """The rows the tree grows on: the training share, less the held-out rows pruning needs."""
+    held = settings.holdout if needs_holdout(settings) else 0.0
+    return Selection(seed, train_share, held, "grow")
+
+
+def needs_holdout(settings: Settings) -> bool:
+    return settings.prune == "reduced-error" or (settings.prune == "cost-complexity"
+                                                 and settings.alpha is None)
+
+
+def fit_partitions(dataset: Dataset, settings: Settings, cluster: Cluster,
+                   monitor: Monitor = NULL_MONITOR, train_share: float = 1.0,
+                   record: bool = False) -> tuple[Tree, FitFacts]:
+    """Grow and prune a tree on ``dataset``'s partitions (its training share)."""
+    from engine.scale.assembly import assemble, snap_thresholds
+    from engine.scale.bins import make_bins
+    from engine.scale.growth import Grower, refuse_combination
+    from engine.scale.pruning import prune_partitions
+    from engine.scale.scoring import Scorer
+
+    started = time.monotonic()
+    refuse_combination(settings)
+    schema = dataset.schema(settings.task)
+    selection = grow_selection(settings, settings.seed, train_share)
+    keep = _keep_in_memory(cluster, dataset)
+    parts = Partitions(cluster, dataset, settings.task, selection, keep, monitor.scaled(0, 0.05))
+    try:
+        bins, n_rows, has_missing = make_bins(parts, schema, settings.max_bins)
+        if n_rows == 0:
+            raise ArborError("there are no rows to learn from in the training share")
+        parts.code(bins)
+        local = settings.growth == "depth" and settings.max_leaves is None
+        from engine.fast.builder import HIST_EXACT_BELOW, HIST_LOCAL_ROWS
+
+        small = HIST_LOCAL_ROWS if local else HIST_EXACT_BELOW
+        scorer = Scorer(settings, schema, bins, n_rows, has_missing, small, local)
+        parts.monitor = monitor.scaled(0.05, 0.85)
+        grower = Grower(settings, scorer, parts, n_rows, bool(has_missing.any()), parts.monitor)
+        keep_nodes = grower.grow()
+        snaps = None
+        if settings.algorithm == "c45":
+            parts.monitor = monitor.scaled(0.85, 0.9)
+            snaps = snap_thresholds(grower.t, keep_nodes, scorer, parts)
+        root = assemble(grower.t, schema, settings, keep_nodes, snaps, monitor)
+        tree = Tree(root, schema)
+        parts.monitor = monitor.scaled(0.9, 1.0)
+        tree, held_rows, alpha = prune_partitions(tree, settings, parts, record)
+    finally:
+        parts.release()
+    facts = FitFacts(n_rows, dataset.n_partitions, parts.passes, cluster.n_workers, keep,
+                     cluster.dashboard, cluster.shown_address, time.monotonic() - started,
+                     held_rows, alpha, dataset.notes)
+    monitor.report(1.0, "grown")
+    return tree, facts
+
+
