@@ -50,6 +50,10 @@ def train(args):
     from engine.export.model_json import save_model, tree_to_dict
     from engine.export.text import summary, to_text
 
+    if args.engine == "dask":
+        from cli import scale
+
+        return scale.train(args, learner, export_all)
     table = load(args)
     model = learner(args).fit(table)
     tree = model.tree_
@@ -115,6 +119,10 @@ def predict(args):
     from engine.export.model_json import load_model
     from engine.predict import prediction_frame, save_predictions
 
+    if args.engine == "dask":
+        from cli import scale
+
+        return scale.predict(args)
     tree, settings = load_model(args.model)
     table = load(args)
     algorithm = settings.algorithm if settings is not None else None
@@ -212,6 +220,10 @@ def baseline(args):
 def evaluate(args):
     from cli.evaluate import evaluate_command
 
+    if args.engine == "dask":
+        from cli import scale
+
+        return scale.evaluate(args, learner)
     return evaluate_command(args, load, learner)
 
 

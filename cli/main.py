@@ -37,6 +37,17 @@ def _data_arguments(p: argparse.ArgumentParser, positional: bool = True) -> None
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
 
 
+def _scale_arguments(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("training over partitions (tables larger than memory)")
+    g.add_argument("--engine", choices=("memory", "dask"), default="memory",
+                   help="memory: load DATA whole (default); dask: read a Parquet file, a folder "
+                        "or a glob of Parquet or CSV files in partitions and work on a Dask "
+                        "cluster, the rows staying on its workers")
+    g.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+                   help="with --engine dask: the Dask scheduler to use (default: "
+                        "$ARBOR_DASK_SCHEDULER, else a local cluster of one worker per core)")
+
+
 def _learner_arguments(p: argparse.ArgumentParser) -> None:
     """One argument per learner option, from the options table (engine/settings.py)."""
     g = p.add_argument_group("learner options (defaults depend on the algorithm)")
@@ -96,6 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--dot", metavar="FILE", help="write Graphviz DOT")
     p.add_argument("--pmml", metavar="FILE", help="write PMML 4.4")
     p.add_argument("--python", metavar="FILE", help="write a standalone Python predict(row) function")
+    _scale_arguments(p)
 
     p = sub.add_parser("evaluate", help="cross-validate, or test on a separate file")
     _data_arguments(p)
@@ -107,11 +119,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--test", metavar="FILE", help="evaluate on this file instead of cross-validating")
     p.add_argument("--split", type=float, metavar="PCT",
                    help="train on PCT percent, test on the rest (instead of cross-validation)")
+    _scale_arguments(p)
 
     p = sub.add_parser("predict", help="predict every row of DATA with a saved model")
     p.add_argument("model", metavar="MODEL", help="a model saved by 'train --save'")
     _data_arguments(p)
-    p.add_argument("--output", metavar="FILE.csv", help="write the rows with a prediction column")
+    p.add_argument("--output", metavar="FILE.csv",
+                   help="write the rows with a prediction column (--engine dask: a folder of "
+                        "Parquet partitions)")
+    _scale_arguments(p)
 
     p = sub.add_parser("explain", help="the attribute table the seeds compute by hand")
     _data_arguments(p)

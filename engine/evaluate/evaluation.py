@@ -86,6 +86,14 @@ def _classification(method, classes, y, proba, w, fold_scores, notes, algorithm)
     pred = class_codes(proba, algorithm)
     confusion = np.zeros((K, K))
     np.add.at(confusion, (y, pred), w)
+    return from_confusion(method, classes, confusion, fold_scores, notes,
+                          class_curves(proba, y, classes, w))
+
+
+def from_confusion(method, classes, confusion: np.ndarray, fold_scores=(), notes=(),
+                   curves=()) -> Evaluation:
+    """The classification scores of a confusion matrix (rows actual, columns predicted):
+    what a per-row evaluation and one summed over partitions (:mod:`engine.scale`) share."""
     n = confusion.sum()
     accuracy = float(np.trace(confusion) / n)
     expected = float(confusion.sum(axis=0) @ confusion.sum(axis=1)) / (n * n)
@@ -99,8 +107,8 @@ def _classification(method, classes, y, proba, w, fold_scores, notes, algorithm)
         n=float(n), method=method, classes=classes, confusion=confusion, accuracy=accuracy,
         accuracy_std=float(np.std(scores, ddof=1)) if len(scores) > 1 else 0.0,
         fold_scores=scores, kappa=float(kappa), precision=tuple(precision.tolist()),
-        recall=tuple(recall.tolist()), f1=tuple(f1.tolist()), notes=notes,
-        curves=class_curves(proba, y, classes, w))
+        recall=tuple(recall.tolist()), f1=tuple(f1.tolist()), notes=tuple(notes),
+        curves=tuple(curves))
 
 
 def _kept_points(y: np.ndarray, pred: np.ndarray) -> np.ndarray:

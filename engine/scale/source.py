@@ -234,7 +234,8 @@ def _describe_parquet(location: str, files: list[Path]) -> Layout:
     for path in files:
         parquet = _parquet_file(path)
         schema, meta = parquet.schema_arrow, parquet.metadata
-        here = {f.name: _arrow_kind(f.type) for f in schema}
+        index = _index_columns(schema)
+        here = {f.name: _arrow_kind(f.type) for f in schema if f.name not in index}
         if columns is None:
             first_name, columns, types = path.name, list(here), here
             stored = _stored_meta(schema)
@@ -258,6 +259,16 @@ def _describe_parquet(location: str, files: list[Path]) -> Layout:
                      "cannot split on; they were left out")
     return Layout(location, PARQUET, tuple(pieces), tuple(c for c in columns if c not in odd),
                   {c: t for c, t in types.items() if c not in odd}, stored, tuple(notes))
+
+
+def _index_columns(schema) -> set[str]:
+    """Columns pandas stored a frame's index in: the index, not data (as pandas reads them)."""
+    try:
+        meta = schema.pandas_metadata or {}
+    except Exception:  # noqa: BLE001 - metadata that is not pandas' JSON
+        meta = {}
+    named = {c for c in meta.get("index_columns", []) if isinstance(c, str)}
+    return named | {f.name for f in schema if re.fullmatch(r"__index_level_\d+__", f.name)}
 
 
 def _stored_meta(schema) -> dict:

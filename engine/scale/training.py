@@ -177,7 +177,7 @@ def fit_partitions(dataset: Dataset, settings: Settings, cluster: Cluster,
         grower = Grower(settings, scorer, parts, n_rows, bool(has_missing.any()), parts.monitor)
         keep_nodes = grower.grow()
         snaps = None
-        if settings.algorithm == "c45":
+        if not settings.binary:  # ID3's and C4.5's cuts lie on training values
             parts.monitor = monitor.scaled(0.85, 0.9)
             snaps = snap_thresholds(grower.t, keep_nodes, scorer, parts)
         root = assemble(grower.t, schema, settings, keep_nodes, snaps, monitor)
