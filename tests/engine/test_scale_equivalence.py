@@ -1,0 +1,119 @@
+"""Training over partitions gives the in-memory histogram splitter's tree: the same splits,
+thresholds and counts, on a Dask cluster (in this process) with uneven partitions: one
+empty, one without a class, one where an attribute is all missing.
+
+Counts are compared to rounding: with missing values the fractional weights are added
+partition by partition, in another order than in memory."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from engine.data.encoding import encode
+from engine.data.table import make_table
+from engine.fast.builder import grow_tree
+from engine.learn.problem import Problem
+from engine.monitor import NULL_MONITOR
+from engine.prune.pessimistic import collapse_tree
+from engine.settings import resolve
+from engine.tree import Tree
+
+pytest.importorskip("distributed")
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    from engine.scale.cluster import Cluster
+
+    with Cluster(n_workers=2, processes=False) as c:
+        yield c
+
+
+def frame(n, seed=0, missing=0.0, nominal=False, regression=False):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 4))
+    X[:, 3] = np.round(X[:, 3] * 3)  # few distinct values: one bin each
+    df = pd.DataFrame(X, columns=list("pqrs"))
+    score = X[:, 0] + 0.5 * X[:, 1] + rng.normal(scale=0.7, size=n)
+    if nominal:
+        df["k"] = rng.choice(["u", "v", "w", "x"], size=n)
+        score += df["k"].map({"u": 1.0, "v": 0.0, "w": -1.0, "x": 0.5}).to_numpy()
+    for column in "pq" if missing else ():
+        df.loc[rng.random(n) < missing, column] = np.nan
+    if regression:
+        df["y"] = score
+    else:
+        df["c"] = np.where(score > 0.3, "a", np.where(score < -1, "b", "c"))
+    return df
+
+
+def uneven(df, target):
+    """Five partitions: a third of the rows; a fifth, without class b; none; a quarter with
+    p all missing; the rest."""
+    a, b, c = (int(len(df) * f) for f in (0.33, 0.55, 0.8))
+    second = df.iloc[a:b]
+    if target == "c":
+        second = second[second["c"] != "b"]
+    fourth = df.iloc[b:c].copy()
+    fourth["p"] = np.nan
+    return [df.iloc[:a], second, df.iloc[b:b], fourth, df.iloc[c:]]
+
+
+def in_memory(df, target, settings):
+    data = encode(make_table(df.reset_index(drop=True), target), settings.task)
+    rows = np.arange(data.n_rows)
+    root = grow_tree(Problem(data, settings), "histogram", rows, np.ones(data.n_rows), 0,
+                     frozenset(), NULL_MONITOR)
+    tree = Tree(root, data.schema)
+    return collapse_tree(tree, data, settings) if settings.algorithm == "c45" else tree
+
+
+def assert_same_tree(got, want):
+    a, b = list(got.root.walk()), list(want.root.walk())
+    assert len(a) == len(b)
+    for x, y in zip(a, b, strict=True):
+        assert (x.split is None) == (y.split is None), x.id
+        if x.split is not None:
+            assert (x.split.attribute, x.split.kind, x.split.threshold, x.split.groups) == \
+                (y.split.attribute, y.split.kind, y.split.threshold, y.split.groups), x.id
+            np.testing.assert_allclose(x.split.fractions, y.split.fractions, rtol=1e-9)
+        np.testing.assert_allclose(x.distribution, y.distribution, rtol=1e-9, atol=1e-9)
+        assert x.weight == pytest.approx(y.weight, rel=1e-9)
+        if got.is_regression:
+            assert x.value == pytest.approx(y.value, rel=1e-9)
+
+
+CASES = {
+    "cart": (dict(), "c", dict(algorithm="cart", max_depth=8)),
+    "cart-regression": (dict(regression=True), "y",
+                        dict(algorithm="cart", task="regression", max_depth=7)),
+    "c45": (dict(nominal=True), "c", dict(algorithm="c45", prune="none", max_depth=6)),
+    "c45-missing": (dict(missing=0.1, nominal=True), "c",
+                    dict(algorithm="c45", prune="none", max_depth=6)),
+    "cart-missing": (dict(missing=0.1), "c", dict(algorithm="cart", max_depth=7)),
+    "cart-subsets-whole": (dict(nominal=True), "c", dict(algorithm="cart")),
+    "cart-best-first": (dict(), "c", dict(algorithm="cart", growth="best", max_leaves=30)),
+    "c45-leaf-limit": (dict(missing=0.05), "c",
+                       dict(algorithm="c45", prune="none", max_leaves=20)),
+}
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_same_tree_as_the_histogram_splitter_in_memory(case, cluster, tmp_path):
+    from engine.scale.source import describe, scan
+    from engine.scale.training import fit_partitions
+
+    shape, target, options = CASES[case]
+    n = 12000 if case in ("cart-subsets-whole", "cart-best-first", "c45-leaf-limit") else 24000
+    parts = uneven(frame(n, **shape), target)
+    for k, part in enumerate(parts):
+        part.to_parquet(tmp_path / f"part.{k}.parquet")
+    settings = resolve(splitter="histogram", **options)
+    dataset = scan(describe(str(tmp_path)), cluster.map, target)
+    tree, facts = fit_partitions(dataset, settings, cluster)
+    want = in_memory(pd.concat(parts), target, settings)
+    assert_same_tree(tree, want)
+    assert facts.rows == want.root.weight and facts.partitions == 5
+    assert tree.n_leaves > 5

@@ -1,0 +1,90 @@
+"""engine.fast.partitions against the row-by-row oracle (tests/oracle/partitions.py): routing
+by bin, threshold, category and group, missing values down every branch with their
+fractions, statistics, entries, histograms, gathered rows and per-node sums."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from engine.fast.partitions import (
+    BY_BIN,
+    BY_CATEGORY,
+    BY_GROUP,
+    BY_THRESHOLD,
+    Leaves,
+    Route,
+    accumulate_leaves,
+    bin_codes,
+    node_statistics,
+)
+from tests.oracle import partitions as oracle
+
+
+def _data(n=400, seed=0):
+    rng = np.random.default_rng(seed)
+    X = np.column_stack([rng.normal(size=n), rng.normal(size=n), rng.integers(0, 3, n)]).astype(float)
+    X[rng.random(n) < 0.15, 0] = np.nan
+    X[rng.random(n) < 0.1, 2] = np.nan
+    edges = [np.array([-1.0, 0.0, 1.0]), np.array([-0.5, 0.5]), np.zeros(0)]
+    n_bins = np.array([4, 3, 3])
+    codes = bin_codes(X, edges, n_bins, np.array([False, False, True]), np.uint8)
+    return X, codes, n_bins
+
+
+def _route():
+    # 0: x0 by bin (<= 1) -> 1, 2;  1: x2 by category -> 3, 4, 5;  2: x2 by groups {0,2} | {1}
+    # -> 6, 7;  6: x1 by threshold 0.25 -> 8, 9. Open leaves 3, 4, 5, 7, 8, 9.
+    n = 10
+    rule = np.array([BY_BIN, BY_CATEGORY, BY_GROUP, 0, 0, 0, BY_THRESHOLD, 0, 0, 0])
+    attribute = np.array([0, 2, 2, -1, -1, -1, 1, -1, -1, -1])
+    child0 = np.array([1, 3, 6, 0, 0, 0, 8, 0, 0, 0])
+    n_children = np.array([2, 3, 2, 0, 0, 0, 2, 0, 0, 0])
+    fraction = np.array([1.0, 0.6, 0.4, 0.5, 0.2, 0.3, 0.7, 0.3, 0.45, 0.55])
+    slot = np.array([-1, -1, -1, 0, 1, 2, -1, 3, 4, -1])  # leaf 9 is closed
+    return Route(rule, attribute, np.array([1] + [0] * 9), np.array([0.0] * 6 + [0.25] + [0.0] * 3),
+                 child0, n_children, fraction, np.zeros(n, np.int64), slot,
+                 np.array([0, 1, 0], np.int64))
+
+
+@pytest.mark.parametrize("K", [0, 3])
+def test_accumulate_leaves_matches_the_oracle(K):
+    X, codes, n_bins = _data()
+    rng = np.random.default_rng(1)
+    y = rng.normal(size=len(X)) if K == 0 else rng.integers(0, K, len(X)).astype(np.int64)
+    route = _route()
+    hist = np.array([0, -1, 1, 2, -1], np.int64)
+    gather = np.array([False, True, False, False, True])
+    S, width = (3 if K == 0 else K), 5
+    want = oracle.leaves(route, hist, gather, codes, X, y, K, n_bins, 255, True, width)
+    capacity = 4  # too small: the kernel says how much it needs
+    for _ in range(2):
+        leaves = Leaves(hist, gather, np.zeros((5, S)), np.zeros(5, np.int64),
+                        np.zeros((3, 3, width, S + 1)), np.zeros(capacity, np.int64),
+                        np.zeros(capacity), np.zeros(capacity, np.int64))
+        got = accumulate_leaves(route, leaves, codes, X, y.astype(np.int64) if K else np.zeros(1, np.int64),
+                                y if K == 0 else np.zeros(1), np.ones(len(X)), K, n_bins, 255, True)
+        capacity = got
+    np.testing.assert_allclose(leaves.stats, want[0], rtol=1e-12)
+    np.testing.assert_array_equal(leaves.entries, want[1])
+    np.testing.assert_allclose(leaves.H, want[2], rtol=1e-12, atol=1e-12)
+    rows = list(zip(leaves.rows.tolist(), leaves.weights.tolist(), leaves.slots.tolist(), strict=True))
+    assert [(r, s) for r, _, s in rows] == [(r, s) for r, _, s in want[3]]
+    np.testing.assert_allclose([w for _, w, _ in rows], [w for _, w, _ in want[3]])
+    assert got == len(want[3]) > 4
+
+
+def test_node_statistics_adds_every_node_passed():
+    X, codes, _ = _data()
+    y = np.random.default_rng(2).integers(0, 2, len(X)).astype(np.int64)
+    route = _route()._replace(rule=np.array([BY_THRESHOLD, BY_CATEGORY, BY_GROUP, 0, 0, 0,
+                                             BY_THRESHOLD, 0, 0, 0]),
+                              threshold=np.array([0.4, 0, 0, 0, 0, 0, 0.25, 0, 0, 0.0]))
+    stats = np.zeros((10, 2))
+    node_statistics(route, X, y, np.zeros(1), np.ones(len(X)), 2, stats)
+    want = np.zeros((10, 2))
+    for i in range(len(X)):
+        for node, w in oracle.reached(route, codes, X, i, 1.0, 255):
+            want[node] += oracle.stat(y, i, w, 2)
+    np.testing.assert_allclose(stats, want, rtol=1e-12)
+    assert stats[0].sum() == len(X)
