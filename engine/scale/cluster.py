@@ -44,8 +44,11 @@ def _lost(address: str, err: BaseException) -> ArborError:
 
 
 def _is_connection_failure(err: BaseException) -> bool:
+    from distributed.client import FutureCancelledError
     from distributed.comm.core import CommClosedError
 
+    if isinstance(err, FutureCancelledError):  # Dask cancels every future when it loses the scheduler
+        return "connection" in str(err)
     return isinstance(err, CommClosedError | OSError | TimeoutError) and not isinstance(
         err, FileNotFoundError | PermissionError)
 
@@ -118,11 +121,10 @@ class Cluster:
         except Exception as err:  # noqa: BLE001
             raise self._failure(err) from None
 
-    def scatter(self, value):
-        try:
-            return self.client.scatter(value, broadcast=True, hash=False)
-        except Exception as err:  # noqa: BLE001
-            raise self._failure(err) from None
+    def share(self, value):
+        """``value`` as a future the tasks take: a task's result, not scattered data, so that
+        Dask makes it again if the worker holding it dies."""
+        return self.submit(_value, value)
 
     def wait(self, futures: Sequence, monitor: Monitor = NULL_MONITOR,
              on_done: Callable[[int], None] | None = None) -> list:
@@ -204,3 +206,6 @@ class Cluster:
     def __exit__(self, *exc) -> None:
         self.close()
 
+
+def _value(value):
+    return value

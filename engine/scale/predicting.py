@@ -121,7 +121,7 @@ def predict_partitions(tree: Tree, dataset: Dataset, cluster, folder: str,
     except OSError as err:
         raise ArborError(f"cannot make the folder {shown_path(folder)}: "
                          f"{err.strerror or err}") from None
-    shared = cluster.scatter(tree)
+    shared = cluster.share(tree)
     width = max(5, len(str(dataset.n_partitions)))
     futures = [cluster.submit(predict_piece, (piece, k), dataset, shared, algorithm, str(out),
                               width)
@@ -136,7 +136,7 @@ def score_partitions(tree: Tree, dataset: Dataset, cluster, selection: Selection
     from engine.evaluate.evaluation import Evaluation, from_confusion
 
     task = "regression" if tree.is_regression else "classification"
-    shared = cluster.scatter(tree)
+    shared = cluster.share(tree)
     futures = [cluster.submit(score_piece, (piece, k), dataset, task, selection, shared,
                               algorithm)
                for k, piece in enumerate(dataset.pieces)]

@@ -64,7 +64,7 @@ class Partitions:
         self.selection, self.monitor = selection, monitor
         self.bins = None  # the coding bins (no value ranges), once made
         self.passes = 0
-        self._dataset = cluster.scatter(dataset)
+        self._dataset = cluster.share(dataset)
         pieces = [(piece, k) for k, piece in enumerate(dataset.pieces)]
         self.kept = keep
         self.sources = ([cluster.submit(tasks.load_part, piece, k, self._dataset, task, selection)
@@ -97,7 +97,7 @@ class Partitions:
     def code(self, bins) -> None:
         """Make the bins known to the partitions (kept ones are coded once, on the workers)."""
         self.bins = bins
-        self._bins = self.cluster.scatter(bins)
+        self._bins = self.cluster.share(bins)
         if self.kept:
             old = self.sources
             self.sources = [self.cluster.submit(tasks.with_codes, s, self._bins) for s in old]
@@ -107,7 +107,7 @@ class Partitions:
         """One growth pass (:meth:`engine.scale.growth.Grower._pass` asks for it)."""
         c = self.cluster
         self.passes += 1
-        route = c.scatter(route)
+        route = c.share(route)
         outs = [c.submit(tasks.round_pass, s, *self._args(), self._bins, route, request)
                 for s in self.sources]
         level = [c.submit(tasks.first_of, o) for o in outs]
@@ -124,8 +124,10 @@ class Partitions:
         return results[0], subtrees
 
     def release(self) -> None:
-        if self.kept:
-            self.cluster.cancel(self.sources)
+        """Let the workers drop what this fit kept there."""
+        kept = [*self.sources] if self.kept else []
+        kept += [f for f in (self._dataset, getattr(self, "_bins", None)) if f is not None]
+        self.cluster.cancel(kept)
         self.sources = []
 
 

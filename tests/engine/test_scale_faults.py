@@ -1,0 +1,113 @@
+"""Faults while training over partitions: a worker killed mid-fit is recovered by Dask and the
+tree is the same; a scheduler lost mid-fit is one clear message; a cancelled fit cancels its
+futures."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from engine.errors import ArborError, Cancelled
+from engine.monitor import Monitor
+from engine.settings import resolve
+
+pytest.importorskip("distributed")
+
+
+def _data(tmp_path, n=16000, parts=6):
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(n, 4))
+    df = pd.DataFrame(X, columns=list("abcd"))
+    df["c"] = np.where(X[:, 0] + X[:, 1] * X[:, 2] + rng.normal(scale=0.5, size=n) > 0, "y", "n")
+    for k in range(parts):
+        df.iloc[k * n // parts:(k + 1) * n // parts].to_parquet(tmp_path / f"part.{k}.parquet")
+    return str(tmp_path)
+
+
+def _fit(location, cluster, monitor=None):
+    from engine.scale.source import describe, scan
+    from engine.scale.training import fit_partitions
+
+    dataset = scan(describe(location), cluster.map, "c")
+    settings = resolve(algorithm="cart", splitter="histogram", max_depth=6)
+    return fit_partitions(dataset, settings, cluster, monitor or Monitor())[0]
+
+
+def _shape(tree):
+    return [(n.split.attribute, n.split.threshold) if n.split else tuple(n.distribution)
+            for n in tree.root.walk()]
+
+
+def _on_pass(k, action):
+    """A monitor that runs ``action`` (once, in another thread) when pass ``k`` starts."""
+    fired = threading.Event()
+
+    def report(fraction, message):
+        if message.startswith(f"pass {k}:") and not fired.is_set():
+            fired.set()
+            threading.Thread(target=action, daemon=True).start()
+    return Monitor(report), fired
+
+
+def test_a_worker_killed_mid_fit_changes_nothing(tmp_path):
+    from engine.scale.cluster import Cluster
+
+    location = _data(tmp_path)
+    with Cluster(n_workers=2, processes=True) as cluster:
+        calm = _fit(location, cluster)
+        pids = list(cluster.client.run(os.getpid).values())
+        monitor, fired = _on_pass(3, lambda: os.kill(pids[0], signal.SIGKILL))
+        shaken = _fit(location, cluster, monitor)
+    assert fired.is_set()
+    assert _shape(shaken) == _shape(calm)
+
+
+def test_a_lost_scheduler_is_one_message(tmp_path):
+    from distributed import LocalCluster
+
+    from engine.scale.cluster import Cluster
+
+    location = _data(tmp_path)
+    local = LocalCluster(n_workers=1, processes=False, protocol="tcp", dashboard_address=None)
+    try:
+        with Cluster(local.scheduler_address) as cluster:
+            monitor, fired = _on_pass(2, local.close)
+            with pytest.raises(ArborError, match=r"lost the Dask scheduler at tcp://"):
+                _fit(location, cluster, monitor)
+        assert fired.is_set()
+    finally:
+        local.close()
+
+
+def test_an_unreachable_scheduler_is_one_message(monkeypatch):
+    from engine.scale import cluster as module
+    from engine.scale.cluster import Cluster
+
+    monkeypatch.setattr(module, "CONNECT_SECONDS", 1)
+    with pytest.raises(ArborError, match=r"cannot reach the Dask scheduler at tcp://127\.0\.0\.1:9"):
+        Cluster("tcp://127.0.0.1:9")
+
+
+def test_cancel_stops_the_fit_and_its_futures(tmp_path):
+    from engine.scale.cluster import Cluster
+
+    location = _data(tmp_path)
+    with Cluster(n_workers=1, processes=False) as cluster:
+        holder = {}
+        monitor, fired = _on_pass(2, lambda: holder["monitor"].cancel())
+        holder["monitor"] = monitor
+        with pytest.raises(Cancelled):
+            _fit(location, cluster, monitor)
+        assert fired.is_set()
+        for _ in range(50):  # the scheduler forgets cancelled keys within moments
+            held = {k: v for k, v in cluster.client.who_has().items() if v}
+            if not held:
+                break
+            time.sleep(0.1)
+        assert not held
