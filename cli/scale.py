@@ -68,6 +68,7 @@ def train(args, learner, export_all):
     with _cluster(args) as cluster:
         dataset = _scan(args, cluster)
         tree, facts = fit_partitions(dataset, settings, cluster)
+        settings = facts.settings
         ev = score_partitions(tree, dataset, cluster, Selection(role="all"), "training set",
                               settings.algorithm)
     result = {"n_nodes": tree.n_nodes, "n_leaves": tree.n_leaves, "depth": tree.depth}

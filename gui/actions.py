@@ -32,6 +32,11 @@ class Spec:
 ACTIONS = (
     Spec("new", "&New table", "files.new_table", (K.New,), "Start an empty table"),
     Spec("open", "&Open…", "files.open_dialog", (K.Open,), "Open a data file (CSV, TSV, ARFF, Excel, Parquet)"),
+    Spec("open_large", "Open &large dataset…", "large.open_dialog", ("Ctrl+Shift+L",),
+         "Open a Parquet file too large to load: preview its first rows and train on all of "
+         "them through Dask"),
+    Spec("open_large_folder", "Open large dataset fol&der…", "large.open_folder_dialog", (),
+         "Open a folder of Parquet files as one dataset: preview it and train through Dask"),
     Spec("save", "&Save", "files.save", (K.Save,), "Save the table"),
     Spec("save_as", "Save &as…", "files.save_as", ("Ctrl+Shift+S",), "Save the table under another name"),
     Spec("open_project", "Open &project…", "files.open_project_dialog", (),
@@ -122,7 +127,7 @@ CONDITIONS = {
 
 #: Menus by title: action names, None for a separator, "@name" for a submenu the window makes.
 MENUS = {
-    "&File": ["new", "open", "@recent", "@samples", None, "save", "save_as", None, "open_project",
+    "&File": ["new", "open", "@recent", "@samples", "open_large", "open_large_folder", None, "save", "save_as", None, "open_project",
               "save_project", None, "export_image", "export_slide", "@scale", "copy_image", "transparent", "export_rules",
               "export_python", "export_pmml", "export_dot", "export_model", None, "quit"],
     "&Edit": ["undo", "redo", None, "copy", "paste", "missing", None, "insert_row", "delete_rows",

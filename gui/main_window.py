@@ -37,6 +37,7 @@ from gui.evaluating import Evaluating
 from gui.exports import IMAGE_SCALES, Exports
 from gui.files import FileActions
 from gui.find_bar import FindBar
+from gui.large_data import LargeData
 from gui.modelling import Modelling
 from gui.panels.algorithm import ConfigPanel
 from gui.panels.data import TablePanel
@@ -111,6 +112,7 @@ class MainWindow(QMainWindow):
         self.table_edits = TableEdits(self.doc, self.table, self._dialogs, self)
         self.modelling = Modelling(self.controller, self._dialogs, self)
         self.evaluating = Evaluating(self.controller, self._dialogs, self)
+        self.large = LargeData(self.controller, self._dialogs, self)
         self.compare_window = None
         self.recovery = Recovery(self.files)
         self.files.recovery = self.recovery
@@ -171,7 +173,8 @@ class MainWindow(QMainWindow):
     def dialogs(self, dialogs) -> None:
         """Every helper asks through the same dialogs (tests put recording ones in)."""
         self._dialogs = dialogs
-        for helper in (self.files, self.exports, self.table_edits, self.modelling, self.evaluating):
+        for helper in (self.files, self.exports, self.table_edits, self.modelling, self.evaluating,
+                       self.large):
             helper.dialogs = dialogs
 
     def showEvent(self, event) -> None:  # noqa: N802 - Qt override
@@ -310,6 +313,7 @@ class MainWindow(QMainWindow):
             return
         self.controller.cancel()
         self.controller.runner.wait(5000)
+        self.large.close()
         self.recovery.clear()
         self.settings.setValue("window/geometry", self.saveGeometry())
         self.settings.setValue("window/state", self.saveState())

@@ -23,7 +23,7 @@ the same bins it makes the same choices as ``--splitter histogram`` in memory:
 from __future__ import annotations
 
 import heapq
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -125,17 +125,17 @@ def used_above(table: Table, i: int, kind: np.ndarray, binary: bool, p: int) -> 
     return used
 
 
-def refuse_combination(settings: Settings) -> None:
-    """Settings training over partitions cannot follow (one clear message each)."""
-    if settings.prune == "pessimistic" and settings.subtree_raising:
-        raise ArborError("pessimistic pruning with subtree raising re-routes the training rows "
-                         "through the raised branch; over partitions the rows stay on the "
-                         "cluster: add --no-subtree-raising (or prune another way)")
+def adjust_settings(settings: Settings) -> tuple[Settings, tuple[str, ...]]:
+    """The settings a fit over partitions follows, and notes on what it changed; a setting it
+    cannot follow at all is one clear message."""
     if settings.cv_alpha:
         raise ArborError("over partitions CART chooses alpha on held-out rows, not by "
                          "cross-validation: drop --cv-alpha (--holdout sets the held-out share)")
-
-
+    if settings.prune == "pessimistic" and settings.subtree_raising:
+        return replace(settings, subtree_raising=False), (
+            "pruned without subtree raising: raising re-routes the training rows through the "
+            "raised branch, and over partitions the rows stay on the cluster",)
+    return settings, ()
 
 
 class Grower:

@@ -1,8 +1,8 @@
 """Pruning a tree grown over partitions, from counts (its rows stay on the cluster).
 
 - C4.5's collapse and pessimistic pruning read only each node's training class weights,
-  which the tree holds (subtree raising would re-route the rows: it is refused with the
-  reason);
+  which the tree holds (subtree raising would re-route the rows: it is switched off, with a
+  note);
 - reduced-error pruning reads each node's statistics of the held-out rows: one pass routes
   them through the tree and sums them per node;
 - cost-complexity at a given ``--alpha`` reads the tree alone; without one, alpha is the

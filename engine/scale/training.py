@@ -42,6 +42,7 @@ class FitFacts:
     dashboard: str | None
     scheduler: str
     seconds: float
+    settings: Settings | None = None  # as followed (see engine.scale.growth.adjust_settings)
     held_out_rows: int = 0
     alpha: float | None = None
     notes: tuple[str, ...] = ()
@@ -127,7 +128,8 @@ class Partitions:
         """Let the workers drop what this fit kept there."""
         kept = [*self.sources] if self.kept else []
         kept += [f for f in (self._dataset, getattr(self, "_bins", None)) if f is not None]
-        self.cluster.cancel(kept)
+        for future in kept:
+            future.release()
         self.sources = []
 
 
@@ -155,12 +157,12 @@ def fit_partitions(dataset: Dataset, settings: Settings, cluster: Cluster,
     """Grow and prune a tree on ``dataset``'s partitions (its training share)."""
     from engine.scale.assembly import assemble, snap_thresholds
     from engine.scale.bins import make_bins
-    from engine.scale.growth import Grower, refuse_combination
+    from engine.scale.growth import Grower, adjust_settings
     from engine.scale.pruning import prune_partitions
     from engine.scale.scoring import Scorer
 
     started = time.monotonic()
-    refuse_combination(settings)
+    settings, adjusted = adjust_settings(settings)
     schema = dataset.schema(settings.task)
     selection = grow_selection(settings, settings.seed, train_share)
     keep = _keep_in_memory(cluster, dataset)
@@ -190,7 +192,7 @@ def fit_partitions(dataset: Dataset, settings: Settings, cluster: Cluster,
         parts.release()
     facts = FitFacts(n_rows, dataset.n_partitions, parts.passes, cluster.n_workers, keep,
                      cluster.dashboard, cluster.shown_address, time.monotonic() - started,
-                     held_rows, alpha, dataset.notes)
+                     settings, held_rows, alpha, dataset.notes + adjusted)
     monitor.report(1.0, "grown")
     return tree, facts
 
