@@ -165,6 +165,7 @@ class Grower:
         self.derived: dict[int, int] = {}    # node -> parent whose histogram it is derived from
         self.kept_bytes = 0
         self.n_passes = 0
+        self.largest_pass = 0  # bytes of the largest summed histogram a pass sent the driver
 
     # ------------------------------------------------------------------ the loop
 
@@ -344,6 +345,7 @@ class Grower:
                                   for i in members))
                  for members in bundles]
         self.n_passes += 1
+        self.largest_pass = max(self.largest_pass, len(direct) * self._hist_bytes())
         self.monitor.report(self.settled / self.total_weight,
                             f"pass {self.n_passes}: {len(nodes)} open leaves, "
                             f"{self.leaves} leaves so far")

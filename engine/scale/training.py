@@ -46,13 +46,14 @@ class FitFacts:
     held_out_rows: int = 0
     alpha: float | None = None
     notes: tuple[str, ...] = ()
+    largest_pass_bytes: int = 0  # the largest histogram sum one pass sent to the driver
 
     def as_dict(self) -> dict:
         return {"rows": self.rows, "partitions": self.partitions, "passes": self.passes,
                 "workers": self.workers, "kept_in_memory": self.kept_in_memory,
                 "dashboard": self.dashboard, "scheduler": self.scheduler,
                 "seconds": round(self.seconds, 3), "held_out_rows": self.held_out_rows,
-                "alpha": self.alpha}
+                "alpha": self.alpha, "largest_pass_bytes": self.largest_pass_bytes}
 
 
 class Partitions:
@@ -192,7 +193,8 @@ def fit_partitions(dataset: Dataset, settings: Settings, cluster: Cluster,
         parts.release()
     facts = FitFacts(n_rows, dataset.n_partitions, parts.passes, cluster.n_workers, keep,
                      cluster.dashboard, cluster.shown_address, time.monotonic() - started,
-                     settings, held_rows, alpha, dataset.notes + adjusted)
+                     settings, held_rows, alpha, dataset.notes + adjusted,
+                     grower.largest_pass)
     monitor.report(1.0, "grown")
     return tree, facts
 
