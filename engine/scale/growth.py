@@ -126,16 +126,22 @@ def used_above(table: Table, i: int, kind: np.ndarray, binary: bool, p: int) -> 
 
 
 def adjust_settings(settings: Settings) -> tuple[Settings, tuple[str, ...]]:
-    """The settings a fit over partitions follows, and notes on what it changed; a setting it
-    cannot follow at all is one clear message."""
-    if settings.cv_alpha:
-        raise ArborError("over partitions CART chooses alpha on held-out rows, not by "
-                         "cross-validation: drop --cv-alpha (--holdout sets the held-out share)")
+    """The settings a fit over partitions follows, and notes on what it changed."""
+    notes = []
+    if settings.cv_alpha:  # CART's default
+        if settings.prune == "cost-complexity" and settings.alpha is None:
+            notes.append(f"alpha chosen on a held-out {settings.holdout:.0%} of the rows "
+                         "(--holdout)" + (" with the one-standard-error rule" if settings.one_se
+                                          else "")
+                         + ", not by cross-validation, which would grow a tree over the "
+                         "partitions per fold")
+        settings = replace(settings, cv_alpha=None)
     if settings.prune == "pessimistic" and settings.subtree_raising:
-        return replace(settings, subtree_raising=False), (
-            "pruned without subtree raising: raising re-routes the training rows through the "
-            "raised branch, and over partitions the rows stay on the cluster",)
-    return settings, ()
+        settings = replace(settings, subtree_raising=False)
+        notes.append("pruned without subtree raising: raising re-routes the training rows "
+                     "through the raised branch, and over partitions the rows stay on the "
+                     "cluster")
+    return settings, tuple(notes)
 
 
 class Grower:
@@ -401,11 +407,8 @@ class Grower:
         t.state[i] = READY
         if sc.stops(t.stats[i], t.weight[i], t.depth[i]):
             return
-        bins = sc.bins
-        if self.count_entries:
-            missing = H[np.arange(self.p), bins.n_bins, S]
-        else:
-            missing = np.zeros(self.p)
+        missing = (H[np.arange(self.p), sc.bins.n_bins, S] if self.count_entries
+                   else np.zeros(self.p))
         found = sc.choose(H[:, :, :S], missing, t.entries[i], t.weight[i], t.unit[i],
                           self._used(i))
         if found is None:

@@ -86,15 +86,17 @@ def assert_same_tree(got, want):
 
 
 CASES = {
-    "cart": (dict(), "c", dict(algorithm="cart", max_depth=8)),
+    "cart": (dict(), "c", dict(algorithm="cart", prune="none", max_depth=8)),
     "cart-regression": (dict(regression=True), "y",
-                        dict(algorithm="cart", task="regression", max_depth=7)),
+                        dict(algorithm="cart", task="regression", prune="none",
+                             max_depth=7)),
     "c45": (dict(nominal=True), "c", dict(algorithm="c45", prune="none", max_depth=6)),
     "c45-missing": (dict(missing=0.1, nominal=True), "c",
                     dict(algorithm="c45", prune="none", max_depth=6)),
-    "cart-missing": (dict(missing=0.1), "c", dict(algorithm="cart", max_depth=7)),
-    "cart-subsets-whole": (dict(nominal=True), "c", dict(algorithm="cart")),
-    "cart-best-first": (dict(), "c", dict(algorithm="cart", growth="best", max_leaves=30)),
+    "cart-missing": (dict(missing=0.1), "c", dict(algorithm="cart", prune="none", max_depth=7)),
+    "cart-subsets-whole": (dict(nominal=True), "c", dict(algorithm="cart", prune="none")),
+    "cart-best-first": (dict(), "c", dict(algorithm="cart", prune="none", growth="best",
+                                          max_leaves=30)),
     "c45-leaf-limit": (dict(missing=0.05), "c",
                        dict(algorithm="c45", prune="none", max_leaves=20)),
 }

@@ -46,10 +46,11 @@ def test_the_preview_is_marked_and_read_only(qtbot, window, folder):
 def test_training_shows_the_tree_and_says_rows_partitions_and_dashboard(qtbot, window, folder,
                                                                         cluster):
     window.large._cluster = lambda address: cluster
-    window.controller.set_options({"algorithm": "cart", "max_depth": 3}, 10, 1)
+    window.controller.set_options({"algorithm": "cart", "max_depth": 3, "prune": "none"}, 10, 1)
     _open(qtbot, window, folder)
     job = window.large.train()
     qtbot.waitUntil(lambda: job.done, timeout=120000)
+    qtbot.waitUntil(lambda: "Trained over partitions" in window.status_label.text(), timeout=5000)
     assert not window.dialogs.errors
     tree = window.controller.tree
     assert tree is not None and tree.root.weight == 3000 and tree.depth == 3
