@@ -15,7 +15,8 @@ from engine.tree import Node
 
 def snap_thresholds(table, keep, scorer, parts) -> dict:
     """Per numeric attribute, the training values C4.5's thresholds move onto: for each
-    threshold of the kept tree, the largest training value not above it (one pass)."""
+    threshold of the kept tree, the largest training value not above it up to Weka's 1e-6
+    (one pass; subtrees grown on a worker too, whose rows are not the whole column)."""
     from engine.fast.layout import NUMERIC
     from engine.scale.tasks import values_below
 

@@ -227,7 +227,11 @@ def grow_bundle(spec, *pieces):
 
 
 def values_below(source, dataset: Dataset, task: str, selection: Selection, thresholds: dict):
-    """Per attribute and threshold, the largest training value not above it (-inf: none)."""
+    """Per attribute and threshold ``t``, the largest training value ``v`` with
+    ``v - t < 1e-6`` (-inf: none), the value :func:`engine.learn.thresholds.c45_threshold`
+    moves ``t`` onto when it sees the whole column."""
+    from engine.learn.tolerances import WEKA_EPS
+
     part = source_part(source, dataset, task, selection)
     out = {}
     for j, cuts in thresholds.items():
@@ -235,7 +239,13 @@ def values_below(source, dataset: Dataset, task: str, selection: Selection, thre
         x = x[~np.isnan(x)]
         best = np.full(len(cuts), -np.inf)
         if len(x):
-            at = np.searchsorted(cuts, x, side="left")  # the first cut a value is not above
+            # The first cut each value is within the tolerance of: searchsorted's guess,
+            # settled by Weka's own subtraction (rounding may put it one cut off).
+            at = np.searchsorted(cuts, x - WEKA_EPS, side="right")
+            lower = np.maximum(at - 1, 0)
+            at = np.where((at > 0) & (x - cuts[lower] < WEKA_EPS), lower, at)
+            upper = np.minimum(at, len(cuts) - 1)
+            at = np.where((at < len(cuts)) & ~(x - cuts[upper] < WEKA_EPS), at + 1, at)
             inside = at < len(cuts)
             np.maximum.at(best, at[inside], x[inside])
             best = np.maximum.accumulate(best)

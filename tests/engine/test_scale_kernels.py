@@ -88,3 +88,26 @@ def test_node_statistics_adds_every_node_passed():
             want[node] += oracle.stat(y, i, w, 2)
     np.testing.assert_allclose(stats, want, rtol=1e-12)
     assert stats[0].sum() == len(X)
+
+
+def test_values_below_places_c45_thresholds_as_on_the_whole_column(monkeypatch):
+    """Per partition, each threshold's candidate training value; their maximum over the
+    partitions moves a threshold where c45_threshold moves it on the whole column, values
+    just above a threshold within Weka's 1e-6 included."""
+    from engine.learn.thresholds import c45_threshold
+    from engine.scale import tasks
+
+    rng = np.random.default_rng(3)
+    x = np.round(rng.normal(size=600), 3)
+    cuts = np.unique(np.concatenate([x[:12] - 5e-7, x[12:20] + 5e-7, x[20:26] - 2e-6,
+                                     [-9.0, 0.0123]]))
+    pieces = np.array_split(x, 4)
+    monkeypatch.setattr(tasks, "source_part",
+                        lambda source, *a: tasks.Part(source[:, None], np.zeros(len(source))))
+    found = np.maximum.reduce([tasks.values_below(p, None, None, None, {0: cuts})[0]
+                               for p in pieces])
+    snaps = np.unique(found[np.isfinite(found)])
+    whole = np.unique(x)
+    for cut in cuts:
+        assert c45_threshold(snaps, cut) == c45_threshold(whole, cut), cut
+    assert found[0] == -np.inf  # no value below -9
