@@ -39,10 +39,16 @@ def _cluster(args):
     return cluster
 
 
-def _scan(args, cluster):
-    from engine.scale.source import describe, scan
+def _layout(args):
+    """The files and columns of DATA, read before a cluster starts (a bad path costs nothing)."""
+    from engine.scale.source import describe
 
-    layout = describe(_location(args))
+    return describe(_location(args))
+
+
+def _scan(args, layout, cluster):
+    from engine.scale.source import scan
+
     return scan(layout, cluster.map, args.target, _names(args.nominal), _names(args.numeric),
                 _names(args.ignore))
 
@@ -65,8 +71,9 @@ def train(args, learner, export_all):
         raise ArborError("--rules generalises the rules on the training rows, which stay on the "
                          "cluster with --engine dask; export --python, --pmml or --dot instead")
     settings = learner(args).settings()
+    layout = _layout(args)
     with _cluster(args) as cluster:
-        dataset = _scan(args, cluster)
+        dataset = _scan(args, layout, cluster)
         tree, facts = fit_partitions(dataset, settings, cluster)
         settings = facts.settings
         ev = score_partitions(tree, dataset, cluster, Selection(role="all"), "training set",
@@ -101,14 +108,13 @@ def train(args, learner, export_all):
 def predict(args):
     from engine.export.model_json import load_model
     from engine.scale.predicting import dataset_for, predict_partitions
-    from engine.scale.source import describe
 
     if not args.output:
         raise ArborError("--engine dask writes the predictions as Parquet partitions: give "
                          "--output FOLDER")
     tree, settings = load_model(args.model)
     algorithm = settings.algorithm if settings is not None else None
-    layout = describe(_location(args))
+    layout = _layout(args)
     dataset = dataset_for(layout, tree.schema)
     with _cluster(args) as cluster:
         rows = predict_partitions(tree, dataset, cluster, args.output, algorithm)
@@ -130,8 +136,9 @@ def evaluate(args, learner):
         raise ArborError("the training percentage must be between 0 and 100")
     settings = learner(args).settings()
     share = args.split / 100
+    layout = _layout(args)
     with _cluster(args) as cluster:
-        dataset = _scan(args, cluster)
+        dataset = _scan(args, layout, cluster)
         tree, facts = fit_partitions(dataset, settings, cluster, train_share=share)
         test = Selection(settings.seed, share, 0.0, "test")
         ev = score_partitions(tree, dataset, cluster, test,
