@@ -15,6 +15,7 @@ the files, and give the same numbers.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from collections.abc import Callable, Sequence
@@ -167,10 +168,8 @@ class Cluster:
         return self.wait(futures, monitor, on_done)
 
     def cancel(self, futures) -> None:
-        try:
+        with contextlib.suppress(Exception):  # nothing left to cancel on a lost scheduler
             self.client.cancel(list(futures), force=True)
-        except Exception:  # noqa: BLE001 - nothing left to cancel on a lost scheduler
-            pass
 
     def _failure(self, err: BaseException) -> Exception:
         """What a failed call becomes: an ArborError from a task (naming its file) as it is,
@@ -189,15 +188,11 @@ class Cluster:
     def close(self) -> None:
         client = getattr(self, "client", None)
         if client is not None:
-            try:
+            with contextlib.suppress(Exception):  # a client whose scheduler is gone
                 client.close(timeout=5)
-            except Exception:  # noqa: BLE001 - closing a client whose scheduler is gone
-                pass
         if self._owned is not None:
-            try:
+            with contextlib.suppress(Exception):
                 self._owned.close(timeout=10)
-            except Exception:  # noqa: BLE001
-                pass
             self._owned = None
 
     def __enter__(self) -> Cluster:

@@ -25,7 +25,6 @@ from engine.scale.source import (
     Dataset,
     Layout,
     Piece,
-    encode_frame,
     read_piece,
 )
 from engine.scale.tasks import Selection

@@ -33,7 +33,6 @@ from engine.data.table import (
     NOMINAL,
     NUMERIC,
     _as_number,
-    _cell_text,
     _distinct_texts,
 )
 from engine.errors import ArborError
