@@ -10,13 +10,13 @@
                                                        # driver and of every worker
 
 Data: the CART benchmark's generator (10 numeric and 5 small-integer attributes, 3 noisy
-classes; ``big`` adds 17 more numeric columns), written to Parquet in partitions of a
-million rows. In-memory: the files read with pandas, ``make_table``, ``encode`` and a fit
-with ``--splitter histogram``; over partitions: ``fit_partitions`` on a LocalCluster of
-worker processes (started before the clock), reading the same files. Both at depth
-``--depth`` (default 12), Gini. The ratio is dask / memory. The per-pass histogram traffic
-is printed: the largest histogram sum one pass sent to the driver, leaves x attributes x
-bins x classes x 8 bytes.
+classes; ``big`` adds 17 more numeric columns), written to Parquet in files of a million
+rows (an eighth of a smaller table). In memory: the files read with pandas and
+``make_table``, then a fit with ``--splitter histogram``; over partitions:
+``fit_partitions`` on a LocalCluster of worker processes (started before the clock)
+reading the same files. Both CART, Gini, unpruned, at depth ``--depth`` (default 12).
+The ratio is dask / memory. Also printed: the largest histogram sum one pass sent to the
+driver (open leaves x attributes x bins x classes x 8 bytes).
 """
 
 from __future__ import annotations
@@ -41,14 +41,20 @@ sys.path.insert(0, str(ROOT))
 PART_ROWS = 1_000_000
 
 
+def part_rows(rows: int) -> int:
+    """Rows per file: a million, or an eighth of a smaller table (several partitions to sum)."""
+    return max(min(PART_ROWS, rows // 8), 1)
+
+
 def generate(folder: Path, rows: int, extra: int = 0, seed: int = 0) -> None:
-    """Write ``rows`` rows to ``folder`` as Parquet files of PART_ROWS rows each."""
+    """Write ``rows`` rows to ``folder`` as Parquet files of ``part_rows(rows)`` rows each."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     folder.mkdir(parents=True, exist_ok=True)
-    for k, start in enumerate(range(0, rows, PART_ROWS)):
-        n = min(PART_ROWS, rows - start)
+    size = part_rows(rows)
+    for k, start in enumerate(range(0, rows, size)):
+        n = min(size, rows - start)
         rng = np.random.default_rng([seed, k])
         numeric = rng.normal(size=(n, 10))
         nominal = rng.integers(0, 5, size=(n, 5)).astype(np.float64)
@@ -61,7 +67,7 @@ def generate(folder: Path, rows: int, extra: int = 0, seed: int = 0) -> None:
             columns[f"x{i}"] = rng.normal(size=n)
         columns["y"] = np.array(["a", "b", "c"])[y]
         pq.write_table(pa.table(columns), folder / f"part.{k:05d}.parquet",
-                       row_group_size=PART_ROWS // 4)
+                       row_group_size=max(size // 4, 1))
 
 
 def in_memory(folder: Path, depth: int | None):
@@ -72,7 +78,7 @@ def in_memory(folder: Path, depth: int | None):
     started = time.perf_counter()
     table = make_table(pd.read_parquet(folder), "y")
     read = time.perf_counter() - started
-    model = DecisionTree(algorithm="cart", splitter="histogram", max_depth=depth)
+    model = DecisionTree(algorithm="cart", splitter="histogram", prune="none", max_depth=depth)
     model.fit(table)
     return model.tree_, read, time.perf_counter() - started - read
 
@@ -84,7 +90,7 @@ def over_partitions(folder: Path, depth: int | None, workers: int, memory_limit=
     from engine.scale.training import fit_partitions
     from engine.settings import resolve
 
-    settings = resolve(algorithm="cart", splitter="histogram", max_depth=depth)
+    settings = resolve(algorithm="cart", splitter="histogram", prune="none", max_depth=depth)
     with Cluster(n_workers=workers, memory_limit=memory_limit) as cluster:
         cluster.client.run(lambda: __import__("engine.fast.partitions"))  # imports off the clock
         peaks = _watch_workers(cluster) if watch else None
