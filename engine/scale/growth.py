@@ -208,6 +208,9 @@ class Grower:
     def _replay(self) -> None:
         """Pop, expand and push as the in-memory builder would, while the nodes it reaches
         are evaluated (their children too)."""
+        if self.max_leaves < 0:
+            self._accept_ready()
+            return
         t = self.t
         while self.heap:
             i = self.heap[0][2]
@@ -226,6 +229,30 @@ class Grower:
             order = range(c0, c0 + nb) if self.best_first else range(c0 + nb - 1, c0 - 1, -1)
             for c in order:
                 self._settle_or_push(c)
+
+    def _accept_ready(self) -> None:
+        """Without a leaf limit the order of expansions does not change the tree: expand
+        every queued node whose children are evaluated, so that each pass serves all the
+        open leaves of the tree (the replay would serve the few under the stack's top)."""
+        t = self.t
+        while True:
+            ready, waiting = [], []
+            for entry in self.heap:
+                i = entry[2]
+                c0, nb = t.child0[i], self._n_branches(i)
+                done = c0 >= 0 and all(t.state[c] == READY for c in range(c0, c0 + nb))
+                (ready if done else waiting).append(entry)
+            if not ready:
+                return
+            heapq.heapify(waiting)
+            self.heap = waiting
+            for _, _, i in sorted(ready):
+                c0, nb = t.child0[i], self._n_branches(i)
+                self.leaves += nb - 1
+                self.accepted.add(i)
+                order = range(c0, c0 + nb) if self.best_first else range(c0 + nb - 1, c0 - 1, -1)
+                for c in order:
+                    self._settle_or_push(c)
 
     def _settle_or_push(self, c: int) -> None:
         t = self.t
