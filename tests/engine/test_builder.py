@@ -20,6 +20,7 @@ from engine.data.table import make_table  # noqa: E402
 from engine.errors import ArborError, Cancelled  # noqa: E402
 from engine.estimator import DecisionTree  # noqa: E402
 from engine.fast import builder  # noqa: E402
+from engine.fast import histogram  # noqa: E402
 from engine.fast.histogram import bin_columns, edges_for  # noqa: E402
 from engine.fast.layout import MISSING_CODE  # noqa: E402
 from engine.learn.growth import grow, grow_steps  # noqa: E402
@@ -186,6 +187,19 @@ def test_bins_are_quantiles_and_route_like_their_thresholds():
     for b in range(254):  # bins do not overlap and the CART midpoint separates them
         assert hi[0, b] < lo[0, b + 1]
         assert hi[0, b] <= edges_for(x[known], 255)[b] < lo[0, b + 1]
+    # Coded a block of rows at a time (a cancellation check between blocks): the same codes
+    # and value ranges whatever the block size, for a whole table or some of its rows.
+    rows = np.flatnonzero(rng.random(len(x)) < 0.7)
+    for whole, picked in ((True, np.arange(len(x))), (False, rows)):
+        whole_column = bin_columns(X, picked, np.array([0, 4]), 255, whole=whole)
+        checks = []
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(histogram, "BLOCK_ROWS", 1000)
+            blocks = bin_columns(X, picked, np.array([0, 4]), 255, whole=whole,
+                                 check=lambda: checks.append(1))
+        for a, b in zip(whole_column, blocks, strict=True):
+            assert np.array_equal(a, b)
+        assert len(checks) >= len(picked) // 1000
 
 
 def test_presorted_ties_and_duplicates_give_the_exact_split():
