@@ -47,14 +47,17 @@ def _losses(tree: Tree, data: Encoded) -> np.ndarray:
     return (np.argmax(predict_proba(tree, data.X), axis=1) != data.y).astype(np.float64)
 
 
-def _losses_per_probe(tree: Tree, held: Encoded, probes: np.ndarray) -> np.ndarray:
-    """Each held-out row's loss under ``tree`` pruned at every probe alpha (probes x rows).
+def _loss_sums_per_probe(tree: Tree, held: Encoded, probes: np.ndarray) -> np.ndarray:
+    """The held-out rows' weighted loss and squared loss summed under ``tree`` pruned at
+    every probe alpha: an array (2, probes).
 
     Pruned at alpha, the tree keeps the weakest-link steps up to it, so a row ends at the
-    first node of its path cut by then; each node of a path is where the row ends for one
+    first node of its path cut by then; each node of a path is where its rows end for one
     interval of probes, found from the path's cut alphas without pruning the tree once per
-    probe (that took minutes for a few thousand rows). A row whose value is missing at a
-    split goes down several branches, and the tree is then pruned per probe as before.
+    probe (that took minutes for a few thousand rows). So each node adds its rows' sums to
+    an interval of probes, and nothing of size probes x rows is made (on 2,000,000 rows
+    that was 50 GiB). A row whose value is missing at a split goes down several branches,
+    and the tree is then pruned per probe.
     """
     from engine.predict import node_output
 
@@ -63,7 +66,8 @@ def _losses_per_probe(tree: Tree, held: Encoded, probes: np.ndarray) -> np.ndarr
     cut = np.full(tree.n_nodes, np.inf)
     cut[path.pruned[1:]] = applied[1:]
     P = len(probes)
-    spans = np.zeros((P + 1, held.n_rows))
+    w = np.broadcast_to(held.weight, (held.n_rows,))
+    spans = np.zeros((2, P + 1))
     stack = [(tree.root, np.arange(held.n_rows), np.inf, None)]
     while stack:
         checkpoint()
@@ -77,16 +81,26 @@ def _losses_per_probe(tree: Tree, held: Encoded, probes: np.ndarray) -> np.ndarr
                 loss = (out - held.y[rows]) ** 2
             else:
                 loss = (int(np.argmax(out)) != held.y[rows]).astype(np.float64)
-            spans[lo, rows] += loss
-            spans[hi, rows] -= loss
+            sums = np.array([w[rows] @ loss, w[rows] @ (loss * loss)])
+            spans[:, lo] += sums
+            spans[:, hi] -= sums
         if node.is_leaf or not len(rows):
             continue
         branch = node.split.branch_of(held.X[rows, node.split.attribute])
         if (branch < 0).any():
-            return np.array([_losses(prune_cost_complexity(tree, beta), held) for beta in probes])
+            return _loss_sums_by_pruning(tree, held, probes, w)
         for b, child in enumerate(node.children):
             stack.append((child, rows[branch == b], here, out))
-    return np.cumsum(spans, axis=0)[:P]
+    return np.cumsum(spans, axis=1)[:, :P]
+
+
+def _loss_sums_by_pruning(tree: Tree, held: Encoded, probes: np.ndarray, w: np.ndarray) -> np.ndarray:
+    sums = np.zeros((2, len(probes)))
+    for p, beta in enumerate(probes):
+        checkpoint()
+        loss = _losses(prune_cost_complexity(tree, beta), held)
+        sums[:, p] = w @ loss, w @ (loss * loss)
+    return sums
 
 
 def choose_alpha(tree: Tree, data: Encoded, settings: Settings,
@@ -103,19 +117,18 @@ def choose_alpha(tree: Tree, data: Encoded, settings: Settings,
     k = settings.cv_alpha
     y = None if data.schema.is_regression else data.y
     grow_settings = replace(settings, prune="none", cv_alpha=None)
-    losses = np.zeros((len(probes), data.n_rows))
+    sums = np.zeros((2, len(probes)))  # weighted loss and squared loss per probe, over the folds
     for f, test in enumerate(stratified_folds(y, data.n_rows, k, settings.seed)):
         monitor.check()
         monitor.report(f / k, f"alpha fold {f + 1} of {k}")
         train = training_rows(test, data.n_rows)
         fold_tree = Tree(grow(subset(data, train), grow_settings,
                               monitor.scaled(f / k, (f + 0.8) / k)), data.schema)
-        losses[:, test] = _losses_per_probe(fold_tree, subset(data, test), probes)
-    w = data.weight
-    n = w.sum()
-    error = losses @ w / n
-    if data.schema.is_regression:
-        se = np.sqrt(((losses - error[:, None]) ** 2) @ w / n / n)
+        sums += _loss_sums_per_probe(fold_tree, subset(data, test), probes)
+    n = float(np.broadcast_to(data.weight, (data.n_rows,)).sum())
+    error = sums[0] / n
+    if data.schema.is_regression:  # the weighted spread of the losses about their mean
+        se = np.sqrt(np.maximum(sums[1] / n - error * error, 0.0) / n)
     else:
         se = np.sqrt(error * (1 - error) / n)
     best = int(np.flatnonzero(error <= error.min() + 1e-12)[-1])
