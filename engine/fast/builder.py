@@ -119,7 +119,7 @@ class Growth:
                                    np.cumsum(wy)[-1] if m else 0.0,
                                    np.cumsum(wy * y)[-1] if m else 0.0])
         else:
-            if K > np.iinfo(np.int16).max:
+            if np.iinfo(np.int16).max < K:
                 raise ArborError(f"{K} classes: at most {np.iinfo(np.int16).max} can be told apart")
             # Small: the sweeps look an entry's class up at random, so it should stay in cache.
             cls = np.array(data.y if whole else data.y[rows], dtype=np.int16)
@@ -343,7 +343,7 @@ def grow_stepwise(problem: Problem, mode: str, monitor: Monitor, compiled: bool 
         root, ids = _nodes(problem, [nodes, growth.groups], n, monitor, C, keep=True)
         total = float(state.total_weight[0])
 
-        def worth(i: int) -> float:
+        def worth(i: int, nodes=nodes, total=total) -> float:  # this step's arrays
             return float(nodes.gain[i] * nodes.weight[i] / total)
 
         size = int(state.heap_size[0])

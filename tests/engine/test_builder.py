@@ -19,8 +19,10 @@ from engine.data.encoding import encode  # noqa: E402
 from engine.data.table import make_table  # noqa: E402
 from engine.errors import ArborError, Cancelled  # noqa: E402
 from engine.estimator import DecisionTree  # noqa: E402
-from engine.fast import builder  # noqa: E402
-from engine.fast import histogram  # noqa: E402
+from engine.fast import (
+    builder,  # noqa: E402
+    histogram,  # noqa: E402
+)
 from engine.fast.histogram import bin_columns, edges_for  # noqa: E402
 from engine.fast.layout import MISSING_CODE  # noqa: E402
 from engine.learn.growth import grow, grow_steps  # noqa: E402
@@ -196,7 +198,7 @@ def test_bins_are_quantiles_and_route_like_their_thresholds():
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(histogram, "BLOCK_ROWS", 1000)
             blocks = bin_columns(X, picked, np.array([0, 4]), 255, whole=whole,
-                                 check=lambda: checks.append(1))
+                                 check=lambda checks=checks: checks.append(1))
         for a, b in zip(whole_column, blocks, strict=True):
             assert np.array_equal(a, b)
         assert len(checks) >= len(picked) // 1000
