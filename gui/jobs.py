@@ -8,14 +8,12 @@ been superseded or cancelled never delivers a result.
 
 from __future__ import annotations
 
-import contextlib
 import time
 import traceback
-import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from PySide6.QtCore import QObject, QThreadPool, QTimer, Signal
+from PySide6.QtCore import QObject, QThreadPool, Signal
 
 from engine.errors import ArborError, Cancelled
 from engine.monitor import Monitor, watching
@@ -100,22 +98,11 @@ def _release(job: Job) -> None:
     """Let an ended job go once its last signal has been delivered.
 
     Whoever started a job connects slots that hold it (``lambda ..., j=job``); Qt holds those
-    slots, and the job holds Qt's side, a cycle Python's collector cannot see. Disconnecting
-    every slot breaks it, and the job, its call and what the call closed over go. It is done
-    on the next turn of the event loop: the job's other slots for this signal were posted
-    when it was emitted, so they run first. (Deleting the job's Qt side instead lost the
-    signals of later jobs now and then: PySide 6.11 could hand a new job the deleted one's
-    address while the old wrapper still lived.)
+    slots, and the job holds Qt's side, a cycle Python's collector cannot see. Deleting the Qt
+    side drops the slots, and with them the job, its call and what the call closed over. The
+    job's plain attributes (``done``, ``name``) stay readable for whoever still holds it.
     """
-    QTimer.singleShot(0, lambda: _disconnect_all(job))
-
-
-def _disconnect_all(job: Job) -> None:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # a signal nobody connected to
-        for signal in (job.progress_changed, job.finished, job.failed, job.cancelled):
-            with contextlib.suppress(RuntimeError, TypeError):
-                signal.disconnect()
+    job.deleteLater()
 
 
 class JobRunner(QObject):
