@@ -13,7 +13,7 @@ import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from PySide6.QtCore import QObject, QThreadPool, Signal
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
 from engine.errors import ArborError, Cancelled
 from engine.monitor import Monitor, watching
@@ -56,10 +56,9 @@ class Job(QObject):
 
     def run(self) -> None:
         """Body of the worker thread."""
-        call, self._call = self._call, None  # what the call closed over goes with it
         try:
             with watching(self.monitor):  # every engine loop in this thread answers Cancel
-                result = call(self.monitor)
+                result = self._call(self.monitor)
         except Cancelled:
             self.done = True
             self.cancelled.emit()
@@ -83,26 +82,16 @@ class Job(QObject):
             self.finished.emit(result)
 
 
-def start_on_pool(work: Callable[[], None]) -> None:
-    """Run ``work`` on Qt's global thread pool, holding it only until it has run.
+class _Runnable(QRunnable):
+    def __init__(self, job: Job):
+        super().__init__()
+        self.job = job
+        # Python keeps the runnable alive (JobRunner holds it); letting Qt delete it as well
+        # races the garbage collector, and a runnable collected before it starts never runs.
+        self.setAutoDelete(False)
 
-    The pool is given a callable, never a Python ``QRunnable``: PySide 6 keeps every Python
-    runnable it was given alive for as long as the pool lives (whatever ``autoDelete`` says),
-    and with it the job, its call and whatever the call closed over (the table snapshot of
-    each training, the encoded rows of each inspected node). A callable is released once run.
-    """
-    QThreadPool.globalInstance().start(work)
-
-
-def _release(job: Job) -> None:
-    """Let an ended job go once its last signal has been delivered.
-
-    Whoever started a job connects slots that hold it (``lambda ..., j=job``); Qt holds those
-    slots, and the job holds Qt's side, a cycle Python's collector cannot see. Deleting the Qt
-    side drops the slots, and with them the job, its call and what the call closed over. The
-    job's plain attributes (``done``, ``name``) stay readable for whoever still holds it.
-    """
-    job.deleteLater()
+    def run(self) -> None:
+        self.job.run()
 
 
 class JobRunner(QObject):
@@ -118,6 +107,8 @@ class JobRunner(QObject):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.current: Job | None = None
+        self._pool = QThreadPool.globalInstance()
+        self._runnables: dict[int, _Runnable] = {}
 
     @property
     def busy(self) -> bool:
@@ -130,7 +121,9 @@ class JobRunner(QObject):
         for signal in (job.finished, job.failed, job.cancelled):
             signal.connect(lambda *_, j=job: self._on_job_ended(j))
         self.busy_changed.emit(True)
-        start_on_pool(job.run)
+        runnable = _Runnable(job)
+        self._runnables[id(job)] = runnable
+        self._pool.start(runnable)
         return job
 
     def cancel(self) -> None:
@@ -141,25 +134,26 @@ class JobRunner(QObject):
         return job is self.current
 
     def _on_job_ended(self, job: Job) -> None:
+        self._runnables.pop(id(job), None)
         if job is self.current:
             self.busy_changed.emit(False)
-        _release(job)
 
     def wait(self, msecs: int = 30000) -> bool:
-        return QThreadPool.globalInstance().waitForDone(msecs)
+        return self._pool.waitForDone(msecs)
 
 
-_ASIDE: set[Job] = set()  # jobs run aside, held until they have said how they ended
+_ASIDE: set[_Runnable] = set()
 
 
 def run_aside(job: Job) -> Job:
     """Run ``job`` on the thread pool beside the runner's: no busy bar, no Cancel, nothing of the
     runner's job cancelled. For a view's own quick work (a text view of a big tree); whoever
     starts it ignores a result it no longer wants."""
-    _ASIDE.add(job)
+    runnable = _Runnable(job)
+    _ASIDE.add(runnable)
     for signal in (job.finished, job.failed, job.cancelled):
-        signal.connect(lambda *_, j=job: (_ASIDE.discard(j), _release(j)))
-    start_on_pool(job.run)
+        signal.connect(lambda *_, r=runnable: _ASIDE.discard(r))
+    QThreadPool.globalInstance().start(runnable)
     return job
 
 
