@@ -93,7 +93,6 @@ class Growth:
     def __init__(self, problem: Problem, mode: str, rows, weights, depth: int, used,
                  monitor: Monitor, kernels, stepwise: bool = False):
         from engine.fast.histogram import bin_columns
-        from engine.fast.kernels import IMPURITY_CODES
 
         self.kernels = kernels
         s, data = problem.settings, problem.data
@@ -174,14 +173,7 @@ class Growth:
         self.space = Space(self.data, Arena(entry, weight, order), np.zeros(m, np.int32),
                            np.zeros(m), np.zeros(capacity, np.int32), np.zeros(capacity),
                            np.zeros(0))
-        select = BY_GAIN
-        if s.criterion == "gain_ratio":
-            select = C45_RULE if s.algorithm == "c45" else BY_RATIO
-        self.params = Params(
-            IMPURITY_CODES[s.impurity], int(s.binary), select, int(s.growth == "best"), K, S,
-            -1 if s.max_depth is None else int(s.max_depth),
-            -1 if s.max_leaves is None else int(s.max_leaves), int(hist), int(small), int(local),
-            float(s.min_samples_split), float(s.min_samples_leaf), float(s.min_gain))
+        self.params = kernel_params(s, K, S, hist, small, local)
         self.local_params = self.params._replace(histogram=0, local=0, best_first=0)
         stride = min(local_rows, m) if local else 1
         self.stride = stride
@@ -351,6 +343,20 @@ def grow_stepwise(problem: Problem, mode: str, monitor: Monitor, compiled: bool 
         queue = tuple((int(ids[heap.node[t]]), worth(int(heap.node[t]))) for t in waiting)
         last = int(state.last_expanded[0])
         yield root, int(ids[last]), worth(last), queue
+
+
+def kernel_params(s, n_classes: int, n_stats: int, histogram, small, local) -> Params:
+    """The kernels' :class:`Params` for settings ``s`` (shared with growth over partitions)."""
+    from engine.fast.kernels import IMPURITY_CODES
+
+    select = BY_GAIN
+    if s.criterion == "gain_ratio":
+        select = C45_RULE if s.algorithm == "c45" else BY_RATIO
+    return Params(
+        IMPURITY_CODES[s.impurity], int(s.binary), select, int(s.growth == "best"), n_classes,
+        n_stats, -1 if s.max_depth is None else int(s.max_depth),
+        -1 if s.max_leaves is None else int(s.max_leaves), int(histogram), int(small), int(local),
+        float(s.min_samples_split), float(s.min_samples_leaf), float(s.min_gain))
 
 
 #: Nodes made per batch: each batch's numbers become Python objects together, not the whole tree's.

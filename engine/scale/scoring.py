@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from engine.data.encoding import Schema
-from engine.fast.layout import NOMINAL, NUMERIC, Candidates, Params, Work
+from engine.fast.layout import NOMINAL, NUMERIC, Candidates, Work
 from engine.learn import rules
 from engine.settings import Settings
 
@@ -50,8 +50,7 @@ class Scorer:
 
     def __init__(self, settings: Settings, schema: Schema, bins: Bins, n_rows: int,
                  has_missing: np.ndarray, small: int, local: bool):
-        from engine.fast.builder import BY_GAIN, BY_RATIO, C45_RULE, _flog
-        from engine.fast.kernels import IMPURITY_CODES
+        from engine.fast.builder import _flog, kernel_params
 
         s = settings
         attrs = schema.attributes
@@ -66,14 +65,7 @@ class Scorer:
                                 dtype=bool)
         self.has_missing = np.asarray(has_missing, dtype=bool)
         self.schema, self.bins = schema, bins
-        select = BY_GAIN
-        if s.criterion == "gain_ratio":
-            select = C45_RULE if s.algorithm == "c45" else BY_RATIO
-        self.params = Params(
-            IMPURITY_CODES[s.impurity], int(s.binary), select, int(s.growth == "best"), K, S,
-            -1 if s.max_depth is None else int(s.max_depth),
-            -1 if s.max_leaves is None else int(s.max_leaves), 1, int(small), int(local),
-            float(s.min_samples_split), float(s.min_samples_leaf), float(s.min_gain))
+        self.params = kernel_params(s, K, S, 1, small, local)
         max_v = int(max(self.n_categories.max(initial=0), 2))
         vec = max(S, K, max_v) + 2
         items = max(bins.width, 2 * max_v, 64)
