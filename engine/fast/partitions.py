@@ -52,24 +52,69 @@ def new_route(n: int, n_groups: int = 1) -> Route:
                  np.zeros(n, np.int64), np.full(n, -1, np.int64), np.zeros(n_groups, np.int64))
 
 
-@njit(cache=True, inline="always")
-def _branch(route, node, codes, X, i, missing_code):
+# The route's arrays are taken one by one, not as the Route tuple: a tuple of ten arrays
+# handed to a helper (even one numba inlines: inline="always") had every array's reference
+# count raised and lowered at each node a row passed, ten times the routing itself
+# (150 ms instead of 15 ms for 250,000 rows at depth 12).
+@njit(cache=True)
+def _branch(rule, attribute, cut_bin, threshold, group_at, groups, node, codes, X, i,
+            missing_code):
     """The branch row ``i`` takes at split ``node``, or -1 when its value is missing there."""
-    j = route.attribute[node]
-    rule = route.rule[node]
-    if rule == BY_BIN:
+    j = attribute[node]
+    r = rule[node]
+    if r == BY_BIN:
         c = codes[i, j]
         if c == missing_code:
             return -1
-        return 0 if c <= route.cut_bin[node] else 1
+        return 0 if c <= cut_bin[node] else 1
     x = X[i, j]
     if np.isnan(x):
         return -1
-    if rule == BY_THRESHOLD:
-        return 0 if x <= route.threshold[node] else 1
-    if rule == BY_CATEGORY:
+    if r == BY_THRESHOLD:
+        return 0 if x <= threshold[node] else 1
+    if r == BY_CATEGORY:
         return int(x)
-    return route.groups[route.group_at[node] + int(x)]
+    return groups[group_at[node] + int(x)]
+
+
+@njit(cache=True, nogil=True)
+def _reach(rule, attribute, cut_bin, threshold, child0, n_children, fraction, group_at, slot,
+           groups, codes, X, weight, missing_code, rows, weights, slots):
+    """Every (row, weight, slot) a row reaches at an open leaf, in row order (a row's
+    leaves in branch order); returns how many, writing only as many as ``rows`` holds."""
+    n = codes.shape[0]
+    capacity = rows.shape[0]
+    size = attribute.shape[0] + 1
+    stack_node = np.empty(size, np.int64)
+    stack_weight = np.empty(size)
+    m = 0
+    for i in range(n):
+        stack_node[0], stack_weight[0] = 0, weight[i]
+        top = 1
+        while top > 0:
+            top -= 1
+            node, w = stack_node[top], stack_weight[top]
+            k = n_children[node]
+            if k == 0:
+                s = slot[node]
+                if s >= 0:
+                    if m < capacity:
+                        rows[m], weights[m], slots[m] = i, w, s
+                    m += 1
+                continue
+            b = _branch(rule, attribute, cut_bin, threshold, group_at, groups, node, codes, X,
+                        i, missing_code)
+            c0 = child0[node]
+            if b >= 0:
+                stack_node[top], stack_weight[top] = c0 + b, w
+                top += 1
+            else:  # last branch pushed first: branches are visited in order
+                for c in range(c0 + k - 1, c0 - 1, -1):
+                    f = fraction[c]
+                    if f > 0:
+                        stack_node[top], stack_weight[top] = c, w * f
+                        top += 1
+    return m
 
 
 @njit(cache=True, nogil=True)
@@ -77,56 +122,72 @@ def accumulate_leaves(route, leaves, codes, X, cls, target, weight, K, n_bins, m
                       count_entries):
     """Route every row to the open leaves it reaches and add it there (module docstring).
 
-    Returns the number of gathered triples; when more than ``leaves.rows`` holds, the
-    caller enlarges the buffers and runs again (the rest is then counted, not written).
+    Rows are routed first, then added leaf by leaf (a stable counting sort by slot, so each
+    leaf's sums still run in row order): adding in row order scattered the rows over every
+    open leaf's histogram at once, megabytes that no cache holds, where one leaf's
+    histogram (attributes x bins x stats) stays in cache while its rows are added.
+
+    The gathered (row, weight, slot) triples come ordered by slot, then row. Returns their
+    number; when more than ``leaves.rows`` holds, nothing at all is written and the caller
+    enlarges the buffers and runs again.
     """
     n, p = codes.shape[0], codes.shape[1]
-    S = leaves.stats.shape[1]
-    size = route.attribute.shape[0] + 1
-    stack_node = np.empty(size, np.int64)
-    stack_weight = np.empty(size)
+    hist, gather, stats, entries, H = leaves.hist, leaves.gather, leaves.stats, leaves.entries, leaves.H
+    S = stats.shape[1]
+    n_slots = stats.shape[0]
+    capacity = n + n // 8 + 16  # rows with missing values may reach several leaves
+    while True:
+        rows, weights, slots = (np.empty(capacity, np.int64), np.empty(capacity),
+                                np.empty(capacity, np.int64))
+        m = _reach(route.rule, route.attribute, route.cut_bin, route.threshold, route.child0,
+                   route.n_children, route.fraction, route.group_at, route.slot, route.groups,
+                   codes, X, weight, missing_code, rows, weights, slots)
+        if m <= capacity:
+            break
+        capacity = m
+    start = np.zeros(n_slots + 1, np.int64)
+    for t in range(m):
+        start[slots[t] + 1] += 1
+    for s in range(n_slots):
+        start[s + 1] += start[s]
     gathered = 0
-    capacity = leaves.rows.shape[0]
-    for i in range(n):
-        stack_node[0], stack_weight[0] = 0, weight[i]
-        top = 1
-        while top > 0:
-            top -= 1
-            node, w = stack_node[top], stack_weight[top]
-            k = route.n_children[node]
-            if k == 0:
-                s = route.slot[node]
-                if s < 0:
-                    continue
-                add_entry(leaves.stats[s], i, w, cls, target, K)
-                leaves.entries[s] += 1
-                h = leaves.hist[s]
-                if h >= 0:
-                    H = leaves.H[h]
-                    for j in range(p):
-                        c = codes[i, j]
-                        b = n_bins[j] if c == missing_code else c
-                        add_entry(H[j, b], i, w, cls, target, K)
-                        if count_entries:
-                            H[j, b, S] += 1.0
-                if leaves.gather[s]:
-                    if gathered < capacity:
-                        leaves.rows[gathered] = i
-                        leaves.weights[gathered] = w
-                        leaves.slots[gathered] = s
-                    gathered += 1
-                continue
-            b = _branch(route, node, codes, X, i, missing_code)
-            c0 = route.child0[node]
-            if b >= 0:
-                stack_node[top], stack_weight[top] = c0 + b, w
-                top += 1
-            else:  # last branch pushed first: branches are visited in order
-                for c in range(c0 + k - 1, c0 - 1, -1):
-                    f = route.fraction[c]
-                    if f > 0:
-                        stack_node[top], stack_weight[top] = c, w * f
-                        top += 1
+    for s in range(n_slots):
+        if gather[s]:
+            gathered += start[s + 1] - start[s]
+    out_rows, out_weights, out_slots = leaves.rows, leaves.weights, leaves.slots
+    if gathered > out_rows.shape[0]:
+        return gathered
+    order = np.empty(m, np.int64)
+    at = start[:n_slots].copy()
+    for t in range(m):
+        s = slots[t]
+        order[at[s]] = t
+        at[s] += 1
+    g = 0
+    for s in range(n_slots):
+        a, e = start[s], start[s + 1]
+        acc = stats[s]
+        for q in range(a, e):
+            t = order[q]
+            add_entry(acc, rows[t], weights[t], cls, target, K)
+        entries[s] += e - a
+        h = hist[s]
+        if h >= 0:
+            Hs = H[h]
+            for q in range(a, e):
+                t = order[q]
+                i, w = rows[t], weights[t]
+                for j in range(p):
+                    c = codes[i, j]
+                    b = n_bins[j] if c == missing_code else c
+                    add_entry(Hs[j, b], i, w, cls, target, K)
+                    if count_entries:
+                        Hs[j, b, S] += 1.0
+        if gather[s]:
+            for q in range(a, e):
+                t = order[q]
+                out_rows[g], out_weights[g], out_slots[g] = rows[t], weights[t], s
+                g += 1
     return gathered
 
 
@@ -134,8 +195,11 @@ def accumulate_leaves(route, leaves, codes, X, cls, target, weight, K, n_bins, m
 def node_statistics(route, X, cls, target, weight, K, stats):
     """Add every row to the statistics of each node it passes (``stats[node]``), routing
     by value (``Route.rule`` is never ``BY_BIN`` here)."""
+    rule, attribute, cut_bin, threshold = route.rule, route.attribute, route.cut_bin, route.threshold
+    child0, n_children, fraction = route.child0, route.n_children, route.fraction
+    group_at, groups = route.group_at, route.groups
     n = X.shape[0]
-    size = route.attribute.shape[0] + 1
+    size = attribute.shape[0] + 1
     stack_node = np.empty(size, np.int64)
     stack_weight = np.empty(size)
     codes = np.zeros((1, 1), np.uint8)
@@ -146,17 +210,18 @@ def node_statistics(route, X, cls, target, weight, K, stats):
             top -= 1
             node, w = stack_node[top], stack_weight[top]
             add_entry(stats[node], i, w, cls, target, K)
-            k = route.n_children[node]
+            k = n_children[node]
             if k == 0:
                 continue
-            b = _branch(route, node, codes, X, i, 0)
-            c0 = route.child0[node]
+            b = _branch(rule, attribute, cut_bin, threshold, group_at, groups, node, codes, X,
+                        i, 0)
+            c0 = child0[node]
             if b >= 0:
                 stack_node[top], stack_weight[top] = c0 + b, w
                 top += 1
             else:
                 for c in range(c0 + k - 1, c0 - 1, -1):
-                    f = route.fraction[c]
+                    f = fraction[c]
                     if f > 0:
                         stack_node[top], stack_weight[top] = c, w * f
                         top += 1

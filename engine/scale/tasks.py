@@ -153,8 +153,7 @@ def round_pass(source, dataset: Dataset, task: str, selection: Selection, bins, 
                                 request.count_entries)
         if got <= capacity:
             break
-        capacity = got
-        H[:] = 0.0
+        capacity = got  # nothing was written: run again with room for every gathered row
     partial = Partial(leaves.stats, leaves.entries, H)
     if request.bounds:
         partial.low, partial.high = _bounds(part, bins)
@@ -215,13 +214,19 @@ def grow_bundle(spec, *pieces):
     partitions (in partition order, so in the table's row order), exactly."""
     from engine.scale.subtrees import grow_subtree
 
-    slots = np.concatenate([q[0] for q in pieces]) if pieces else np.zeros(0, np.int64)
-    X = np.concatenate([q[1] for q in pieces]) if pieces else None
-    y = np.concatenate([q[2] for q in pieces]) if pieces else None
-    w = np.concatenate([q[3] for q in pieces]) if pieces else None
+    if not pieces:
+        return {}
+    slots = np.concatenate([q[0] for q in pieces])
+    X = np.concatenate([q[1] for q in pieces])
+    y = np.concatenate([q[2] for q in pieces])
+    w = np.concatenate([q[3] for q in pieces])
+    # Each leaf's rows together, still in partition and row order (a stable sort): one
+    # mask per leaf went over all the bundle's rows once per leaf.
+    order = np.argsort(slots, kind="stable")
+    slots = slots[order]
     out = {}
     for slot, depth, used in spec.leaves:
-        mine = slots == slot
+        mine = order[np.searchsorted(slots, slot, "left"):np.searchsorted(slots, slot, "right")]
         out[slot] = grow_subtree(spec, np.asfortranarray(X[mine]), y[mine], w[mine], depth, used)
     return out
 

@@ -51,7 +51,8 @@ def stat(y, i, w, K):
 
 
 def leaves(route, hist, gather, codes, X, y, K, n_bins, missing_code, count_entries, width):
-    """Statistics, entries, histograms and gathered (row, weight, slot) of every open slot."""
+    """Statistics, entries, histograms and gathered (row, weight, slot) of every open slot
+    (ordered by slot, then row)."""
     n_slots = len(hist)
     S = 3 if K == 0 else K
     stats, entries = np.zeros((n_slots, S)), np.zeros(n_slots, np.int64)
@@ -72,4 +73,4 @@ def leaves(route, hist, gather, codes, X, y, K, n_bins, missing_code, count_entr
                         H[hist[s], j, b, S] += 1
             if gather[s]:
                 rows.append((i, w, s))
-    return stats, entries, H, rows
+    return stats, entries, H, sorted(rows, key=lambda r: r[2])  # stable: rows stay in order
