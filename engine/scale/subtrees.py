@@ -54,7 +54,7 @@ class SubTree:
 def grow_subtree(spec: BundleSpec, X: np.ndarray, y: np.ndarray, w: np.ndarray, depth: int,
                  used) -> SubTree:
     """The exact subtree of a node holding these rows (weights ``w``), at ``depth``."""
-    from engine.fast.builder import Growth, kernels
+    from engine.fast.builder import HIST_LOCAL_ROWS, Growth, kernels
     from engine.learn.problem import Problem
 
     X = np.asfortranarray(X, dtype=np.float64)
@@ -65,7 +65,11 @@ def grow_subtree(spec: BundleSpec, X: np.ndarray, y: np.ndarray, w: np.ndarray, 
     settings = replace(spec.settings, max_leaves=None, growth="depth")
     problem = Problem(data, settings)
     C = kernels(True)
-    growth = Growth(problem, "exact", np.arange(len(y)), w, depth, frozenset(used),
+    # As the in-memory histogram mode grows a node of fewer than HIST_LOCAL_ROWS entries:
+    # whole, exactly, on a private copy sorted by the kernel ("exact" would presort every
+    # attribute with numpy first, a third of the time of these subtrees).
+    mode = "histogram" if len(y) < HIST_LOCAL_ROWS else "exact"
+    growth = Growth(problem, mode, np.arange(len(y)), w, depth, frozenset(used),
                     NULL_MONITOR, C)
     _count_like_the_table(growth, np.asarray(spec.counted, dtype=bool))
     status = C.PAUSED
