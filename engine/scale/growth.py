@@ -12,7 +12,10 @@ the same bins it makes the same choices as ``--splitter histogram`` in memory:
   depth-first without a leaf limit, else 1,024;
 - a node with fewer entries is grown exactly, as in memory: its rows (a few thousand) are
   gathered from the partitions to one worker, which grows the node's whole subtree with the
-  in-memory builder's exact search and returns it (:mod:`engine.scale.subtrees`);
+  in-memory builder's exact search and returns it (:mod:`engine.scale.subtrees`). Without a
+  leaf limit nothing waits for these subtrees (they are final, and the order of expansions
+  does not change the tree): they grow on the workers behind the next passes and are
+  grafted when they come back; with one, the replay needs them, so their pass waits;
 - the order of expansions is the in-memory builder's (a stack depth-first, a heap keyed by
   gain times weight best-first), replayed on the driver as far as the evaluated nodes
   allow. Without a leaf limit the order does not change the tree and every pass serves
@@ -41,8 +44,12 @@ BATCH = 64
 #: Bytes of histograms one pass may sum (more open leaves wait for the next pass), and that
 #: the driver keeps of split nodes' histograms for their children's subtraction.
 HIST_BYTES = 256 << 20
-#: Rows one task growing small subtrees gathers at most (more: more tasks).
+#: Rows one task growing small subtrees gathers at most (more: more tasks) ...
 BUNDLE_ROWS = 200_000
+#: ... and at least, when a pass gathers fewer than that per worker: a pass's subtrees are
+#: spread over at least two tasks per worker, so that every worker grows some (one task of
+#: 200,000 rows kept one worker busy while the others waited).
+BUNDLE_MIN_ROWS = 16_384
 
 # The state of a node on the driver: waiting for a pass, evaluated, or waiting for its
 # subtree to be grown from its gathered rows.
@@ -145,8 +152,10 @@ def adjust_settings(settings: Settings) -> tuple[Settings, tuple[str, ...]]:
 
 
 class Grower:
-    """One tree grown over partitions; ``passes.round(route, request, bundles)`` runs a pass
-    (:class:`engine.scale.training.ClusterPasses`) and returns ``(Partial, {slot: SubTree})``."""
+    """One tree grown over partitions (:class:`engine.scale.training.Partitions` runs the
+    passes): ``passes.round(route, request, specs)`` runs a pass and returns ``(Partial,
+    [bundle task per spec])``; ``passes.finished(tasks, wait)`` the ``{task: {slot:
+    SubTree}}`` of those done (with ``wait``, of all); ``passes.n_workers``."""
 
     def __init__(self, settings: Settings, scorer: Scorer, passes, n_rows: int, gappy: bool,
                  monitor: Monitor = NULL_MONITOR):
@@ -169,6 +178,7 @@ class Grower:
         self.jobs: dict[int, int] = {}       # node -> STATS / HIST / GATHER, next pass
         self.direct: set[int] = set()        # nodes whose histogram the next pass sums
         self.derived: dict[int, int] = {}    # node -> parent whose histogram it is derived from
+        self.growing: dict = {}              # bundle task -> [(slot, node)] whose subtrees it grows
         self.kept_bytes = 0
         self.n_passes = 0
         self.largest_pass = 0  # bytes of the largest summed histogram a pass sent the driver
@@ -186,17 +196,27 @@ class Grower:
             self.jobs[root] = HIST
             self.direct.add(root)
         self._pass(bounds=self.n_rows >= self.small)
+        self._graft_grown(wait=True)  # a root grown whole is the tree
         self.total_weight = max(t.weight[root], 1e-300)
         self._settle_or_push(root)
         while True:
+            self._graft_grown(wait=False)
             self._replay()
             if not self.heap:
-                break
+                if not self.growing:
+                    break
+                self._graft_grown(wait=True)  # nothing left to pass over: the last subtrees
+                continue
             budget = HIST_BYTES // self._hist_bytes()
             for i in self._wanted():
                 if self.jobs and len(self.direct) >= budget:
                     break  # the rest wait for the next pass
                 self._plan_children(i)
+            if not self.jobs:  # every queued node waits for a subtree
+                if not self.growing:
+                    raise ArborError("growth over partitions stalled (a bug: please report it)")
+                self._graft_grown(wait=True)
+                continue
             self._pass()
         keep = [False] * len(t)
         keep[root] = True
@@ -240,7 +260,8 @@ class Grower:
             for entry in self.heap:
                 i = entry[2]
                 c0, nb = t.child0[i], self._n_branches(i)
-                done = c0 >= 0 and all(t.state[c] == READY for c in range(c0, c0 + nb))
+                # A child whose subtree is growing on a worker is queued when it is grafted.
+                done = c0 >= 0 and all(t.state[c] != OPEN for c in range(c0, c0 + nb))
                 (ready if done else waiting).append(entry)
             if not ready:
                 return
@@ -252,7 +273,8 @@ class Grower:
                 self.accepted.add(i)
                 order = range(c0, c0 + nb) if self.best_first else range(c0 + nb - 1, c0 - 1, -1)
                 for c in order:
-                    self._settle_or_push(c)
+                    if t.state[c] == READY:
+                        self._settle_or_push(c)
 
     def _settle_or_push(self, c: int) -> None:
         t = self.t
@@ -360,10 +382,12 @@ class Grower:
         direct = sorted(self.direct)
         hist_of = {i: k for k, i in enumerate(direct)}
         gather = [i for i in nodes if self.jobs[i] == GATHER]
+        share = sum(t.entries[i] for i in gather) // (2 * max(self.passes.n_workers, 1))
+        most = min(BUNDLE_ROWS, max(BUNDLE_MIN_ROWS, share))
         bundles: list[list[int]] = []
-        rows = BUNDLE_ROWS
+        rows = most
         for i in gather:
-            if rows + t.entries[i] > BUNDLE_ROWS:
+            if rows + t.entries[i] > most:
                 bundles.append([])
                 rows = 0
             bundles[-1].append(i)
@@ -382,7 +406,9 @@ class Grower:
         self.monitor.report(self.settled / self.total_weight,
                             f"pass {self.n_passes}: {len(nodes)} open leaves, "
                             f"{self.leaves} leaves so far")
-        partial, subtrees = self.passes.round(self._route(slot), request, specs)
+        partial, tasks = self.passes.round(self._route(slot), request, specs)
+        for task, members in zip(tasks, bundles, strict=True):
+            self.growing[task] = [(slot[i], i) for i in members]
         if bounds:
             sc.set_bounds(partial.low, partial.high)
         for i in nodes:
@@ -400,7 +426,7 @@ class Grower:
         for i in nodes:
             job = jobs[i]
             if job == GATHER:
-                self._graft(i, subtrees[slot[i]])
+                t.state[i] = LOCAL
             elif job == STATS:
                 if sc.stops(t.stats[i], t.weight[i], t.depth[i]):
                     t.state[i] = READY
@@ -420,6 +446,20 @@ class Grower:
             self._evaluate(i, H)
         for i in {t.parent[i] for i in nodes if t.parent[i] >= 0}:
             self._drop_hist(i)
+        if self.max_leaves >= 0:  # the replay goes node by node: it needs them now
+            self._graft_grown(wait=True)
+
+    def _graft_grown(self, wait: bool) -> None:
+        """Graft the subtrees grown since the last look (with ``wait``, all of them); a
+        node whose parent was expanded meanwhile is queued now."""
+        if not self.growing:
+            return
+        t = self.t
+        for task, grown in self.passes.finished(list(self.growing), wait).items():
+            for slot, i in self.growing.pop(task):
+                self._graft(i, grown[slot])
+                if t.parent[i] in self.accepted:
+                    self._settle_or_push(i)
 
     def _drop_hist(self, i: int) -> None:
         H = self.t.hist.pop(i, None)

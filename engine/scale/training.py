@@ -28,6 +28,9 @@ from engine.tree import Tree
 KEEP_SHARE = 0.4
 #: Partial sums added per task of the tree reduction.
 FAN_IN = 8
+#: Dask priority of a pass's tasks over the subtrees growing behind it: a worker that is
+#: free takes a pass's partition first, since the driver waits for the pass.
+PASS_PRIORITY = 1
 
 
 @dataclass(frozen=True)
@@ -66,6 +69,8 @@ class Partitions:
         self.selection, self.monitor = selection, monitor
         self.bins = None  # the coding bins (no value ranges), once made
         self.passes = 0
+        self.n_workers = cluster.n_workers
+        self.growing: set = set()  # bundle tasks not yet collected (cancelled on release)
         self._dataset = cluster.share(dataset)
         pieces = [(piece, k) for k, piece in enumerate(dataset.pieces)]
         self.kept = keep
@@ -106,29 +111,41 @@ class Partitions:
             del old
 
     def round(self, route, request, specs):
-        """One growth pass (:meth:`engine.scale.growth.Grower._pass` asks for it)."""
+        """One growth pass (:meth:`engine.scale.growth.Grower._pass` asks for it): the summed
+        :class:`~engine.scale.tasks.Partial`, and per spec the task growing its leaves'
+        subtrees, left running (:meth:`finished` collects them)."""
         c = self.cluster
         self.passes += 1
         route = c.share(route)
-        outs = [c.submit(tasks.round_pass, s, *self._args(), self._bins, route, request)
+        first = {"priority": PASS_PRIORITY}
+        outs = [c.submit(tasks.round_pass, s, *self._args(), self._bins, route, request, **first)
                 for s in self.sources]
-        level = [c.submit(tasks.first_of, o) for o in outs]
+        level = [c.submit(tasks.first_of, o, **first) for o in outs]
         while len(level) > 1:  # the tree reduction: FAN_IN partials per task
-            level = [c.submit(tasks.add_partials, *level[k:k + FAN_IN])
+            level = [c.submit(tasks.add_partials, *level[k:k + FAN_IN], **first)
                      for k in range(0, len(level), FAN_IN)]
-        bundles = [c.submit(tasks.grow_bundle, spec, *[c.submit(tasks.bundle_of, o, b)
+        # Each bundle's rows taken from the partitions' outputs at once (high priority too),
+        # so that the outputs' histograms are let go before the subtrees grow.
+        bundles = [c.submit(tasks.grow_bundle, spec, *[c.submit(tasks.bundle_of, o, b, **first)
                                                       for o in outs])
                    for b, spec in enumerate(specs)]
-        results = c.wait([level[0], *bundles], self.monitor)
-        subtrees = {}
-        for grown in results[1:]:
-            subtrees.update(grown)
-        return results[0], subtrees
+        self.growing.update(bundles)
+        return c.wait([level[0]], self.monitor)[0], bundles
+
+    def finished(self, bundles, wait: bool = False) -> dict:
+        """``{task: {slot: SubTree}}`` of the bundle tasks done (with ``wait``: of all)."""
+        done = list(bundles) if wait else [b for b in bundles if b.done()]
+        grown = dict(zip(done, self.cluster.wait(done, self.monitor), strict=True))
+        self.growing.difference_update(done)
+        return grown
 
     def release(self) -> None:
         """Let the workers drop what this fit kept there."""
         kept = [*self.sources] if self.kept else []
         kept += [f for f in (self._dataset, getattr(self, "_bins", None)) if f is not None]
+        if self.growing:  # a fit stopped while subtrees grew
+            self.cluster.cancel(self.growing)
+            self.growing = set()
         for future in kept:
             future.release()
         self.sources = []
