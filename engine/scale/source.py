@@ -412,7 +412,9 @@ def _text_of(values: pd.Series, kind: str) -> tuple[list[str] | None, bool, bool
     parses, any_number = kind == "number", kind == "number"
     if kind == "text":
         try:
-            any_number = bool(_as_number(values).notna().any())
+            # Each distinct value parsed once (the parse is cell by cell): parsing every cell
+            # of a text target took most of the pass over the files that settles the schema.
+            any_number = bool(_as_number(pd.Series(values.unique())).notna().any())
             parses = True
         except (ValueError, TypeError):
             pass
