@@ -30,8 +30,13 @@ def _location(args) -> str:
 
 
 def _cluster(args):
+    from engine.fast.compile import wait_until_compiled
+    from engine.monitor import Monitor
     from engine.scale.cluster import Cluster
 
+    # The kernels compiled (or loaded) before the workers start, so that a local cluster's
+    # workers load them from this machine's folder instead of each compiling them.
+    wait_until_compiled(Monitor())
     cluster = Cluster(args.scheduler)
     where = cluster.dashboard or "no dashboard"
     print(f"arbor {args.command}: Dask cluster at {cluster.shown_address} with "

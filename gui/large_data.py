@@ -163,9 +163,11 @@ class LargeData(QObject):
         address = self.dialog.scheduler.text().strip() or None
 
         def call(monitor):
+            from engine.fast.compile import wait_until_compiled
             from engine.scale.source import scan
             from engine.scale.training import fit_partitions
 
+            wait_until_compiled(monitor)  # before the workers: they load what it compiles
             cluster = self._cluster(address)
             monitor.report(0.0, f"reading the schema of {len(layout.pieces):,} partitions")
             dataset = scan(layout, lambda f, items, *a: cluster.map(f, items, *a,

@@ -83,6 +83,9 @@ _failure: str | None = None
 _listeners: list[Callable[[Notice], None]] = []
 #: True while this thread runs the warm-up fits, which must not wait for themselves.
 _warming = contextvars.ContextVar("arbor_warming", default=False)
+#: Loading also runs the warm-up's fits over partitions (``python main.py compile`` does, so
+#: that a folder lacking their kernels is compiled again rather than left to the workers).
+_load_partitions = False
 
 
 # ---------------------------------------------------------------------- asking
@@ -158,6 +161,8 @@ def compile_now(on_notice: Callable[[Notice], None] | None = None,
             _settled.clear()
     unsubscribe = subscribe(on_notice) if on_notice else (lambda: None)
     started = time.monotonic()
+    global _load_partitions
+    _load_partitions = True
     try:
         _start(niceness=0)
         ok = wait_until_compiled(monitor or Monitor())
@@ -313,7 +318,7 @@ def _load(folder: Path, niceness: int = 0, compiled: float | None = None, attemp
     token = _warming.set(True)
     try:
         with loading_only():
-            warm_up()
+            warm_up(partitions=_load_partitions)
     except NotCached as missing:
         if attempt >= 2:  # compiled and still missing: do not go round for ever
             _fail(f"{missing} does not load from the cache")
@@ -413,7 +418,7 @@ def child_main() -> None:
         started = time.monotonic()
         _warming.set(True)
         try:
-            warm_up()
+            warm_up(partitions=True)
         except Exception:
             cache.mark_failed(folder, traceback.format_exc(limit=-6))
             raise SystemExit(1) from None

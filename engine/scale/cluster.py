@@ -220,3 +220,56 @@ class Cluster:
 
 def _value(value):
     return value
+
+
+class InProcess:
+    """What :class:`Cluster` offers a fit, with every task run at once in this process, one
+    after another: the warm-up (:func:`engine.fast.warmup.warm_up_partitions`) runs the
+    partition tasks on the very arrays they make on a worker, without starting one."""
+
+    n_workers = 1
+    dashboard = None
+    shown_address = "this process"
+    address = None
+
+    def submit(self, function: Callable, *args, priority: int = 0, **kwargs):
+        return _Done(function(*[a.value if isinstance(a, _Done) else a for a in args], **kwargs))
+
+    def share(self, value):
+        return _Done(value)
+
+    def wait(self, futures: Sequence, monitor: Monitor = NULL_MONITOR, on_done=None) -> list:
+        monitor.check()
+        return [f.value for f in futures]
+
+    def map(self, function: Callable, items: Sequence, *args, monitor: Monitor = NULL_MONITOR,
+            on_done=None) -> list:
+        return self.wait([self.submit(function, item, *args) for item in items], monitor)
+
+    def cancel(self, futures) -> None:
+        pass
+
+    def worker_memory(self) -> int:
+        return 1 << 30  # room to keep small partitions, as a local cluster keeps them
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self) -> InProcess:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        pass
+
+
+class _Done:
+    """A finished task's result, as :class:`InProcess` hands it on."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def done(self) -> bool:
+        return True
+
+    def release(self) -> None:
+        pass

@@ -172,7 +172,14 @@ def needs_holdout(settings: Settings) -> bool:
 def fit_partitions(dataset: Dataset, settings: Settings, cluster: Cluster,
                    monitor: Monitor = NULL_MONITOR, train_share: float = 1.0,
                    record: bool = False) -> tuple[Tree, FitFacts]:
-    """Grow and prune a tree on ``dataset``'s partitions (its training share)."""
+    """Grow and prune a tree on ``dataset``'s partitions (its training share).
+
+    The caller first makes sure the kernels are compiled
+    (:func:`engine.fast.compile.wait_until_compiled`, as the command line and the window
+    do): the workers of a local cluster then load them from this machine's kernel folder,
+    where each would otherwise compile them itself, for a minute. (Not here: the warm-up
+    that compiles them runs this very function.)
+    """
     from engine.scale.assembly import assemble, snap_thresholds
     from engine.scale.bins import make_bins
     from engine.scale.growth import Grower, adjust_settings

@@ -33,8 +33,9 @@ import os, time
 from pathlib import Path
 import engine.fast.warmup as warmup
 
-def warm_up(check=lambda: None):
-    Path(os.environ["ARBOR_TEST_RAN"], f"warm-up-{os.getpid()}").touch()
+def warm_up(check=lambda: None, partitions=False):
+    name = f"warm-up-{os.getpid()}" + ("-partitions" if partitions else "")
+    Path(os.environ["ARBOR_TEST_RAN"], name).touch()
     time.sleep(float(os.environ.get("ARBOR_TEST_WARM_UP_SECONDS", "0")))
 
 warmup.warm_up = warm_up
@@ -247,6 +248,68 @@ def test_after_the_warm_up_real_fits_compile_nothing_new(tmp_path):
     assert after["loaded"] == before["loaded"]  # nothing compiled, nothing else loaded
 
 
+def _loaded_signatures() -> dict:
+    """Every compiled kernel signature loaded in this process (a worker's, by client.run)."""
+    return _signatures()["loaded"]
+
+
+def _partition_files(tmp_path: Path) -> dict:
+    """Parquet partitions unlike the warm-up's CSV files: more rows (a node of 8,192 summed
+    into histograms), missing values, a 300-category attribute, a numeric target."""
+    rng = np.random.default_rng(11)
+    n = 24_000
+    frame = pd.DataFrame({f"a{i}": rng.normal(size=n).round(3) for i in range(4)})
+    frame["colour"] = rng.choice(list("pqrst"), n)
+    frame["key"] = [f"k{v}" for v in rng.integers(0, 300, n)]
+    frame["y"] = np.array(list("uvw"))[(frame.a0 > 0).astype(int) + (frame.colour == "p")]
+    frame["z"] = frame.a1 * 2 + rng.normal(size=n)
+    holes = frame.copy()
+    holes.loc[rng.random(n) < 0.1, "a0"] = np.nan
+    holes.loc[rng.random(n) < 0.1, "colour"] = None
+    folders = {}
+    for name, table in (("plain", frame), ("holes", holes)):
+        folder = tmp_path / name
+        folder.mkdir()
+        for k in range(4):
+            table.iloc[k * n // 4:(k + 1) * n // 4].to_parquet(folder / f"part.{k}.parquet")
+        folders[name] = str(folder)
+    return folders
+
+
+@needs_numba
+def test_fits_over_partitions_use_only_kernels_the_warm_up_compiles(tmp_path):
+    """The compilation (``python main.py compile``, or the child a fit starts) runs fits over
+    partitions too: a first fit on a local Dask cluster compiled the partition kernels in
+    every worker process, a minute each. Here a worker process and the driver load nothing
+    that the warm-up did not."""
+    pytest.importorskip("distributed")
+    from engine.fast.warmup import warm_up_partitions
+    from engine.scale.cluster import Cluster
+    from engine.scale.source import describe, scan
+    from engine.scale.training import fit_partitions
+    from engine.settings import resolve
+
+    assert kernels.compile_kernels()
+    warm_up_partitions()
+    warmed = _loaded_signatures()
+    folders = _partition_files(tmp_path)
+    fits = (("holes", "y", {"algorithm": "cart"}),  # alpha on held-out rows
+            ("holes", "y", {"algorithm": "c45", "max_depth": 6}),
+            ("plain", "y", {"algorithm": "cart", "prune": "none", "max_depth": 8}),
+            ("plain", "y", {"algorithm": "cart", "growth": "best", "max_leaves": 40}),
+            ("holes", "z", {"algorithm": "cart", "task": "regression", "max_depth": 6}))
+    with Cluster(n_workers=1) as cluster:
+        for name, target, options in fits:
+            dataset = scan(describe(folders[name]), cluster.map, target)
+            fit_partitions(dataset, resolve(**options), cluster)
+        workers = cluster.client.run(_loaded_signatures)
+    assert _loaded_signatures() == warmed  # the driver's scoring
+    for loaded in workers.values():
+        assert "partitions.accumulate_leaves" in loaded
+        for kernel, signatures in loaded.items():
+            assert signatures <= warmed.get(kernel, set()), kernel
+
+
 # ---------------------------------------------------------------------- the child
 
 @needs_numba
@@ -291,6 +354,7 @@ def test_one_compilation_at_a_time_and_a_second_child_joins_the_first(tmp_path):
     child = subprocess.Popen(command, env=env, stdin=subprocess.PIPE)  # its parent stays
     assert child.wait(timeout=60) == 0
     assert len(list(ran.iterdir())) == 1 and cache.is_complete(folder)
+    assert next(ran.iterdir()).name.endswith("-partitions")  # the fits over partitions too
     assert json.loads((folder / cache.COMPLETE).read_text())["sources"]
 
 
