@@ -81,6 +81,8 @@ class Cluster:
                     memory_limit=memory_limit or "auto", dashboard_address=":0",
                     silence_logs=logging.ERROR)
                 self.client = Client(self._owned, set_as_default=False)
+                if processes:
+                    self.client.register_plugin(QuietLogs(), name="arbor-quiet-logs")
             else:
                 self.client = Client(self.address, timeout=CONNECT_SECONDS, set_as_default=False)
         except (OSError, TimeoutError) as err:
@@ -273,3 +275,29 @@ class _Done:
 
     def release(self) -> None:
         pass
+
+
+def _worker_plugin_base():
+    try:
+        from distributed.diagnostics.plugin import WorkerPlugin
+    except ImportError:  # no Dask: nothing here is used
+        return object
+    return WorkerPlugin
+
+
+class QuietLogs(_worker_plugin_base()):
+    """Our own local workers log nothing below CRITICAL.
+
+    A worker silences its log handlers while it runs and restores them as it closes, so the
+    connections cut by the shutdown itself (a heartbeat to the closing scheduler, a transfer
+    to a worker already gone) were printed with their tracebacks after every command. The
+    logger's own level stays set. Nothing is lost: a task's error, a dead worker and a lost
+    scheduler reach the fit through its futures, as one message (:meth:`Cluster._failure`).
+    """
+
+    name = "arbor-quiet-logs"
+
+    def setup(self, worker) -> None:
+        import logging
+
+        logging.getLogger("distributed").setLevel(logging.CRITICAL)

@@ -5,6 +5,10 @@ predictions, a held-out evaluation, and one-line errors that start no cluster.""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -98,3 +102,19 @@ def test_bad_input_is_one_line_before_any_cluster(capsys, argv, message, monkeyp
     monkeypatch.setattr(cluster, "Cluster", refuse)
     code, out, err = _run(capsys, *argv, "--engine", "dask")
     assert code == 2 and message in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_local_cluster_starts_and_closes_quietly(folder):
+    """Closing the local cluster's worker processes printed their tracebacks (a heartbeat or
+    a transfer cut by the shutdown): stderr holds the cluster's line and nothing else."""
+    root = Path(__file__).resolve().parents[2]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        p for p in (str(root), os.environ.get("PYTHONPATH")) if p))
+    env.pop("ARBOR_DASK_SCHEDULER", None)
+    out = subprocess.run([sys.executable, str(root / "main.py"), "train", str(folder),
+                          "--engine", "dask", "--max-depth", "3"], cwd=root, env=env,
+                         stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert "Traceback" not in out.stderr and "ERROR" not in out.stderr, out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1, out.stderr
+    assert out.stderr.startswith("arbor train: Dask cluster at tcp://") and "C4.5 tree" in out.stdout

@@ -111,3 +111,23 @@ def test_cancel_stops_the_fit_and_its_futures(tmp_path):
                 break
             time.sleep(0.1)
         assert not held
+
+
+def test_closing_after_a_cancelled_fit_is_quiet(tmp_path, capfd):
+    """Worker processes closed while a cancelled pass still moved data between them logged
+    every cut connection with its traceback (about every other time at this size)."""
+    from engine.scale.cluster import Cluster
+    from engine.scale.source import describe, scan
+    from engine.scale.training import fit_partitions
+
+    location = _data(tmp_path, n=400_000, parts=8)
+    settings = resolve(algorithm="cart", prune="none", splitter="histogram", max_depth=12)
+    with Cluster(n_workers=2) as cluster:
+        holder = {}
+        monitor, fired = _on_pass(6, lambda: holder["monitor"].cancel())
+        holder["monitor"] = monitor
+        with pytest.raises(Cancelled):
+            fit_partitions(scan(describe(location), cluster.map, "c"), settings, cluster, monitor)
+    time.sleep(0.5)  # anything the workers say on their way out
+    err = capfd.readouterr().err
+    assert "Traceback" not in err and "ERROR" not in err, err
