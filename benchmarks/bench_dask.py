@@ -94,12 +94,24 @@ def over_partitions(folder: Path, depth: int | None, workers: int, memory_limit=
     with Cluster(n_workers=workers, memory_limit=memory_limit) as cluster:
         _warm(cluster, settings)
         peaks = _watch_workers(cluster) if watch else None
+        cpu = _cpu_seconds(cluster)
         started = time.perf_counter()
         dataset = scan(describe(str(folder)), cluster.map, "y")
         tree, facts = fit_partitions(dataset, settings, cluster)
         seconds = time.perf_counter() - started
+        cpu = [after - before for before, after in zip(cpu, _cpu_seconds(cluster), strict=True)]
         worker_peaks = peaks() if peaks else None
-    return tree, seconds, facts, worker_peaks
+    return tree, seconds, facts, worker_peaks, cpu
+
+
+def _cpu_seconds(cluster) -> list[float]:
+    """CPU seconds so far of this process (the driver, with the scheduler's thread), then of
+    each worker process: on a shared machine the wall time says little, these say the work."""
+    import psutil
+
+    pids = sorted(cluster.client.run(os.getpid).values())
+    times = [psutil.Process().cpu_times()] + [psutil.Process(pid).cpu_times() for pid in pids]
+    return [t.user + t.system for t in times]
 
 
 def _warm(cluster, settings) -> None:
@@ -152,20 +164,32 @@ def compare(args) -> None:
             generate(folder, args.rows)
         print(f"{args.rows:,} rows, depth {args.depth}, Gini, histogram (255 bins), "
               f"{len(list(folder.glob('*.parquet')))} partitions; {os.cpu_count()} cores")
-        mem_tree, read, fit = in_memory(folder, args.depth)
-        total = read + fit
-        print(f"in memory: read {read:.1f} s + fit {fit:.1f} s = {total:.1f} s, "
-              f"{mem_tree.n_leaves} leaves", flush=True)
-        for workers in args.workers:
-            tree, seconds, facts, _ = over_partitions(folder, args.depth, workers)
-            same = _same(tree, mem_tree)
-            print(f"dask, {workers} worker(s): {seconds:.1f} s ({seconds / total:.2f}x memory's "
-                  f"read+fit, {seconds / fit:.2f}x its fit), {facts.passes} passes, "
-                  f"{tree.n_leaves} leaves, same tree as in memory: {same}; largest pass "
-                  f"{facts.largest_pass_bytes / 2**20:.1f} MiB of histograms", flush=True)
+        for _ in range(args.repeat):
+            print(f"load average {_load()}", flush=True)
+            cpu = time.process_time()
+            mem_tree, read, fit = in_memory(folder, args.depth)
+            total = read + fit
+            print(f"in memory: read {read:.1f} s + fit {fit:.1f} s = {total:.1f} s "
+                  f"(CPU {time.process_time() - cpu:.1f} s), {mem_tree.n_leaves} leaves",
+                  flush=True)
+            for workers in args.workers:
+                print(f"load average {_load()}", flush=True)
+                tree, seconds, facts, _, cpu = over_partitions(folder, args.depth, workers)
+                same = _same(tree, mem_tree)
+                print(f"dask, {workers} worker(s): {seconds:.1f} s ({seconds / total:.2f}x "
+                      f"memory's read+fit, {seconds / fit:.2f}x its fit), CPU driver "
+                      f"{cpu[0]:.1f} s + workers " + " + ".join(f"{c:.1f}" for c in cpu[1:])
+                      + f" s, {facts.passes} passes, {tree.n_leaves} leaves, same tree as in "
+                      f"memory: {same}; largest pass {facts.largest_pass_bytes / 2**20:.1f} MiB "
+                      "of histograms", flush=True)
     finally:
         if not args.folder:
             shutil.rmtree(folder, ignore_errors=True)
+
+
+def _load() -> str:
+    """The 1, 5 and 15 minute load averages (a shared machine: figures under load say so)."""
+    return ", ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def _same(a, b) -> bool:
@@ -193,7 +217,7 @@ def big(args) -> None:
               f"({sum(p.stat().st_size for p in folder.glob('*.parquet')) / 2**30:.1f} GiB on disk; "
               f"{args.rows * 33 * 8 / 2**30:.1f} GiB as float64)", flush=True)
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    tree, seconds, facts, peaks = over_partitions(folder, args.depth, args.workers[0],
+    tree, seconds, facts, peaks, _ = over_partitions(folder, args.depth, args.workers[0],
                                                   memory_limit="4GiB", watch=True)
     driver = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     print(f"{facts.rows:,} rows in {facts.partitions} partitions, depth {args.depth}: "
@@ -217,6 +241,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, nargs="+", default=None)
     parser.add_argument("--folder", help="where the Parquet files are (or are written)")
     parser.add_argument("--delete", action="store_true", help="big: delete the files afterwards")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="compare: run the comparison this many times (noisy machines)")
     args = parser.parse_args()
     if args.mode == "big":
         args.depth = args.depth or 10
