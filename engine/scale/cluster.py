@@ -185,6 +185,14 @@ class Cluster:
         futures = [self.submit(function, item, *args) for item in items]
         return self.wait(futures, monitor, on_done)
 
+    def holders(self, futures) -> list:
+        """Per future, a worker holding its value (None: not known)."""
+        try:
+            held = self.client.who_has(list(futures))
+        except Exception as err:  # noqa: BLE001
+            raise self._failure(err) from None
+        return [next(iter(held.get(f.key, ())), None) for f in futures]
+
     def cancel(self, futures) -> None:
         with contextlib.suppress(Exception):  # nothing left to cancel on a lost scheduler
             self.client.cancel(list(futures), force=True)
@@ -234,7 +242,8 @@ class InProcess:
     shown_address = "this process"
     address = None
 
-    def submit(self, function: Callable, *args, priority: int = 0, **kwargs):
+    def submit(self, function: Callable, *args, priority: int = 0, workers=None,
+               allow_other_workers: bool = False, **kwargs):
         return _Done(function(*[a.value if isinstance(a, _Done) else a for a in args], **kwargs))
 
     def share(self, value):
@@ -247,6 +256,9 @@ class InProcess:
     def map(self, function: Callable, items: Sequence, *args, monitor: Monitor = NULL_MONITOR,
             on_done=None) -> list:
         return self.wait([self.submit(function, item, *args) for item in items], monitor)
+
+    def holders(self, futures) -> list:
+        return [None] * len(futures)
 
     def cancel(self, futures) -> None:
         pass

@@ -118,16 +118,22 @@ class Partitions:
         self.passes += 1
         route = c.share(route)
         first = {"priority": PASS_PRIORITY}
-        outs = [c.submit(tasks.round_pass, s, *self._args(), self._bins, route, request, **first)
-                for s in self.sources]
-        level = [c.submit(tasks.first_of, o, **first) for o in outs]
+        # Each partition's tasks asked of the worker holding it (a wish, not a rule: another
+        # takes over when it dies): left to choose, Dask now and then ran the extraction of
+        # a pass's partial sum or gathered rows on the other worker, moving the whole output.
+        near = ([{"workers": [w], "allow_other_workers": True} if w else {}
+                 for w in c.holders(self.sources)] if self.kept else [{}] * len(self.sources))
+        outs = [c.submit(tasks.round_pass, s, *self._args(), self._bins, route, request,
+                         **first, **at) for s, at in zip(self.sources, near, strict=True)]
+        level = [c.submit(tasks.first_of, o, **first, **at)
+                 for o, at in zip(outs, near, strict=True)]
         while len(level) > 1:  # the tree reduction: FAN_IN partials per task
             level = [c.submit(tasks.add_partials, *level[k:k + FAN_IN], **first)
                      for k in range(0, len(level), FAN_IN)]
         # Each bundle's rows taken from the partitions' outputs at once (high priority too),
         # so that the outputs' histograms are let go before the subtrees grow.
-        bundles = [c.submit(tasks.grow_bundle, spec, *[c.submit(tasks.bundle_of, o, b, **first)
-                                                      for o in outs])
+        bundles = [c.submit(tasks.grow_bundle, spec, *[c.submit(tasks.bundle_of, o, b, **first, **at)
+                                                      for o, at in zip(outs, near, strict=True)])
                    for b, spec in enumerate(specs)]
         self.growing.update(bundles)
         return c.wait([level[0]], self.monitor)[0], bundles
