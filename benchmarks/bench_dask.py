@@ -204,6 +204,9 @@ def _same(a, b) -> bool:
 
 
 def big(args) -> None:
+    from engine.fast.compile import compile_kernels
+
+    compile_kernels()  # as 'python main.py compile' does, before the workers start
     folder = Path(args.folder)
     if not any(folder.glob("*.parquet")):
         free = shutil.disk_usage(folder.parent if folder.parent.exists() else "/").free
