@@ -100,7 +100,10 @@ ACTIONS = (
     Spec("pin", "&Pin node in inspector", "pin_selected", ("P",), "Keep the selected node's numbers in view",
          "tree"),
     Spec("train", "&Train", "train", ("F5", "Ctrl+R"), "Grow the tree with the current options (F5)"),
-    Spec("cancel", "&Cancel", "controller.cancel", ("Esc",), "Stop the running job", "busy"),
+    Spec("cancel", "&Cancel", "controller.cancel", ("Esc",),
+         "Stop the running job (queued trainings then start; Clear queue drops them)", "busy"),
+    Spec("clear_queue", "C&lear queued trainings", "controller.clear_queue", ("Shift+Esc",),
+         "Drop the trainings queued behind the running one (the status bar lists them)", "queued"),
     Spec("test_file", "Evaluate on a &test file…", "evaluating.test_file", ("Ctrl+T",),
          "Score the selected run's tree on the rows of another data file", "run"),
     Spec("split", "Evaluate on a percentage &split", "evaluate_split", (),
@@ -119,6 +122,7 @@ ACTIONS = (
 CONDITIONS = {
     "tree": lambda w: w.controller.tree is not None,
     "busy": lambda w: w.controller.busy,
+    "queued": lambda w: bool(w.controller.queued),
     "run": lambda w: w.controller.selected_run >= 0,
     "two_runs": lambda w: len(w.controller.runs) >= 2,
     "can_undo": lambda w: w.controller.doc.undo_stack.canUndo(),
@@ -134,7 +138,7 @@ MENUS = {
               "duplicate_rows", None, "find", "find_next", "find_previous"],
     "&View": ["zoom_in", "zoom_out", "fit", "reset_layout", "expand_all", "orientation", "@labels",
               "ghosts", None, "pin", None, "@docks"],
-    "&Model": ["train", "cancel", None, "show_run", "compare", None, "test_file", "split", "predict_file"],
+    "&Model": ["train", "cancel", "clear_queue", None, "show_run", "compare", None, "test_file", "split", "predict_file"],
     "&Help": ["about"],
 }
 

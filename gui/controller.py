@@ -10,13 +10,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 
 from engine.errors import ArborError
 from engine.runs import RunLog
 from gui.document import DataDocument
 from gui.figure_book import FigureBook, stale_reasons
 from gui.jobs import Job, JobRunner, TrainResult, train_call
+from gui.memory import give_back
+
+#: What Train says when it would only repeat a training.
+_ALREADY = {"same": "Already training with these options on this table: its tree appears when it is done "
+                    "(Esc cancels it)",
+            "queued": "A training with these options is queued already: it starts when the running one ends"}
 
 #: How the tree on screen came to be (``Controller.origin``).
 TRAINED, PRUNED, CV_ALPHA, EDITED, STEPPED, OPENED, RUN, WALKED = (
@@ -31,6 +37,27 @@ class Options:
     cv_folds: int = 10
     seed: int = 1
     weka_folds: bool = False  # deal the folds as Weka's -x K -s SEED does
+
+    def summary(self) -> str:
+        """The algorithm, the options that differ from its defaults, and the evaluation."""
+        from engine.runs import settings_summary
+        from engine.settings import resolve
+
+        try:
+            said = settings_summary(resolve(**self.params))
+        except (ArborError, TypeError, ValueError):
+            said = str(self.params.get("algorithm", "?"))
+        if self.cv_folds:
+            said += f"; {self.cv_folds}-fold CV" + (" (Weka's folds)" if self.weka_folds else "")
+        return said
+
+
+@dataclass(frozen=True)
+class TrainRequest:
+    """A training asked for: the options, and the table's revision when it was asked for."""
+
+    options: Options
+    revision: int
 
 
 class Controller(QObject):
@@ -75,10 +102,15 @@ class Controller(QObject):
         run keeps its settings, sizes and evaluations, the newest few their trees.
     selected_run : int
         The run the Runs list has selected (its number; -1: none): the evaluation views show it.
+    queued : tuple[TrainRequest, ...]
+        Trainings asked for while one was running, started one by one when the window is free
+        (each with the options chosen when it was queued, on the table as it is when it starts).
 
     Methods
     -------
-    set_options(params, cv_folds, seed, weka_folds); train() -> Job | None; cancel();
+    set_options(params, cv_folds, seed, weka_folds); train() -> Job | None (nothing when the same
+    training is running already; a different one running is replaced); clash() says what Train
+    would meet; queue_training() queues the current options instead; clear_queue(); cancel();
     cross_validate_alpha() -> Job | None; start(job) runs any other job with the same
     progress, cancel and error reporting; load_table(table, path, sample=None);
     load_tree(tree, data, settings, origin) puts a tree from elsewhere (a project) on screen;
@@ -109,6 +141,7 @@ class Controller(QObject):
     failed(str, str) : something the user must be told (message, details).
     runs_changed() : a run was added, removed or given an evaluation, or the log was replaced.
     run_selected(int) : the selected run changed (its number; -1: none).
+    queue_changed() : a training was queued, started from the queue, or the queue was cleared.
     """
 
     table_loaded = Signal()
@@ -125,12 +158,19 @@ class Controller(QObject):
     failed = Signal(str, str)
     runs_changed = Signal()
     run_selected = Signal(int)
+    queue_changed = Signal()
 
     def __init__(self, parent=None):
         super().__init__(parent)
         self.doc = DataDocument(self)
         self.runner = JobRunner(self)
         self.runner.busy_changed.connect(self.busy_changed)
+        self.runner.busy_changed.connect(self._on_runner_busy_changed)
+        self._queue: list[TrainRequest] = []
+        self._training: tuple[Job, TrainRequest] | None = None  # the last training started
+        # Once the slots of a change have let go of what it replaced (gui.memory says why).
+        self._give_back = QTimer(self, singleShot=True, interval=0)
+        self._give_back.timeout.connect(give_back)
         self.options = Options()
         self.result: TrainResult | None = None
         self.data = None
@@ -201,19 +241,28 @@ class Controller(QObject):
         return stale_reasons(table_changed=self._data_version != self._version,
                              options_changed=options_changed, evaluation_changed=evaluation_changed)
 
+    @property
+    def queued(self) -> tuple[TrainRequest, ...]:
+        return tuple(self._queue)
+
     def new_table(self) -> None:
         """A blank table to type into (undo history cleared); the tree and results are dropped."""
+        self.clear_queue(quiet=True)
         self.drop_tree()
         self.doc.sample_name = None
         self.doc.new_blank()
         self.table_loaded.emit()
+        self._give_back.start()
 
     def load_table(self, table, path: str | None, sample: str | None = None) -> None:
-        """Make ``table`` the open table (undo history cleared) and drop the tree and results."""
+        """Make ``table`` the open table (undo history cleared) and drop the tree and results;
+        trainings queued for the table before go too."""
+        self.clear_queue(quiet=True)
         self.drop_tree()
         self.doc.sample_name = sample
         self.doc.load(table, path)
         self.table_loaded.emit()
+        self._give_back.start()
 
     # ------------------------------------------------------------------ jobs
     def start(self, job: Job, report_failure: bool = True, fractions: bool = True) -> Job:
@@ -230,23 +279,95 @@ class Controller(QObject):
     def cancel(self) -> None:
         self.runner.cancel()
 
+    # ------------------------------------------------------------------ training and its queue
+    def _request(self) -> TrainRequest:
+        return TrainRequest(self.options, self._version)
+
+    def running_training(self) -> TrainRequest | None:
+        """What the training running now was asked for (None: no training is running)."""
+        if self._training is None or not self.runner.busy or not self.runner.is_current(self._training[0]):
+            return None
+        return self._training[1]
+
+    def clash(self) -> str | None:
+        """What Train with the current options would meet: None (nothing running), ``"same"`` (a
+        training with these options on this table is running), ``"queued"`` (one is queued) or
+        ``"other"`` (a training with other options, or on the table before an edit, is running)."""
+        running, request = self.running_training(), self._request()
+        if running is None:
+            return None
+        if running == request:
+            return "same"
+        return "queued" if request in self._queue else "other"
+
     def train(self) -> Job | None:
-        """Train with the current options on a snapshot of the table (a worker thread)."""
+        """Train with the current options on a snapshot of the table (a worker thread).
+
+        The same training already running is not started again (the status bar says so); a
+        different one running is cancelled and replaced (``queue_training`` waits for it instead).
+        """
+        clash = self.clash()
+        if clash in ("same", "queued"):
+            self.say(_ALREADY[clash])
+            return None
+        return self._start_training(self._request())
+
+    def queue_training(self) -> None:
+        """Queue a training with the current options, to start when the window is free."""
+        clash = self.clash()
+        if clash in ("same", "queued"):
+            self.say(_ALREADY[clash])
+            return
+        if clash is None and not self.busy:
+            self.train()
+            return
+        self._queue.append(self._request())
+        self.queue_changed.emit()
+        n = len(self._queue)
+        self.say(f"Queued: {self.options.summary()} (starts when the running job ends; "
+                 f"{n} training{'s' if n > 1 else ''} queued)")
+
+    def clear_queue(self, quiet: bool = False) -> None:
+        """Drop the queued trainings (the running one goes on)."""
+        if not self._queue:
+            return
+        n = len(self._queue)
+        self._queue.clear()
+        self.queue_changed.emit()
+        if not quiet:
+            self.say(f"Cleared {n} queued training{'s' if n > 1 else ''}; the running job goes on")
+
+    def _on_runner_busy_changed(self, busy: bool) -> None:
+        if not busy and self._queue:
+            # After every slot of this change has run: a job started from inside it would reach
+            # the slots still to come as "busy" before "not busy".
+            QTimer.singleShot(0, self._start_queued)
+
+    def _start_queued(self) -> None:
+        if self.busy or not self._queue:
+            return
+        request = self._queue.pop(0)
+        self.queue_changed.emit()
+        self._start_training(TrainRequest(request.options, self._version))
+
+    def _start_training(self, request: TrainRequest) -> Job | None:
         try:
             table = self.doc.snapshot()
         except ArborError as err:
             self.fail(str(err))
             return None
-        options, version = self.options, self._version
+        options, version = request.options, self._version
         job = Job("Training", train_call(table, options.params, options.cv_folds, options.seed,
                                          options.weka_folds))
+        self._training = (job, request)
         job.finished.connect(lambda result, j=job: self._on_train_finished(j, result, version, options))
         job.failed.connect(lambda *_, j=job: self.runner.is_current(j) and self.say(
             "Training failed; the table and the previous tree are unchanged"))
         job.cancelled.connect(lambda j=job: self.runner.is_current(j) and self.say(
             "Cancelled; the previous tree is unchanged"))
         self.start(job)
-        self.say("Training…")
+        self.say(f"Training: {options.summary()}…" if self._queue or request.options != self.options
+                 else "Training…")
         return job
 
     def _on_train_finished(self, job: Job, result: TrainResult, version: int, options: Options) -> None:
@@ -265,6 +386,7 @@ class Controller(QObject):
         self._show(tree, -1, TRAINED, self.settings)
         self._add_run(result)
         self.say(f"Trained: {tree.n_leaves} leaves, {tree.n_nodes} nodes, depth {tree.depth}")
+        self._give_back.start()  # the previous training's result, and the trees the runs let go
 
     def cross_validate_alpha(self) -> Job | None:
         """CV error per alpha of the last CART training's full tree; ``alpha_chosen`` reports it."""

@@ -34,6 +34,21 @@ class Dialogs:
         return {QMessageBox.StandardButton.Save: "save",
                 QMessageBox.StandardButton.Discard: "discard"}.get(answer, "cancel")
 
+    def ask_replace_or_queue(self, running: str, asked: str) -> str | None:
+        """'replace', 'queue', or None (leave the running training alone, train nothing)."""
+        box = QMessageBox(QMessageBox.Icon.Question, "Arbor",
+                          "A training is running. Replace it with this one, or queue this one to start "
+                          "when it ends?", parent=self.parent)
+        box.setInformativeText(f"Running: {running}\nAsked for: {asked}")
+        replace = box.addButton("&Replace", QMessageBox.ButtonRole.DestructiveRole)
+        replace.setToolTip("Cancel the running training and start this one")
+        queue = box.addButton("&Queue", QMessageBox.ButtonRole.AcceptRole)
+        queue.setToolTip("Start this one when the running training ends (the status bar shows the queue)")
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(queue)
+        box.exec()
+        return {replace: "replace", queue: "queue"}.get(box.clickedButton())
+
     def ask_yes_no(self, question: str) -> bool:
         return QMessageBox.question(self.parent, "Arbor", question) == QMessageBox.StandardButton.Yes
 

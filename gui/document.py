@@ -16,6 +16,11 @@ from PySide6.QtGui import QUndoStack
 from engine.data.table import IGNORED, MISSING_TOKENS, NOMINAL, NUMERIC, Table, make_table
 from engine.errors import ArborError
 
+#: Undo keeps this many steps (table and tree edits together; the oldest go first). A tree edit
+#: holds the tree before and after it, a structural table edit the table before and after, so
+#: without a bound a long session would keep every tree ever edited (README: Undo).
+UNDO_LIMIT = 100
+
 
 def coerce(value, kind: str):
     """A typed cell value for ``kind``; raises ArborError with a message for bad text."""
@@ -56,6 +61,7 @@ class DataDocument(QObject):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.undo_stack = QUndoStack(self)
+        self.undo_stack.setUndoLimit(UNDO_LIMIT)  # only possible while the stack is empty
         self.undo_stack.cleanChanged.connect(self._on_undo_stack_clean_changed)
         self.frame = pd.DataFrame()
         self.kinds: dict[str, str] = {}

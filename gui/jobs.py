@@ -1,4 +1,4 @@
-"""Engine calls in worker threads, reported back through Qt signals.
+"""Engine calls in worker threads, reported back to the GUI thread through a Qt signal.
 
 A :class:`Job` wraps one engine call. The call runs on the global thread pool
 with a :class:`engine.monitor.Monitor`; progress is throttled before it
@@ -8,12 +8,13 @@ been superseded or cancelled never delivers a result.
 
 from __future__ import annotations
 
+import threading
 import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+from PySide6.QtCore import QCoreApplication, QObject, QThreadPool, Signal, SignalInstance, Slot
 
 from engine.errors import ArborError, Cancelled
 from engine.monitor import Monitor, watching
@@ -21,29 +22,101 @@ from engine.monitor import Monitor, watching
 PROGRESS_INTERVAL = 0.05  # seconds: at most ~20 progress signals a second
 
 
-class Job(QObject):
+class _Relay(QObject):
+    """The one Qt object that carries every job's news to the GUI thread.
+
+    Jobs are plain Python objects and their signals plain lists of slots. A Qt object per job
+    made each job's slots a cycle through Qt that Python's collector cannot see (a slot holds
+    its job, Qt holds the slot), so every training was kept; and breaking the cycle by hand
+    (disconnecting, deleting the Qt side) now and then lost a later job's signals, because
+    PySide could hand the new job the old one's address. One long-lived relay has neither
+    problem: what a job holds is freed with the job.
+    """
+
+    deliver = Signal(object, object)  # the hook, its arguments
+
+    def __init__(self):
+        super().__init__()
+        self.deliver.connect(self._fire)  # a slot of an object of the GUI thread: queued from workers
+
+    @Slot(object, object)
+    def _fire(self, hook: Hook, args: tuple) -> None:
+        hook.fire(args)
+
+
+_RELAY: _Relay | None = None
+
+
+def _relay() -> _Relay:
+    global _RELAY
+    if _RELAY is None:
+        _RELAY = _Relay()
+        app = QCoreApplication.instance()
+        if app is not None and _RELAY.thread() is not app.thread():
+            _RELAY.moveToThread(app.thread())
+    return _RELAY
+
+
+class Hook:
+    """A job's signal: ``connect`` a callable (or a Qt signal to forward to); ``emit`` from any
+    thread; the slots run on the GUI thread, in the order they were connected."""
+
+    def __init__(self, on_fired: Callable[[], None] | None = None):
+        self._slots: list[Callable] = []
+        self._on_fired = on_fired
+
+    def connect(self, slot) -> None:
+        self._slots.append(slot.emit if isinstance(slot, SignalInstance) else slot)
+
+    def disconnect(self, slot=None) -> None:
+        if slot is None:
+            self._slots.clear()
+            return
+        target = slot.emit if isinstance(slot, SignalInstance) else slot
+        self._slots = [s for s in self._slots if s != target]
+
+    def emit(self, *args) -> None:
+        if threading.current_thread() is threading.main_thread():
+            self.fire(args)
+        else:
+            _relay().deliver.emit(self, args)
+
+    def fire(self, args: tuple) -> None:
+        for slot in list(self._slots):
+            slot(*args)
+        if self._on_fired is not None:
+            self._on_fired()
+
+
+class Job:
     """One engine call on a worker thread.
 
-    Signals
+    Signals (:class:`Hook`, delivered on the GUI thread)
     -------
     progress_changed(float, str) : fraction done and a short message (throttled).
     finished(object) : the call's result.
     failed(str, str) : a message for the user and the details (traceback for bugs).
     cancelled() : the call stopped because ``cancel`` was called.
+
+    Once one of the last three has reached its slots, every slot is let go, and with them
+    whatever they closed over.
     """
 
-    progress_changed = Signal(float, str)
-    finished = Signal(object)
-    failed = Signal(str, str)
-    cancelled = Signal()
-
     def __init__(self, name: str, call: Callable[[Monitor], object]):
-        super().__init__()
+        _relay()  # made here, on the GUI thread, before any worker needs it
         self.name = name
         self._call = call
         self._last = 0.0
         self.monitor = Monitor(self._on_engine_progress)
         self.done = False
+        self.progress_changed = Hook()
+        self.finished = Hook(self._let_go)
+        self.failed = Hook(self._let_go)
+        self.cancelled = Hook(self._let_go)
+
+    def _let_go(self) -> None:
+        for hook in (self.progress_changed, self.finished, self.failed, self.cancelled):
+            hook.disconnect()
 
     def _on_engine_progress(self, fraction: float, message: str) -> None:
         now = time.monotonic()
@@ -56,9 +129,10 @@ class Job(QObject):
 
     def run(self) -> None:
         """Body of the worker thread."""
+        call, self._call = self._call, None  # what the call closed over goes with it
         try:
             with watching(self.monitor):  # every engine loop in this thread answers Cancel
-                result = self._call(self.monitor)
+                result = call(self.monitor)
         except Cancelled:
             self.done = True
             self.cancelled.emit()
@@ -82,16 +156,15 @@ class Job(QObject):
             self.finished.emit(result)
 
 
-class _Runnable(QRunnable):
-    def __init__(self, job: Job):
-        super().__init__()
-        self.job = job
-        # Python keeps the runnable alive (JobRunner holds it); letting Qt delete it as well
-        # races the garbage collector, and a runnable collected before it starts never runs.
-        self.setAutoDelete(False)
+def start_on_pool(work: Callable[[], None]) -> None:
+    """Run ``work`` on Qt's global thread pool, holding it only until it has run.
 
-    def run(self) -> None:
-        self.job.run()
+    The pool is given a callable, never a Python ``QRunnable``: PySide 6 keeps every Python
+    runnable it was given alive for as long as the pool lives (whatever ``autoDelete`` says),
+    and with it the job, its call and whatever the call closed over (the table snapshot of
+    each training, the encoded rows of each inspected node). A callable is released once run.
+    """
+    QThreadPool.globalInstance().start(work)
 
 
 class JobRunner(QObject):
@@ -107,8 +180,6 @@ class JobRunner(QObject):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.current: Job | None = None
-        self._pool = QThreadPool.globalInstance()
-        self._runnables: dict[int, _Runnable] = {}
 
     @property
     def busy(self) -> bool:
@@ -121,9 +192,7 @@ class JobRunner(QObject):
         for signal in (job.finished, job.failed, job.cancelled):
             signal.connect(lambda *_, j=job: self._on_job_ended(j))
         self.busy_changed.emit(True)
-        runnable = _Runnable(job)
-        self._runnables[id(job)] = runnable
-        self._pool.start(runnable)
+        start_on_pool(job.run)
         return job
 
     def cancel(self) -> None:
@@ -134,26 +203,24 @@ class JobRunner(QObject):
         return job is self.current
 
     def _on_job_ended(self, job: Job) -> None:
-        self._runnables.pop(id(job), None)
         if job is self.current:
             self.busy_changed.emit(False)
 
     def wait(self, msecs: int = 30000) -> bool:
-        return self._pool.waitForDone(msecs)
+        return QThreadPool.globalInstance().waitForDone(msecs)
 
 
-_ASIDE: set[_Runnable] = set()
+_ASIDE: set[Job] = set()  # jobs run aside, held until they have said how they ended
 
 
 def run_aside(job: Job) -> Job:
     """Run ``job`` on the thread pool beside the runner's: no busy bar, no Cancel, nothing of the
     runner's job cancelled. For a view's own quick work (a text view of a big tree); whoever
     starts it ignores a result it no longer wants."""
-    runnable = _Runnable(job)
-    _ASIDE.add(runnable)
+    _ASIDE.add(job)
     for signal in (job.finished, job.failed, job.cancelled):
-        signal.connect(lambda *_, r=runnable: _ASIDE.discard(r))
-    QThreadPool.globalInstance().start(runnable)
+        signal.connect(lambda *_, j=job: _ASIDE.discard(j))
+    start_on_pool(job.run)
     return job
 
 

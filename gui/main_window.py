@@ -204,9 +204,17 @@ class MainWindow(QMainWindow):
         self.cancel_button.hide()
         self.cancel_button.clicked.connect(self.controller.cancel)
         self.compile_notice = CompileNotice()
+        self.queue_label = QLabel()
+        self.queue_label.hide()
+        self.clear_queue_button = QPushButton("Clear queue")
+        self.clear_queue_button.setToolTip("Drop the queued trainings; the running one goes on")
+        self.clear_queue_button.hide()
+        self.clear_queue_button.clicked.connect(lambda: self.controller.clear_queue())
         bar = self.statusBar()
         bar.addWidget(self.status_label, 1)
         bar.addPermanentWidget(self.compile_notice)
+        bar.addPermanentWidget(self.queue_label)
+        bar.addPermanentWidget(self.clear_queue_button)
         bar.addPermanentWidget(self.progress)
         bar.addPermanentWidget(self.cancel_button)
 
@@ -255,6 +263,8 @@ class MainWindow(QMainWindow):
         c.failed.connect(lambda message, details: self.dialogs.error(message, details))
         c.progress_changed.connect(self._on_controller_progress_changed)
         c.busy_changed.connect(self._on_controller_busy_changed)
+        c.queue_changed.connect(self._on_controller_queue_changed)
+        c.queue_changed.connect(self._update_actions)
         c.tree_changed.connect(self._on_controller_tree_changed)
         c.node_selected.connect(self._on_controller_node_selected)
         c.result_changed.connect(lambda result: result is not None and self.docks["Results"].raise_())
@@ -343,12 +353,24 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------------ commands
     def train(self):
-        """Train with the Algorithm panel's options; a problem with them is said, not trained."""
+        """Train with the Algorithm panel's options; a problem with them is said, not trained.
+
+        While a training runs, the same one asked again is only said to be running; a different
+        one asks whether to replace the running one or to queue behind it."""
         problem = self.config.problem()
         if problem:
             self.dialogs.error(problem)
             return None
-        return self.controller.train()
+        c = self.controller
+        if c.clash() == "other":
+            running = c.running_training()
+            choice = self.dialogs.ask_replace_or_queue(running.options.summary(), c.options.summary())
+            if choice == "queue":
+                c.queue_training()
+                return None
+            if choice != "replace":
+                return None
+        return c.train()
 
     def expand_all(self) -> None:
         """Show every node; a big tree is laid out in the background (Cancel stops it)."""
@@ -496,6 +518,21 @@ class MainWindow(QMainWindow):
         self.progress.setRange(0, 1000)
         if busy:
             self.progress.setValue(0)
+
+    def _on_controller_queue_changed(self) -> None:
+        """The queued trainings in the status bar: how many, each one in the tooltip."""
+        from html import escape
+
+        queued = self.controller.queued
+        self.queue_label.setVisible(bool(queued))
+        self.clear_queue_button.setVisible(bool(queued))
+        if not queued:
+            return
+        n = len(queued)
+        self.queue_label.setText(f"Queued: {n} training{'s' if n > 1 else ''}")
+        items = "".join(f"<li>{escape(r.options.summary())}</li>" for r in queued)
+        self.queue_label.setToolTip(f"<p>Started one by one when the running job ends, each on the table as "
+                                    f"it is then:</p><ol>{items}</ol>")
 
     def _on_table_rows_selected(self, rows: list[int]) -> None:
         self.canvas.highlight_nodes(self.controller.nodes_reached(rows))

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 from html import escape
 
-from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
 from engine.export.labels import condition, number
 from engine.learn.criteria import entropy, gini
 from engine.learn.explain import REASONS, attribute_table, node_rows, used_on_path
 from gui.cards import Card
+from gui.jobs import start_on_pool
 from gui.mime import NODE_MIME
 from gui.pruning_text import node_pruning_html
 
@@ -112,12 +113,10 @@ class _Relay(QObject):
     ready = Signal(object, object)  # the task, the splits' HTML (None: skipped)
 
 
-class _SplitsTask(QRunnable):
+class _SplitsTask:
     """Scores one node's candidate splits off the GUI thread; skipped if no longer wanted."""
 
     def __init__(self, inspector: Inspector, key, args):
-        super().__init__()
-        self.setAutoDelete(False)  # Python keeps it (see gui/jobs.py): Qt must not delete it too
         self.inspector, self.key, self.args = inspector, key, args
 
     def run(self) -> None:
@@ -198,7 +197,7 @@ class Inspector(QWidget):
                                                f"{number(weight)} rows…</i></p>")
                 task = _SplitsTask(self, key, (tree, node_id, data, settings))
                 self._tasks.add(task)
-                QThreadPool.globalInstance().start(task)
+                start_on_pool(task.run)  # held by the pool until run, and here until ready
                 return
         self._waiting = None
         self.current.setText(summary + self._splits[key])

@@ -15,7 +15,8 @@ class FakeDialogs:
         self.errors: list[tuple[str, str]] = []
         self.infos: list[str] = []
         self.replies: dict[str, list] = {"ask_unsaved": [], "ask_yes_no": [], "open_path": [],
-                                          "save_path": [], "ask_text": []}
+                                          "save_path": [], "ask_text": [], "ask_replace_or_queue": []}
+        self.asked: list[tuple[str, tuple]] = []  # questions that offer choices, with what they said
 
     def _reply(self, name, default=None):
         queue = self.replies[name]
@@ -29,6 +30,10 @@ class FakeDialogs:
 
     def ask_unsaved(self, what):
         return self._reply("ask_unsaved", "cancel")
+
+    def ask_replace_or_queue(self, running, asked):
+        self.asked.append(("ask_replace_or_queue", (running, asked)))
+        return self._reply("ask_replace_or_queue")
 
     def ask_yes_no(self, question):
         return self._reply("ask_yes_no", False)

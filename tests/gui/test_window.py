@@ -204,12 +204,17 @@ def test_window_stays_responsive_while_training(qtbot, window):
 
 
 def test_two_quick_trains_never_mix(qtbot, window):
+    """A second Train with other options replaces the first (when asked, if the first still
+    runs); only the second's tree arrives. (The same options again: tests/gui/test_sessions.py.)"""
     first = window.train()
+    window.config.max_depth.setValue(1)
+    window.dialogs.replies["ask_replace_or_queue"] = ["replace"]
     second = window.train()
     qtbot.waitUntil(lambda: first.done and second.done, timeout=60000)
     qtbot.waitUntil(lambda: window.controller.result is not None)
     assert window.controller.runner.is_current(second)
-    assert window.controller.result.model.tree_.n_leaves == 5
+    assert window.controller.result.model.settings_.max_depth == 1
+    assert [run.settings.max_depth for run in window.controller.runs][-1] == 1
 
 
 def test_id3_with_numeric_attribute_names_it(qtbot, window):
