@@ -170,8 +170,9 @@ class Growth:
         entry[:m] = np.arange(m, dtype=np.int32)
         weight = np.zeros(capacity)
         weight[:m] = w
+        # Partition buffers: one slot more than the arena (a two-way split's last unkept write).
         self.space = Space(self.data, Arena(entry, weight, order), np.zeros(m, np.int32),
-                           np.zeros(m), np.zeros(capacity, np.int32), np.zeros(capacity),
+                           np.zeros(m), np.zeros(capacity + 1, np.int32), np.zeros(capacity + 1),
                            np.zeros(0))
         self.params = kernel_params(s, K, S, hist, small, local)
         self.local_params = self.params._replace(histogram=0, local=0, best_first=0)
@@ -222,7 +223,7 @@ class Growth:
         arena = Arena(np.zeros(capacity, np.int32), np.zeros(capacity),
                       np.zeros((n_numeric, capacity), np.int32))
         return Space(data, arena, np.zeros(stride, np.int32), np.zeros(stride),
-                     np.zeros(capacity, np.int32), np.zeros(capacity), private)
+                     np.zeros(capacity + 1, np.int32), np.zeros(capacity + 1), private)
 
     def run(self, budget: int, step: bool = False) -> int:
         """One call of the kernel, with more room found first when it last needed some."""
@@ -258,8 +259,8 @@ class Growth:
         order = np.zeros((a.order.shape[0], new), dtype=np.int32)
         order[:, :old] = a.order
         arena = Arena(_enlarged(a.entry, old, new), _enlarged(a.weight, old, new), order)
-        return space._replace(arena=arena, buffer=np.zeros(new, np.int32),
-                              weight_buffer=np.zeros(new))
+        return space._replace(arena=arena, buffer=np.zeros(new + 1, np.int32),
+                              weight_buffer=np.zeros(new + 1))
 
     @property
     def progress(self) -> float:

@@ -229,15 +229,11 @@ def evaluate(i, sp, par, nodes, hist, work, cand, groups, state):
     Returns the work done (entries times attributes looked at).
     """
     nodes.attribute[i] = -1
+    if stops(i, par, nodes, work.tmp):
+        return 1
     K = par.n_classes
     stats = nodes.stats[i]
     weight = nodes.weight[i]
-    imp = impurity(stats, K, par.impurity, work.tmp)
-    total = size_of(stats, K) if K > 0 else 0.0
-    pure = is_pure(top_class_weight(stats, K), total, K == 0, imp)
-    if stops_before_search(weight, nodes.depth[i], pure, par.min_samples_split,
-                           par.min_samples_leaf, par.max_depth):
-        return 1
     data, arena = sp.data, sp.arena
     s, e = nodes.start[i], nodes.end[i]
     n = e - s
@@ -324,36 +320,44 @@ def n_branches(j, data, par):
 
 
 @njit(cache=True)
-def _distribute_entries(arena, s, e, base, entry_branch, fractions, nb, pos, buf, wbuf, stats,
-                        c0, data, K):
+def _distribute_entries(arena, s, e, base, entry_branch, fractions, nb, pos, buf, wbuf):
     """Copy the segment's entries and weights to the children's segments from ``base`` on,
-    keeping their order, and add each to its child's statistics (in that order: numpy's
-    bincount over the child's rows). An entry goes to its branch, a missing one (branch -1) to
-    every branch with a positive fraction, its weight times that fraction. ``pos[b]``: child
-    b's offset from ``base``. The child laid out first (the last branch) is compacted in place
+    keeping their order. An entry goes to its branch, a missing one (branch -1) to every
+    branch with a positive fraction, its weight times that fraction. ``pos[b]``: child b's
+    offset from ``base``. The child laid out first (the last branch) is compacted in place
     when it starts at ``s`` (no entry is overwritten before it is read); the others go through
     the buffers."""
     entries, weights = arena.entry, arena.weight
     low = nb - 1
     in_place = base == s
-    for t in range(s, e):
-        ent = entries[t]
-        w = weights[t]
-        b = entry_branch[ent]
-        if b >= 0:
-            if in_place and b == low:
-                entries[s + pos[b]] = ent
-                weights[s + pos[b]] = w
-            else:
-                buf[pos[b]] = ent
-                wbuf[pos[b]] = w
-            pos[b] += 1
-            add_entry(stats[c0 + b], ent, w, data.cls, data.target, K)
-        else:
+    if nb == 2 and in_place:
+        # Without a branch on the entry's side (a coin toss at most nodes, so the processor
+        # guessed wrong half the time): every entry is written to both places and kept where
+        # it belongs by advancing that place only. A write not kept lands where the next
+        # kept one will, or past the children (at most one slot past them in the buffer).
+        f0, f1 = fractions[0], fractions[1]
+        to0, to1 = f0 > 0, f1 > 0
+        p0, p1 = pos[0], pos[1]
+        for t in range(s, e):
+            ent = entries[t]
+            w = weights[t]
+            b = entry_branch[ent]
+            missing = b < 0
+            entries[s + p1] = ent
+            weights[s + p1] = w * f1 if missing else w
+            buf[p0] = ent
+            wbuf[p0] = w * f0 if missing else w
+            p1 += 1 if b == 1 or (missing and to1) else 0
+            p0 += 1 if b == 0 or (missing and to0) else 0
+        pos[0], pos[1] = p0, p1
+    else:
+        for t in range(s, e):
+            ent = entries[t]
+            w = weights[t]
+            b = entry_branch[ent]
             for bb in range(nb):
-                f = fractions[bb]
-                if f > 0:
-                    wf = w * f
+                if b == bb or (b < 0 and fractions[bb] > 0):
+                    wf = w * fractions[bb] if b < 0 else w
                     if in_place and bb == low:
                         entries[s + pos[bb]] = ent
                         weights[s + pos[bb]] = wf
@@ -361,7 +365,6 @@ def _distribute_entries(arena, s, e, base, entry_branch, fractions, nb, pos, buf
                         buf[pos[bb]] = ent
                         wbuf[pos[bb]] = wf
                     pos[bb] += 1
-                    add_entry(stats[c0 + bb], ent, wf, data.cls, data.target, K)
     total = 0
     for b in range(nb):
         if pos[b] > total:
@@ -376,18 +379,24 @@ def _distribute_order(row, s, e, base, entry_branch, fractions, nb, pos, buf):
     """:func:`_distribute_entries` for a row of entries sorted by an attribute."""
     low = nb - 1
     in_place = base == s
-    for t in range(s, e):
-        ent = row[t]
-        b = entry_branch[ent]
-        if b >= 0:
-            if in_place and b == low:
-                row[s + pos[b]] = ent
-            else:
-                buf[pos[b]] = ent
-            pos[b] += 1
-        else:
+    if nb == 2 and in_place:  # as _distribute_entries: no branch on the entry's side
+        to0, to1 = fractions[0] > 0, fractions[1] > 0
+        p0, p1 = pos[0], pos[1]
+        for t in range(s, e):
+            ent = row[t]
+            b = entry_branch[ent]
+            missing = b < 0
+            row[s + p1] = ent
+            buf[p0] = ent
+            p1 += 1 if b == 1 or (missing and to1) else 0
+            p0 += 1 if b == 0 or (missing and to0) else 0
+        pos[0], pos[1] = p0, p1
+    else:
+        for t in range(s, e):
+            ent = row[t]
+            b = entry_branch[ent]
             for bb in range(nb):
-                if fractions[bb] > 0:
+                if b == bb or (b < 0 and fractions[bb] > 0):
                     if in_place and bb == low:
                         row[s + pos[bb]] = ent
                     else:
@@ -399,6 +408,28 @@ def _distribute_order(row, s, e, base, entry_branch, fractions, nb, pos, buf):
             total = pos[b]
     for t in range(pos[low] if in_place else 0, total):
         row[base + t] = buf[t]
+
+
+@njit(cache=True)
+def _segment_stats(arena, s, e, acc, data, K):
+    """A child's statistics: its entries added in segment order (numpy's bincount over its
+    rows), in a pass of their own after the entries are laid out."""
+    for k in range(acc.shape[0]):
+        acc[k] = 0.0
+    for t in range(s, e):
+        add_entry(acc, arena.entry[t], arena.weight[t], data.cls, data.target, K)
+
+
+@njit(cache=True)
+def stops(c, par, nodes, tmp):
+    """Node ``c`` becomes a leaf without a search (pure, too light, or at the depth limit)."""
+    K = par.n_classes
+    stats = nodes.stats[c]
+    imp = impurity(stats, K, par.impurity, tmp)
+    total = size_of(stats, K) if K > 0 else 0.0
+    pure = is_pure(top_class_weight(stats, K), total, K == 0, imp)
+    return stops_before_search(nodes.weight[c], nodes.depth[c], pure, par.min_samples_split,
+                               par.min_samples_leaf, par.max_depth)
 
 
 @njit(cache=True)
@@ -420,26 +451,39 @@ def partition(i, sp, par, nodes, hist, work, groups, state, depth_first):
     for b in range(nb):
         counts[b] = 0
     n_miss = 0
-    for t in range(s, e):
-        ent = arena.entry[t]
-        if binned_cut:
-            code = hist.codes[ent, j]
-            b = -1 if code == MISSING_CODE else (0 if code <= nodes.cut_bin[i] else 1)
-        else:
+    if numeric and not binned_cut:  # the common case, without a branch on the entry's side
+        threshold = nodes.threshold[i]
+        n_right = 0
+        for t in range(s, e):
+            ent = arena.entry[t]
             x = data.values[base_col + ent]
-            if np.isnan(x):
-                b = -1
-            elif numeric:
-                b = 0 if x <= nodes.threshold[i] else 1
-            elif par.binary == 1:
-                b = groups.branch[nodes.group_at[i] + int(x)]
+            missing = np.isnan(x)
+            right = x > threshold  # not x <= threshold, for a known x
+            sp.entry_branch[ent] = -1 if missing else (1 if right else 0)
+            n_miss += 1 if missing else 0
+            n_right += 1 if right else 0
+        counts[0], counts[1] = n - n_miss - n_right, n_right
+    else:
+        for t in range(s, e):
+            ent = arena.entry[t]
+            if binned_cut:
+                code = hist.codes[ent, j]
+                b = -1 if code == MISSING_CODE else (0 if code <= nodes.cut_bin[i] else 1)
             else:
-                b = int(x)
-        sp.entry_branch[ent] = b
-        if b >= 0:
-            counts[b] += 1
-        else:
-            n_miss += 1
+                x = data.values[base_col + ent]
+                if np.isnan(x):
+                    b = -1
+                elif numeric:
+                    b = 0 if x <= nodes.threshold[i] else 1
+                elif par.binary == 1:
+                    b = groups.branch[nodes.group_at[i] + int(x)]
+                else:
+                    b = int(x)
+            sp.entry_branch[ent] = b
+            if b >= 0:
+                counts[b] += 1
+            else:
+                n_miss += 1
     fractions = work.tmp2
     if nb == 2 and (numeric or par.binary == 1):
         fractions[0], fractions[1] = nodes.fraction0[i], nodes.fraction1[i]
@@ -470,18 +514,11 @@ def partition(i, sp, par, nodes, hist, work, groups, state, depth_first):
     c0 = state.n_nodes[0]
     state.n_nodes[0] += nb
     for b in range(nb):
-        st = nodes.stats[c0 + b]
-        for k in range(st.shape[0]):
-            st[k] = 0.0
         pos[b] = offsets[b] - base
     _distribute_entries(arena, s, e, base, sp.entry_branch, fractions, nb, pos, sp.buffer,
-                        sp.weight_buffer, nodes.stats, c0, data, K)
-    for a in range(arena.order.shape[0]):
-        for b in range(nb):
-            pos[b] = offsets[b] - base
-        _distribute_order(arena.order[a], s, e, base, sp.entry_branch, fractions, nb, pos,
-                          sp.buffer)
+                        sp.weight_buffer)
     unit = nodes.unit[i] == 1
+    leaves = True  # every child stops: no search will read the children's sorted orders
     for b in range(nb):
         c = c0 + b
         cs, ce = offsets[b], offsets[b] + counts[b]
@@ -493,6 +530,14 @@ def partition(i, sp, par, nodes, hist, work, groups, state, depth_first):
         nodes.unit[c] = 1 if child_unit else 0
         nodes.fraction[c] = fractions[b]
         nodes.weight[c] = float(ce - cs) if child_unit else pairwise_sum(arena.weight, cs, ce - cs)
+        _segment_stats(arena, cs, ce, nodes.stats[c], data, K)
+        if not stops(c, par, nodes, work.tmp):
+            leaves = False
+    for a in range(arena.order.shape[0] if not leaves else 0):
+        for b in range(nb):
+            pos[b] = offsets[b] - base
+        _distribute_order(arena.order[a], s, e, base, sp.entry_branch, fractions, nb, pos,
+                          sp.buffer)
     nodes.child0[i], nodes.n_children[i] = c0, nb
     if par.histogram == 1:
         _children_hists(i, c0, nb, sp, par, nodes, hist, state)
