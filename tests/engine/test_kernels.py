@@ -127,3 +127,34 @@ def test_each_attributes_best_split_is_the_numpy_scorers(node):
         assert chosen == -1
     else:
         assert chosen == best.attribute
+
+
+@pytest.mark.parametrize("splitter,max_bins", [("exact", 255), ("histogram", 255), ("histogram", 4)])
+def test_a_local_copys_orders_are_a_stable_sort_of_its_values(splitter, max_bins, monkeypatch):
+    """A small node grown on a private copy gets its sorted orders without sorting: renumbered
+    from the node's own (exact search) or counted out of its bin codes, each bin's run then
+    sorted by value (histograms; short runs by insertion, long ones by merge sort). Either
+    way the stable argsort of the copied values, missing values last in entry order."""
+    rng = np.random.default_rng(7)
+    n = 3000
+    X = np.asfortranarray(np.column_stack([rng.normal(size=n), np.round(rng.normal(size=n), 1),
+                                           rng.integers(0, 3, n).astype(float),
+                                           rng.normal(size=n)]))
+    X[rng.random(X.shape) < 0.1] = np.nan
+    X[:, 3] = np.nan  # an attribute with no value at all
+    X[0, 3] = 1.0
+    names = [f"a{j}" for j in range(4)]
+    schema = Schema(tuple(Attribute(name, "numeric") for name in names), "y", ("p", "q"))
+    data = Encoded(schema, X, (X[:, 0] > 0).astype(np.intp), np.ones(n))
+    monkeypatch.setattr(builder, "LOCAL_ROWS", n)  # the root is not local, its copy holds n
+    monkeypatch.setattr(builder, "HIST_LOCAL_ROWS", n)
+    problem = Problem(data, resolve(algorithm="cart", splitter=splitter, max_bins=max_bins))
+    C = builder.kernels(True)
+    growth = builder.Growth(problem, splitter, np.arange(n), np.ones(n), 0, frozenset(),
+                            Monitor(), C)
+    local = growth.local_space
+    local.private_values[:] = X.ravel(order="F")  # build_local's copy of the root's entries
+    C._local_orders(np.int64(0), np.int64(n), growth.space, local, growth.hist,
+                    splitter == "histogram")
+    for j in range(4):
+        assert np.array_equal(local.arena.order[j, :n], np.argsort(X[:, j], kind="stable")), j
