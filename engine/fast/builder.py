@@ -51,11 +51,17 @@ from engine.tree import (
 AUTO_HISTOGRAM_ROWS = 500_000
 #: Work (entries times attributes looked at) between two ``monitor.check()`` calls: ~20-50 ms.
 CHUNK_WORK = 4_000_000
-#: Depth-first without a leaf limit, a node with fewer entries has its whole subtree grown at
-#: once on a private, cache-sized copy of its entries (exactly, in both modes). 2,048 to 8,192
-#: rows measure equally fast from 100,000 to 1,000,000 rows; the smaller copy keeps the
-#: workspace of a 10,000-row fit small.
-LOCAL_ROWS = 2048
+#: Depth-first without a leaf limit, a node with fewer entries than :func:`exact_local_rows` has its
+#: whole subtree grown at once on a private copy of its entries (exactly, in both modes): its
+#: values packed together instead of spread over the whole table's columns. Exact search
+#: copies nodes of up to LOCAL_ROWS entries, a quarter of the rows (LOCAL_SHARE) at most and
+#: LOCAL_ROWS_LEAST at least. Measured (benchmarks/README.md): at depth 12 a copy of up to
+#: 65,536 entries grew a 300,000-row fit twice as fast as 2,048 (1,000,000 rows: as fast as
+#: ever with 65,536, slower with 131,072, whose copy no longer stays in the cache); a copy of
+#: the whole table (the root itself copied) was slower than a quarter of it.
+LOCAL_ROWS = 65536
+LOCAL_SHARE = 4
+LOCAL_ROWS_LEAST = 2048
 #: The same in the histogram mode: nodes below it are searched exactly (benchmarks/README.md).
 HIST_LOCAL_ROWS = 8192
 #: Otherwise, in the histogram mode, nodes with fewer entries are scored exactly, on their
@@ -76,6 +82,11 @@ def plan(settings, n_rows: int) -> str:
                                             and n_rows >= AUTO_HISTOGRAM_ROWS):
         return "histogram"
     return "exact"
+
+
+def exact_local_rows(n_rows: int) -> int:
+    """Exact search grows a node's subtree on a private copy below this many entries."""
+    return min(LOCAL_ROWS, max(LOCAL_ROWS_LEAST, n_rows // LOCAL_SHARE))
 
 
 def _is_whole(rows: np.ndarray, n: int) -> bool:
@@ -140,7 +151,7 @@ class Growth:
         unit = bool(np.all(w == 1.0))
         hist = mode == "histogram"
         local = s.growth == "depth" and s.max_leaves is None and not stepwise
-        local_rows = HIST_LOCAL_ROWS if hist else LOCAL_ROWS
+        local_rows = HIST_LOCAL_ROWS if hist else exact_local_rows(m)
         if local and m < local_rows:  # the root is small: the whole tree grows on a private copy
             hist = False
         gappy = bool(has_missing.any())

@@ -837,6 +837,12 @@ def run(budget, step, gsp, lsp, par, lpar, nodes, heap, hist, work, cand, groups
             return PAUSED
         i = heap.node[0]
         if nodes.local[i] == 1:  # a small subtree, grown whole
+            # Room for as many nodes as it has entries, twice, asked for before starting: a
+            # build that runs out starts again from scratch once given more.
+            want = state.n_nodes[0] + 2 * (nodes.end[i] - nodes.start[i]) + 2
+            if want > nodes.start.shape[0]:
+                state.need_nodes[0] = want
+                return NEEDS_ROOM
             got = build_local(i, gsp, lsp, par, lpar, nodes, hist, work, cand, groups, state,
                               max_categories)
             if got < 0:

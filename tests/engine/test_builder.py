@@ -38,8 +38,8 @@ pytestmark = pytest.mark.usefixtures("compiled_builder")
 @pytest.fixture(params=[64, 100_000], ids=["global-and-local", "all-local"])
 def local_rows(request, monkeypatch):
     """Small subtrees are grown on a private copy of their entries: test with and without."""
-    monkeypatch.setattr(builder, "LOCAL_ROWS", request.param)
-    monkeypatch.setattr(builder, "HIST_LOCAL_ROWS", request.param)
+    for name in ("LOCAL_ROWS", "LOCAL_ROWS_LEAST", "HIST_LOCAL_ROWS"):
+        monkeypatch.setattr(builder, name, request.param)
     return request.param
 
 

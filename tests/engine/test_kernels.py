@@ -146,8 +146,8 @@ def test_a_local_copys_orders_are_a_stable_sort_of_its_values(splitter, max_bins
     names = [f"a{j}" for j in range(4)]
     schema = Schema(tuple(Attribute(name, "numeric") for name in names), "y", ("p", "q"))
     data = Encoded(schema, X, (X[:, 0] > 0).astype(np.intp), np.ones(n))
-    monkeypatch.setattr(builder, "LOCAL_ROWS", n)  # the root is not local, its copy holds n
-    monkeypatch.setattr(builder, "HIST_LOCAL_ROWS", n)
+    for name in ("LOCAL_ROWS", "LOCAL_ROWS_LEAST", "HIST_LOCAL_ROWS"):
+        monkeypatch.setattr(builder, name, n)  # the root is not local, its copy holds n
     problem = Problem(data, resolve(algorithm="cart", splitter=splitter, max_bins=max_bins))
     C = builder.kernels(True)
     growth = builder.Growth(problem, splitter, np.arange(n), np.ones(n), 0, frozenset(),
