@@ -58,10 +58,12 @@ CHUNK_WORK = 4_000_000
 #: LOCAL_ROWS_LEAST at least. Measured (benchmarks/README.md): at depth 12 a copy of up to
 #: 65,536 entries grew a 300,000-row fit twice as fast as 2,048 (1,000,000 rows: as fast as
 #: ever with 65,536, slower with 131,072, whose copy no longer stays in the cache); a copy of
-#: the whole table (the root itself copied) was slower than a quarter of it.
+#: the whole table (the root itself copied) was slower than a quarter of it. The copy (values,
+#: and one sorted order per attribute) is also kept within LOCAL_BYTES: wide tables copy fewer.
 LOCAL_ROWS = 65536
 LOCAL_SHARE = 4
 LOCAL_ROWS_LEAST = 2048
+LOCAL_BYTES = 16 << 20
 #: The same in the histogram mode: nodes below it are searched exactly (benchmarks/README.md).
 HIST_LOCAL_ROWS = 8192
 #: Otherwise, in the histogram mode, nodes with fewer entries are scored exactly, on their
@@ -84,9 +86,10 @@ def plan(settings, n_rows: int) -> str:
     return "exact"
 
 
-def exact_local_rows(n_rows: int) -> int:
+def exact_local_rows(n_rows: int, n_attributes: int) -> int:
     """Exact search grows a node's subtree on a private copy below this many entries."""
-    return min(LOCAL_ROWS, max(LOCAL_ROWS_LEAST, n_rows // LOCAL_SHARE))
+    fits = LOCAL_BYTES // (12 * max(n_attributes, 1))  # a float64 value and an int32 order each
+    return min(LOCAL_ROWS, max(LOCAL_ROWS_LEAST, min(n_rows // LOCAL_SHARE, fits)))
 
 
 def _is_whole(rows: np.ndarray, n: int) -> bool:
@@ -151,7 +154,7 @@ class Growth:
         unit = bool(np.all(w == 1.0))
         hist = mode == "histogram"
         local = s.growth == "depth" and s.max_leaves is None and not stepwise
-        local_rows = HIST_LOCAL_ROWS if hist else exact_local_rows(m)
+        local_rows = HIST_LOCAL_ROWS if hist else exact_local_rows(m, p)
         if local and m < local_rows:  # the root is small: the whole tree grows on a private copy
             hist = False
         gappy = bool(has_missing.any())

@@ -837,9 +837,13 @@ def run(budget, step, gsp, lsp, par, lpar, nodes, heap, hist, work, cand, groups
             return PAUSED
         i = heap.node[0]
         if nodes.local[i] == 1:  # a small subtree, grown whole
-            # Room for as many nodes as it has entries, twice, asked for before starting: a
-            # build that runs out starts again from scratch once given more.
-            want = state.n_nodes[0] + 2 * (nodes.end[i] - nodes.start[i]) + 2
+            # Room asked for before starting (a build that runs out starts again from scratch
+            # once given more): a node per entry, or as many as the levels left can hold.
+            # Not more: a late enlargement holds the node arrays twice at its copy.
+            want = nodes.end[i] - nodes.start[i]
+            if par.max_depth >= 0:
+                want = min(want, 1 << min(max(par.max_depth - nodes.depth[i] + 1, 0), 40))
+            want += state.n_nodes[0] + 2
             if want > nodes.start.shape[0]:
                 state.need_nodes[0] = want
                 return NEEDS_ROOM
