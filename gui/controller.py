@@ -527,6 +527,7 @@ class Controller(QObject):
         self.tree, self.origin, self.recipe = tree, origin, recipe
         self.selected = select if tree is not None and 0 <= select < tree.n_nodes else -1
         self.tree_changed.emit(tree, self.selected)
+        self.doc.tree_shown(tree)
         self.figures = None
         if tree is not None and self.data is not None:
             try:

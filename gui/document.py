@@ -70,9 +70,13 @@ class DataDocument(QObject):
         self.project_path: str | None = None  # the project the window's work was opened from or saved to
         self.notes: tuple[str, ...] = ()
         self.sample_name: str | None = None
+        # The tree on screen, and the one the project at ``project_path`` holds: a training or
+        # a pruning replaces the tree without an undo step, and leaves the project behind.
+        self._tree = None
+        self._saved_tree = None
 
     def _on_undo_stack_clean_changed(self, clean: bool) -> None:
-        self.modified_changed.emit(not clean)
+        self.modified_changed.emit(self.modified)
 
     # ------------------------------------------------------------------ loading
     def load(self, table: Table, path: str | None) -> None:
@@ -82,6 +86,7 @@ class DataDocument(QObject):
         self.path = path
         self.project_path = None
         self.notes = tuple(table.notes)
+        self._tree = self._saved_tree = None
         self.undo_stack.clear()
         self.undo_stack.setClean()
         self.reset.emit()
@@ -96,7 +101,19 @@ class DataDocument(QObject):
 
     @property
     def modified(self) -> bool:
+        """Work the file or project at hand does not hold: table or tree edits since the
+        last save and, for a project, a tree trained or pruned since."""
+        return self.table_modified or (self.project_path is not None and self._tree is not self._saved_tree)
+
+    @property
+    def table_modified(self) -> bool:
+        """Edits on the undo stack since the last save (hand edits of the tree among them)."""
         return not self.undo_stack.isClean()
+
+    def tree_shown(self, tree) -> None:
+        """The window now shows ``tree``; a project's title says whether it holds it."""
+        self._tree = tree
+        self.modified_changed.emit(self.modified)
 
     def mark_saved(self, path: str) -> None:
         self.path, self.sample_name, self.project_path = path, None, None
@@ -106,6 +123,7 @@ class DataDocument(QObject):
     def mark_project_saved(self, path: str) -> None:
         """The table (as it is) is kept in the project at ``path``: nothing is unsaved."""
         self.project_path, self.sample_name = path, None
+        self._saved_tree = self._tree
         self.undo_stack.setClean()
         self.modified_changed.emit(False)
 

@@ -207,7 +207,7 @@ class FileActions(QObject):
         project = Project(self.doc.snapshot(), c.settings, c.tree, positions, tuple(collapsed), runs=runs)
         # A big table is referenced by its file only while it equals the file (no unsaved
         # edits); otherwise the project stores the table itself.
-        unchanged = self.doc.path if not self.doc.modified else None
+        unchanged = self.doc.path if not self.doc.table_modified else None
         return lambda: save_project(project, path, data_path=unchanged, replace_read_only=replace_read_only)
 
     def save_project_dialog(self) -> bool:

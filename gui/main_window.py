@@ -33,6 +33,7 @@ from gui.collector import collect_in_gui_thread
 from gui.compile_notice import CompileNotice
 from gui.controller import Controller
 from gui.dialogs import Dialogs
+from gui.elided_label import ElidedLabel
 from gui.evaluating import Evaluating
 from gui.exports import IMAGE_SCALES, Exports
 from gui.files import FileActions
@@ -194,7 +195,7 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------------ construction
     def _build_status_bar(self) -> None:
-        self.status_label = QLabel()
+        self.status_label = ElidedLabel()
         self.progress = QProgressBar()
         self.progress.setMinimumWidth(320)
         self.progress.setRange(0, 1000)

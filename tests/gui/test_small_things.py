@@ -61,6 +61,43 @@ def test_a_saved_project_is_the_title_save_and_open_recent(qtbot, window, tmp_pa
     assert window.doc.value(0, 0) == "rainy" and window.doc.value(1, 0) == "rainy"
 
 
+def test_a_tree_the_saved_project_does_not_hold_marks_the_title(qtbot, window, tmp_path):
+    train_and_wait(qtbot, window)
+    window.dialogs.replies["save_path"].append(str(tmp_path / "lesson.arbor"))
+    assert window.files.save_project_dialog()
+    assert window.windowTitle() == "lesson.arbor — Arbor"
+    # A training replaces the tree without an undo step: the project is behind it.
+    train_and_wait(qtbot, window)
+    assert window.windowTitle() == "lesson.arbor * — Arbor" and window.doc.modified
+    assert not window.doc.table_modified  # the table itself is still the one saved
+    assert window.files.save() and window.windowTitle() == "lesson.arbor — Arbor"
+    # A hand edit marks it; undoing it puts the saved tree back, and the mark goes.
+    window.modelling.make_leaf(1)
+    assert window.windowTitle() == "lesson.arbor * — Arbor"
+    window.doc.undo_stack.undo()
+    assert window.windowTitle() == "lesson.arbor — Arbor" and not window.doc.modified
+
+
+def test_a_table_file_is_not_marked_by_a_training(qtbot, window):
+    window.files.open_sample("iris", confirmed=True)
+    train_and_wait(qtbot, window)
+    assert not window.doc.modified and "*" not in window.windowTitle()
+
+
+def test_a_long_status_message_is_cut_with_an_ellipsis_and_whole_in_its_tooltip(qtbot, window):
+    window.resize(1024, 700)
+    label = window.status_label
+    label.resize(200, label.height())
+    text = "Trained: " + "a very long message about <b>class</b> names " * 6
+    window._say(text)
+    assert label.text() == text  # what was said, whole
+    shown = super(type(label), label).text()
+    assert shown.endswith("…") and len(shown) < len(text)
+    assert "&lt;b&gt;class&lt;/b&gt;" in label.toolTip()  # plain text, not markup
+    window._say("Ready")
+    assert super(type(label), label).text() == "Ready" and "Ready" not in label.toolTip()
+
+
 def test_no_display_is_one_line_and_exit_2():
     linux = "linux"
     assert display_problem({}, linux) == "there is no display to open the window on (DISPLAY is not set)"
