@@ -129,10 +129,11 @@ def _warm(cluster, settings) -> None:
 
 
 def _watch_workers(cluster):
-    """Sample every worker process's resident memory until asked for the peaks."""
+    """Sample the resident memory of this process (the driver) and of every worker process
+    until asked for the peaks: the driver's first, then the workers' in order."""
     import psutil
 
-    pids = list(cluster.client.run(os.getpid).values())
+    pids = [os.getpid()] + list(cluster.client.run(os.getpid).values())
     peak = dict.fromkeys(pids, 0)
     stop = threading.Event()
 
@@ -149,7 +150,7 @@ def _watch_workers(cluster):
     def peaks():
         stop.set()
         thread.join()
-        return sorted(peak.values())
+        return [peak[pids[0]]] + sorted(peak[pid] for pid in pids[1:])
     return peaks
 
 
@@ -219,15 +220,16 @@ def big(args) -> None:
         print(f"written in {time.perf_counter() - started:.0f} s "
               f"({sum(p.stat().st_size for p in folder.glob('*.parquet')) / 2**30:.1f} GiB on disk; "
               f"{args.rows * 33 * 8 / 2**30:.1f} GiB as float64)", flush=True)
-    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    # The process's lifetime peak includes writing the files; the fit's own is sampled.
+    lifetime = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     tree, seconds, facts, peaks, _ = over_partitions(folder, args.depth, args.workers[0],
                                                   memory_limit="4GiB", watch=True)
-    driver = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    driver, peaks = peaks[0], peaks[1:]
     print(f"{facts.rows:,} rows in {facts.partitions} partitions, depth {args.depth}: "
           f"{seconds:.0f} s, {facts.passes} passes, {tree.n_leaves} leaves; rows "
           f"{'kept in memory' if facts.kept_in_memory else 'read from the files each pass'}")
-    print(f"peak memory: driver {driver / 2**30:.2f} GiB (before the fit "
-          f"{before * 1024 / 2**30:.2f} GiB); workers "
+    print(f"peak memory during the fit: driver {driver / 2**30:.2f} GiB (its peak before, "
+          f"writing or reading the files: {lifetime / 2**30:.2f} GiB); workers "
           + ", ".join(f"{p / 2**30:.2f}" for p in peaks) + " GiB")
     print(f"largest pass: {facts.largest_pass_bytes / 2**20:.1f} MiB of histograms")
     if args.delete:
