@@ -11,8 +11,9 @@ window is idle. The resident size (RSS) is read after the trainings asked for, a
 per training between the sixth training and the last is reported: the Runs list keeps the
 trees of the newest five runs, so from the sixth training on a training that keeps only what
 the window can still show adds nothing. With
-``--open-close N`` the table is instead opened and closed (a blank table) N times and the
-resident size of the closed window is reported after each.
+``--open-close N`` the table is instead written to a CSV file, opened from it as File > Open
+does and closed (a blank table) N times, and the resident size of the window with the table
+open and closed is reported each time.
 
 Each size runs in its own process, so one table's pages do not count against the other's.
 """
@@ -123,18 +124,32 @@ def measure_trainings(rows: int, counts: list[int], folds: int) -> dict:
 
 
 def measure_open_close(rows: int, times: int) -> dict:
-    from engine.data.table import make_table
+    """Open the table from a CSV file as File > Open does (a big file is read on a worker
+    thread), then close it (a blank table); the resident size each time it is closed."""
+    import shutil
+    import tempfile
 
-    app, win = _window()
-    _settle(app)
-    closed = []
-    for _ in range(times):
-        win.controller.load_table(make_table(make_frame(rows), target="class"), None, sample=f"{rows} rows")
+    folder = Path(tempfile.mkdtemp(prefix="arbor-bench-sessions-"))
+    try:
+        path = folder / f"table-{rows}.csv"
+        make_frame(rows).to_csv(path, index=False)
+        app, win = _window()
         _settle(app)
-        win.controller.new_table()
-        _settle(app)
-        closed.append(resident_mb())
-    return {"rows": rows, "closed": closed}
+        opened, closed = [], []
+        for _ in range(times):
+            if not win.files.open_path(str(path), confirmed=True):
+                raise SystemExit(f"could not open {path}")
+            while win.controller.busy or win.doc.path != str(path):
+                app.processEvents()
+                time.sleep(0.005)
+            _settle(app)
+            opened.append(resident_mb())
+            win.controller.new_table()
+            _settle(app)
+            closed.append(resident_mb())
+        return {"rows": rows, "opened": opened, "closed": closed}
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _child(args) -> None:
@@ -169,8 +184,9 @@ def main() -> None:
             raise SystemExit(done.returncode)
         result = json.loads(done.stdout.strip().splitlines()[-1])
         if args.open_close:
-            closed = ", ".join(f"{mb:.0f}" for mb in result["closed"])
-            print(f"{rows:>9,} rows, open and close x{args.open_close}: closed window {closed} MB")
+            opened, closed = (", ".join(f"{mb:.0f}" for mb in result[k]) for k in ("opened", "closed"))
+            print(f"{rows:>9,} rows, File > Open of its CSV and close x{args.open_close}: "
+                  f"open {opened} MB; closed {closed} MB")
             continue
         after = "  ".join(f"after {k}: {mb:6.0f} MB" for k, mb in sorted(result["after"].items(), key=lambda kv: int(kv[0]))
                           if int(k) in args.trainings)
