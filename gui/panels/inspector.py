@@ -153,7 +153,9 @@ class Inspector(QWidget):
         inner = QWidget()
         layout = QVBoxLayout(inner)
         layout.addWidget(self.current)
-        layout.addWidget(QLabel("<b>Pinned</b> (press P, or Alt-drag nodes here, to compare)"))
+        pinned = QLabel("<b>Pinned</b> (press P, or Alt-drag nodes here, to compare)")
+        pinned.setWordWrap(True)  # a narrow dock (1024 px screens) wraps it instead of scrolling sideways
+        layout.addWidget(pinned)
         layout.addWidget(row)
         layout.addWidget(clear)
         layout.addStretch(1)
