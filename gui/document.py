@@ -74,6 +74,7 @@ class DataDocument(QObject):
         # a pruning replaces the tree without an undo step, and leaves the project behind.
         self._tree = None
         self._saved_tree = None
+        self._nodes_moved = False  # nodes dragged since the project was saved (it keeps the layout)
 
     def _on_undo_stack_clean_changed(self, clean: bool) -> None:
         self.modified_changed.emit(self.modified)
@@ -87,6 +88,7 @@ class DataDocument(QObject):
         self.project_path = None
         self.notes = tuple(table.notes)
         self._tree = self._saved_tree = None
+        self._nodes_moved = False
         self.undo_stack.clear()
         self.undo_stack.setClean()
         self.reset.emit()
@@ -102,13 +104,20 @@ class DataDocument(QObject):
     @property
     def modified(self) -> bool:
         """Work the file or project at hand does not hold: table or tree edits since the
-        last save and, for a project, a tree trained or pruned since."""
-        return self.table_modified or (self.project_path is not None and self._tree is not self._saved_tree)
+        last save and, for a project, a tree trained or pruned or nodes dragged since."""
+        return self.table_modified or (self.project_path is not None
+                                       and (self._tree is not self._saved_tree or self._nodes_moved))
 
     @property
     def table_modified(self) -> bool:
         """Edits on the undo stack since the last save (hand edits of the tree among them)."""
         return not self.undo_stack.isClean()
+
+    def nodes_moved(self) -> None:
+        """Nodes were dragged on the canvas: a project's layout is behind."""
+        if self.project_path is not None and not self._nodes_moved:
+            self._nodes_moved = True
+            self.modified_changed.emit(True)
 
     def tree_shown(self, tree) -> None:
         """The window now shows ``tree``; a project's title says whether it holds it."""
@@ -123,7 +132,7 @@ class DataDocument(QObject):
     def mark_project_saved(self, path: str) -> None:
         """The table (as it is) is kept in the project at ``path``: nothing is unsaved."""
         self.project_path, self.sample_name = path, None
-        self._saved_tree = self._tree
+        self._saved_tree, self._nodes_moved = self._tree, False
         self.undo_stack.setClean()
         self.modified_changed.emit(False)
 

@@ -285,6 +285,7 @@ class MainWindow(QMainWindow):
         self.table.rows_selected.connect(self._on_table_rows_selected)
         self.canvas.node_selected.connect(c.select_node)
         self.canvas.big_tree_shown.connect(self._on_canvas_big_tree_shown)
+        self.canvas.tree_scene().layout_changed.connect(self.doc.nodes_moved)
         self.canvas.opened.connect(self._on_canvas_opened)
         self.find_bar.closed.connect(self.canvas.setFocus)
         self.canvas.rows_dropped.connect(self._on_canvas_rows_dropped)

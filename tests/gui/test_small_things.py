@@ -78,6 +78,22 @@ def test_a_tree_the_saved_project_does_not_hold_marks_the_title(qtbot, window, t
     assert window.windowTitle() == "lesson.arbor — Arbor" and not window.doc.modified
 
 
+def test_dragging_nodes_of_a_saved_project_marks_the_title(qtbot, window, tmp_path):
+    train_and_wait(qtbot, window)
+    path = tmp_path / "lesson.arbor"
+    window.dialogs.replies["save_path"].append(str(path))
+    assert window.files.save_project_dialog()
+    scene = window.canvas.tree_scene()
+    start = scene.items_by_id[1].pos()
+    scene.move_node(1, start.x() + 120, start.y())
+    assert window.windowTitle() == "lesson.arbor * — Arbor"
+    assert window.files.save() and not window.doc.modified
+    window.files.open_sample("iris", confirmed=True)
+    assert window.files.open_path(str(path), confirmed=True)
+    assert window.windowTitle() == "lesson.arbor — Arbor"  # opening lays the nodes out: not an edit
+    assert abs(window.canvas.tree_scene().items_by_id[1].pos().x() - (start.x() + 120)) < 1e-6
+
+
 def test_a_table_file_is_not_marked_by_a_training(qtbot, window):
     window.files.open_sample("iris", confirmed=True)
     train_and_wait(qtbot, window)
