@@ -66,6 +66,9 @@ class Encoded:
     y: np.ndarray
     weight: np.ndarray
     notes: tuple[str, ...] = ()
+    #: Where, among the table's rows, those left out for a missing target were (None: none,
+    #: or not known). Weka deals its cross-validation folds over every row, these included.
+    unlabelled: np.ndarray | None = None
 
     @property
     def n_rows(self) -> int:
@@ -228,7 +231,8 @@ def encode(table: Table, task: str = "classification") -> Encoded:
     X.setflags(write=False)
     schema = Schema(attributes, target, classes)
     # Unit weights as a read-only broadcast: no memory per row until a fit takes its rows' weights.
-    return Encoded(schema, X, y, np.broadcast_to(1.0, len(y)), tuple(notes))
+    unlabelled = None if keep.all() else np.flatnonzero(~keep)
+    return Encoded(schema, X, y, np.broadcast_to(1.0, len(y)), tuple(notes), unlabelled)
 
 
 def encode_like(table: Table, schema: Schema) -> Encoded:
@@ -321,4 +325,4 @@ def subset(data: Encoded, rows: np.ndarray) -> Encoded:
     for j in range(data.X.shape[1]):
         checkpoint()
         np.take(data.X[:, j], rows, out=X[:, j])
-    return replace(data, X=X, y=data.y[rows], weight=data.weight[rows])
+    return replace(data, X=X, y=data.y[rows], weight=data.weight[rows], unlabelled=None)

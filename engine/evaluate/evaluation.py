@@ -177,10 +177,15 @@ def cross_val_predict_with(data: Encoded, learner, folds: int = 10, seed: int = 
     y = None if data.schema.is_regression else data.y
     out = np.zeros(data.n_rows if y is None else (data.n_rows, len(data.schema.classes)))
     scores = []
-    deal = folding.weka_folds if weka_folds else folding.stratified_folds
-    for f, test in enumerate(deal(y, data.n_rows, folds, seed)):
+    if weka_folds:
+        dealt = folding.weka_folds(y, data.n_rows, folds, seed, data.unlabelled)
+    else:
+        dealt = folding.stratified_folds(y, data.n_rows, folds, seed)
+    for f, test in enumerate(dealt):
         monitor.check()
         monitor.report(f / folds, f"fold {f + 1} of {folds}")
+        if not len(test):
+            continue  # Weka's fold of rows without a class only: nothing to score
         train = training_rows(test, data.n_rows)
         output = learner(subset(data, train), monitor.scaled(f / folds, (f + 1) / folds))
         held = subset(data, test)

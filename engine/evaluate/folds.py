@@ -35,7 +35,8 @@ def holdout_split(y: np.ndarray | None, n: int, fraction: float, seed: int):
     return np.flatnonzero(mask), prune_rows
 
 
-def weka_folds(y: np.ndarray | None, n: int, k: int, seed: int) -> list[np.ndarray]:
+def weka_folds(y: np.ndarray | None, n: int, k: int, seed: int,
+               unlabelled: np.ndarray | None = None) -> list[np.ndarray]:
     """Test-row indices of the ``k`` folds Weka's ``-x k -s seed`` makes.
 
     Weka shuffles the rows with ``java.util.Random(seed)``, groups them by class (for a
@@ -44,9 +45,23 @@ def weka_folds(y: np.ndarray | None, n: int, k: int, seed: int) -> list[np.ndarr
     parts, the first ``n mod k`` one row longer. ``y`` holds class codes (None for
     regression, which is shuffled but not grouped).
 
+    Weka deals rows whose class is missing too (as one more group), then neither trains on
+    nor scores them. ``unlabelled`` says where such rows were among the table's: the folds
+    are dealt over all of them and returned as indices of the ``n`` labelled rows.
+
     >>> [f.tolist() for f in weka_folds(np.array([0, 0, 1, 1, 1]), 5, 2, 1)]
     [[0, 2, 4], [1, 3]]
     """
+    if unlabelled is not None and len(unlabelled):
+        total = n + len(unlabelled)
+        labelled = np.ones(total, dtype=bool)
+        labelled[unlabelled] = False
+        every = None
+        if y is not None:
+            every = np.full(total, -1, dtype=np.intp)  # missing: a class value of its own
+            every[labelled] = y
+        index = np.cumsum(labelled) - 1  # a table row's index among the labelled rows
+        return [index[part[labelled[part]]] for part in weka_folds(every, total, k, seed)]
     _check_fold_count(n, k)
     order = _java_shuffle(n, seed)
     if y is not None:
