@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from html import escape
 
 import numpy as np
-from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import QPoint, QPointF, QRect, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QKeySequence, QPainter, QWheelEvent
 from PySide6.QtWidgets import QGraphicsView, QLabel
 
@@ -111,6 +111,9 @@ class TreeCanvas(QGraphicsView):
         from gui.overview import Overview
 
         self.overview = Overview(self)
+        self._overview_stale = True
+        for bar in (self.horizontalScrollBar(), self.verticalScrollBar()):
+            bar.valueChanged.connect(lambda *_: self._show_overview_if_needed())
         # Dragged nodes show in the overview once the drag pauses, not on every mouse move.
         self._overview_timer = QTimer(self, singleShot=True, interval=150)
         self._overview_timer.timeout.connect(self._update_overview)
@@ -119,6 +122,7 @@ class TreeCanvas(QGraphicsView):
         self.overview.hide()
         self._scene.selectionChanged.connect(self._on_scene_selection_changed)
         self.zoom_changed.connect(lambda scale: self._scene.set_low_detail(scale < LOD_BOX))
+        self.zoom_changed.connect(lambda *_: self._show_overview_if_needed())
 
     # ---------------------------------------------------------------- content
     def tree(self) -> Tree | None:
@@ -187,21 +191,42 @@ class TreeCanvas(QGraphicsView):
         self._place_legend()
 
     def _place_legend(self) -> None:
-        self._legend.move(self.viewport().width() - self._legend.width() - 12, 10)
+        """Top right, or top left when fewer nodes are under it there (a tree leaning right)."""
+        right = QPoint(self.viewport().width() - self._legend.width() - 12, 10)
+        left = QPoint(12, 10)
+        self._legend.move(min((right, left), key=self._nodes_under_legend_at))
         self.overview.move(self.viewport().width() - self.overview.width() - 12,
                            self.viewport().height() - self.overview.height() - 12)
 
+    def _nodes_under_legend_at(self, corner: QPoint) -> int:
+        if self._scene.tree is None or not self._legend.isVisible():
+            return 0
+        area = self.mapToScene(QRect(corner, self._legend.size())).boundingRect()
+        box = self._scene.node_boxes()
+        return int(np.count_nonzero((box[:, 0] < area.right()) & (box[:, 2] > area.left())
+                                    & (box[:, 1] < area.bottom()) & (box[:, 3] > area.top())))
+
     def _update_overview(self) -> None:
-        """The overview shows for trees too big to see at once."""
-        big = len(self._scene.items_by_id) > 40
-        self.overview.setVisible(big)
-        if big:
+        """The tree or its layout changed: the overview's picture is redrawn when next shown."""
+        self._overview_stale = True
+        self._show_overview_if_needed()
+
+    def _show_overview_if_needed(self) -> None:
+        """The overview shows for a big tree while part of it is out of view: over a tree
+        fitted whole it would only hide nodes."""
+        content = self._scene.content_rect()
+        show = (len(self._scene.items_by_id) > 40 and not content.isEmpty()
+                and not self.visible_scene_rect().adjusted(-1, -1, 1, 1).contains(content))
+        if show and self._overview_stale:
+            self._overview_stale = False
             self._place_legend()
             self.overview.refresh()
+        self.overview.setVisible(show)
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
         super().resizeEvent(event)
         self._place_legend()
+        self._show_overview_if_needed()
 
     # ---------------------------------------------------------------- selection
     def selected_node(self) -> int:
@@ -277,6 +302,7 @@ class TreeCanvas(QGraphicsView):
             self.resetTransform()
             self.scale(1.5, 1.5)
             self.centerOn(rect.center())
+        self._place_legend()  # the corner with fewer nodes under it, at this zoom
         self.zoom_changed.emit(self.scale_factor())
 
     def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802 - Qt override

@@ -126,6 +126,9 @@ def test_overview_draws_a_big_tree(qtbot):
     qtbot.addWidget(view)
     view.show()
     view.set_tree(DecisionTree(algorithm="cart", prune="none").fit(frame).tree_)
+    assert not view.overview.isVisible()  # the whole tree is in view
+    view.zoom_in()
+    view.zoom_in()
     assert view.overview.isVisible()
     image = view.overview.grab().toImage()
     colours = {image.pixelColor(x, y).name() for x in range(0, image.width(), 3) for y in range(0, image.height(), 3)}
@@ -299,3 +302,25 @@ def test_a_hand_edit_far_out_keeps_boxes_only(canvas):
     assert all(item.flags() & QGraphicsItem.GraphicsItemFlag.ItemHasNoContents
                for item in scene.items_by_id.values())
     assert canvas.tree() is tree
+
+
+def test_the_legend_takes_the_top_corner_with_fewer_nodes_under_it(qtbot):
+    from pathlib import Path
+
+    from engine.data.arff import read_arff
+
+    segment = read_arff(Path(__file__).parents[1] / "fixtures" / "weka" / "data" / "segment-challenge.arff")
+    view = TreeCanvas()
+    view.resize(580, 340)  # the canvas of a 1280x720 window
+    qtbot.addWidget(view)
+    view.show()
+    view.set_tree(DecisionTree(algorithm="c45").fit(segment).tree_)  # its right side is higher
+    legend = view._legend
+    width = view.viewport().width()
+    left, right = QPoint(12, 10), QPoint(width - legend.width() - 12, 10)
+    under = {corner.x(): view._nodes_under_legend_at(corner) for corner in (left, right)}
+    assert under[left.x()] < under[right.x()]
+    assert legend.pos() == left
+    view.resize(580, 340)
+    view.fit_to_window()
+    assert legend.pos() == left  # fitting again keeps it where fewer nodes are

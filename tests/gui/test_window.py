@@ -318,11 +318,15 @@ def test_overview_for_big_trees(qtbot, window):
     window.doc.load(make_table(frame), None)
     train_and_wait(qtbot, window)
     qtbot.waitUntil(lambda: window.controller.tree is not None and window.controller.tree.n_nodes > 40)
-    assert window.canvas.overview.isVisible()
+    assert not window.canvas.overview.isVisible()  # fitted whole: the overview would hide nodes
     window.canvas.zoom_in()
+    window.canvas.zoom_in()
+    assert window.canvas.overview.isVisible()  # part of the tree is out of view now
     before = window.canvas.visible_scene_rect().center()
     qtbot.mouseClick(window.canvas.overview, Qt.MouseButton.LeftButton, pos=QPoint(20, 20))
     assert window.canvas.visible_scene_rect().center() != before
+    window.canvas.fit_to_window()
+    assert not window.canvas.overview.isVisible()
 
 
 def test_row_dropped_on_the_canvas_lights_its_path(qtbot, window):
