@@ -17,7 +17,7 @@ import numpy as np
 
 from engine.evaluate.curves import ClassCurves
 from engine.evaluate.evaluation import Evaluation
-from engine.settings import Settings, resolve
+from engine.settings import OPTION, Settings, resolve, why_not
 from engine.tree import Tree
 
 MAX_RUNS = 100
@@ -93,11 +93,14 @@ def settings_summary(settings: Settings) -> str:
     'CART, max depth 3'
     """
     base = resolve(algorithm=settings.algorithm, task=settings.task)
+    given = {f.name: getattr(settings, f.name) for f in fields(Settings)}
     changed = []
     for f in fields(Settings):
         value, default = getattr(settings, f.name), getattr(base, f.name)
         if f.name in ("algorithm", "seed") or value == default:
             continue
+        if f.name in OPTION and why_not(f.name, given) is not None:
+            continue  # an option this algorithm or pruning does not use (C4.5 has no alpha)
         if isinstance(value, float):
             value = f"{value:g}"
         changed.append(f"{f.name.replace('_', ' ')} {value}")

@@ -189,12 +189,19 @@ class ConfigPanel(QWidget):
             "confidence": self.confidence.value(),
             "subtree_raising": self.subtree_raising.isChecked(),
             "error_estimate": self.error_estimate.value(),
-            "alpha": self.alpha.value(),
+            # With folds to choose it, alpha is theirs to choose: the box's value is not used.
+            "alpha": None if self.cv_alpha.value() else self.alpha.value(),
             "cv_alpha": self.cv_alpha.value() or None,
             "one_se": self.one_se.isChecked(),
-            "holdout": self.holdout.value(),
+            "holdout": self._shown_default(self.holdout, "holdout"),
             "seed": self.seed.value(),
         }
+
+    def _shown_default(self, box: QDoubleSpinBox, name: str) -> float:
+        """The box's value, or the option's default where the box shows it rounded (1/3
+        shows as 0.33): the window then prunes as the command line does by default."""
+        value, exact = box.value(), DEFAULTS[self.algorithm.value()][name]
+        return exact if round(exact, box.decimals()) == value else value
 
     def set_params(self, params: dict) -> None:
         self.blockSignals(True)

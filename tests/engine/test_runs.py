@@ -37,6 +37,14 @@ def test_a_run_says_what_it_was():
     assert settings_summary(resolve(algorithm="c45", confidence=0.1, prune="pessimistic")) == "C4.5, confidence 0.1"
 
 
+def test_a_summary_leaves_out_options_the_algorithm_does_not_use():
+    # What the window's panel sends for C4.5: CART's alpha and the reduced-error holdout too.
+    assert settings_summary(resolve(algorithm="c45", alpha=0.0, holdout=0.25)) == "C4.5"
+    assert settings_summary(resolve(algorithm="c45", prune="none", confidence=0.1)) == "C4.5, prune none"
+    assert (settings_summary(resolve(algorithm="cart", prune="reduced-error", holdout=0.25))
+            == "CART, prune reduced-error, holdout 0.25")
+
+
 def test_the_log_is_bounded(monkeypatch):
     monkeypatch.setattr(runs_module, "MAX_RUNS", 6)
     monkeypatch.setattr(runs_module, "KEEP_TREES", 2)

@@ -114,6 +114,27 @@ def test_a_long_status_message_is_cut_with_an_ellipsis_and_whole_in_its_tooltip(
     assert super(type(label), label).text() == "Ready" and "Ready" not in label.toolTip()
 
 
+def test_the_panel_asks_for_the_defaults_the_command_line_uses(qtbot, window):
+    from engine.runs import settings_summary
+    from engine.settings import resolve
+
+    config = window.config
+    config.algorithm.set_value("cart")
+    config.prune.set_value("reduced-error")
+    params = window.controller.options.params
+    assert config.holdout.value() == 0.33 and params["holdout"] == 1 / 3  # shown rounded, used exact
+    config.holdout.setValue(0.25)
+    assert window.controller.options.params["holdout"] == 0.25
+    config.prune.set_value("cost-complexity")
+    config.cv_alpha.setValue(10)
+    assert window.controller.options.params["alpha"] is None  # the folds choose it
+    config.cv_alpha.setValue(0)
+    config.alpha.setValue(0.01)
+    assert window.controller.options.params["alpha"] == 0.01
+    config.algorithm.set_value("c45")
+    assert settings_summary(resolve(**window.controller.options.params)) == "C4.5"
+
+
 def test_no_display_is_one_line_and_exit_2():
     linux = "linux"
     assert display_problem({}, linux) == "there is no display to open the window on (DISPLAY is not set)"
