@@ -37,9 +37,6 @@ class ElidedLabel(QLabel):
         self._tip = tip
         self._refit()
 
-    def is_cut(self) -> bool:
-        return super().text() != self._text
-
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
         super().resizeEvent(event)
         self._refit()

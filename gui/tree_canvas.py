@@ -214,9 +214,10 @@ class TreeCanvas(QGraphicsView):
     def _show_overview_if_needed(self) -> None:
         """The overview shows for a big tree while part of it is out of view: over a tree
         fitted whole it would only hide nodes."""
-        content = self._scene.content_rect()
-        show = (len(self._scene.items_by_id) > 40 and not content.isEmpty()
-                and not self.visible_scene_rect().adjusted(-1, -1, 1, 1).contains(content))
+        show = len(self._scene.items_by_id) > 40  # first: every scroll step asks
+        if show:
+            content = self._scene.content_rect()
+            show = not content.isEmpty() and not self.visible_scene_rect().adjusted(-1, -1, 1, 1).contains(content)
         if show and self._overview_stale:
             self._overview_stale = False
             self._place_legend()
