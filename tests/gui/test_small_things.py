@@ -1,16 +1,9 @@
 """The window's small things: row counts, a new table's own order, projects in the title and
-Open recent, and one line instead of Qt's abort when there is no display."""
-
-import subprocess
-import sys
-from pathlib import Path
+Open recent (the one line instead of Qt's abort is in test_display_check)."""
 
 from PySide6.QtCore import Qt
 
-from gui.display_check import display_problem
 from tests.gui.conftest import train_and_wait
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def _filter(qtbot, window, text):
@@ -133,20 +126,6 @@ def test_the_panel_asks_for_the_defaults_the_command_line_uses(qtbot, window):
     assert window.controller.options.params["alpha"] == 0.01
     config.algorithm.set_value("c45")
     assert settings_summary(resolve(**window.controller.options.params)) == "C4.5"
-
-
-def test_no_display_is_one_line_and_exit_2():
-    linux = "linux"
-    assert display_problem({}, linux) == "there is no display to open the window on (DISPLAY is not set)"
-    assert display_problem({"DISPLAY": ":987"}, linux) == "there is no X server on display :987"
-    assert display_problem({"QT_QPA_PLATFORM": "offscreen"}, linux) is None
-    assert display_problem({"WAYLAND_DISPLAY": "wayland-0"}, linux) is None
-    assert display_problem({}, "win32") is None
-    env = {"PATH": "/usr/bin:/bin", "HOME": str(Path.home())}
-    done = subprocess.run([sys.executable, "main.py"], cwd=ROOT, env=env, capture_output=True,
-                          text=True, timeout=60)
-    assert done.returncode == 2
-    assert done.stderr.count("\n") == 1 and "no display" in done.stderr
 
 
 def test_every_prediction_on_screen_breaks_near_ties_as_the_algorithm_does(qtbot, window, monkeypatch):
