@@ -1,15 +1,31 @@
-"""Arbor: with no arguments (or just a data file) the window; with a sub-command the CLI."""
+"""Arbor: with no arguments (or just a file to open) the window; with a sub-command the CLI."""
 
 from __future__ import annotations
 
+import os
 import sys
 
-SUBCOMMANDS = {"train", "evaluate", "predict", "explain", "path", "baseline", "compile"}
+from cli import COMMANDS
+
+#: The command line's sub-commands (``cli.COMMANDS``, which a test keeps equal to the parser's).
+SUBCOMMANDS = frozenset(COMMANDS)
+
+
+def opens_window(argv: list[str]) -> bool:
+    """No arguments, or an existing file (a table, model or project) to open: the window.
+
+    Anything else is the command line's, a mistyped sub-command included: it is refused
+    there with a suggestion ("did you mean"), not taken for a file the window cannot open.
+    """
+    if not argv:
+        return True
+    first = argv[0]
+    return first not in SUBCOMMANDS and not first.startswith("-") and os.path.exists(first)
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if argv and (argv[0] in SUBCOMMANDS or argv[0].startswith("-")):
+    if not opens_window(argv):
         from cli.main import main as cli_main
 
         return cli_main(argv)

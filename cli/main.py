@@ -2,20 +2,23 @@
 
 Every sub-command prints human text, or one JSON object with ``--json``.
 Problems with the input are one line on stderr and exit status 2.
+
+Only what the parser needs is imported here (``engine.settings``: no numpy, no pandas),
+so that ``--help`` and a mistyped command answer at once; the sub-commands
+(:mod:`cli.commands`) import the engine when one runs.
 """
 
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import math
 import os
 import sys
 
-from cli import commands
 from engine import settings
 from engine.errors import ArborError, Cancelled, printable
-from engine.fast import compile as kernels
 
 EXIT_BAD_INPUT = 2
 
@@ -155,10 +158,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv and not argv[0].startswith("-"):
+        _refuse_unknown_command(parser, argv[0])
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()
         return 0
+    from cli import commands  # the engine, numpy and pandas: only once a command runs
+    from engine.fast import compile as kernels
+
     unsubscribe = kernels.subscribe(_say(args.command))
     try:
         result, text = commands.run(args)
@@ -193,6 +202,29 @@ def main(argv: list[str] | None = None) -> int:
               file=sys.stderr)
         return 130
     return 0
+
+
+def command_names(parser: argparse.ArgumentParser) -> tuple[str, ...]:
+    """The sub-commands ``parser`` (:func:`build_parser`'s) knows, in its order."""
+    return tuple(next(action.choices for action in parser._actions
+                      if isinstance(action, argparse._SubParsersAction)))
+
+
+def _refuse_unknown_command(parser: argparse.ArgumentParser, word: str) -> None:
+    """argparse's "invalid choice" (usage, one line, exit status 2) for a word that is no
+    sub-command, with the command it most resembles."""
+    names = command_names(parser)
+    if word in names:
+        return
+    close = difflib.get_close_matches(word, names, n=1, cutoff=0.6)
+    if close:
+        hint = f"; did you mean '{close[0]}'?"
+    elif os.path.splitext(word)[1] or os.sep in word or "/" in word:  # a file meant for the window
+        hint = "; nor is there such a file to open in the window"
+    else:
+        hint = ""
+    parser.error(f"argument COMMAND: invalid choice: '{printable(word)}' "
+                 f"(choose from {', '.join(names)}){hint}")
 
 
 def _say(command: str):

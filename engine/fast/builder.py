@@ -11,6 +11,7 @@ search and histograms (:func:`plan`).
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterator
 
 import numpy as np
@@ -106,8 +107,6 @@ class Growth:
 
     def __init__(self, problem: Problem, mode: str, rows, weights, depth: int, used,
                  monitor: Monitor, kernels, stepwise: bool = False):
-        from engine.fast.histogram import bin_columns
-
         self.kernels = kernels
         s, data = problem.settings, problem.data
         attrs = data.schema.attributes
@@ -162,6 +161,7 @@ class Growth:
         self.data = Training(values, m, cls, target, kind, n_categories, counted, numeric_index,
                              has_missing, used_above)
         if hist:
+            bin_columns = kernel_module(kernels, "engine.fast.histogram").bin_columns
             codes, n_bins, low, high = bin_columns(X, row, n_categories, s.max_bins, whole,
                                                    check=monitor.check)
             width = int(n_bins.max(initial=1)) + 1  # the last bin: missing values
@@ -188,7 +188,7 @@ class Growth:
         self.space = Space(self.data, Arena(entry, weight, order), np.zeros(m, np.int32),
                            np.zeros(m), np.zeros(capacity + 1, np.int32), np.zeros(capacity + 1),
                            np.zeros(0))
-        self.params = kernel_params(s, K, S, hist, small, local)
+        self.params = kernel_params(s, K, S, hist, small, local, kernels)
         self.local_params = self.params._replace(histogram=0, local=0, best_first=0)
         stride = min(local_rows, m) if local else 1
         self.stride = stride
@@ -303,7 +303,8 @@ def _flog(m: int) -> np.ndarray:
 
 
 def kernels(compiled: bool):
-    """The growth kernels: compiled, or their Python source run by the interpreter."""
+    """The growth kernels: compiled, or their Python source run by the interpreter
+    (:mod:`engine.fast.interpreted`, which imports no numba)."""
     if compiled:
         from engine.fast import compiled as C
 
@@ -311,6 +312,16 @@ def kernels(compiled: bool):
     from engine.fast.interpreted import kernels as python_kernels
 
     return python_kernels()
+
+
+def kernel_module(C, name: str):
+    """Kernel module ``name`` ("engine.fast.histogram", say) as the growth kernels ``C`` run
+    it: the compiled module, or its uncompiled copy (then numba stays unimported)."""
+    if getattr(C, "UNCOMPILED", False):
+        from engine.fast.interpreted import module
+
+        return module(name)
+    return importlib.import_module(name)
 
 
 def grow_tree(problem: Problem, mode: str, rows, weights, depth: int, used, monitor: Monitor,
@@ -360,15 +371,15 @@ def grow_stepwise(problem: Problem, mode: str, monitor: Monitor, compiled: bool 
         yield root, int(ids[last]), worth(last), queue
 
 
-def kernel_params(s, n_classes: int, n_stats: int, histogram, small, local) -> Params:
-    """The kernels' :class:`Params` for settings ``s`` (shared with growth over partitions)."""
-    from engine.fast.kernels import IMPURITY_CODES
-
+def kernel_params(s, n_classes: int, n_stats: int, histogram, small, local, C=None) -> Params:
+    """The kernels' :class:`Params` for settings ``s`` (shared with growth over partitions);
+    ``C``: the growth kernels they are for (None: the compiled ones)."""
+    codes = kernel_module(C, "engine.fast.kernels").IMPURITY_CODES
     select = BY_GAIN
     if s.criterion == "gain_ratio":
         select = C45_RULE if s.algorithm == "c45" else BY_RATIO
     return Params(
-        IMPURITY_CODES[s.impurity], int(s.binary), select, int(s.growth == "best"), n_classes,
+        codes[s.impurity], int(s.binary), select, int(s.growth == "best"), n_classes,
         n_stats, -1 if s.max_depth is None else int(s.max_depth),
         -1 if s.max_leaves is None else int(s.max_leaves), int(histogram), int(small), int(local),
         float(s.min_samples_split), float(s.min_samples_leaf), float(s.min_gain))

@@ -10,12 +10,15 @@ share of the instances). The loop is :mod:`engine.fast.compiled`, driven by
 The kernels compile once per machine (:mod:`engine.fast.compile`). Until they are
 ready a small fit runs the same kernels' Python source uncompiled
 (:mod:`engine.fast.interpreted`: the same statements, so the same tree) and a bigger
-one waits for them, cancellable, its monitor told why. No fit runs on anything
-else, so the tree never depends on whether the kernels have compiled yet.
+one waits for them, cancellable, its monitor told why; a tiny fit runs uncompiled unless
+this process has loaded them already (:func:`compiled_kernels_ready`). No fit runs on
+anything else, so the tree never depends on whether the kernels have compiled yet.
 """
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -28,16 +31,46 @@ from engine.settings import Settings
 from engine.tree import Node
 
 
+class _Interpreted:
+    """CPU seconds this process's fits have run on the interpreted kernels."""
+
+    lock = threading.Lock()
+    seconds = 0.0
+
+    @classmethod
+    def add(cls, seconds: float) -> None:
+        with cls.lock:
+            cls.seconds += seconds
+
+
 def compiled_kernels_ready(monitor: Monitor, cells: int) -> bool:
     """True to run the compiled kernels; False to run them interpreted (a small fit while
     they compile, or a machine where they cannot compile). Waits for the compilation
-    when the fit is too big to run interpreted."""
-    from engine.fast.compile import wait_until_compiled
-    from engine.fast.interpreted import INTERPRETED_MAX_CELLS
+    when the fit is too big to run interpreted.
 
+    A tiny fit (``UNCOMPILED_MAX_CELLS``: the seeds' tables, iris) runs interpreted unless
+    this process has the compiled kernels already, and starts nothing: interpreted it
+    takes less time than importing numba and loading the compiled kernels, which
+    ``python main.py train --sample weather`` spent most of its two seconds on. Many tiny
+    fits add up (cross-validation: CART's choice of alpha alone grows eleven trees), so
+    once fits have run ``UNCOMPILED_SECONDS`` interpreted here, tiny fits are small fits
+    as any other: rather than go on paying the interpreter, the process loads the kernels.
+    """
+    from engine.fast import compile as kernels
+    from engine.fast.interpreted import (
+        INTERPRETED_MAX_CELLS,
+        UNCOMPILED_MAX_CELLS,
+        UNCOMPILED_SECONDS,
+    )
+
+    # engine.fast.compile has no public "loaded in this process?" that costs nothing
+    # (state() digests the kernel sources when idle); _ready is what it sets once loaded.
+    if (cells <= UNCOMPILED_MAX_CELLS and _Interpreted.seconds < UNCOMPILED_SECONDS
+            and not kernels._ready.is_set()):
+        return False
     if cells <= INTERPRETED_MAX_CELLS:
-        return wait_until_compiled(monitor, 0.0)
-    return wait_until_compiled(monitor, None)
+        return kernels.wait_until_compiled(monitor, 0.0)
+    return kernels.wait_until_compiled(monitor, None)
 
 
 def grow(
@@ -54,7 +87,7 @@ def grow(
     already split on by multiway ancestors), the subtree below an existing node.
 
     ``compiled``: None runs the compiled kernels, or their Python source for a small fit
-    while they compile (:func:`compiled_kernels_ready`); True waits for the compiled
+    while they compile and for a tiny one (:func:`compiled_kernels_ready`); True waits for the compiled
     kernels whatever the size; False runs the Python source (the root alone, say). The
     tree is the same every way.
     """
@@ -69,8 +102,13 @@ def grow(
         compiled = compiled_kernels_ready(monitor, len(rows) * data.X.shape[1])
     elif compiled:
         compiled = wait_until_compiled(monitor, None)
-    node = grow_tree(problem, plan(settings, len(rows)), rows, weights, depth, frozenset(used),
-                     monitor, compiled)
+    started = time.thread_time()
+    try:
+        node = grow_tree(problem, plan(settings, len(rows)), rows, weights, depth,
+                         frozenset(used), monitor, compiled)
+    finally:
+        if not compiled:
+            _Interpreted.add(time.thread_time() - started)
     monitor.report(1.0, "grown")
     return node
 

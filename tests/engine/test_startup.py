@@ -1,0 +1,85 @@
+"""What the command line imports to start (issue 28): ``--help`` answers without numpy, pandas
+or numba, a fit on a bundled sample without numba or Dask, and a mistyped sub-command is
+refused instead of opening the window. What is imported is asserted, never how long it took.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import main
+from cli import COMMANDS
+from cli.main import build_parser, command_names
+
+ROOT = Path(__file__).resolve().parents[2]
+
+#: Runs main.main(ARGV) in a fresh interpreter and writes its exit status and sys.modules.
+PROBE = """\
+import json, sys
+import main
+try:
+    code = main.main(json.loads(sys.argv[1]))
+except SystemExit as done:
+    code = done.code
+with open(sys.argv[2], "w") as f:
+    json.dump({"code": code, "modules": sorted(sys.modules)}, f)
+"""
+
+
+def fresh(tmp_path: Path, *argv: str) -> tuple[int, set[str], subprocess.CompletedProcess]:
+    """``main.main(argv)`` in a new interpreter: exit status, top-level packages imported, output."""
+    report = tmp_path / "modules.json"
+    out = subprocess.run([sys.executable, "-c", PROBE, json.dumps(argv), str(report)], cwd=ROOT,
+                         stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=300)
+    assert report.exists(), out.stderr
+    result = json.loads(report.read_text())
+    return result["code"], {name.split(".")[0] for name in result["modules"]}, out
+
+
+HEAVY = {"numpy", "pandas", "numba", "llvmlite", "dask", "distributed", "pyarrow", "networkx",
+         "openpyxl", "scipy", "PySide6", "matplotlib"}
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["train", "--help"], ["evaluate", "--help"]])
+def test_help_imports_no_numpy_pandas_or_numba(tmp_path, argv):
+    code, loaded, out = fresh(tmp_path, *argv)
+    assert code == 0 and "usage: arbor" in out.stdout
+    assert not loaded & HEAVY, sorted(loaded & HEAVY)
+
+
+def test_a_fit_on_a_bundled_sample_imports_no_numba_or_dask(tmp_path):
+    """A tiny fit runs the kernels' Python source: numba and the compiled kernels cost more
+    to load than the fit takes (engine.learn.growth.compiled_kernels_ready)."""
+    code, loaded, out = fresh(tmp_path, "train", "--sample", "weather")
+    assert code == 0, out.stderr
+    assert "Number of Leaves  : \t5" in out.stdout
+    unwanted = {"numba", "llvmlite", "dask", "distributed", "networkx", "PySide6", "matplotlib"}
+    assert not loaded & unwanted, sorted(loaded & unwanted)
+
+
+def test_a_mistyped_command_is_refused_not_opened_in_the_window(tmp_path):
+    code, loaded, out = fresh(tmp_path, "sumary")
+    assert code == 2 and out.stdout == ""
+    assert "arbor: error: argument COMMAND: invalid choice: 'sumary'" in out.stderr
+    assert "PySide6" not in loaded and "gui" not in loaded
+    code, _, out = fresh(tmp_path, "trian", "--sample", "weather")
+    assert code == 2 and "did you mean 'train'?" in out.stderr
+
+
+def test_a_missing_file_is_refused_and_an_existing_one_opens_the_window(tmp_path):
+    data = tmp_path / "weather.csv"
+    assert not main.opens_window([str(data)])
+    code, _, out = fresh(tmp_path, str(data))
+    assert code == 2 and "nor is there such a file to open in the window" in out.stderr
+    data.write_text("a,b\n1,x\n")
+    assert main.opens_window([str(data)]) and main.opens_window([])
+    assert not main.opens_window(["train", str(data)]) and not main.opens_window(["--help"])
+
+
+def test_main_knows_every_sub_command_the_parser_has():
+    assert set(COMMANDS) == set(command_names(build_parser())) == main.SUBCOMMANDS
