@@ -75,7 +75,7 @@ def preorder(child0, n_children, n):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, linked=True)
 def _heap_push(heap, state, node, key, tie):
     i = state.heap_size[0]
     state.heap_size[0] += 1
@@ -89,7 +89,7 @@ def _heap_push(heap, state, node, key, tie):
     hn[i], hk[i], ht[i] = node, key, tie
 
 
-@njit(cache=True)
+@njit(cache=True, linked=True)
 def _heap_pop(heap, state):
     hn, hk, ht = heap.node, heap.key, heap.tie
     top = hn[0]
@@ -113,7 +113,7 @@ def _heap_pop(heap, state):
     return top
 
 
-@njit(cache=True)
+@njit(cache=True, linked=True)
 def _take_slot(hist, state):
     if state.free_slots[0] == 0:
         return -1
@@ -121,14 +121,14 @@ def _take_slot(hist, state):
     return hist.free[state.free_slots[0]]
 
 
-@njit(cache=True)
+@njit(cache=True, linked=True)
 def _give_slot(hist, state, slot):
     if slot >= 0:
         hist.free[state.free_slots[0]] = slot
         state.free_slots[0] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, linked=True)
 def _build_hist(hist, slot, sp, s, e, K):
     H = hist.pool[slot]
     H[:] = 0.0
@@ -136,7 +136,7 @@ def _build_hist(hist, slot, sp, s, e, K):
                sp.data.target, K, hist.n_bins)
 
 
-@njit(cache=True)
+@njit(cache=True, linked=True)
 def _mark_used(i, nodes, data, par, used):
     """Attributes a multiway split above node ``i`` used (ID3 and C4.5 use each once)."""
     for j in range(used.shape[0]):
@@ -151,7 +151,7 @@ def _mark_used(i, nodes, data, par, used):
         a = nodes.parent[a]
 
 
-@njit(cache=True)
+@njit(cache=True, linked=True)
 def _category_table(j, sp, s, e, K, table, V):
     """Known weight per category and class of attribute ``j`` over the segment, in entry order
     (as numpy's bincount adds). Returns the number of entries with a known value."""
@@ -170,7 +170,7 @@ def _category_table(j, sp, s, e, K, table, V):
     return known
 
 
-@njit(cache=True)
+@njit(cache=True, linked=True)
 def _count_missing(j, sp, s, e):
     data, arena = sp.data, sp.arena
     base = j * data.n_entries
@@ -181,7 +181,7 @@ def _count_missing(j, sp, s, e):
     return missing
 
 
-@njit(cache=True)
+@njit(cache=True, linked=True)
 def _nominal_table(j, i, sp, par, nodes, hist, slot, work):
     """Attribute ``j``'s category table at node ``i``: its histogram's rows, or counted."""
     V = sp.data.n_categories[j]
@@ -191,7 +191,7 @@ def _nominal_table(j, i, sp, par, nodes, hist, slot, work):
     return work.table[:V]
 
 
-@njit(cache=True)
+@njit(cache=True, linked=True)
 def _score_small_numeric(j, i, sp, par, nodes, work, cand):
     """A small node in the histogram mode: attribute ``j`` over its own sorted known values."""
     data, arena = sp.data, sp.arena
@@ -225,7 +225,7 @@ def _score_small_numeric(j, i, sp, par, nodes, work, cand):
     cand.cut[j] = -1  # routed by threshold
 
 
-@njit(cache=True)
+@njit(cache=True, linked=True)
 def evaluate(i, sp, par, nodes, hist, work, cand, groups, state):
     """Find node ``i``'s split (``nodes.attribute[i]`` >= 0) or leave it a leaf (-1).
 
@@ -317,12 +317,12 @@ def evaluate(i, sp, par, nodes, hist, work, cand, groups, state):
     return done + 1
 
 
-@njit(cache=True)
+@njit(cache=True, linked=True)
 def n_branches(j, data, par):
     return 2 if data.kind[j] == NUMERIC or par.binary == 1 else data.n_categories[j]
 
 
-@njit(cache=True)
+@njit(cache=True, linked=True)
 def _distribute_entries(arena, s, e, base, entry_branch, fractions, nb, pos, buf, wbuf):
     """Copy the segment's entries and weights to the children's segments from ``base`` on,
     keeping their order. An entry goes to its branch, a missing one (branch -1) to every
@@ -377,7 +377,7 @@ def _distribute_entries(arena, s, e, base, entry_branch, fractions, nb, pos, buf
         weights[base + t] = wbuf[t]
 
 
-@njit(cache=True)
+@njit(cache=True, linked=True)
 def _distribute_order(row, s, e, base, entry_branch, fractions, nb, pos, buf):
     """:func:`_distribute_entries` for a row of entries sorted by an attribute."""
     low = nb - 1
@@ -413,7 +413,7 @@ def _distribute_order(row, s, e, base, entry_branch, fractions, nb, pos, buf):
         row[base + t] = buf[t]
 
 
-@njit(cache=True)
+@njit(cache=True, linked=True)
 def _segment_stats(arena, s, e, acc, data, K):
     """A child's statistics: its entries added in segment order (numpy's bincount over its
     rows), in a pass of their own after the entries are laid out."""
@@ -423,7 +423,7 @@ def _segment_stats(arena, s, e, acc, data, K):
         add_entry(acc, arena.entry[t], arena.weight[t], data.cls, data.target, K)
 
 
-@njit(cache=True)
+@njit(cache=True, linked=True)
 def stops(c, par, nodes, tmp):
     """Node ``c`` becomes a leaf without a search (pure, too light, or at the depth limit)."""
     K = par.n_classes
@@ -435,7 +435,7 @@ def stops(c, par, nodes, tmp):
                                par.min_samples_leaf, par.max_depth)
 
 
-@njit(cache=True)
+@njit(cache=True, linked=True)
 def partition(i, sp, par, nodes, hist, work, groups, state, depth_first):
     """Split node ``i`` by its candidate: the children's segments, statistics and weights.
 
@@ -547,7 +547,7 @@ def partition(i, sp, par, nodes, hist, work, groups, state, depth_first):
     return c0
 
 
-@njit(cache=True)
+@njit(cache=True, linked=True)
 def _children_hists(i, c0, nb, sp, par, nodes, hist, state):
     """Histograms for the children big enough to be scored by bins; the largest by subtraction."""
     small = par.small
@@ -582,7 +582,7 @@ def _children_hists(i, c0, nb, sp, par, nodes, hist, state):
     nodes.slot[i] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, linked=True)
 def _settle_or_push(c, par, nodes, heap, hist, state):
     """A leaf adds its weight to the settled total; a candidate is queued (and so is a small
     node whose subtree will be grown whole)."""
@@ -599,7 +599,7 @@ def _settle_or_push(c, par, nodes, heap, hist, state):
         _heap_push(heap, state, c, 0.0, -tie)
 
 
-@njit(cache=True)
+@njit(cache=True, linked=True)
 def _room(i, sp, par, nodes, groups, state, max_categories):
     """Whether node ``i``'s expansion fits the node arrays, arena and group store; if not,
     what each needs is in ``state.need_*``."""
@@ -622,7 +622,7 @@ def _room(i, sp, par, nodes, groups, state, max_categories):
     return ok
 
 
-@njit(cache=True)
+@njit(cache=True, linked=True)
 def compact(sp, nodes, heap, state):
     """Move the frontier's segments to the bottom of the arena, in address order."""
     h = state.heap_size[0]
@@ -700,7 +700,7 @@ def _local_orders(s, n, gsp, lsp, hist, binned):
             start = end
 
 
-@njit(cache=True)
+@njit(cache=True, linked=True)
 def _sort_run(row, lo, hi, values):
     """Sort ``row[lo:hi]`` (entries in increasing order) stably by ``values[entry]``."""
     if hi - lo <= SORT_RUN_INSERTION:
@@ -722,7 +722,7 @@ def _sort_run(row, lo, hi, values):
         row[lo + t] = part[idx[t]]
 
 
-@njit(cache=True)
+@njit(cache=True, linked=True)
 def build_local(c, gsp, lsp, par, lpar, nodes, hist, work, cand, groups, state, max_categories):
     """Grow the whole subtree of small node ``c`` on a private copy of its entries.
 
@@ -794,7 +794,7 @@ def build_local(c, gsp, lsp, par, lpar, nodes, hist, work, cand, groups, state, 
     return done
 
 
-@njit(cache=True)
+@njit(cache=True, linked=True)
 def _start(gsp, par, nodes, heap, hist, work, cand, groups, state):
     """The root: its entries are the arena's first ``n`` (described in row 0 by the caller)."""
     # Not the constant 0: numba would compile the callees once more for that literal.

@@ -112,7 +112,7 @@ def bin_columns(X: np.ndarray, rows: np.ndarray, categories: np.ndarray, max_bin
     return codes, nbins, lo, hi
 
 
-@njit(cache=True)
+@njit(cache=True, linked=True)
 def bin_of(code, n_bins):
     """Histogram bin of a code: missing values go to the bin after the attribute's last."""
     return n_bins if code == MISSING_CODE else code
@@ -130,7 +130,7 @@ def accumulate(H, codes, entries, weights, lo, hi, cls, target, K, n_bins):
             add_entry(H[j, bin_of(codes[ent, j], n_bins[j])], ent, w, cls, target, K)
 
 
-@njit(cache=True)
+@njit(cache=True, linked=True)
 def subtract(H, G):
     """``H -= G``: a parent's histogram minus a child's is its other children's."""
     for j in range(H.shape[0]):

@@ -15,8 +15,14 @@ import threading
 
 import numba
 import numba.core.event
+from numba.core import types
 from numba.core.caching import CompileResultCacheImpl, FunctionCache, _CacheLocator
+from numba.core.codegen import JITCodeLibrary
+from numba.core.compiler import CompilerBase, DefaultPassBuilder
+from numba.core.compiler_machinery import LoweringPass, register_pass
 from numba.core.dispatcher import Dispatcher
+from numba.core.registry import CPUDispatcher
+from numba.core.typed_passes import AnnotateTypes
 
 from engine.fast.cache import kernel_folder, sources_digest
 
@@ -25,6 +31,7 @@ class SharedFolderLocator(_CacheLocator):
     """Locates every kernel's cache in the shared folder, whatever the source file's path."""
 
     def __init__(self, py_func, py_file):
+        self._py_file = py_file  # numba names it when it explains why it cannot cache a kernel
         self._lineno = py_func.__code__.co_firstlineno
         self._path = str(kernel_folder())
 
@@ -55,13 +62,83 @@ class SharedFolderCache(FunctionCache):
     _impl_class = _SharedFolderImpl
 
 
+class Kernel(CPUDispatcher):
+    """A CPU dispatcher that compiles a call from another kernel for its arguments' plain types.
+
+    numba types a constant argument (``f(x, 0)``) as a literal and compiled the callee, and
+    everything it calls, once more for each literal value met (and for a variable whose
+    type was still a literal partway through type inference): 24 extra specialisations,
+    the biggest of them 21 s, a third of the one-time compile. No kernel asks for a
+    literal value (``numba.literally``), so plain types lose nothing.
+    """
+
+    def get_call_template(self, args, kws):
+        return super().get_call_template([types.unliteral(a) for a in args],
+                                         {k: types.unliteral(v) for k, v in kws.items()})
+
+
+class LinkedKernel(Kernel):
+    """A kernel only other kernels call (``njit(linked=True)``): compiled without the
+    optimisation of its whole module, which its caller does anyway.
+
+    numba gives each kernel a module holding its own code and a copy of every kernel it
+    calls, and optimises that module whole (so that callees can be inlined). Down a
+    chain of calls (``run`` > ``evaluate`` > ``scan_sorted`` > ``sweep_sorted`` > ...)
+    the same code was optimised once per kernel above it: two thirds of the compile time.
+    A linked kernel's module is only ever copied into its callers', where it is optimised
+    once, with them, in the module of the kernel Python calls. Called from Python itself,
+    it would run unoptimised, so that is refused.
+    """
+
+    def __call__(self, *args, **kwargs):
+        raise TypeError(f"{self.py_func.__qualname__} is compiled into the kernels that call "
+                        "it; call one of those (njit(linked=True) marks it)")
+
+
+class _LinkedLibrary(JITCodeLibrary):
+    def _optimize_final_module(self):
+        pass  # optimised with its callers (LinkedKernel)
+
+
+@register_pass(mutates_CFG=False, analysis_only=False)
+class _UseLinkedLibrary(LoweringPass):
+    """Gives the function a :class:`_LinkedLibrary` before lowering (which would otherwise
+    make the target's usual library)."""
+
+    _name = "arbor_linked_library"
+
+    def __init__(self):
+        LoweringPass.__init__(self)
+
+    def run_pass(self, state):
+        if state.library is None:
+            state.library = _LinkedLibrary(state.targetctx.codegen(), state.func_id.func_qualname)
+            state.library.enable_object_caching()  # as lowering does, so that it can be cached
+        return True
+
+
+class _LinkedCompiler(CompilerBase):
+    def define_pipelines(self):
+        pipeline = DefaultPassBuilder.define_nopython_pipeline(self.state)
+        pipeline.add_pass_after(_UseLinkedLibrary, AnnotateTypes)
+        pipeline.finalize()
+        return [pipeline]
+
+
 def njit(*args, **options):
-    """numba's ``njit``; with ``cache=True`` the cache is :class:`SharedFolderCache`."""
+    """numba's ``njit`` making :class:`Kernel` s (:class:`LinkedKernel` s with
+    ``linked=True``); with ``cache=True`` the cache is :class:`SharedFolderCache`."""
     shared = options.pop("cache", False)
+    linked = options.pop("linked", False)
+    if linked:
+        options["pipeline_class"] = _LinkedCompiler
 
     def decorate(func):
         dispatcher = numba.njit(**options)(func)
-        if shared and isinstance(dispatcher, Dispatcher):  # not under NUMBA_DISABLE_JIT
+        if type(dispatcher) is CPUDispatcher:  # not under NUMBA_DISABLE_JIT
+            # The same object, typed (and called) through our overrides.
+            dispatcher.__class__ = LinkedKernel if linked else Kernel
+        if shared and isinstance(dispatcher, Dispatcher):
             # What Dispatcher.enable_caching() does, with our cache class instead of numba's.
             dispatcher._cache = SharedFolderCache(func)
         return dispatcher

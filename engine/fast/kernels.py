@@ -52,7 +52,7 @@ cart_threshold = njit(cache=True)(rules.cart_threshold)
 c45_beats = njit(cache=True)(rules.c45_beats)
 
 
-@njit(cache=True)
+@njit(cache=True, linked=True)
 def _block_sum(a, lo, n):
     """numpy's sum of ``a[lo:lo + n]`` for n <= 128: at most one block of eight running sums."""
     if n < 8:
@@ -169,7 +169,7 @@ def impurity(stats, K, code, tmp):
     return -psum(tmp, K) + 0.0
 
 
-@njit(cache=True)
+@njit(cache=True, linked=True)
 def gain_two(left, right, K, code, imp_parent, known_frac, tmp):
     """``splitting._gain`` for one two-way partition."""
     sl = size_of(left, K)
@@ -185,7 +185,7 @@ def gain_two(left, right, K, code, imp_parent, known_frac, tmp):
     return known_frac * (imp_parent - children)
 
 
-@njit(cache=True)
+@njit(cache=True, linked=True)
 def gain_two_whole(left, right, K, code, imp_parent, known_w, tmp):
     """``batch.score_numeric_cart``'s gain of a two-way partition of a node with no missing
     values (the same number as :func:`gain_two`, in its order of operations)."""
@@ -194,7 +194,7 @@ def gain_two_whole(left, right, K, code, imp_parent, known_w, tmp):
     return imp_parent - (sl * impurity(left, K, code, tmp) + sr * impurity(right, K, code, tmp)) / known_w
 
 
-@njit(cache=True)
+@njit(cache=True, linked=True)
 def gain_many(table, V, K, code, imp_parent, known_frac, sizes, tmp, tmp2):
     """``splitting._gain`` for a multiway partition (``table``: V rows of statistics)."""
     for v in range(V):

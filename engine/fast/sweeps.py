@@ -176,7 +176,7 @@ def _sweep_sorted(col, unit, weight_of, cls, target, seg, lo, n, K, code, binary
     return best, best_i, ncut
 
 
-@njit(cache=True)
+@njit(cache=True, linked=True)
 def _sweep_sorted_any(col, unit, weight_of, cls, target, seg, lo, n, K, code, binary, whole,
                       total, imp_parent, known_frac, known_w, msl, min_split, left, right,
                       best_left, tmp, gains, cuts, flog):
@@ -185,7 +185,7 @@ def _sweep_sorted_any(col, unit, weight_of, cls, target, seg, lo, n, K, code, bi
                          best_left, tmp, gains, cuts, flog)
 
 
-@njit(cache=True)
+@njit(cache=True, linked=True)
 def sweep_sorted(col, unit, weight_of, cls, target, seg, lo, n, K, code, binary, whole, total,
                  imp_parent, known_frac, known_w, msl, min_split, left, right, best_left, tmp,
                  gains, cuts, flog):
@@ -224,7 +224,7 @@ def sweep_sorted(col, unit, weight_of, cls, target, seg, lo, n, K, code, binary,
                              best_left, tmp, gains, cuts, flog)
 
 
-@njit(cache=True)
+@njit(cache=True, linked=True)
 def sweep_items(item_bin, item_stats, L, lo, hi, K, code, binary, total, imp_parent,
                  known_frac, known_w, msl, min_split, left, right, best_left, tmp, gains, cuts,
                  flog):
@@ -245,7 +245,7 @@ def sweep_items(item_bin, item_stats, L, lo, hi, K, code, binary, total, imp_par
     return best, best_t, ncut
 
 
-@njit(cache=True)
+@njit(cache=True, linked=True)
 def _pick_c45(gains, ncut, node_weight):
     """C4.5's cut: the first within WEKA_EPS of the best gain, less log2(cuts)/N; -1 if none."""
     pick = first_best(gains, ncut, WEKA_EPS)
@@ -257,7 +257,7 @@ def _pick_c45(gains, ncut, node_weight):
     return pick, best
 
 
-@njit(cache=True)
+@njit(cache=True, linked=True)
 def _finish_numeric(cand, j, a, b, work, gain, node_weight, known_w, K, binary):
     """Threshold, fractions and gain ratio of the chosen cut between values ``a`` and ``b``."""
     left, right, total, sizes, tmp = work.best_left, work.right, work.total, work.sizes, work.tmp
@@ -273,7 +273,7 @@ def _finish_numeric(cand, j, a, b, work, gain, node_weight, known_w, K, binary):
     cand.ratio[j] = ratio(gain, sizes, _TWO[0], node_weight - known_w, tmp)
 
 
-@njit(cache=True)
+@njit(cache=True, linked=True)
 def scan_sorted(j, col, weight_of, cls, target, seg, lo, n, node_stats, node_unit, par,
                 node_weight, work, cand, flog):
     """Best threshold of numeric attribute ``j`` (values ``col`` by entry) over the node's
@@ -336,7 +336,7 @@ def scan_sorted(j, col, weight_of, cls, target, seg, lo, n, node_stats, node_uni
     cand.cut[j] = best_i
 
 
-@njit(cache=True)
+@njit(cache=True, linked=True)
 def scan_items(j, L, lo, hi, n_known, par, node_weight, work, cand, flog):
     """Best threshold over ``L`` items (non-empty bins, or distinct values) in increasing order:
     ``work.item_bin`` indexes their lowest and highest values in ``lo`` / ``hi`` and
@@ -417,7 +417,7 @@ def score_table(j, table, V, par, node_weight, work, cand):
     cand.ratio[j] = ratio(g, sizes, V, node_weight - known_w, work.tmp)
 
 
-@njit(cache=True)
+@njit(cache=True, linked=True)
 def _stable_argsort(keys, k, out):
     """Indices 0..k-1 ordered by ``keys`` (equal keys keep their order): numpy's stable sort."""
     for c in range(k):
@@ -431,7 +431,7 @@ def _stable_argsort(keys, k, out):
         out[d + 1] = v
 
 
-@njit(cache=True)
+@njit(cache=True, linked=True)
 def _try_group(left, total, K, code, imp_parent, known_frac, msl, right, tmp):
     """Gain of the two groups ``left`` / ``total - left`` if both are big enough, else -inf."""
     S = left.shape[0]
