@@ -148,10 +148,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("compile", help="compile the fast split search for this machine now",
                        description="Compile the fast (numba) split search once for this machine, "
-                                   "in the foreground. Fits otherwise do it in the background the "
-                                   "first time they need it, and wait for it (small fits run "
-                                   "the uncompiled search meanwhile, the same trees). Clones and "
-                                   "venvs of the same version share it.")
+                                   "in the foreground. Otherwise the window does it in the "
+                                   "background at launch, and a fit too big to run uncompiled "
+                                   "does it and waits for it (small fits run the uncompiled "
+                                   "search, the same trees). Clones and venvs of the same "
+                                   "version share it.")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     return parser
 
@@ -193,14 +194,6 @@ def main(argv: list[str] | None = None) -> int:
         # The reader stopped early (``| head -1``) and has what it wanted. Python would report
         # the failed flush again at exit, so stdout is pointed at nothing first.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    try:  # a compilation this run started is finished, not lost: it must not outlive us
-        kernels.finish(lambda left: print(
-            f"arbor {args.command}: finishing the one-time compilation "
-            f"({kernels.describe_seconds(left)} more; Ctrl+C skips it)", file=sys.stderr, flush=True))
-    except KeyboardInterrupt:
-        print(f"arbor {args.command}: compilation stopped; a later run compiles again",
-              file=sys.stderr)
-        return 130
     return 0
 
 
@@ -227,13 +220,23 @@ def _refuse_unknown_command(parser: argparse.ArgumentParser, word: str) -> None:
                  f"(choose from {', '.join(names)}){hint}")
 
 
+#: Seconds between two lines on how far the compilation has got.
+PROGRESS_EVERY = 15.0
+
+
 def _say(command: str):
-    """Tell the compilation's news on stderr, each kind once."""
-    told = set()
+    """Tell the compilation's news on stderr: each kind once, and how far it has got at
+    most every :data:`PROGRESS_EVERY` seconds."""
+    import time
+
+    told: dict[str, float] = {}
 
     def say(notice) -> None:
-        if notice.state not in told and not (command == "compile" and notice.state == "ready"):
-            told.add(notice.state)
+        if command == "compile" and notice.state == "ready":
+            return
+        last = told.get(notice.state)
+        if last is None or (notice.done and time.monotonic() - last >= PROGRESS_EVERY):
+            told[notice.state] = time.monotonic()
             print(f"arbor {command}: {notice.message}", file=sys.stderr, flush=True)
     return say
 

@@ -7,7 +7,7 @@ import sys
 import traceback
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, QStandardPaths
+from PySide6.QtCore import QSettings, QStandardPaths, QTimer
 from PySide6.QtWidgets import QApplication
 
 
@@ -58,6 +58,9 @@ def run(argv: list[str]) -> int:
 def _exec(app) -> int:
     from engine.fast import compile as kernels
 
+    # The one-time compile (or the load of its result) starts as the window opens, so that
+    # whoever opens a file and chooses options meanwhile never waits for it.
+    QTimer.singleShot(0, kernels.prepare)
     try:
         return app.exec()
     finally:

@@ -41,8 +41,9 @@ COMPLETE = "complete.json"
 FAILED = "failed.json"
 #: Held by the process compiling into the folder.
 LOCK = "compile.lock"
-#: How long the last compilation on this machine took (any version): the next one's estimate.
-LAST_DURATION = "last-compile-seconds"
+#: How long the last compilation on this machine took and how many kernels it compiled (any
+#: version): the next one's estimate.
+LAST_COMPILE = "last-compile.json"
 
 _NJIT = re.compile(r"^\s*@njit\b", re.MULTILINE)
 
@@ -154,14 +155,17 @@ def is_complete(folder: Path) -> bool:
     return (folder / COMPLETE).is_file()
 
 
-def mark_complete(folder: Path, seconds: float) -> None:
+def mark_complete(folder: Path, seconds: float, cpu_seconds: float | None = None,
+                  kernels: int | None = None) -> None:
     """Record a finished compilation (written last, atomically: its presence means complete)."""
-    record = {"seconds": round(seconds, 1), "when": time.strftime("%Y-%m-%d %H:%M:%S"),
+    timing = {"seconds": round(seconds, 1), "cpu_seconds": cpu_seconds and round(cpu_seconds, 1),
+              "kernels": kernels}
+    record = {**timing, "when": time.strftime("%Y-%m-%d %H:%M:%S"),
               "python": sys.version.split()[0], "numba": _version("numba"),
               "arbor": _version("arbor"), "sources": [str(p.relative_to(ENGINE)) for p in kernel_sources()]}
     _write_atomically(folder / COMPLETE, json.dumps(record, indent=1))
     with contextlib.suppress(OSError):
-        _write_atomically(folder.parent / LAST_DURATION, f"{seconds:.1f}\n")
+        _write_atomically(folder.parent / LAST_COMPILE, json.dumps(timing))
     with contextlib.suppress(OSError):
         (folder / FAILED).unlink(missing_ok=True)
 
@@ -210,13 +214,21 @@ def clear_failure(folder: Path) -> None:
         (folder / FAILED).unlink(missing_ok=True)
 
 
-def expected_seconds(default: float) -> float:
-    """How long a compilation should take here: the last one's time, else ``default``."""
+def expected_compile(seconds: float, kernels: int) -> tuple[float, int]:
+    """How long a compilation should take here and how many kernels it compiles: the last
+    one's figures, else the defaults given."""
     try:
-        seconds = float((cache_root() / "numba" / LAST_DURATION).read_text().strip())
+        last = json.loads((cache_root() / "numba" / LAST_COMPILE).read_text("utf-8"))
     except (OSError, ValueError):
-        return default
-    return seconds if 1.0 <= seconds <= 3600.0 else default
+        return seconds, kernels
+    if not isinstance(last, dict):
+        return seconds, kernels
+    took, count = last.get("seconds"), last.get("kernels")
+    if isinstance(took, int | float) and 1.0 <= took <= 3600.0:
+        seconds = float(took)
+    if isinstance(count, int) and 0 < count < 10_000:
+        kernels = count
+    return seconds, kernels
 
 
 def remove_unused(keep: Path, days: float = UNUSED_DAYS) -> list[Path]:

@@ -6,10 +6,12 @@ The kernels' life in one process (:func:`state`):
     Nothing is compiled for these kernel sources on this machine yet.
 ``"compiling"``
     A child process compiles them into the shared folder of :mod:`engine.fast.cache`
-    (about a minute of one core, once per machine and version). Meanwhile a small fit
-    runs the kernels' own Python source (:mod:`engine.fast.interpreted`: the same
-    statements, so the same tree) and a bigger one waits for the compilation, its monitor
-    told why, cancellable (:func:`engine.learn.growth.compiled_kernels_ready`).
+    (once per machine and version), at the priority of the process that asked: a fit
+    may be waiting for it. The window starts it at launch (:func:`prepare`); a fit too big
+    to run uncompiled starts it and waits, its monitor told how far it has got,
+    cancellable (:func:`engine.learn.growth.compiled_kernels_ready`). A small fit starts
+    nothing: it runs the kernels' own Python source (:mod:`engine.fast.interpreted`: the
+    same statements, so the same tree), so a small command never waits for a compile.
 ``"cached"`` / ``"loading"``
     The folder is complete; this process loads the kernels from it (0.5 to 5 s). Fits
     wait for that, however long it takes (small ones do not).
@@ -19,9 +21,10 @@ kernels' Python source, the same trees far more slowly. There is no other growth
 so the tree never depends on what has compiled (issue 22).
 
 Who is told: listeners (:func:`subscribe`) get a :class:`Notice` when a compilation
-starts (with the time it should take), ends or fails, from the thread that watches
-it. The command line prints it once on stderr, the window shows it in its status
-bar, and a fit's monitor reports the same words.
+starts, as it goes (kernels compiled of those expected, and the time left at this
+machine's own rate), and when it ends or fails, from the thread that watches it. The
+command line prints it on stderr, the window shows it in its status bar, and a fit's
+monitor reports the same words and fraction.
 
 The child is started by a thread of this process that waits for it. On Linux the
 kernel kills it when that thread ends (``PR_SET_PDEATHSIG``), which happens at the
@@ -48,27 +51,36 @@ from pathlib import Path
 from engine.fast import NUMBA_INSTALLED
 from engine.monitor import Monitor
 
-#: A compilation's expected time before this machine has timed one (two cores under load).
-EXPECTED_SECONDS = 60.0
-#: Niceness of a compilation running behind fits or the window (not of ``python main.py compile``).
-BACKGROUND_NICENESS = 10
+#: A compilation's expected time before this machine has timed one (an idle 2-core machine).
+EXPECTED_SECONDS = 90.0
+#: Kernel compilations (numba's, of Arbor's kernels) a complete compilation makes, before this
+#: machine has counted them (engine.fast.cache keeps the last count).
+EXPECTED_KERNELS = 70
+#: The child's word for "one more kernel compiled", a line on its standard output.
+_PROGRESS = "kernel"
 
 _PARENT = "ARBOR_COMPILE_PARENT"
-_NICENESS = "ARBOR_COMPILE_NICENESS"
 
 
 @dataclass(frozen=True)
 class Notice:
     """News about the compilation, for a person.
 
-    ``state`` is "compiling" (``expected``: seconds it should take), "ready" (``seconds``:
-    how long it took) or "failed" (``message`` says why).
+    ``state`` is "compiling" (``expected``: seconds it should take from its start;
+    ``done`` of ``total`` kernels compiled so far), "ready" (``seconds``: how long it
+    took) or "failed" (``message`` says why).
     """
 
     state: str
     message: str
     expected: float | None = None
     seconds: float | None = None
+    done: int = 0
+    total: int = 0
+
+    @property
+    def fraction(self) -> float:
+        return min(self.done / self.total, 0.99) if self.total else 0.0
 
 
 _lock = threading.Lock()
@@ -77,8 +89,9 @@ _ready = threading.Event()
 _settled = threading.Event()  # ready or failed
 _child: subprocess.Popen | None = None
 _closing = False
-_compiling_notice: Notice | None = None
+_compiling_notice: Notice | None = None  # the latest word on the compilation under way
 _started_at = 0.0  # when the compilation under way started (time.monotonic())
+_expected_kernels = EXPECTED_KERNELS
 _failure: str | None = None
 _listeners: list[Callable[[Notice], None]] = []
 #: True while this thread runs the warm-up fits, which must not wait for themselves.
@@ -108,29 +121,50 @@ def state() -> str:
     return "cached" if cache.is_complete(folder) else "cold"
 
 
+_LOADING = Notice("loading", "loading the compiled split search")
+
+
+def is_ready() -> bool:
+    """Whether this process has the compiled kernels loaded (costs nothing to ask)."""
+    return _ready.is_set()
+
+
+def prepare() -> str:
+    """Start loading or compiling the kernels now, in the background, without waiting (the
+    window does at launch, so that nobody who then opens a file and chooses options waits);
+    the state afterwards."""
+    return _start()
+
+
 def wait_until_compiled(monitor: Monitor, patience: float | None = None) -> bool:
     """True once the compiled kernels can run here; False if the fit should run their
     Python source (:mod:`engine.fast.interpreted`) instead.
 
-    The first call starts what the kernels need (loading them, or compiling them in a
-    child). A compilation under way is waited for at most ``patience`` seconds (None:
-    until done); loading from a complete cache is always waited for. ``monitor.check()``
-    is called meanwhile, so the wait can be cancelled.
+    ``patience`` None (a fit too big to run uncompiled): starts what the kernels need
+    (loading them, or compiling them in a child) and waits until done. ``patience`` 0 (a
+    small fit): loads them from a complete cache and waits for that, but starts no
+    compilation and waits for none under way. Loading is always waited for.
+    ``monitor.check()`` is called meanwhile, so the wait can be cancelled, and the
+    compilation's progress is reported to ``monitor``.
     """
     if _ready.is_set() or _warming.get():
         return True
-    current = _start(BACKGROUND_NICENESS)
+    if patience is not None and state() == "cold":
+        return False
+    current = _start()  # (a failure recorded earlier is told, once)
     if current in ("failed", "unavailable"):
         return False
-    if current == "compiling" and _compiling_notice is not None:
-        monitor.report(0.0, _compiling_notice.message)
-    elif current == "loading":
-        monitor.report(0.0, "loading the compiled split search")
+    told = None
     deadline = None if patience is None else time.monotonic() + patience
     while not _settled.wait(0.05):
         monitor.check()
-        if deadline is not None and _state == "compiling" and time.monotonic() >= deadline:
+        compiling = _state == "compiling"
+        if compiling and deadline is not None and time.monotonic() >= deadline:
             return False
+        notice = _compiling_notice if compiling else _LOADING
+        if notice is not None and notice is not told:
+            monitor.report(notice.fraction, notice.message)
+            told = notice
     return _ready.is_set()
 
 
@@ -164,35 +198,13 @@ def compile_now(on_notice: Callable[[Notice], None] | None = None,
     global _load_partitions
     _load_partitions = True
     try:
-        _start(niceness=0)
+        _start()
         ok = wait_until_compiled(monitor or Monitor())
     finally:
         unsubscribe()
     compiled = _compiling_notice is not None  # a kernel missing from a "complete" folder, say
     return {"already": already and not compiled, "ok": ok, "seconds": time.monotonic() - started,
             "folder": str(folder), "reason": None if ok else _failure}
-
-
-def finish(on_wait: Callable[[float], None] | None = None) -> None:
-    """Let a compilation under way finish before this process exits (the command line
-    does, so that its compilation is not lost: the child must not outlive it).
-
-    ``on_wait`` is told the seconds still expected, if there is something to wait for.
-    Interrupted (Ctrl+C), the child is stopped and KeyboardInterrupt goes on.
-    """
-    with _lock:
-        if _state != "compiling":
-            return
-        notice = _compiling_notice
-    if on_wait is not None:
-        left = (notice.expected if notice and notice.expected else EXPECTED_SECONDS)
-        on_wait(max(left - (time.monotonic() - _started_at), 5.0))
-    try:
-        while not _settled.wait(0.2):
-            pass
-    except KeyboardInterrupt:
-        stop()
-        raise
 
 
 def stop() -> None:
@@ -234,7 +246,7 @@ def describe_seconds(seconds: float) -> str:
 # ---------------------------------------------------------------------- this process
 
 
-def _start(niceness: int) -> str:
+def _start() -> str:
     """Start loading or compiling, if not yet; the state afterwards."""
     global _state, _failure
     news = None
@@ -263,7 +275,7 @@ def _start(niceness: int) -> str:
                 _state, target = "loading", _load
             else:
                 news, target = _compiling(), _compile_then_load
-            threading.Thread(target=target, args=(folder, niceness), name="arbor-compile",
+            threading.Thread(target=target, args=(folder,), name="arbor-compile",
                              daemon=True).start()
         state_now = _state
     if news is not None:
@@ -273,24 +285,44 @@ def _start(niceness: int) -> str:
 
 def _compiling() -> Notice:
     """Enter the "compiling" state (the caller holds ``_lock``); the notice to tell."""
-    global _state, _compiling_notice, _started_at
+    global _state, _compiling_notice, _started_at, _expected_kernels
     from engine.fast import cache
 
-    expected = cache.expected_seconds(EXPECTED_SECONDS)
+    expected, _expected_kernels = cache.expected_compile(EXPECTED_SECONDS, EXPECTED_KERNELS)
     _state = "compiling"
     _started_at = time.monotonic()
     _compiling_notice = Notice(
         "compiling", f"compiling the fast split search for this machine, once "
         f"({describe_seconds(expected)}); until then bigger fits wait for it",
-        expected=expected)
+        expected=expected, total=_expected_kernels)
     return _compiling_notice
 
 
-def _compile_then_load(folder: Path, niceness: int, attempt: int = 0) -> None:
+def _progress(done: int) -> None:
+    """The child has compiled ``done`` kernels: tell how far it has got and the time left,
+    the larger of what this machine's last compilation and its rate so far say."""
+    global _compiling_notice
+    with _lock:
+        first = _compiling_notice
+        if _state != "compiling" or first is None:
+            return
+        total = max(_expected_kernels, done + 1)
+        elapsed = time.monotonic() - _started_at
+        left = max((first.expected or EXPECTED_SECONDS) - elapsed, elapsed * (total - done) / done,
+                   5.0)
+        _compiling_notice = Notice(
+            "compiling", f"compiling the fast split search for this machine, once: {done} of "
+            f"about {total} kernels, {describe_seconds(left)} left; until then bigger fits "
+            "wait for it", expected=first.expected, done=done, total=total)
+        notice = _compiling_notice
+    _tell(notice)
+
+
+def _compile_then_load(folder: Path, attempt: int = 0) -> None:
     global _state
     from engine.fast import cache
 
-    code = _run_child(niceness)
+    code = _run_child()
     if _closing:  # this process is ending: nothing to load, no one to tell
         with _lock:
             _state = "failed"
@@ -301,10 +333,10 @@ def _compile_then_load(folder: Path, niceness: int, attempt: int = 0) -> None:
         _fail(reason.strip().splitlines()[-1] if reason else
               f"the compiling process stopped (exit status {code})")
         return
-    _load(folder, niceness, compiled=time.monotonic() - _started_at, attempt=attempt)
+    _load(folder, compiled=time.monotonic() - _started_at, attempt=attempt)
 
 
-def _load(folder: Path, niceness: int = 0, compiled: float | None = None, attempt: int = 0) -> None:
+def _load(folder: Path, compiled: float | None = None, attempt: int = 0) -> None:
     """Load the kernels from the complete folder, by running the warm-up fits here.
 
     Nothing is compiled in this process: a kernel missing from the folder (filled by a
@@ -329,7 +361,7 @@ def _load(folder: Path, niceness: int = 0, compiled: float | None = None, attemp
             _state = "compiling"
         if compiled is None:
             _tell(notice)
-        _compile_then_load(folder, niceness, attempt + 1)
+        _compile_then_load(folder, attempt + 1)
         return
     except Exception as err:  # noqa: BLE001 - any failure means: run the kernels uncompiled
         _fail(f"loading the compiled kernels failed: {err}")
@@ -365,17 +397,18 @@ def _tell(notice: Notice) -> None:
             listener(notice)
 
 
-def _run_child(niceness: int) -> int | None:
-    """Run the compiling child and wait for it; its exit status (None if it could not start)."""
+def _run_child() -> int | None:
+    """Run the compiling child and wait for it, passing on its progress; its exit status
+    (None if it could not start)."""
     global _child
     root = str(Path(__file__).resolve().parents[2])  # the same sources as this process
-    env = dict(os.environ, **{_PARENT: str(os.getpid()), _NICENESS: str(niceness)})
+    env = dict(os.environ, **{_PARENT: str(os.getpid())})
     env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
     flags = getattr(subprocess, "CREATE_NO_WINDOW", 0)  # no console window on Windows
     try:
         child = subprocess.Popen(
             [sys.executable, "-c", "from engine.fast.compile import child_main; child_main()"],
-            cwd=root, env=env, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+            cwd=root, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL, creationflags=flags)
     except (OSError, subprocess.SubprocessError):
         return None
@@ -385,12 +418,17 @@ def _run_child(niceness: int) -> int | None:
     if closing:
         _stop(child)
     try:
+        for line in child.stdout:
+            word, _, count = line.decode("ascii", "replace").partition(" ")
+            if word == _PROGRESS and count.strip().isdigit():
+                _progress(int(count))
         return child.wait()
     finally:
         with _lock:
             _child = None
-        with contextlib.suppress(OSError):
-            child.stdin.close()
+        for pipe in (child.stdin, child.stdout):
+            with contextlib.suppress(OSError):
+                pipe.close()
 
 
 def _stop(child: subprocess.Popen) -> None:
@@ -406,8 +444,6 @@ def child_main() -> None:
     """The compiling child: compile every kernel into the shared folder, unless another
     process did meanwhile (the lock makes it wait for that one)."""
     _follow_parent()
-    with contextlib.suppress(OSError, AttributeError, ValueError):
-        os.nice(int(os.environ.get(_NICENESS, "0")))
     from engine.fast import cache
     from engine.fast.warmup import warm_up
 
@@ -415,16 +451,40 @@ def child_main() -> None:
     with cache.folder_lock(folder):
         if cache.is_complete(folder):
             return
-        started = time.monotonic()
+        started, cpu = time.monotonic(), time.process_time()
         _warming.set(True)
         try:
-            warm_up(partitions=True)
+            with _counting_kernels() as count:
+                warm_up(partitions=True)
         except Exception:
             cache.mark_failed(folder, traceback.format_exc(limit=-6))
             raise SystemExit(1) from None
-        cache.mark_complete(folder, time.monotonic() - started)
+        cache.mark_complete(folder, time.monotonic() - started, time.process_time() - cpu,
+                            count())
     with contextlib.suppress(OSError):
         cache.remove_unused(folder)
+
+
+@contextlib.contextmanager
+def _counting_kernels():
+    """Print a line to standard output (the parent's pipe) each time numba has compiled one
+    of Arbor's kernels; yields a function giving the count."""
+    import numba.core.event
+
+    done = [0]
+
+    class Counter(numba.core.event.Listener):
+        def on_start(self, event):
+            pass
+
+        def on_end(self, event):
+            if event.data["dispatcher"].py_func.__module__.startswith("engine."):
+                done[0] += 1
+                with contextlib.suppress(OSError, ValueError):
+                    print(_PROGRESS, done[0], flush=True)
+
+    with numba.core.event.install_listener("numba:compile", Counter()):
+        yield lambda: done[0]
 
 
 def _follow_parent() -> None:

@@ -63,10 +63,8 @@ def compiled_kernels_ready(monitor: Monitor, cells: int) -> bool:
         UNCOMPILED_SECONDS,
     )
 
-    # engine.fast.compile has no public "loaded in this process?" that costs nothing
-    # (state() digests the kernel sources when idle); _ready is what it sets once loaded.
     if (cells <= UNCOMPILED_MAX_CELLS and _Interpreted.seconds < UNCOMPILED_SECONDS
-            and not kernels._ready.is_set()):
+            and not kernels.is_ready()):
         return False
     if cells <= INTERPRETED_MAX_CELLS:
         return kernels.wait_until_compiled(monitor, 0.0)

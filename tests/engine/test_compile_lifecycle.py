@@ -320,10 +320,10 @@ def test_the_compiling_child_never_outlives_its_parent(tmp_path, how):
         [sys.executable, "-c",
          "import sys, time\n"
          "from engine.fast import compile as c\n"
-         "c._start(0)\n"
+         "c.prepare()\n"
          "while c._child is None: time.sleep(0.02)\n"
          "print(c._child.pid, flush=True)\n"
-         "sys.stdin.readline()\n"],  # then exits, without finish()
+         "sys.stdin.readline()\n"],  # then exits
         env=_env(tmp_path, seconds=120), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     child = int(parent.stdout.readline())
     assert _alive(child)
@@ -374,21 +374,59 @@ def _cli(args, env) -> subprocess.CompletedProcess:
                           stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=300)
 
 
+def _small_csv(tmp_path: Path) -> Path:
+    frame = pd.read_csv(_big_csv(tmp_path)).head(600)  # 1,200 cells: a tiny fit
+    frame.to_csv(tmp_path / "small.csv", index=False)
+    return tmp_path / "small.csv"
+
+
 @needs_numba
-def test_the_command_line_says_once_that_it_compiles_and_finishes_before_exiting(tmp_path):
+def test_a_small_command_neither_starts_nor_waits_for_the_compilation(tmp_path):
+    env = _env(tmp_path, seconds=120)
+    for data in (_small_csv(tmp_path), _big_csv(tmp_path)):  # 1,200 and 6,000 cells
+        started = time.monotonic()
+        out = _cli(["train", str(data), "--algorithm", "cart", "--max-depth", "2"], env)
+        assert out.returncode == 0, out.stderr
+        assert "CART tree" in out.stdout and "compil" not in out.stderr
+        assert time.monotonic() - started < 60  # the stand-in compilation takes 120 s
+    assert not list((tmp_path / "ran").iterdir())  # nothing compiled or loaded
+    assert not cache.is_complete(_folder(tmp_path))
+
+
+@needs_numba
+def test_a_fit_too_big_to_run_uncompiled_compiles_says_so_and_waits(tmp_path):
     env = _env(tmp_path, seconds=1)
+    hooks = tmp_path / "hooks" / "sitecustomize.py"
+    hooks.write_text(hooks.read_text() + (  # (and then grows it uncompiled: the stand-in
+        "import engine.fast.builder as builder\n"  # compilation compiled nothing to load)
+        "import engine.fast.interpreted as interpreted\n"
+        "interpreted.INTERPRETED_MAX_CELLS = interpreted.UNCOMPILED_MAX_CELLS = 0\n"
+        "uncompiled = builder.kernels\n"
+        "builder.kernels = lambda compiled: uncompiled(False)\n"))
     out = _cli(["train", str(_big_csv(tmp_path)), "--algorithm", "cart", "--max-depth", "2"], env)
     assert out.returncode == 0, out.stderr
-    lines = out.stderr.splitlines()
-    compiling = [line for line in lines if "compiling the fast split search" in line]
+    compiling = [line for line in out.stderr.splitlines() if "compiling the fast split search" in line]
     assert len(compiling) == 1 and "once" in compiling[0]
-    assert any("finishing the one-time compilation" in line for line in lines)
-    assert "CART tree" in out.stdout  # grown by the uncompiled kernels meanwhile (a small fit)
-    assert cache.is_complete(_folder(tmp_path))  # the compilation was finished, not lost
+    assert "CART tree" in out.stdout
+    assert cache.is_complete(_folder(tmp_path))  # compiled, then used
     again = _cli(["compile", "--json"], env)
     assert again.returncode == 0 and again.stderr == ""
     report = json.loads(again.stdout)
     assert report["already"] and report["ok"] and Path(report["folder"]) == _folder(tmp_path)
+
+
+def test_progress_is_told_with_the_time_left_at_this_machines_rate(monkeypatch):
+    told = []
+    monkeypatch.setattr(kernels, "_state", "compiling")
+    monkeypatch.setattr(kernels, "_expected_kernels", 40)
+    monkeypatch.setattr(kernels, "_started_at", time.monotonic() - 30.0)
+    monkeypatch.setattr(kernels, "_compiling_notice", kernels.Notice("compiling", "", expected=20.0))
+    monkeypatch.setattr(kernels, "_listeners", [told.append])
+    kernels._progress(10)  # 30 s for 10 of 40: about 90 s left, whatever the last one took
+    assert told[-1].done == 10 and told[-1].total == 40 and told[-1].fraction == 0.25
+    assert "10 of about 40 kernels, 2 min left" in told[-1].message
+    kernels._progress(45)  # more kernels than expected: the total grows, never done early
+    assert told[-1].total == 46 and told[-1].fraction < 1.0
 
 
 @needs_numba
