@@ -41,7 +41,7 @@ def run(argv: list[str]) -> int:
     restore = window.recovery.pending() and window.dialogs.ask_yes_no(
         "Arbor did not close properly last time. Restore the unsaved work it kept?")
     if restore and window.files.open_project(window.recovery.path, modified=True):
-        window.show()
+        window.show_first()
         return _exec(app)
     window.recovery.clear()
     if argv:
@@ -49,7 +49,7 @@ def run(argv: list[str]) -> int:
             window.files.open_sample("weather", confirmed=True)
     else:
         window.files.open_sample("weather", confirmed=True)
-    window.show()
+    window.show_first()
     if window.controller.tree is None:  # a model or project opened with its tree is shown as it is
         window.train()
     return _exec(app)

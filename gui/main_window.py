@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
+from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QActionGroup
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -51,9 +51,11 @@ from gui.panels.runs import RunsPanel
 from gui.panels.tree_text import TreeTextPanel
 from gui.panels.what_if import WhatIfPanel
 from gui.recovery import Recovery
+from gui.screen_fit import first_geometry, fit_to_screen
 from gui.table_edits import TableEdits
 from gui.table_model import TableModel
 from gui.tree_canvas import TreeCanvas
+from gui.wheel_guard import install_wheel_guard
 
 #: Docks: name, area, and the dock it shares tabs with (None: its own place).
 DOCKS = (("Data", Qt.DockWidgetArea.BottomDockWidgetArea, None),
@@ -87,6 +89,7 @@ class MainWindow(QMainWindow):
     def __init__(self, settings: QSettings | None = None):
         super().__init__()
         collect_in_gui_thread()  # before any worker thread starts: see gui/collector.py
+        install_wheel_guard()  # the wheel scrolls panels, not the inputs it passes: see gui/wheel_guard.py
         self.settings = settings or QSettings()
         self.controller = Controller(self)
         self.doc = self.controller.doc
@@ -149,16 +152,17 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self._wire()
         self._update_actions()
-        self._fit_to_screen()
+        #: First start on a screen too small for 1400x900 and a frame: start maximized (show_first).
+        self.start_maximized = fit_to_screen(self, QSize(1400, 900))
         self._sized = self._restore()
 
-    def _fit_to_screen(self) -> None:
-        """First start: 1400x900, or the screen's free area when it is smaller."""
-        screen = self.screen().availableGeometry() if self.screen() is not None else None
-        width, height = 1400, 900
-        if screen is not None and screen.width() > 0:
-            width, height = min(width, screen.width()), min(height, screen.height())
-        self.resize(width, height)
+    def show_first(self) -> None:
+        """Show the window as it starts: maximized where its first size would not fit with its frame
+        (a saved geometry, maximized or not, is shown as it was)."""
+        if self.start_maximized:
+            self.showMaximized()
+        else:
+            self.show()
 
     def _panel(self, name: str):
         return {"Data": self.table, "Algorithm": self.config, "Inspector": self.inspector,
@@ -311,8 +315,8 @@ class MainWindow(QMainWindow):
     def _restore(self) -> bool:
         """Restore geometry, docks and options; True if a saved layout was found."""
         geometry = self.settings.value("window/geometry")
-        if isinstance(geometry, QByteArray):
-            self.restoreGeometry(geometry)
+        if isinstance(geometry, QByteArray) and self.restoreGeometry(geometry):
+            self.start_maximized = False  # the saved geometry says whether it was
         state = self.settings.value("window/state")
         restored = isinstance(state, QByteArray) and self.restoreState(state)
         self.config.restore(self.settings)
@@ -428,9 +432,11 @@ class MainWindow(QMainWindow):
             self.compare_window = CompareView(self.controller, self)
             self.compare_window.setWindowFlag(Qt.WindowType.Window)
             self.compare_window.setWindowTitle("Compare runs — Arbor")
-            screen = self.screen().availableGeometry() if self.screen() is not None else None
-            width, height = (1200, 760) if screen is None else (min(1200, screen.width()), min(760, screen.height()))
-            self.compare_window.resize(width, height)
+            screen = self.screen()
+            if screen is None:
+                self.compare_window.resize(1200, 760)
+            else:  # within the screen's free area with room for its frame (not maximized: a second window)
+                self.compare_window.setGeometry(first_geometry(screen.availableGeometry(), QSize(1200, 760))[0])
         self.compare_window.compare(a, b)
         self.compare_window.show()
         self.compare_window.raise_()
