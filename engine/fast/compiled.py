@@ -797,8 +797,7 @@ def build_local(c, gsp, lsp, par, lpar, nodes, hist, work, cand, groups, state, 
 @njit(cache=True, linked=True)
 def _start(gsp, par, nodes, heap, hist, work, cand, groups, state):
     """The root: its entries are the arena's first ``n`` (described in row 0 by the caller)."""
-    # Not the constant 0: numba would compile the callees once more for that literal.
-    root = np.int64(state.n_nodes[0])
+    root = 0
     state.n_nodes[0] = 1
     state.leaves[0] = 1
     state.total_weight[0] = max(nodes.weight[root], 1e-300)

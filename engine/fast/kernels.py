@@ -120,10 +120,9 @@ def pairwise_sum(a, lo, n):
 @njit(cache=True, inline="always")
 def psum(a, n):
     """numpy's ``a[:n].sum()``."""
-    lo = np.int64(n * 0)  # not the constant 0, which numba would compile the callees for again
     if n <= PAIRWISE_BLOCK:
-        return _block_sum(a, lo, n)
-    return pairwise_sum(a, lo, n)
+        return _block_sum(a, 0, n)
+    return pairwise_sum(a, 0, n)
 
 
 @njit(cache=True, inline="always")

@@ -41,10 +41,6 @@ from engine.fast.kernels import (
 from engine.learn.rules import EXHAUSTIVE_SUBSET_LIMIT
 from engine.learn.tolerances import CHOICE_EPS, WEKA_EPS
 
-#: Two branches (numba compiles a callee again for a literal constant argument; a global
-#: array's element is not one).
-_TWO = np.array([2], dtype=np.int64)
-
 # How the best attribute is chosen.
 BY_GAIN, BY_RATIO, C45_RULE = 0, 1, 2
 #: A cut whose proxy is this much (relatively) below the best proxy so far cannot win.
@@ -270,7 +266,7 @@ def _finish_numeric(cand, j, a, b, work, gain, node_weight, known_w, K, binary):
     cand.threshold[j] = cart_threshold(a, b) if binary else c45_midpoint(a, b)
     cand.fraction0[j] = sizes[0] / known_w
     cand.fraction1[j] = sizes[1] / known_w
-    cand.ratio[j] = ratio(gain, sizes, _TWO[0], node_weight - known_w, tmp)
+    cand.ratio[j] = ratio(gain, sizes, 2, node_weight - known_w, tmp)
 
 
 @njit(cache=True, linked=True)
@@ -535,7 +531,7 @@ def score_subset(j, table, V, par, node_weight, work, cand):
     cand.gain[j] = best
     cand.fraction0[j] = sizes[0] / known_w
     cand.fraction1[j] = sizes[1] / known_w
-    cand.ratio[j] = ratio(best, sizes, _TWO[0], node_weight - known_w, tmp)
+    cand.ratio[j] = ratio(best, sizes, 2, node_weight - known_w, tmp)
     cand.cut[j] = k
 
 
