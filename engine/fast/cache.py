@@ -155,17 +155,24 @@ def is_complete(folder: Path) -> bool:
     return (folder / COMPLETE).is_file()
 
 
+def is_empty(folder: Path) -> bool:
+    """Whether no kernel has been compiled into ``folder`` yet."""
+    return not any(folder.glob("*.nbi"))  # numba's index files, one per kernel
+
+
 def mark_complete(folder: Path, seconds: float, cpu_seconds: float | None = None,
-                  kernels: int | None = None) -> None:
-    """Record a finished compilation (written last, atomically: its presence means complete)."""
+                  kernels: int | None = None, whole: bool = True) -> None:
+    """Record a finished compilation (written last, atomically: its presence means complete);
+    ``whole``: it compiled every kernel, so its figures are the next one's estimate."""
     timing = {"seconds": round(seconds, 1), "cpu_seconds": cpu_seconds and round(cpu_seconds, 1),
               "kernels": kernels}
     record = {**timing, "when": time.strftime("%Y-%m-%d %H:%M:%S"),
               "python": sys.version.split()[0], "numba": _version("numba"),
               "arbor": _version("arbor"), "sources": [str(p.relative_to(ENGINE)) for p in kernel_sources()]}
     _write_atomically(folder / COMPLETE, json.dumps(record, indent=1))
-    with contextlib.suppress(OSError):
-        _write_atomically(folder.parent / LAST_COMPILE, json.dumps(timing))
+    if whole:
+        with contextlib.suppress(OSError):
+            _write_atomically(folder.parent / LAST_COMPILE, json.dumps(timing))
     with contextlib.suppress(OSError):
         (folder / FAILED).unlink(missing_ok=True)
 

@@ -452,6 +452,7 @@ def child_main() -> None:
         if cache.is_complete(folder):
             return
         started, cpu = time.monotonic(), time.process_time()
+        whole = cache.is_empty(folder)  # not finishing a compilation stopped halfway
         _warming.set(True)
         try:
             with _counting_kernels() as count:
@@ -460,7 +461,7 @@ def child_main() -> None:
             cache.mark_failed(folder, traceback.format_exc(limit=-6))
             raise SystemExit(1) from None
         cache.mark_complete(folder, time.monotonic() - started, time.process_time() - cpu,
-                            count())
+                            count(), whole)
     with contextlib.suppress(OSError):
         cache.remove_unused(folder)
 

@@ -457,3 +457,15 @@ def test_a_failure_is_remembered_until_what_drives_the_compilation_changes(tmp_p
     assert cache.failure(folder) is None
     cache.clear_failure(folder)
     assert cache.failure(folder) is None
+
+
+def test_only_a_whole_compilation_sets_the_next_ones_estimate(tmp_path, monkeypatch):
+    monkeypatch.setenv("ARBOR_CACHE_DIR", str(tmp_path))
+    folder = cache._folder(str(tmp_path), "0123456789abcdef")
+    assert cache.is_empty(folder)
+    assert cache.expected_compile(90.0, 70) == (90.0, 70)  # nothing timed here yet
+    cache.mark_complete(folder, 118.0, 117.0, 71)
+    assert cache.expected_compile(90.0, 70) == (118.0, 71)
+    cache.mark_complete(folder, 55.0, 52.0, 12, whole=False)  # finished one stopped halfway
+    assert cache.expected_compile(90.0, 70) == (118.0, 71)
+    assert json.loads((folder / cache.COMPLETE).read_text())["kernels"] == 12
