@@ -129,7 +129,7 @@ def predict(args):
     out = prediction_frame(tree, table.frame, algorithm=algorithm)
     predictions = out[f"predicted {tree.schema.target}"].tolist()
     if args.output:
-        save_predictions(out, args.output)
+        save_predictions(out, args.output, formula_guard=args.formula_guard)
     text = "\n".join(str(p) for p in predictions)
     return {"predictions": predictions, "n": len(predictions)}, text
 

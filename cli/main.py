@@ -130,6 +130,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--output", metavar="FILE.csv",
                    help="write the rows with a prediction column (--engine dask: a folder of "
                         "Parquet partitions)")
+    p.add_argument("--no-formula-guard", dest="formula_guard", action="store_false",
+                   help="write text cells of a .csv or .tsv --output as they are; by default one "
+                        "that begins with = + - @, a tab or a carriage return gets a leading ' "
+                        "so that a spreadsheet shows it as text instead of running it as a "
+                        "formula (numbers are never changed; .xlsx always stores text as text)")
     _scale_arguments(p)
 
     p = sub.add_parser("explain", help="the attribute table the seeds compute by hand")

@@ -144,17 +144,35 @@ def prediction_frame(tree: Tree, frame, probabilities: bool = False, algorithm: 
 PREDICTION_FORMATS = (".csv", ".tsv", ".xlsx", ".parquet")
 
 
-def save_predictions(frame, path) -> None:
+def save_predictions(frame, path, formula_guard: bool = True) -> None:
     """Write a frame of predictions (from :func:`prediction_frame`) in the format of ``path``'s
-    extension, columns in their order, atomically (a failed write leaves any old file)."""
+    extension, columns in their order, atomically (a failed write leaves any old file).
+
+    Predictions are meant for a spreadsheet, so no value is saved as something it would run:
+    an XLSX stores text cells as text, and a CSV or TSV puts ``'`` before text that begins
+    with ``= + - @``, a tab or a carriage return unless ``formula_guard`` is False
+    (:mod:`engine.data.cells`). Numbers are never changed.
+    """
     from pathlib import Path
 
     from engine.atomic import write_atomic
+    from engine.data.cells import guarded_frame, text_cells_as_text
     from engine.errors import ArborError
 
-    writers = {".csv": lambda p: frame.to_csv(p, index=False),
-               ".tsv": lambda p: frame.to_csv(p, sep="\t", index=False),
-               ".xlsx": lambda p: frame.to_excel(p, index=False, engine="openpyxl"),
+    def text():  # what a CSV or TSV holds
+        return guarded_frame(frame) if formula_guard else frame
+
+    def excel(p):
+        import pandas as pd
+
+        with pd.ExcelWriter(p, engine="openpyxl") as book:
+            frame.to_excel(book, index=False)
+            for sheet in book.sheets.values():
+                text_cells_as_text(sheet)
+
+    writers = {".csv": lambda p: text().to_csv(p, index=False),
+               ".tsv": lambda p: text().to_csv(p, sep="\t", index=False),
+               ".xlsx": excel,
                ".parquet": lambda p: frame.to_parquet(p, index=False)}
     suffix = Path(path).suffix.lower()
     if suffix not in writers:

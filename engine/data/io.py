@@ -13,7 +13,9 @@ learners refuse it with their own message). Anything a person opens may be hosti
 only ordinary files are read, with at most ``MAX_COLUMNS`` columns and ``MAX_CELL``
 characters in a name or category, a workbook expanding to at most ``XLSX_MAX_XML`` (and
 a hundred times its size), nested Parquet columns left out by name. Every failure a
-person can cause is one :class:`ArborError` line naming the file. Saves are atomic.
+person can cause is one :class:`ArborError` line naming the file. Saves are atomic. A
+workbook's text cells are saved as text, so a value such as ``=1+1`` is never a formula
+(:mod:`engine.data.cells`); a saved CSV is a data file and keeps its values as they are.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ import pandas as pd
 
 from engine.atomic import write_atomic
 from engine.data.arff import MAX_ATTRIBUTES, read_arff, to_arff
+from engine.data.cells import text_cells_as_text
 from engine.data.delimited import checked_names, read_delimited
 from engine.data.table import IGNORED, NOMINAL, NUMERIC, Table, make_table
 from engine.errors import ArborError
@@ -331,6 +334,8 @@ def _write_excel(table: Table, path: Path) -> None:
         frame.to_excel(book, sheet_name="data", index=False)
         pd.DataFrame(chunks).to_excel(book, sheet_name=_META_SHEET, index=False, header=False)
         book.sheets[_META_SHEET].sheet_state = "hidden"
+        for sheet in book.sheets.values():
+            text_cells_as_text(sheet)  # "=1+1" is a value, not a formula
 
 
 def _write_parquet(table: Table, where, compression: str = "snappy") -> None:
