@@ -47,7 +47,7 @@ def learner(args: argparse.Namespace) -> DecisionTree:
 
 
 def train(args):
-    from engine.export.model_json import save_model, tree_to_dict
+    from engine.export.model_json import tree_to_dict
     from engine.export.text import summary, to_text
 
     if args.engine == "dask":
@@ -71,48 +71,80 @@ def train(args):
         score_line = f"Training accuracy: {100 * result['train_accuracy']:.2f}%"
     result["notes"] = list(model.notes_)
     result["tree"] = tree_to_dict(tree, model.settings_)
-    if args.save:
-        save_model(tree, model.settings_, args.save)
     exported = export_all(args, model, table)
     title = {"id3": "ID3", "c45": "C4.5", "cart": "CART"}[model.settings_.algorithm]
     pruned = "" if model.settings_.prune == "none" else f" ({model.settings_.prune} pruning)"
     header = f"{title} tree{pruned}\n{'-' * len(title + ' tree' + pruned)}\n\n"
     notes = "".join(f"Note: {n}\n" for n in model.notes_)
-    written = "".join(f"Wrote {p}\n" for p in exported + ([args.save] if args.save else []))
+    written = "".join(f"Wrote {p}\n" for p in exported)
     text = f"{header}{to_text(tree)}\n{summary(tree)}\n{score_line}\n{notes}{written}"
     return result, text
 
 
+EXPORT_OPTIONS = ("rules", "dot", "pmml", "python", "image", "save")
+
+
 def export_all(args, model, table) -> list[str]:
-    """Run every export the command line asked for; returns the paths written."""
-    written = []
-    for option in ("rules", "dot", "pmml", "python"):
-        path = getattr(args, option, None)
-        if path:
-            from engine.export import files
+    """Write every file the command line asked for (``--save`` and the exports), all of
+    them or none: each is made in memory and checked first, so that one refused (a name PMML
+    cannot hold, a folder that does not exist) leaves no others written. Returns the paths
+    written, with the image's note when it has one."""
+    from engine.atomic import write_all_atomic
 
-            files.export(option, model, table, Path(path))
-            written.append(path)
-    if args.image:
-        # Images are drawn by the canvas's own painting code, offscreen: same look as on screen.
-        import os
-
-        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-        try:
-            from gui.image_export import save_image
-        except ImportError as err:
-            raise ArborError(f"drawing images needs Qt and its system libraries ({err})") from None
-
-        from engine.export.node_labels import NodeLabels
-        from gui.figure_style import SCREEN
-
-        if not 0.1 <= args.image_scale <= 10:
-            raise ArborError("--image-scale must be between 0.1 and 10")
-        style = SCREEN.with_labels(NodeLabels.parse(args.labels))
-        note = save_image(model.tree_, args.image, scale=args.image_scale,
-                          transparent=args.transparent, style=style, slide=args.slide)
-        written.append(args.image if note is None else f"{args.image} ({note})")
+    asked = [(option, getattr(args, option, None)) for option in EXPORT_OPTIONS]
+    asked = [(option, path) for option, path in asked if path]
+    _refuse_one_file_twice(asked)
+    files, written = [], []
+    for option, path in asked:
+        write, note = _output(option, path, args, model, table)
+        files.append((path, write))
+        written.append(path if note is None else f"{path} ({note})")
+    write_all_atomic(files)
     return written
+
+
+def _refuse_one_file_twice(asked: list[tuple[str, str]]) -> None:
+    seen = {}
+    for option, path in asked:
+        key = Path(path).resolve()
+        if key in seen:
+            raise ArborError(f"--{seen[key]} and --{option} both name {path}; give each its own file")
+        seen[key] = option
+
+
+def _output(option: str, path: str, args, model, table):
+    """The function that writes ``option``'s file into the file it is given, and a note."""
+    if option == "save":
+        from engine.export.model_json import model_text
+
+        text = model_text(model.tree_, model.settings_)
+    elif option != "image":
+        from engine.export import files
+
+        text = files.render(option, model, table, Path(path))
+    else:
+        return _image(path, args, model)
+    return (lambda target: target.write_text(text, encoding="utf-8")), None
+
+
+def _image(path: str, args, model):
+    # Images are drawn by the canvas's own painting code, offscreen: same look as on screen.
+    import os
+
+    if not 0.1 <= args.image_scale <= 10:
+        raise ArborError("--image-scale must be between 0.1 and 10")
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    try:
+        from gui.image_export import image_writer
+    except ImportError as err:
+        raise ArborError(f"drawing images needs Qt and its system libraries ({err})") from None
+
+    from engine.export.node_labels import NodeLabels
+    from gui.figure_style import SCREEN
+
+    style = SCREEN.with_labels(NodeLabels.parse(args.labels))
+    return image_writer(model.tree_, path, scale=args.image_scale, transparent=args.transparent,
+                        style=style, slide=args.slide)
 
 
 def predict(args):

@@ -66,7 +66,7 @@ def _partitions_line(facts) -> str:
 
 
 def train(args, learner, export_all):
-    from engine.export.model_json import save_model, tree_to_dict
+    from engine.export.model_json import tree_to_dict
     from engine.export.text import summary, to_text
     from engine.scale.predicting import score_partitions
     from engine.scale.tasks import Selection
@@ -96,15 +96,13 @@ def train(args, learner, export_all):
     result["notes"] = notes
     result["partitions"] = facts.as_dict()
     result["tree"] = tree_to_dict(tree, settings)
-    if args.save:
-        save_model(tree, settings, args.save)
     model = SimpleNamespace(tree_=tree, settings_=settings)
     exported = export_all(args, model, None)
     title = TITLES[settings.algorithm]
     pruned = "" if settings.prune == "none" else f" ({settings.prune} pruning)"
     header = f"{title} tree{pruned}\n{'-' * len(title + ' tree' + pruned)}\n\n"
     noted = "".join(f"Note: {n}\n" for n in notes)
-    written = "".join(f"Wrote {p}\n" for p in exported + ([args.save] if args.save else []))
+    written = "".join(f"Wrote {p}\n" for p in exported)
     text = (f"{header}{to_text(tree)}\n{summary(tree)}\n{score_line}\n{_partitions_line(facts)}\n"
             f"{noted}{written}")
     return result, text

@@ -13,7 +13,7 @@ import re
 import stat
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from engine.errors import ArborError, printable
@@ -77,7 +77,51 @@ def write_atomic(path: str | Path, write: Callable[[Path], None], replace_read_o
     >>> write_text_atomic(p, "hello"); p.read_text()
     'hello'
     """
-    path = Path(path)
+    write_all_atomic([(path, write)], replace_read_only)
+
+
+def write_all_atomic(files: Iterable[tuple[str | Path, Callable[[Path], None]]],
+                     replace_read_only: bool = False) -> None:
+    """Write several files, all of them or none: every target is checked first (its folder
+    exists, it is not a folder, it is not read-only), then every ``write(tmp_path)`` runs
+    into a temporary file beside its target, and only when all have succeeded do they
+    replace their targets. On any failure the temporaries go and no target is touched.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> def refuse(p): raise ArborError("no")
+    >>> try:
+    ...     write_all_atomic([(d / "a.txt", lambda p: p.write_text("a")), (d / "b.txt", refuse)])
+    ... except ArborError:
+    ...     pass
+    >>> sorted(p.name for p in d.iterdir())
+    []
+    """
+    targets = [(_checked(Path(path), replace_read_only), write) for path, write in files]
+    staged: list[tuple[Path, Path]] = []
+    try:
+        for (path, status), write in targets:
+            staged.append((_staged(path, status, write), path))
+    except BaseException:
+        for tmp_path, _ in staged:
+            tmp_path.unlink(missing_ok=True)
+        raise
+    for number, (tmp_path, path) in enumerate(staged):
+        try:
+            os.replace(tmp_path, path)
+        except OSError as err:
+            for later, _ in staged[number:]:
+                later.unlink(missing_ok=True)
+            done = [printable(str(p)) for _, p in staged[:number]]
+            written = f" ({', '.join(done)} written)" if done else ""
+            raise ArborError(f"cannot save {printable(str(path))}: "
+                             f"{(err.strerror or str(err)).lower()}{written}") from None
+
+
+def _checked(path: Path, replace_read_only: bool) -> tuple[Path, os.stat_result | None]:
+    """``path`` and its status (None when it does not exist yet) if it may be written."""
     shown = printable(str(path))
     directory = path.parent if str(path.parent) else Path(".")
     if not directory.is_dir():
@@ -94,6 +138,14 @@ def write_atomic(path: str | Path, write: Callable[[Path], None], replace_read_o
     if status is not None and _read_only(path, status) and not replace_read_only:
         raise ReadOnlyTarget(f"cannot save {shown}: the file is read-only (make it writable, or "
                              "save under another name)")
+    return path, status
+
+
+def _staged(path: Path, status: os.stat_result | None, write: Callable[[Path], None]) -> Path:
+    """A temporary file beside ``path`` holding what ``write`` wrote, flushed, with the mode
+    ``path`` will have."""
+    shown = printable(str(path))
+    directory = path.parent if str(path.parent) else Path(".")
     remove_stale_temporaries(directory)
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.arbor-{os.getpid()}-", suffix=".tmp",
@@ -111,13 +163,16 @@ def write_atomic(path: str | Path, write: Callable[[Path], None], replace_read_o
         os.umask(umask)
         mode = status.st_mode & 0o777 if status is not None else 0o666 & ~umask
         os.chmod(tmp_path, mode)
-        os.replace(tmp_path, path)
     except ArborError:
         tmp_path.unlink(missing_ok=True)
         raise
     except Exception as err:  # noqa: BLE001 - any failure must leave the old file intact
         tmp_path.unlink(missing_ok=True)
         raise ArborError(f"cannot save {shown}: {printable(str(err))}") from None
+    except BaseException:
+        tmp_path.unlink(missing_ok=True)
+        raise
+    return tmp_path
 
 
 def write_text_atomic(path: str | Path, text: str, replace_read_only: bool = False) -> None:

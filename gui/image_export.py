@@ -189,6 +189,18 @@ def save_image(tree: Tree, path: str | Path, scale: float = 2.0, transparent: bo
     type for a slide. Returns a note when the text comes out too small to read on such a
     slide, else None.
     """
+    draw, note = image_writer(tree, path, scale, transparent, orientation, style, slide, ghosts)
+    write_atomic(path, draw)
+    return note
+
+
+def image_writer(tree: Tree, path: str | Path, scale: float = 2.0, transparent: bool = False,
+                 orientation: str = "top-down", style: FigureStyle = SCREEN,
+                 slide: bool = False, ghosts: bool = False):
+    """What :func:`save_image` does, short of writing: the function that draws the image
+    into a file it is given, and the note :func:`save_image` returns. The format and the
+    scene are checked and laid out here, so a caller writing several files can refuse
+    them all before any is written."""
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in FORMATS:
@@ -224,13 +236,12 @@ def save_image(tree: Tree, path: str | Path, scale: float = 2.0, transparent: bo
             render(scene, painter, QRectF(0, 0, page.width(), page.height()), background)
             painter.end()
 
-    write_atomic(path, draw)
     if slide:
         smallest = smallest_text_pt(scene, SLIDE_PAGE.width())
         if smallest < SLIDE_MIN_PT:
-            return (f"on a 10-inch slide the smallest text is {smallest:.1f} pt (under "
-                    f"{SLIDE_MIN_PT:g} pt): collapse subtrees, or show fewer labels")
-    return None
+            return draw, (f"on a 10-inch slide the smallest text is {smallest:.1f} pt (under "
+                          f"{SLIDE_MIN_PT:g} pt): collapse subtrees, or show fewer labels")
+    return draw, None
 
 
 def with_font_fallbacks(svg: bytes) -> bytes:

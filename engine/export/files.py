@@ -46,8 +46,14 @@ def _python(model, table, path):
 EXPORTERS = {"rules": _rules, "dot": _dot, "pmml": _pmml, "python": _python}
 
 
-def export(kind: str, model, table, path: Path) -> None:
-    """Write ``model``'s tree as ``kind`` to ``path`` (atomically)."""
+def render(kind: str, model, table, path: Path) -> str:
+    """``model``'s tree as ``kind``, the text :func:`export` writes to ``path``; refuses (with
+    :class:`ArborError`) what the format cannot hold, before anything is written."""
     if kind not in EXPORTERS:
         raise ArborError(f"unknown export {kind!r}; use one of {', '.join(EXPORTERS)}")
-    write_text_atomic(path, EXPORTERS[kind](model, table, Path(path)))
+    return EXPORTERS[kind](model, table, Path(path))
+
+
+def export(kind: str, model, table, path: Path) -> None:
+    """Write ``model``'s tree as ``kind`` to ``path`` (atomically)."""
+    write_text_atomic(path, render(kind, model, table, path))

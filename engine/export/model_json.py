@@ -105,10 +105,15 @@ def _node_from(rec: dict, children: tuple[Node, ...]) -> Node:
                 stats=MappingProxyType({k: float(v) for k, v in rec.get("stats", {}).items()}))
 
 
+def model_text(tree: Tree, settings: Settings | None) -> str:
+    """What a model file holds (:func:`save_model`), as text."""
+    return json.dumps(tree_to_dict(tree, settings), indent=1, allow_nan=False)
+
+
 def save_model(tree: Tree, settings: Settings | None, path: str | Path) -> None:
     from engine.atomic import write_text_atomic
 
-    write_text_atomic(path, json.dumps(tree_to_dict(tree, settings), indent=1, allow_nan=False))
+    write_text_atomic(path, model_text(tree, settings))
 
 
 def load_model(path: str | Path) -> tuple[Tree, Settings | None]:
