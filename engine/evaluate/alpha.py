@@ -3,8 +3,10 @@
 Each fold grows a full tree on its training part; the folds' trees are pruned
 at the geometric means of neighbouring alphas of the full tree's path (the
 one-leaf tree's interval has no upper end: there they are pruned to their root), and their errors on
-the held-out part give a CV error (with standard error) per alpha. The
-minimum-error rule takes the best alpha; the one-standard-error rule the
+the held-out part give a CV error (with standard error) per alpha. No fold's tree is
+pruned once per alpha: its weakest-link sequence is found once, each held-out row is routed
+once through it, and a row's loss at an alpha is its loss at the node of its path that is a
+leaf of the tree pruned there. The minimum-error rule takes the best alpha; the one-standard-error rule the
 largest alpha whose error is within one standard error of the best.
 """
 
@@ -18,10 +20,10 @@ from engine.data.encoding import Encoded, subset
 from engine.evaluate.folds import stratified_folds, training_rows
 from engine.learn.growth import grow
 from engine.monitor import NULL_MONITOR, Monitor, checkpoint
-from engine.predict import predict_proba, predict_value
-from engine.prune.cost_complexity import cost_complexity_path, prune_cost_complexity
+from engine.predict import node_output
+from engine.prune.cost_complexity import cost_complexity_path
 from engine.settings import Settings
-from engine.tree import Tree
+from engine.tree import Tree, partition_rows
 
 
 @dataclass(frozen=True)
@@ -41,64 +43,137 @@ class AlphaChoice:
                 "chosen_alpha": self.chosen_alpha}
 
 
-def _losses(tree: Tree, data: Encoded) -> np.ndarray:
+def _node_losses(tree: Tree, out, y: np.ndarray) -> np.ndarray:
+    """The loss of rows with targets ``y`` predicted ``out`` (a node's class probabilities or mean)."""
     if tree.is_regression:
-        return (predict_value(tree, data.X) - data.y) ** 2
-    return (np.argmax(predict_proba(tree, data.X), axis=1) != data.y).astype(np.float64)
+        return (out - y) ** 2
+    return (int(np.argmax(out)) != y).astype(np.float64)
 
 
-def _loss_sums_per_probe(tree: Tree, held: Encoded, probes: np.ndarray) -> np.ndarray:
-    """The held-out rows' weighted loss and squared loss summed under ``tree`` pruned at
-    every probe alpha: an array (2, probes).
+@dataclass(frozen=True)
+class _Visit:
+    """Held-out rows reaching a node of the full tree, for the probes ``[lo, hi)`` at which the
+    node is a leaf of the pruned tree: their weights there (below fractional splits, less
+    than 1), the node's prediction ``out`` and each row's loss under it."""
 
-    Pruned at alpha, the tree keeps the weakest-link steps up to it, so a row ends at the
-    first node of its path cut by then; each node of a path is where its rows end for one
-    interval of probes, found from the path's cut alphas without pruning the tree once per
-    probe (that took minutes for a few thousand rows). So each node adds its rows' sums to
-    an interval of probes, and nothing of size probes x rows is made (on 2,000,000 rows
-    that was 50 GiB). A row whose value is missing at a split goes down several branches,
-    and the tree is then pruned per probe.
+    rows: np.ndarray
+    weights: np.ndarray
+    out: object
+    losses: np.ndarray
+    lo: int
+    hi: int
+
+
+def _visits(tree: Tree, held: Encoded, probes: np.ndarray) -> tuple[list[_Visit], np.ndarray]:
+    """Every held-out row routed once through the full ``tree``: the visits of nodes that are a
+    leaf of the tree pruned at some probe, in the order prediction walks the nodes, and which
+    rows went down several branches (a missing value, or a category no branch holds).
+
+    Pruned at alpha, the tree keeps the weakest-link steps up to it, so a node is a leaf from
+    the first probe at or above the alpha that cuts it (or an ancestor) on; it predicts for
+    the probes from there up to the one that cuts its parent.
     """
-    from engine.predict import node_output
-
     path = cost_complexity_path(tree)
     applied = np.maximum.accumulate(path.alphas)  # pruning at alpha stops at the first step above it
     cut = np.full(tree.n_nodes, np.inf)
     cut[path.pruned[1:]] = applied[1:]
     P = len(probes)
-    w = np.broadcast_to(held.weight, (held.n_rows,))
-    spans = np.zeros((2, P + 1))
-    stack = [(tree.root, np.arange(held.n_rows), np.inf, None)]
+    visits = []
+    fractional = np.zeros(held.n_rows, dtype=bool)
+    # The walk of engine.predict._route: children pushed in order, the last popped first; it
+    # reaches the nodes of every pruned subtree in the same order as the full tree's.
+    stack = [(tree.root, np.arange(held.n_rows), np.ones(held.n_rows), np.inf, None)]
     while stack:
         checkpoint()
-        node, rows, above, fallback = stack.pop()
+        node, rows, weights, above, fallback = stack.pop()
         here = -np.inf if node.is_leaf else min(above, cut[node.id])
         out = node_output(tree, node, fallback)
         lo = int(np.searchsorted(probes, here, side="left"))
         hi = P if node is tree.root else int(np.searchsorted(probes, above, side="left"))
-        if lo < hi and len(rows):
-            if tree.is_regression:
-                loss = (out - held.y[rows]) ** 2
-            else:
-                loss = (int(np.argmax(out)) != held.y[rows]).astype(np.float64)
-            sums = np.array([w[rows] @ loss, w[rows] @ (loss * loss)])
-            spans[:, lo] += sums
-            spans[:, hi] -= sums
-        if node.is_leaf or not len(rows):
+        if lo < hi:
+            visits.append(_Visit(rows, weights, out, _node_losses(tree, out, held.y[rows]), lo, hi))
+        if node.is_leaf:
             continue
-        branch = node.split.branch_of(held.X[rows, node.split.attribute])
-        if (branch < 0).any():
-            return _loss_sums_by_pruning(tree, held, probes, w)
-        for b, child in enumerate(node.children):
-            stack.append((child, rows[branch == b], here, out))
+        values = held.X[rows, node.split.attribute]
+        fractional[rows[node.split.branch_of(values) < 0]] = True
+        parts = partition_rows(node.split, values, rows, weights)
+        stack.extend((child, r, w, here, out)
+                     for child, (r, w) in zip(node.children, parts, strict=True) if len(r))
+    return visits, fractional
+
+
+def _loss_sums_per_probe(tree: Tree, held: Encoded, probes: np.ndarray) -> np.ndarray:
+    """The held-out rows' weighted loss and squared loss summed under ``tree`` pruned at
+    every probe alpha: an array (2, probes), without pruning the tree once per probe.
+
+    Each row is routed once (:func:`_visits`); at a probe, a row's loss is its loss at the
+    node of its path that is then a leaf. When no row went down several branches, each
+    node adds its rows' sums to its interval of probes, and nothing of size probes x rows
+    is made (on 2,000,000 rows that was 50 GiB). Otherwise the sums are
+    :func:`_loss_sums_by_row`'s.
+    """
+    visits, fractional = _visits(tree, held, probes)
+    w = np.broadcast_to(held.weight, (held.n_rows,))
+    if fractional.any():
+        return _loss_sums_by_row(tree, held, probes, visits, fractional, w)
+    P = len(probes)
+    spans = np.zeros((2, P + 1))
+    for v in visits:
+        sums = np.array([w[v.rows] @ v.losses, w[v.rows] @ (v.losses * v.losses)])
+        spans[:, v.lo] += sums
+        spans[:, v.hi] -= sums
     return np.cumsum(spans, axis=1)[:, :P]
 
 
-def _loss_sums_by_pruning(tree: Tree, held: Encoded, probes: np.ndarray, w: np.ndarray) -> np.ndarray:
-    sums = np.zeros((2, len(probes)))
-    for p, beta in enumerate(probes):
+def _loss_sums_by_row(tree: Tree, held: Encoded, probes: np.ndarray, visits: list[_Visit],
+                      fractional: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """The sums of :func:`_loss_sums_per_probe` from every row's loss at each probe, added up
+    over the rows in their order, as predicting with the tree pruned at that probe would.
+
+    A row that went down one branch at every split takes the loss of the visit whose
+    interval holds the probe: one visit per row starts there, so each probe overwrites the
+    rows whose predicting node changes. A row that went down several branches is predicted
+    the weighted sum of the predictions of the nodes it reaches that are leaves at the
+    probe, added in the walk's order as :func:`engine.predict.predict_proba` adds them (so
+    the sums are the same to the last bit); its loss is that prediction's.
+    """
+    P, n = len(probes), held.n_rows
+    whole = [(v.lo, v.rows[~fractional[v.rows]], v.losses[~fractional[v.rows]]) for v in visits]
+    starts = np.concatenate([np.full(len(r), lo) for lo, r, _ in whole])
+    order = np.argsort(starts, kind="stable")
+    whole_rows = np.concatenate([r for _, r, _ in whole])[order]
+    whole_losses = np.concatenate([loss for _, _, loss in whole])[order]
+    bounds = np.searchsorted(starts[order], np.arange(P + 1), side="left")
+
+    split_rows = np.flatnonzero(fractional)
+    local = np.full(n, -1)
+    local[split_rows] = np.arange(len(split_rows))
+    pieces = [(v, fractional[v.rows]) for v in visits]
+    piece_rows = np.concatenate([local[v.rows[f]] for v, f in pieces])
+    piece_lo = np.concatenate([np.full(int(f.sum()), v.lo) for v, f in pieces])
+    piece_hi = np.concatenate([np.full(int(f.sum()), v.hi) for v, f in pieces])
+    if tree.is_regression:
+        piece_out = np.concatenate([v.weights[f] * v.out for v, f in pieces])
+        shape = (len(split_rows),)
+    else:
+        piece_out = np.concatenate([v.weights[f][:, None] * v.out for v, f in pieces]
+                                   ).reshape(-1, len(tree.classes))
+        shape = (len(split_rows), len(tree.classes))
+    split_y = held.y[split_rows]
+
+    loss = np.zeros(n)
+    sums = np.zeros((2, P))
+    for p in range(P):
         checkpoint()
-        loss = _losses(prune_cost_complexity(tree, beta), held)
+        chosen = slice(bounds[p], bounds[p + 1])
+        loss[whole_rows[chosen]] = whole_losses[chosen]
+        active = (piece_lo <= p) & (p < piece_hi)
+        predicted = np.zeros(shape)
+        np.add.at(predicted, piece_rows[active], piece_out[active])
+        if tree.is_regression:
+            loss[split_rows] = (predicted - split_y) ** 2
+        else:
+            loss[split_rows] = (np.argmax(predicted, axis=1) != split_y).astype(np.float64)
         sums[:, p] = w @ loss, w @ (loss * loss)
     return sums
 

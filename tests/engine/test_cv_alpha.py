@@ -1,6 +1,8 @@
-"""CART's CV of alpha scores every probe alpha from each row's path (no tree pruned per probe,
-nothing of size probes x rows): the same loss sums as pruning the fold's tree at each probe
-and predicting."""
+"""CART's CV of alpha scores every probe alpha from each row's path, each held-out row routed
+once (no tree pruned per probe): the same loss sums as pruning the fold's tree at each probe
+and predicting, to the last bit where rows go down several branches (missing values)."""
+
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -9,7 +11,8 @@ import pytest
 from engine.data.encoding import encode
 from engine.data.table import make_table
 from engine.estimator import DecisionTree
-from engine.evaluate.alpha import _loss_sums_per_probe, _losses, choose_alpha
+from engine.evaluate.alpha import _loss_sums_per_probe, choose_alpha
+from engine.predict import predict_proba, predict_value
 from engine.prune.cost_complexity import cost_complexity_path, prune_cost_complexity
 
 
@@ -24,19 +27,41 @@ def _table(seed, n=400, regression=False, missing=0.0):
     return make_table(frame)
 
 
+def _pruned_sums(tree, data, probes):
+    """The oracle: ``tree`` pruned at every probe, every row predicted, and the weighted loss
+    and squared loss added up over the rows in their order (as CV of alpha did until the
+    rows' paths replaced it)."""
+    w = np.broadcast_to(data.weight, (data.n_rows,))
+    sums = np.zeros((2, len(probes)))
+    for p, beta in enumerate(probes):
+        pruned = prune_cost_complexity(tree, beta)
+        if tree.is_regression:
+            loss = (predict_value(pruned, data.X) - data.y) ** 2
+        else:
+            loss = (np.argmax(predict_proba(pruned, data.X), axis=1) != data.y).astype(np.float64)
+        sums[:, p] = w @ loss, w @ (loss * loss)
+    return sums
+
+
 @pytest.mark.parametrize("regression", [False, True])
 @pytest.mark.parametrize("missing", [0.0, 0.1])
-def test_loss_sums_per_probe_equal_pruning_at_each_probe(regression, missing):
+@pytest.mark.parametrize("weighted", [False, True])
+def test_loss_sums_per_probe_equal_pruning_at_each_probe(regression, missing, weighted):
     train, held = _table(1, regression=regression), _table(2, 150, regression, missing)
     task = "regression" if regression else "classification"
     tree = DecisionTree(algorithm="cart", task=task, prune="none", min_samples_leaf=3).fit(train).tree_
     alphas = np.unique(cost_complexity_path(tree).alphas)
     probes = np.append(np.sqrt(alphas[:-1] * alphas[1:]), np.inf)
     data = encode(held, task)
+    if weighted:
+        data = replace(data, weight=np.random.default_rng(4).uniform(0.1, 3.0, data.n_rows))
     fast = _loss_sums_per_probe(tree, data, probes)
-    slow = np.array([_losses(prune_cost_complexity(tree, beta), data) for beta in probes])
+    slow = _pruned_sums(tree, data, probes)
     assert fast.shape == (2, len(probes)) and len(probes) > 20
-    assert np.allclose(fast, [slow.sum(axis=1), (slow * slow).sum(axis=1)])
+    if missing:  # every row's loss at every probe, added up in the rows' order
+        np.testing.assert_array_equal(fast, slow)
+    else:  # each node's rows' sums added over its interval of probes: another order
+        assert np.allclose(fast, slow, rtol=1e-12, atol=0)
 
 
 def test_cart_by_default_prunes_at_the_one_standard_error_alpha():
