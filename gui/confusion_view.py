@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.export.labels import number
+from gui.plain_text import plain_tip
 
 
 class ConfusionView(QWidget):
@@ -57,7 +58,7 @@ class ConfusionView(QWidget):
                     base = QColor("#0072B2") if i == j else QColor("#E69F00")
                     base.setAlphaF(0.15 + 0.6 * share)
                     item.setBackground(base)
-                item.setToolTip(f"actual {classes[i]}, predicted {classes[j]}: {number(round(float(value), 2))}"
-                                f" ({100 * share:.1f}% of actual {classes[i]})")
+                item.setToolTip(plain_tip(f"actual {classes[i]}, predicted {classes[j]}: "
+                                          f"{number(round(float(value), 2))} ({100 * share:.1f}% of actual {classes[i]})"))
                 self.table.setItem(i, j, item)
         self.table.resizeColumnsToContents()

@@ -50,6 +50,7 @@ from gui.panels.results import ResultsPanel
 from gui.panels.runs import RunsPanel
 from gui.panels.tree_text import TreeTextPanel
 from gui.panels.what_if import WhatIfPanel
+from gui.plain_text import plain_tip
 from gui.recovery import Recovery
 from gui.screen_fit import first_geometry, fit_to_screen
 from gui.table_edits import TableEdits
@@ -475,10 +476,11 @@ class MainWindow(QMainWindow):
         update_enabled(self, self.act)
 
     def _on_undo_text_changed(self, text: str) -> None:
-        self.act["undo"].setToolTip(f"Undo {text}".strip())  # the button's own text stays "Undo"
+        # The button's own text stays "Undo"; the tooltip may name a column, shown as text.
+        self.act["undo"].setToolTip(plain_tip(f"Undo {text}".strip()))
 
     def _on_redo_text_changed(self, text: str) -> None:
-        self.act["redo"].setToolTip(f"Redo {text}".strip())
+        self.act["redo"].setToolTip(plain_tip(f"Redo {text}".strip()))
 
     def _on_pruning_ghosts_toggled(self, on: bool) -> None:
         self.act["ghosts"].setChecked(on)

@@ -16,6 +16,7 @@ from engine.data.table import IGNORED, NUMERIC
 from engine.errors import ArborError
 from engine.export.labels import number
 from gui.document import DataDocument, coerce
+from gui.plain_text import plain_tip
 from gui.table_commands import SetCellCommand
 
 MISSING_TEXT = "?"
@@ -100,7 +101,7 @@ class TableModel(QAbstractTableModel):
             return f"{name} [{KIND_MARK[kind]}]{mark}"
         if role == Qt.ItemDataRole.ToolTipRole:
             role_text = "the target (what the tree predicts)" if name == self.doc.target else "an attribute"
-            return f"{name}: {kind}, {role_text}. Right-click to change."
+            return plain_tip(f"{name}: {kind}, {role_text}. Right-click to change.")
         if role == Qt.ItemDataRole.FontRole and name == self.doc.target:
             font = QFont()
             font.setBold(True)

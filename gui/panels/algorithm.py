@@ -9,7 +9,6 @@ from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QFormLayout,
     QGroupBox,
-    QLabel,
     QPushButton,
     QSpinBox,
     QVBoxLayout,
@@ -19,6 +18,7 @@ from PySide6.QtWidgets import (
 from engine.data.table import NUMERIC
 from engine.errors import ArborError
 from engine.settings import DEFAULTS, OPTIONS, resolve, why_not
+from gui.plain_text import plain_label
 
 #: Tooltips: the options table's, plus the panel's own cross-validation folds.
 TIPS = {o.name: o.help for o in OPTIONS if o.name != "max_bins"} | {
@@ -89,7 +89,7 @@ class ConfigPanel(QWidget):
         self.cv_folds = QSpinBox(maximum=100, value=10, specialValueText="off")
         self.seed = QSpinBox(maximum=2**31 - 1, value=1)
         self.weka_folds = QCheckBox("Weka's folds")
-        self.message = QLabel()
+        self.message = plain_label()  # a problem may name a column
         self.message.setWordWrap(True)
         self.message.setStyleSheet("color: #B42318;")
         self.switch_button = QPushButton("Switch to C4.5")

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from engine.runs import settings_summary
 from gui.confusion_view import ConfusionView
+from gui.plain_text import plain_tip
 from gui.tree_canvas import TreeCanvas
 
 BETTER, WORSE = QColor("#DCFCE7"), QColor("#FEE2E2")
@@ -219,7 +220,7 @@ class CompareView(QWidget):
             items.append(QTableWidgetItem(diff))
             for c, item in enumerate(items):
                 if kind == "text":
-                    item.setToolTip(item.text())
+                    item.setToolTip(plain_tip(item.text()))
                 self.table.setItem(r, c, item)
         self.table.resizeColumnsToContents()
         target = self.controller.doc.target or "class"

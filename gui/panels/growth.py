@@ -25,6 +25,7 @@ from engine.errors import ArborError
 from engine.export.labels import attribute_name, condition, number
 from engine.learn.growth import grow, grow_steps
 from engine.tree import THRESHOLD, Tree
+from gui.plain_text import plain_label, plain_tip
 
 #: Play's speeds, in seconds per step; the default lets a person read each step.
 SECONDS_PER_STEP = (8.0, 5.0, 3.0, 2.0, 1.5, 1.0, 0.5, 0.25, 0.1)
@@ -94,7 +95,7 @@ class GrowthPanel(QWidget):
         self.speed.setValue(DEFAULT_SPEED)
         self.speed.setToolTip("How fast Play steps")
         self.speed_label = QLabel()
-        self.status = QLabel("Press Step to grow the tree split by split.")
+        self.status = plain_label("Press Step to grow the tree split by split.")  # names split nodes
         self.status.setWordWrap(True)
         self.log = _table(["node", "split", "score", "priority"],
                           "Every split so far, in the order taken, with its score and, growing "
@@ -230,7 +231,7 @@ class GrowthPanel(QWidget):
         priority = f"{step.priority:.4f}" if self._best_first() else ""
         for col, text in enumerate((str(step.expanded), split, score, priority)):
             self.log.setItem(row, col, QTableWidgetItem(text))
-        self.log.item(row, 0).setToolTip(self._rule(tree, step.expanded))
+        self.log.item(row, 0).setToolTip(plain_tip(self._rule(tree, step.expanded)))
         self._log_paths.append(_path(tree, step.expanded))
         # Earlier steps' nodes may have new ids in the bigger tree.
         for k, path in enumerate(self._log_paths[:-1]):
@@ -254,7 +255,7 @@ class GrowthPanel(QWidget):
                 if k == 0:
                     item.setFont(bold)
                 self.queue.setItem(k, col, item)
-            self.queue.item(k, 1).setToolTip(self._rule(tree, node_id))
+            self.queue.item(k, 1).setToolTip(plain_tip(self._rule(tree, node_id)))
             self._queue_paths.append(_path(tree, node_id))
         self.queue.blockSignals(False)
 

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.runs import Run, settings_summary
+from gui.plain_text import plain_tip
 
 COLUMNS = ("#", "Run", "Leaves", "Train", "Evaluated")
 
@@ -98,7 +99,7 @@ class RunsModel(QAbstractTableModel):
                     score_text(run.honest))[col]
         if role == Qt.ItemDataRole.ToolTipRole:
             if col == 4 and run.honest is not None:
-                return run.honest.method
+                return plain_tip(run.honest.method)
             return self.tooltip(run)
         if role == Qt.ItemDataRole.FontRole and run.tree is not None and run.tree is self.controller.tree:
             font = QFont()

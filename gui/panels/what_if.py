@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QComboBox, QFormLayout, QLabel, QLineEdit, QVBoxLa
 from engine.data.encoding import encode_columns
 from engine.errors import ArborError
 from engine.predict import class_codes, leaf_weights, predict_proba, predict_value
+from gui.plain_text import plain_label
 
 
 class WhatIfPanel(QWidget):
@@ -77,7 +78,7 @@ class WhatIfPanel(QWidget):
                 edit.textChanged.connect(self.update_prediction)
                 widget = edit
             self.inputs[attr.name] = widget
-            self.form.addRow(attr.name, widget)
+            self.form.addRow(plain_label(attr.name), widget)  # a name, never markup
         self.update_prediction()
 
     def instance(self) -> pd.DataFrame:
