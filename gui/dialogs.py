@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox, QWidget
 
 DATA_FILTER = ("Data files (*.csv *.tsv *.tab *.txt *.arff *.xlsx *.parquet);;CSV (*.csv);;TSV (*.tsv);;"
@@ -16,14 +17,19 @@ class Dialogs:
     def __init__(self, parent: QWidget):
         self.parent = parent
 
+    def _box(self, icon, text: str, buttons=QMessageBox.StandardButton.Ok) -> QMessageBox:
+        box = QMessageBox(icon, "Arbor", text, buttons, self.parent)
+        box.setTextFormat(Qt.TextFormat.PlainText)  # messages name files, columns, values: never markup
+        return box
+
     def error(self, message: str, details: str = "") -> None:
-        box = QMessageBox(QMessageBox.Icon.Warning, "Arbor", message, parent=self.parent)
+        box = self._box(QMessageBox.Icon.Warning, message)
         if details:
             box.setDetailedText(details)
         box.exec()
 
     def info(self, message: str) -> None:
-        QMessageBox.information(self.parent, "Arbor", message)
+        self._box(QMessageBox.Icon.Information, message).exec()
 
     def ask_unsaved(self, what: str) -> str:
         """'save', 'discard' or 'cancel'."""
@@ -50,7 +56,10 @@ class Dialogs:
         return {replace: "replace", queue: "queue"}.get(box.clickedButton())
 
     def ask_yes_no(self, question: str) -> bool:
-        return QMessageBox.question(self.parent, "Arbor", question) == QMessageBox.StandardButton.Yes
+        box = self._box(QMessageBox.Icon.Question, question,
+                        QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
+        box.exec()
+        return box.standardButton(box.clickedButton()) == QMessageBox.StandardButton.Yes
 
     def open_path(self, title: str = "Open data", filters: str = DATA_FILTER) -> str | None:
         path, _ = QFileDialog.getOpenFileName(self.parent, title, "", filters)

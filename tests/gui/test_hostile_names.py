@@ -163,3 +163,25 @@ def test_save_table_as_xlsx_keeps_formula_like_values_as_text(qtbot, window, tmp
     assert list(back.frame.columns) == list(before.frame.columns)
     for name in before.frame.columns:
         assert back.frame[name].astype(str).tolist() == before.frame[name].astype(str).tolist()
+
+
+def test_messages_show_names_as_text(qtbot, monkeypatch):
+    from PySide6.QtWidgets import QMessageBox
+
+    from gui.dialogs import Dialogs
+
+    shown = []
+
+    def exec_(box):
+        shown.append((box.text(), box.textFormat()))
+        box.done(0)
+        return 0
+
+    monkeypatch.setattr(QMessageBox, "exec", exec_)
+    dialogs = Dialogs(None)
+    message = f"column {BOLD_COLUMN!r} is numeric"
+    dialogs.error(message)
+    dialogs.info(message)
+    assert dialogs.ask_yes_no(f"Replace {IMG_COLUMN}?") is False
+    assert [text for text, _ in shown] == [message, message, f"Replace {IMG_COLUMN}?"]
+    assert all(fmt == Qt.TextFormat.PlainText for _, fmt in shown)
