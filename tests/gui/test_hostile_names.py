@@ -4,8 +4,8 @@ the window saves them to .xlsx as text, never as formulas (item 1)."""
 import zipfile
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QTextDocument
 from PySide6.QtGui import Qt as GuiQt
-from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -81,7 +81,7 @@ def offenders(win) -> list[str]:
             found += [f"item tooltip in {name}: {t!r}" for t in item_view_tips(widget) if markup_shown(t)]
         if isinstance(widget, QGraphicsView) and widget.scene() is not None:
             found += [f"canvas tooltip: {i.toolTip()!r}" for i in widget.scene().items() if markup_shown(i.toolTip())]
-    for action in win.findChildren(type(win.act["undo"])):
+    for action in win.findChildren(QAction):
         if markup_shown(action.toolTip()):
             found.append(f"action tooltip: {action.toolTip()!r}")
     return found
@@ -140,6 +140,13 @@ def test_hostile_names_and_values_are_text_everywhere(qtbot, window, tmp_path):
     window.config.set_params({"algorithm": "id3"})  # refused: the message names the numeric column
     assert BOLD_COLUMN in window.config.message.text()
     assert offenders(window) == [], "\n".join(offenders(window))
+    window.config.set_params({"algorithm": "cart"})
+    train_and_wait(qtbot, window)
+    numbers = [run.number for run in window.controller.runs]
+    window.compare_runs(numbers[0], numbers[-1])
+    qtbot.wait(50)
+    assert offenders(window) == [], "\n".join(offenders(window))
+    assert offenders(window.compare_window) == [], "\n".join(offenders(window.compare_window))
     # The What-if form's row labels are the column names, as text.
     labels = [window.what_if.form.labelForField(w) for w in window.what_if.inputs.values()]
     assert sorted(label.text() for label in labels) == sorted([IMG_COLUMN, BOLD_COLUMN])
