@@ -23,8 +23,23 @@ def opens_window(argv: list[str]) -> bool:
     return first not in SUBCOMMANDS and not first.startswith("-") and os.path.exists(first)
 
 
+#: The exit status of a run stopped by Ctrl-C (128 + SIGINT), as the command line gives it.
+EXIT_INTERRUPTED = 130
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    try:
+        return _run(argv)
+    except KeyboardInterrupt:
+        # Ctrl-C while the imports run (the first second or so), before the command line's
+        # own handler is in place: the same line and status as later, not a traceback.
+        command = argv[0] if argv and argv[0] in SUBCOMMANDS else None
+        print(f"arbor {command}: interrupted" if command else "arbor: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+def _run(argv: list[str]) -> int:
     if not opens_window(argv):
         from cli.main import main as cli_main
 

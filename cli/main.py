@@ -21,6 +21,8 @@ from engine import settings
 from engine.errors import ArborError, Cancelled, printable
 
 EXIT_BAD_INPUT = 2
+#: The result could not be written: stdout is closed, or writing to it failed (a full disk).
+EXIT_NO_OUTPUT = 1
 
 DESCRIPTION = """Arbor: decision trees (ID3, C4.5, CART) from the command line.
 Run without a sub-command to open the window."""
@@ -188,6 +190,10 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     finally:
         unsubscribe()
+    if sys.stdout is None:  # started with stdout closed (``>&-``): Python gives None
+        print(f"arbor {args.command}: error: there is no standard output to write the result to "
+              "(it is closed)", file=sys.stderr)
+        return EXIT_NO_OUTPUT
     try:
         if args.json:
             json.dump(_finite(result), sys.stdout, indent=1, allow_nan=False)
@@ -198,8 +204,23 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         # The reader stopped early (``| head -1``) and has what it wanted. Python would report
         # the failed flush again at exit, so stdout is pointed at nothing first.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _silence_stdout()
+    except OSError as err:  # a full disk (``> /dev/full``), a file too big, an I/O error
+        _silence_stdout()
+        reason = err.strerror or str(err)
+        print(f"arbor {args.command}: error: cannot write the result to standard output: "
+              f"{printable(reason)}", file=sys.stderr)
+        return EXIT_NO_OUTPUT
     return 0
+
+
+def _silence_stdout() -> None:
+    """Point stdout at nothing, so that Python's flush at exit does not fail (and report it)
+    again with what is still buffered."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):  # no file descriptor to replace: drop the buffer instead
+        sys.stdout = None
 
 
 def command_names(parser: argparse.ArgumentParser) -> tuple[str, ...]:

@@ -163,12 +163,19 @@ def save_predictions(frame, path, formula_guard: bool = True) -> None:
         return guarded_frame(frame) if formula_guard else frame
 
     def excel(p):
+        import io
+
         import pandas as pd
 
-        with pd.ExcelWriter(p, engine="openpyxl") as book:
+        # The workbook is built in memory and its bytes written by us: a zip file that fails
+        # half-written on disk (a full disk) stays open in openpyxl, and its clean-up at exit
+        # fails again and prints an "Exception ignored" traceback after Arbor's own line.
+        buffer = io.BytesIO()
+        with pd.ExcelWriter(buffer, engine="openpyxl") as book:
             frame.to_excel(book, index=False)
             for sheet in book.sheets.values():
                 text_cells_as_text(sheet)
+        p.write_bytes(buffer.getbuffer())
 
     writers = {".csv": lambda p: text().to_csv(p, index=False),
                ".tsv": lambda p: text().to_csv(p, sep="\t", index=False),

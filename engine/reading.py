@@ -171,13 +171,37 @@ def parse_json(raw: bytes, name: str, what: str):
         raise ArborError(f"{name} is not a readable {what}: it is not UTF-8 text "
                          f"(byte {err.start})") from None
     try:
-        return json.loads(text, parse_int=_whole, parse_float=_finite, parse_constant=_no_constant)
+        doc = json.loads(text, parse_int=_whole, parse_float=_finite, parse_constant=_no_constant)
     except json.JSONDecodeError as err:
         raise ArborError(f"{name} is not valid JSON (line {err.lineno}: {err.msg})") from None
     except RecursionError:
         raise ArborError(f"{name} is nested more deeply than any {what} Arbor writes") from None
     except ValueError as err:
         raise ArborError(f"{name} is not a readable {what}: {err}") from None
+    _refuse_unencodable(doc, name, what)
+    return doc
+
+
+def _refuse_unencodable(doc, name: str, what: str) -> None:
+    """Refuse a document holding a text that cannot be written out again as UTF-8: JSON's
+    escapes can spell a lone surrogate (``"\\ud800"``), which Python reads as a string and
+    only fails on when it is printed or saved, far from the file."""
+    stack = [doc]
+    while stack:  # a loop, not recursion: the parser already bounded the depth, not the width
+        value = stack.pop()
+        if isinstance(value, dict):
+            stack.extend(value.keys())
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+        elif isinstance(value, str):
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError as err:
+                raise ArborError(
+                    f"{name} is not a readable {what}: it holds a text that is not valid Unicode "
+                    f"(a lone surrogate at character {err.start + 1} of "
+                    f"\"{printable(value[:40])}\")") from None
 
 
 def read_json(path: str | Path, limit: int, what: str):

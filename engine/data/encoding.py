@@ -23,6 +23,9 @@ from engine.monitor import checkpoint
 
 #: More classes than this is almost always a wrongly chosen target (an id, a free-text column).
 MAX_CLASSES = 500
+#: Numeric attributes beyond this size are refused for a fit: a cut halfway between two values
+#: near the largest float (1.8e308) is no longer a finite number.
+MAX_ATTRIBUTE_MAGNITUDE = 1e300
 
 
 @dataclass(frozen=True)
@@ -211,6 +214,7 @@ def encode(table: Table, task: str = "classification") -> Encoded:
                 f"regression needs a numeric target, but {target!r} is nominal "
                 "(use classification, or make the column numeric)")
         y = y_col.to_numpy(dtype=np.float64)[keep]
+        _refuse_huge_target(y, target)
         classes = None
     else:
         if table.kinds[target] != NOMINAL:
@@ -228,11 +232,41 @@ def encode(table: Table, task: str = "classification") -> Encoded:
     X = shared_matrix(frame, attributes) if keep.all() else None
     if X is None:
         X = encode_columns(frame.loc[keep] if not keep.all() else frame, attributes)
+    _refuse_huge_attributes(X, attributes)
     X.setflags(write=False)
     schema = Schema(attributes, target, classes)
     # Unit weights as a read-only broadcast: no memory per row until a fit takes its rows' weights.
     unlabelled = None if keep.all() else np.flatnonzero(~keep)
     return Encoded(schema, X, y, np.broadcast_to(1.0, len(y)), tuple(notes), unlabelled)
+
+
+def _refuse_huge_target(y: np.ndarray, target: str) -> None:
+    """A regression target so large that sums of squares over the rows overflow float64 is
+    refused, naming the column. Squared errors (y**2, summed over n rows) are multiplied once
+    more where the pruning path takes the geometric mean of two alphas, so the bound is the
+    fourth root of the largest float over the rows: about 1e77 / n."""
+    limit = float(np.finfo(np.float64).max) ** 0.25 / (2.0 * max(len(y), 1))
+    finite = y[np.isfinite(y)]
+    if len(finite) != np.count_nonzero(~np.isnan(y)):
+        raise ArborError(f"the target {target!r} has an infinite value; a regression tree needs "
+                         "finite numbers")
+    if len(finite) and np.abs(finite).max() > limit:
+        worst = finite[np.argmax(np.abs(finite))]
+        raise ArborError(f"the target {target!r} has the value {worst:.6g}, too large to compute "
+                         f"squared errors with: a regression target over {len(y)} rows must stay "
+                         f"within ±{limit:.3g}")
+
+
+def _refuse_huge_attributes(X: np.ndarray, attributes: Sequence[Attribute]) -> None:
+    """Numeric attributes beyond :data:`MAX_ATTRIBUTE_MAGNITUDE` are refused, naming the column."""
+    for j, attr in enumerate(attributes):
+        if attr.is_nominal:
+            continue
+        column = np.abs(X[:, j])
+        if np.any(column > MAX_ATTRIBUTE_MAGNITUDE):  # NaN compares False; inf is caught too
+            worst = X[np.argmax(np.where(np.isnan(column), 0.0, column)), j]
+            raise ArborError(f"column {attr.name!r} has the value {worst:.6g}, too large to split "
+                             f"on: numeric attributes must stay within ±{MAX_ATTRIBUTE_MAGNITUDE:.0e}")
 
 
 def encode_like(table: Table, schema: Schema) -> Encoded:
@@ -263,6 +297,7 @@ def encode_like(table: Table, schema: Schema) -> Encoded:
             y = pd.to_numeric(target[keep], errors="raise").to_numpy(dtype=np.float64)
         except (ValueError, TypeError):
             raise ArborError(f"the target {schema.target!r} must be numeric for a regression tree") from None
+        _refuse_huge_target(y, schema.target)
     else:
         labels = target[keep].astype("object")
         codes = pd.Series(encode_columns(pd.DataFrame({"c": labels}),

@@ -330,12 +330,17 @@ def _write_excel(table: Table, path: Path) -> None:
     )
     meta = _meta(table)
     chunks = [meta[i : i + 30_000] for i in range(0, len(meta), 30_000)]  # a cell holds 32,767
-    with pd.ExcelWriter(path, engine="openpyxl") as book:
+    # Built in memory, its bytes written by us: a workbook failing half-written on disk (a
+    # full disk) leaves openpyxl's zip file open, whose clean-up at exit fails again and
+    # prints an "Exception ignored" traceback after Arbor's own message.
+    buffer = io.BytesIO()
+    with pd.ExcelWriter(buffer, engine="openpyxl") as book:
         frame.to_excel(book, sheet_name="data", index=False)
         pd.DataFrame(chunks).to_excel(book, sheet_name=_META_SHEET, index=False, header=False)
         book.sheets[_META_SHEET].sheet_state = "hidden"
         for sheet in book.sheets.values():
             text_cells_as_text(sheet)  # "=1+1" is a value, not a formula
+    Path(path).write_bytes(buffer.getbuffer())
 
 
 def _write_parquet(table: Table, where, compression: str = "snappy") -> None:
