@@ -11,7 +11,7 @@ from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QApplication
 
 from engine.atomic import write_atomic
-from engine.errors import ArborError
+from engine.errors import ArborError, printable
 from engine.tree import Tree
 from gui import palette
 from gui.figure_style import FAMILIES, SCREEN, SLIDE, FigureStyle
@@ -210,13 +210,18 @@ def image_writer(tree: Tree, path: str | Path, scale: float = 2.0, transparent: 
     background = None if transparent else QColor("white")
 
     def draw(target_path: Path) -> None:
+        # Every format is drawn into memory and written by Python: Qt's own file writers
+        # report a full disk badly (libpng prints "Write Error" to stderr; QPdfWriter fails
+        # silently and leaves a truncated file), while a Python write raises one OSError that
+        # the atomic writer turns into one line.
+        buffer = QBuffer()
+        buffer.open(QIODevice.OpenModeFlag.WriteOnly)
         if suffix == ".png":
             image = _raster(scene, _pixels(scene, scale, slide), transparent)
-            if not image.save(str(target_path), "PNG"):
-                raise ArborError(f"could not write {path}")
+            if not image.save(buffer, "PNG"):
+                raise ArborError(f"could not draw {printable(str(path))} as a PNG picture")
+            data = bytes(buffer.data())
         elif suffix == ".svg":
-            buffer = QBuffer()
-            buffer.open(QIODevice.OpenModeFlag.WriteOnly)
             generator = QSvgGenerator()
             generator.setOutputDevice(buffer)
             generator.setResolution(72)  # a unit is a point, so the page is as wide as a PDF's
@@ -226,15 +231,20 @@ def image_writer(tree: Tree, path: str | Path, scale: float = 2.0, transparent: 
             painter = QPainter(generator)
             render(scene, painter, QRectF(0, 0, page.width(), page.height()), background)
             painter.end()
-            target_path.write_bytes(with_font_fallbacks(bytes(buffer.data())))
+            data = with_font_fallbacks(bytes(buffer.data()))
         else:
-            writer = QPdfWriter(str(target_path))
+            writer = QPdfWriter(buffer)
             writer.setPageSize(QPageSize(page, QPageSize.Unit.Point))
             writer.setPageMargins(QMarginsF(0, 0, 0, 0))
             writer.setResolution(72)
-            painter = QPainter(writer)
+            painter = QPainter()
+            if not painter.begin(writer):
+                raise ArborError(f"could not draw {printable(str(path))} as a PDF document")
             render(scene, painter, QRectF(0, 0, page.width(), page.height()), background)
             painter.end()
+            del writer  # the document is complete in the buffer once its writer is gone
+            data = bytes(buffer.data())
+        _write_bytes(target_path, data)
 
     if slide:
         smallest = smallest_text_pt(scene, SLIDE_PAGE.width())
@@ -242,6 +252,11 @@ def image_writer(tree: Tree, path: str | Path, scale: float = 2.0, transparent: 
             return draw, (f"on a 10-inch slide the smallest text is {smallest:.1f} pt (under "
                           f"{SLIDE_MIN_PT:g} pt): collapse subtrees, or show fewer labels")
     return draw, None
+
+
+def _write_bytes(target_path: Path, data: bytes) -> None:
+    """The one place a picture reaches the disk (a test stands a full disk in for it)."""
+    target_path.write_bytes(data)
 
 
 def with_font_fallbacks(svg: bytes) -> bytes:

@@ -142,3 +142,38 @@ def test_slide_preset_says_when_a_tree_is_too_big_for_a_slide(tmp_path, qapp):
         pytest.skip("this tree fits a slide")
     assert note == (f"on a 10-inch slide the smallest text is {smallest:.1f} pt (under 10 pt): "
                     "collapse subtrees, or show fewer labels")
+
+
+@pytest.mark.parametrize("suffix", [".png", ".pdf", ".svg"])
+def test_a_full_disk_is_one_line_and_leaves_nothing(tmp_path, qapp, weather, monkeypatch, capfd, suffix):
+    """Every format is drawn into memory and written by Python: a full disk is one OSError,
+    said once (no libpng 'Write Error' on stderr, no truncated PDF left behind)."""
+    import errno
+
+    from engine.errors import ArborError
+
+    tree = DecisionTree(algorithm="id3").fit(weather).tree_
+
+    def full(path, data):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(image_export, "_write_bytes", full)
+    target = tmp_path / f"tree{suffix}"
+    with pytest.raises(ArborError) as raised:
+        image_export.save_image(tree, target)
+    message = str(raised.value)
+    assert "no space left on device" in message.lower() and "\n" not in message
+    assert list(tmp_path.iterdir()) == []  # neither the file nor a temporary is left
+    err = capfd.readouterr().err
+    assert "libpng" not in err and "Write Error" not in err
+
+
+def test_pictures_drawn_in_memory_are_whole_files(tmp_path, qapp, weather):
+    tree = DecisionTree(algorithm="id3").fit(weather).tree_
+    image_export.save_image(tree, tmp_path / "t.png")
+    image_export.save_image(tree, tmp_path / "t.pdf")
+    png, pdf = (tmp_path / "t.png").read_bytes(), (tmp_path / "t.pdf").read_bytes()
+    assert png.startswith(b"\x89PNG\r\n\x1a\n") and b"IEND" in png[-12:]
+    assert not QImage(str(tmp_path / "t.png")).isNull()
+    assert pdf.startswith(b"%PDF-") and pdf.rstrip().endswith(b"%%EOF")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.pdf", "t.png"]
