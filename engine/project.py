@@ -30,8 +30,8 @@ import numpy as np
 import pandas as pd
 
 from engine.atomic import write_text_atomic
-from engine.data.table import KINDS, NOMINAL, Table, make_table
-from engine.errors import ArborError
+from engine.data.table import KINDS, NOMINAL, Table, declared_nominal, make_table
+from engine.errors import ArborError, printable
 from engine.export.model_json import tree_from_dict, tree_to_dict
 from engine.export.model_schema import check_version, fail, need, number, settings_from, texts
 from engine.reading import MB, open_regular, read_json, shown_path
@@ -153,6 +153,33 @@ def _cells(values, column: str, rows: int, where: str) -> list:
     return values
 
 
+#: Cells named when a column holds values outside its declared categories.
+SHOWN_CELLS = 5
+
+
+def _as_declared(frame: pd.DataFrame, kinds: dict, categories: dict, where: str) -> pd.DataFrame:
+    """``frame`` with its nominal columns made of exactly their declared categories.
+
+    A cell that is neither one of them nor missing is not from Arbor (which saves the
+    categories of every value it holds): the project is refused with the column, a few such
+    values and their count, rather than loaded with those cells silently missing. Booleans
+    read as their text (``true`` as a declared ``true``), never as missing or as ``1``.
+    """
+    frame = frame.copy(deep=False)
+    for name in frame.columns:
+        if kinds[name] != NOMINAL:
+            continue
+        column, stray, count = declared_nominal(frame[name], categories.get(name))
+        if stray:
+            shown = ", ".join(printable(repr(v if len(v) <= 40 else v[:37] + "..."))
+                              for v in stray[:SHOWN_CELLS])
+            more = f" and {len(stray) - SHOWN_CELLS:,} more" if len(stray) > SHOWN_CELLS else ""
+            fail(where, f"{count:,} cell(s) of {name!r} hold values outside its declared "
+                        f"categories: {shown}{more}")
+        frame[name] = column
+    return frame
+
+
 def _declared(doc: dict, where: str) -> tuple[list[str], dict, str, dict]:
     columns = texts(doc.get("columns"), where, "column names")
     if not columns or len(columns) > MAX_COLUMNS:
@@ -207,23 +234,24 @@ def _table_from(doc, base: Path, where: str) -> tuple[Table, bool]:
         if need(rows, int, where, "the number of rows") < 0:
             fail(where, "the number of rows is negative")
         frame = pd.DataFrame({c: _cells(data[c], c, rows, where) for c in columns}, columns=columns)
-        return make_table(frame, target=target, kinds=kinds, categories=categories,
-                          source=source), False
+        return make_table(_as_declared(frame, kinds, categories, where), target=target,
+                          kinds=kinds, source=source), False
     if "parquet" in doc:
-        from engine.data.io import table_from_parquet_bytes
+        from engine.data.io import frame_from_parquet_bytes
 
         text = need(doc["parquet"], str, where, "the embedded table")
+        if rows is not None and need(rows, int, where, "the number of rows") < 0:
+            fail(where, "the number of rows is negative")
         try:
             raw = base64.b64decode(text, validate=True)
         except (binascii.Error, ValueError):
             raw = None
         if raw is None:
             fail(where, "the embedded table is not valid base64")
-        table = table_from_parquet_bytes(raw, f"{where}: the embedded table", target, kinds,
-                                         categories)
-        if list(table.frame.columns) != columns or (rows is not None and len(table.frame) != rows):
-            fail(where, "the embedded table does not have the columns and rows declared")
-        return Table(table.frame, table.kinds, table.target, source, table.notes), False
+        frame = frame_from_parquet_bytes(raw, f"{where}: the embedded table", columns, kinds,
+                                         rows, PROJECT_LIMIT)
+        return make_table(_as_declared(frame, kinds, categories, where), target=target,
+                          kinds=kinds, source=source), False
     from engine.data.io import read_table
 
     data_path = _data_file(doc, base, where)

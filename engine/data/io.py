@@ -362,17 +362,76 @@ def parquet_bytes(table: Table) -> bytes:
     return buffer.getvalue()
 
 
-def table_from_parquet_bytes(raw: bytes, name: str, target: str | None,
-                             kinds: dict[str, str], categories: dict) -> Table:
-    """The table in Parquet bytes written by :func:`parquet_bytes`; ``name`` labels messages."""
+def _stored_as(kind: str, arrow_type) -> bool:
+    """Whether a Parquet column of ``arrow_type`` can hold a column of ``kind``."""
+    import pyarrow as pa
+
+    if pa.types.is_nested(arrow_type):
+        return False
+    if kind == NUMERIC:
+        return pa.types.is_integer(arrow_type) or pa.types.is_floating(arrow_type) \
+            or pa.types.is_null(arrow_type)
+    if kind == NOMINAL:
+        return any(check(arrow_type) for check in (
+            pa.types.is_string, pa.types.is_large_string, pa.types.is_dictionary,
+            pa.types.is_boolean, pa.types.is_integer, pa.types.is_floating, pa.types.is_null))
+    return True
+
+
+def _check_footer(parquet, name: str, columns: list[str], kinds: dict[str, str],
+                  rows: int | None, limit: int) -> None:
+    """Refuse, from the footer alone, a Parquet table that is not the one declared or that
+    would expand past ``limit`` bytes or the memory free: zstd makes 20 million equal rows
+    a few hundred kB, so a small file proves nothing about what reading it takes."""
+    meta, schema = parquet.metadata, parquet.schema_arrow
+    if list(schema.names) != list(columns) or meta.num_columns != len(columns):
+        raise ArborError(f"{name} does not have the {len(columns):,} columns the project "
+                         f"declares (it has {meta.num_columns:,})")
+    counted = sum(meta.row_group(i).num_rows for i in range(meta.num_row_groups))
+    if counted != meta.num_rows:
+        raise ArborError(f"{name} is not a readable Parquet table (its footer counts "
+                         f"{meta.num_rows:,} rows, its row groups {counted:,})")
+    if rows is not None and meta.num_rows != rows:
+        raise ArborError(f"{name} holds {meta.num_rows:,} rows, not the {rows:,} the project "
+                         "declares; it is not the table Arbor saved")
+    for field in schema:
+        if not _stored_as(kinds[field.name], field.type):
+            raise ArborError(f"{name}: column {field.name!r} is stored as {field.type}, which "
+                             f"cannot hold a {kinds[field.name]} column")
+    cells = meta.num_rows * len(columns)
+    expanded = sum(meta.row_group(i).total_byte_size for i in range(meta.num_row_groups))
+    size = max(expanded, 8 * cells)
+    if size > limit:
+        raise ArborError(f"{name} would expand to {size / MB:,.0f} MB ({meta.num_rows:,} rows of "
+                         f"{len(columns):,} columns); a project's table is at most "
+                         f"{limit / MB:,.0f} MB")
+    free = available_memory()
+    if free is not None and 16 * cells + expanded > free:
+        raise ArborError(f"{name} holds {meta.num_rows:,} rows of {len(columns):,} columns, more "
+                         f"than this machine can load now ({free / MB:,.0f} MB of memory free)")
+
+
+def frame_from_parquet_bytes(raw: bytes, name: str, columns: list[str], kinds: dict[str, str],
+                             rows: int | None, limit: int) -> pd.DataFrame:
+    """The cells of Parquet bytes written by :func:`parquet_bytes`, as a frame.
+
+    The footer is checked first against the ``columns``, their ``kinds`` and the ``rows``
+    the caller declares, and the size they expand to against ``limit`` and the memory free;
+    no column is read before. ``name`` labels messages.
+    """
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     if not raw.startswith(b"PAR1"):
         raise ArborError(f"{name} is not a readable Parquet table")
     with _unreadable_as(Path(name), "Parquet table"):
-        frame = pq.read_table(pa.BufferReader(raw)).to_pandas()
-    return make_table(frame, target, kinds, categories=categories)
+        parquet = pq.ParquetFile(pa.BufferReader(raw))
+    _check_footer(parquet, name, columns, kinds, rows, limit)
+    try:
+        with _unreadable_as(Path(name), "Parquet table"):
+            return parquet.read().to_pandas()
+    except MemoryError:
+        raise ArborError(f"{name} is too large to load into memory") from None
 
 
 def _writer(table: Table, path: Path) -> Callable[[Path], None] | None:

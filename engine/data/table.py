@@ -121,6 +121,57 @@ def _as_nominal(values: pd.Series, categories: Iterable[str] | None = None) -> p
                      index=values.index, name=values.name)
 
 
+def _bool_text(value: bool, categories: Iterable[str] | None) -> str:
+    """A boolean as text: the spelling a declared category gives it (``true``, ``True``...),
+    else Arbor's own (``TRUE``/``FALSE``, as :func:`_cell_text` writes it)."""
+    word = "true" if value else "false"
+    return next((c for c in categories or () if c.lower() == word), word.upper())
+
+
+def declared_nominal(values: pd.Series, categories: Iterable[str] | None = None,
+                     ) -> tuple[pd.Series, list[str], int]:
+    """``values`` as a nominal column of exactly the ``categories`` a file declares.
+
+    A cell is the category it spells exactly (``" a"`` or ``"NA"`` when declared so), else
+    the one it spells after the cleaning :func:`make_table` applies (stripped, ``1.0`` as
+    ``1``); a missing token is missing. A boolean is spelled as a declared category does, and
+    is never merged with the number 1. Returns the column, the distinct cells that are
+    neither a category nor missing (shown as text, in order of appearance) and how many
+    cells hold them: what :func:`make_table` would have turned into missing values silently.
+    With no ``categories``, they are the cells' texts in order of appearance.
+    """
+    declared = None if categories is None else [str(c) for c in categories]
+    if values.dtype == object:  # True == 1 for pandas' hashing: spell booleans first
+        values = pd.Series([_bool_text(v, declared) if isinstance(v, bool | np.bool_) else v
+                            for v in values], index=values.index, name=values.name, dtype=object)
+    codes, uniques = pd.factorize(values, use_na_sentinel=True)
+    position = {c: k for k, c in enumerate(declared or ())}
+    texts: list[str | None] = []
+    stray: list[int] = []
+    for k, value in enumerate(uniques):
+        if isinstance(value, bool | np.bool_):
+            exact = clean = _bool_text(bool(value), declared)
+        else:
+            exact, clean = (value if isinstance(value, str) else str(value)), _cell_text(value)
+        if exact in position:
+            texts.append(exact)
+        elif clean in MISSING_TOKENS:
+            texts.append(None)
+        elif declared is None or clean in position:
+            texts.append(clean)
+        else:
+            texts.append(None)
+            stray.append(k)
+    if declared is None:
+        declared = list(dict.fromkeys(t for t in texts if t is not None))
+        position = {c: k for k, c in enumerate(declared)}
+    remap = np.array([-1 if t is None else position[t] for t in texts] + [-1], dtype=np.int64)
+    column = pd.Series(pd.Categorical.from_codes(remap[codes], categories=declared),
+                       index=values.index, name=values.name)
+    count = int(np.isin(codes, stray).sum()) if stray else 0
+    return column, [str(uniques[k]) for k in stray], count
+
+
 def _cell_text(value) -> str:
     if isinstance(value, bool | np.bool_):
         return "TRUE" if value else "FALSE"
