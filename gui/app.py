@@ -38,12 +38,13 @@ def run(argv: list[str]) -> int:
 
     window = MainWindow(QSettings())
     install_exception_hook(window)
-    restore = window.recovery.pending() and window.dialogs.ask_yes_no(
-        "Arbor did not close properly last time. Restore the unsaved work it kept?")
-    if restore and window.files.open_project(window.recovery.path, modified=True):
+    # Work kept by windows that did not close properly (this window's own file is new;
+    # files of windows still open are locked and left alone).
+    from gui.recovery import offer_orphans
+
+    if offer_orphans(window):
         window.show_first()
         return _exec(app)
-    window.recovery.clear()
     if argv:
         if not window.files.open_path(argv[0], confirmed=True):
             window.files.open_sample("weather", confirmed=True)
