@@ -115,6 +115,10 @@ ACTIONS = (
          "Put the selected run's tree on the canvas", "run"),
     Spec("compare", "C&ompare two runs", "compare_runs", ("Ctrl+Shift+K",),
          "Compare the two runs selected in the Runs list side by side", "two_runs"),
+    Spec("shortcuts", "&Keyboard shortcuts", "show_shortcuts", (),
+         "Every command that has a shortcut, with its keys and what it does"),
+    Spec("guide", "&User guide", "open_guide", ("F1",),
+         "Open the user guide (docs/window.md) in the desktop's viewer"),
     Spec("about", "&About Arbor", "about", (), "What Arbor is"),
 )
 
@@ -139,7 +143,7 @@ MENUS = {
     "&View": ["zoom_in", "zoom_out", "fit", "reset_layout", "expand_all", "orientation", "@labels",
               "ghosts", None, "pin", None, "@docks"],
     "&Model": ["train", "cancel", "clear_queue", None, "show_run", "compare", None, "test_file", "split", "predict_file"],
-    "&Help": ["about"],
+    "&Help": ["guide", "shortcuts", None, "about"],
 }
 
 TOOLBAR = ("open", "save", None, "undo", "redo", None, "train", "cancel", None, "zoom_in", "zoom_out", "fit")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox, QWidget
 
@@ -11,11 +13,46 @@ DATA_FILTER = ("Data files (*.csv *.tsv *.tab *.txt *.arff *.xlsx *.parquet);;CS
 SAVE_FILTER = "CSV (*.csv);;TSV (*.tsv);;ARFF (*.arff);;Excel (*.xlsx);;Parquet (*.parquet)"
 
 
-class Dialogs:
-    """Modal dialogs; each method returns the user's answer."""
+def suggested_name(doc, suffix: str, tail: str = "") -> str:
+    """A file name for something saved from ``doc``, after its data: ``credit-g.csv`` ->
+    ``credit-g{tail}{suffix}`` (the project's or the sample's name when there is no data file)."""
+    source = doc.path or doc.project_path if doc is not None else None
+    stem = Path(source).stem if source else (doc.sample_name if doc is not None else None) or "untitled"
+    return f"{stem}{tail}{suffix}"
 
-    def __init__(self, parent: QWidget):
+
+class Dialogs:
+    """Modal dialogs; each method returns the user's answer.
+
+    File dialogs start in the folder of ``document``'s data file (or project), else in the last
+    folder one was answered in (kept in ``settings`` when given)."""
+
+    def __init__(self, parent: QWidget, document=None, settings=None):
         self.parent = parent
+        self.document = document
+        self.settings = settings
+        self._last_folder = ""
+
+    # ------------------------------------------------------------------ where file dialogs start
+    def last_folder(self) -> str:
+        if self.settings is not None:
+            return str(self.settings.value("last_folder", "") or "")
+        return self._last_folder
+
+    def _remember_folder(self, path: str) -> None:
+        folder = str(Path(path).parent)
+        self._last_folder = folder
+        if self.settings is not None:
+            self.settings.setValue("last_folder", folder)
+
+    def start_folder(self) -> str:
+        """The open data file's folder, else the project's, else the last one used ("" for none)."""
+        doc = self.document
+        sources = (doc.path, doc.project_path) if doc is not None else ()
+        for folder in [str(Path(s).parent) for s in sources if s] + [self.last_folder()]:
+            if folder and Path(folder).is_dir():
+                return folder
+        return ""
 
     def _box(self, icon, text: str, buttons=QMessageBox.StandardButton.Ok) -> QMessageBox:
         box = QMessageBox(icon, "Arbor", text, buttons, self.parent)
@@ -62,11 +99,19 @@ class Dialogs:
         return box.standardButton(box.clickedButton()) == QMessageBox.StandardButton.Yes
 
     def open_path(self, title: str = "Open data", filters: str = DATA_FILTER) -> str | None:
-        path, _ = QFileDialog.getOpenFileName(self.parent, title, "", filters)
+        path, _ = QFileDialog.getOpenFileName(self.parent, title, self.start_folder(), filters)
+        if path:
+            self._remember_folder(path)
         return path or None
 
     def save_path(self, title: str, filters: str = SAVE_FILTER, suggested: str = "") -> str | None:
+        """A path to save to; a bare ``suggested`` name is offered in :meth:`start_folder`."""
+        folder = self.start_folder()
+        if folder and not Path(suggested).is_absolute():
+            suggested = str(Path(folder) / suggested) if suggested else folder
         path, _ = QFileDialog.getSaveFileName(self.parent, title, suggested, filters)
+        if path:
+            self._remember_folder(path)
         return path or None
 
     def ask_text(self, title: str, label: str, text: str = "") -> str | None:

@@ -5,9 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.errors import ArborError
+from gui.dialogs import suggested_name
 
 EXPORT_FILTERS = {"rules": "Text (*.txt);;Markdown (*.md)", "python": "Python (*.py)",
                   "pmml": "PMML (*.pmml *.xml)", "dot": "Graphviz (*.dot *.gv)"}
+#: The name an export suggests after the data's: (what ends the stem, suffix).
+EXPORT_NAMES = {"rules": ("-rules", ".txt"), "python": ("_tree", ".py"), "pmml": ("", ".pmml"),
+                "dot": ("", ".dot"), "model": ("-model", ".json"), "image": ("", ".png"),
+                "slide": ("-slide", ".png")}
 IMAGE_SCALES = (1.0, 2.0, 3.0, 4.0)
 
 
@@ -22,6 +27,10 @@ class Exports:
         self.controller = controller
         self.dialogs = dialogs
         self.image_options = image_options
+
+    def _suggested(self, kind: str) -> str:
+        tail, suffix = EXPORT_NAMES[kind]
+        return suggested_name(self.controller.doc, suffix, tail)
 
     def _tree(self, what: str):
         tree = self.controller.tree
@@ -42,7 +51,8 @@ class Exports:
             self._save_image(tree, "Export tree image for a slide", slide=True)
 
     def _save_image(self, tree, title: str, slide: bool) -> None:
-        path = self.dialogs.save_path(title, "PNG (*.png);;SVG (*.svg);;PDF (*.pdf)")
+        path = self.dialogs.save_path(title, "PNG (*.png);;SVG (*.svg);;PDF (*.pdf)",
+                                      self._suggested("slide" if slide else "image"))
         if not path:
             return
         from gui.image_export import save_image
@@ -78,7 +88,7 @@ class Exports:
         tree = self._tree("export")
         if tree is None:
             return
-        path = self.dialogs.save_path(f"Export {kind}", EXPORT_FILTERS[kind])
+        path = self.dialogs.save_path(f"Export {kind}", EXPORT_FILTERS[kind], self._suggested(kind))
         if not path:
             return
         from types import SimpleNamespace
@@ -97,7 +107,7 @@ class Exports:
         tree = self._tree("export")
         if tree is None:
             return
-        path = self.dialogs.save_path("Export model", "Arbor model (*.json)")
+        path = self.dialogs.save_path("Export model", "Arbor model (*.json)", self._suggested("model"))
         if path:
             from engine.export.model_json import save_model
 

@@ -159,7 +159,11 @@ class FileActions(QObject):
         return self._save_to(self.doc.path)
 
     def save_as(self) -> bool:
-        path = self.dialogs.save_path("Save table as")
+        from gui.dialogs import suggested_name
+
+        suffix = Path(self.doc.path or "").suffix.lower()
+        name = suggested_name(self.doc, suffix if suffix in SAVE_SUFFIXES else ".csv")
+        path = self.dialogs.save_path("Save table as", suggested=name)
         return self._save_to(path) if path else False
 
     def _replacing(self, path: str, write) -> bool:
@@ -211,7 +215,10 @@ class FileActions(QObject):
         return lambda: save_project(project, path, data_path=unchanged, replace_read_only=replace_read_only)
 
     def save_project_dialog(self) -> bool:
-        path = self.dialogs.save_path("Save project", "Arbor project (*.arbor)")
+        from gui.dialogs import suggested_name
+
+        name = self.doc.project_path or suggested_name(self.doc, ".arbor")
+        path = self.dialogs.save_path("Save project", "Arbor project (*.arbor)", name)
         return self._save_project_to(path) if path else False
 
     def _save_project_to(self, path: str) -> bool:

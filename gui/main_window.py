@@ -110,7 +110,7 @@ class MainWindow(QMainWindow):
         for panel in (self.config, self.inspector, self.results, self.growth, self.pruning, self.what_if,
                       self.runs, self.evaluation, self.tree_text):
             panel.bind(self.controller)
-        self._dialogs = Dialogs(self)
+        self._dialogs = Dialogs(self, self.doc, self.settings)
         self.files = FileActions(self.controller, self._dialogs, self.settings, self._layout,
                                  self._apply_layout, self)
         self.exports = Exports(self.controller, self._dialogs, self._image_options)
@@ -119,6 +119,7 @@ class MainWindow(QMainWindow):
         self.evaluating = Evaluating(self.controller, self._dialogs, self)
         self.large = LargeData(self.controller, self._dialogs, self)
         self.compare_window = None
+        self.shortcuts_dialog = None
         self.recovery = Recovery(self.files)
         self.files.recovery = self.recovery
         self.image_scale = 2.0
@@ -466,6 +467,21 @@ class MainWindow(QMainWindow):
 
     def toggle_orientation(self) -> None:
         self.canvas.set_orientation("left-to-right" if self.act["orientation"].isChecked() else "top-down")
+
+    def show_shortcuts(self) -> None:
+        """Help > Keyboard shortcuts: generated from the action table, so it lists what is bound."""
+        from gui.help import ShortcutsDialog
+
+        if self.shortcuts_dialog is None:
+            self.shortcuts_dialog = ShortcutsDialog(self)
+        self.shortcuts_dialog.show()
+        self.shortcuts_dialog.raise_()
+
+    def open_guide(self) -> bool:
+        """Help > User guide (F1): docs/window.md in the desktop's viewer."""
+        from gui.help import open_guide
+
+        return open_guide(self.dialogs)
 
     def about(self) -> None:
         self.dialogs.info("Arbor — a workbench for decision trees: ID3, C4.5 and CART you can see, "
