@@ -171,3 +171,48 @@ def test_without_a_data_file_dialogs_start_in_the_last_folder_used(qtbot, window
     assert calls[-1][2] == str(folder)
     # The last folder is kept with the window's settings, for the next start.
     assert Dialogs(window, window.doc, window.settings).start_folder() == str(folder)
+
+
+# ---------------------------------------------------------------------- counts as integers
+def test_whole_counts_show_as_integers_and_fractions_stay(qtbot, window, tmp_path):
+    """C4.5 on rows with missing values: weights like 31.2 stay fractions, whole ones read "19", never "19.0"
+    (Weka's own "(16.0/1.0)" label and text, which copy Weka, are the exception and not shown here)."""
+    import re
+
+    import numpy as np
+    import pandas as pd
+    from PySide6.QtWidgets import QAbstractItemView, QLabel, QPlainTextEdit, QTextEdit, QWidget
+
+    from engine.export.node_labels import NodeLabels, node_lines
+
+    rng = np.random.default_rng(1)
+    n = 60
+    frame = pd.DataFrame({"a": rng.choice(["x", "y", "z"], n), "b": rng.integers(0, 5, n).astype(float),
+                          "c": rng.choice(["p", "q"], n)})
+    frame["class"] = np.where((frame.a == "x") | (frame.b > 2), "good", "bad")
+    frame.loc[rng.choice(n, 10, replace=False), "a"] = np.nan
+    frame.loc[rng.choice(n, 8, replace=False), "b"] = np.nan
+    path = tmp_path / "missing.csv"
+    frame.to_csv(path, index=False)
+    assert window.files.open_path(str(path), confirmed=True)
+    window.config.algorithm.set_value("c45")
+    train_and_wait(qtbot, window)
+    tree = window.controller.tree
+    labels = NodeLabels(n=True, counts=True, percent=True)
+    lines = [line for node in tree.nodes() for line in node_lines(tree, node, labels)]
+    assert "n = 60" in lines and any(re.search(r"\d\.\d", line) for line in lines)  # fractions kept
+    for node in tree.nodes():
+        window.controller.select_node(node.id)
+        qtbot.wait(1)
+        texts = list(lines)
+        for widget in window.findChildren(QWidget):
+            if isinstance(widget, QLabel):
+                texts.append(widget.text())
+            elif isinstance(widget, (QTextEdit, QPlainTextEdit)):
+                texts.append(widget.toPlainText())
+            elif isinstance(widget, QAbstractItemView) and widget.model() is not None:
+                model = widget.model()
+                texts += [str(model.index(r, c).data()) for r in range(min(model.rowCount(), 30))
+                          for c in range(model.columnCount())]
+        whole_as_float = [t for t in texts if re.search(r"(?<![\d.])\d+\.0(?![\d%])", t or "")]
+        assert whole_as_float == [], node.id
