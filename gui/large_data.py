@@ -113,14 +113,19 @@ class LargeData(QObject):
 
     # ------------------------------------------------------------------ opening
 
+    def _start_folder(self) -> str:
+        """Where the window's other file dialogs start (the data's folder, else the last one used)."""
+        start = getattr(self.dialogs, "start_folder", None)  # recording dialogs in tests have none
+        return start() if start is not None else ""
+
     def open_dialog(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self.window, "Open a large dataset (Parquet)", "",
+        path, _ = QFileDialog.getOpenFileName(self.window, "Open a large dataset (Parquet)", self._start_folder(),
                                               PARQUET_FILTER)
         if path:
             self.open(path)
 
     def open_folder_dialog(self) -> None:
-        path = QFileDialog.getExistingDirectory(self.window, "Open a folder of Parquet files")
+        path = QFileDialog.getExistingDirectory(self.window, "Open a folder of Parquet files", self._start_folder())
         if path:
             self.open(path)
 

@@ -216,3 +216,15 @@ def test_whole_counts_show_as_integers_and_fractions_stay(qtbot, window, tmp_pat
                           for c in range(model.columnCount())]
         whole_as_float = [t for t in texts if re.search(r"(?<![\d.])\d+\.0(?![\d%])", t or "")]
         assert whole_as_float == [], node.id
+
+
+def test_large_dataset_dialogs_start_in_the_data_folder(credit, monkeypatch):
+    window, folder = credit
+    seen = []
+    monkeypatch.setattr(QFileDialog, "getOpenFileName",
+                        staticmethod(lambda parent, title, directory="", *a: seen.append(directory) or ("", "")))
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory",
+                        staticmethod(lambda parent, title, directory="", *a: seen.append(directory) or ""))
+    window.large.open_dialog()
+    window.large.open_folder_dialog()
+    assert seen == [str(folder)] * 2
