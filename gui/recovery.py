@@ -37,6 +37,7 @@ from PySide6.QtCore import QObject, QStandardPaths, Qt, QTimer, Signal
 
 from engine.atomic import write_text_atomic
 from engine.errors import ArborError
+from engine.locks import lock
 
 INTERVAL_MS = 60_000
 #: Recovery files in the data folder (``recovery.arbor``, the one shared file of earlier
@@ -86,7 +87,7 @@ class FileLock:
                 handle = open(self.path, "a+b")  # noqa: SIM115 - held until release()
             except OSError:
                 return False
-            if not _lock(handle, wait):
+            if not lock(handle, wait):
                 handle.close()
                 return False
             # A holder that releases removes the file: a lock won on a removed file locks
@@ -111,26 +112,6 @@ class FileLock:
         handle.close()  # closing releases the lock
         if remove and os.name == "nt":  # Windows removes no open file
             _unlink(self.path)
-
-
-def _lock(handle, wait: bool) -> bool:
-    try:
-        import fcntl
-    except ImportError:  # Windows
-        import msvcrt
-
-        while True:
-            try:
-                msvcrt.locking(handle.fileno(), msvcrt.LK_LOCK if wait else msvcrt.LK_NBLCK, 1)
-                return True
-            except OSError:
-                if not wait:
-                    return False
-    try:
-        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
-        return True
-    except OSError:
-        return False
 
 
 def _unlink(path: Path) -> None:

@@ -32,6 +32,8 @@ from functools import cache
 from importlib import metadata
 from pathlib import Path
 
+from engine.locks import lock
+
 ENGINE = Path(__file__).resolve().parents[1]
 #: Folders of other kernel versions not used for this long are removed after a compilation.
 UNUSED_DAYS = 30
@@ -276,28 +278,7 @@ def folder_lock(folder: Path, wait: bool = True):
         yield False
         return
     try:
-        held = _lock(handle, wait)
+        held = lock(handle, wait)
         yield held
     finally:
         handle.close()  # closing releases the lock
-
-
-def _lock(handle, wait: bool) -> bool:
-    try:
-        import fcntl
-    except ImportError:  # Windows
-        import msvcrt
-
-        mode = msvcrt.LK_LOCK if wait else msvcrt.LK_NBLCK
-        while True:
-            try:
-                msvcrt.locking(handle.fileno(), mode, 1)
-                return True
-            except OSError:
-                if not wait:
-                    return False
-    try:
-        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
-        return True
-    except BlockingIOError:
-        return False
