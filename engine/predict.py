@@ -144,6 +144,46 @@ def prediction_frame(tree: Tree, frame, probabilities: bool = False, algorithm: 
 PREDICTION_FORMATS = (".csv", ".tsv", ".xlsx", ".parquet")
 
 
+def _whole(value) -> bool:
+    """Whether ``value`` is a float holding a whole number that an integer shows exactly."""
+    return (isinstance(value, (float, np.floating)) and np.isfinite(value)
+            and float(value).is_integer() and abs(value) < 2 ** 53)
+
+
+def _whole_numbers_as_integers(frame):
+    """``frame`` with every whole float (``144.0``) made an int (``144``), so a text file
+    writes ``144``; other values, and missing ones, unchanged. The frame given is not changed.
+
+    >>> import pandas as pd
+    >>> out = _whole_numbers_as_integers(pd.DataFrame({"y": [144.0, 2.5, None], "c": [1.0, "a", 2]}))
+    >>> out["y"].tolist()[:2], out["c"].tolist()
+    ([144, 2.5], [1, 'a', 2])
+    """
+    import pandas as pd
+
+    def as_ints(column):  # not Series.map, which would infer float64 again from [1, nan]
+        return pd.Series([int(v) if _whole(v) else v for v in column], index=column.index,
+                         dtype=object)
+
+    out = frame.copy()
+    for name, column in frame.items():
+        dtype = column.dtype
+        if pd.api.types.is_float_dtype(dtype):  # vectorised: prediction files can be long
+            values = column.to_numpy(dtype=float, na_value=np.nan)
+            with np.errstate(invalid="ignore"):
+                whole = np.isfinite(values) & (values == np.floor(values)) & (np.abs(values) < 2 ** 53)
+            if whole.any():
+                cells = values.astype(object)
+                cells[whole] = values[whole].astype(np.int64).tolist()
+                out[name] = pd.Series(cells, index=column.index, dtype=object)
+        elif isinstance(dtype, pd.CategoricalDtype):  # classes that are numbers
+            if any(_whole(v) for v in dtype.categories):
+                out[name] = as_ints(column.astype(object))
+        elif dtype == object and any(_whole(v) for v in column):
+            out[name] = as_ints(column)
+    return out
+
+
 def save_predictions(frame, path, formula_guard: bool = True) -> None:
     """Write a frame of predictions (from :func:`prediction_frame`) in the format of ``path``'s
     extension, columns in their order, atomically (a failed write leaves any old file).
@@ -151,7 +191,8 @@ def save_predictions(frame, path, formula_guard: bool = True) -> None:
     Predictions are meant for a spreadsheet, so no value is saved as something it would run:
     an XLSX stores text cells as text, and a CSV or TSV puts ``'`` before text that begins
     with ``= + - @``, a tab or a carriage return unless ``formula_guard`` is False
-    (:mod:`engine.data.cells`). Numbers are never changed.
+    (:mod:`engine.data.cells`). Numbers keep their value; in a CSV, TSV or XLSX a whole
+    number is written as an integer (``144``, not ``144.0``), other numbers as they are.
     """
     from pathlib import Path
 
@@ -159,8 +200,9 @@ def save_predictions(frame, path, formula_guard: bool = True) -> None:
     from engine.data.cells import guarded_frame, text_cells_as_text
     from engine.errors import ArborError
 
-    def text():  # what a CSV or TSV holds
-        return guarded_frame(frame) if formula_guard else frame
+    def text():  # what a CSV or TSV holds: 144, not 144.0 (after the guard, whose
+        # Series.map would make [144, nan] floats again)
+        return _whole_numbers_as_integers(guarded_frame(frame) if formula_guard else frame)
 
     def excel(p):
         import io
@@ -172,7 +214,7 @@ def save_predictions(frame, path, formula_guard: bool = True) -> None:
         # fails again and prints an "Exception ignored" traceback after Arbor's own line.
         buffer = io.BytesIO()
         with pd.ExcelWriter(buffer, engine="openpyxl") as book:
-            frame.to_excel(book, index=False)
+            _whole_numbers_as_integers(frame).to_excel(book, index=False)
             for sheet in book.sheets.values():
                 text_cells_as_text(sheet)
         p.write_bytes(buffer.getbuffer())
