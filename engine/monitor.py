@@ -52,18 +52,30 @@ class Monitor:
     def cancelled(self) -> bool:
         return self._cancelled.is_set()
 
-    def scaled(self, start: float, stop: float) -> Monitor:
-        """A view of this monitor that maps [0, 1] onto [start, stop]; cancelling is shared."""
-        return _ScaledMonitor(self, start, stop)
+    def scaled(self, start: float, stop: float, label: str = "") -> Monitor:
+        """A view of this monitor that maps [0, 1] onto [start, stop]; cancelling is shared.
+        A ``label`` names the step for every message reported through the view, so a
+        nested loop's messages still say which outer step they belong to.
+
+        >>> seen = []
+        >>> fold = Monitor(lambda f, msg: seen.append(msg)).scaled(0.2, 0.4, "fold 2 of 5")
+        >>> fold.report(0.5, "12 leaves"); fold.scaled(0, 1, "choosing alpha").report(0, "")
+        >>> seen
+        ['fold 2 of 5: 12 leaves', 'fold 2 of 5: choosing alpha']
+        """
+        return _ScaledMonitor(self, start, stop, label)
 
 
 class _ScaledMonitor(Monitor):
-    def __init__(self, parent: Monitor, start: float, stop: float):
+    def __init__(self, parent: Monitor, start: float, stop: float, label: str = ""):
         self._parent = parent
         self._start = start
         self._span = stop - start
+        self._label = label
 
     def report(self, fraction: float, message: str = "") -> None:
+        if self._label:
+            message = f"{self._label}: {message}" if message else self._label
         self._parent.report(self._start + self._span * min(max(fraction, 0.0), 1.0), message)
 
     def check(self) -> None:

@@ -195,10 +195,11 @@ def choose_alpha(tree: Tree, data: Encoded, settings: Settings,
     sums = np.zeros((2, len(probes)))  # weighted loss and squared loss per probe, over the folds
     for f, test in enumerate(stratified_folds(y, data.n_rows, k, settings.seed)):
         monitor.check()
-        monitor.report(f / k, f"alpha fold {f + 1} of {k}")
+        step = f"choosing alpha, inner fold {f + 1} of {k}"
+        monitor.report(f / k, step)
         train = training_rows(test, data.n_rows)
         fold_tree = Tree(grow(subset(data, train), grow_settings,
-                              monitor.scaled(f / k, (f + 0.8) / k)), data.schema)
+                              monitor.scaled(f / k, (f + 0.8) / k, step)), data.schema)
         sums += _loss_sums_per_probe(fold_tree, subset(data, test), probes)
     n = float(np.broadcast_to(data.weight, (data.n_rows,)).sum())
     error = sums[0] / n

@@ -183,11 +183,14 @@ def cross_val_predict_with(data: Encoded, learner, folds: int = 10, seed: int = 
         dealt = folding.stratified_folds(y, data.n_rows, folds, seed)
     for f, test in enumerate(dealt):
         monitor.check()
-        monitor.report(f / folds, f"fold {f + 1} of {folds}")
+        fold = f"fold {f + 1} of {folds}"
+        monitor.report(f / folds, fold)
         if not len(test):
             continue  # Weka's fold of rows without a class only: nothing to score
         train = training_rows(test, data.n_rows)
-        output = learner(subset(data, train), monitor.scaled(f / folds, (f + 1) / folds))
+        # Labelled, so that the learner's own messages (CART's inner folds choosing alpha,
+        # growth) still name the outer fold.
+        output = learner(subset(data, train), monitor.scaled(f / folds, (f + 1) / folds, fold))
         held = subset(data, test)
         out[test] = fold_out = output(held.X)
         scores.append(_score(held, fold_out, algorithm))
