@@ -28,16 +28,31 @@ TIPS = {o.name: o.help for o in OPTIONS if o.name != "max_bins"} | {
 }
 
 
+#: Shorter item texts for the options table's longest labels, so that the combo boxes show
+#: them whole in the dock of a 1024x700 window; the item's tooltip keeps the full label.
+SHORT_LABELS = {
+    "Entropy (information gain)": "Entropy",
+    "Pessimistic (C4.5)": "Pessimistic",
+    "Cost-complexity (CART)": "Cost-complexity",
+    "Normal approximation (J48)": "Normal (J48)",
+    "Histogram (binned)": "Histogram",
+}
+
+
 class Choice(QComboBox):
-    """A combo box that shows the options table's labels ("C4.5") and hands back its values ("c45")."""
+    """A combo box that shows the options table's labels ("C4.5"), shortened where long
+    (:data:`SHORT_LABELS`, the full label in the item's tooltip), and hands back its values ("c45")."""
 
     def __init__(self, name: str):
         super().__init__()
         option = next(o for o in OPTIONS if o.name == name)
         for choice in option.choices:
-            self.addItem(choice.label, choice.value)
-            if choice.help:
-                self.setItemData(self.count() - 1, choice.help, Qt.ItemDataRole.ToolTipRole)
+            self.addItem(SHORT_LABELS.get(choice.label, choice.label), choice.value)
+            tip = choice.help
+            if choice.label in SHORT_LABELS:
+                tip = f"{choice.label}: {choice.help}" if choice.help else choice.label
+            if tip:
+                self.setItemData(self.count() - 1, tip, Qt.ItemDataRole.ToolTipRole)
         self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.setMinimumContentsLength(6)  # a narrow dock elides the label instead of scrolling sideways
 
