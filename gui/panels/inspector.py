@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from html import escape
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtWidgets import QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
 from engine.export.labels import condition, number
@@ -16,6 +16,7 @@ from gui.cards import Card
 from gui.jobs import start_on_pool
 from gui.mime import NODE_MIME
 from gui.pruning_text import node_pruning_html
+from gui.splits_table import SplitsTable
 
 #: A node with at least this much training weight has its candidate splits scored on a worker
 #: thread (a million rows take about a second), the rest of its card shown at once.
@@ -70,47 +71,85 @@ def summary_html(tree, node_id: int) -> str:
 
 HEADERS = ("attribute", "split", "entropy", "mean<br>info", "info<br>gain", "split<br>info",
            "gain<br>ratio", "gini<br>gain")
+#: The on-screen table's columns after the attribute names (which sit in its row header, so
+#: they stay put while the columns scroll): the four seed figures first, then the rest.
+#: Each is (field, short two-line header, full name for the header's tooltip).
+COLUMNS = (
+    ("info_gain", "info\ngain", "information gain: entropy before − mean info"),
+    ("split_info", "split\ninfo", "split info: entropy of the branch sizes"),
+    ("gain_ratio", "gain\nratio", "gain ratio: info gain ÷ split info"),
+    ("gini_gain", "Gini\ngain", "Gini gain: Gini before − weighted Gini after"),
+    ("entropy_before", "entropy\nbefore", "entropy of the class counts at this node"),
+    ("mean_info", "mean\ninfo", "mean info: weighted entropy of the branches"),
+    ("split", "split", "how the attribute would split here"),
+)
+CHOSEN = "#FFE08A"
+
+
+def candidate_rows(tree, node_id: int, data, settings):
+    """The attribute table at a node (the slow part), or None where there is nothing to score."""
+    if data is None or settings is None or tree.is_regression:
+        return None
+    node = tree.node(node_id)
+    rows_at, weights = node_rows(tree, data, node_id, settings)
+    if weights.sum() <= 0:
+        return None
+    chosen = node.split.attribute if node.split is not None else -1
+    return attribute_table(data, settings, rows_at, weights, chosen, used_on_path(tree, node_id))
+
+
+def split_text(r) -> str:
+    if r.threshold is not None:
+        return f"≤ {number(r.threshold)}"
+    if r.groups is not None:
+        return " | ".join("{" + ", ".join(g) + "}" for g in r.groups)
+    return "" if r.reason is not None else "per value"
+
+
+def reasons_html(table) -> str:
+    notes = "<br>".join(f"– {escape(r.name)}: {escape(REASONS[r.reason])}"
+                        for r in table if r.reason is not None)
+    return ((f"<p style='color:{MUTED}'>Cannot split here:<br>{notes}</p>" if notes else "")
+            + f"<p style='color:{MUTED}'><small>{escape(ROUNDING_NOTE)}</small></p>")
 
 
 def splits_html(tree, node_id: int, data, settings) -> str:
     """The candidate splits at a node: its training rows scored on every attribute (the slow part).
 
     Attributes that cannot split here are greyed, with the reason below the table."""
-    if data is None or settings is None or tree.is_regression:
-        return ""
-    node = tree.node(node_id)
-    rows_at, weights = node_rows(tree, data, node_id, settings)
-    if weights.sum() <= 0:
-        return ""
-    chosen = node.split.attribute if node.split is not None else -1
-    table = attribute_table(data, settings, rows_at, weights, chosen, used_on_path(tree, node_id))
+    table = candidate_rows(tree, node_id, data, settings)
+    return "" if table is None else table_html(table)
+
+
+def table_html(table) -> str:
+    """The candidate splits as an HTML table (pinned cards, copying, the inspector's text)."""
     head = "<tr>" + "".join(f"<th{' align=left' if k < 2 else ''}>{h}</th>"
                             for k, h in enumerate(HEADERS)) + "</tr>"
-    body, reasons = [], []
+    body = []
     for r in table:
-        style = " style='background:#FFE08A'" if r.chosen else (
+        style = f" style='background:{CHOSEN}'" if r.chosen else (
             f" style='color:{MUTED}'" if r.reason is not None else "")
-        if r.threshold is not None:
-            split = f"≤ {number(r.threshold)}"
-        elif r.groups is not None:
-            split = " | ".join("{" + ", ".join(g) + "}" for g in r.groups)
-        else:
-            split = "" if r.reason is not None else "per value"
         mark = " –" if r.reason is not None else ""
         cells = (f"{r.entropy_before:.3f}", f"{r.mean_info:.3f}", f"{r.info_gain:.3f}",
                  f"{r.split_info:.3f}", f"{r.gain_ratio:.3f}", f"{r.gini_gain:.3f}")
-        body.append(f"<tr{style}><td>{escape(r.name)}{mark}</td><td>{escape(split)}</td>"
+        body.append(f"<tr{style}><td>{escape(r.name)}{mark}</td><td>{escape(split_text(r))}</td>"
                     + "".join(f"<td align=right>{c}</td>" for c in cells) + "</tr>")
-        if r.reason is not None:
-            reasons.append(f"– {escape(r.name)}: {escape(REASONS[r.reason])}")
-    notes = "<br>".join(reasons)
     return (f"<p><b>Candidate splits here</b></p><table cellspacing=4>{head}{''.join(body)}</table>"
-            + (f"<p style='color:{MUTED}'>Cannot split here:<br>{notes}</p>" if notes else "")
-            + f"<p style='color:{MUTED}'><small>{escape(ROUNDING_NOTE)}</small></p>")
+            + reasons_html(table))
+
+
+def scored(tree, node_id: int, data, settings):
+    """(HTML, attribute rows) for a node's candidate splits; rows None where nothing is scored."""
+    table = candidate_rows(tree, node_id, data, settings)
+    return ("", None) if table is None else (table_html(table), table)
+
+
+def cell_text(r, field: str) -> str:
+    return split_text(r) if field == "split" else f"{getattr(r, field):.3f}"
 
 
 class _Relay(QObject):
-    ready = Signal(object, object)  # the task, the splits' HTML (None: skipped)
+    ready = Signal(object, object)  # the task, the splits (HTML, rows) (None: skipped)
 
 
 class _SplitsTask:
@@ -124,9 +163,9 @@ class _SplitsTask:
             html = None  # another node was clicked meanwhile
         else:
             try:
-                html = splits_html(*self.args)
+                html = scored(*self.args)
             except Exception as err:  # noqa: BLE001 - shown in the card rather than lost in a thread
-                html = f"<p>The candidate splits could not be worked out: {escape(str(err))}</p>"
+                html = (f"<p>The candidate splits could not be worked out: {escape(str(err))}</p>", None)
         self.inspector.relay.ready.emit(self, html)
 
 
@@ -137,12 +176,14 @@ class Inspector(QWidget):
         super().__init__(parent)
         self.setAcceptDrops(True)
         self._context = None  # (tree, data, settings)
-        self._splits: dict[tuple[int, int], str] = {}  # worked out already, per (tree, node)
+        self._splits: dict[tuple[int, int], tuple] = {}  # (HTML, rows) worked out, per (tree, node)
         self._waiting: tuple[tuple[int, int], str] | None = None  # the key and its summary
         self._tasks: set[_SplitsTask] = set()
         self.relay = _Relay(self)
         self.relay.ready.connect(self._on_splits_ready)
         self.current = Card("Click a node to see its numbers.")
+        self._text = self.current.text()  # the card and the splits table, as HTML
+        self.splits = SplitsTable(COLUMNS, CHOSEN, MUTED)
         self._pinned: list[int] = []
         self._pins = QVBoxLayout()  # stacked: a card is as wide as the inspector
         self._pins.setAlignment(Qt.AlignmentFlag.AlignTop)
@@ -152,19 +193,30 @@ class Inspector(QWidget):
         row.setLayout(self._pins)
         inner = QWidget()
         layout = QVBoxLayout(inner)
+        layout.setContentsMargins(4, 4, 4, 4)  # every pixel for the splits table's columns
         layout.addWidget(self.current)
+        layout.addWidget(self.splits)
         pinned = QLabel("<b>Pinned</b> (press P, or Alt-drag nodes here, to compare)")
         pinned.setWordWrap(True)  # a narrow dock (1024 px screens) wraps it instead of scrolling sideways
         layout.addWidget(pinned)
         layout.addWidget(row)
         layout.addWidget(clear)
         layout.addStretch(1)
-        scroll = QScrollArea()
+        scroll = self.scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setWidget(inner)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(scroll)
+        scroll.viewport().installEventFilter(self)
+
+    def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt override
+        """Keep the splits table within the visible width even when a wide card widens the page,
+        so its names and seed figures are in view with the inspector scrolled to the left."""
+        if watched is self.scroll.viewport() and event.type() == QEvent.Type.Resize:
+            margins = self.scroll.widget().layout().contentsMargins()
+            self.splits.table.setMaximumWidth(max(0, event.size().width() - margins.left() - margins.right()))
+        return super().eventFilter(watched, event)
 
     def bind(self, controller) -> None:
         """Show the selected node of the controller's tree, with the rows and options it was made from."""
@@ -182,7 +234,19 @@ class Inspector(QWidget):
 
     def clear(self) -> None:
         self._waiting = None
-        self.current.setText("Click a node to see its numbers.")
+        self._show("Click a node to see its numbers.")
+
+    def _show(self, summary: str, splits=("", None)) -> None:
+        """The summary in the card, the candidate splits in their table (or the card, if no rows)."""
+        html, rows = splits
+        self._text = summary + html
+        if rows is None:
+            self.current.setText(summary + html)
+            self.splits.clear()
+        else:
+            self.current.setText(summary)
+            self.splits.show_rows(rows, cell_text, reasons_html(rows))
+        self.scroll.horizontalScrollBar().setValue(0)
 
     def show_node(self, tree, node_id: int, data=None, settings=None) -> None:
         if node_id < 0:
@@ -192,17 +256,17 @@ class Inspector(QWidget):
         if key not in self._splits:
             weight = tree.node(node_id).weight
             if data is None or weight < BACKGROUND_WEIGHT:
-                self._splits[key] = splits_html(tree, node_id, data, settings)
+                self._splits[key] = scored(tree, node_id, data, settings)
             else:
                 self._waiting = (key, summary)
-                self.current.setText(summary + f"<p><i>Scoring the candidate splits over "
-                                               f"{number(weight)} rows…</i></p>")
+                self._show(summary + f"<p><i>Scoring the candidate splits over "
+                                     f"{number(weight)} rows…</i></p>")
                 task = _SplitsTask(self, key, (tree, node_id, data, settings))
                 self._tasks.add(task)
                 start_on_pool(task.run)  # held by the pool until run, and here until ready
                 return
         self._waiting = None
-        self.current.setText(summary + self._splits[key])
+        self._show(summary, self._splits[key])
 
     def waiting_for(self):
         waiting = self._waiting
@@ -216,11 +280,11 @@ class Inspector(QWidget):
             self._splits[key] = html
         if html is None or self._waiting is None or self._waiting[0] != key:
             return  # skipped, or done for a node no longer shown (kept for when it is)
-        self.current.setText(self._waiting[1] + html)
+        self._show(self._waiting[1], html)
         self._waiting = None
 
     def text(self) -> str:
-        return self.current.text()
+        return self._text
 
     def pin_node(self, node_id: int) -> None:
         if self._context is None or node_id in self._pinned:
@@ -228,7 +292,7 @@ class Inspector(QWidget):
         tree, data, settings = self._context
         self._pinned.append(node_id)
         splits = self._splits.get((id(tree), node_id))
-        html = node_html(tree, node_id, data, settings) if splits is None else summary_html(tree, node_id) + splits
+        html = node_html(tree, node_id, data, settings) if splits is None else summary_html(tree, node_id) + splits[0]
         self._pins.addWidget(Card(html))
 
     def pinned(self) -> list[int]:
