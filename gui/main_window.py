@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QProgressBar,
     QPushButton,
     QScrollArea,
+    QTabBar,
     QTabWidget,
     QToolBar,
     QVBoxLayout,
@@ -194,10 +195,22 @@ class MainWindow(QMainWindow):
         """Share the window between the canvas and the docks in proportion to its size."""
         width, height = self.width(), self.height()
         left, right = sorted((325, int(0.25 * width), 380))[1], sorted((280, int(0.28 * width), 500))[1]
+        # Never narrower than the right docks' tabs side by side: at 1024 px, 28% is a pixel
+        # short of them and "Pruning" read "Pruni...".
+        right = max(right, self._tabs_width("Inspector"))
         self.resizeDocks([self.docks["Algorithm"], self.docks["Inspector"]], [left, right],
                          Qt.Orientation.Horizontal)
         self.resizeDocks([self.docks["Data"]], [sorted((170, int(0.28 * height), 300))[1]], Qt.Orientation.Vertical)
         self.canvas.fit_to_window()
+
+    def _tabs_width(self, dock: str) -> int:
+        """The width the tab bar holding ``dock``'s tab wants for all its tabs unelided (0
+        when the dock has no tab bar; the widest, while a layout change leaves an old bar)."""
+        title = self.docks[dock].windowTitle()
+        return max((sum(bar.tabSizeHint(i).width() for i in range(bar.count()))
+                    for bar in self.findChildren(QTabBar)
+                    if bar.shape() in (QTabBar.Shape.RoundedNorth, QTabBar.Shape.RoundedSouth)
+                    and title in [bar.tabText(i) for i in range(bar.count())]), default=0)
 
     # ------------------------------------------------------------------ construction
     def _build_status_bar(self) -> None:

@@ -50,3 +50,20 @@ def test_a_shortened_item_keeps_its_full_label_in_its_tooltip(qtbot):
     assert labels["Cost-complexity (CART)"] == "Cost-complexity"
     assert labels["Normal approximation (J48)"] == "Normal (J48)"
     assert set(SHORT_LABELS) <= set(labels)  # no entry outlives its label
+
+
+def test_at_1024x700_the_right_docks_tabs_are_not_elided(qtbot, window):
+    from PySide6.QtWidgets import QTabBar
+
+    window.resize(1024, 700)
+    window.show()
+    qtbot.waitExposed(window)
+    window._size_docks()
+
+    def tabs_whole():  # a tab narrower than it asks for elides its title
+        bars = [b for b in window.findChildren(QTabBar) if b.isVisible()
+                and {"Inspector", "Pruning"} <= {b.tabText(i) for i in range(b.count())}]
+        return bars and all(bar.tabRect(i).width() >= bar.tabSizeHint(i).width()
+                            for bar in bars for i in range(bar.count()))
+
+    qtbot.waitUntil(lambda: window.canvas.width() >= 400 and tabs_whole(), timeout=3000)
