@@ -179,7 +179,7 @@ def _whole_numbers_as_integers(frame):
         elif isinstance(dtype, pd.CategoricalDtype):  # classes that are numbers
             if any(_whole(v) for v in dtype.categories):
                 out[name] = as_ints(column.astype(object))
-        elif dtype == object and any(_whole(v) for v in column):
+        elif pd.api.types.is_object_dtype(dtype) and any(_whole(v) for v in column):
             out[name] = as_ints(column)
     return out
 
