@@ -167,7 +167,7 @@ def predict(args):
 
 
 def explain(args):
-    from engine.export.labels import condition, number
+    from engine.export.labels import candidate_split, condition, number
     from engine.learn.explain import REASONS, attribute_table, node_rows, used_on_path
 
     table = load(args)
@@ -197,7 +197,7 @@ def explain(args):
               "class_counts": dict(zip(data.schema.classes, counts.tolist(), strict=True)),
               "attributes": [r.as_dict() for r in rows_out]}
     spread = ", ".join(f"{c} {number(round(v, 3))}" for c, v in zip(data.schema.classes, counts, strict=True))
-    splits = [_split_words(r) for r in rows_out]
+    splits = [candidate_split(r) for r in rows_out]
     name_w = max(len("attribute"), *(len(r.name) for r in rows_out)) + 2
     split_w = max(len("split"), *(len(t) for t in splits)) + 2
     lines = [f"Node {node_id}: {rule}",
@@ -217,17 +217,6 @@ def explain(args):
     if notes:
         lines += ["- cannot split this node:", *notes]
     return result, "\n".join(lines)
-
-
-def _split_words(row) -> str:
-    """The split an attribute row scored: its threshold, its two groups, or one branch per value."""
-    from engine.export.labels import number
-
-    if row.threshold is not None:
-        return f"<= {number(row.threshold)}"
-    if row.groups is not None:
-        return " | ".join("{" + ", ".join(g) + "}" for g in row.groups)
-    return "" if row.reason is not None else "per value"
 
 
 def baseline(args):

@@ -62,6 +62,16 @@ def shown(text: str) -> str:
     return text if _plain(text) else '"' + "".join(map(_escape, text)) + '"'
 
 
+def candidate_split(row, at_most: str = "<=") -> str:
+    """The split an attribute row of the explain table scored: its threshold, its two
+    groups, one branch per value, or nothing where the attribute cannot split."""
+    if row.threshold is not None:
+        return f"{at_most} {number(row.threshold)}"
+    if row.groups is not None:
+        return " | ".join("{" + ", ".join(g) + "}" for g in row.groups)
+    return "" if row.reason is not None else "per value"
+
+
 def attribute_name(tree: Tree, node: Node) -> str:
     return shown(tree.schema.attributes[node.split.attribute].name)
 

@@ -9,7 +9,7 @@ from html import escape
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtWidgets import QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
-from engine.export.labels import condition, number
+from engine.export.labels import candidate_split, condition, number
 from engine.learn.criteria import entropy, gini
 from engine.learn.explain import REASONS, attribute_table, node_rows, used_on_path
 from gui.cards import Card
@@ -98,14 +98,6 @@ def candidate_rows(tree, node_id: int, data, settings):
     return attribute_table(data, settings, rows_at, weights, chosen, used_on_path(tree, node_id))
 
 
-def split_text(r) -> str:
-    if r.threshold is not None:
-        return f"≤ {number(r.threshold)}"
-    if r.groups is not None:
-        return " | ".join("{" + ", ".join(g) + "}" for g in r.groups)
-    return "" if r.reason is not None else "per value"
-
-
 def reasons_html(table) -> str:
     notes = "<br>".join(f"– {escape(r.name)}: {escape(REASONS[r.reason])}"
                         for r in table if r.reason is not None)
@@ -132,7 +124,7 @@ def table_html(table) -> str:
         mark = " –" if r.reason is not None else ""
         cells = (f"{r.entropy_before:.3f}", f"{r.mean_info:.3f}", f"{r.info_gain:.3f}",
                  f"{r.split_info:.3f}", f"{r.gain_ratio:.3f}", f"{r.gini_gain:.3f}")
-        body.append(f"<tr{style}><td>{escape(r.name)}{mark}</td><td>{escape(split_text(r))}</td>"
+        body.append(f"<tr{style}><td>{escape(r.name)}{mark}</td><td>{escape(candidate_split(r, '≤'))}</td>"
                     + "".join(f"<td align=right>{c}</td>" for c in cells) + "</tr>")
     return (f"<p><b>Candidate splits here</b></p><table cellspacing=4>{head}{''.join(body)}</table>"
             + reasons_html(table))
@@ -145,7 +137,7 @@ def scored(tree, node_id: int, data, settings):
 
 
 def cell_text(r, field: str) -> str:
-    return split_text(r) if field == "split" else f"{getattr(r, field):.3f}"
+    return candidate_split(r, "≤") if field == "split" else f"{getattr(r, field):.3f}"
 
 
 class _Relay(QObject):
