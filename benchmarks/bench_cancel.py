@@ -55,7 +55,7 @@ PHASES = {
 
 
 def train_job(table, params: dict, folds: int):
-    """What the window's Train does, without the window (gui.jobs.train_call)."""
+    """What the window's Train does, without the window (gui.session.jobs.train_call)."""
     from engine.evaluate.baseline import baselines
     from engine.evaluate.evaluation import cross_validate
     from engine.predict import predict_proba

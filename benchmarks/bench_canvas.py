@@ -19,7 +19,7 @@ import pandas as pd  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from engine.estimator import DecisionTree  # noqa: E402
-from gui.tree_canvas import TreeCanvas  # noqa: E402
+from gui.canvas.tree_canvas import TreeCanvas  # noqa: E402
 
 
 def tree_with_about(nodes: int):
@@ -48,7 +48,7 @@ def expand_in_background(app, tree) -> tuple[float, float]:
     canvas, the longest the GUI thread went without processing events)."""
     from PySide6.QtCore import QTimer
 
-    from gui.jobs import Job, JobRunner
+    from gui.session.jobs import Job, JobRunner
 
     runner = JobRunner()
 

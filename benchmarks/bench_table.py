@@ -81,9 +81,9 @@ def sort_and_filter(table) -> dict[str, tuple[float, float]]:
     """The table panel's sort and filter against the same operation in pandas on the frame."""
     from PySide6.QtCore import Qt
 
-    from gui.document import DataDocument
-    from gui.table_model import TableModel
-    from gui.table_proxy import RowsProxy
+    from gui.table.document import DataDocument
+    from gui.table.table_model import TableModel
+    from gui.table.table_proxy import RowsProxy
 
     doc = DataDocument()
     doc.load(table, None)
@@ -111,9 +111,9 @@ def sort_and_filter(table) -> dict[str, tuple[float, float]]:
 
 def show_and_scroll(app, table, path: str) -> tuple[float, list[float]]:
     """Time to the first paint of the table panel over ``table``, and 40 scroll steps."""
-    from gui.document import DataDocument
     from gui.panels.data import TablePanel
-    from gui.table_model import TableModel
+    from gui.table.document import DataDocument
+    from gui.table.table_model import TableModel
 
     doc = DataDocument()
     panel = TablePanel(TableModel(doc))

@@ -135,12 +135,12 @@ def _image(path: str, args, model):
         raise ArborError("--image-scale must be between 0.1 and 10")
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     try:
-        from gui.image_export import image_writer
+        from gui.canvas.image_export import image_writer
     except ImportError as err:
         raise ArborError(f"drawing images needs Qt and its system libraries ({err})") from None
 
     from engine.export.node_labels import NodeLabels
-    from gui.figure_style import SCREEN
+    from gui.drawing.figure_style import SCREEN
 
     style = SCREEN.with_labels(NodeLabels.parse(args.labels))
     return image_writer(model.tree_, path, scale=args.image_scale, transparent=args.transparent,

@@ -40,7 +40,7 @@ def run(argv: list[str]) -> int:
     install_exception_hook(window)
     # Work kept by windows that did not close properly (this window's own file is new;
     # files of windows still open are locked and left alone).
-    from gui.recovery import offer_orphans
+    from gui.session.recovery import offer_orphans
 
     if offer_orphans(window):
         window.show_first()

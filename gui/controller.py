@@ -14,10 +14,10 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from engine.errors import ArborError
 from engine.runs import RunLog
-from gui.document import DataDocument
-from gui.figure_book import FigureBook, stale_reasons
-from gui.jobs import Job, JobRunner, TrainResult, train_call
-from gui.memory import give_back
+from gui.session.figure_book import FigureBook, stale_reasons
+from gui.session.jobs import Job, JobRunner, TrainResult, train_call
+from gui.session.memory import give_back
+from gui.table.document import DataDocument
 
 #: What Train says when it would only repeat a training.
 _ALREADY = {"same": "Already training with these options on this table: its tree appears when it is done "
@@ -168,7 +168,7 @@ class Controller(QObject):
         self.runner.busy_changed.connect(self._on_runner_busy_changed)
         self._queue: list[TrainRequest] = []
         self._training: tuple[Job, TrainRequest] | None = None  # the last training started
-        # Once the slots of a change have let go of what it replaced (gui.memory says why).
+        # Once the slots of a change have let go of what it replaced (gui.session.memory says why).
         self._give_back = QTimer(self, singleShot=True, interval=0)
         self._give_back.timeout.connect(give_back)
         self.options = Options()

@@ -2,8 +2,8 @@
 
 It holds no state of its own beyond layout: the table, options, trained tree and its
 numbers are the controller's (``gui.controller``); the commands are declared in
-``gui.actions``; file, export and table-edit work live in ``gui.files``,
-``gui.exports`` and ``gui.table_edits``.
+``gui.actions``; file, export and table-edit work live in ``gui.session.files``,
+``gui.session.exports`` and ``gui.table.table_edits``.
 """
 
 from __future__ import annotations
@@ -30,17 +30,13 @@ from PySide6.QtWidgets import (
 
 from engine.export.node_labels import NodeLabels
 from gui.actions import MENUS, TOOLBAR, build_actions, update_enabled
-from gui.collector import collect_in_gui_thread
+from gui.canvas.find_bar import FindBar
+from gui.canvas.modelling import Modelling
+from gui.canvas.tree_canvas import TreeCanvas
 from gui.compile_notice import CompileNotice
 from gui.controller import Controller
 from gui.dialogs import Dialogs
 from gui.elided_label import ElidedLabel
-from gui.evaluating import Evaluating
-from gui.exports import IMAGE_SCALES, Exports
-from gui.files import FileActions
-from gui.find_bar import FindBar
-from gui.large_data import LargeData
-from gui.modelling import Modelling
 from gui.panels.algorithm import ConfigPanel
 from gui.panels.data import TablePanel
 from gui.panels.evaluation import EvaluationPanel
@@ -52,11 +48,15 @@ from gui.panels.runs import RunsPanel
 from gui.panels.tree_text import TreeTextPanel
 from gui.panels.what_if import WhatIfPanel
 from gui.plain_text import plain_tip
-from gui.recovery import Recovery
 from gui.screen_fit import first_geometry, fit_to_screen
-from gui.table_edits import TableEdits
-from gui.table_model import TableModel
-from gui.tree_canvas import TreeCanvas
+from gui.session.collector import collect_in_gui_thread
+from gui.session.evaluating import Evaluating
+from gui.session.exports import IMAGE_SCALES, Exports
+from gui.session.files import FileActions
+from gui.session.large_data import LargeData
+from gui.session.recovery import Recovery
+from gui.table.table_edits import TableEdits
+from gui.table.table_model import TableModel
 from gui.wheel_guard import install_wheel_guard
 
 #: Docks: name, area, and the dock it shares tabs with (None: its own place).
@@ -90,7 +90,7 @@ class MainWindow(QMainWindow):
 
     def __init__(self, settings: QSettings | None = None):
         super().__init__()
-        collect_in_gui_thread()  # before any worker thread starts: see gui/collector.py
+        collect_in_gui_thread()  # before any worker thread starts: see gui/session/collector.py
         install_wheel_guard()  # the wheel scrolls panels, not the inputs it passes: see gui/wheel_guard.py
         self.settings = settings or QSettings()
         self.controller = Controller(self)
@@ -399,7 +399,7 @@ class MainWindow(QMainWindow):
 
     def _start_canvas_job(self, name: str, call, done) -> bool:
         """A big layout for the canvas, run as a job (progress in the status bar, Esc cancels)."""
-        from gui.jobs import Job
+        from gui.session.jobs import Job
 
         c = self.controller
         if c.busy:

@@ -23,9 +23,9 @@ from PySide6.QtWidgets import (
 )
 
 from engine.runs import settings_summary
-from gui.confusion_view import ConfusionView
+from gui.canvas.tree_canvas import TreeCanvas
+from gui.panels.confusion_view import ConfusionView
 from gui.plain_text import plain_tip
-from gui.tree_canvas import TreeCanvas
 
 BETTER, WORSE = QColor("#DCFCE7"), QColor("#FEE2E2")
 

@@ -18,11 +18,11 @@ from PySide6.QtWidgets import (
 )
 
 from engine.errors import ArborError
-from gui.document import coerce
 from gui.mime import ROWS_MIME
-from gui.table_commands import PasteCommand
-from gui.table_model import TableModel
-from gui.table_proxy import RowsProxy
+from gui.table.document import coerce
+from gui.table.table_commands import PasteCommand
+from gui.table.table_model import TableModel
+from gui.table.table_proxy import RowsProxy
 
 FILTER_DELAY_MS = 250
 MAX_COLUMN_WIDTH = 240  # pixels a column gets for its heading when a table opens
@@ -204,7 +204,7 @@ class TablePanel(QWidget):
             return
         doc = self.model.doc
         doc.undo_stack.beginMacro(f"Set {len(cells)} cell(s) missing")
-        from gui.table_commands import SetCellCommand
+        from gui.table.table_commands import SetCellCommand
 
         for r, c in cells:
             doc.undo_stack.push(SetCellCommand(doc, r, c, np.nan))

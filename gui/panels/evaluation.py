@@ -25,8 +25,8 @@ from PySide6.QtWidgets import (
 )
 
 from engine.evaluate.report import evaluation_text, per_class_rows
-from gui import palette
-from gui.confusion_view import ConfusionView
+from gui.drawing import palette
+from gui.panels.confusion_view import ConfusionView
 
 CURVES = ("ROC", "Precision-recall")
 PLOTS = ("Predicted against actual", "Residuals")

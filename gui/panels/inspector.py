@@ -12,11 +12,11 @@ from PySide6.QtWidgets import QLabel, QPushButton, QScrollArea, QVBoxLayout, QWi
 from engine.export.labels import candidate_split, condition, number
 from engine.learn.criteria import entropy, gini
 from engine.learn.explain import REASONS, attribute_table, node_rows, used_on_path
-from gui.cards import Card
-from gui.jobs import start_on_pool
 from gui.mime import NODE_MIME
-from gui.pruning_text import node_pruning_html
-from gui.splits_table import SplitsTable
+from gui.panels.cards import Card
+from gui.panels.pruning_text import node_pruning_html
+from gui.panels.splits_table import SplitsTable
+from gui.session.jobs import start_on_pool
 
 #: A node with at least this much training weight has its candidate splits scored on a worker
 #: thread (a million rows take about a second), the rest of its card shown at once.

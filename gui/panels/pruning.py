@@ -27,8 +27,8 @@ from PySide6.QtWidgets import (
 
 from engine.prune.cost_complexity import cost_complexity_path, prune_to_step
 from engine.prune.record import COLLAPSED, IS_LEAF, KEPT, PRUNED, RAISED, RECORD_LIMIT, node_at
-from gui.cards import Card
-from gui.pruning_text import decision_html
+from gui.panels.cards import Card
+from gui.panels.pruning_text import decision_html
 
 INTROS = {
     "pessimistic": ("C4.5 prunes bottom-up (seed 001): at each node, keep the subtree, make a "

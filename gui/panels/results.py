@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWidget
 
 from engine.evaluate.figures import few_rows_note
 from engine.export.labels import number
-from gui.confusion_view import ConfusionView
+from gui.panels.confusion_view import ConfusionView
 
 EMPTY = "Train a tree (F5) to see its results."
 STALE_STYLE = "QLabel { background: #FEF0C7; color: #7A2E0E; border: 1px solid #FEC84B; padding: 4px; }"

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gui.jobs import Job, run_aside
+from gui.session.jobs import Job, run_aside
 
 VIEWS = ("Tree (J48 layout)", "Rules", "Simplified rules")
 TIPS = ("One line per branch as Weka's J48 prints it; a leaf shows (instances/errors) on the training rows",

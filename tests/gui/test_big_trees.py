@@ -8,7 +8,7 @@ from PySide6.QtCore import QPointF
 from engine.data.table import make_table
 from engine.estimator import DecisionTree
 from engine.export.search import find_nodes
-from gui.tree_canvas import READABLE, SHOW_AT_MOST, TreeCanvas
+from gui.canvas.tree_canvas import READABLE, SHOW_AT_MOST, TreeCanvas
 
 
 @pytest.fixture(scope="module")

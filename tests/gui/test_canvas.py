@@ -6,7 +6,7 @@ from PySide6.QtGui import QWheelEvent
 
 from engine.data.samples import load_sample
 from engine.estimator import DecisionTree
-from gui.tree_canvas import TreeCanvas
+from gui.canvas.tree_canvas import TreeCanvas
 
 
 @pytest.fixture
@@ -177,7 +177,7 @@ def test_big_tree_and_orientation(canvas):
 
 
 def test_image_export_headless(tmp_path, canvas):
-    from gui.image_export import save_image
+    from gui.canvas.image_export import save_image
 
     tree = canvas.tree()
     for suffix in (".png", ".svg", ".pdf"):
@@ -192,7 +192,7 @@ def test_image_export_headless(tmp_path, canvas):
 
 
 def test_a_tree_too_wide_for_a_png_says_so_once(canvas, tmp_path, monkeypatch, capfd):
-    import gui.image_export as image_export
+    import gui.canvas.image_export as image_export
     from engine.errors import ArborError
 
     monkeypatch.setattr(image_export, "MAX_SIDE", 400)  # the weather tree is wider at 2x
@@ -219,7 +219,7 @@ def test_a_big_tree_opens_with_its_top_levels_and_expands(qtbot):
     import numpy as np
     import pandas as pd
 
-    from gui.tree_canvas import FIRST_VIEW, SHOW_AT_MOST, top_levels
+    from gui.canvas.tree_canvas import FIRST_VIEW, SHOW_AT_MOST, top_levels
 
     rng = np.random.default_rng(0)
     frame = pd.DataFrame(rng.normal(size=(6000, 3)), columns=list("abc"))
@@ -258,7 +258,7 @@ def _differing_share(a, b) -> float:
 def test_far_out_the_boxes_are_drawn_in_one_item_and_look_the_same(qtbot, canvas):
     from PySide6.QtWidgets import QGraphicsItem
 
-    from gui.node_item import LOD_BOX
+    from gui.canvas.node_item import LOD_BOX
 
     no_contents = QGraphicsItem.GraphicsItemFlag.ItemHasNoContents
     scene = canvas.tree_scene()

@@ -1,10 +1,10 @@
-"""Cycles are collected in the GUI thread, never in a training thread (gui/collector.py)."""
+"""Cycles are collected in the GUI thread, never in a training thread (gui/session/collector.py)."""
 
 import gc
 import threading
 import weakref
 
-from gui.collector import INTERVAL_MS, collect_in_gui_thread
+from gui.session.collector import INTERVAL_MS, collect_in_gui_thread
 
 
 class _Cycle:

@@ -1,8 +1,8 @@
 """The controller alone (no window): state changes only through its methods, and says so."""
 
 from engine.data.samples import load_sample
+from gui.canvas.modelling import TreeEditCommand
 from gui.controller import EDITED, PRUNED, TRAINED, Controller
-from gui.modelling import TreeEditCommand
 
 
 def _trained(qtbot, params=None, cv_folds=0):

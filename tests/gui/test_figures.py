@@ -14,8 +14,8 @@ from engine.export.node_labels import NodeLabels, node_lines, weka_counts
 from engine.learn.growth import grow
 from engine.settings import resolve
 from engine.tree import Tree
-from gui import image_export
-from gui.figure_style import SCREEN, SLIDE
+from gui.canvas import image_export
+from gui.drawing.figure_style import SCREEN, SLIDE
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -52,7 +52,7 @@ def test_at_1024x700_the_canvas_has_room_and_every_option_can_be_reached(qtbot, 
 def test_the_toolbar_does_not_move_as_undo_text_grows(qtbot, window):
     from PySide6.QtWidgets import QToolBar
 
-    from gui.table_commands import set_kind
+    from gui.table.table_commands import set_kind
 
     window.show()
     toolbar = window.findChild(QToolBar, "toolbar-main")

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from gui.recovery import FileLock, lock_of, offer_orphans, orphans, sidecar_of
+from gui.session.recovery import FileLock, lock_of, offer_orphans, orphans, sidecar_of
 
 
 @pytest.fixture
@@ -139,7 +139,7 @@ def test_the_question_names_the_work_and_its_time_as_plain_text(two, monkeypatch
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QMessageBox
 
-    from gui.recovery import ask_recovery
+    from gui.session.recovery import ask_recovery
 
     a, _, folder = two
     a.files.doc.sample_name = "<b>sales</b>.csv"

@@ -238,8 +238,8 @@ def test_a_large_table_opened_and_closed_again_and_again_is_let_go(qtbot, window
 
 def test_undo_keeps_the_newest_hundred_steps(qtbot, window):
     from engine.learn.editing import make_leaf
-    from gui.document import UNDO_LIMIT
-    from gui.modelling import TreeEditCommand
+    from gui.canvas.modelling import TreeEditCommand
+    from gui.table.document import UNDO_LIMIT
 
     win = window
     win.controller.load_table(_table(300), None, sample="generated")

@@ -5,9 +5,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QAbstractItemModelTester
 
 from engine.data.samples import load_sample
-from gui.document import DataDocument
-from gui.table_commands import rename_column, set_kind
-from gui.table_model import TableModel
+from gui.table.document import DataDocument
+from gui.table.table_commands import rename_column, set_kind
+from gui.table.table_model import TableModel
 
 
 def make(name="weather-numeric"):

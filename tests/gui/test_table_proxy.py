@@ -6,9 +6,9 @@ import pytest
 from PySide6.QtCore import QItemSelectionModel, Qt
 
 from engine.data.table import make_table
-from gui.document import DataDocument
-from gui.table_model import TableModel
-from gui.table_proxy import RowsProxy
+from gui.table.document import DataDocument
+from gui.table.table_model import TableModel
+from gui.table.table_proxy import RowsProxy
 
 
 @pytest.fixture

@@ -126,7 +126,7 @@ def _csv(tmp_path, rows=2000):
 
 
 def test_a_big_file_opens_on_a_worker_thread(qtbot, window, tmp_path, monkeypatch):
-    monkeypatch.setattr("gui.files.BACKGROUND_OPEN_BYTES", 0)
+    monkeypatch.setattr("gui.session.files.BACKGROUND_OPEN_BYTES", 0)
     path = _csv(tmp_path)
     assert window.files.open_path(str(path))
     assert window.doc.n_rows == 14  # still the old table while reading
@@ -138,7 +138,7 @@ def test_a_big_file_opens_on_a_worker_thread(qtbot, window, tmp_path, monkeypatc
 
 
 def test_a_big_bad_file_reports_and_keeps_the_table(qtbot, window, tmp_path, monkeypatch):
-    monkeypatch.setattr("gui.files.BACKGROUND_OPEN_BYTES", 0)
+    monkeypatch.setattr("gui.session.files.BACKGROUND_OPEN_BYTES", 0)
     bad = tmp_path / "bad.csv"
     bad.write_text("a,b\n1,2\n3\n")
     assert window.files.open_path(str(bad))
@@ -148,7 +148,7 @@ def test_a_big_bad_file_reports_and_keeps_the_table(qtbot, window, tmp_path, mon
 
 
 def test_edits_made_while_a_file_opens_are_not_dropped_silently(qtbot, window, tmp_path, monkeypatch):
-    import gui.files as files
+    import gui.session.files as files
 
     monkeypatch.setattr(files, "BACKGROUND_OPEN_BYTES", 0)
     real = window.files._on_open_finished

@@ -1,4 +1,4 @@
-"""The tree canvas: a zoomable, pannable view of a :class:`gui.tree_scene.TreeScene`.
+"""The tree canvas: a zoomable, pannable view of a :class:`gui.canvas.tree_scene.TreeScene`.
 
 QGraphicsView rather than pyqtgraph: nodes are real items (selection, drag,
 tooltips, per-item cached painting and level of detail come with Qt's item
@@ -18,9 +18,9 @@ from PySide6.QtGui import QColor, QKeySequence, QPainter, QWheelEvent
 from PySide6.QtWidgets import QGraphicsView, QLabel
 
 from engine.tree import Tree
-from gui import palette
-from gui.node_item import LOD_BOX, NodeItem, new_metrics
-from gui.tree_scene import TreeScene, count_shown, make_items, plan_scene, with_box_paths
+from gui.canvas.node_item import LOD_BOX, NodeItem, new_metrics
+from gui.canvas.tree_scene import TreeScene, count_shown, make_items, plan_scene, with_box_paths
+from gui.drawing import palette
 
 MIN_SCALE, MAX_SCALE = 0.02, 6.0
 #: The view following growth or pruning zooms in to this scale when it is further out.
@@ -108,7 +108,7 @@ class TreeCanvas(QGraphicsView):
         self._legend.setStyleSheet("background: rgba(255,255,255,225); border: 1px solid #D0D5DD;"
                                    " border-radius: 4px; padding: 4px 6px;")
         self._legend.hide()
-        from gui.overview import Overview
+        from gui.canvas.overview import Overview
 
         self.overview = Overview(self)
         self._overview_stale = True
@@ -547,7 +547,7 @@ class TreeCanvas(QGraphicsView):
         if tree is None or tree.n_nodes < 20_000:
             return
         from engine.export.search import search_index
-        from gui.jobs import Job, run_aside
+        from gui.session.jobs import Job, run_aside
 
         def call(monitor):
             with _collection_paused():

@@ -15,9 +15,9 @@ from PySide6.QtGui import QBrush, QColor, QFont
 from engine.data.table import IGNORED, NUMERIC
 from engine.errors import ArborError
 from engine.export.labels import number
-from gui.document import DataDocument, coerce
 from gui.plain_text import plain_tip
-from gui.table_commands import SetCellCommand
+from gui.table.document import DataDocument, coerce
+from gui.table.table_commands import SetCellCommand
 
 MISSING_TEXT = "?"
 NO_PARENT = QModelIndex()

@@ -12,7 +12,7 @@ from PySide6.QtCore import QObject
 
 from engine.errors import ArborError
 from gui.dialogs import DATA_FILTER
-from gui.jobs import Job
+from gui.session.jobs import Job
 
 PREDICTIONS_FILTER = "CSV (*.csv);;TSV (*.tsv);;Excel (*.xlsx);;Parquet (*.parquet)"
 

@@ -17,7 +17,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 
-from gui.table_model import CELL_FLAGS, MISSING_TEXT, TableModel
+from gui.table.table_model import CELL_FLAGS, MISSING_TEXT, TableModel
 
 NO_PARENT = QModelIndex()
 _NUMBER_CHARS = frozenset("0123456789.-")

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.errors import ArborError
-from gui.jobs import Job
+from gui.session.jobs import Job
 
 #: Rows the preview shows.
 PREVIEW_ROWS = 200

@@ -3,7 +3,7 @@
 Painting is cached and switches level of detail with the zoom: below
 ``LOD_BOX`` only the box (tinted by the majority class), below ``LOD_TEXT``
 the box and its headline, above that everything. What the lines say and the
-type sizes come from a :class:`gui.figure_style.FigureStyle`.
+type sizes come from a :class:`gui.drawing.figure_style.FigureStyle`.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 from engine.export.labels import attribute_name, predicted
 from engine.export.node_labels import node_lines
 from engine.tree import Node, Tree
-from gui import palette
-from gui.figure_style import SCREEN, FigureStyle
+from gui.drawing import palette
+from gui.drawing.figure_style import SCREEN, FigureStyle
 
 LOD_BOX, LOD_TEXT = 0.3, 0.55
 PAD_X, PAD_Y, BAR_H = 10.0, 6.0, 7.0
@@ -98,7 +98,7 @@ class NodeItem(QGraphicsItem):
     def hoverEnterEvent(self, event) -> None:  # noqa: N802 - Qt override
         # The rule costs a walk from the root, so it is built on first hover, not for every node.
         if not self.toolTip():  # also the cursor: set per hover, not per item up front
-            from gui.tree_scene import tooltip
+            from gui.canvas.tree_scene import tooltip
 
             self.setToolTip(tooltip(self.tree, self.node.id))
             self.setCursor(Qt.CursorShape.PointingHandCursor)

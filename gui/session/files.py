@@ -7,7 +7,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, QSettings, Signal
 
 from engine.errors import ArborError
-from gui.jobs import Job
+from gui.session.jobs import Job
 
 MAX_RECENT = 8
 #: Files at least this big are read on a worker thread, so the window stays live meanwhile.

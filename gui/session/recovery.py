@@ -198,7 +198,7 @@ def _remove_stale_locks(folder: Path, excluded: set[Path]) -> None:
 class Recovery(QObject):
     """Writes the session to the window's own recovery file while there are unsaved changes.
 
-    ``files`` is the window's :class:`gui.files.FileActions` (its document and project writer).
+    ``files`` is the window's :class:`gui.session.files.FileActions` (its document and project writer).
 
     Signals
     -------

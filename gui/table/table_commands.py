@@ -11,7 +11,7 @@ from PySide6.QtGui import QUndoCommand
 
 from engine.data.table import IGNORED, NOMINAL
 from engine.errors import ArborError
-from gui.document import DataDocument
+from gui.table.document import DataDocument
 
 
 class SetCellCommand(QUndoCommand):

@@ -13,9 +13,9 @@ from PySide6.QtWidgets import QApplication
 from engine.atomic import write_atomic
 from engine.errors import ArborError, printable
 from engine.tree import Tree
-from gui import palette
-from gui.figure_style import FAMILIES, SCREEN, SLIDE, FigureStyle
-from gui.tree_scene import TreeScene
+from gui.canvas.tree_scene import TreeScene
+from gui.drawing import palette
+from gui.drawing.figure_style import FAMILIES, SCREEN, SLIDE, FigureStyle
 
 FORMATS = (".png", ".svg", ".pdf")
 MARGIN = 24.0

@@ -1,7 +1,7 @@
 """The data table's structural edits: rows, columns, kinds and the target, each undoable.
 
 The header's context menu and the Edit menu's row commands land here; every edit is a
-command from :mod:`gui.table_commands` pushed on the document's undo stack.
+command from :mod:`gui.table.table_commands` pushed on the document's undo stack.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QMenu
 
 from engine.data.table import IGNORED, KINDS
 from engine.errors import ArborError
-from gui.table_commands import (
+from gui.table.table_commands import (
     delete_column,
     delete_rows,
     duplicate_column,

@@ -18,9 +18,18 @@ from engine.export.graph import to_digraph
 from engine.export.labels import branch_condition
 from engine.export.layout import tidy_layout
 from engine.tree import Tree
-from gui import palette
-from gui.figure_style import SCREEN, FigureStyle
-from gui.node_item import BAR_H, LOD_TEXT, PAD_X, PAD_Y, NodeItem, box_colour, node_size, node_texts
+from gui.canvas.node_item import (
+    BAR_H,
+    LOD_TEXT,
+    PAD_X,
+    PAD_Y,
+    NodeItem,
+    box_colour,
+    node_size,
+    node_texts,
+)
+from gui.drawing import palette
+from gui.drawing.figure_style import SCREEN, FigureStyle
 
 #: Space kept between two edge labels side by side, and the narrowest label worth drawing.
 LABEL_GAP, LABEL_MIN = 6.0, 18.0

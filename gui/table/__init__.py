@@ -1,0 +1,1 @@
+"""The data table being edited: the document, its undoable commands and the Qt models over it."""
