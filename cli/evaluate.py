@@ -44,8 +44,8 @@ def evaluate_command(args, load, learner):
 def path_command(args, load, learner):
     from dataclasses import replace
 
-    from engine.evaluate.alpha import choose_alpha
-    from engine.learn.growth import grow
+    from engine.growth import grow
+    from engine.prune.alpha import choose_alpha
     from engine.prune.cost_complexity import cost_complexity_path
     from engine.tree import Tree
 

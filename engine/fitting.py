@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine.data.encoding import Encoded, subset
-from engine.evaluate.alpha import choose_alpha
-from engine.evaluate.folds import holdout_split
-from engine.learn.growth import grow
+from engine.data.folds import holdout_split
+from engine.growth import grow
 from engine.monitor import NULL_MONITOR, Monitor, watching
+from engine.prune.alpha import choose_alpha
 from engine.prune.cost_complexity import prune_cost_complexity
 from engine.prune.pessimistic import collapse_tree, prune_pessimistic
 from engine.prune.reduced_error import prune_reduced_error

@@ -393,7 +393,7 @@ class Controller(QObject):
         if self.result is None or self.result.full_tree is None:
             self.fail("Train a CART tree first: the pruning path belongs to it.")
             return None
-        from engine.evaluate.alpha import choose_alpha
+        from engine.prune.alpha import choose_alpha
 
         trained = self.result.model.settings_
         full, data = self.result.full_tree, self.result.data

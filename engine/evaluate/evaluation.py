@@ -6,11 +6,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from engine.data import folds as folding
 from engine.data.encoding import Encoded, subset
+from engine.data.folds import holdout_split, training_rows
 from engine.errors import ArborError
-from engine.evaluate import folds as folding
 from engine.evaluate.curves import ClassCurves, class_curves, weighted_mean
-from engine.evaluate.folds import holdout_split, training_rows
 from engine.fitting import fit_tree
 from engine.monitor import NULL_MONITOR, Monitor
 from engine.predict import class_codes, predict_proba, predict_value
@@ -159,7 +159,7 @@ def cross_val_predict(data: Encoded, settings: Settings, folds: int = 10, seed: 
     score (accuracy or RMSE).
 
     ``weka_folds`` deals the folds exactly as Weka's ``-x folds -s seed`` does
-    (:func:`engine.evaluate.folds.weka_folds`), so that C4.5's correct count can be set
+    (:func:`engine.data.folds.weka_folds`), so that C4.5's correct count can be set
     beside J48's fold for fold; otherwise each class is shuffled with numpy and dealt round.
     """
     return cross_val_predict_with(

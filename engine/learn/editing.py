@@ -92,19 +92,3 @@ def split_leaf(tree: Tree, data: Encoded, settings: Settings, node_id: int, attr
     draft.candidate = _forced(problem, attribute, rows, weights, threshold, groups)
     draft.children = [make_draft(problem, r, w, node.depth + 1) for r, w in partition(problem, draft)]
     return replace_subtree(tree, node_id, freeze(problem, draft))
-
-
-def grow_below(tree: Tree, data: Encoded, settings: Settings, node_id: int,
-               levels: int | None = None) -> Tree:
-    """Let the algorithm finish the subtree below ``node_id`` (or only ``levels`` more levels)."""
-    from engine.learn.growth import grow
-
-    node = tree.node(node_id)
-    rows, weights = node_rows(tree, data, node_id, settings)
-    if levels is not None:
-        limit = node.depth + levels
-        settings = replace(settings, max_depth=limit if settings.max_depth is None
-                           else min(settings.max_depth, limit))
-    used = used_on_path(tree, node_id) if not settings.binary else frozenset()
-    subtree = grow(data, settings, rows=rows, weights=weights, depth=node.depth, used=used)
-    return replace_subtree(tree, node_id, subtree)

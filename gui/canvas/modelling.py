@@ -12,7 +12,8 @@ from PySide6.QtWidgets import QMenu
 
 from engine.errors import ArborError
 from engine.export.labels import number
-from engine.learn.editing import grow_below, make_leaf, ranked_splits, split_leaf
+from engine.growth import grow_below
+from engine.learn.editing import make_leaf, ranked_splits, split_leaf
 from gui.controller import EDITED
 
 

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 
 from engine.errors import ArborError
 from engine.export.labels import attribute_name, condition, number
-from engine.learn.growth import grow, grow_steps
+from engine.growth import grow, grow_steps
 from engine.tree import THRESHOLD, Tree
 from gui.plain_text import plain_label, plain_tip
 
@@ -57,7 +57,7 @@ def _table(headers: list[str], tip: str, numbered: bool = False) -> QTableWidget
 
 
 class GrowthPanel(QWidget):
-    """Step / Play / Start over over :func:`engine.learn.growth.grow_steps`, with the log of
+    """Step / Play / Start over over :func:`engine.growth.grow_steps`, with the log of
     steps taken and the queue of leaves still to split.
 
     Signals

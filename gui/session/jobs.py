@@ -272,7 +272,7 @@ def train_call(table, params: dict, cv_folds: int, seed: int,
         if settings.algorithm == "cart":
             from dataclasses import replace
 
-            from engine.learn.growth import grow
+            from engine.growth import grow
             from engine.prune.cost_complexity import cost_complexity_path
             from engine.tree import Tree
 

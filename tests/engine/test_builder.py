@@ -25,7 +25,7 @@ from engine.fast import (
 )
 from engine.fast.histogram import bin_columns, edges_for  # noqa: E402
 from engine.fast.layout import MISSING_CODE  # noqa: E402
-from engine.learn.growth import grow, grow_steps  # noqa: E402
+from engine.growth import grow, grow_steps  # noqa: E402
 from engine.learn.problem import Problem  # noqa: E402
 from engine.monitor import Monitor  # noqa: E402
 from engine.settings import resolve  # noqa: E402

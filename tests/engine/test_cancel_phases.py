@@ -57,7 +57,7 @@ PHASES = {
     "cutting subtrees": ({"algorithm": "cart", "prune": "cost-complexity", "alpha": 0.001}, 0,
                          "engine.prune.cost_complexity:cut_below"),
     "CV alpha": ({"algorithm": "cart", "prune": "cost-complexity", "cv_alpha": 3}, 0,
-                 "engine.evaluate.alpha:_visits"),
+                 "engine.prune.alpha:_visits"),
     "reduced error": ({"algorithm": "cart", "prune": "reduced-error"}, 0,
                       "engine.fitting:prune_reduced_error"),
     "baselines": ({"algorithm": "cart", "max_depth": 3}, 0, "engine.evaluate.baseline:_numeric_rule"),

@@ -134,7 +134,7 @@ def test_pruning_at_alpha_matches_scikit_learn(alpha_index):
 def test_cv_alpha_reports_error_per_alpha_and_both_rules():
     from engine.data.encoding import encode
     from engine.data.table import make_table
-    from engine.evaluate.alpha import choose_alpha
+    from engine.prune.alpha import choose_alpha
 
     _, frame = _data(7, n=300)
     model = DecisionTree(algorithm="cart", prune="cost-complexity", cv_alpha=5, seed=3)
@@ -156,9 +156,9 @@ def test_cv_alpha_prunes_folds_at_geometric_means_and_the_root_interval_to_a_lea
     # folds' trees become their root. Stratified iris folds train on 45/45/45 rows, so the
     # one-leaf tree predicts the first class and is wrong on 100 of 150 rows.
     from engine.data.encoding import encode
+    from engine.data.folds import stratified_folds
     from engine.data.samples import load_sample
-    from engine.evaluate.alpha import choose_alpha
-    from engine.evaluate.folds import stratified_folds
+    from engine.prune.alpha import choose_alpha
 
     iris = load_sample("iris")
     model = DecisionTree(algorithm="cart", prune="cost-complexity", cv_alpha=10)
@@ -187,7 +187,7 @@ def test_best_first_queue_takes_nodes_in_scikit_learns_max_leaf_nodes_order():
     # their class counts (attributes tie at some nodes, where its random feature order picks).
     from engine.data.encoding import encode
     from engine.data.samples import load_sample
-    from engine.learn.growth import grow_steps
+    from engine.growth import grow_steps
     from engine.settings import resolve
     from engine.tree import Tree
 

@@ -196,8 +196,7 @@ def _other_fits(tmp_path: Path) -> None:
     from engine.data.io import read_table
     from engine.estimator import DecisionTree
     from engine.evaluate.evaluation import cross_validate
-    from engine.learn.editing import grow_below
-    from engine.learn.growth import grow, grow_steps
+    from engine.growth import grow, grow_below, grow_steps
 
     rng = np.random.default_rng(7)
     n = 9_000

@@ -11,8 +11,8 @@ import pytest
 from engine.data.encoding import encode
 from engine.data.table import make_table
 from engine.estimator import DecisionTree
-from engine.evaluate.alpha import _loss_sums_per_probe, choose_alpha
 from engine.predict import predict_proba, predict_value
+from engine.prune.alpha import _loss_sums_per_probe, choose_alpha
 from engine.prune.cost_complexity import cost_complexity_path, prune_cost_complexity
 
 

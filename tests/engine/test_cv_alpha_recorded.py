@@ -21,7 +21,7 @@ import pytest
 from engine.data.encoding import encode
 from engine.data.io import read_table
 from engine.estimator import DecisionTree
-from engine.evaluate.alpha import choose_alpha
+from engine.prune.alpha import choose_alpha
 
 ROOT = Path(__file__).resolve().parents[1] / "fixtures"
 DATA = ROOT / "weka" / "data"

@@ -6,8 +6,8 @@ from engine.data.encoding import encode
 from engine.errors import ArborError
 from engine.estimator import DecisionTree
 from engine.export.labels import attribute_name
-from engine.learn.editing import grow_below, make_leaf, ranked_splits, split_leaf
-from engine.learn.growth import grow_steps
+from engine.growth import grow_below, grow_steps
+from engine.learn.editing import make_leaf, ranked_splits, split_leaf
 from engine.settings import resolve
 from engine.tree import Tree
 

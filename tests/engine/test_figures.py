@@ -8,13 +8,13 @@ import pandas as pd
 import pytest
 
 from engine.data.encoding import encode, subset
+from engine.data.folds import stratified_folds
 from engine.data.io import read_table
 from engine.data.table import make_table
 from engine.estimator import DecisionTree
 from engine.evaluate.baseline import baselines, fit_one_r, fit_zero_r
 from engine.evaluate.evaluation import cross_validate
 from engine.evaluate.figures import cross_validated, few_rows_note, training_figures
-from engine.evaluate.folds import stratified_folds
 from engine.learn.editing import make_leaf
 
 WEKA = Path(__file__).parents[1] / "fixtures" / "weka" / "data"

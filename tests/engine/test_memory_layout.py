@@ -118,7 +118,7 @@ def test_grown_nodes_carry_split_scores_through_json():
 def _compiled_and_plain(settings_kw, n=3000, seed=11, regression=False):
     """The same tree grown by the compiled builder (ArrayNode) and by the oracle (Node)."""
     pytest.importorskip("numba")
-    from engine.learn.growth import grow
+    from engine.growth import grow
     from engine.settings import resolve
     from engine.tree import Tree
     from tests.oracle import growth as oracle

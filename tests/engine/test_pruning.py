@@ -7,7 +7,7 @@ import pytest
 from engine.data.encoding import encode
 from engine.data.table import make_table
 from engine.estimator import DecisionTree
-from engine.learn.growth import grow
+from engine.growth import grow
 from engine.prune.bounds import binomial_cdf, c45_extra_errors, estimated_errors, exact_bound
 from engine.prune.pessimistic import prune_pessimistic
 from engine.settings import resolve

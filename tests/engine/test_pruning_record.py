@@ -11,7 +11,7 @@ from engine.data.encoding import encode
 from engine.data.io import read_table
 from engine.data.table import make_table
 from engine.estimator import DecisionTree
-from engine.learn.growth import grow
+from engine.growth import grow
 from engine.prune.bounds import estimated_errors
 from engine.prune.pessimistic import prune_pessimistic
 from engine.prune.record import (

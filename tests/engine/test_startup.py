@@ -54,7 +54,7 @@ def test_help_imports_no_numpy_pandas_or_numba(tmp_path, argv):
 
 def test_a_fit_on_a_bundled_sample_imports_no_numba_or_dask(tmp_path):
     """A tiny fit runs the kernels' Python source: numba and the compiled kernels cost more
-    to load than the fit takes (engine.learn.growth.compiled_kernels_ready)."""
+    to load than the fit takes (engine.growth.compiled_kernels_ready)."""
     code, loaded, out = fresh(tmp_path, "train", "--sample", "weather")
     assert code == 0, out.stderr
     assert "Number of Leaves  : \t5" in out.stdout

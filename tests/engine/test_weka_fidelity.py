@@ -19,13 +19,13 @@ from hypothesis import strategies as st
 
 from engine.data.arff import parse_arff, read_arff
 from engine.data.encoding import encode
+from engine.data.folds import _group_by_class, _java_shuffle, weka_folds
+from engine.data.java_random import next_ints
 from engine.data.table import make_table
 from engine.estimator import DecisionTree
 from engine.evaluate.evaluation import cross_validate
-from engine.evaluate.folds import _group_by_class, _java_shuffle, weka_folds
-from engine.evaluate.java_random import next_ints
 from engine.export.text import to_text
-from engine.learn.growth import grow
+from engine.growth import grow
 from engine.learn.thresholds import c45_threshold
 from engine.settings import resolve
 

@@ -11,7 +11,7 @@ from engine.data.encoding import encode
 from engine.data.samples import load_sample
 from engine.estimator import DecisionTree
 from engine.export.node_labels import NodeLabels, node_lines, weka_counts
-from engine.learn.growth import grow
+from engine.growth import grow
 from engine.settings import resolve
 from engine.tree import Tree
 from gui.canvas import image_export

@@ -123,7 +123,7 @@ def grow(data: Encoded, settings: Settings, rows=None, weights=None, depth: int 
 
 
 def grow_steps(data: Encoded, settings: Settings) -> Iterator[tuple]:
-    """What :func:`engine.learn.growth.grow_steps` must yield: (tree so far, id of the node
+    """What :func:`engine.growth.grow_steps` must yield: (tree so far, id of the node
     just split, its priority, the queue of open leaves as (id, priority) in the order taken)."""
     problem = Problem(data, settings)
     root = make_draft(problem, np.arange(data.n_rows), data.weight.copy(), 0)

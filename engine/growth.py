@@ -20,15 +20,24 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from engine.data.encoding import Encoded
+from engine.fast import compile as compilation
+from engine.fast.builder import grow_stepwise, grow_tree, plan
+from engine.fast.interpreted import (
+    INTERPRETED_MAX_CELLS,
+    UNCOMPILED_MAX_CELLS,
+    UNCOMPILED_SECONDS,
+)
+from engine.learn.editing import replace_subtree
+from engine.learn.explain import node_rows, used_on_path
 from engine.learn.problem import Problem
 from engine.monitor import NULL_MONITOR, Monitor
 from engine.settings import Settings
-from engine.tree import Node
+from engine.tree import Node, Tree
 
 
 class _Interpreted:
@@ -56,19 +65,12 @@ def compiled_kernels_ready(monitor: Monitor, cells: int) -> bool:
     once fits have run ``UNCOMPILED_SECONDS`` interpreted here, tiny fits are small fits
     as any other: rather than go on paying the interpreter, the process loads the kernels.
     """
-    from engine.fast import compile as kernels
-    from engine.fast.interpreted import (
-        INTERPRETED_MAX_CELLS,
-        UNCOMPILED_MAX_CELLS,
-        UNCOMPILED_SECONDS,
-    )
-
     if (cells <= UNCOMPILED_MAX_CELLS and _Interpreted.seconds < UNCOMPILED_SECONDS
-            and not kernels.is_ready()):
+            and not compilation.is_ready()):
         return False
     if cells <= INTERPRETED_MAX_CELLS:
-        return kernels.wait_until_compiled(monitor, 0.0)
-    return kernels.wait_until_compiled(monitor, None)
+        return compilation.wait_until_compiled(monitor, 0.0)
+    return compilation.wait_until_compiled(monitor, None)
 
 
 def grow(
@@ -89,9 +91,6 @@ def grow(
     kernels whatever the size; False runs the Python source (the root alone, say). The
     tree is the same every way.
     """
-    from engine.fast.builder import grow_tree, plan
-    from engine.fast.compile import wait_until_compiled
-
     problem = Problem(data, settings, monitor)
     monitor.report(0.0, "choosing the first split")
     rows = np.arange(data.n_rows) if rows is None else np.asarray(rows)
@@ -99,7 +98,7 @@ def grow(
     if compiled is None:
         compiled = compiled_kernels_ready(monitor, len(rows) * data.X.shape[1])
     elif compiled:
-        compiled = wait_until_compiled(monitor, None)
+        compiled = compilation.wait_until_compiled(monitor, None)
     started = time.thread_time()
     try:
         node = grow_tree(problem, plan(settings, len(rows)), rows, weights, depth,
@@ -131,9 +130,21 @@ class GrowthStep:
 def grow_steps(data: Encoded, settings: Settings) -> Iterator[GrowthStep]:
     """Grow one split at a time, in the order the settings' growth strategy expands nodes
     (on the compiled loop, one expansion per call: the tree is the one :func:`grow` grows)."""
-    from engine.fast.builder import grow_stepwise, plan
-
     compiled = compiled_kernels_ready(NULL_MONITOR, data.n_rows * data.X.shape[1])
     for root, expanded, worth, queue in grow_stepwise(
             Problem(data, settings), plan(settings, data.n_rows), NULL_MONITOR, compiled):
         yield GrowthStep(root, expanded, worth, queue)
+
+
+def grow_below(tree: Tree, data: Encoded, settings: Settings, node_id: int,
+               levels: int | None = None) -> Tree:
+    """Let the algorithm finish the subtree below ``node_id`` (or only ``levels`` more levels)."""
+    node = tree.node(node_id)
+    rows, weights = node_rows(tree, data, node_id, settings)
+    if levels is not None:
+        limit = node.depth + levels
+        settings = replace(settings, max_depth=limit if settings.max_depth is None
+                           else min(settings.max_depth, limit))
+    used = used_on_path(tree, node_id) if not settings.binary else frozenset()
+    subtree = grow(data, settings, rows=rows, weights=weights, depth=node.depth, used=used)
+    return replace_subtree(tree, node_id, subtree)

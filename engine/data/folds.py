@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from engine.data.java_random import next_ints
 from engine.errors import ArborError
-from engine.evaluate.java_random import next_ints
 
 
 def stratified_folds(y: np.ndarray | None, n: int, k: int, seed: int) -> list[np.ndarray]:

@@ -17,8 +17,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from engine.data.encoding import Encoded, subset
-from engine.evaluate.folds import stratified_folds, training_rows
-from engine.learn.growth import grow
+from engine.data.folds import stratified_folds, training_rows
+from engine.growth import grow
 from engine.monitor import NULL_MONITOR, Monitor, checkpoint
 from engine.predict import node_output
 from engine.prune.cost_complexity import cost_complexity_path
