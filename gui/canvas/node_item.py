@@ -8,11 +8,13 @@ type sizes come from a :class:`gui.drawing.figure_style.FigureStyle`.
 
 from __future__ import annotations
 
+from html import escape
+
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 
-from engine.export.labels import attribute_name, predicted
+from engine.export.labels import attribute_name, condition, number, predicted
 from engine.export.node_labels import node_lines
 from engine.tree import Node, Tree
 from gui.drawing import palette
@@ -98,8 +100,6 @@ class NodeItem(QGraphicsItem):
     def hoverEnterEvent(self, event) -> None:  # noqa: N802 - Qt override
         # The rule costs a walk from the root, so it is built on first hover, not for every node.
         if not self.toolTip():  # also the cursor: set per hover, not per item up front
-            from gui.canvas.tree_scene import tooltip
-
             self.setToolTip(tooltip(self.tree, self.node.id))
             self.setCursor(Qt.CursorShape.PointingHandCursor)
         super().hoverEnterEvent(event)
@@ -179,3 +179,16 @@ class NodeItem(QGraphicsItem):
         super().mouseMoveEvent(event)
         if self.scene() is not None:
             self.scene().node_moved(self)
+
+
+def tooltip(tree: Tree, node_id: int) -> str:
+    """A node's hover text: the rule that leads to it and its counts (rich text, data escaped)."""
+    path = tree.path_to(node_id)
+    rule = " AND ".join(condition(tree, a, b) for a, b in path[:-1]) or "(root: every instance)"
+    node = path[-1][0]
+    if tree.is_regression:
+        counts = f"mean {number(node.value)} over {number(node.weight)} instances"
+    else:
+        counts = ", ".join(f"{escape(c)}: {number(round(v, 2))}" for c, v in zip(tree.classes, node.distribution,
+                                                                          strict=True))
+    return f"<b>{escape(rule)}</b><br>{counts}"

@@ -762,16 +762,3 @@ class TreeScene(QGraphicsScene):
     def edge_path(self) -> QPainterPath:
         return QPainterPath(self._edges_item._path) if self._edges_item else QPainterPath()
 
-
-def tooltip(tree: Tree, node_id: int) -> str:
-    from engine.export.labels import condition, number
-
-    path = tree.path_to(node_id)
-    rule = " AND ".join(condition(tree, a, b) for a, b in path[:-1]) or "(root: every instance)"
-    node = path[-1][0]
-    if tree.is_regression:
-        counts = f"mean {number(node.value)} over {number(node.weight)} instances"
-    else:
-        counts = ", ".join(f"{escape(c)}: {number(round(v, 2))}" for c, v in zip(tree.classes, node.distribution,
-                                                                          strict=True))
-    return f"<b>{escape(rule)}</b><br>{counts}"

@@ -135,7 +135,7 @@ def test_a_compiled_tree_is_inspected_edited_and_undone_like_any_other(qtbot, wi
     from engine.export.labels import condition
     from engine.fast.compile import compile_kernels
     from engine.tree import ArrayNode, Node
-    from gui.canvas.tree_scene import tooltip
+    from gui.canvas.node_item import tooltip
     from tests.gui.test_window import _big_table
 
     assert compile_kernels()
