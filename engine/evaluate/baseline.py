@@ -24,7 +24,7 @@ from engine.monitor import checkpoint
 
 
 @dataclass(frozen=True)
-class Baselines:
+class BaselineReport:
     n: float
     zero_r_class: str
     zero_r_errors: float
@@ -255,7 +255,7 @@ def _scan_bucket(cum, first, p, a, need) -> int:
     return V - 1
 
 
-def baselines(data: Encoded, min_bucket: int = 6) -> Baselines:
+def baselines(data: Encoded, min_bucket: int = 6) -> BaselineReport:
     """Compute 0-R and 1-R on a classification training set.
 
     Examples
@@ -274,7 +274,7 @@ def baselines(data: Encoded, min_bucket: int = 6) -> Baselines:
         per_attr.append((attr.name, errors))
         if errors < best_errors - 1e-9:
             best, best_errors, best_rules = attr.name, errors, rules
-    return Baselines(
+    return BaselineReport(
         n=float(totals.sum()),
         zero_r_class=schema.classes[int(np.argmax(totals))],
         zero_r_errors=_errors(totals),

@@ -10,7 +10,7 @@ from engine.errors import ArborError
 
 
 def _rules(model, table, path: Path) -> str:
-    from engine.export.rules import accuracy_note, rules_text, simplify_rules, to_rules
+    from engine.export.rule_set import accuracy_note, rules_text, simplify_rules, to_rules
 
     data = encode(table, model.settings_.task)
     fmt = "markdown" if path.suffix.lower() == ".md" else "text"

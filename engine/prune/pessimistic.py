@@ -27,7 +27,7 @@ from engine.prune.record import (
     RECORD_LIMIT,
     SUBTREE,
     Decision,
-    Option,
+    PruningOption,
     PruningRecord,
     Share,
 )
@@ -85,17 +85,17 @@ def _share(branch: int, live: LiveNode, estimate) -> Share:
 
 
 def _options(live: LiveNode, estimate, raised: LiveNode | None = None,
-             branch: int = -1) -> tuple[Option, ...]:
+             branch: int = -1) -> tuple[PruningOption, ...]:
     """The leaf and subtree options at ``live`` (and the raised branch), shares per branch."""
     leaf = Share(-1, float(live.weights.sum()), _wrong(live.dist), float(estimate(live.dist)), 1)
-    options = [Option(LEAF, leaf.estimate, (leaf,))]
+    options = [PruningOption(LEAF, leaf.estimate, (leaf,))]
     if not live.is_leaf:
         parts = tuple(_share(b, c, estimate) for b, c in enumerate(live.children))
-        options.insert(0, Option(SUBTREE, sum(s.estimate for s in parts), parts))
+        options.insert(0, PruningOption(SUBTREE, sum(s.estimate for s in parts), parts))
     if raised is not None:  # its shares are those of its own branches (itself, if a leaf)
         parts = (tuple(_share(b, c, estimate) for b, c in enumerate(raised.children))
                  or (_share(-1, raised, estimate),))
-        options.append(Option(BRANCH, sum(s.estimate for s in parts), parts, branch))
+        options.append(PruningOption(BRANCH, sum(s.estimate for s in parts), parts, branch))
     return tuple(options)
 
 

@@ -53,7 +53,7 @@ class Share:
 
 
 @dataclass(frozen=True)
-class Option:
+class PruningOption:
     """One way to end the tree at a node, and its estimated errors (the sum of its parts)."""
 
     kind: str  # SUBTREE, LEAF or BRANCH
@@ -74,11 +74,11 @@ class Decision:
     step: int
     path: tuple[int, ...]
     verdict: str
-    options: tuple[Option, ...]
+    options: tuple[PruningOption, ...]
     before: Node | None = None
     after: Node | None = None
 
-    def option(self, kind: str) -> Option | None:
+    def option(self, kind: str) -> PruningOption | None:
         return next((o for o in self.options if o.kind == kind), None)
 
     @property

@@ -18,7 +18,7 @@ from engine.prune.record import (
     RECORD_LIMIT,
     SUBTREE,
     Decision,
-    Option,
+    PruningOption,
     PruningRecord,
     Share,
 )
@@ -79,7 +79,7 @@ def prune_reduced_error(tree: Tree, data: Encoded, prune_rows: np.ndarray | None
         if recording:
             parts = tuple(Share(b, float(lc.weights.sum()), loss[c.id], loss[c.id], leaves[c.id])
                           for b, (lc, c) in enumerate(zip(live.children, node.children, strict=True)))
-            options = (Option(SUBTREE, as_tree, parts), _leaf_option(live, as_leaf))
+            options = (PruningOption(SUBTREE, as_tree, parts), _leaf_option(live, as_leaf))
             before = replace(node, children=tuple(now[c.id] for c in node.children))
             if pruned:
                 after = leaf_of(node)
@@ -94,9 +94,9 @@ def prune_reduced_error(tree: Tree, data: Encoded, prune_rows: np.ndarray | None
     return replace(result, pruning=PruningRecord("reduced-error", tree, tuple(decisions)))
 
 
-def _leaf_option(live: LiveNode, as_leaf: float) -> Option:
+def _leaf_option(live: LiveNode, as_leaf: float) -> PruningOption:
     share = Share(-1, float(live.weights.sum()), as_leaf, as_leaf, 1)
-    return Option(LEAF, as_leaf, (share,))
+    return PruningOption(LEAF, as_leaf, (share,))
 
 
 def _holdout_loss(problem: Problem, live: LiveNode, node: Node) -> float:

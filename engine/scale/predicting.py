@@ -21,10 +21,10 @@ from engine.scale.source import (
     ARROW_NUMBERS,
     CATEGORIES,
     TEXT_NUMBERS,
-    Column,
     Dataset,
     Layout,
     Piece,
+    SourceColumn,
     read_piece,
 )
 from engine.scale.tasks import Selection
@@ -38,18 +38,18 @@ def dataset_for(layout: Layout, schema: Schema) -> Dataset:
     if missing:
         raise ArborError(f"the data has no column {missing[0]!r}, which the model needs")
 
-    def column(name: str, kind: str, categories) -> Column:
+    def column(name: str, kind: str, categories) -> SourceColumn:
         if kind == NOMINAL:
-            return Column(name, NOMINAL, CATEGORIES, tuple(categories))
+            return SourceColumn(name, NOMINAL, CATEGORIES, tuple(categories))
         typed = layout.types.get(name) == "number"
-        return Column(name, NUMERIC, ARROW_NUMBERS if typed else TEXT_NUMBERS)
+        return SourceColumn(name, NUMERIC, ARROW_NUMBERS if typed else TEXT_NUMBERS)
 
     attributes = tuple(column(a.name, a.kind, a.categories) for a in schema.attributes)
     if schema.target in layout.columns:
         target = column(schema.target, NUMERIC if schema.is_regression else NOMINAL,
                         () if schema.is_regression else schema.classes)
     else:
-        target = Column(schema.target, "absent", "none")
+        target = SourceColumn(schema.target, "absent", "none")
     return Dataset(layout, attributes, target, tuple(p.rows or 0 for p in layout.pieces), 0)
 
 

@@ -49,7 +49,7 @@ MAX_CELL = 100_000
 #: Files a dataset may have (each is at least one task per pass).
 MAX_FILES = 100_000
 
-# How a column becomes numbers (``Column.reading``).
+# How a column becomes numbers (``SourceColumn.reading``).
 ARROW_NUMBERS = "numbers"     # typed numbers: as they are
 TEXT_NUMBERS = "text-numbers"  # text that must parse (make_table's rule)
 CATEGORIES = "categories"     # nominal: each value's text looked up among the categories
@@ -91,7 +91,7 @@ class Layout:
 
 
 @dataclass(frozen=True)
-class Column:
+class SourceColumn:
     """How one attribute (or the target) is read from a piece."""
 
     name: str
@@ -105,8 +105,8 @@ class Dataset:
     """A table in partitions whose schema is settled: what training and prediction read."""
 
     layout: Layout
-    attributes: tuple[Column, ...]
-    target: Column
+    attributes: tuple[SourceColumn, ...]
+    target: SourceColumn
     piece_rows: tuple[int, ...]  # rows with a known target, per piece
     n_missing_target: int
     notes: tuple[str, ...] = ()
@@ -494,7 +494,7 @@ def scan(layout: Layout, run_on_pieces, target: str | None = None, nominal=(), n
     summaries = run_on_pieces(summarize_piece, layout.pieces, layout.format, need, target)
     if not summaries:
         raise ArborError(f"{shown_path(layout.location)} has no rows")
-    columns: dict[str, Column] = {}
+    columns: dict[str, SourceColumn] = {}
     stored_order = layout.stored.get("categories", {})
     for n in used:
         columns[n] = _settle(n, types[n], kinds.get(n), summaries, layout, stored_order.get(n))
@@ -515,11 +515,11 @@ def scan(layout: Layout, run_on_pieces, target: str | None = None, nominal=(), n
     return Dataset(layout, attributes, tcol, piece_rows, missing, tuple(notes))
 
 
-def _settle(name: str, arrow: str, kind: str | None, summaries, layout: Layout, stored_order) -> Column:
+def _settle(name: str, arrow: str, kind: str | None, summaries, layout: Layout, stored_order) -> SourceColumn:
     """The column's kind, how it is read, and its categories, from every piece's summary."""
     pieces = layout.pieces
     if arrow == "number" and kind != NOMINAL:
-        return Column(name, NUMERIC, ARROW_NUMBERS)
+        return SourceColumn(name, NUMERIC, ARROW_NUMBERS)
     numbers = all(s.numbers[name] for s in summaries)
     present = any(s.present[name] for s in summaries)
     if kind == NUMERIC or (kind is None and arrow in ("text", "null") and numbers and present):
@@ -527,17 +527,17 @@ def _settle(name: str, arrow: str, kind: str | None, summaries, layout: Layout, 
             bad = next(p for p, s in zip(pieces, summaries, strict=True) if not s.numbers[name])
             raise ArborError(f"{bad.name}: column {name!r} cannot be numeric: it holds text "
                              "(make the column nominal, or fix the value)")
-        return Column(name, NUMERIC, TEXT_NUMBERS if arrow != "number" else ARROW_NUMBERS)
+        return SourceColumn(name, NUMERIC, TEXT_NUMBERS if arrow != "number" else ARROW_NUMBERS)
     categories = _merge_texts(name, [s.texts[name] for s in summaries], pieces)
     if stored_order:
         categories = tuple(dict.fromkeys([*map(str, stored_order), *categories]))
-    return Column(name, NOMINAL, CATEGORIES, categories)
+    return SourceColumn(name, NOMINAL, CATEGORIES, categories)
 
 
 # ---------------------------------------------------------------------- encoding one piece
 
 
-def _numbers(values: pd.Series, column: Column, piece: Piece) -> np.ndarray:
+def _numbers(values: pd.Series, column: SourceColumn, piece: Piece) -> np.ndarray:
     try:
         if column.reading == ARROW_NUMBERS and pd.api.types.is_numeric_dtype(values):
             out = values.to_numpy(dtype=np.float64, na_value=np.nan)
@@ -553,7 +553,7 @@ def _numbers(values: pd.Series, column: Column, piece: Piece) -> np.ndarray:
     return out
 
 
-def _codes(values: pd.Series, column: Column) -> np.ndarray:
+def _codes(values: pd.Series, column: SourceColumn) -> np.ndarray:
     """Category codes (NaN: missing, or a value not among the categories)."""
     if isinstance(values.dtype, pd.CategoricalDtype):
         texts = [str(c) for c in values.cat.categories]

@@ -1,7 +1,7 @@
 """Training over partitions, from a location to a pruned :class:`engine.tree.Tree`.
 
 :func:`fit_partitions` settles the schema (:mod:`engine.scale.source`), makes the bins
-(:mod:`engine.scale.bins`), grows the tree (:mod:`engine.scale.growth`), moves C4.5's
+(:mod:`engine.scale.bins`), grows the tree (:mod:`engine.scale.driver`), moves C4.5's
 thresholds onto training values, and prunes as the settings ask
 (:mod:`engine.scale.pruning`). The partitions stay on the workers: when the encoded rows
 fit in half of the workers' memory they are read once and kept there (Dask recomputes a
@@ -45,7 +45,7 @@ class FitFacts:
     dashboard: str | None
     scheduler: str
     seconds: float
-    settings: Settings | None = None  # as followed (see engine.scale.growth.adjust_settings)
+    settings: Settings | None = None  # as followed (see engine.scale.driver.adjust_settings)
     held_out_rows: int = 0
     alpha: float | None = None
     notes: tuple[str, ...] = ()
@@ -111,7 +111,7 @@ class Partitions:
             del old
 
     def round(self, route, request, specs):
-        """One growth pass (:meth:`engine.scale.growth.Grower._pass` asks for it): the summed
+        """One growth pass (:meth:`engine.scale.driver.Grower._pass` asks for it): the summed
         :class:`~engine.scale.tasks.Partial`, and per spec the task growing its leaves'
         subtrees, left running (:meth:`finished` collects them)."""
         c = self.cluster
@@ -188,7 +188,7 @@ def fit_partitions(dataset: Dataset, settings: Settings, cluster: Cluster,
     """
     from engine.scale.assembly import assemble, snap_thresholds
     from engine.scale.bins import make_bins
-    from engine.scale.growth import Grower, adjust_settings
+    from engine.scale.driver import Grower, adjust_settings
     from engine.scale.pruning import prune_partitions
     from engine.scale.scoring import Scorer
 

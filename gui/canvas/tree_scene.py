@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QStyleOptionGraphic
 
 from engine.export.graph import to_digraph
 from engine.export.labels import branch_condition
-from engine.export.layout import tidy_layout
+from engine.export.tidy_tree import tidy_layout
 from engine.tree import Tree
 from gui.canvas.node_item import (
     BAR_H,

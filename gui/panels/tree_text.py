@@ -30,7 +30,7 @@ def tree_text(view: str, tree, data, settings) -> str:
     if view == VIEWS[0] or data is None:
         note = "" if view == VIEWS[0] else "(Rules need the rows the tree was trained on; showing the tree.)\n\n"
         return f"{note}{to_text(tree)}\n{summary(tree)}"
-    from engine.export.rules import accuracy_note, rules_text, simplify_rules, to_rules
+    from engine.export.rule_set import accuracy_note, rules_text, simplify_rules, to_rules
 
     rules = to_rules(tree, data)
     if view == VIEWS[2]:

@@ -13,7 +13,7 @@ from engine.estimator import DecisionTree
 from engine.export.dot import to_dot
 from engine.export.model_json import load_model, save_model
 from engine.export.python_code import to_python
-from engine.export.rules import rules_text, simplify_rules, to_rules
+from engine.export.rule_set import rules_text, simplify_rules, to_rules
 from engine.predict import predict_proba
 
 WEATHER_RULES = """\

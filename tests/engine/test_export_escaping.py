@@ -22,7 +22,7 @@ from engine.export.dot import to_dot
 from engine.export.model_json import load_model, save_model
 from engine.export.pmml import NS, to_pmml
 from engine.export.python_code import to_python
-from engine.export.rules import rules_text, simplify_rules, to_rules
+from engine.export.rule_set import rules_text, simplify_rules, to_rules
 from engine.export.text import to_text
 from tests.engine.test_pmml import score
 

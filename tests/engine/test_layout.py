@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.export.layout import bounding_boxes, tidy_layout
+from engine.export.tidy_tree import bounding_boxes, tidy_layout
 
 
 @st.composite

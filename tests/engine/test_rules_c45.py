@@ -13,7 +13,7 @@ from engine.data.samples import load_sample, sample_names
 from engine.errors import ArborError
 from engine.estimator import DecisionTree
 from engine.export.files import export
-from engine.export.rules import (
+from engine.export.rule_set import (
     accuracy_note,
     rule_predictions,
     rules_accuracy,

@@ -59,7 +59,7 @@ STATS, HIST, GATHER = 0, 1, 2
 
 
 @dataclass
-class Table:
+class DriverNodes:
     """The driver's nodes, by creation order (children consecutive)."""
 
     parent: list = field(default_factory=list)
@@ -101,7 +101,7 @@ class Table:
         return len(self.parent)
 
 
-def branch_of_bins(table: Table, i: int, bins: Bins, n_branches: int) -> np.ndarray:
+def branch_of_bins(table: DriverNodes, i: int, bins: Bins, n_branches: int) -> np.ndarray:
     """Which branch of node ``i``'s split each bin of its attribute goes to (-1: none; the
     missing bin last)."""
     j = table.attribute[i]
@@ -118,7 +118,7 @@ def branch_of_bins(table: Table, i: int, bins: Bins, n_branches: int) -> np.ndar
     return out
 
 
-def used_above(table: Table, i: int, kind: np.ndarray, binary: bool, p: int) -> np.ndarray:
+def used_above(table: DriverNodes, i: int, kind: np.ndarray, binary: bool, p: int) -> np.ndarray:
     """Attributes a multiway split above node ``i`` used (ID3 and C4.5 use each once)."""
     used = np.zeros(p, bool)
     if binary:
@@ -170,7 +170,7 @@ class Grower:
         self.count_entries = bool(gappy)
         self.n_rows = int(n_rows)
         self.S, self.p = scorer.S, len(scorer.kind)
-        self.t = Table()
+        self.t = DriverNodes()
         self.heap: list = []
         self.pushes, self.leaves, self.settled, self.total_weight = 0, 1, 0.0, 1.0
         self.accepted: set[int] = set()
