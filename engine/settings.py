@@ -311,14 +311,8 @@ Settings = make_dataclass(
                "impurity": property(_impurity), "binary": property(_binary)},
 )
 
-# The names other modules use for the allowed values.
+#: The algorithms, in the table's order (other options' values: ``OPTION[name].values``).
 ALGORITHMS = OPTION["algorithm"].values
-CRITERIA = OPTION["criterion"].values
-TASKS = OPTION["task"].values
-GROWTH = OPTION["growth"].values
-PRUNING = OPTION["prune"].values
-ERROR_ESTIMATES = OPTION["error_estimate"].values
-SPLITTERS = OPTION["splitter"].values
 #: Every option's default per algorithm (classification).
 DEFAULTS = {a: defaults(a) for a in ALGORITHMS}
 

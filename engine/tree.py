@@ -268,9 +268,6 @@ class Tree:
     def parents(self) -> dict[int, Node]:
         return {c.id: n for n in self.nodes() for c in n.children}
 
-    def replace_root(self, root: Node) -> Tree:
-        return Tree(root, self.schema)
-
     def __reduce__(self):
         # Flat, in pre-order: nested nodes would pickle recursively and a deep tree would
         # hit the recursion limit; read-only stats views (MappingProxyType) travel as dicts.

@@ -180,11 +180,6 @@ def _cell_text(value) -> str:
     return str(value).strip()
 
 
-def infer_kind(values: pd.Series) -> str:
-    """numbers -> numeric; text, booleans and categoricals -> nominal."""
-    return _inferred(values)[0]
-
-
 def _inferred(values: pd.Series) -> tuple[str, pd.Series | None]:
     """The kind, with the numbers when numeric (so a column is converted once, not twice)."""
     if isinstance(values.dtype, pd.CategoricalDtype) or pd.api.types.is_bool_dtype(values):
