@@ -128,14 +128,15 @@ def _output(option: str, path: str, args, model, table):
 
 
 def _image(path: str, args, model):
-    # Images are drawn by the canvas's own painting code, offscreen: same look as on screen.
+    # Images are painted by the canvas's own painting code (gui.drawing, no widgets), offscreen:
+    # the same look as on screen, with only a QGuiApplication.
     import os
 
     if not 0.1 <= args.image_scale <= 10:
         raise ArborError("--image-scale must be between 0.1 and 10")
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     try:
-        from gui.canvas.image_export import image_writer
+        from gui.drawing.image import image_writer
     except ImportError as err:
         raise ArborError(f"drawing images needs Qt and its system libraries ({err})") from None
 

@@ -11,8 +11,8 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QWidget
 
-from gui.canvas.node_item import tint
 from gui.canvas.tree_scene import rects_path
+from gui.drawing.nodes import tint
 
 MARGIN = 6.0
 

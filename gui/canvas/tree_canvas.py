@@ -18,9 +18,11 @@ from PySide6.QtGui import QColor, QKeySequence, QPainter, QWheelEvent
 from PySide6.QtWidgets import QGraphicsView, QLabel
 
 from engine.tree import Tree
-from gui.canvas.node_item import LOD_BOX, NodeItem, new_metrics
-from gui.canvas.tree_scene import TreeScene, count_shown, make_items, plan_scene, with_box_paths
+from gui.canvas.node_item import NodeItem
+from gui.canvas.tree_scene import TreeScene, make_items, with_box_paths
 from gui.drawing import palette
+from gui.drawing.nodes import LOD_BOX, new_metrics
+from gui.drawing.plan import count_shown, plan_scene
 
 MIN_SCALE, MAX_SCALE = 0.02, 6.0
 #: The view following growth or pruning zooms in to this scale when it is further out.

@@ -1,95 +1,34 @@
-"""The scene of a tree: node items placed by the tidy layout, and every edge in one item.
+"""The scene of a tree: node items placed by the tidy layout, every edge in one item, the
+far-out boxes in one item, and the ghosts of what pruning cut.
 
-The canvas shows it and the image exporter renders it, so the picture on
-screen and in a file is drawn by the same code.
+The items paint through :mod:`gui.drawing` (nodes, edges, ghosts), which the image export
+paints through too, so the picture on screen and in a file is drawn by the same code.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from html import escape
 
 import numpy as np
-from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QStyleOptionGraphicsItem
 
-from engine.export.graph import to_digraph
-from engine.export.labels import branch_condition
-from engine.export.tidy_tree import tidy_layout
 from engine.tree import Tree
-from gui.canvas.node_item import (
-    BAR_H,
-    LOD_TEXT,
-    PAD_X,
-    PAD_Y,
-    NodeItem,
-    box_colour,
-    node_size,
-    node_texts,
-)
+from gui.canvas.node_item import NodeItem
 from gui.drawing import palette
+from gui.drawing.edges import (
+    EdgeGeometry,
+    curves_path,
+    edge_geometry,
+    edge_label,
+    paint_curves,
+    paint_label,
+)
 from gui.drawing.figure_style import SCREEN, FigureStyle
-
-#: Space kept between two edge labels side by side, and the narrowest label worth drawing.
-LABEL_GAP, LABEL_MIN = 6.0, 18.0
-
-
-def label_room(anchors: np.ndarray, orientation: str, spans: np.ndarray) -> np.ndarray:
-    """The widest each edge label may be drawn without touching another.
-
-    Top-down, labels of one level sit on one line: each may take the distance to its nearer
-    neighbour on that line (so two neighbours' halves never meet). Left to right, a label
-    sits over its own edge and may take the edge's horizontal ``spans``.
-    """
-    n = len(anchors)
-    if n == 0:
-        return np.zeros(0)
-    if orientation != "top-down":
-        return np.maximum(spans - LABEL_GAP, 0.0)
-    row = np.round(anchors[:, 1], 1)
-    order = np.lexsort((anchors[:, 0], row))
-    x, same_row = anchors[order, 0], np.diff(row[order]) == 0
-    gap = np.where(same_row, np.diff(x), np.inf)
-    room = np.empty(n)
-    room[order] = np.minimum(np.r_[np.inf, gap], np.r_[gap, np.inf]) - LABEL_GAP
-    return np.minimum(room, 1e6)
-
-
-@dataclass(frozen=True)
-class EdgeGeometry:
-    """Every edge's curve (start, two control points, end), label anchor and room, bounding
-    box, and all the curves as one path."""
-
-    curves: np.ndarray
-    anchors: np.ndarray
-    room: np.ndarray
-    boxes: np.ndarray
-    path: QPainterPath
-
-
-def edge_geometry(box: np.ndarray, parent: np.ndarray, child: np.ndarray, orientation: str) -> EdgeGeometry:
-    """Edges between node boxes (rows of left, top, right, bottom): numpy, and a path of plain
-    Qt values, so it may be worked out on any thread."""
-    pa, ch = box[parent], box[child]
-    if orientation == "top-down":
-        sx, sy = (pa[:, 0] + pa[:, 2]) / 2, pa[:, 3] - 3
-        ex, ey = (ch[:, 0] + ch[:, 2]) / 2, ch[:, 1] + 3
-        mid = (sy + ey) / 2
-        curves = np.column_stack([sx, sy, sx, mid, ex, mid, ex, ey])
-        anchors = np.column_stack([ex, mid + (ey - mid) * 0.45])
-        spans = np.zeros(len(ex))
-    else:
-        sx, sy = pa[:, 2] - 3, (pa[:, 1] + pa[:, 3]) / 2
-        ex, ey = ch[:, 0] + 3, (ch[:, 1] + ch[:, 3]) / 2
-        mid = (sx + ex) / 2
-        curves = np.column_stack([sx, sy, mid, sy, mid, ey, ex, ey])
-        anchors = np.column_stack([mid + (ex - mid) * 0.5, ey - 9])
-        spans = ex - mid
-    c = curves
-    boxes = np.column_stack([np.minimum(c[:, 0], c[:, 6]), np.minimum(c[:, 1], c[:, 7]),
-                             np.maximum(c[:, 0], c[:, 6]), np.maximum(c[:, 1], c[:, 7])])
-    return EdgeGeometry(curves, anchors, label_room(anchors, orientation, spans), boxes, _curves_path(curves))
+from gui.drawing.ghosts import ghost_centres, ghost_marks, ghosts_bounds, paint_ghosts
+from gui.drawing.nodes import LOD_TEXT, box_colour
+from gui.drawing.plan import ScenePlan, plan_scene
 
 
 class EdgesItem(QGraphicsItem):
@@ -143,39 +82,23 @@ class EdgesItem(QGraphicsItem):
         return self._bounds
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        painter.setPen(QPen(palette.EDGE, 1.3))
-        painter.setBrush(Qt.BrushStyle.NoBrush)
         exposed = option.exposedRect
         visible = self._visible(exposed) if not exposed.isEmpty() else np.arange(len(self._curves))
         if len(visible) > len(self._curves) // 2:
-            painter.drawPath(self._path)
+            paint_curves(painter, self._path)
         else:  # panning a big tree: draw only the edges in view
-            painter.drawPath(_curves_path(self._curves[visible]))
+            paint_curves(painter, curves_path(self._curves[visible]))
         if option.levelOfDetailFromTransform(painter.worldTransform()) < LOD_TEXT:
             return
         painter.setFont(self._scene.style.edge_font)
         for k in visible:
             shown, box = self.label(k)
-            if not shown or (not exposed.isEmpty() and not exposed.intersects(box)):
-                continue
-            painter.setPen(Qt.PenStyle.NoPen)
-            painter.setBrush(QColor(255, 255, 255, 235))
-            painter.drawRoundedRect(box, 3, 3)
-            painter.setPen(palette.MUTED)
-            painter.drawText(box, Qt.AlignmentFlag.AlignCenter, shown)
+            if shown and (exposed.isEmpty() or exposed.intersects(box)):
+                paint_label(painter, shown, box)
 
     def label(self, k: int) -> tuple[str, QRectF]:
         """Edge ``k``'s label as drawn (elided to its room; "" when there is no room) and its box."""
-        (x, y), text = self._anchors[k], self._texts[k]
-        metrics = self._scene.style.edge_metrics
-        w, h = metrics.horizontalAdvance(text) + 8, metrics.height() + 2
-        room = self._room[k]
-        if w > room:
-            text = metrics.elidedText(text, Qt.TextElideMode.ElideRight, max(room - 8, 0.0))
-            w = metrics.horizontalAdvance(text) + 8 if room >= LABEL_MIN and text else 0.0
-            text = text if w else ""
-        return text, QRectF(x - w / 2, y - h / 2, w, h)
+        return edge_label(self._texts[k], self._anchors[k], self._room[k], self._scene.style.edge_metrics)
 
     def label_at(self, point) -> int:
         """The edge whose label is under scene ``point`` (-1: none)."""
@@ -199,18 +122,6 @@ class EdgesItem(QGraphicsItem):
         if tip != self.toolTip():
             self.setToolTip(tip)
         super().hoverMoveEvent(event)
-
-
-def _order(parent, child) -> int:
-    return next(b for b, c in enumerate(parent.children) if c is child)
-
-
-def _curves_path(curves: np.ndarray) -> QPainterPath:
-    path = QPainterPath()
-    for x0, y0, x1, y1, x2, y2, x3, y3 in curves.tolist():
-        path.moveTo(x0, y0)
-        path.cubicTo(x1, y1, x2, y2, x3, y3)
-    return path
 
 
 class BoxesItem(QGraphicsItem):
@@ -291,194 +202,37 @@ class GhostsItem(QGraphicsItem):
 
     Laid out with the tree (room is made for them) but not node items: nothing to select or
     drag. Each ghost keeps its offset from the leaf it hangs from, so it follows that leaf
-    when the leaf is dragged.
+    when the leaf is dragged (:mod:`gui.drawing.ghosts` says what a ghost holds).
     """
 
-    def __init__(self, scene: TreeScene, ghosts: list[tuple[int, tuple[float, float], tuple[float, float],
-                                                             str, tuple[str, ...], list[float]]],
-                 edges: list[tuple[int, int | None, str]]):
+    def __init__(self, scene: TreeScene, ghosts: list, edges: list):
         super().__init__()
         self._scene = scene
-        self._ghosts = ghosts  # owner leaf id, offset from it, size, title, lines, class shares
-        self._edges = edges  # (ghost index, parent ghost index or None for the owner leaf, text)
+        self._ghosts, self._edges = ghosts, edges
         self._bounds = QRectF()
         self.setZValue(0.25)
         self.rebuild()
 
-    def _centre(self, k: int) -> tuple[float, float]:
-        owner, (dx, dy), *_ = self._ghosts[k]
-        pos = self._scene.items_by_id[owner].pos()
-        return pos.x() + dx, pos.y() + dy
+    def _centres(self) -> list[tuple[float, float]]:
+        items = self._scene.items_by_id
+        return ghost_centres(self._ghosts, lambda owner: (items[owner].pos().x(), items[owner].pos().y()))
+
+    def _owner_box(self, owner: int) -> tuple[float, float, float, float]:
+        item = self._scene.items_by_id[owner]
+        return item.pos().x(), item.pos().y(), item.boundingRect().width() - 6, item.boundingRect().height() - 6
 
     def rebuild(self) -> None:
         self.prepareGeometryChange()
-        rect = QRectF()
-        for k, (_, _, (w, h), *_rest) in enumerate(self._ghosts):
-            x, y = self._centre(k)
-            rect = rect.united(QRectF(x - w / 2, y - h / 2, w, h))
-        self._bounds = rect.adjusted(-80, -40, 80, 20)
+        self._bounds = ghosts_bounds(self._ghosts, self._centres())
         self.update()
 
     def boundingRect(self) -> QRectF:  # noqa: N802 - Qt override
         return self._bounds
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
-        style = self._scene.style
-        painter.setOpacity(0.45)
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        detail = option.levelOfDetailFromTransform(painter.worldTransform()) >= LOD_TEXT
-        vertical = self._scene.orientation == "top-down"
-        for k, parent, text in self._edges:
-            x1, y1 = self._centre(k)
-            w1, h1 = self._ghosts[k][2]
-            if parent is None:
-                owner = self._scene.items_by_id[self._ghosts[k][0]]
-                px, py = owner.pos().x(), owner.pos().y()
-                pw, ph = owner.boundingRect().width() - 6, owner.boundingRect().height() - 6
-            else:
-                px, py = self._centre(parent)
-                pw, ph = self._ghosts[parent][2]
-            path = QPainterPath()
-            if vertical:
-                start, end = QPointF(px, py + ph / 2), QPointF(x1, y1 - h1 / 2)
-                mid = (start.y() + end.y()) / 2
-                path.moveTo(start)
-                path.cubicTo(QPointF(start.x(), mid), QPointF(end.x(), mid), end)
-                anchor = QPointF(end.x(), mid + (end.y() - mid) * 0.45)
-            else:
-                start, end = QPointF(px + pw / 2, py), QPointF(x1 - w1 / 2, y1)
-                mid = (start.x() + end.x()) / 2
-                path.moveTo(start)
-                path.cubicTo(QPointF(mid, start.y()), QPointF(mid, end.y()), end)
-                anchor = QPointF(mid + (end.x() - mid) * 0.5, end.y() - 9)
-            painter.setPen(QPen(palette.EDGE, 1.2, Qt.PenStyle.DashLine))
-            painter.setBrush(Qt.BrushStyle.NoBrush)
-            painter.drawPath(path)
-            if detail:
-                painter.setFont(style.edge_font)
-                painter.setPen(palette.MUTED)
-                width = style.edge_metrics.horizontalAdvance(text) + 8
-                painter.drawText(QRectF(anchor.x() - width / 2, anchor.y() - 9, width, 18),
-                                 Qt.AlignmentFlag.AlignCenter, text)
-        for k, (_, _, (w, h), title, lines, shares) in enumerate(self._ghosts):
-            x, y = self._centre(k)
-            box = QRectF(x - w / 2, y - h / 2, w, h)
-            painter.setPen(QPen(palette.NODE_BORDER, 1.2, Qt.PenStyle.DashLine))
-            painter.setBrush(QColor("#F3F4F6"))
-            painter.drawRoundedRect(box, 6, 6)
-            if not detail:
-                continue
-            painter.setPen(palette.TEXT)
-            painter.setFont(style.title_font)
-            top = box.top() + PAD_Y
-            title_h = style.title_metrics.height()
-            painter.drawText(QRectF(box.left(), top, w, title_h), Qt.AlignmentFlag.AlignCenter, title)
-            painter.setFont(style.body_font)
-            painter.setPen(palette.MUTED)
-            body_h = style.body_metrics.height()
-            for j, line in enumerate(lines):
-                painter.drawText(QRectF(box.left(), top + title_h + j * body_h, w, body_h),
-                                 Qt.AlignmentFlag.AlignCenter, line)
-            if style.labels.bar and shares:
-                bar = QRectF(box.left() + PAD_X, box.bottom() - PAD_Y - BAR_H, w - 2 * PAD_X, BAR_H)
-                painter.setPen(Qt.PenStyle.NoPen)
-                left = bar.left()
-                for c, share in enumerate(shares):
-                    if share > 0:
-                        painter.setBrush(palette.class_colour(c))
-                        painter.drawRect(QRectF(left, bar.top(), bar.width() * share, BAR_H))
-                        left += bar.width() * share
-
-
-@dataclass(frozen=True)
-class ScenePlan:
-    """A tree laid out for the scene, with no Qt items yet: made on any thread, shown on the GUI one.
-
-    ``positions`` holds the centre of every node shown (in layout order), ``sizes`` and
-    ``texts`` its box and label, ``hidden`` how many nodes a collapsed one hides, ``edges``
-    (parent, child, condition) for every edge shown; ``ghosts`` what pruning cut, to be drawn
-    below its leaves (at ``ghost_at``), when ``ghosts_shown``.
-    """
-
-    tree: Tree
-    orientation: str
-    style: FigureStyle
-    ghosts_shown: bool
-    collapsed: frozenset
-    nodes: dict
-    parents: dict
-    positions: dict
-    sizes: dict
-    texts: dict
-    hidden: dict
-    edges: tuple
-    ghosts: list
-    ghost_at: dict
-    centres: np.ndarray  # one row per node, in the order of ``positions``
-    half: np.ndarray  # half width and height of each node's box
-    majority: np.ndarray  # each node's majority class (-1: none)
-    dashed: tuple  # rows of the nodes drawn with a dashed border
-    edge_rows: tuple  # (parent rows, child rows) of every edge
-    edge_geometry: EdgeGeometry
-    box_paths: list | None = None  # the far-out boxes, when made ahead (:func:`with_box_paths`)
-
-    @property
-    def n_shown(self) -> int:
-        return len(self.positions)
-
-    def bounds(self) -> tuple[float, float, float, float]:
-        """(left, top, right, bottom) of the nodes' boxes."""
-        lo, hi = (self.centres - self.half).min(axis=0), (self.centres + self.half).max(axis=0)
-        return float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])
-
-
-def plan_scene(tree: Tree, orientation: str = "top-down", collapsed=(), style: FigureStyle = SCREEN,
-               ghosts: bool = False, monitor=None, metrics=None) -> ScenePlan:
-    """Lay ``tree`` out with ``collapsed`` nodes closed (what is below them stays out).
-
-    Pure computation, safe on a worker thread given its own ``metrics`` (``new_metrics(style)``);
-    ``monitor`` (an engine Monitor) is checked between phases so a big layout can be cancelled.
-    """
-    nodes = {n.id: n for n in tree.nodes()}
-    collapsed = frozenset(i for i in collapsed if i in nodes and not nodes[i].is_leaf)
-    graph = to_digraph(tree, collapsed)  # what is below a collapsed node stays out
-    parents = {child: nodes[parent] for parent, child in graph.edges}
-    # A collapsed node inside another collapsed subtree stays collapsed for when that opens.
-    hidden = {i: _count_below(nodes[i]) for i in collapsed if i in graph}
-    if monitor is not None:
-        monitor.check()
-        monitor.report(0.2, "measuring the labels")
-    texts, sizes = {}, {}
-    for k, node_id in enumerate(graph.nodes):
-        node, parent, hid = nodes[node_id], parents.get(node_id), hidden.get(node_id, 0)
-        texts[node_id] = node_texts(tree, node, parent, hid, style)
-        w, h = sizes[node_id] = node_size(tree, node, parent, hid, texts[node_id], style, metrics)
-        graph.nodes[node_id]["width"], graph.nodes[node_id]["height"] = w, h
-        if monitor is not None and k % 5000 == 4999:
-            monitor.check()
-            monitor.report(0.2 + 0.4 * k / len(graph), "measuring the labels")
-    found = _ghost_nodes(tree, graph, style, metrics) if ghosts else []
-    if monitor is not None:
-        monitor.check()
-        monitor.report(0.6, "laying the tree out")
-    positions = tidy_layout(graph, orientation=orientation, level_gap=46.0 if orientation == "top-down" else 70.0)
-    ghost_at = {key: positions.pop(key) for key, *_ in found}
-    graph.remove_nodes_from(ghost_at)  # laid out; drawn by their own item, not as nodes
-    if monitor is not None:
-        monitor.check()
-        monitor.report(0.9, "the branch labels")
-    edges = tuple((p, c, branch_condition(tree, nodes[p], data["order"])) for p, c, data in graph.edges(data=True))
-    order = list(positions)
-    centres = np.array([positions[i] for i in order], dtype=np.float64).reshape(-1, 2)
-    half = np.array([sizes[i] for i in order], dtype=np.float64).reshape(-1, 2) / 2
-    majority = np.fromiter((_majority(tree, nodes[i]) for i in order), dtype=np.intp, count=len(order))
-    dashed = tuple(k for k, i in enumerate(order) if nodes[i].stats.get("pruned") or nodes[i].stats.get("raised"))
-    row = {node_id: k for k, node_id in enumerate(order)}
-    edge_rows = (np.array([row[p] for p, _, _ in edges], dtype=np.intp),
-                 np.array([row[c] for _, c, _ in edges], dtype=np.intp))
-    geometry = edge_geometry(np.hstack([centres - half - 3, centres + half + 3]), *edge_rows, orientation)
-    return ScenePlan(tree, orientation, style, ghosts, collapsed, nodes, parents, positions, sizes, texts, hidden,
-                     edges, found, ghost_at, centres, half, majority, dashed, edge_rows, geometry)
+        paint_ghosts(painter, self._ghosts, self._edges, self._centres(), self._owner_box, self._scene.style,
+                     option.levelOfDetailFromTransform(painter.worldTransform()),
+                     self._scene.orientation == "top-down")
 
 
 def with_box_paths(plan: ScenePlan) -> ScenePlan:
@@ -488,31 +242,6 @@ def with_box_paths(plan: ScenePlan) -> ScenePlan:
     box = np.hstack([plan.centres - plan.half, plan.centres + plan.half])
     rows = [(int(k), np.flatnonzero(plan.majority == k)) for k in np.unique(plan.majority)]
     return replace(plan, box_paths=box_paths(box, rows))
-
-
-def _ghost_nodes(tree: Tree, graph, style: FigureStyle, metrics=None) -> list:
-    """Put what pruning cut below each leaf it made into ``graph`` (for the layout to make
-    room); returns (key, owner, parent key, branch text, node, parent) per ghost node."""
-    record = tree.pruning
-    if record is None:
-        return []
-    found = []
-    for node_id in [n for n in graph.nodes if graph.nodes[n]["is_leaf"]]:
-        removed = record.removed(tree, node_id)
-        if removed is None:
-            continue
-        stack = [(child, (node_id,), b, removed) for b, child in enumerate(removed.children)]
-        while stack:
-            node, parent_key, branch, parent = stack.pop()
-            key = ("ghost", node_id, len(found))
-            found.append((key, node_id, parent_key, branch_condition(tree, parent, branch), node, parent))
-            stack.extend((c, key, b, node) for b, c in enumerate(node.children))
-    for key, _owner, parent_key, _text, node, parent in found:
-        texts = node_texts(tree, node, parent, 0, style)
-        w, h = node_size(tree, node, parent, 0, texts, style, metrics)
-        graph.add_node(key, node=node, is_leaf=node.is_leaf, width=w, height=h, texts=texts)
-        graph.add_edge(parent_key[0] if len(parent_key) == 1 else parent_key, key, order=_order(parent, node))
-    return found
 
 
 def make_items(plan: ScenePlan, monitor=None, low_detail: bool = False) -> dict:
@@ -531,33 +260,6 @@ def make_items(plan: ScenePlan, monitor=None, low_detail: bool = False) -> dict:
             monitor.check()
             monitor.report(k / plan.n_shown, f"{k + 1:,} of {plan.n_shown:,} nodes")
     return items
-
-
-def count_shown(tree: Tree, collapsed) -> int:
-    """How many nodes a layout with ``collapsed`` closed shows (without laying anything out)."""
-    count, stack = 0, [tree.root]
-    while stack:
-        node = stack.pop()
-        count += 1
-        if node.id not in collapsed:
-            stack.extend(node.children)
-    return count
-
-
-def _count_below(node) -> int:
-    count, stack = 0, list(node.children)
-    while stack:
-        n = stack.pop()
-        count += 1
-        stack.extend(n.children)
-    return count
-
-
-def _majority(tree: Tree, node) -> int:
-    if tree.is_regression:
-        return -1
-    dist = node.distribution
-    return int(np.argmax(dist)) if dist.sum() > 0 else -1
 
 
 class TreeScene(QGraphicsScene):
@@ -637,28 +339,15 @@ class TreeScene(QGraphicsScene):
         self._boxes_item = BoxesItem(self)
         self.addItem(self._boxes_item)
         if plan.ghosts:
-            self._place_ghosts(plan.ghosts, plan.ghost_at)
+            self._place_ghosts(plan)
         self._apply_detail(items_ready=items is not None and items_low_detail == self.low_detail,
                            box_paths=plan.box_paths)
         # Generous margins so zooming under the cursor can always scroll to keep its anchor.
         self.setSceneRect(self.content_rect().adjusted(-2000, -2000, 2000, 2000))
         self._building = False
 
-    def _place_ghosts(self, ghosts, ghost_at) -> None:
-        graph_info = []
-        index = {key: k for k, (key, *_rest) in enumerate(ghosts)}
-        edges = []
-        for k, (key, owner, parent_key, text, node, parent) in enumerate(ghosts):
-            ox, oy = self.layout_positions[owner]
-            x, y = ghost_at[key]
-            head, lines = node_texts(self.tree, node, parent, 0, self.style)
-            size = node_size(self.tree, node, parent, 0, (head, lines), self.style)
-            dist = node.distribution.tolist()
-            total = sum(dist)
-            shares = [v / total for v in dist] if total > 0 and not self.tree.is_regression else []
-            graph_info.append((owner, (x - ox, y - oy), size, head, lines, shares))
-            edges.append((k, None if len(parent_key) == 1 else index[parent_key], text))
-        self.ghosts_item = GhostsItem(self, graph_info, edges)
+    def _place_ghosts(self, plan: ScenePlan) -> None:
+        self.ghosts_item = GhostsItem(self, *ghost_marks(plan))
         self.addItem(self.ghosts_item)
 
     def set_low_detail(self, on: bool) -> None:

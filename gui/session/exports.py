@@ -55,7 +55,7 @@ class Exports:
                                       self._suggested("slide" if slide else "image"))
         if not path:
             return
-        from gui.canvas.image_export import save_image
+        from gui.drawing.image import save_image
 
         scale, transparent, orientation, style, ghosts = self.image_options()
         try:
@@ -72,7 +72,7 @@ class Exports:
             return
         from PySide6.QtGui import QGuiApplication
 
-        from gui.canvas.image_export import tree_image
+        from gui.drawing.image import tree_image
 
         scale, transparent, orientation, style, ghosts = self.image_options()
         try:

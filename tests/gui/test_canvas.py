@@ -177,7 +177,7 @@ def test_big_tree_and_orientation(canvas):
 
 
 def test_image_export_headless(tmp_path, canvas):
-    from gui.canvas.image_export import save_image
+    from gui.drawing.image import save_image
 
     tree = canvas.tree()
     for suffix in (".png", ".svg", ".pdf"):
@@ -192,7 +192,7 @@ def test_image_export_headless(tmp_path, canvas):
 
 
 def test_a_tree_too_wide_for_a_png_says_so_once(canvas, tmp_path, monkeypatch, capfd):
-    import gui.canvas.image_export as image_export
+    import gui.drawing.image as image_export
     from engine.errors import ArborError
 
     monkeypatch.setattr(image_export, "MAX_SIDE", 400)  # the weather tree is wider at 2x
@@ -258,7 +258,7 @@ def _differing_share(a, b) -> float:
 def test_far_out_the_boxes_are_drawn_in_one_item_and_look_the_same(qtbot, canvas):
     from PySide6.QtWidgets import QGraphicsItem
 
-    from gui.canvas.node_item import LOD_BOX
+    from gui.drawing.nodes import LOD_BOX
 
     no_contents = QGraphicsItem.GraphicsItemFlag.ItemHasNoContents
     scene = canvas.tree_scene()

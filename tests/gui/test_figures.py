@@ -1,8 +1,12 @@
 """Figures for slides: node label options, a legend aligned in every format with every mark it
 uses, type sized in pixels (the same in PNG, SVG and PDF), SVG font fallbacks, a slide preset."""
 
+import os
 import re
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 from PySide6.QtGui import QImage
@@ -14,7 +18,7 @@ from engine.export.node_labels import NodeLabels, node_lines, weka_counts
 from engine.growth import grow
 from engine.settings import resolve
 from engine.tree import Tree
-from gui.canvas import image_export
+from gui.drawing import image, picture
 from gui.drawing.figure_style import SCREEN, SLIDE
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -77,13 +81,13 @@ def _svg_elements(path):
 def test_svg_legend_text_sits_on_its_square_and_fonts_have_fallbacks(tmp_path, qapp):
     tree = DecisionTree(algorithm="c45").fit(load_sample("iris")).tree_
     path = tmp_path / "tree.svg"
-    image_export.save_image(tree, path)
+    image.save_image(tree, path)
     elements = _svg_elements(path)
     texts = {text: (float(a["x"]) + dx, float(a["y"]) + dy, float(a["font-size"]))
              for tag, a, text, dx, dy in elements if tag == "text"}
     squares = [(float(a["x"]) + dx, float(a["y"]) + dy, float(a["width"]), float(a["height"]))
                for tag, a, _, dx, dy in elements
-               if tag == "rect" and float(a["width"]) == float(a["height"]) == image_export.SWATCH]
+               if tag == "rect" and float(a["width"]) == float(a["height"]) == picture.SWATCH]
     assert len(squares) == 3  # one per class
     for name, (x, y, w, h) in zip(tree.classes, sorted(squares, key=lambda s: s[1]), strict=True):
         tx, baseline, size = texts[name]
@@ -104,41 +108,41 @@ def test_legend_shows_the_dashed_pruned_mark_only_when_used(tmp_path, qapp):
     grown = DecisionTree(algorithm="c45", prune="none").fit(load_sample("toys")).tree_
     for tree, expected in ((pruned, True), (grown, False)):
         path = tmp_path / "t.svg"
-        image_export.save_image(tree, path)
+        image.save_image(tree, path)
         assert ("pruned here" in path.read_text()) is expected
     # No bar: the class colours appear nowhere, so the legend leaves them out too.
-    image_export.save_image(grown, path, style=SCREEN.with_labels(NodeLabels(weka=True, bar=False)))
+    image.save_image(grown, path, style=SCREEN.with_labels(NodeLabels(weka=True, bar=False)))
     text = path.read_text()
     assert ">(16.0/1.0)<" in text and ">(6.0)<" in text and ">yes<" in text
-    assert not any(float(a["width"]) == image_export.SWATCH
+    assert not any(float(a["width"]) == picture.SWATCH
                    for tag, a, *_ in _svg_elements(path) if tag == "rect")
 
 
 def test_slide_preset_pages(tmp_path, qapp, weather):
     tree = DecisionTree(algorithm="id3").fit(weather).tree_
-    assert image_export.save_image(tree, tmp_path / "s.png", slide=True) is None
-    image = QImage(str(tmp_path / "s.png"))
-    assert (image.width(), image.height()) == (1920, 1080)
-    image_export.save_image(tree, tmp_path / "s.svg", slide=True)
+    assert image.save_image(tree, tmp_path / "s.png", slide=True) is None
+    png = QImage(str(tmp_path / "s.png"))
+    assert (png.width(), png.height()) == (1920, 1080)
+    image.save_image(tree, tmp_path / "s.svg", slide=True)
     root = ET.parse(tmp_path / "s.svg").getroot()
     assert root.get("viewBox") == "0 0 720 405"
     sizes = {float(a["font-size"]) for tag, a, *_ in _svg_elements(tmp_path / "s.svg") if tag == "text"}
     assert min(sizes) == SLIDE.body_px
-    image_export.save_image(tree, tmp_path / "s.pdf", slide=True)
+    image.save_image(tree, tmp_path / "s.pdf", slide=True)
     pdf = (tmp_path / "s.pdf").read_bytes()
     assert re.search(rb"/MediaBox \[0 0 720(\.0+)? 405(\.0+)?\]", pdf)
     # The weather tree's smallest type, 18 px on a picture this wide, is readable at 10 inches.
-    scene = image_export._prepared(tree, "top-down", SLIDE)
-    assert image_export.smallest_text_pt(scene, 720) >= image_export.SLIDE_MIN_PT
+    whole = picture.picture(tree, "top-down", SLIDE)
+    assert picture.smallest_text_pt(whole, 720) >= image.SLIDE_MIN_PT
 
 
 def test_slide_preset_says_when_a_tree_is_too_big_for_a_slide(tmp_path, qapp):
     table = load_sample("iris")
     tree = DecisionTree(algorithm="cart").fit(table).tree_
-    note = image_export.save_image(tree, tmp_path / "s.svg", slide=True)
-    scene = image_export._prepared(tree, "top-down", SLIDE)
-    smallest = image_export.smallest_text_pt(scene, 720)
-    if smallest >= image_export.SLIDE_MIN_PT:
+    note = image.save_image(tree, tmp_path / "s.svg", slide=True)
+    whole = picture.picture(tree, "top-down", SLIDE)
+    smallest = picture.smallest_text_pt(whole, 720)
+    if smallest >= image.SLIDE_MIN_PT:
         pytest.skip("this tree fits a slide")
     assert note == (f"on a 10-inch slide the smallest text is {smallest:.1f} pt (under 10 pt): "
                     "collapse subtrees, or show fewer labels")
@@ -157,10 +161,10 @@ def test_a_full_disk_is_one_line_and_leaves_nothing(tmp_path, qapp, weather, mon
     def full(path, data):
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(image_export, "_write_bytes", full)
+    monkeypatch.setattr(image, "_write_bytes", full)
     target = tmp_path / f"tree{suffix}"
     with pytest.raises(ArborError) as raised:
-        image_export.save_image(tree, target)
+        image.save_image(tree, target)
     message = str(raised.value)
     assert "no space left on device" in message.lower() and "\n" not in message
     assert list(tmp_path.iterdir()) == []  # neither the file nor a temporary is left
@@ -170,10 +174,22 @@ def test_a_full_disk_is_one_line_and_leaves_nothing(tmp_path, qapp, weather, mon
 
 def test_pictures_drawn_in_memory_are_whole_files(tmp_path, qapp, weather):
     tree = DecisionTree(algorithm="id3").fit(weather).tree_
-    image_export.save_image(tree, tmp_path / "t.png")
-    image_export.save_image(tree, tmp_path / "t.pdf")
+    image.save_image(tree, tmp_path / "t.png")
+    image.save_image(tree, tmp_path / "t.pdf")
     png, pdf = (tmp_path / "t.png").read_bytes(), (tmp_path / "t.pdf").read_bytes()
     assert png.startswith(b"\x89PNG\r\n\x1a\n") and b"IEND" in png[-12:]
     assert not QImage(str(tmp_path / "t.png")).isNull()
     assert pdf.startswith(b"%PDF-") and pdf.rstrip().endswith(b"%%EOF")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["t.pdf", "t.png"]
+
+
+def test_the_command_line_draws_without_the_windows_widgets(tmp_path):
+    # A fresh interpreter: this one has the tests' QApplication, so QtWidgets is loaded already.
+    code = ("import sys; from cli.main import main; status = main(sys.argv[1:]); "
+            "sys.exit(status or ('PySide6.QtWidgets' in sys.modules and 'QtWidgets was imported'))")
+    target = tmp_path / "tree.png"
+    run = subprocess.run([sys.executable, "-c", code, "train", "--sample", "weather", "--image", str(target)],
+                         cwd=Path(__file__).resolve().parents[2], capture_output=True, text=True,
+                         env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
+    assert run.returncode == 0, run.stderr
+    assert not QImage(str(target)).isNull()

@@ -1,0 +1,119 @@
+"""How edges look: their curves between node boxes, and their labels, elided to the room they have.
+
+Geometry is numpy (one row per edge) and one path, worked out at once on any thread; the
+canvas's edges item and the image export both paint from it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPainterPath, QPen
+
+from gui.drawing import palette
+
+#: Space kept between two edge labels side by side, and the narrowest label worth drawing.
+LABEL_GAP, LABEL_MIN = 6.0, 18.0
+LABEL_FILL = QColor(255, 255, 255, 235)
+
+
+def label_room(anchors: np.ndarray, orientation: str, spans: np.ndarray) -> np.ndarray:
+    """The widest each edge label may be drawn without touching another.
+
+    Top-down, labels of one level sit on one line: each may take the distance to its nearer
+    neighbour on that line (so two neighbours' halves never meet). Left to right, a label
+    sits over its own edge and may take the edge's horizontal ``spans``.
+    """
+    n = len(anchors)
+    if n == 0:
+        return np.zeros(0)
+    if orientation != "top-down":
+        return np.maximum(spans - LABEL_GAP, 0.0)
+    row = np.round(anchors[:, 1], 1)
+    order = np.lexsort((anchors[:, 0], row))
+    x, same_row = anchors[order, 0], np.diff(row[order]) == 0
+    gap = np.where(same_row, np.diff(x), np.inf)
+    room = np.empty(n)
+    room[order] = np.minimum(np.r_[np.inf, gap], np.r_[gap, np.inf]) - LABEL_GAP
+    return np.minimum(room, 1e6)
+
+
+@dataclass(frozen=True)
+class EdgeGeometry:
+    """Every edge's curve (start, two control points, end), label anchor and room, bounding
+    box, and all the curves as one path."""
+
+    curves: np.ndarray
+    anchors: np.ndarray
+    room: np.ndarray
+    boxes: np.ndarray
+    path: QPainterPath
+
+
+def edge_geometry(box: np.ndarray, parent: np.ndarray, child: np.ndarray, orientation: str) -> EdgeGeometry:
+    """Edges between node boxes (rows of left, top, right, bottom): numpy, and a path of plain
+    Qt values, so it may be worked out on any thread."""
+    pa, ch = box[parent], box[child]
+    if orientation == "top-down":
+        sx, sy = (pa[:, 0] + pa[:, 2]) / 2, pa[:, 3] - 3
+        ex, ey = (ch[:, 0] + ch[:, 2]) / 2, ch[:, 1] + 3
+        mid = (sy + ey) / 2
+        curves = np.column_stack([sx, sy, sx, mid, ex, mid, ex, ey])
+        anchors = np.column_stack([ex, mid + (ey - mid) * 0.45])
+        spans = np.zeros(len(ex))
+    else:
+        sx, sy = pa[:, 2] - 3, (pa[:, 1] + pa[:, 3]) / 2
+        ex, ey = ch[:, 0] + 3, (ch[:, 1] + ch[:, 3]) / 2
+        mid = (sx + ex) / 2
+        curves = np.column_stack([sx, sy, mid, sy, mid, ey, ex, ey])
+        anchors = np.column_stack([mid + (ex - mid) * 0.5, ey - 9])
+        spans = ex - mid
+    c = curves
+    boxes = np.column_stack([np.minimum(c[:, 0], c[:, 6]), np.minimum(c[:, 1], c[:, 7]),
+                             np.maximum(c[:, 0], c[:, 6]), np.maximum(c[:, 1], c[:, 7])])
+    return EdgeGeometry(curves, anchors, label_room(anchors, orientation, spans), boxes, curves_path(curves))
+
+
+def edges_bounds(boxes: np.ndarray) -> QRectF:
+    """What the edges cover, with room for their labels (a null rectangle when there are none)."""
+    if not len(boxes):
+        return QRectF()
+    lo, hi = boxes[:, :2].min(axis=0), boxes[:, 2:].max(axis=0)
+    return QRectF(lo[0], lo[1], hi[0] - lo[0], hi[1] - lo[1]).adjusted(-80, -20, 80, 20)
+
+
+def curves_path(curves: np.ndarray) -> QPainterPath:
+    path = QPainterPath()
+    for x0, y0, x1, y1, x2, y2, x3, y3 in curves.tolist():
+        path.moveTo(x0, y0)
+        path.cubicTo(x1, y1, x2, y2, x3, y3)
+    return path
+
+
+def paint_curves(painter: QPainter, path: QPainterPath) -> None:
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    painter.setPen(QPen(palette.EDGE, 1.3))
+    painter.setBrush(Qt.BrushStyle.NoBrush)
+    painter.drawPath(path)
+
+
+def edge_label(text: str, anchor, room: float, metrics: QFontMetricsF) -> tuple[str, QRectF]:
+    """A label as drawn at ``anchor`` (x, y): elided to ``room``, "" when there is none; and its box."""
+    x, y = anchor
+    w, h = metrics.horizontalAdvance(text) + 8, metrics.height() + 2
+    if w > room:
+        text = metrics.elidedText(text, Qt.TextElideMode.ElideRight, max(room - 8, 0.0))
+        w = metrics.horizontalAdvance(text) + 8 if room >= LABEL_MIN and text else 0.0
+        text = text if w else ""
+    return text, QRectF(x - w / 2, y - h / 2, w, h)
+
+
+def paint_label(painter: QPainter, text: str, box: QRectF) -> None:
+    """One edge label on its white plate (the painter's font is the style's edge font)."""
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(LABEL_FILL)
+    painter.drawRoundedRect(box, 3, 3)
+    painter.setPen(palette.MUTED)
+    painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)

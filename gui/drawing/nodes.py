@@ -1,0 +1,156 @@
+"""How a node looks: its words, its box's size and colours, and the painting of it.
+
+The canvas's node items and the image export paint through :func:`paint_node`, so a node
+looks the same on screen and in a file. The detail follows the zoom: below ``LOD_BOX`` only
+the box (tinted by the majority class), below ``LOD_TEXT`` the box and its headline, above
+that everything. What the lines say and the type sizes come from a
+:class:`gui.drawing.figure_style.FigureStyle`.
+"""
+
+from __future__ import annotations
+
+from math import sqrt
+
+from PySide6.QtCore import QLineF, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen, QTransform
+
+from engine.export.labels import attribute_name, predicted
+from engine.export.node_labels import node_lines
+from engine.tree import Node, Tree
+from gui.drawing import palette
+from gui.drawing.figure_style import SCREEN, FigureStyle
+
+LOD_BOX, LOD_TEXT = 0.3, 0.55
+PAD_X, PAD_Y, BAR_H = 10.0, 6.0, 7.0
+#: The bar of a node with no class weight to share out.
+EMPTY_BAR = QColor("#E5E7EB")
+
+
+def headline(tree: Tree, node: Node, parent: Node | None) -> str:
+    if node.is_leaf:
+        return predicted(tree, node, parent)
+    return attribute_name(tree, node)
+
+
+def node_texts(tree: Tree, node: Node, parent: Node | None, hidden: int = 0,
+               style: FigureStyle = SCREEN) -> tuple[str, tuple[str, ...]]:
+    """The headline and the lines under it."""
+    return headline(tree, node, parent), tuple(node_lines(tree, node, style.labels, hidden))
+
+
+def node_size(tree: Tree, node: Node, parent: Node | None, hidden: int = 0,
+              texts: tuple[str, tuple[str, ...]] | None = None,
+              style: FigureStyle = SCREEN, metrics=None) -> tuple[float, float]:
+    """Width and height of a node's box; ``metrics`` (title, body) measure off the GUI thread
+    (:func:`new_metrics`), where the style's shared ones must not be used."""
+    head, lines = texts or node_texts(tree, node, parent, hidden, style)
+    title_metrics, body_metrics = metrics or (style.title_metrics, style.body_metrics)
+    width = max(72.0, title_metrics.horizontalAdvance(head),
+                *(body_metrics.horizontalAdvance(line) for line in lines)) + 2 * PAD_X
+    height = title_metrics.height() + len(lines) * body_metrics.height() + 2 * PAD_Y
+    if style.labels.bar:
+        height += BAR_H + 4
+    return width, height
+
+
+def new_metrics(style: FigureStyle = SCREEN) -> tuple[QFontMetricsF, QFontMetricsF]:
+    """Title and body metrics of their own, for a thread that measures text."""
+    return QFontMetricsF(QFont(style.title_font)), QFontMetricsF(QFont(style.body_font))
+
+
+def shares(tree: Tree, node: Node) -> tuple[list[float], int]:
+    """Each class's share of the node (empty for regression or no weight) and the majority
+    class's index (-1: no weight)."""
+    # Plain floats: thousands of nodes are drawn at once, and numpy per node costs more than it saves.
+    dist = node.distribution.tolist()
+    total = sum(dist)
+    return ([v / total for v in dist] if total > 0 and not tree.is_regression else [],
+            dist.index(max(dist)) if total > 0 else -1)
+
+
+def is_dashed(node: Node) -> bool:
+    """Pruned or raised by C4.5: drawn with a dashed border."""
+    return bool(node.stats.get("pruned") or node.stats.get("raised"))
+
+
+def tint(tree: Tree, majority: int) -> QColor:
+    """A node's colour: its majority class's (``majority`` -1: none, or a regression tree)."""
+    if majority < 0:
+        return palette.REGRESSION if tree.is_regression else palette.NODE_FILL
+    return palette.class_colour(majority)
+
+
+def box_colour(tree: Tree, majority: int) -> QColor:
+    """The fill of the bare box a node is drawn as when zoomed far out."""
+    tinted = QColor(tint(tree, majority))
+    tinted.setAlpha(150)
+    return tinted
+
+
+def level_of_detail(transform: QTransform) -> float:
+    """How much a painter with ``transform`` enlarges: what Qt's graphics items are told as
+    their level of detail (QStyleOptionGraphicsItem, a widgets class, computes it the same)."""
+    if transform.type().value <= QTransform.TransformationType.TxTranslate.value:
+        return 1.0
+    return sqrt(transform.map(QLineF(0, 0, 1, 0)).length() * transform.map(QLineF(0, 0, 0, 1)).length())
+
+
+def paint_node(painter: QPainter, rect: QRectF, title: str, lines: tuple[str, ...], class_shares: list[float],
+               tree: Tree, majority: int, style: FigureStyle, lod: float, *, selected: bool = False,
+               highlighted: bool = False, dashed: bool = False) -> None:
+    """A node's box in ``rect``, with as much as ``lod`` leaves room for."""
+    border = QPen(palette.SELECTED if selected else palette.NODE_BORDER, 2.5 if selected else 1.2)
+    if dashed:
+        border.setStyle(Qt.PenStyle.DashLine)
+    painter.setPen(border)
+    if lod < LOD_BOX:
+        painter.setBrush(QBrush(box_colour(tree, majority)))
+        painter.drawRect(rect)
+        return
+    painter.setBrush(QBrush(palette.HIGHLIGHT if highlighted else palette.NODE_FILL))
+    painter.drawRoundedRect(rect, 6, 6)
+    detail = lod >= LOD_TEXT
+    paint_words(painter, rect, title, lines if detail else (), style)
+    if detail and style.labels.bar:
+        paint_bar(painter, bar_rect(rect), class_shares,
+                  None if class_shares else (palette.REGRESSION if tree.is_regression else EMPTY_BAR))
+
+
+def paint_words(painter: QPainter, rect: QRectF, title: str, lines: tuple[str, ...], style: FigureStyle) -> None:
+    """The headline at the top of ``rect`` and the lines under it, centred."""
+    title_h = style.title_metrics.height()
+    top = rect.top() + PAD_Y
+    painter.setPen(palette.TEXT)
+    painter.setFont(style.title_font)
+    painter.drawText(QRectF(rect.left(), top, rect.width(), title_h), Qt.AlignmentFlag.AlignCenter, title)
+    if not lines:
+        return
+    body_h = style.body_metrics.height()
+    painter.setFont(style.body_font)
+    painter.setPen(palette.MUTED)
+    for k, line in enumerate(lines):
+        painter.drawText(QRectF(rect.left(), top + title_h + k * body_h, rect.width(), body_h),
+                         Qt.AlignmentFlag.AlignCenter, line)
+
+
+def bar_rect(rect: QRectF) -> QRectF:
+    """Where the class-distribution bar sits in a node's box."""
+    return QRectF(rect.left() + PAD_X, rect.bottom() - PAD_Y - BAR_H, rect.width() - 2 * PAD_X, BAR_H)
+
+
+def paint_bar(painter: QPainter, bar: QRectF, class_shares: list[float], empty: QColor | None = None) -> None:
+    """Each class's share as a stretch of its colour; a bar of ``empty`` (or none) without shares."""
+    painter.setPen(Qt.PenStyle.NoPen)
+    if not class_shares:
+        if empty is not None:
+            painter.setBrush(empty)
+            painter.drawRect(bar)
+        return
+    x = bar.left()
+    for k, share in enumerate(class_shares):
+        if share <= 0:
+            continue
+        w = bar.width() * share
+        painter.setBrush(palette.class_colour(k))
+        painter.drawRect(QRectF(x, bar.top(), w, bar.height()))
+        x += w
