@@ -8,7 +8,9 @@ from PySide6.QtCore import QPointF
 from engine.data.table import make_table
 from engine.estimator import DecisionTree
 from engine.export.search import find_nodes
-from gui.canvas.tree_canvas import READABLE, SHOW_AT_MOST, TreeCanvas
+from gui.canvas.subtrees import SHOW_AT_MOST
+from gui.canvas.tree_canvas import TreeCanvas
+from gui.canvas.zooming import READABLE
 
 
 @pytest.fixture(scope="module")

@@ -219,7 +219,7 @@ def test_a_big_tree_opens_with_its_top_levels_and_expands(qtbot):
     import numpy as np
     import pandas as pd
 
-    from gui.canvas.tree_canvas import FIRST_VIEW, SHOW_AT_MOST, top_levels
+    from gui.canvas.subtrees import FIRST_VIEW, SHOW_AT_MOST, top_levels
 
     rng = np.random.default_rng(0)
     frame = pd.DataFrame(rng.normal(size=(6000, 3)), columns=list("abc"))

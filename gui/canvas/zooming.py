@@ -1,0 +1,110 @@
+"""The canvas's zoom and view: the wheel zooms under the cursor, keys zoom in steps, and the
+view fits the tree, follows nodes, or shows one at a scale its words can be read at."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPoint, QPointF, QRectF, Qt
+from PySide6.QtGui import QKeySequence, QWheelEvent
+from PySide6.QtWidgets import QGraphicsView
+
+MIN_SCALE, MAX_SCALE = 0.02, 6.0
+#: The view following growth or pruning zooms in to this scale when it is further out.
+READABLE = 0.85
+
+
+class ZoomMixin:
+    """Zooming and moving the view of a :class:`gui.canvas.tree_canvas.TreeCanvas`."""
+
+    def scale_factor(self) -> float:
+        return self.transform().m11()
+
+    def _zoom_by(self, factor: float) -> None:
+        current = self.scale_factor()
+        factor = max(MIN_SCALE / current, min(MAX_SCALE / current, factor))
+        self.scale(factor, factor)
+        self.zoom_changed.emit(self.scale_factor())
+
+    def zoom_in(self) -> None:
+        self._zoom_by(1.25)
+
+    def zoom_out(self) -> None:
+        self._zoom_by(0.8)
+
+    def reset_zoom(self) -> None:
+        self.resetTransform()
+        self.zoom_changed.emit(1.0)
+
+    def fit_to_window(self) -> None:
+        rect = self._scene.content_rect()
+        if rect.isEmpty():
+            return
+        self.resetTransform()
+        self.fitInView(rect.adjusted(-20, -20, 20, 20), Qt.AspectRatioMode.KeepAspectRatio)
+        if self.scale_factor() > 1.5:
+            self.resetTransform()
+            self.scale(1.5, 1.5)
+            self.centerOn(rect.center())
+        self._place_legend()  # the corner with fewer nodes under it, at this zoom
+        self.zoom_changed.emit(self.scale_factor())
+
+    def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802 - Qt override
+        steps = event.angleDelta().y() / 120
+        if steps:
+            self.zoom_at(event.position().toPoint(), 1.2 ** steps)
+        event.accept()
+
+    def zoom_at(self, view_pos: QPoint, factor: float) -> None:
+        """Zoom keeping the scene point under ``view_pos`` where it is."""
+        anchor = self.mapToScene(view_pos)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.NoAnchor)
+        self._zoom_by(factor)
+        offset = self.viewport().rect().center() - view_pos
+        scale = self.scale_factor()
+        self.centerOn(anchor + QPointF(offset.x() / scale, offset.y() / scale))
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+
+    def keyPressEvent(self, event) -> None:  # noqa: N802 - Qt override
+        if event.matches(QKeySequence.StandardKey.ZoomIn) or event.key() in (Qt.Key.Key_Plus, Qt.Key.Key_Equal):
+            self.zoom_in()
+        elif event.matches(QKeySequence.StandardKey.ZoomOut) or event.key() == Qt.Key.Key_Minus:
+            self.zoom_out()
+        elif event.key() == Qt.Key.Key_0:
+            self.fit_to_window()
+        else:
+            super().keyPressEvent(event)
+
+    def follow(self, node_ids) -> None:
+        """Bring these nodes into view at a scale their words can be read at, zooming out only
+        as far as they need to fit."""
+        items = [self._scene.items_by_id[i] for i in node_ids if i in self._scene.items_by_id]
+        if not items:
+            return
+        rect = items[0].sceneBoundingRect()
+        for item in items[1:]:
+            rect = rect.united(item.sceneBoundingRect())
+        rect = rect.adjusted(-30, -30, 30, 30)
+        port = self.viewport().rect()
+        fits = min(port.width() / rect.width(), port.height() / rect.height())
+        scale = self.scale_factor()
+        wanted = min(max(scale, READABLE), fits, 1.0)  # readable, not blown up
+        if abs(wanted - scale) > 1e-3:
+            self.resetTransform()
+            self.scale(wanted, wanted)
+            self.centerOn(rect.center())
+            self.zoom_changed.emit(wanted)
+        elif not self.visible_scene_rect().contains(rect):
+            self.ensureVisible(rect, 0, 0)
+
+    def show_readable(self, node_id: int) -> None:
+        """Centre ``node_id`` at a scale where its text can be read."""
+        item = self._scene.items_by_id.get(node_id)
+        if item is None:
+            return
+        if self.scale_factor() < READABLE:
+            self.resetTransform()
+            self.scale(READABLE, READABLE)
+            self.zoom_changed.emit(self.scale_factor())
+        self.centerOn(item)
+
+    def visible_scene_rect(self) -> QRectF:
+        return self.mapToScene(self.viewport().rect()).boundingRect()
