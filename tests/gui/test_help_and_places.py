@@ -228,3 +228,10 @@ def test_large_dataset_dialogs_start_in_the_data_folder(credit, monkeypatch):
     window.large.open_dialog()
     window.large.open_folder_dialog()
     assert seen == [str(folder)] * 2
+
+
+def test_every_part_and_command_the_actions_reach_is_on_the_window(window):
+    from gui.actions import Window
+
+    reached = set(Window.__annotations__) | {name for name in vars(Window) if not name.startswith("_")}
+    assert reached and not [name for name in sorted(reached) if not hasattr(window, name)]
