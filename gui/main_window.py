@@ -37,7 +37,7 @@ from gui.compile_notice import CompileNotice
 from gui.controller import Controller
 from gui.dialogs import Dialogs
 from gui.elided_label import ElidedLabel
-from gui.panels.algorithm import ConfigPanel
+from gui.panels.algorithm import AlgorithmPanel
 from gui.panels.data import TablePanel
 from gui.panels.evaluation import EvaluationPanel
 from gui.panels.growth import GrowthPanel
@@ -99,7 +99,7 @@ class MainWindow(QMainWindow):
         self.table = TablePanel(self.model)
         self.table.setMinimumHeight(190)
         self.canvas = TreeCanvas()
-        self.config = ConfigPanel()
+        self.config = AlgorithmPanel()
         self.inspector = Inspector()
         self.results = ResultsPanel()
         self.growth = GrowthPanel()

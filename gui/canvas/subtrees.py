@@ -51,16 +51,6 @@ class SubtreesMixin:
         if self._scene.tree is not None and self._scene.collapsed:
             self._relayout(set(), "fit", self.selected_node())
 
-    def expand_subtree(self, node_id: int) -> None:
-        """Open every node below ``node_id``."""
-        tree = self._scene.tree
-        if tree is None or node_id not in self._scene.items_by_id:
-            return
-        below = {n.id for n in tree.node(node_id).walk()}
-        collapsed = {i for i in self._scene.collapsed if i not in below}
-        if collapsed != self._scene.collapsed:
-            self._relayout(collapsed, "subtree", node_id)
-
     def reveal(self, node_id: int) -> bool:
         """Open the path down to ``node_id`` (only it: the siblings along the way stay closed) and
         show the node readable; False if the tree has no such node."""

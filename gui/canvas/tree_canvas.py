@@ -8,7 +8,7 @@ pyqtgraph serves the charts, where its plotting is what we want.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPoint, QPointF, QTimer, Signal
+from PySide6.QtCore import QPoint, QTimer, Signal
 from PySide6.QtGui import QColor, QPainter
 from PySide6.QtWidgets import QGraphicsView, QLabel
 
@@ -151,7 +151,3 @@ class TreeCanvas(ZoomMixin, LayoutMixin, SubtreesMixin, FindMixin, PointerMixin,
 
     def node_view_position(self, node_id: int) -> QPoint:
         return self.mapFromScene(self._scene.items_by_id[node_id].pos())
-
-
-def scene_point(canvas: TreeCanvas, node_id: int) -> QPointF:
-    return canvas.tree_scene().items_by_id[node_id].pos()

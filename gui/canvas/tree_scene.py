@@ -378,10 +378,6 @@ class TreeScene(QGraphicsScene):
         """Rows of the nodes drawn with a dashed border (pruned or raised by C4.5)."""
         return list(self._dashed)
 
-    def row_ids(self) -> list[int]:
-        """Node ids in the order of the geometry arrays' rows."""
-        return list(self._row)
-
     def row_of(self) -> dict[int, int]:
         return self._row
 

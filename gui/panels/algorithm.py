@@ -65,7 +65,7 @@ class Choice(QComboBox):
             self.setCurrentIndex(index)
 
 
-class ConfigPanel(QWidget):
+class AlgorithmPanel(QWidget):
     """Learner options; :meth:`bind` keeps the controller's options equal to the form's.
 
     Signals

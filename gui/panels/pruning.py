@@ -70,14 +70,6 @@ def _plain_axis(axis: pg.AxisItem, label: str) -> None:
     axis.setLabel(label)
 
 
-class _Plot(pg.PlotWidget):
-    """A plot that asks for little room: in a scrolling dock the panel's height follows its parts'
-    size hints (the wrapped label makes it height-for-width), and pyqtgraph asks for 480 px."""
-
-    def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
-        return QSize(300, 200)
-
-
 class PruningPanel(QWidget):
     """The pruning of the tree on screen, as its method allows.
 

@@ -29,7 +29,7 @@ def test_weka_folds_give_j48s_cross_validated_count(qtbot, window):
 
 
 def test_weka_folds_need_cross_validation_and_are_remembered(qtbot, window, settings):
-    from gui.panels.algorithm import ConfigPanel
+    from gui.panels.algorithm import AlgorithmPanel
 
     panel = window.config
     panel.cv_folds.setValue(0)
@@ -38,7 +38,7 @@ def test_weka_folds_need_cross_validation_and_are_remembered(qtbot, window, sett
     panel.cv_folds.setValue(5)
     panel.weka_folds.setChecked(True)
     panel.save(settings)
-    again = ConfigPanel()
+    again = AlgorithmPanel()
     qtbot.addWidget(again)
     again.restore(settings)
     assert again.weka_folds.isChecked() and again.cv_settings() == (5, 1, True)
