@@ -5,12 +5,16 @@ phase begins; freeing the job's work (a big tree's nodes) follows, and is shown 
     python benchmarks/bench_cancel.py                    # 1,000,000 rows (~15-30 min)
     python benchmarks/bench_cancel.py --rows 200000      # quicker
     python benchmarks/bench_cancel.py --phases pessimistic,reduced-error
+    python benchmarks/bench_cancel.py --phases growth --splitter exact --repeat 5
 
 Each phase runs the work the window's Train does (fit, then 0-R/1-R, cross-validation,
 training accuracy and CART's pruning path) in a worker thread, with the job's monitor
 watching as the window's jobs do (:func:`engine.monitor.watching`). The phase's entry
 function is wrapped to note when it starts; Cancel comes ``--after`` seconds later (0.3 by
 default). The promise is 0.2 s in every phase; a phase that ended before the cancel says so.
+``--splitter`` picks the numeric search (auto by default: histogram for CART from 500,000
+rows) and ``--repeat`` measures each phase several times. (The tests check that a cancel
+stops every phase, tests/engine/test_cancel_phases.py and test_builder.py, never how soon.)
 Data: bench_cart's generator (10 numeric and 5 nominal attributes, 3 noisy classes).
 """
 
@@ -74,8 +78,9 @@ def train_job(table, params: dict, folds: int):
     return job
 
 
-def measure(table, phase: str, after: float) -> str:
+def measure(table, phase: str, after: float, splitter: str = "auto") -> str:
     params, folds, where = PHASES[phase]
+    params = {**params, "splitter": splitter}
     module_name, attribute = where.split(":")
     module = importlib.import_module(module_name)
     original = getattr(module, attribute)
@@ -129,13 +134,17 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--after", type=float, default=0.3, help="seconds into the phase")
     parser.add_argument("--phases", default=",".join(PHASES))
+    parser.add_argument("--splitter", default="auto", choices=("auto", "exact", "histogram"))
+    parser.add_argument("--repeat", type=int, default=1, help="measurements per phase")
     args = parser.parse_args()
     compile_kernels()
     _, _, frame = make_data(args.rows)
     table = make_table(frame)
-    print(f"cancel latency, {args.rows:,} rows, cancelled {args.after} s into each phase")
+    print(f"cancel latency, {args.rows:,} rows, splitter {args.splitter}, "
+          f"cancelled {args.after} s into each phase")
     for phase in args.phases.split(","):
-        print(f"  {phase:<20} {measure(table, phase, args.after)}", flush=True)
+        for _ in range(args.repeat):
+            print(f"  {phase:<20} {measure(table, phase, args.after, args.splitter)}", flush=True)
 
 
 if __name__ == "__main__":

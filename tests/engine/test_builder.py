@@ -7,7 +7,6 @@ Speed itself is measured in benchmarks/, never asserted here.
 """
 
 import threading
-import time
 
 import numpy as np
 import pandas as pd
@@ -243,14 +242,29 @@ def test_histogram_fits_are_deterministic_and_close_to_exact():
 
 
 @pytest.mark.parametrize("splitter", ["exact", "histogram"])
-def test_cancelling_a_big_fit_returns_promptly(splitter):
+def test_a_cancel_from_another_thread_stops_the_growth_at_its_next_chunk(splitter, monkeypatch):
+    """Cancel, called from another thread while the compiled loop grows a tree, stops it at
+    the next chunk: the fit raises Cancelled and reports nothing more. The growing thread
+    waits at its first report until the cancel is made, so the cancel always lands mid-growth
+    whatever the machine's speed. How soon a million-row fit stops is measured by
+    benchmarks/bench_cancel.py (phase 'growth', --splitter), never asserted here."""
+    monkeypatch.setattr(builder, "CHUNK_WORK", 20_000)  # many chunks on a small table
     rng = np.random.default_rng(1)
-    n = 600_000
+    n = 20_000
     frame = pd.DataFrame(rng.normal(size=(n, 8)), columns=list("abcdefgh"))
     frame["y"] = np.where(frame.a * frame.b + rng.normal(size=n) > 0, "p", "q")
     frame.loc[rng.random(n) < 0.1, "c"] = np.nan
     table = make_table(frame)
-    monitor, errors = Monitor(), []
+    growing, cancelled = threading.Event(), threading.Event()
+    reports, after, errors = [], [], []
+
+    def report(fraction, message):
+        (after if cancelled.is_set() else reports).append((fraction, message))
+        if message.endswith("leaves") and not growing.is_set():
+            growing.set()
+            assert cancelled.wait(60)
+
+    monitor = Monitor(report)
 
     def fit():
         try:
@@ -260,12 +274,13 @@ def test_cancelling_a_big_fit_returns_promptly(splitter):
 
     thread = threading.Thread(target=fit)
     thread.start()
-    time.sleep(0.8)
-    start = time.perf_counter()
+    assert growing.wait(60), reports
     monitor.cancel()
-    thread.join(timeout=20)
+    cancelled.set()
+    thread.join(timeout=60)
     assert not thread.is_alive() and errors
-    assert time.perf_counter() - start < 3.0  # loose: half a second on a quiet machine
+    assert reports[-1][0] < 1.0, reports  # the growth was under way, not done
+    assert after == []  # stopped at the check that follows the report
 
 
 def test_node_arrays_grow_past_their_first_capacity(monkeypatch):

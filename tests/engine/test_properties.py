@@ -1,7 +1,6 @@
 """Invariants of the learners (hypothesis), determinism, and cancellation."""
 
 import threading
-import time
 
 import numpy as np
 import pandas as pd
@@ -80,17 +79,27 @@ def test_same_seed_same_cross_validation():
     assert a.fold_scores == b.fold_scores and np.array_equal(a.confusion, b.confusion)
 
 
-def _big(n=400_000):
+def test_a_cancel_from_another_thread_stops_cart_s_default_fit():
+    """CART's default fit (grown, then alpha chosen by cross-validation) on a worker thread
+    stops when another thread cancels it: Cancelled is raised, and nothing is reported after
+    the check that follows the cancel. The worker waits at its first growth report until the
+    cancel is made, so the test does not depend on the machine's speed; how soon a big fit
+    stops is measured by benchmarks/bench_cancel.py, never asserted here."""
     rng = np.random.default_rng(1)
+    n = 4000
     frame = pd.DataFrame(rng.normal(size=(n, 6)), columns=list("abcdef"))
     frame["y"] = np.where(frame.a * frame.b + rng.normal(size=n) > 0, "p", "q")
-    return make_table(frame)
+    table = make_table(frame)
+    growing, cancelled = threading.Event(), threading.Event()
+    reports, after, errors = [], [], []
 
+    def report(fraction, message):
+        (after if cancelled.is_set() else reports).append((fraction, message))
+        if message.endswith("leaves") and not growing.is_set():
+            growing.set()
+            assert cancelled.wait(60)
 
-def test_cancelling_a_big_fit_stops_promptly():
-    table = _big()
-    monitor = Monitor()
-    errors = []
+    monitor = Monitor(report)
 
     def fit():
         try:
@@ -100,12 +109,12 @@ def test_cancelling_a_big_fit_stops_promptly():
 
     thread = threading.Thread(target=fit)
     thread.start()
-    time.sleep(0.5)
-    start = time.perf_counter()
+    assert growing.wait(60), reports
     monitor.cancel()
-    thread.join(timeout=10)
+    cancelled.set()
+    thread.join(timeout=60)
     assert not thread.is_alive() and errors
-    assert time.perf_counter() - start < 2.0  # loose: the promise is half a second on a quiet machine
+    assert after == []
 
 
 def test_cancelling_cross_validation():
