@@ -56,6 +56,7 @@ class Window(Protocol):
     def pin_selected(self) -> None: ...
     def evaluate_split(self) -> None: ...
     def compare_runs(self) -> None: ...
+    def set_train_at_start(self) -> None: ...
     def show_shortcuts(self) -> None: ...
     def open_guide(self) -> bool: ...
     def about(self) -> None: ...
@@ -179,6 +180,9 @@ ACTIONS = (
     Spec("pin", "&Pin node in inspector", lambda w: w.pin_selected(), ("P",), "Keep the selected node's numbers in view",
          tree_shown),
     Spec("train", "&Train", lambda w: w.train(), ("F5", "Ctrl+R"), "Grow the tree with the current options (F5)"),
+    Spec("train_at_start", "Train a file opened at &start", lambda w: w.set_train_at_start(), (),
+         "A file given on the command line (python main.py data.csv) trains as soon as it is "
+         "open; off, it only loads and waits for Train", checkable=True),
     Spec("cancel", "&Cancel", lambda w: w.controller.cancel(), ("Esc",),
          "Stop the running job (queued trainings then start; Clear queue drops them)", busy),
     Spec("clear_queue", "C&lear queued trainings", lambda w: w.controller.clear_queue(), ("Shift+Esc",),
@@ -210,7 +214,7 @@ MENUS = {
               "duplicate_rows", None, "find", "find_next", "find_previous"],
     "&View": ["zoom_in", "zoom_out", "fit", "reset_layout", "expand_all", "orientation", "@labels",
               "ghosts", None, "pin", None, "@docks"],
-    "&Model": ["train", "cancel", "clear_queue", None, "show_run", "compare", None, "test_file", "split", "predict_file"],
+    "&Model": ["train", "cancel", "clear_queue", "train_at_start", None, "show_run", "compare", None, "test_file", "split", "predict_file"],
     "&Help": ["guide", "shortcuts", None, "about"],
 }
 

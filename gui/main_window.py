@@ -335,6 +335,9 @@ class MainWindow(QMainWindow):
         state = self.settings.value("window/state")
         restored = isinstance(state, QByteArray) and self.restoreState(state)
         self.config.restore(self.settings)
+        from gui.app import trains_at_start
+
+        self.act["train_at_start"].setChecked(trains_at_start(self.settings))
         self._refresh_recent()
         return bool(restored)
 
@@ -480,6 +483,12 @@ class MainWindow(QMainWindow):
 
     def toggle_orientation(self) -> None:
         self.canvas.set_orientation("left-to-right" if self.act["orientation"].isChecked() else "top-down")
+
+    def set_train_at_start(self) -> None:
+        """Model > Train a file opened at start: kept at once, for the next start."""
+        from gui.app import TRAIN_AT_START
+
+        self.settings.setValue(TRAIN_AT_START, self.act["train_at_start"].isChecked())
 
     def show_shortcuts(self) -> None:
         """Help > Keyboard shortcuts: generated from the action table, so it lists what is bound."""
