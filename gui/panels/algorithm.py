@@ -9,6 +9,7 @@ from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QFormLayout,
     QGroupBox,
+    QHBoxLayout,
     QPushButton,
     QSpinBox,
     QVBoxLayout,
@@ -84,8 +85,22 @@ class AlgorithmPanel(QWidget):
         self.algorithm = Choice("algorithm")
         self.task = Choice("task")
         self.criterion = Choice("criterion")
-        # -1 shows "no limit"; 0 is a real depth (a single leaf, to build the tree by hand).
-        self.max_depth = QSpinBox(minimum=-1, maximum=10_000, value=-1, specialValueText="no limit")
+        # 0 is a real depth (a single leaf, to build the tree by hand); "no limit" is a box of
+        # its own, not the step below 0 that a slip of the arrow key reached (issue 30).
+        # (5 waits greyed behind "no limit", a depth to start from when the box is unticked.)
+        self.max_depth = QSpinBox(minimum=0, maximum=10_000, value=5)
+        self.no_depth_limit = QCheckBox("no limit")
+        self.no_depth_limit.setChecked(True)
+        self.no_depth_limit.setToolTip("Grow as deep as the data allows (the command line's default; "
+                                       "--max-depth N sets a limit, 0 a single leaf)")
+        self.max_depth.setEnabled(False)
+        # A depth typed or set is meant as a limit: the box ticks itself off.
+        self.max_depth.valueChanged.connect(lambda *_: self.no_depth_limit.setChecked(False))
+        depth_row = QWidget()
+        depth_line = QHBoxLayout(depth_row)
+        depth_line.setContentsMargins(0, 0, 0, 0)
+        depth_line.addWidget(self.max_depth, 1)
+        depth_line.addWidget(self.no_depth_limit)
         self.min_samples_split = QDoubleSpinBox(maximum=1e9, decimals=1, value=2)
         self.min_samples_leaf = QDoubleSpinBox(maximum=1e9, decimals=1, value=2)
         self.min_gain = QDoubleSpinBox(maximum=100, decimals=4, singleStep=0.01)
@@ -114,7 +129,7 @@ class AlgorithmPanel(QWidget):
 
         groups = [
             ("Algorithm", [("Algorithm", self.algorithm), ("Task", self.task), ("Criterion", self.criterion)]),
-            ("Growth", [("Max depth", self.max_depth), ("Min samples to split", self.min_samples_split),
+            ("Growth", [("Max depth", depth_row), ("Min samples to split", self.min_samples_split),
                         ("Min samples per leaf", self.min_samples_leaf), ("Min gain (tau)", self.min_gain),
                         ("Max leaves", self.max_leaves), ("Order", self.growth),
                         ("Numeric search", self.splitter)]),
@@ -182,7 +197,8 @@ class AlgorithmPanel(QWidget):
                 widget.setMinimum(option.low + (10.0 ** -option.decimals if option.low_open else 0))
 
     def _widgets(self):
-        return [self.algorithm, self.task, self.criterion, self.max_depth, self.min_samples_split,
+        return [self.algorithm, self.task, self.criterion, self.max_depth, self.no_depth_limit,
+                self.min_samples_split,
                 self.min_samples_leaf, self.min_gain, self.max_leaves, self.growth, self.splitter, self.prune,
                 self.confidence, self.subtree_raising, self.error_estimate, self.alpha, self.cv_alpha,
                 self.one_se, self.holdout, self.cv_folds, self.seed, self.weka_folds]
@@ -193,7 +209,7 @@ class AlgorithmPanel(QWidget):
             "algorithm": self.algorithm.value(),
             "task": self.task.value(),
             "criterion": self.criterion.value(),
-            "max_depth": self.max_depth.value() if self.max_depth.value() >= 0 else None,
+            "max_depth": None if self.no_depth_limit.isChecked() else self.max_depth.value(),
             "min_samples_split": self.min_samples_split.value(),
             "min_samples_leaf": self.min_samples_leaf.value(),
             "min_gain": self.min_gain.value(),
@@ -220,6 +236,8 @@ class AlgorithmPanel(QWidget):
 
     def set_params(self, params: dict) -> None:
         self.blockSignals(True)
+        if "max_depth" in params:  # None is "no limit", said by its own box
+            self.no_depth_limit.setChecked(params["max_depth"] is None)
         for name, value in params.items():
             widget = getattr(self, name, None)
             if widget is None or value is None:
@@ -276,6 +294,9 @@ class AlgorithmPanel(QWidget):
                 reason = why_not(option.name, params)
                 self._enable(widget, reason is None, reason)
         self._enable(self.weka_folds, self.cv_folds.value() > 0, "cross-validation is off")
+        self.no_depth_limit.setEnabled(self.max_depth.isEnabled())
+        if self.no_depth_limit.isChecked() and self.max_depth.isEnabled():
+            self._enable(self.max_depth, False, "no limit is ticked")
         problem = self.problem()
         self.message.setText(problem or "")
         self.switch_button.setVisible(bool(problem) and "numeric" in (problem or "") and algorithm == "id3")

@@ -42,7 +42,7 @@ def test_results_are_marked_out_of_date_until_retrained(qtbot, window):
     qtbot.waitUntil(lambda: c.stale == ())
     window.config.max_depth.setValue(1)
     assert c.stale == ("the options changed after training",)
-    window.config.max_depth.setValue(-1)  # back as trained
+    window.config.no_depth_limit.setChecked(True)  # back as trained
     assert c.stale == ()
     window.config.seed.setValue(7)
     assert "the cross-validation folds or seed changed after training" in c.stale
