@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from html import escape
 
-from engine.export.labels import branch_condition, number
+from engine.export.labels import condition, number
 from engine.prune.record import (
     BRANCH,
     COLLAPSED,
@@ -52,7 +52,7 @@ def _share_row(tree: Tree, node: Node | None, share: Share, pessimistic: bool, i
     if share.branch < 0 or node is None or node.split is None or share.branch >= node.split.n_branches:
         name = "as one leaf, with every row" if share.branch < 0 else f"branch {share.branch}"
     else:
-        name = branch_condition(tree, node, share.branch)
+        name = condition(tree, node, share.branch)
     if share.leaves > 1:
         name += f" ({share.leaves} leaves)"
     pad = "&nbsp;&nbsp;&nbsp;" if indent else ""
@@ -81,8 +81,13 @@ def decision_html(tree: Tree, decision: Decision, record: PruningRecord, node: N
         label = OPTION_NAMES[option.kind]
         raised_node = None
         if option.kind == BRANCH and node is not None and node.split is not None:
-            label += f": {branch_condition(tree, node, option.branch)}"
-            raised_node = decision.after if decision.verdict == RAISED else None
+            label += f": {condition(tree, node, option.branch)}"
+            # The shares are the raised child's own branches: word them by its split, raised
+            # or not (only the raised tree's was used, and other verdicts read "branch 0").
+            if 0 <= option.branch < len(node.children):
+                raised_node = node.children[option.branch]
+            elif decision.verdict == RAISED:
+                raised_node = decision.after
         if decision.verdict == IS_LEAF:
             label = "as a leaf"
         body.append(f"<tr{style}><td><b>{escape(label)}</b></td><td></td><td></td><td></td>"
