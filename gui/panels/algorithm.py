@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 
 from engine.data.table import NUMERIC
 from engine.errors import ArborError
+from engine.export.labels import number
 from engine.settings import DEFAULTS, OPTIONS, resolve, why_not
 from gui.plain_text import plain_label
 
@@ -66,6 +67,14 @@ class Choice(QComboBox):
             self.setCurrentIndex(index)
 
 
+class CountBox(QDoubleSpinBox):
+    """A count of rows: whole counts read "2", not "2.0"; a weighted one keeps its fraction
+    (rows with missing values reach a node as fractions)."""
+
+    def textFromValue(self, value: float) -> str:  # noqa: N802 - Qt override
+        return number(round(value, self.decimals()))
+
+
 class AlgorithmPanel(QWidget):
     """Learner options; :meth:`bind` keeps the controller's options equal to the form's.
 
@@ -101,8 +110,8 @@ class AlgorithmPanel(QWidget):
         depth_line.setContentsMargins(0, 0, 0, 0)
         depth_line.addWidget(self.max_depth, 1)
         depth_line.addWidget(self.no_depth_limit)
-        self.min_samples_split = QDoubleSpinBox(maximum=1e9, decimals=1, value=2)
-        self.min_samples_leaf = QDoubleSpinBox(maximum=1e9, decimals=1, value=2)
+        self.min_samples_split = CountBox(maximum=1e9, decimals=1, value=2)
+        self.min_samples_leaf = CountBox(maximum=1e9, decimals=1, value=2)
         self.min_gain = QDoubleSpinBox(maximum=100, decimals=4, singleStep=0.01)
         self.max_leaves = QSpinBox(maximum=1_000_000, specialValueText="no limit")
         self.growth = Choice("growth")

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.errors import ArborError
+from engine.export.labels import number
 from gui.session.jobs import Job
 
 #: Rows the preview shows.
@@ -62,7 +63,9 @@ class LargeDataDialog(QDialog):
         self.preview.setToolTip("A preview of the first rows, read-only: the table is not loaded")
         for r, row in enumerate(frame.itertuples(index=False)):
             for c, value in enumerate(row):
-                item = QTableWidgetItem("?" if value is None or value != value else str(value))
+                text = ("?" if value is None or value != value
+                        else number(value) if isinstance(value, float) else str(value))
+                item = QTableWidgetItem(text)  # a count read as float (a column with gaps) reads "2", not "2.0"
                 self.preview.setItem(r, c, item)
         self.target = QComboBox()
         self.target.addItems(list(layout.columns))
