@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QPushButton,
     QSplitter,
@@ -40,8 +41,23 @@ def _value(v, kind: str) -> str:
     return f"{v:.4g}" if kind == "g" else f"{v:.3f}"
 
 
+def held_out(ev) -> bool:
+    """An evaluation on rows the tree was not grown on (cross-validation, a test file, a split)."""
+    return ev is not None and not ev.method.startswith("training")
+
+
+#: Why a row is never coloured: training figures reward a tree that learns its rows' noise.
+TRAINING_TIP = ("Not coloured: on the rows it was grown on, the bigger tree nearly always scores "
+                "better, noise learnt included; compare held-out figures (cross-validation, a test "
+                "file or a split) instead")
+
+
 def comparison_rows(a, b, method_a: str, method_b: str):
-    """(label, value a, value b, kind, higher_is_better) for two runs' chosen evaluations."""
+    """(label, value a, value b, kind, higher_is_better) for two runs' chosen evaluations.
+
+    ``higher_is_better`` is None for rows that are not coloured: sizes, settings, and every
+    figure on training rows (issue 30: the higher training accuracy was green, rewarding
+    over-fitting). Held-out figures are coloured only when both sides are held out."""
     rows = [("Settings", settings_summary(a.settings), settings_summary(b.settings), "text", None),
             ("Data", f"{a.data_name} ({a.n_rows:,} rows)", f"{b.data_name} ({b.n_rows:,} rows)", "text", None),
             ("Leaves", a.n_leaves, b.n_leaves, "int", None),
@@ -51,25 +67,30 @@ def comparison_rows(a, b, method_a: str, method_b: str):
     eb = next((ev for ev in b.evaluations if ev.method == method_b), None)
     ta, tb = (a.evaluations[0] if a.evaluations else None), (b.evaluations[0] if b.evaluations else None)
     regression = (ea or eb or ta or tb) is not None and (ea or eb or ta or tb).classes is None
+    held = held_out(ea) and held_out(eb)
+
+    def scored(higher: bool) -> bool | None:
+        return higher if held else None
 
     def get(ev, name):
         return getattr(ev, name) if ev is not None else None
 
     if regression:
-        rows.append(("Training RMSE", get(ta, "rmse"), get(tb, "rmse"), "g", False))
-        rows += [(f"RMSE ({'evaluated' if ea is not ta else 'training'})", get(ea, "rmse"), get(eb, "rmse"), "g", False),
-                 ("MAE", get(ea, "mae"), get(eb, "mae"), "g", False),
-                 ("R²", get(ea, "r2"), get(eb, "r2"), "f", True)]
+        rows.append(("Training RMSE", get(ta, "rmse"), get(tb, "rmse"), "g", None))
+        rows += [(f"RMSE ({'evaluated' if ea is not ta else 'training'})", get(ea, "rmse"), get(eb, "rmse"), "g",
+                  scored(False)),
+                 ("MAE", get(ea, "mae"), get(eb, "mae"), "g", scored(False)),
+                 ("R²", get(ea, "r2"), get(eb, "r2"), "f", scored(True))]
         return rows, ea, eb
-    rows.append(("Training accuracy", get(ta, "accuracy"), get(tb, "accuracy"), "%", True))
-    rows += [("Accuracy", get(ea, "accuracy"), get(eb, "accuracy"), "%", True),
+    rows.append(("Training accuracy", get(ta, "accuracy"), get(tb, "accuracy"), "%", None))
+    rows += [("Accuracy", get(ea, "accuracy"), get(eb, "accuracy"), "%", scored(True)),
              ("± across folds", get(ea, "accuracy_std") if ea is not None and len(ea.fold_scores) > 1 else None,
               get(eb, "accuracy_std") if eb is not None and len(eb.fold_scores) > 1 else None, "%", None),
-             ("Kappa", get(ea, "kappa"), get(eb, "kappa"), "f", True),
-             ("ROC area (weighted)", get(ea, "roc_auc"), get(eb, "roc_auc"), "f", True)]
+             ("Kappa", get(ea, "kappa"), get(eb, "kappa"), "f", scored(True)),
+             ("ROC area (weighted)", get(ea, "roc_auc"), get(eb, "roc_auc"), "f", scored(True))]
     if ea is not None and eb is not None and ea.classes == eb.classes:
         for k, label in enumerate(ea.classes):
-            rows.append((f"F1 {label}", ea.f1[k], eb.f1[k], "f", True))
+            rows.append((f"F1 {label}", ea.f1[k], eb.f1[k], "f", scored(True)))
     return rows, ea, eb
 
 
@@ -129,8 +150,10 @@ class CompareView(QWidget):
         self.table = QTableWidget()
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setWordWrap(True)
-        self.table.setToolTip("Green: the better of the two; red: the worse")
-        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.setToolTip("Green: the better of the two on held-out rows; red: the worse. "
+                              "Training figures and sizes are not coloured")
+        # Wrapped text takes as many lines as each new column width needs.
+        self.table.horizontalHeader().sectionResized.connect(lambda *_: self.table.resizeRowsToContents())
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
         self.confusion_a, self.confusion_b = ConfusionView(), ConfusionView()
         self.tree_a, self.tree_b = _TreeSide(), _TreeSide()
@@ -205,10 +228,12 @@ class CompareView(QWidget):
         self.table.setRowCount(len(rows))
         self.table.setHorizontalHeaderLabels([f"Run {a.number}", f"Run {b.number}", "Difference"])
         self.table.setVerticalHeaderLabels([r[0] for r in rows])
-        for r, (_, va, vb, kind, higher) in enumerate(rows):
+        evaluated = f"{ea.method} against {eb.method}" if ea is not None and eb is not None else ""
+        held = held_out(ea) and held_out(eb)
+        for r, (label, va, vb, kind, higher) in enumerate(rows):
             items = [QTableWidgetItem(str(va) if kind == "text" else _value(va, kind)),
                      QTableWidgetItem(str(vb) if kind == "text" else _value(vb, kind))]
-            diff = ""
+            diff, tip = "", ""
             if kind != "text" and va is not None and vb is not None:
                 d = vb - va
                 diff = (f"{100 * d:+.2f} points" if kind == "%" else f"{d:+,}" if kind == "int"
@@ -217,12 +242,19 @@ class CompareView(QWidget):
                     better_b = (d > 0) == higher
                     items[0].setBackground(WORSE if better_b else BETTER)
                     items[1].setBackground(BETTER if better_b else WORSE)
+                    better = b.number if better_b else a.number
+                    tip = (f"Better: run {better}, in {label} on held-out rows ({evaluated}); "
+                           f"{'higher' if higher else 'lower'} is better")
+                elif kind != "int" and (label.startswith("Training") or not held):
+                    tip = TRAINING_TIP
             items.append(QTableWidgetItem(diff))
             for c, item in enumerate(items):
                 if kind == "text":
                     item.setToolTip(plain_tip(item.text()))
+                elif tip:
+                    item.setToolTip(plain_tip(tip))
                 self.table.setItem(r, c, item)
-        self.table.resizeColumnsToContents()
+        self._fit_columns()
         target = self.controller.doc.target or "class"
         for view, ev, run in ((self.confusion_a, ea, a), (self.confusion_b, eb, b)):
             if ev is not None and ev.classes is not None:
@@ -231,6 +263,19 @@ class CompareView(QWidget):
                 view.show()
             else:
                 view.hide()
+
+    def _fit_columns(self) -> None:
+        """Difference as wide as its figures, the two runs sharing the rest, so Difference is
+        never cut or scrolled out of view (issue 30: at 1280 it was cut, at 1024 out of sight
+        behind the settings' long text); long text wraps onto more lines instead."""
+        header = self.table.horizontalHeader()
+        header.setStretchLastSection(False)
+        header.setMinimumSectionSize(40)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+        self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.table.resizeRowsToContents()
 
     def fit_trees(self) -> None:
         """Fit both trees to their halves (once the window has its size)."""

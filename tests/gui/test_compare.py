@@ -1,0 +1,75 @@
+"""The compare window (issue 30): only held-out figures are coloured better/worse (a higher
+training accuracy rewards over-fitting), each coloured cell says which run is better in
+what, Leaves and Nodes are rows of their own, and Difference is in sight at 1024 and 1280."""
+
+import pytest
+
+from gui.panels.compare import BETTER as GREEN
+from gui.panels.compare import TRAINING_TIP
+from gui.panels.compare import WORSE as RED
+
+BETTER, WORSE = GREEN.name(), RED.name()
+
+
+def _train(qtbot, window, cv_folds, **params):
+    c = window.controller
+    c.set_options({"algorithm": "c45", **params}, cv_folds, 1)
+    job = c.train()
+    qtbot.waitUntil(lambda: job.done and not c.busy, timeout=60000)
+    qtbot.waitUntil(lambda: len(c.runs) > 0 and len(c.runs[c.runs.numbers()[-1]].evaluations)
+                    == (2 if cv_folds else 1), timeout=60000)
+
+
+def _rows(view):
+    return {view.table.verticalHeaderItem(r).text(): r for r in range(view.table.rowCount())}
+
+
+def _colour(view, row, column):
+    return view.table.item(row, column).background().color().name()
+
+
+@pytest.fixture
+def compared(qtbot, window):
+    window.files.open_sample("iris", confirmed=True)
+    _train(qtbot, window, 10, prune="none", min_samples_leaf=1)  # the bigger tree, better on training rows
+    _train(qtbot, window, 10, max_depth=1)
+    window.compare_runs(1, 2)
+    qtbot.waitExposed(window.compare_window)
+    return window.compare_window
+
+
+def test_only_held_out_figures_are_coloured(qtbot, window, compared):
+    view, rows = compared, _rows(compared)
+    a, b = window.controller.runs[1], window.controller.runs[2]
+    assert a.evaluations[0].accuracy > b.evaluations[0].accuracy  # run 1 fits its rows better
+    training = rows["Training accuracy"]
+    assert _colour(view, training, 0) not in (BETTER, WORSE)
+    assert view.table.item(training, 0).toolTip() == TRAINING_TIP
+    accuracy = rows["Accuracy"]
+    assert {_colour(view, accuracy, 0), _colour(view, accuracy, 1)} == {BETTER, WORSE}
+    better = 1 if _colour(view, accuracy, 0) == BETTER else 2
+    tip = view.table.item(accuracy, 0).toolTip()
+    assert f"Better: run {better}, in Accuracy on held-out rows" in tip and "cross-validation" in tip
+    assert "higher is better" in tip
+    assert view.table.item(rows["Leaves"], 0).text() == str(a.n_leaves)
+    assert view.table.item(rows["Nodes"], 0).text() == str(a.n_nodes)
+    # Against the training evaluation, nothing is coloured.
+    view.method_a.setCurrentText("training set")
+    view.method_b.setCurrentText("training set")
+    rows = _rows(view)
+    assert _colour(view, rows["Accuracy"], 0) not in (BETTER, WORSE)
+
+
+@pytest.mark.parametrize("size", [(1000, 640), (1260, 680)])  # 1024x700 and 1280x720 less a frame
+def test_the_difference_column_is_in_sight(qtbot, compared, size):
+    view = compared
+    view.resize(*size)
+    qtbot.waitUntil(lambda: view.width() == size[0])
+    table = view.table
+    right = table.columnViewportPosition(2) + table.columnWidth(2)
+    assert right <= table.viewport().width()
+    texts = [table.item(r, 2).text() for r in range(table.rowCount())]
+    assert "points" in " ".join(texts)
+    assert all(table.fontMetrics().horizontalAdvance(t) < table.columnWidth(2) for t in texts)
+    assert table.columnWidth(0) > 60 and table.columnWidth(1) > 60  # the runs keep room too
+    assert not table.horizontalScrollBar().isVisible()
