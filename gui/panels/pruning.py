@@ -373,8 +373,14 @@ class PruningPanel(QWidget):
         if result.full_tree is not None and settings.prune != "reduced-error":
             self.set_tree(result.full_tree, result.path)
             self.pages.setCurrentIndex(1)
-            if settings.prune == "cost-complexity":
-                self.select_alpha(settings.alpha or 0.0, emit=False)  # the trained tree is on screen
+            if settings.prune == "cost-complexity":  # the trained tree is on screen: so are slider and marker
+                alpha = alpha_on_screen(tree, result.path, settings.alpha)
+                self.select_alpha(alpha, emit=False)
+                how = (f"chosen by {settings.cv_alpha}-fold cross-validation"
+                       f"{', one-standard-error rule' if settings.one_se else ''}"
+                       if settings.cv_alpha else "as set in the Algorithm panel")
+                self.info.setText(f"The tree on screen is pruned at alpha = {alpha:.4g} ({how}): "
+                                  f"{tree.n_leaves} leaves. Drag the slider to prune differently.")
             return
         if tree.pruning is not None:
             self.set_record(tree)
@@ -409,6 +415,16 @@ class PruningPanel(QWidget):
                 controller.show_tree(tree, -1, TRAINED, recipe)
 
         self.walk_shown.connect(on_walk_shown)
+
+
+def alpha_on_screen(tree, path, alpha: float | None) -> float:
+    """The alpha of the path at which ``tree`` (a CART tree pruned on that path) stands.
+
+    Cross-validation chooses alpha inside the training and the tree keeps no note of it; the
+    path's subtrees each have fewer leaves than the one before, so the leaves say which it is.
+    """
+    hits = np.flatnonzero(np.asarray(path.n_leaves) == tree.n_leaves)
+    return float(path.alphas[hits[0]]) if len(hits) else float(alpha or 0.0)
 
 
 def _why_nothing(settings) -> str:
