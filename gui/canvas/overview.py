@@ -2,29 +2,82 @@
 click or drag in it to move there.
 
 The picture is rendered once per tree (a pixmap), so panning the main view only
-repaints a rectangle over it, however big the tree.
+repaints a rectangle over it, however big the tree. Its shape follows the tree's, but
+never thinner than ``MIN_SIDE`` pixels: a wide tree of 60,000 nodes is stretched to a
+usable strip instead of a hairline, and where its boxes would be under ``DENSITY_BELOW``
+pixels wide it is drawn as node density (one pixel per area, darker where more nodes
+are, in the colour of the class most of them predict) instead of boxes too small to see.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QPainter, QPen, QPixmap
+import numpy as np
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QImage, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QWidget
 
 from gui.canvas.tree_scene import rects_path
 from gui.drawing.nodes import tint
 
 MARGIN = 6.0
+#: The largest overview, and the thinnest its picture of the tree gets (either side).
+MAX_SIZE, MIN_SIDE = QSize(220, 150), 56
+#: Boxes narrower than this (pixels, on average) are drawn as density instead.
+DENSITY_BELOW = 2.0
+#: The viewport's rectangle is drawn at least this big, so it can be seen and grabbed.
+MIN_MARK = 8.0
+
+
+def picture_size(source: QRectF, largest: QSize = MAX_SIZE, thinnest: float = MIN_SIDE) -> tuple[float, float]:
+    """The size of the tree's picture: ``source`` scaled to fit ``largest`` (less the margins)
+    keeping its shape, then stretched to at least ``thinnest`` on a side too thin to use."""
+    room_w, room_h = largest.width() - 2 * MARGIN, largest.height() - 2 * MARGIN
+    if source.isEmpty():
+        return room_w, room_h
+    scale = min(room_w / source.width(), room_h / source.height())
+    return (max(source.width() * scale, min(thinnest, room_w)),
+            max(source.height() * scale, min(thinnest, room_h)))
+
+
+def density_image(boxes: np.ndarray, colours: list[tuple[QColor, np.ndarray]], source: QRectF,
+                  width: int, height: int) -> QImage:
+    """Node density over ``source`` as a ``width`` x ``height`` image: each pixel in the colour
+    of the class most of its nodes predict, more opaque where more nodes are.
+
+    ``boxes`` are the nodes' (left, top, right, bottom); ``colours`` gives each class's colour
+    and its rows of ``boxes``. Counted with arrays: 60,000 nodes take milliseconds.
+    """
+    width, height = max(int(width), 1), max(int(height), 1)
+    centre = (boxes[:, :2] + boxes[:, 2:]) / 2
+    x = ((centre[:, 0] - source.left()) / source.width() * width).astype(np.intp).clip(0, width - 1)
+    y = ((centre[:, 1] - source.top()) / source.height() * height).astype(np.intp).clip(0, height - 1)
+    cells = y * width + x
+    counts = np.zeros((max(len(colours), 1), height * width))
+    rgb = np.zeros((max(len(colours), 1), 3))
+    for k, (colour, rows) in enumerate(colours):
+        counts[k] = np.bincount(cells[rows], minlength=height * width)
+        rgb[k] = (colour.red(), colour.green(), colour.blue())
+    total = counts.sum(axis=0)
+    # A node's dot spreads to its neighbours' pixels: a level of the tree reads as a band.
+    total = np.maximum(total, np.roll(total, 1) * 0.5)
+    image = np.zeros((height * width, 4), dtype=np.uint8)
+    image[:, :3] = rgb[counts.argmax(axis=0)].astype(np.uint8)
+    if total.max() > 0:
+        alpha = np.where(total > 0, 90 + 165 * np.log1p(total) / np.log1p(total.max()), 0)
+        image[:, 3] = alpha.astype(np.uint8)
+    data = np.ascontiguousarray(image.reshape(height, width, 4))
+    return QImage(data.data, width, height, width * 4, QImage.Format.Format_RGBA8888).copy()
 
 
 class Overview(QWidget):
-    """A minimap over the canvas's scene."""
+    """A minimap over the canvas's scene (``density`` says it shows node density, not boxes)."""
 
     def __init__(self, canvas):
         super().__init__(canvas)
         self.canvas = canvas
-        self.setFixedSize(220, 150)
+        self.setFixedSize(MAX_SIZE)
         self.setToolTip("Overview: click or drag to move the view")
+        self.density = False
         self._pixmap = QPixmap()
         self._source = QRectF()
         self._target = QRectF()
@@ -32,35 +85,50 @@ class Overview(QWidget):
         canvas.verticalScrollBar().valueChanged.connect(self.update)
         canvas.zoom_changed.connect(lambda *_: self.update())
 
+    def picture_rect(self) -> QRectF:
+        """Where the tree is drawn in the overview (empty: nothing yet)."""
+        return QRectF(self._target)
+
     def refresh(self) -> None:
-        """Draw the whole tree into the overview's picture: edges, and boxes in their class colours.
+        """Draw the whole tree into the overview's picture: edges, and boxes in their class colours
+        (or the nodes' density, for a tree too big for boxes). The overview takes the tree's shape.
 
         Drawn from the scene's geometry rather than rendered item by item: at this size
         the text is invisible anyway, and a 10,000-node tree takes milliseconds, not a second.
         """
         scene = self.canvas.scene()
         self._source = scene.content_rect().adjusted(-20, -20, 20, 20)
+        width, height = picture_size(self._source)
+        self.setFixedSize(round(width + 2 * MARGIN), round(height + 2 * MARGIN))
         self._pixmap = QPixmap(self.size())
         self._pixmap.fill(QColor(255, 255, 255, 235))
+        self._target = QRectF()
         if self._source.isEmpty():
             return
-        area = QRectF(self.rect()).adjusted(MARGIN, MARGIN, -MARGIN, -MARGIN)
-        scale = min(area.width() / self._source.width(), area.height() / self._source.height())
-        size = self._source.size() * scale
-        self._target = QRectF(area.center() - QPointF(size.width() / 2, size.height() / 2), size)
+        self._target = QRectF(MARGIN, MARGIN, width, height)
+        sx, sy = width / self._source.width(), height / self._source.height()
+        boxes = scene.node_boxes() + (3, 3, -3, -3)
+        colours = [(tint(scene.tree, majority), rows) for majority, rows in scene.rows_by_majority()]
+        self.density = bool(len(boxes)) and float(np.mean(boxes[:, 2] - boxes[:, 0])) * sx < DENSITY_BELOW
+        self.setToolTip("Overview (node density: darker where more nodes are): click or drag to move the view"
+                        if self.density else "Overview: click or drag to move the view")
         painter = QPainter(self._pixmap)
+        if self.density:
+            painter.drawImage(self._target, density_image(boxes, colours, self._source, round(width), round(height)))
+            painter.end()
+            self.update()
+            return
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.translate(self._target.topLeft())
-        painter.scale(scale, scale)
+        painter.scale(sx, sy)
         painter.translate(-self._source.topLeft())
         edge_pen = QPen(QColor("#98A2B3"), 1.0)
         edge_pen.setCosmetic(True)
         painter.setPen(edge_pen)
         painter.drawPath(scene.edge_path())
         painter.setPen(Qt.PenStyle.NoPen)
-        boxes = scene.node_boxes() + (3, 3, -3, -3)
-        for majority, rows in scene.rows_by_majority():  # one colour at a time, no Python per node
-            painter.setBrush(tint(scene.tree, majority))
+        for colour, rows in colours:  # one colour at a time, no Python per node
+            painter.setBrush(colour)
             painter.drawPath(rects_path(boxes[rows]))
         painter.end()
         self.update()
@@ -78,6 +146,13 @@ class Overview(QWidget):
         return QPointF(self._source.left() + (point.x() - self._target.left()) * sx,
                        self._source.top() + (point.y() - self._target.top()) * sy)
 
+    def view_mark(self) -> QRectF:
+        """The main view's area as drawn: at least ``MIN_MARK`` a side, centred where it is."""
+        mark = self._to_widget(self.canvas.visible_scene_rect()).intersected(self._target)
+        centre = mark.center() if not mark.isNull() else self._to_widget(self.canvas.visible_scene_rect()).center()
+        width, height = max(mark.width(), MIN_MARK), max(mark.height(), MIN_MARK)
+        return QRectF(centre.x() - width / 2, centre.y() - height / 2, width, height)
+
     def paintEvent(self, event) -> None:  # noqa: N802 - Qt override
         painter = QPainter(self)
         painter.drawPixmap(0, 0, self._pixmap)
@@ -86,7 +161,7 @@ class Overview(QWidget):
         if not self._target.isEmpty():
             painter.setPen(QPen(QColor("#D55E00"), 1.5))
             painter.setBrush(QColor(213, 94, 0, 40))
-            painter.drawRect(self._to_widget(self.canvas.visible_scene_rect()).intersected(self._target))
+            painter.drawRect(self.view_mark())
         painter.end()
 
     def _move_to(self, event) -> None:

@@ -72,12 +72,16 @@ class TreeCanvas(ZoomMixin, LayoutMixin, SubtreesMixin, FindMixin, PointerMixin,
         self._legend.hide()
         self.overview = Overview(self)
         self._overview_stale = True
+        self._legend_wanted = self._overview_wanted = False  # shown where a corner is free of nodes
+        self._legend_forms = ("", "")  # the legend as a column, and as lines across
+        self._legend_laid_out = None  # (text, width) the legend is laid out for
         for bar in (self.horizontalScrollBar(), self.verticalScrollBar()):
             bar.valueChanged.connect(lambda *_: self._show_overview_if_needed())
         # Dragged nodes show in the overview once the drag pauses, not on every mouse move.
         self._overview_timer = QTimer(self, singleShot=True, interval=150)
         self._overview_timer.timeout.connect(self._update_overview)
         self._scene.layout_changed.connect(self._overview_timer.start)
+        self._scene.layout_changed.connect(self._place_corners)  # a node dragged under an overlay
         self.setAcceptDrops(True)
         self.overview.hide()
         self._scene.selectionChanged.connect(self._on_scene_selection_changed)

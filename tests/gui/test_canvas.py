@@ -304,10 +304,11 @@ def test_a_hand_edit_far_out_keeps_boxes_only(canvas):
     assert canvas.tree() is tree
 
 
-def test_the_legend_takes_the_top_corner_with_fewer_nodes_under_it(qtbot):
+def test_the_legend_takes_a_corner_free_of_nodes(qtbot):
     from pathlib import Path
 
     from engine.data.arff import read_arff
+    from gui.canvas.corners import covers
 
     segment = read_arff(Path(__file__).parents[1] / "fixtures" / "weka" / "data" / "segment-challenge.arff")
     view = TreeCanvas()
@@ -315,12 +316,8 @@ def test_the_legend_takes_the_top_corner_with_fewer_nodes_under_it(qtbot):
     qtbot.addWidget(view)
     view.show()
     view.set_tree(DecisionTree(algorithm="c45").fit(segment).tree_)  # its right side is higher
-    legend = view._legend
-    width = view.viewport().width()
-    left, right = QPoint(12, 10), QPoint(width - legend.width() - 12, 10)
-    under = {corner.x(): view._nodes_under_legend_at(corner) for corner in (left, right)}
-    assert under[left.x()] < under[right.x()]
-    assert legend.pos() == left
+    legend = view.overlay_rects()["legend"]
+    assert not covers(legend, view._node_boxes_in_view())
     view.resize(580, 340)
     view.fit_to_window()
-    assert legend.pos() == left  # fitting again keeps it where fewer nodes are
+    assert view.overlay_rects()["legend"] == legend  # fitting again keeps it where no node is
