@@ -157,8 +157,11 @@ def test_two_clones_at_other_paths_share_one_compilation(tmp_path):
         return json.loads(out.stdout.strip().splitlines()[-1])
 
     first = run(_clone(tmp_path, "first"))
-    time.sleep(1.1)  # later modification times for the second copy
-    second = run(_clone(tmp_path, "second"))
+    later = _clone(tmp_path, "second")
+    stamp = time.time() + 60  # later modification times for the second copy, set not waited for
+    for path in later.rglob("*.py"):
+        os.utime(path, (stamp, stamp))
+    second = run(later)
     assert first["file"] != second["file"]
     assert first["folder"] == second["folder"]
     assert (first["misses"], second["misses"], second["hits"]) == (1, 0, 1)
