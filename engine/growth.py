@@ -148,3 +148,48 @@ def grow_below(tree: Tree, data: Encoded, settings: Settings, node_id: int,
     used = used_on_path(tree, node_id) if not settings.binary else frozenset()
     subtree = grow(data, settings, rows=rows, weights=weights, depth=node.depth, used=used)
     return replace_subtree(tree, node_id, subtree)
+
+
+class StableIds:
+    """Node ids for the life of a growing tree: each node keeps the number it got when it
+    was made (the root 0, then each split's children in branch order, 1, 2, ...).
+
+    A grown tree's ids are pre-order positions, so a split renumbers every node after it
+    (weather's rainy leaf is node 3, then node 5 once sunny splits); a person stepping
+    through growth reads numbers that stay. Growth only adds children to leaves, so a
+    node's path of branches from the root names it for as long as it lives, and the
+    numbers are kept by path. ``Tree.node`` finds nodes numbered so by search.
+
+    >>> ids = StableIds()
+    >>> root = ids.apply(step.root)[0]  # doctest: +SKIP
+    """
+
+    def __init__(self):
+        self._by_path: dict[tuple[int, ...], int] = {}
+
+    def apply(self, root: Node) -> tuple[Node, dict[int, int]]:
+        """``root`` renumbered (nodes new to it numbered on, in pre-order) and the map from
+        its own ids to the kept ones."""
+        order: list[tuple[Node, tuple[int, ...]]] = []
+        stack = [(root, ())]
+        while stack:
+            node, path = stack.pop()
+            order.append((node, path))
+            if path not in self._by_path:
+                self._by_path[path] = len(self._by_path)
+            stack.extend((child, (*path, b)) for b, child in reversed(list(enumerate(node.children))))
+        built: dict[tuple[int, ...], Node] = {}
+        for node, path in reversed(order):  # children before their parent
+            children = tuple(built.pop((*path, b)) for b in range(len(node.children)))
+            built[path] = replace(node, id=self._by_path[path], children=children)
+        return built[()], {node.id: self._by_path[path] for node, path in order}
+
+
+def with_stable_ids(steps: Iterator[GrowthStep], ids: StableIds | None = None) -> Iterator[GrowthStep]:
+    """``steps`` (from :func:`grow_steps`) with :class:`StableIds`: a node keeps its id from
+    the step that made it to the end of growth, in the tree, ``expanded`` and the queue."""
+    ids = StableIds() if ids is None else ids
+    for step in steps:
+        root, kept = ids.apply(step.root)
+        yield GrowthStep(root, kept[step.expanded], step.priority,
+                         tuple((kept[k], p) for k, p in step.queue))

@@ -525,7 +525,7 @@ class Controller(QObject):
 
     def _show(self, tree, select: int, origin: str, recipe=None) -> None:
         self.tree, self.origin, self.recipe = tree, origin, recipe
-        self.selected = select if tree is not None and 0 <= select < tree.n_nodes else -1
+        self.selected = select if _has_node(tree, select) else -1
         self.tree_changed.emit(tree, self.selected)
         self.doc.tree_shown(tree)
         self.figures = None
@@ -588,7 +588,7 @@ class Controller(QObject):
         return data, settings
 
     def select_node(self, node_id: int) -> None:
-        if self.tree is None or not 0 <= node_id < self.tree.n_nodes:
+        if not _has_node(self.tree, node_id):
             node_id = -1
         if node_id != self.selected:
             self.selected = node_id
@@ -641,3 +641,15 @@ class Controller(QObject):
             algorithm = self.settings.algorithm if self.settings is not None else None
             said = tree.classes[int(class_codes(predict_proba(tree, X), algorithm)[0])]
         return f"Row {row + 1}: the tree predicts {tree.schema.target} = {said}"
+
+
+def _has_node(tree, node_id: int) -> bool:
+    """Whether ``tree`` has a node ``node_id``. Ids are pre-order positions (0 to n - 1) but for
+    the Growth tab's, which a node keeps for the tree's life (a collapse leaves gaps)."""
+    if tree is None or node_id < 0:
+        return False
+    try:  # a walk down for pre-order ids, a search for others
+        tree.node(node_id)
+    except KeyError:
+        return False
+    return True

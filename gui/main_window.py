@@ -310,6 +310,7 @@ class MainWindow(QMainWindow):
         self.canvas.rows_dropped.connect(self._on_canvas_rows_dropped)
         self.canvas.node_context_menu_requested.connect(self._on_canvas_node_context_menu_requested)
         self.growth.step_taken.connect(self._on_growth_step_taken)
+        self.growth.node_chosen.connect(self._on_growth_node_chosen)
         self.growth.started_over.connect(lambda *_: self.canvas.fit_to_window())
         self.what_if.path_changed.connect(self.canvas.highlight_nodes)
         self.docks["What-if"].visibilityChanged.connect(self.what_if.set_on_screen)
@@ -531,9 +532,14 @@ class MainWindow(QMainWindow):
             self.canvas.follow([node_id, *(c.id for c in tree.node(node_id).children)])
 
     def _on_growth_step_taken(self, tree, expanded: int) -> None:
-        """The view follows growth: the node just split and its new children stay in sight."""
+        """The view frames the growing tree: all of it while it can be read whole, else the
+        node just split and its new children (issue 30: a leaf was left half off the canvas)."""
         self.canvas.highlight_nodes({expanded})
-        self.canvas.follow([expanded, *(c.id for c in tree.node(expanded).children)])
+        self.canvas.frame_growth([expanded, *(c.id for c in tree.node(expanded).children)])
+
+    def _on_growth_node_chosen(self, node_id: int) -> None:
+        """A node picked in the Growth log or queue: selected (the controller's) and centred."""
+        self.canvas.show_readable(node_id)
 
     def _on_controller_tree_changed(self, tree, select: int) -> None:
         from gui.controller import TRAINED

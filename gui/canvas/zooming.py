@@ -10,6 +10,9 @@ from PySide6.QtWidgets import QGraphicsView
 MIN_SCALE, MAX_SCALE = 0.02, 6.0
 #: The view following growth or pruning zooms in to this scale when it is further out.
 READABLE = 0.85
+#: A tree growing step by step is framed whole down to this scale (nodes keep their full
+#: text above LOD_TEXT, 0.55); a bigger one is followed at READABLE instead.
+WHOLE_AT_LEAST = 0.6
 
 
 class ZoomMixin:
@@ -94,6 +97,25 @@ class ZoomMixin:
             self.zoom_changed.emit(wanted)
         elif not self.visible_scene_rect().contains(rect):
             self.ensureVisible(rect, 0, 0)
+
+    def frame_growth(self, node_ids) -> None:
+        """The whole tree in view when it can be read whole (at most at full size, centred),
+        else :meth:`follow` these nodes: a tree growing step by step stays framed."""
+        rect = self._scene.content_rect()
+        if rect.isEmpty():
+            return
+        rect = rect.adjusted(-30, -30, 30, 30)
+        port = self.viewport().rect()
+        fits = min(port.width() / rect.width(), port.height() / rect.height())
+        if fits < WHOLE_AT_LEAST:
+            self.follow(node_ids)
+            return
+        wanted = min(fits, 1.0)
+        self.resetTransform()
+        self.scale(wanted, wanted)
+        self.centerOn(rect.center())
+        self._place_legend()
+        self.zoom_changed.emit(wanted)
 
     def show_readable(self, node_id: int) -> None:
         """Centre ``node_id`` at a scale where its text can be read."""

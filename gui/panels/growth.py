@@ -23,24 +23,13 @@ from PySide6.QtWidgets import (
 
 from engine.errors import ArborError
 from engine.export.labels import attribute_name, condition, number
-from engine.growth import grow, grow_steps
+from engine.growth import StableIds, grow, grow_steps, with_stable_ids
 from engine.tree import THRESHOLD, Tree
 from gui.plain_text import plain_label, plain_tip
 
 #: Play's speeds, in seconds per step; the default lets a person read each step.
 SECONDS_PER_STEP = (8.0, 5.0, 3.0, 2.0, 1.5, 1.0, 0.5, 0.25, 0.1)
 DEFAULT_SPEED = SECONDS_PER_STEP.index(2.0)
-
-
-def _path(tree: Tree, node_id: int) -> tuple[int, ...]:
-    return tuple(b for _, b in tree.path_to(node_id)[:-1])
-
-
-def _id_at(tree: Tree, path: tuple[int, ...]) -> int:
-    node = tree.root
-    for branch in path:
-        node = node.children[branch]
-    return node.id
 
 
 def _table(headers: list[str], tip: str, numbered: bool = False) -> QTableWidget:
@@ -58,7 +47,9 @@ def _table(headers: list[str], tip: str, numbered: bool = False) -> QTableWidget
 
 class GrowthPanel(QWidget):
     """Step / Play / Start over over :func:`engine.growth.grow_steps`, with the log of
-    steps taken and the queue of leaves still to split.
+    steps taken and the queue of leaves still to split. Node ids are kept for the life of
+    the tree (:class:`engine.growth.StableIds`): the log's "node 3" is node 3 to the end.
+    C4.5's growth ends with a step of its own, the collapse Train makes too.
 
     Signals
     -------
@@ -79,8 +70,10 @@ class GrowthPanel(QWidget):
         self._schema = None
         self._settings = None
         self._tree: Tree | None = None
-        self._log_paths: list[tuple[int, ...]] = []
-        self._queue_paths: list[tuple[int, ...]] = []
+        self._ids = StableIds()
+        self._log_ids: list[int] = []
+        self._queue_ids: list[int] = []
+        self._collapsed = False  # C4.5's closing collapse step taken
         self.count = 0
         self.step_button = QPushButton("Step")
         self.step_button.setToolTip("Grow one split (depth-first as ID3's recursion, or best-first "
@@ -112,8 +105,8 @@ class GrowthPanel(QWidget):
         self.play_button.toggled.connect(self._on_play_button_toggled)
         self.reset_button.clicked.connect(self.start_over)
         self.speed.valueChanged.connect(self._on_speed_value_changed)
-        self.log.itemSelectionChanged.connect(lambda: self._on_pick(self.log, self._log_paths))
-        self.queue.itemSelectionChanged.connect(lambda: self._on_pick(self.queue, self._queue_paths))
+        self.log.itemSelectionChanged.connect(lambda: self._on_pick(self.log, self._log_ids))
+        self.queue.itemSelectionChanged.connect(lambda: self._on_pick(self.queue, self._queue_ids))
         row = QHBoxLayout()
         for w in (self.step_button, self.play_button, self.reset_button):
             row.addWidget(w)
@@ -154,7 +147,7 @@ class GrowthPanel(QWidget):
         self._timer.stop()
         self.play_button.setChecked(False)
         self._steps, self._tree, self.count = None, None, 0
-        self._log_paths, self._queue_paths = [], []
+        self._log_ids, self._queue_ids, self._collapsed = [], [], False
         self.log.setRowCount(0)
         self.queue.setRowCount(0)
         self.status.setText("Press Step to grow the tree split by split.")
@@ -166,7 +159,7 @@ class GrowthPanel(QWidget):
             return
         data, settings = self._data, self._settings
         root = grow(data, replace(settings, max_depth=0), compiled=False)
-        self._tree = Tree(root, data.schema)
+        self._tree = Tree(self._ids.apply(root)[0], data.schema)
         self.status.setText("The root alone: press Step to split it.")
         self.started_over.emit(self._tree)
 
@@ -179,7 +172,8 @@ class GrowthPanel(QWidget):
             self.status.setText(f"Cannot grow: {err}")
             return False
         self._schema = self._data.schema
-        self._steps = grow_steps(self._data, self._settings)
+        self._ids = StableIds()
+        self._steps = with_stable_ids(grow_steps(self._data, self._settings), self._ids)
         self._show_queue_title()
         return True
 
@@ -189,9 +183,12 @@ class GrowthPanel(QWidget):
         try:
             step = next(self._steps)
         except StopIteration:
+            if self._collapse():
+                return True
             self._timer.stop()
             self.play_button.setChecked(False)
-            self.status.setText(f"Done: the tree is fully grown after {self.count} splits.")
+            self.status.setText(f"Done: the tree is fully grown after {self.count} splits"
+                                f"{self._collapse_words()}.")
             self.queue.setRowCount(0)
             self.finished.emit()
             return False
@@ -210,6 +207,45 @@ class GrowthPanel(QWidget):
         self._fill_queue(tree, step)
         self.step_taken.emit(tree, step.expanded)
         return True
+
+    def _collapse(self) -> bool:
+        """C4.5's closing step, once growth is done: splits that do not lower the training
+        error become leaves, as Train does (J48 does it even with pruning off). True if it
+        changed the tree (a step of its own in the log), False if there was nothing to do."""
+        if self._collapsed or self._tree is None or self._settings.algorithm != "c45":
+            return False
+        from engine.prune.pessimistic import collapse_tree
+
+        self._collapsed = True
+        before = self._tree
+        after = Tree(self._ids.apply(collapse_tree(before, self._data, self._settings).root)[0], self._schema)
+        if after.n_leaves == before.n_leaves:
+            return False
+        made_leaves = sorted(n.id for n in after.nodes() if n.is_leaf and not before.node(n.id).is_leaf)
+        self._tree = after
+        names = ", ".join(str(i) for i in made_leaves)
+        row = self.log.rowCount()
+        self.log.insertRow(row)
+        for col, text in enumerate((names, "collapse: become leaves", "", "")):
+            self.log.setItem(row, col, QTableWidgetItem(text))
+        plural = len(made_leaves) > 1
+        why = (f"C4.5 ends growth by collapsing splits that do not lower the training error: "
+               f"node{'s' if plural else ''} {names} become{'' if plural else 's'} "
+               f"{'leaves' if plural else 'a leaf'}, {before.n_leaves} leaves become {after.n_leaves}, "
+               "as Train makes them (J48 does this even with pruning off).")
+        self.log.item(row, 1).setToolTip(plain_tip(why))
+        self._log_ids.append(made_leaves[0])
+        self.log.scrollToBottom()
+        pruning = self._settings.prune != "none"
+        self.status.setText(f"{why}{' Train then prunes as well (the Pruning tab shows how).' if pruning else ''}")
+        self.queue.setRowCount(0)
+        self._queue_ids = []
+        self.step_taken.emit(after, made_leaves[0])
+        return True
+
+    def _collapse_words(self) -> str:
+        """The end of the Done line: whether C4.5's collapse was a step of its own."""
+        return ", then C4.5's collapse" if self.log.rowCount() > self.count else ""
 
     def _split_words(self, tree: Tree, node) -> tuple[str, str]:
         split = attribute_name(tree, node)
@@ -232,16 +268,13 @@ class GrowthPanel(QWidget):
         for col, text in enumerate((str(step.expanded), split, score, priority)):
             self.log.setItem(row, col, QTableWidgetItem(text))
         self.log.item(row, 0).setToolTip(plain_tip(self._rule(tree, step.expanded)))
-        self._log_paths.append(_path(tree, step.expanded))
-        # Earlier steps' nodes may have new ids in the bigger tree.
-        for k, path in enumerate(self._log_paths[:-1]):
-            self.log.item(k, 0).setText(str(_id_at(tree, path)))
+        self._log_ids.append(step.expanded)  # ids stay for the life of the tree: no renumbering
         self.log.scrollToBottom()
 
     def _fill_queue(self, tree: Tree, step) -> None:
         self.queue.blockSignals(True)
         self.queue.setRowCount(0)
-        self._queue_paths = []
+        self._queue_ids = []
         bold = QFont()
         bold.setBold(True)
         for k, (node_id, priority) in enumerate(step.queue):
@@ -256,7 +289,7 @@ class GrowthPanel(QWidget):
                     item.setFont(bold)
                 self.queue.setItem(k, col, item)
             self.queue.item(k, 1).setToolTip(plain_tip(self._rule(tree, node_id)))
-            self._queue_paths.append(_path(tree, node_id))
+            self._queue_ids.append(node_id)
         self.queue.blockSignals(False)
 
     def _show_queue_title(self) -> None:
@@ -271,10 +304,16 @@ class GrowthPanel(QWidget):
     def _rule(tree: Tree, node_id: int) -> str:
         return " AND ".join(condition(tree, a, b) for a, b in tree.path_to(node_id)[:-1]) or "the root"
 
-    def _on_pick(self, table: QTableWidget, paths: list[tuple[int, ...]]) -> None:
+    def _on_pick(self, table: QTableWidget, ids: list[int]) -> None:
         rows = table.selectionModel().selectedRows()
-        if rows and self._tree is not None and rows[0].row() < len(paths):
-            self.node_chosen.emit(_id_at(self._tree, paths[rows[0].row()]))
+        if rows and self._tree is not None and rows[0].row() < len(ids):
+            node_id = ids[rows[0].row()]
+            try:
+                self._tree.node(node_id)
+            except KeyError:  # below a split C4.5's collapse took back
+                self.status.setText(f"Node {node_id} is gone: the collapse step made its parent a leaf.")
+                return
+            self.node_chosen.emit(node_id)
 
     def _on_speed_value_changed(self, index: int) -> None:
         seconds = SECONDS_PER_STEP[index]
