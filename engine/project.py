@@ -1,5 +1,6 @@
 """A whole session in one file: the table, its kinds and target, the settings, the tree
-(hand edits included), the canvas's node positions and the runs list (figures, no trees).
+(hand edits included), the canvas's node positions and the runs list (figures; a recovery
+file also keeps the trees the runs hold, and where the work came from: see :class:`Origin`).
 
 The file is versioned JSON and holds the table the person sees:
 
@@ -51,6 +52,21 @@ _SHA256 = re.compile(r"[0-9a-f]{64}")
 _NODE_ID = re.compile(r"[0-9]{1,12}")
 
 
+#: The longest path or name an origin may give (a hostile file gives no more).
+MAX_PATH_CHARS, MAX_NAME_CHARS = 4096, 200
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a session's work came from, kept in a recovery file so that Restore gives back
+    the session and not only its table: the project it was opened from or saved to (Save
+    writes there), the data file its table was read from, or the sample it was loaded from."""
+
+    project_path: str | None = None
+    data_path: str | None = None
+    sample: str | None = None
+
+
 @dataclass(frozen=True)
 class Project:
     """Everything a saved session restores.
@@ -66,7 +82,8 @@ class Project:
     positions: dict[int, tuple[float, float]] = field(default_factory=dict)
     collapsed: tuple[int, ...] = ()
     table_is_file: bool = False
-    runs: RunLog | None = None  # the session's runs, without their trees
+    runs: RunLog | None = None  # the session's runs; their trees only from a recovery file
+    origin: Origin | None = None  # a recovery file's: where the work came from
 
 
 def file_checksum(path: str | Path) -> str:
@@ -108,12 +125,14 @@ def _table_dict(table: Table, data_path: str | None, project_dir: Path) -> tuple
 
 
 def save_project(project: Project, path: str | Path, data_path: str | None = None,
-                 replace_read_only: bool = False) -> None:
+                 replace_read_only: bool = False, run_trees: bool = False) -> None:
     """Write ``project`` atomically (a read-only file only with ``replace_read_only``).
 
     ``data_path`` is the data file the table equals, unchanged since it was read or saved
     there: a big table is then referenced rather than embedded. Leave it None whenever the
     table may differ from the file (unsaved edits), and the table itself is stored.
+    ``run_trees`` also stores the trees the runs hold (a recovery file: the session whole);
+    a run's tree that is the one on screen is stored once.
     """
     path = Path(path)
     table, version = _table_dict(project.table, data_path, path.parent)
@@ -128,6 +147,13 @@ def save_project(project: Project, path: str | Path, data_path: str | None = Non
     }
     if project.runs is not None and len(project.runs):
         doc["runs"] = log_to_list(project.runs)
+        for entry, run in zip(doc["runs"], project.runs, strict=True) if run_trees else ():
+            if run.tree is not None and run.tree is project.tree:
+                entry["tree_on_screen"] = True
+            elif run.tree is not None:
+                entry["tree"] = tree_to_dict(run.tree)
+    if project.origin is not None:
+        doc["origin"] = {k: v for k, v in asdict(project.origin).items() if v is not None}
     try:
         text = json.dumps(doc, default=_plain, allow_nan=False)
     except ValueError:
@@ -309,4 +335,50 @@ def load_project(path: str | Path) -> Project:
         if not 0 <= k < n_nodes:
             fail(where, f"the layout names node {k}, which the tree does not have")
     runs = log_from_list(doc["runs"], f"{where}: runs") if doc.get("runs") is not None else None
-    return Project(table, settings, tree, positions, tuple(collapsed), is_file, runs)
+    if runs is not None:
+        _run_trees(doc["runs"], runs, tree, f"{where}: runs")
+    origin = _origin(doc["origin"], f"{where}: origin") if doc.get("origin") is not None else None
+    return Project(table, settings, tree, positions, tuple(collapsed), is_file, runs, origin)
+
+
+def _run_trees(docs: list, runs: RunLog, shown: Tree | None, where: str) -> None:
+    """Give ``runs`` the trees a recovery file keeps for them (at most as many as a session
+    keeps, each checked as a model file is)."""
+    from engine.runs import KEEP_TREES
+
+    kept = [(d["number"], d) for d in docs if "tree" in d or d.get("tree_on_screen") is not None]
+    if len(kept) > KEEP_TREES:
+        fail(where, f"{len(kept)} runs keep their tree; a session keeps at most {KEEP_TREES}")
+    for run_number, entry in kept:
+        if entry.get("tree_on_screen") is not None:
+            if entry["tree_on_screen"] is not True or "tree" in entry or shown is None:
+                fail(where, f"run {run_number} names the tree on screen, which the project does not hold")
+            runs.update(run_number, tree=shown)
+        else:
+            runs.update(run_number, tree=tree_from_dict(entry["tree"], f"{where}: run {run_number}'s tree")[0])
+
+
+def _origin(value, where: str) -> Origin:
+    """Where a recovery file's work came from, checked: it decides where Save writes."""
+    need(value, dict, where, "where the work came from")
+    unknown = set(value) - {"project_path", "data_path", "sample"}
+    if unknown:
+        fail(where, f"it names {', '.join(sorted(map(repr, unknown)))[:80]}, which is not part of an origin")
+    out = {}
+    for key in ("project_path", "data_path", "sample"):
+        text = value.get(key)
+        if text is None:
+            continue
+        need(text, str, where, key.replace("_", " "))
+        if not text or len(text) > MAX_PATH_CHARS or "\x00" in text:
+            fail(where, f"the {key.replace('_', ' ')} is empty, too long or not a path")
+        out[key] = text
+    project_path = out.get("project_path")
+    if project_path is not None and (not Path(project_path).is_absolute()
+                                     or Path(project_path).suffix.lower() != ".arbor"):
+        fail(where, "the project path must be an absolute path to an .arbor file")
+    if out.get("data_path") is not None and not Path(out["data_path"]).is_absolute():
+        fail(where, "the data file's path must be absolute")
+    if out.get("sample") is not None and (len(out["sample"]) > MAX_NAME_CHARS or not out["sample"].isprintable()):
+        fail(where, "the sample's name is too long or not one line of text")
+    return Origin(**out)

@@ -199,20 +199,29 @@ class FileActions(QObject):
     def write_project(self, path, replace_read_only: bool = False) -> None:
         self.project_writer(path, replace_read_only)()
 
-    def project_writer(self, path, replace_read_only: bool = False):
+    def project_writer(self, path, replace_read_only: bool = False, session: bool = False):
         """What the window holds now, gathered here on the GUI thread, and a function that
-        writes it as a project to ``path`` (safe to call on another thread)."""
-        from engine.project import Project, save_project
+        writes it as a project to ``path`` (safe to call on another thread). A ``session``
+        (the recovery file) also keeps where the work came from and the runs' trees, so that
+        Restore gives back the session, not only its table."""
+        from engine.project import Origin, Project, save_project
         from engine.runs import RunLog
 
-        c = self.controller
+        c, doc = self.controller, self.doc
         positions, collapsed = self.layout() if c.tree is not None else ({}, ())
         runs = RunLog(list(c.runs), c.runs.next_number) if c.runs is not None else None
-        project = Project(self.doc.snapshot(), c.settings, c.tree, positions, tuple(collapsed), runs=runs)
+        origin = None
+        if session:
+            origin = Origin(project_path=str(Path(doc.project_path).resolve()) if doc.project_path else None,
+                            data_path=str(Path(doc.path).resolve()) if doc.path else None,
+                            sample=doc.sample_name)
+        project = Project(doc.snapshot(), c.settings, c.tree, positions, tuple(collapsed), runs=runs,
+                          origin=origin)
         # A big table is referenced by its file only while it equals the file (no unsaved
         # edits); otherwise the project stores the table itself.
-        unchanged = self.doc.path if not self.doc.table_modified else None
-        return lambda: save_project(project, path, data_path=unchanged, replace_read_only=replace_read_only)
+        unchanged = doc.path if not doc.table_modified else None
+        return lambda: save_project(project, path, data_path=unchanged, replace_read_only=replace_read_only,
+                                    run_trees=session)
 
     def save_project_dialog(self) -> bool:
         from gui.dialogs import suggested_name
@@ -242,7 +251,9 @@ class FileActions(QObject):
         if path:
             self.open_project(path)
 
-    def open_project(self, path, modified: bool = False) -> bool:
+    def open_project(self, path, modified: bool = False, autosaved: str = "") -> bool:
+        """Open the project at ``path``; ``modified``: it is a recovery file (autosaved at
+        ``autosaved``), whose work is restored as it was, still unsaved."""
         from engine.data.encoding import encode
         from engine.project import load_project
 
@@ -252,9 +263,13 @@ class FileActions(QObject):
             self.dialogs.error(f"Could not open the project: {err}")
             return False
         c = self.controller
+        origin = project.origin if modified else None
         # The table's file becomes the document's only when they are equal, or after a crash
         # (unsaved edits to that file, which Save then writes to it).
-        c.load_table(project.table, project.table.source if project.table_is_file or modified else None)
+        if origin is not None:
+            c.load_table(project.table, origin.data_path, sample=origin.sample)
+        else:
+            c.load_table(project.table, project.table.source if project.table_is_file or modified else None)
         if project.settings is not None:
             c.options_loaded.emit(project.settings)
         if project.tree is not None and project.settings is not None:
@@ -263,10 +278,24 @@ class FileActions(QObject):
         from engine.runs import RunLog
 
         c.load_runs(project.runs if project.runs is not None else RunLog())
-        if modified:  # restored from the recovery file: still unsaved
-            self.doc.undo_stack.resetClean()
-        else:
+        if not modified:
             self.doc.mark_project_saved(str(path))
             self.remember(str(path))
-        c.say(f"Opened project {path}")
+            c.say(f"Opened project {path}")
+            return True
+        # Restored from the recovery file: the session as it was, still unsaved.
+        self.doc.mark_restored(origin.project_path if origin is not None else None)
+        c.say(self._restored_message(autosaved))
         return True
+
+    def _restored_message(self, autosaved: str) -> str:
+        """What a restore brought back and where Save will write it (never the recovery file)."""
+        doc = self.doc
+        when = f" (autosaved {autosaved})" if autosaved else ""
+        if doc.project_path:
+            return (f"Restored the unsaved work on project {Path(doc.project_path).name}{when}; "
+                    f"Save writes it to {doc.project_path}")
+        if doc.path and Path(doc.path).suffix.lower() in SAVE_SUFFIXES:
+            return f"Restored the unsaved work on {Path(doc.path).name}{when}; Save writes it to {doc.path}"
+        name = Path(doc.path).name if doc.path else doc.sample_name or "an untitled table"
+        return f"Restored the unsaved work on {name}{when}; Save asks where to write it"

@@ -1,7 +1,9 @@
 """Autosave of unsaved work to a recovery file, and the offer to restore it after a crash.
 
-Every minute with unsaved changes the table, settings, tree and node positions
-are written (atomically) as a project to a recovery file of the window's own in the
+Every minute with unsaved changes the table, settings, tree and node positions, the runs
+with the trees they keep, and where the work came from (its project's path, which Save
+writes to after a restore, its data file or sample) are written (atomically) as a project
+to a recovery file of the window's own in the
 application's data folder, ``recovery-<session>.arbor``; a save, a deliberate discard or
 a clean exit removes it. What is saved is gathered on the GUI thread (a copy of the
 table, the tree, the layout); the writing, which takes seconds for a big edited table,
@@ -9,8 +11,9 @@ runs on a thread of its own so the window does not stop every minute.
 
 Several windows (processes) run at once, so each has its own file, and beside it
 
-- ``recovery-<session>.json``: what the work is called (its project's or table's name)
-  and when it was autosaved, for the offer to restore it;
+- ``recovery-<session>.json``: what the work is called (its project's or table's name),
+  its project and table, and when it was autosaved, for the offer to restore it (read
+  back as untrusted: a field of the wrong type or too long is dropped or cut);
 - ``recovery-<session>.lock``: locked by the window (``flock``, or ``msvcrt`` on Windows)
   from its first autosave while its file exists. The operating system releases the lock
   when the window's process ends, however it ends.
@@ -36,13 +39,16 @@ from pathlib import Path
 from PySide6.QtCore import QObject, QStandardPaths, Qt, QTimer, Signal
 
 from engine.atomic import write_text_atomic
-from engine.errors import ArborError
+from engine.errors import ArborError, printable
 from engine.locks import lock
+from engine.reading import read_json
 
 INTERVAL_MS = 60_000
 #: Recovery files in the data folder (``recovery.arbor``, the one shared file of earlier
 #: versions, among them: it has no lock, so it is offered as an orphan too).
 PATTERN = "recovery*.arbor"
+#: A sidecar is a few hundred bytes; a bigger one is not Arbor's and is not read.
+SIDECAR_LIMIT = 64 * 1024
 
 
 def recovery_folder() -> Path:
@@ -120,20 +126,33 @@ def _unlink(path: Path) -> None:
         path.unlink(missing_ok=True)
 
 
+#: The longest name a sidecar may give (a longer one is cut: the file may be hostile).
+MAX_NAME_CHARS = 200
+
+
 @dataclass
 class Orphan:
-    """A recovery file no live window holds, locked by whoever found it until kept or discarded."""
+    """A recovery file no live window holds, locked by whoever found it until kept or discarded.
+
+    ``project`` and ``table`` are the names of the work's project (if any) and table, as its
+    window had them; empty when its sidecar is missing or from an older version."""
 
     path: Path
     name: str
     saved: float  # when it was autosaved (seconds since the epoch)
     lock: FileLock
+    project: str = ""
+    table: str = ""
 
     def when(self) -> str:
         return time.strftime("%Y-%m-%d %H:%M", time.localtime(self.saved))
 
     def describe(self) -> str:
-        return f"{self.name}, autosaved {self.when()}"
+        """Plain text naming the project, the table and the time of the last autosave."""
+        lines = [f"Project: {self.project}"] if self.project else []
+        lines.append(f"Table: {self.table or self.name}")
+        lines.append(f"Last autosaved: {self.when()}")
+        return "\n".join(lines)
 
     def keep(self) -> None:
         """Leave it for the next start."""
@@ -159,25 +178,38 @@ def orphans(folder: Path, exclude: tuple[Path, ...] = ()) -> list[Orphan]:
         if not path.is_file():  # saved and removed meanwhile
             lock.release(remove=True)
             continue
-        name, saved = _description(path)
-        found.append(Orphan(path, name, saved, lock))
+        name, saved, project, table = _description(path)
+        found.append(Orphan(path, name, saved, lock, project, table))
     _remove_stale_locks(Path(folder), excluded)
     return sorted(found, key=lambda o: o.saved, reverse=True)
 
 
-def _description(path: Path) -> tuple[str, float]:
-    """The name and autosave time the sidecar gives, else what the file itself says."""
+def _description(path: Path) -> tuple[str, float, str, str]:
+    """The name, autosave time, project and table the sidecar gives, else what the file
+    itself says. The sidecar is read as untrusted: bounded in size, each field checked."""
     try:
         saved = path.stat().st_mtime
     except OSError:
         saved = time.time()
     try:
-        meta = json.loads(sidecar_of(path).read_text(encoding="utf-8"))
-        name = str(meta.get("name") or "") or "unsaved work"
-        saved = float(meta.get("saved", saved))
-    except (OSError, ValueError, TypeError, AttributeError):
-        name = "unsaved work"
-    return name, saved
+        meta = read_json(sidecar_of(path), SIDECAR_LIMIT, "recovery description")
+    except (ArborError, OSError, ValueError):
+        meta = {}
+    if not isinstance(meta, dict):
+        meta = {}
+    name = _text(meta.get("name")) or "unsaved work"
+    when = meta.get("saved")
+    if isinstance(when, int | float) and not isinstance(when, bool) and 0 < when < 1e11:
+        saved = float(when)
+    return name, saved, _text(meta.get("project")), _text(meta.get("table"))
+
+
+def _text(value) -> str:
+    """A sidecar's name as one printable line of bounded length ('' if not a string)."""
+    if not isinstance(value, str):
+        return ""
+    text = printable(value)
+    return text if len(text) <= MAX_NAME_CHARS else text[:MAX_NAME_CHARS - 1] + "…"
 
 
 def _remove_stale_locks(folder: Path, excluded: set[Path]) -> None:
@@ -229,11 +261,11 @@ class Recovery(QObject):
         if not self.files.doc.modified or self.writing():
             return False
         try:
-            write = self.files.project_writer(self.path)
+            write = self.files.project_writer(self.path, session=True)
         except Exception as err:  # noqa: BLE001 - autosave must never interrupt the user, but says so
             self._say_failed(_reason(err))
             return False
-        name = self.work_name()
+        name = self.description()
         generation = self._generation
         if background:
             self._writer = threading.Thread(target=self._write, args=(write, name, generation, True),
@@ -248,7 +280,17 @@ class Recovery(QObject):
         source = doc.project_path or doc.path
         return Path(source).name if source else doc.sample_name or "an untitled table"
 
-    def _write(self, write, name: str, generation: int, background: bool) -> bool:
+    def description(self) -> dict:
+        """What the sidecar says of the work: its name, project and table."""
+        doc = self.files.doc
+        table = (Path(doc.path).name if doc.path else f"the {doc.sample_name} sample" if doc.sample_name
+                 else "kept in the project" if doc.project_path else "an untitled table")
+        with contextlib.suppress(AttributeError, TypeError):
+            table += f" ({doc.n_rows:,} rows × {len(doc.columns)} columns, target {doc.target})"
+        return {"name": self.work_name(), "project": Path(doc.project_path).name if doc.project_path else "",
+                "table": table}
+
+    def _write(self, write, name: dict, generation: int, background: bool) -> bool:
         with self._lock:
             if generation != self._generation:
                 return False  # saved or discarded since this was gathered
@@ -278,8 +320,8 @@ class Recovery(QObject):
                 raise ArborError(f"cannot lock {wanted}")
             self._file_lock = lock
 
-    def _write_sidecar(self, name: str, saved: float | None = None) -> None:
-        meta = {"name": name, "saved": time.time() if saved is None else saved, "pid": os.getpid()}
+    def _write_sidecar(self, description: dict, saved: float | None = None) -> None:
+        meta = {**description, "saved": time.time() if saved is None else saved, "pid": os.getpid()}
         write_text_atomic(sidecar_of(self.path), json.dumps(meta))
 
     def writing(self) -> bool:
@@ -318,7 +360,7 @@ class Recovery(QObject):
                 return False
             # Failing, the next autosave writes it; a start meanwhile names the file's time.
             with contextlib.suppress(OSError, ArborError):
-                self._write_sidecar(self.work_name(), orphan.saved)
+                self._write_sidecar(self.description(), orphan.saved)
             orphan.discard()
             return True
 
@@ -342,7 +384,7 @@ def offer_orphans(window, folder: Path | None = None, ask=None) -> bool:
             orphan = found.pop(0)
             answer = ask(orphan, not restored)
             if answer == "restore" and not restored:
-                if window.files.open_project(orphan.path, modified=True):
+                if window.files.open_project(orphan.path, modified=True, autosaved=orphan.when()):
                     restored = True
                     if not recovery.adopt(orphan):
                         window.controller.say(f"Restored {orphan.name}; its recovery file "

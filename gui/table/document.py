@@ -136,6 +136,14 @@ class DataDocument(QObject):
         self.undo_stack.setClean()
         self.modified_changed.emit(False)
 
+    def mark_restored(self, project_path: str | None) -> None:
+        """The work was restored after a crash: the project it belongs to (Save writes there)
+        is ``project_path``; none of it is saved."""
+        self.project_path = project_path
+        self._saved_tree = None
+        self.undo_stack.resetClean()
+        self.modified_changed.emit(True)
+
     def snapshot(self) -> Table:
         """An immutable Table of the current contents (safe to hand to a worker thread)."""
         if self.frame.shape[1] == 0:
