@@ -190,4 +190,6 @@ class CornersMixin:
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
         super().resizeEvent(event)
+        if self._fitted and self._scene.tree is not None:
+            self.fit_to_window()  # still as fitted: fitted to the new size
         self._show_overview_if_needed()

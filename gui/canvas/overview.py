@@ -167,6 +167,7 @@ class Overview(QWidget):
     def _move_to(self, event) -> None:
         if not self._target.isEmpty():
             self.canvas.centerOn(self._to_scene(event.position()))
+            self.canvas._view_moved()
 
     def mousePressEvent(self, event) -> None:  # noqa: N802 - Qt override
         self._move_to(event)

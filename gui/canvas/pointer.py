@@ -22,6 +22,7 @@ class PointerMixin:
 
     def mousePressEvent(self, event) -> None:  # noqa: N802 - Qt override
         item = self._node_at(event.position().toPoint())
+        self._view_moved()  # panned or a node picked: a resize no longer fits the view
         if item is not None and event.modifiers() & Qt.KeyboardModifier.AltModifier:
             self._drag_to_pin(item.node.id)
             return

@@ -87,6 +87,15 @@ class TreeCanvas(ZoomMixin, LayoutMixin, SubtreesMixin, FindMixin, PointerMixin,
         self._scene.selectionChanged.connect(self._on_scene_selection_changed)
         self.zoom_changed.connect(lambda scale: self._scene.set_low_detail(scale < LOD_BOX))
         self.zoom_changed.connect(lambda *_: self._show_overview_if_needed())
+        # The view stays fitted while the canvas changes size (the window laid out after a
+        # tree was shown, a dock moved) until the view is zoomed or moved.
+        self._fitted = False
+        self.zoom_changed.connect(self._view_moved)
+        for bar in (self.horizontalScrollBar(), self.verticalScrollBar()):
+            bar.actionTriggered.connect(self._view_moved)  # the person scrolled (not setValue)
+
+    def _view_moved(self, *_) -> None:
+        self._fitted = False
 
     def tree(self) -> Tree | None:
         return self._scene.tree

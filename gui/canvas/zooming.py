@@ -47,8 +47,9 @@ class ZoomMixin:
             self.resetTransform()
             self.scale(1.5, 1.5)
             self.centerOn(rect.center())
-        self._place_legend()  # the corner with fewer nodes under it, at this zoom
+        self._place_legend()  # a place free of nodes, at this zoom
         self.zoom_changed.emit(self.scale_factor())
+        self._fitted = True  # until the view is zoomed or moved: a resize fits it again
 
     def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802 - Qt override
         steps = event.angleDelta().y() / 120

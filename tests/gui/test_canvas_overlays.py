@@ -131,3 +131,16 @@ def test_the_overview_of_a_big_tree_shows_density_and_a_grabbable_view_mark(view
                                         Qt.MouseButton.NoButton, Qt.MouseButton.LeftButton,
                                         Qt.KeyboardModifier.NoModifier))  # dragged: the view follows
     assert view.visible_scene_rect().center().x() < before.x()
+
+
+def test_a_fitted_view_stays_fitted_when_the_canvas_changes_size(view, qtbot):
+    """A tree shown before the window was laid out (a restore at start) fills the canvas it gets."""
+    view.resize(300, 200)
+    small = view.scale_factor()
+    view.resize(900, 600)
+    assert view.scale_factor() > small
+    assert view.visible_scene_rect().contains(view.tree_scene().content_rect())
+    view.zoom_in()  # the person took the view over: a resize leaves it alone
+    zoomed = view.scale_factor()
+    view.resize(600, 400)
+    assert view.scale_factor() == zoomed
