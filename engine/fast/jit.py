@@ -111,6 +111,9 @@ class _UseLinkedLibrary(LoweringPass):
         LoweringPass.__init__(self)
 
     def run_pass(self, state):
+        # Never called from Python or C: no wrappers to lower, optimise and generate.
+        state.flags.no_cpython_wrapper = True
+        state.flags.no_cfunc_wrapper = True
         if state.library is None:
             state.library = _LinkedLibrary(state.targetctx.codegen(), state.func_id.func_qualname)
             state.library.enable_object_caching()  # as lowering does, so that it can be cached

@@ -145,86 +145,93 @@ def _consider_cut(pos, left, right, total, K, code, binary, whole, imp_parent, k
     return best, best_pos, ncut, pbest
 
 
-@njit(cache=True, inline="always")
-def _sweep_sorted(col, unit, weight_of, cls, target, seg, lo, n, K, code, binary, whole,
-                  total, imp_parent, known_frac, known_w, msl, min_split, left, right, best_left,
-                  tmp, gains, cuts, flog):
-    """Score every cut of the sorted entries ``seg[lo:lo + n]`` (all with known values; their
-    weights ``weight_of[entry]``, or 1 when ``unit``): (best gain, its position, admissible
-    cuts).
+def _sweep_sorted_for(fixed_K=None, fixed_code=None, fixed_binary=None, fixed_whole=None):
+    """A sweep over sorted entries compiled with the given arguments as constants (``None``:
+    read from the call). numba takes a closure's variables as constants, so each copy has
+    its class loops unrolled and the other impurities' and algorithm's branches removed,
+    several times faster than the general copy; and each is compiled once, as a function of
+    its own, where inlining eight copies into one took a sixth of the one-time compile."""
 
-    Binary (CART): the first maximum, its left statistics in ``best_left``. Otherwise
-    (C4.5): every admissible cut's gain in ``gains`` and position in ``cuts``.
-    """
-    for k in range(left.shape[0]):
-        left[k] = 0.0
-    best, best_i, ncut, pbest = -np.inf, -1, 0, -np.inf
-    x = col[seg[lo]]
-    for i in range(n - 1):
-        ent = seg[lo + i]
-        add_entry(left, ent, 1.0 if unit else weight_of[ent], cls, target, K)
-        nxt = col[seg[lo + i + 1]]
-        if distinct(x, nxt, binary):
-            best, best_i, ncut, pbest = _consider_cut(
-                i, left, right, total, K, code, binary, whole, imp_parent, known_frac, known_w,
-                msl, min_split, best_left, tmp, gains, cuts, flog, best, best_i, ncut, pbest)
-        x = nxt
-    return best, best_i, ncut
+    @njit(linked=True)
+    def sweep(col, unit, weight_of, cls, target, seg, lo, n, K, code, binary, whole, total,
+              imp_parent, known_frac, known_w, msl, min_split, left, right, best_left, tmp,
+              gains, cuts, flog):
+        """Score every cut of the sorted entries ``seg[lo:lo + n]`` (all with known values;
+        their weights ``weight_of[entry]``, or 1 when ``unit``): (best gain, its position,
+        admissible cuts).
+
+        Binary (CART): the first maximum, its left statistics in ``best_left``. Otherwise
+        (C4.5): every admissible cut's gain in ``gains`` and position in ``cuts``.
+        """
+        if fixed_K is not None:
+            K = fixed_K
+        if fixed_code is not None:
+            code = fixed_code
+        if fixed_binary is not None:
+            binary = fixed_binary
+        if fixed_whole is not None:
+            whole = fixed_whole
+        for k in range(left.shape[0]):
+            left[k] = 0.0
+        best, best_i, ncut, pbest = -np.inf, -1, 0, -np.inf
+        x = col[seg[lo]]
+        for i in range(n - 1):
+            ent = seg[lo + i]
+            add_entry(left, ent, 1.0 if unit else weight_of[ent], cls, target, K)
+            nxt = col[seg[lo + i + 1]]
+            if distinct(x, nxt, binary):
+                best, best_i, ncut, pbest = _consider_cut(
+                    i, left, right, total, K, code, binary, whole, imp_parent, known_frac,
+                    known_w, msl, min_split, best_left, tmp, gains, cuts, flog, best, best_i,
+                    ncut, pbest)
+            x = nxt
+        return best, best_i, ncut
+
+    return sweep
 
 
-@njit(cache=True, linked=True)
-def _sweep_sorted_any(col, unit, weight_of, cls, target, seg, lo, n, K, code, binary, whole,
-                      total, imp_parent, known_frac, known_w, msl, min_split, left, right,
-                      best_left, tmp, gains, cuts, flog):
-    return _sweep_sorted(col, unit, weight_of, cls, target, seg, lo, n, K, code, binary, whole,
-                         total, imp_parent, known_frac, known_w, msl, min_split, left, right,
-                         best_left, tmp, gains, cuts, flog)
+#: The common cases (binary or C4.5's, impurity, classes); the rest take the general copy.
+_sweep_gini_2 = _sweep_sorted_for(2, GINI, True)
+_sweep_gini_3 = _sweep_sorted_for(3, GINI, True)
+_sweep_gini_4 = _sweep_sorted_for(4, GINI, True)
+_sweep_entropy_2 = _sweep_sorted_for(2, ENTROPY, True)
+_sweep_squared_error = _sweep_sorted_for(0, SQUARED_ERROR, True)
+_sweep_c45_2 = _sweep_sorted_for(2, ENTROPY, False, False)
+_sweep_c45_3 = _sweep_sorted_for(3, ENTROPY, False, False)
+_sweep_any = _sweep_sorted_for()
 
 
 @njit(cache=True, linked=True)
 def sweep_sorted(col, unit, weight_of, cls, target, seg, lo, n, K, code, binary, whole, total,
                  imp_parent, known_frac, known_w, msl, min_split, left, right, best_left, tmp,
                  gains, cuts, flog):
-    """:func:`_sweep_sorted` compiled with the class count, impurity and algorithm as constants
-    for the common cases (several times faster than the general copy)."""
+    """The sweep of :func:`_sweep_sorted_for` for these arguments: a copy for the common
+    cases, the general one otherwise."""
+    args = (col, unit, weight_of, cls, target, seg, lo, n, K, code, binary, whole, total,
+            imp_parent, known_frac, known_w, msl, min_split, left, right, best_left, tmp,
+            gains, cuts, flog)
     if binary and code == GINI and K == 2:
-        return _sweep_sorted(col, unit, weight_of, cls, target, seg, lo, n, 2, GINI, True, whole,
-                             total, imp_parent, known_frac, known_w, msl, min_split, left, right,
-                             best_left, tmp, gains, cuts, flog)
+        return _sweep_gini_2(*args)
     if binary and code == GINI and K == 3:
-        return _sweep_sorted(col, unit, weight_of, cls, target, seg, lo, n, 3, GINI, True, whole,
-                             total, imp_parent, known_frac, known_w, msl, min_split, left, right,
-                             best_left, tmp, gains, cuts, flog)
+        return _sweep_gini_3(*args)
     if binary and code == GINI and K == 4:
-        return _sweep_sorted(col, unit, weight_of, cls, target, seg, lo, n, 4, GINI, True, whole,
-                             total, imp_parent, known_frac, known_w, msl, min_split, left, right,
-                             best_left, tmp, gains, cuts, flog)
+        return _sweep_gini_4(*args)
     if binary and code == ENTROPY and K == 2:
-        return _sweep_sorted(col, unit, weight_of, cls, target, seg, lo, n, 2, ENTROPY, True, whole,
-                             total, imp_parent, known_frac, known_w, msl, min_split, left, right,
-                             best_left, tmp, gains, cuts, flog)
+        return _sweep_entropy_2(*args)
     if binary and code == SQUARED_ERROR:
-        return _sweep_sorted(col, unit, weight_of, cls, target, seg, lo, n, 0, SQUARED_ERROR, True,
-                             whole, total, imp_parent, known_frac, known_w, msl, min_split, left,
-                             right, best_left, tmp, gains, cuts, flog)
+        return _sweep_squared_error(*args)
     if not binary and code == ENTROPY and K == 2:
-        return _sweep_sorted(col, unit, weight_of, cls, target, seg, lo, n, 2, ENTROPY, False,
-                             False, total, imp_parent, known_frac, known_w, msl, min_split, left,
-                             right, best_left, tmp, gains, cuts, flog)
+        return _sweep_c45_2(*args)
     if not binary and code == ENTROPY and K == 3:
-        return _sweep_sorted(col, unit, weight_of, cls, target, seg, lo, n, 3, ENTROPY, False,
-                             False, total, imp_parent, known_frac, known_w, msl, min_split, left,
-                             right, best_left, tmp, gains, cuts, flog)
-    return _sweep_sorted_any(col, unit, weight_of, cls, target, seg, lo, n, K, code, binary, whole,
-                             total, imp_parent, known_frac, known_w, msl, min_split, left, right,
-                             best_left, tmp, gains, cuts, flog)
+        return _sweep_c45_3(*args)
+    return _sweep_any(*args)
 
 
 @njit(cache=True, linked=True)
 def sweep_items(item_bin, item_stats, L, lo, hi, K, code, binary, total, imp_parent,
                  known_frac, known_w, msl, min_split, left, right, best_left, tmp, gains, cuts,
                  flog):
-    """:func:`_sweep_sorted` over items: non-empty bins or distinct values (cuts between
+    """:func:`_sweep_sorted_for` over items: non-empty bins or distinct values (cuts between
     consecutive items). A node has at most a few hundred, against thousands of entries, so
     one general copy serves every class count and impurity."""
     S = left.shape[0]
