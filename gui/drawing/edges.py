@@ -19,12 +19,15 @@ LABEL_GAP, LABEL_MIN = 6.0, 18.0
 LABEL_FILL = QColor(255, 255, 255, 235)
 
 
-def label_room(anchors: np.ndarray, orientation: str, spans: np.ndarray) -> np.ndarray:
+def label_room(anchors: np.ndarray, orientation: str, spans: np.ndarray,
+               widths: np.ndarray | None = None) -> np.ndarray:
     """The widest each edge label may be drawn without touching another.
 
     Top-down, labels of one level sit on one line: each may take the distance to its nearer
-    neighbour on that line (so two neighbours' halves never meet). Left to right, a label
-    sits over its own edge and may take the edge's horizontal ``spans``.
+    neighbour on that line (so two neighbours' halves never meet). Given the labels' own
+    ``widths`` (their plates), a label may also take what a short neighbour leaves over, so
+    "= overcast" between "= sunny" and "= rainy" is not cut where it fits. Left to right, a
+    label sits over its own edge and may take the edge's horizontal ``spans``.
     """
     n = len(anchors)
     if n == 0:
@@ -35,8 +38,16 @@ def label_room(anchors: np.ndarray, orientation: str, spans: np.ndarray) -> np.n
     order = np.lexsort((anchors[:, 0], row))
     x, same_row = anchors[order, 0], np.diff(row[order]) == 0
     gap = np.where(same_row, np.diff(x), np.inf)
+    half = (gap - LABEL_GAP) / 2  # each side's share of the space between two anchors
+    if widths is None:
+        toward_left = toward_right = half
+    else:
+        w = np.asarray(widths, dtype=np.float64)[order]
+        with np.errstate(invalid="ignore"):  # inf - inf where a row ends: its share stays inf
+            toward_right = np.maximum(gap - LABEL_GAP - w[1:] / 2, half)
+            toward_left = np.maximum(gap - LABEL_GAP - w[:-1] / 2, half)
     room = np.empty(n)
-    room[order] = np.minimum(np.r_[np.inf, gap], np.r_[gap, np.inf]) - LABEL_GAP
+    room[order] = 2 * np.minimum(np.r_[np.inf, toward_left], np.r_[toward_right, np.inf])
     return np.minimum(room, 1e6)
 
 
@@ -52,9 +63,11 @@ class EdgeGeometry:
     path: QPainterPath
 
 
-def edge_geometry(box: np.ndarray, parent: np.ndarray, child: np.ndarray, orientation: str) -> EdgeGeometry:
+def edge_geometry(box: np.ndarray, parent: np.ndarray, child: np.ndarray, orientation: str,
+                  label_widths: np.ndarray | None = None) -> EdgeGeometry:
     """Edges between node boxes (rows of left, top, right, bottom): numpy, and a path of plain
-    Qt values, so it may be worked out on any thread."""
+    Qt values, so it may be worked out on any thread. ``label_widths``: each edge label's
+    plate, when known (see :func:`label_room`)."""
     pa, ch = box[parent], box[child]
     if orientation == "top-down":
         sx, sy = (pa[:, 0] + pa[:, 2]) / 2, pa[:, 3] - 3
@@ -73,7 +86,8 @@ def edge_geometry(box: np.ndarray, parent: np.ndarray, child: np.ndarray, orient
     c = curves
     boxes = np.column_stack([np.minimum(c[:, 0], c[:, 6]), np.minimum(c[:, 1], c[:, 7]),
                              np.maximum(c[:, 0], c[:, 6]), np.maximum(c[:, 1], c[:, 7])])
-    return EdgeGeometry(curves, anchors, label_room(anchors, orientation, spans), boxes, curves_path(curves))
+    return EdgeGeometry(curves, anchors, label_room(anchors, orientation, spans, label_widths), boxes,
+                        curves_path(curves))
 
 
 def edges_bounds(boxes: np.ndarray) -> QRectF:
@@ -99,10 +113,15 @@ def paint_curves(painter: QPainter, path: QPainterPath) -> None:
     painter.drawPath(path)
 
 
+def plate_width(text: str, metrics: QFontMetricsF) -> float:
+    """How wide a label's plate is drawn: the text and 4 units either side."""
+    return metrics.horizontalAdvance(text) + 8
+
+
 def edge_label(text: str, anchor, room: float, metrics: QFontMetricsF) -> tuple[str, QRectF]:
     """A label as drawn at ``anchor`` (x, y): elided to ``room``, "" when there is none; and its box."""
     x, y = anchor
-    w, h = metrics.horizontalAdvance(text) + 8, metrics.height() + 2
+    w, h = plate_width(text, metrics), metrics.height() + 2
     if w > room:
         text = metrics.elidedText(text, Qt.TextElideMode.ElideRight, max(room - 8, 0.0))
         w = metrics.horizontalAdvance(text) + 8 if room >= LABEL_MIN and text else 0.0

@@ -14,12 +14,15 @@ from engine.atomic import write_atomic
 from engine.errors import ArborError, printable
 from engine.tree import Tree
 from gui.drawing.figure_style import FAMILIES, SCREEN, SLIDE, FigureStyle
-from gui.drawing.picture import Picture, natural_size, picture, render, smallest_text_pt
+from gui.drawing.picture import Picture, natural_size, picture, picture_of, render, smallest_text_pt
+from gui.drawing.plan import stretched
 
 FORMATS = (".png", ".svg", ".pdf")
 #: A slide: 16:9, 10 inches wide, in points; a PNG slide is 1920 pixels wide.
 SLIDE_PAGE = QSizeF(720.0, 405.0)
 SLIDE_PNG_WIDTH = 1920
+#: A slide spreads a tree's nodes apart at most this many times as far, to fill its page.
+MAX_STRETCH = 3.0
 #: Below this size on a 10-inch slide, text is hard to read from the back of a room.
 SLIDE_MIN_PT = 10.0
 #: Qt's raster painter works in 16-bit device coordinates; and a quarter of a billion pixels
@@ -53,11 +56,46 @@ def _page(pic: Picture, slide: bool) -> QSizeF:
     return QSizeF(*natural_size(pic))
 
 
+def _picture(tree: Tree, orientation: str, style: FigureStyle, slide: bool, ghosts: bool) -> Picture:
+    """The picture to draw; for a slide, in whichever orientation draws it larger on the page.
+
+    A slide's page is fixed (16:9) and its type scales with the tree: iris top-down is tall
+    and used half the page's width, its type shrinking with it, where drawn left to right it
+    fills the page (issue 30). The orientation asked for wins a tie.
+    """
+    if not slide:
+        return picture(tree, orientation, style, ghosts)
+    style = SLIDE.with_labels(style.labels)
+    other = "left-to-right" if orientation == "top-down" else "top-down"
+    return filling(max((picture(tree, o, style, ghosts) for o in (orientation, other)), key=page_scale))
+
+
+def filling(pic: Picture) -> Picture:
+    """``pic`` spread out to the slide page's shape: nodes move apart along the side that
+    would leave the page empty (type keeps its size), at most :data:`MAX_STRETCH` times."""
+    width, height = natural_size(pic)
+    page = SLIDE_PAGE.width() / SLIDE_PAGE.height()
+    spans = pic.plan.centres.max(axis=0) - pic.plan.centres.min(axis=0) if pic.plan.n_shown else (0.0, 0.0)
+    if width / height < page and spans[0] > 0:
+        across, down = min(1 + (page * height - width) / spans[0], MAX_STRETCH), 1.0
+    elif width / height > page and spans[1] > 0:
+        across, down = 1.0, min(1 + (width / page - height) / spans[1], MAX_STRETCH)
+    else:
+        return pic
+    return picture_of(stretched(pic.plan, across, down))
+
+
+def page_scale(pic: Picture) -> float:
+    """How large ``pic`` is drawn on a slide page: points per layout unit."""
+    width, height = natural_size(pic)
+    return min(SLIDE_PAGE.width() / width, SLIDE_PAGE.height() / height)
+
+
 def tree_image(tree: Tree, scale: float = 2.0, transparent: bool = False,
                orientation: str = "top-down", style: FigureStyle = SCREEN,
                slide: bool = False, ghosts: bool = False) -> QImage:
     """The whole tree as an image in memory (for the clipboard)."""
-    pic = picture(tree, orientation, SLIDE.with_labels(style.labels) if slide else style, ghosts)
+    pic = _picture(tree, orientation, style, slide, ghosts)
     return _raster(pic, _pixels(pic, scale, slide), transparent)
 
 
@@ -75,7 +113,7 @@ def save_image(tree: Tree, path: str | Path, scale: float = 2.0, transparent: bo
 
     ``style`` says what nodes show and ``ghosts`` whether what pruning cut is drawn (the
     canvas's options); ``slide`` draws on a 16:9 page 10 inches wide (PNG: 1920 pixels) with
-    type for a slide. Returns a note when the text comes out too small to read on such a
+    type for a slide, top-down or left to right as fills the page better. Returns a note when the text comes out too small to read on such a
     slide, else None.
     """
     draw, note = image_writer(tree, path, scale, transparent, orientation, style, slide, ghosts)
@@ -94,7 +132,7 @@ def image_writer(tree: Tree, path: str | Path, scale: float = 2.0, transparent: 
     suffix = path.suffix.lower()
     if suffix not in FORMATS:
         raise ArborError(f"cannot draw an image as {suffix or '(no extension)'}; use .png, .svg or .pdf")
-    pic = picture(tree, orientation, SLIDE.with_labels(style.labels) if slide else style, ghosts)
+    pic = _picture(tree, orientation, style, slide, ghosts)
     page = _page(pic, slide)
     background = None if transparent else QColor("white")
 

@@ -62,7 +62,11 @@ def picture(tree: Tree, orientation: str = "top-down", style: FigureStyle = SCRE
     """The whole ``tree`` laid out to be painted (on the GUI thread: it measures with the
     style's shared metrics)."""
     gui_app()
-    plan = plan_scene(tree, orientation, (), style, ghosts)
+    return picture_of(plan_scene(tree, orientation, (), style, ghosts))
+
+
+def picture_of(plan: ScenePlan) -> Picture:
+    """The picture of a laid-out tree (a plan as laid out, or stretched to fill a page)."""
     marks, edges = ghost_marks(plan) if plan.ghosts else ([], [])
     centres = ghost_centres(marks, plan.positions.__getitem__)
     return Picture(plan, marks, edges, centres, _bounds(plan, marks, centres))

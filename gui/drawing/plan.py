@@ -5,17 +5,21 @@ shows it and the image export paints it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
+from PySide6.QtGui import QFont, QFontMetricsF
 
 from engine.export.graph import to_digraph
 from engine.export.labels import branch_condition
 from engine.export.tidy_tree import tidy_layout
 from engine.tree import Tree
-from gui.drawing.edges import EdgeGeometry, edge_geometry
+from gui.drawing.edges import LABEL_GAP, EdgeGeometry, edge_geometry, plate_width
 from gui.drawing.figure_style import SCREEN, FigureStyle
 from gui.drawing.nodes import node_size, node_texts
+
+#: Left to right, levels part to give edge labels up to this much room, no more.
+LONGEST_ROOM = 200.0
 
 
 def _order(parent, child) -> int:
@@ -89,17 +93,27 @@ def plan_scene(tree: Tree, orientation: str = "top-down", collapsed=(), style: F
         if monitor is not None and k % 5000 == 4999:
             monitor.check()
             monitor.report(0.2 + 0.4 * k / len(graph), "measuring the labels")
+    conditions = _conditions(tree, graph, nodes)
+    plates = _label_plates(conditions, style, metrics)
+    level_gap = 46.0
+    if orientation == "top-down":
+        # A node takes at least its edge label's width in the layout (its box stays as it
+        # is), so labels side by side get their room: "= overcast" read "= overc…" (issue 30).
+        for child, plate in plates.items():
+            graph.nodes[child]["width"] = max(graph.nodes[child]["width"], plate)
+    else:  # a label sits over half its edge's length (one longer than LONGEST_ROOM is cut)
+        level_gap = max(70.0, 2 * (min(max(plates.values(), default=0.0), LONGEST_ROOM) + LABEL_GAP))
     found = _ghost_nodes(tree, graph, style, metrics) if ghosts else []
     if monitor is not None:
         monitor.check()
         monitor.report(0.6, "laying the tree out")
-    positions = tidy_layout(graph, orientation=orientation, level_gap=46.0 if orientation == "top-down" else 70.0)
+    positions = tidy_layout(graph, orientation=orientation, level_gap=level_gap)
     ghost_at = {key: positions.pop(key) for key, *_ in found}
     graph.remove_nodes_from(ghost_at)  # laid out; drawn by their own item, not as nodes
     if monitor is not None:
         monitor.check()
         monitor.report(0.9, "the branch labels")
-    edges = tuple((p, c, branch_condition(tree, nodes[p], data["order"])) for p, c, data in graph.edges(data=True))
+    edges = tuple((p, c, conditions[c]) for p, c in graph.edges)
     order = list(positions)
     centres = np.array([positions[i] for i in order], dtype=np.float64).reshape(-1, 2)
     half = np.array([sizes[i] for i in order], dtype=np.float64).reshape(-1, 2) / 2
@@ -108,9 +122,39 @@ def plan_scene(tree: Tree, orientation: str = "top-down", collapsed=(), style: F
     row = {node_id: k for k, node_id in enumerate(order)}
     edge_rows = (np.array([row[p] for p, _, _ in edges], dtype=np.intp),
                  np.array([row[c] for _, c, _ in edges], dtype=np.intp))
-    geometry = edge_geometry(np.hstack([centres - half - 3, centres + half + 3]), *edge_rows, orientation)
+    widths = np.array([plates.get(c, 0.0) for _, c, _ in edges], dtype=np.float64)
+    geometry = edge_geometry(np.hstack([centres - half - 3, centres + half + 3]), *edge_rows, orientation, widths)
     return ScenePlan(tree, orientation, style, ghosts, collapsed, nodes, parents, positions, sizes, texts, hidden,
                      edges, found, ghost_at, centres, half, majority, dashed, edge_rows, geometry)
+
+
+def stretched(plan: ScenePlan, across: float, down: float) -> ScenePlan:
+    """``plan`` with its nodes moved apart, ``across`` times as far sideways and ``down`` times
+    as far downwards (boxes and text as they are): a picture stretched to fill a page."""
+    if across == 1.0 and down == 1.0:
+        return plan
+    factor = np.array([across, down])
+    positions = {k: (x * across, y * down) for k, (x, y) in plan.positions.items()}
+    ghost_at = {k: (x * across, y * down) for k, (x, y) in plan.ghost_at.items()}
+    centres = plan.centres * factor
+    metrics = plan.style.edge_metrics
+    widths = np.array([plate_width(text, metrics) for _, _, text in plan.edges], dtype=np.float64)
+    geometry = edge_geometry(np.hstack([centres - plan.half - 3, centres + plan.half + 3]), *plan.edge_rows,
+                             plan.orientation, widths)
+    return replace(plan, positions=positions, ghost_at=ghost_at, centres=centres, edge_geometry=geometry,
+                   box_paths=None)
+
+
+def _label_plates(conditions: dict, style: FigureStyle, metrics=None) -> dict:
+    """Each shown child's edge label plate width, by the child's id (measured with metrics of
+    its own off the GUI thread, as node sizes are)."""
+    edge_metrics = style.edge_metrics if metrics is None else QFontMetricsF(QFont(style.edge_font))
+    return {child: plate_width(text, edge_metrics) for child, text in conditions.items()}
+
+
+def _conditions(tree: Tree, graph, nodes: dict) -> dict:
+    """Each shown child's edge condition, by the child's id."""
+    return {child: branch_condition(tree, nodes[parent], data["order"]) for parent, child, data in graph.edges(data=True)}
 
 
 def _ghost_nodes(tree: Tree, graph, style: FigureStyle, metrics=None) -> list:
