@@ -34,9 +34,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_cart import make_data  # noqa: E402
 
+from engine.compiling.lifecycle import compile_kernels  # noqa: E402
 from engine.data.arff import read_arff  # noqa: E402
 from engine.estimator import DecisionTree  # noqa: E402
-from engine.fast.compile import compile_kernels  # noqa: E402
 
 WEKA_JAR = os.environ.get("WEKA_JAR", "/usr/share/java/weka.jar")
 

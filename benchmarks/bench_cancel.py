@@ -31,11 +31,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.bench_cart import make_data  # noqa: E402
+from engine.compiling.lifecycle import compile_kernels  # noqa: E402
 from engine.data.encoding import encode  # noqa: E402
 from engine.data.table import make_table  # noqa: E402
 from engine.errors import Cancelled  # noqa: E402
 from engine.estimator import DecisionTree  # noqa: E402
-from engine.fast.compile import compile_kernels  # noqa: E402
 from engine.monitor import Monitor, watching  # noqa: E402
 
 #: phase: (learner settings, folds of the cross-validation, where the phase's entry is looked up)

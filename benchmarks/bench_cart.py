@@ -35,9 +35,9 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from engine.compiling.lifecycle import compile_kernels  # noqa: E402
 from engine.data.table import make_table  # noqa: E402
 from engine.estimator import DecisionTree  # noqa: E402
-from engine.fast.compile import compile_kernels  # noqa: E402
 
 SPLITTERS = ("exact", "histogram")
 

@@ -155,7 +155,7 @@ def _watch_workers(cluster):
 
 
 def compare(args) -> None:
-    from engine.fast.compile import compile_kernels
+    from engine.compiling.lifecycle import compile_kernels
 
     compile_kernels()
     folder = Path(args.folder) if args.folder else Path(tempfile.mkdtemp(prefix="arbor-bench-"))
@@ -205,7 +205,7 @@ def _same(a, b) -> bool:
 
 
 def big(args) -> None:
-    from engine.fast.compile import compile_kernels
+    from engine.compiling.lifecycle import compile_kernels
 
     compile_kernels()  # as 'python main.py compile' does, before the workers start
     folder = Path(args.folder)

@@ -50,7 +50,7 @@ def main() -> None:
     from PySide6.QtCore import QSettings, QTimer
     from PySide6.QtWidgets import QApplication
 
-    from engine.fast.compile import compile_kernels
+    from engine.compiling.lifecycle import compile_kernels
     from gui.main_window import MainWindow
 
     compile_kernels()

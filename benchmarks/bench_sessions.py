@@ -100,8 +100,8 @@ def _train(app, win) -> None:
 
 
 def measure_trainings(rows: int, counts: list[int], folds: int) -> dict:
+    from engine.compiling.lifecycle import compile_kernels
     from engine.data.table import make_table
-    from engine.fast.compile import compile_kernels
 
     compile_kernels()
     app, win = _window()

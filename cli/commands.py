@@ -256,13 +256,14 @@ def path(args):
 
 
 def compile_kernels(args):
+    from engine.compiling.lifecycle import compile_now
     from engine.fast import NUMBA_INSTALLED
-    from engine.fast.compile import compile_now
+    from engine.scale.warmup import warm_up_partitions
 
     if not NUMBA_INSTALLED:
         raise ArborError("numba is not installed, so fits run the uncompiled search, far more slowly "
                          "(pip install 'numba<0.66' to compile the fast one)")
-    report = compile_now()
+    report = compile_now(extra_warm_ups=(warm_up_partitions,))
     if not report["ok"]:
         raise ArborError(f"could not compile the fast split search: {report['reason']}")
     if report["already"]:

@@ -174,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 0
     from cli import commands  # the engine, numpy and pandas: only once a command runs
-    from engine.fast import compile as kernels
+    from engine.compiling import lifecycle as kernels
 
     unsubscribe = kernels.subscribe(_say(args.command))
     try:

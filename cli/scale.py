@@ -30,7 +30,7 @@ def _location(args) -> str:
 
 
 def _cluster(args):
-    from engine.fast.compile import wait_until_compiled
+    from engine.compiling.lifecycle import wait_until_compiled
     from engine.monitor import Monitor
     from engine.scale.cluster import Cluster
 

@@ -7,7 +7,7 @@ share of the instances). The loop is :mod:`engine.fast.compiled`, driven by
 :mod:`engine.fast.builder`; its scorers repeat :mod:`engine.learn.splitting`'s, and
 ``tests/oracle/growth.py`` grows the same trees with those numpy scorers.
 
-The kernels compile once per machine (:mod:`engine.fast.compile`). Until they are
+The kernels compile once per machine (:mod:`engine.compiling.lifecycle`). Until they are
 ready a small fit runs the same kernels' Python source uncompiled
 (:mod:`engine.fast.interpreted`: the same statements, so the same tree) and a bigger
 one waits for them, cancellable, its monitor told why; a tiny fit runs uncompiled unless
@@ -24,8 +24,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from engine.compiling import lifecycle as compilation
 from engine.data.encoding import Encoded
-from engine.fast import compile as compilation
 from engine.fast.builder import grow_stepwise, grow_tree, plan
 from engine.fast.interpreted import (
     INTERPRETED_MAX_CELLS,

@@ -78,7 +78,7 @@ def open_first(window, argv: list[str]) -> bool:
 
 
 def _exec(app) -> int:
-    from engine.fast import compile as kernels
+    from engine.compiling import lifecycle as kernels
 
     # The one-time compile (or the load of its result) starts as the window opens, so that
     # whoever opens a file and chooses options meanwhile never waits for it.

@@ -5,18 +5,18 @@ from __future__ import annotations
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QLabel
 
-from engine.fast import compile as kernels
+from engine.compiling import lifecycle as kernels
 
 #: How long "ready" (or "failed") stays in the status bar.
 SHOWN_MS = 10_000
 
 
 class CompileNotice(QLabel):
-    """Shows what :mod:`engine.fast.compile` says while it compiles, then that it is done.
+    """Shows what :mod:`engine.compiling.lifecycle` says while it compiles, then that it is done.
 
     Signals
     -------
-    notice_received(object) : an :class:`engine.fast.compile.Notice`; emitted from the
+    notice_received(object) : an :class:`engine.compiling.lifecycle.Notice`; emitted from the
         engine's thread, handled on the window's.
     """
 

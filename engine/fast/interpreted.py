@@ -1,7 +1,7 @@
 """The growth kernels' own Python source, run by the interpreter instead of numba.
 
-A small fit does not wait for the kernels (:func:`engine.learn.growth.compiled_kernels_ready`):
-while they compile (once per machine, :mod:`engine.fast.compile`) it runs these very
+A small fit does not wait for the kernels (:func:`engine.growth.compiled_kernels_ready`):
+while they compile (once per machine, :mod:`engine.compiling.lifecycle`) it runs these very
 functions uncompiled, and a tiny one (:data:`UNCOMPILED_MAX_CELLS`) runs them so rather
 than load numba and the compiled kernels at all. There is no second implementation to
 keep in step: the kernel modules' source files are executed a second time, into private
@@ -38,7 +38,7 @@ UNCOMPILED_SECONDS = 1.0
 MODULES = ("engine.fast.kernels", "engine.fast.sweeps", "engine.fast.histogram",
            "engine.fast.compiled")
 #: What the kernel modules import only when numba is there to compile them.
-_NUMBA_ONLY = "engine.fast.jit"
+_NUMBA_ONLY = "engine.fast.compile.jit"
 
 
 @cache

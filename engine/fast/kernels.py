@@ -19,11 +19,8 @@ from engine.learn import rules
 from engine.learn.tolerances import WEKA_EPS
 
 try:  # numba is a dependency; without it the same code runs as plain (slow) Python
-    from engine.fast.jit import njit  # numba's, caching in the per-user kernel folder
-
-    AVAILABLE = True
+    from engine.fast.compile.jit import njit  # numba's, caching in the per-user kernel folder
 except ImportError:  # pragma: no cover - exercised on machines without numba
-    AVAILABLE = False
 
     def njit(*args, **kwargs):
         if args and callable(args[0]):

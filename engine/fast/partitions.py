@@ -46,12 +46,6 @@ Leaves = namedtuple("Leaves", ["hist", "gather", "stats", "entries", "H", "rows"
                                "slots"])
 
 
-def new_route(n: int, n_groups: int = 1) -> Route:
-    return Route(np.zeros(n, np.int64), np.full(n, -1, np.int64), np.zeros(n, np.int64),
-                 np.zeros(n), np.zeros(n, np.int64), np.zeros(n, np.int64), np.ones(n),
-                 np.zeros(n, np.int64), np.full(n, -1, np.int64), np.zeros(n_groups, np.int64))
-
-
 # The route's arrays are taken one by one, not as the Route tuple: a tuple of ten arrays
 # handed to a helper (even one numba inlines: inline="always") had every array's reference
 # count raised and lowered at each node a row passed, ten times the routing itself

@@ -234,7 +234,7 @@ def _value(value):
 
 class InProcess:
     """What :class:`Cluster` offers a fit, with every task run at once in this process, one
-    after another: the warm-up (:func:`engine.fast.warmup.warm_up_partitions`) runs the
+    after another: the warm-up (:func:`engine.scale.warmup.warm_up_partitions`) runs the
     partition tasks on the very arrays they make on a worker, without starting one."""
 
     n_workers = 1

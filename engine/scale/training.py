@@ -181,7 +181,7 @@ def fit_partitions(dataset: Dataset, settings: Settings, cluster: Cluster,
     """Grow and prune a tree on ``dataset``'s partitions (its training share).
 
     The caller first makes sure the kernels are compiled
-    (:func:`engine.fast.compile.wait_until_compiled`, as the command line and the window
+    (:func:`engine.compiling.lifecycle.wait_until_compiled`, as the command line and the window
     do): the workers of a local cluster then load them from this machine's kernel folder,
     where each would otherwise compile them itself, for a minute. (Not here: the warm-up
     that compiles them runs this very function.)

@@ -171,7 +171,7 @@ class LargeData(QObject):
         address = self.dialog.scheduler.text().strip() or None
 
         def call(monitor):
-            from engine.fast.compile import wait_until_compiled
+            from engine.compiling.lifecycle import wait_until_compiled
             from engine.scale.source import scan
             from engine.scale.training import fit_partitions
 

@@ -10,8 +10,8 @@ def compiled_builder(monkeypatch):
     """Every fit in the test runs on the compiled kernels (waiting for their one-time
     compilation), never on their interpreted twin; the test fails if one did not."""
     pytest.importorskip("numba")
+    from engine.compiling.lifecycle import compile_kernels
     from engine.fast import builder
-    from engine.fast.compile import compile_kernels
 
     assert compile_kernels(), "the growth kernels do not compile here"
     kinds = []

@@ -22,8 +22,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from engine.fast import NUMBA_INSTALLED, cache
-from engine.fast import compile as kernels
+from engine.compiling import lifecycle as kernels
+from engine.fast import NUMBA_INSTALLED
+from engine.fast.compile import cache
 
 ROOT = Path(__file__).resolve().parents[2]
 needs_numba = pytest.mark.skipif(not NUMBA_INSTALLED, reason="numba is not installed")
@@ -31,14 +32,19 @@ needs_numba = pytest.mark.skipif(not NUMBA_INSTALLED, reason="numba is not insta
 FAKE_WARM_UP = """\
 import os, time
 from pathlib import Path
-import engine.fast.warmup as warmup
+import engine.compiling.warmup as warmup
+import engine.scale.warmup as scale_warmup
 
 def warm_up(check=lambda: None, partitions=False):
     name = f"warm-up-{os.getpid()}" + ("-partitions" if partitions else "")
     Path(os.environ["ARBOR_TEST_RAN"], name).touch()
     time.sleep(float(os.environ.get("ARBOR_TEST_WARM_UP_SECONDS", "0")))
 
+def warm_up_partitions(check=lambda: None):
+    warm_up(check, partitions=True)
+
 warmup.warm_up = warm_up
+scale_warmup.warm_up_partitions = warm_up_partitions
 """
 
 
@@ -103,8 +109,8 @@ def test_the_digest_covers_the_kernels_and_what_they_import():
     names = {p.relative_to(cache.ENGINE).as_posix() for p in cache.kernel_sources()}
     assert {"fast/kernels.py", "fast/sweeps.py", "fast/compiled.py", "fast/histogram.py",
             "learn/tolerances.py"} <= names  # tolerances: constants compiled into the kernels
-    assert {"fast/jit.py"} <= names  # the options numba compiles with
-    assert not {"fast/builder.py", "fast/compile.py", "fast/cache.py"} & names
+    assert {"fast/compile/jit.py"} <= names  # the options numba compiles with
+    assert not {"fast/builder.py", "compiling/lifecycle.py", "fast/compile/cache.py"} & names
 
 
 @needs_numba
@@ -141,7 +147,7 @@ def test_two_clones_at_other_paths_share_one_compilation(tmp_path):
     script = (
         "import json, numpy as np\n"
         "from engine.fast import kernels\n"
-        "from engine.fast.cache import kernel_folder\n"
+        "from engine.fast.compile.cache import kernel_folder\n"
         "kernels.first_best(np.array([1.0, 3.0, 2.0]), 3, 1e-6)\n"
         "s = kernels.first_best.stats\n"
         "print(json.dumps({'folder': str(kernel_folder()), 'file': kernels.__file__,\n"
@@ -278,32 +284,65 @@ def _partition_files(tmp_path: Path) -> dict:
     return folders
 
 
+#: Fits over partitions unlike the warm-up's: alpha on held-out rows, C4.5, a leaf limit, regression.
+PARTITION_FITS = (("holes", "y", {"algorithm": "cart"}),
+                  ("holes", "y", {"algorithm": "c45", "max_depth": 6}),
+                  ("plain", "y", {"algorithm": "cart", "prune": "none", "max_depth": 8}),
+                  ("plain", "y", {"algorithm": "cart", "growth": "best", "max_leaves": 40}),
+                  ("holes", "z", {"algorithm": "cart", "task": "regression", "max_depth": 6}))
+
+
+def _fit_partitions_on(cluster, folders) -> None:
+    from engine.scale.source import describe, scan
+    from engine.scale.training import fit_partitions
+    from engine.settings import resolve
+
+    for name, target, options in PARTITION_FITS:
+        dataset = scan(describe(folders[name]), cluster.map, target)
+        fit_partitions(dataset, resolve(**options), cluster)
+
+
 @needs_numba
 def test_fits_over_partitions_use_only_kernels_the_warm_up_compiles(tmp_path):
     """The compilation (``python main.py compile``, or the child a fit starts) runs fits over
     partitions too: a first fit on a local Dask cluster compiled the partition kernels in
-    every worker process, a minute each. Here a worker process and the driver load nothing
-    that the warm-up did not."""
+    every worker process, a minute each. Here the fits run on a worker thread of this
+    process, so a kernel signature they need beyond the warm-up's would be compiled here
+    (and saved in the cache folder) and show. (A worker process, which loads its kernels
+    from the cache folder: the slow test below.)"""
     pytest.importorskip("distributed")
-    from engine.fast.warmup import warm_up_partitions
     from engine.scale.cluster import Cluster
-    from engine.scale.source import describe, scan
-    from engine.scale.training import fit_partitions
-    from engine.settings import resolve
+    from engine.scale.warmup import warm_up_partitions
+
+    assert kernels.compile_kernels()
+    warm_up_partitions()
+    before = _signatures()
+    assert "partitions.accumulate_leaves" in before["loaded"]
+    folders = _partition_files(tmp_path)
+    with Cluster(n_workers=1, processes=False) as cluster:
+        _fit_partitions_on(cluster, folders)
+    after = _signatures()
+    assert after["index"] == before["index"]  # nothing compiled and saved
+    assert after["loaded"] == before["loaded"]  # the driver's scoring and the worker's passes
+
+
+@needs_numba
+@pytest.mark.slow
+def test_worker_processes_load_only_kernels_the_warm_up_compiles(tmp_path):
+    """As above, on a worker process of its own (it loads the kernels it needs from the cache
+    folder): its signatures and the driver's are all the warm-up's. Slow (about 6 s of CPU,
+    most of it the worker process starting and loading the kernels), and only a worker
+    process shows what a worker process loads: run with -m slow."""
+    pytest.importorskip("distributed")
+    from engine.scale.cluster import Cluster
+    from engine.scale.warmup import warm_up_partitions
 
     assert kernels.compile_kernels()
     warm_up_partitions()
     warmed = _loaded_signatures()
     folders = _partition_files(tmp_path)
-    fits = (("holes", "y", {"algorithm": "cart"}),  # alpha on held-out rows
-            ("holes", "y", {"algorithm": "c45", "max_depth": 6}),
-            ("plain", "y", {"algorithm": "cart", "prune": "none", "max_depth": 8}),
-            ("plain", "y", {"algorithm": "cart", "growth": "best", "max_leaves": 40}),
-            ("holes", "z", {"algorithm": "cart", "task": "regression", "max_depth": 6}))
     with Cluster(n_workers=1) as cluster:
-        for name, target, options in fits:
-            dataset = scan(describe(folders[name]), cluster.map, target)
-            fit_partitions(dataset, resolve(**options), cluster)
+        _fit_partitions_on(cluster, folders)
         workers = cluster.client.run(_loaded_signatures)
     assert _loaded_signatures() == warmed  # the driver's scoring
     for loaded in workers.values():
@@ -321,7 +360,7 @@ def test_the_compiling_child_never_outlives_its_parent(tmp_path, how):
     parent = subprocess.Popen(
         [sys.executable, "-c",
          "import sys, time\n"
-         "from engine.fast import compile as c\n"
+         "from engine.compiling import lifecycle as c\n"
          "c.prepare()\n"
          "while c._child is None: time.sleep(0.02)\n"
          "print(c._child.pid, flush=True)\n"
@@ -343,7 +382,7 @@ def test_one_compilation_at_a_time_and_a_second_child_joins_the_first(tmp_path):
     env = _env(tmp_path)
     folder = _folder(tmp_path)
     ran = tmp_path / "ran"
-    command = [sys.executable, "-c", "from engine.fast.compile import child_main; child_main()"]
+    command = [sys.executable, "-m", "engine.compile_child"]
     with cache.folder_lock(folder) as held:  # "another process" compiling
         assert held
         child = subprocess.Popen(command, env=env, stdin=subprocess.PIPE)
@@ -355,8 +394,9 @@ def test_one_compilation_at_a_time_and_a_second_child_joins_the_first(tmp_path):
     cache.mark_incomplete(folder)
     child = subprocess.Popen(command, env=env, stdin=subprocess.PIPE)  # its parent stays
     assert child.wait(timeout=60) == 0
-    assert len(list(ran.iterdir())) == 1 and cache.is_complete(folder)
-    assert next(ran.iterdir()).name.endswith("-partitions")  # the fits over partitions too
+    # the fits in this process, then over partitions
+    assert sorted(p.name.endswith("-partitions") for p in ran.iterdir()) == [False, True]
+    assert cache.is_complete(folder)
     assert json.loads((folder / cache.COMPLETE).read_text())["sources"]
 
 
@@ -443,7 +483,8 @@ def test_compile_says_why_it_failed_and_tries_again_when_asked(tmp_path):
     out = _cli(["compile"], env)  # asked: tries again
     assert out.returncode == 0, out.stderr
     assert "Compiled the fast split search" in out.stdout and cache.failure(folder) is None
-    assert len(list((tmp_path / "ran").iterdir())) == 2  # the child's warm-up, then the load
+    # the child's warm-ups (in this process, over partitions), then the load's same two
+    assert len(list((tmp_path / "ran").iterdir())) == 4
 
 
 def test_expected_times_read_like_a_person_says_them():

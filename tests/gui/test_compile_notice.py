@@ -2,7 +2,7 @@
 
 import threading
 
-from engine.fast import compile as kernels
+from engine.compiling import lifecycle as kernels
 
 
 def _tell_from_another_thread(notice):

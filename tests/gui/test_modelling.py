@@ -132,8 +132,8 @@ def test_a_compiled_tree_is_inspected_edited_and_undone_like_any_other(qtbot, wi
     # A big enough table grows on the compiled builder, whose nodes read their numbers from
     # shared arrays (ArrayNode); the window must not notice the difference.
     pytest.importorskip("numba")
+    from engine.compiling.lifecycle import compile_kernels
     from engine.export.labels import condition
-    from engine.fast.compile import compile_kernels
     from engine.tree import ArrayNode, Node
     from gui.canvas.node_item import tooltip
     from tests.gui.test_window import _big_table

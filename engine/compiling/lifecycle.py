@@ -5,11 +5,11 @@ The kernels' life in one process (:func:`state`):
 ``"cold"``
     Nothing is compiled for these kernel sources on this machine yet.
 ``"compiling"``
-    A child process compiles them into the shared folder of :mod:`engine.fast.cache`
+    A child process compiles them into the shared folder of :mod:`engine.fast.compile.cache`
     (once per machine and version), at the priority of the process that asked: a fit
     may be waiting for it. The window starts it at launch (:func:`prepare`); a fit too big
     to run uncompiled starts it and waits, its monitor told how far it has got,
-    cancellable (:func:`engine.learn.growth.compiled_kernels_ready`). A small fit starts
+    cancellable (:func:`engine.growth.compiled_kernels_ready`). A small fit starts
     nothing: it runs the kernels' own Python source (:mod:`engine.fast.interpreted`: the
     same statements, so the same tree), so a small command never waits for a compile.
 ``"cached"`` / ``"loading"``
@@ -96,9 +96,10 @@ _failure: str | None = None
 _listeners: list[Callable[[Notice], None]] = []
 #: True while this thread runs the warm-up fits, which must not wait for themselves.
 _warming = contextvars.ContextVar("arbor_warming", default=False)
-#: Loading also runs the warm-up's fits over partitions (``python main.py compile`` does, so
-#: that a folder lacking their kernels is compiled again rather than left to the workers).
-_load_partitions = False
+#: Warm-ups that loading runs besides :func:`~engine.compiling.warmup.warm_up`:
+#: ``python main.py compile`` passes the fits over partitions, so that a folder lacking their
+#: kernels is compiled again rather than left to the workers.
+_load_extra: tuple[Callable[[], None], ...] = ()
 
 
 # ---------------------------------------------------------------------- asking
@@ -110,7 +111,7 @@ def state() -> str:
             return _state
     if not NUMBA_INSTALLED:
         return "unavailable"
-    from engine.fast import cache
+    from engine.fast.compile import cache
 
     try:
         folder = cache.kernel_folder()
@@ -174,13 +175,16 @@ def compile_kernels() -> bool:
 
 
 def compile_now(on_notice: Callable[[Notice], None] | None = None,
-                monitor: Monitor | None = None) -> dict:
+                monitor: Monitor | None = None,
+                extra_warm_ups: tuple[Callable[[], None], ...] = ()) -> dict:
     """Compile the kernels for this machine now, in the foreground (``python main.py compile``).
 
-    A failure recorded earlier is forgotten and the compilation tried again. Returns
+    A failure recorded earlier is forgotten and the compilation tried again; loading also
+    runs ``extra_warm_ups`` (the command passes :func:`engine.scale.warmup.warm_up_partitions`,
+    whose kernels the child compiles but a fit in this process never loads). Returns
     ``{"already": bool, "ok": bool, "seconds": float, "folder": str, "reason": str | None}``.
     """
-    from engine.fast import cache
+    from engine.fast.compile import cache
 
     try:
         folder = cache.kernel_folder()
@@ -195,8 +199,8 @@ def compile_now(on_notice: Callable[[Notice], None] | None = None,
             _settled.clear()
     unsubscribe = subscribe(on_notice) if on_notice else (lambda: None)
     started = time.monotonic()
-    global _load_partitions
-    _load_partitions = True
+    global _load_extra
+    _load_extra = tuple(extra_warm_ups)
     try:
         _start()
         ok = wait_until_compiled(monitor or Monitor())
@@ -257,7 +261,7 @@ def _start() -> str:
             _state = "unavailable"
             _settled.set()
             return _state
-        from engine.fast import cache
+        from engine.fast.compile import cache
 
         try:
             folder = cache.kernel_folder()
@@ -286,7 +290,7 @@ def _start() -> str:
 def _compiling() -> Notice:
     """Enter the "compiling" state (the caller holds ``_lock``); the notice to tell."""
     global _state, _compiling_notice, _started_at, _expected_kernels
-    from engine.fast import cache
+    from engine.fast.compile import cache
 
     expected, _expected_kernels = cache.expected_compile(EXPECTED_SECONDS, EXPECTED_KERNELS)
     _state = "compiling"
@@ -320,7 +324,7 @@ def _progress(done: int) -> None:
 
 def _compile_then_load(folder: Path, attempt: int = 0) -> None:
     global _state
-    from engine.fast import cache
+    from engine.fast.compile import cache
 
     code = _run_child()
     if _closing:  # this process is ending: nothing to load, no one to tell
@@ -343,14 +347,16 @@ def _load(folder: Path, compiled: float | None = None, attempt: int = 0) -> None
     process whose warm-up differed, say) sends the work to a compiling child instead.
     """
     global _state
-    from engine.fast import cache
-    from engine.fast.jit import NotCached, loading_only
-    from engine.fast.warmup import warm_up
+    from engine.compiling.warmup import warm_up
+    from engine.fast.compile import cache
+    from engine.fast.compile.jit import NotCached, loading_only
 
     token = _warming.set(True)
     try:
         with loading_only():
-            warm_up(partitions=_load_partitions)
+            warm_up()
+            for extra in _load_extra:
+                extra()
     except NotCached as missing:
         if attempt >= 2:  # compiled and still missing: do not go round for ever
             _fail(f"{missing} does not load from the cache")
@@ -407,7 +413,9 @@ def _run_child() -> int | None:
     flags = getattr(subprocess, "CREATE_NO_WINDOW", 0)  # no console window on Windows
     try:
         child = subprocess.Popen(
-            [sys.executable, "-c", "from engine.fast.compile import child_main; child_main()"],
+            # By module name, not an import: the whole warm-up includes the fits over
+            # partitions, which are engine.scale's, a stage far above this one.
+            [sys.executable, "-m", "engine.compile_child"],
             cwd=root, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL, creationflags=flags)
     except (OSError, subprocess.SubprocessError):
@@ -440,12 +448,12 @@ def _stop(child: subprocess.Popen) -> None:
 
 # ---------------------------------------------------------------------- the child
 
-def child_main() -> None:
-    """The compiling child: compile every kernel into the shared folder, unless another
-    process did meanwhile (the lock makes it wait for that one)."""
+def child_main(warm_ups: tuple[Callable[[], None], ...]) -> None:
+    """The compiling child (:mod:`engine.compile_child`): compile every kernel into the shared
+    folder by running ``warm_ups``, unless another process did meanwhile (the lock makes it
+    wait for that one)."""
     _follow_parent()
-    from engine.fast import cache
-    from engine.fast.warmup import warm_up
+    from engine.fast.compile import cache
 
     folder = cache.kernel_folder()
     with cache.folder_lock(folder):
@@ -456,7 +464,8 @@ def child_main() -> None:
         _warming.set(True)
         try:
             with _counting_kernels() as count:
-                warm_up(partitions=True)
+                for warm_up in warm_ups:
+                    warm_up()
         except Exception:
             cache.mark_failed(folder, traceback.format_exc(limit=-6))
             raise SystemExit(1) from None

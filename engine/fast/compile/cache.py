@@ -13,7 +13,7 @@ of the same version share one folder whatever their paths and timestamps, and a 
 whose kernels differ gets its own folder instead of overwriting another's. numba's own
 index still checks each function's bytecode, the numba version and the CPU.
 
-Nothing here imports numba; :mod:`engine.fast.jit` points numba at :func:`kernel_folder`.
+Nothing here imports numba; :mod:`engine.fast.compile.jit` points numba at :func:`kernel_folder`.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from pathlib import Path
 
 from engine.locks import lock
 
-ENGINE = Path(__file__).resolve().parents[1]
+ENGINE = Path(__file__).resolve().parents[2]
 #: Folders of other kernel versions not used for this long are removed after a compilation.
 UNUSED_DAYS = 30
 #: Written once a compilation has finished: the folder holds every kernel fits use.
@@ -115,14 +115,14 @@ def kernel_sources(engine: Path = ENGINE) -> list[Path]:
     functions in ``engine/fast``, and every engine module they import, transitively
     (but this one, which keeps the folder and compiles nothing)."""
     todo = [p for p in sorted((engine / "fast").glob("*.py")) if _NJIT.search(p.read_text("utf-8"))]
-    seen: set[Path] = {engine / "fast" / "cache.py"}
+    seen: set[Path] = {engine / "fast" / "compile" / "cache.py"}
     while todo:
         path = todo.pop()
         if path in seen:
             continue
         seen.add(path)
         todo.extend(_engine_imports(engine, path))
-    return sorted(seen - {engine / "fast" / "cache.py"})
+    return sorted(seen - {engine / "fast" / "compile" / "cache.py"})
 
 
 def _engine_imports(engine: Path, path: Path) -> list[Path]:
@@ -212,9 +212,10 @@ def mark_failed(folder: Path, reason: str) -> None:
 def _driver_digest() -> str:
     """The content of what drives a compilation (not in the kernels' digest)."""
     h = hashlib.sha256()
-    for name in ("warmup.py", "builder.py", "compile.py"):
+    for name in ("compiling/warmup.py", "compiling/lifecycle.py", "fast/builder.py",
+                 "scale/warmup.py", "compile_child.py"):
         with contextlib.suppress(OSError):
-            h.update((ENGINE / "fast" / name).read_bytes())
+            h.update((ENGINE / name).read_bytes())
     return h.hexdigest()[:16]
 
 

@@ -16,7 +16,7 @@ kernels' signatures become, fits like these compile them;
 ``tests/engine/test_compile_lifecycle.py`` checks that real fits then compile nothing new.
 
 (It stops at the builder rather than going through ``DecisionTree.fit``: the growth
-loop asks :mod:`engine.fast.compile` whether the kernels are ready, so going through
+loop asks :mod:`engine.compiling.lifecycle` whether the kernels are ready, so going through
 it from here would be an import cycle.)
 """
 
@@ -49,25 +49,11 @@ STEPWISE = (
 )
 #: Rows of each warm-up table.
 ROWS = 1_000
-#: Fits over partitions (:mod:`engine.scale`): every kernel the partition tasks run on a
-#: worker (routing, histograms, gathered subtrees, held-out sums, bin ranges) and the driver
-#: scores with, on three partitions of each table. With a leaf limit a node of 1,024 rows
-#: is summed into histograms, so these small tables use both paths.
-PARTITION_FITS = (
-    ("missing", {"algorithm": "cart", "max_leaves": 16}),  # alpha on held-out rows
-    ("missing", {"algorithm": "c45", "max_leaves": 12}),
-    ("missing", {"algorithm": "cart", "prune": "none", "max_depth": 4}),  # gathered whole
-    ("regression", {"algorithm": "cart", "task": "regression", "max_leaves": 12}),
-    ("many", {"algorithm": "cart", "prune": "none", "max_leaves": 8}),  # two-byte codes,
-    ("many", {"algorithm": "c45", "max_leaves": 8}),  # scored as a table, not in bins
-)
-
-
-def warm_up(check=lambda: None, partitions: bool = False) -> None:
+def warm_up(check=lambda: None) -> None:
     """Grow :data:`FITS` on the compiled builder, on ``encode``'s arrays and on a subset's
-    (seconds once compiled); ``check`` is called between fits. ``partitions``: also
-    :func:`warm_up_partitions` (the compilation does; a process loading the kernels need not,
-    its fits over partitions run on workers)."""
+    (seconds once compiled); ``check`` is called between fits. The fits over partitions
+    are :func:`engine.scale.warmup.warm_up_partitions` (the compilation runs both; a process
+    loading the kernels need not, its fits over partitions run on workers)."""
     from engine.data.encoding import encode, subset
     from engine.fast.builder import grow_stepwise, grow_tree, plan
     from engine.learn.problem import Problem
@@ -103,48 +89,6 @@ def warm_up(check=lambda: None, partitions: bool = False) -> None:
     weights = np.full(len(rows), 0.75)
     used = frozenset({data.schema.attribute_index("colour")})
     grow_tree(problem, plan(settings, len(rows)), rows, weights, 1, used, Monitor())
-    if partitions:
-        warm_up_partitions(check)
-
-
-def warm_up_partitions(check=lambda: None) -> None:
-    """Run :data:`PARTITION_FITS` over partitions, their tasks in this process
-    (:class:`engine.scale.cluster.InProcess`) on CSV files of the warm-up tables: the same
-    functions make the same arrays as on a worker, so a fit on a Dask cluster sharing this
-    machine's kernel folder compiles nothing in its workers (a minute in each, before)."""
-    import shutil
-    import tempfile
-    from pathlib import Path
-
-    from engine.monitor import Monitor
-    from engine.scale.cluster import InProcess
-    from engine.scale.source import describe, scan
-    from engine.scale.training import fit_partitions
-    from engine.settings import resolve
-
-    frames = {name: table.frame for name, table in tables().items()}
-    frames["many"] = _many_categories()
-    folder = Path(tempfile.mkdtemp(prefix="arbor-warm-up-"))
-    try:
-        for name in {name for name, _ in PARTITION_FITS}:
-            for k in range(3):
-                frames[name].to_csv(folder / f"{name}.{k}.csv", index=False)
-        cluster = InProcess()
-        for name, options in PARTITION_FITS:
-            check()
-            dataset = scan(describe(str(folder / f"{name}.*.csv")), cluster.map, "y")
-            fit_partitions(dataset, resolve(**options), cluster, Monitor())
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
-
-
-def _many_categories() -> pd.DataFrame:
-    """A nominal attribute of 300 categories: histogram codes of two bytes."""
-    rng = np.random.default_rng(1)
-    key = rng.integers(0, 300, ROWS)
-    x = rng.normal(size=ROWS).round(2)
-    return pd.DataFrame({"key": [f"k{v}" for v in key], "x": x,
-                         "y": np.where((key % 3 == 0) ^ (x > 0.5), "yes", "no")})
 
 
 def tables() -> dict:

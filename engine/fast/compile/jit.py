@@ -1,10 +1,10 @@
 """``njit`` for Arbor's kernels: numba's, with ``cache=True`` writing to the shared kernel folder.
 
 numba finds a function's cache through a list of "locators", the first of which is
-keyed by the source file's path and modification time (:mod:`engine.fast.cache` says
+keyed by the source file's path and modification time (:mod:`engine.fast.compile.cache` says
 why that does not suit Arbor). Kernels decorated here get a cache whose only locator
 (before numba's own, used if the folder cannot be written) is the per-user folder of
-:func:`engine.fast.cache.kernel_folder`, stamped with the sources' digest. Importing
+:func:`engine.fast.compile.cache.kernel_folder`, stamped with the sources' digest. Importing
 this module imports numba: :mod:`engine.fast.kernels` does so only when numba is installed.
 """
 
@@ -24,7 +24,7 @@ from numba.core.dispatcher import Dispatcher
 from numba.core.registry import CPUDispatcher
 from numba.core.typed_passes import AnnotateTypes
 
-from engine.fast.cache import kernel_folder, sources_digest
+from engine.fast.compile.cache import kernel_folder, sources_digest
 
 
 class SharedFolderLocator(_CacheLocator):
