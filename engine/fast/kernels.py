@@ -183,8 +183,9 @@ def gain_two(left, right, K, code, imp_parent, known_frac, tmp):
 
 @njit(cache=True, linked=True)
 def gain_two_whole(left, right, K, code, imp_parent, known_w, tmp):
-    """``batch.score_numeric_cart``'s gain of a two-way partition of a node with no missing
-    values (the same number as :func:`gain_two`, in its order of operations)."""
+    """The gain of a two-way partition of a node with no missing values: :func:`gain_two`'s
+    number up to rounding, in the order of operations that
+    :func:`engine.learn.splitting.score_threshold_cart` (the test oracle) uses for such nodes."""
     sl = size_of(left, K)
     sr = size_of(right, K)
     return imp_parent - (sl * impurity(left, K, code, tmp) + sr * impurity(right, K, code, tmp)) / known_w

@@ -18,7 +18,6 @@ from itertools import combinations
 import numpy as np
 
 from engine.learn import rules
-from engine.learn.batch import score_numeric_cart
 from engine.learn.criteria import split_info
 from engine.learn.problem import Candidate, Problem, per_row_stats
 from engine.learn.thresholds import c45_threshold
@@ -158,7 +157,12 @@ def score_threshold_cart(problem: Problem, j: int, rows, weights, node_weight: f
     if len(cut) == 0:
         return None
     known_w = float(_sizes(problem, total))
-    gains = _gain(problem, total, np.stack([left, right], axis=1), known_w / node_weight)
+    if len(x) == len(rows):  # no missing value: the compiled sweep's order (gain_two_whole)
+        imp = problem.impurity
+        gains = imp(total) - (_sizes(problem, left) * imp(left)
+                              + _sizes(problem, right) * imp(right)) / known_w
+    else:
+        gains = _gain(problem, total, np.stack([left, right], axis=1), known_w / node_weight)
     best = int(np.argmax(gains))
     threshold = rules.cart_threshold(float(xs[cut[best]]), float(xs[cut[best] + 1]))
     branches = np.stack([left[best], right[best]])
@@ -255,21 +259,11 @@ def scorer_for(settings: Settings, nominal: bool):
 def score_all(problem: Problem, rows, weights, exclude=frozenset()) -> list[Candidate | None]:
     """One candidate (or None) per attribute, in attribute order."""
     node_weight = float(weights.sum())
-    batched: dict[int, Candidate | None] = {}
-    if problem.settings.binary:
-        X, gappy = problem.data.X, problem.columns_with_missing
-        numeric = [j for j, a in enumerate(problem.data.schema.attributes)
-                   if not a.is_nominal and j not in exclude
-                   and (j not in gappy or not np.isnan(X[rows, j]).any())]
-        problem.monitor.check()
-        batched = score_numeric_cart(problem, numeric, rows, weights, node_weight)
     out: list[Candidate | None] = []
     for j, attr in enumerate(problem.data.schema.attributes):
         problem.monitor.check()
         if j in exclude:
             out.append(None)
-        elif j in batched:
-            out.append(batched[j])
         else:
             scorer = scorer_for(problem.settings, attr.is_nominal)
             out.append(scorer(problem, j, rows, weights, node_weight))
