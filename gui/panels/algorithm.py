@@ -9,7 +9,6 @@ from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QFormLayout,
     QGroupBox,
-    QHBoxLayout,
     QPushButton,
     QSpinBox,
     QVBoxLayout,
@@ -96,20 +95,15 @@ class AlgorithmPanel(QWidget):
         self.criterion = Choice("criterion")
         # 0 is a real depth (a single leaf, to build the tree by hand); "no limit" is a box of
         # its own, not the step below 0 that a slip of the arrow key reached (issue 30).
-        # (5 waits greyed behind "no limit", a depth to start from when the box is unticked.)
+        # (5 waits greyed while there is no limit, a depth to start from when the box is unticked.)
         self.max_depth = QSpinBox(minimum=0, maximum=10_000, value=5)
-        self.no_depth_limit = QCheckBox("no limit")
+        self.no_depth_limit = QCheckBox("No depth limit")
         self.no_depth_limit.setChecked(True)
         self.no_depth_limit.setToolTip("Grow as deep as the data allows (the command line's default; "
                                        "--max-depth N sets a limit, 0 a single leaf)")
         self.max_depth.setEnabled(False)
         # A depth typed or set is meant as a limit: the box ticks itself off.
         self.max_depth.valueChanged.connect(lambda *_: self.no_depth_limit.setChecked(False))
-        depth_row = QWidget()
-        depth_line = QHBoxLayout(depth_row)
-        depth_line.setContentsMargins(0, 0, 0, 0)
-        depth_line.addWidget(self.max_depth, 1)
-        depth_line.addWidget(self.no_depth_limit)
         self.min_samples_split = CountBox(maximum=1e9, decimals=1, value=2)
         self.min_samples_leaf = CountBox(maximum=1e9, decimals=1, value=2)
         self.min_gain = QDoubleSpinBox(maximum=100, decimals=4, singleStep=0.01)
@@ -138,7 +132,9 @@ class AlgorithmPanel(QWidget):
 
         groups = [
             ("Algorithm", [("Algorithm", self.algorithm), ("Task", self.task), ("Criterion", self.criterion)]),
-            ("Growth", [("Max depth", depth_row), ("Min samples to split", self.min_samples_split),
+            # "No depth limit" on a row of its own: beside the depth it widened the dock at 1024 px.
+            ("Growth", [("Max depth", self.max_depth), ("", self.no_depth_limit),
+                        ("Min samples to split", self.min_samples_split),
                         ("Min samples per leaf", self.min_samples_leaf), ("Min gain (tau)", self.min_gain),
                         ("Max leaves", self.max_leaves), ("Order", self.growth),
                         ("Numeric search", self.splitter)]),
@@ -305,7 +301,7 @@ class AlgorithmPanel(QWidget):
         self._enable(self.weka_folds, self.cv_folds.value() > 0, "cross-validation is off")
         self.no_depth_limit.setEnabled(self.max_depth.isEnabled())
         if self.no_depth_limit.isChecked() and self.max_depth.isEnabled():
-            self._enable(self.max_depth, False, "no limit is ticked")
+            self._enable(self.max_depth, False, "No depth limit is ticked")
         problem = self.problem()
         self.message.setText(problem or "")
         self.switch_button.setVisible(bool(problem) and "numeric" in (problem or "") and algorithm == "id3")
