@@ -104,9 +104,12 @@ def test_bad_input_is_one_line_before_any_cluster(capsys, argv, message, monkeyp
     assert code == 2 and message in err and len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_a_local_cluster_starts_and_closes_quietly(folder):
     """Closing the local cluster's worker processes printed their tracebacks (a heartbeat or
-    a transfer cut by the shutdown): stderr holds the cluster's line and nothing else."""
+    a transfer cut by the shutdown): stderr holds the cluster's line and nothing else. Slow
+    (about 9 s of CPU: a fresh process and its worker processes each import Arbor and load
+    the kernels); only real worker processes print on their way out: run with -m slow."""
     root = Path(__file__).resolve().parents[2]
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(
         p for p in (str(root), os.environ.get("PYTHONPATH")) if p))

@@ -55,7 +55,10 @@ def _on_pass(k, action):
     return Monitor(report), fired
 
 
+@pytest.mark.slow
 def test_a_worker_killed_mid_fit_changes_nothing(tmp_path):
+    """Slow (about 6 s of CPU: two worker processes start and load the kernels): only a worker
+    process can be killed mid-fit, so no quicker test checks this; run with -m slow."""
     from engine.scale.cluster import Cluster
 
     location = _data(tmp_path)
@@ -113,9 +116,12 @@ def test_cancel_stops_the_fit_and_its_futures(tmp_path):
         assert not held
 
 
+@pytest.mark.slow
 def test_closing_after_a_cancelled_fit_is_quiet(tmp_path, capfd):
     """Worker processes closed while a cancelled pass still moved data between them logged
-    every cut connection with its traceback (about every other time at this size)."""
+    every cut connection with its traceback (about every other time at this size). Slow
+    (about 7 s of CPU): it takes two worker processes and passes big enough to be moving
+    data when the cancel comes, so no quicker test checks this; run with -m slow."""
     from engine.scale.cluster import Cluster
     from engine.scale.source import describe, scan
     from engine.scale.training import fit_partitions
