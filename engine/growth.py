@@ -3,7 +3,7 @@
 Nodes are expanded depth-first (ID3's recursion, made iterative) or best-first
 (seed 004's Algorithm 3: a priority queue of leaves ranked by how much their
 best split would lower the tree's total impurity, i.e. gain times the node's
-share of the instances). The loop is :mod:`engine.fast.compiled`, driven by
+share of the instances). The loop is :mod:`engine.fast.growth_loop`, driven by
 :mod:`engine.fast.builder`; its scorers repeat :mod:`engine.learn.splitting`'s, and
 ``tests/oracle/growth.py`` grows the same trees with those numpy scorers.
 

@@ -1,4 +1,4 @@
-"""Driving the compiled growth loop (:mod:`engine.fast.compiled`) from Python: its arrays,
+"""Driving the compiled growth loop (:mod:`engine.fast.growth_loop`) from Python: its arrays,
 the monitor between chunks of work, more room when an array is full, and the tree its
 arrays describe.
 
@@ -306,7 +306,7 @@ def kernels(compiled: bool):
     """The growth kernels: compiled, or their Python source run by the interpreter
     (:mod:`engine.fast.interpreted`, which imports no numba)."""
     if compiled:
-        from engine.fast import compiled as C
+        from engine.fast import growth_loop as C
 
         return C
     from engine.fast.interpreted import kernels as python_kernels

@@ -36,7 +36,7 @@ UNCOMPILED_SECONDS = 1.0
 
 #: The modules with kernels, each after those it imports.
 MODULES = ("engine.fast.kernels", "engine.fast.sweeps", "engine.fast.histogram",
-           "engine.fast.compiled")
+           "engine.fast.growth_loop")
 #: What the kernel modules import only when numba is there to compile them.
 _NUMBA_ONLY = "engine.fast.compile.jit"
 
@@ -68,7 +68,7 @@ def modules() -> dict[str, types.ModuleType]:
 def kernels() -> types.SimpleNamespace:
     """``run`` and ``preorder`` (and every other kernel) as plain Python functions; its
     ``UNCOMPILED`` is True (the compiled module has none)."""
-    return types.SimpleNamespace(**vars(module("engine.fast.compiled")), UNCOMPILED=True)
+    return types.SimpleNamespace(**vars(module("engine.fast.growth_loop")), UNCOMPILED=True)
 
 
 def module(name: str) -> types.ModuleType:

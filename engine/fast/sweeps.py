@@ -2,7 +2,7 @@
 
 These are :mod:`engine.learn.splitting`'s scorers (``score_threshold_cart``,
 ``score_threshold_c45``, ``score_multiway``, ``score_subset``) and ``choose`` for the
-compiled builder (:mod:`engine.fast.compiled`), with the same arithmetic
+compiled builder (:mod:`engine.fast.growth_loop`), with the same arithmetic
 (:mod:`engine.fast.kernels`) and rules (:mod:`engine.learn.rules`). A numeric attribute
 is scanned over the node's entries sorted by its value (:func:`scan_sorted`, missing
 values last) or over non-empty bins or distinct values (:func:`scan_items`); a nominal

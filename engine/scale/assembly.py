@@ -41,7 +41,7 @@ def assemble(table, schema: Schema, settings: Settings, keep, snaps: dict | None
     a kept node whose children are not kept is a leaf. ``snaps``: per attribute, the
     training values C4.5's thresholds move onto.
     """
-    from engine.fast import compiled as C
+    from engine.fast import growth_loop as C
     from engine.fast.builder import to_nodes
     from engine.fast.layout import Groups, new_nodes
 

@@ -107,7 +107,7 @@ def test_the_cache_is_in_the_per_user_cache_folder(monkeypatch, tmp_path):
 
 def test_the_digest_covers_the_kernels_and_what_they_import():
     names = {p.relative_to(cache.ENGINE).as_posix() for p in cache.kernel_sources()}
-    assert {"fast/kernels.py", "fast/sweeps.py", "fast/compiled.py", "fast/histogram.py",
+    assert {"fast/kernels.py", "fast/sweeps.py", "fast/growth_loop.py", "fast/histogram.py",
             "learn/tolerances.py"} <= names  # tolerances: constants compiled into the kernels
     assert {"fast/compile/jit.py"} <= names  # the options numba compiles with
     assert not {"fast/builder.py", "compiling/lifecycle.py", "fast/compile/cache.py"} & names
