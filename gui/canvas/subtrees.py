@@ -55,13 +55,16 @@ class SubtreesMixin:
         """Open the path down to ``node_id`` (only it: the siblings along the way stay closed) and
         show the node readable; False if the tree has no such node."""
         tree = self._scene.tree
-        if tree is None or not 0 <= node_id < tree.n_nodes:
+        if tree is None or node_id < 0:
             return False
         if node_id in self._scene.items_by_id:
             self.select_node(node_id)
             self.show_readable(node_id)
             return True
-        path = [n for n, _ in tree.path_to(node_id)]
+        try:  # ids are pre-order positions, but the Growth tab's stay for a tree's life (with gaps)
+            path = [n for n, _ in tree.path_to(node_id)]
+        except KeyError:
+            return False
         collapsed = set(self._scene.collapsed)
         first = next(k for k, n in enumerate(path) if n.id in collapsed)
         for k in range(first, len(path) - 1):

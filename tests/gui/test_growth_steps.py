@@ -80,3 +80,7 @@ def test_stepped_c45_ends_with_its_collapse_where_training_ends(qtbot, window):
     assert window.controller.selected == made_leaf and tree.node(made_leaf).is_leaf
     tip = growth.log.item(splits, 1).toolTip()
     assert "do not lower the training error" in tip and "7 leaves become 5" in tip
+    # Ids kept through the collapse leave gaps: the last node is numbered past the count, and
+    # the canvas (Find) still reaches it.
+    last = max(n.id for n in tree.nodes())
+    assert last >= tree.n_nodes and window.canvas.reveal(last)
