@@ -225,7 +225,7 @@ def test_a_large_table_opened_and_closed_again_and_again_is_let_go(qtbot, window
     tracemalloc.start()
     try:
         for _ in range(4):
-            table = _table(200_000)
+            table = _table(100_000)
             tables.append(weakref.ref(table.frame))
             win.controller.load_table(table, None, sample="generated")
             del table
@@ -237,7 +237,7 @@ def test_a_large_table_opened_and_closed_again_and_again_is_let_go(qtbot, window
         tracemalloc.stop()
     assert all(ref() is None for ref in tables)
     (first, rss_first), (last, rss_last) = closed[0], closed[-1]
-    assert abs(last - first) < 250_000, closed  # one table: ~10 MB
+    assert abs(last - first) < 250_000, closed  # one table: ~5 MB
     assert rss_last - rss_first < 8, closed
 
 
