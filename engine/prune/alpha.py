@@ -12,6 +12,7 @@ largest alpha whose error is within one standard error of the best.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -23,7 +24,7 @@ from engine.monitor import NULL_MONITOR, Monitor, checkpoint
 from engine.predict import node_output
 from engine.prune.cost_complexity import cost_complexity_path
 from engine.settings import Settings
-from engine.tree import Tree, partition_rows
+from engine.tree import THRESHOLD, Tree, partition_rows
 
 
 @dataclass(frozen=True)
@@ -64,7 +65,8 @@ class _Visit:
     hi: int
 
 
-def _visits(tree: Tree, held: Encoded, probes: np.ndarray) -> tuple[list[_Visit], np.ndarray]:
+def _visits(tree: Tree, held: Encoded, probes: np.ndarray, cut: np.ndarray | None = None
+            ) -> tuple[list[_Visit], np.ndarray]:
     """Every held-out row routed once through the full ``tree``: the visits of nodes that are a
     leaf of the tree pruned at some probe, in the order prediction walks the nodes, and which
     rows went down several branches (a missing value, or a category no branch holds).
@@ -73,10 +75,8 @@ def _visits(tree: Tree, held: Encoded, probes: np.ndarray) -> tuple[list[_Visit]
     the first probe at or above the alpha that cuts it (or an ancestor) on; it predicts for
     the probes from there up to the one that cuts its parent.
     """
-    path = cost_complexity_path(tree)
-    applied = np.maximum.accumulate(path.alphas)  # pruning at alpha stops at the first step above it
-    cut = np.full(tree.n_nodes, np.inf)
-    cut[path.pruned[1:]] = applied[1:]
+    if cut is None:
+        cut = _cuts(tree)
     P = len(probes)
     visits = []
     fractional = np.zeros(held.n_rows, dtype=bool)
@@ -112,8 +112,11 @@ def _loss_sums_per_probe(tree: Tree, held: Encoded, probes: np.ndarray) -> np.nd
     is made (on 2,000,000 rows that was 50 GiB). Otherwise the sums are
     :func:`_loss_sums_by_row`'s.
     """
-    visits, fractional = _visits(tree, held, probes)
     w = np.broadcast_to(held.weight, (held.n_rows,))
+    counted = _counted_loss_sums(tree, held, probes, w)
+    if counted is not None:
+        return counted
+    visits, fractional = _visits(tree, held, probes)
     if fractional.any():
         return _loss_sums_by_row(tree, held, probes, visits, fractional, w)
     P = len(probes)
@@ -123,6 +126,123 @@ def _loss_sums_per_probe(tree: Tree, held: Encoded, probes: np.ndarray) -> np.nd
         spans[:, v.lo] += sums
         spans[:, v.hi] -= sums
     return np.cumsum(spans, axis=1)[:, :P]
+
+
+def _counted_loss_sums(tree: Tree, held: Encoded, probes: np.ndarray, w: np.ndarray
+                       ) -> np.ndarray | None:
+    """:func:`_loss_sums_per_probe`'s sums with the rows routed level by level in arrays,
+    every row at once, instead of node by node: or None where that could change a bit of
+    them (then the walk of :func:`_visits` gives them).
+
+    Only for classification with whole-number row weights and no row going down several
+    branches: each loss is then 0 or 1 and every sum a whole number (below 2**53), which
+    comes out the same whatever the order of the additions.
+    """
+    if tree.is_regression or not held.n_rows:
+        return None
+    if not (np.all(np.isfinite(w)) and np.all(w == np.floor(w)) and abs(w).sum() < 2.0**52):
+        return None
+    nodes = list(tree.nodes())  # ids are pre-order positions
+    n = len(nodes)
+    leaf = np.array([node.is_leaf for node in nodes])
+    attribute = np.zeros(n, dtype=np.intp)
+    threshold = np.full(n, np.nan)
+    by_threshold = np.zeros(n, dtype=bool)
+    child = np.full((n, max(max((len(node.children) for node in nodes), default=0), 1)), -1,
+                    dtype=np.intp)
+    parent = np.full(n, -1, dtype=np.intp)
+    width = 1 + max((max(g) for node in nodes if node.split is not None
+                     and node.split.kind != THRESHOLD for g in node.split.groups if g), default=0)
+    lookup = np.full((n, width), -1, dtype=np.intp)  # category code -> branch, per node
+    predicted = np.zeros(n, dtype=np.intp)
+    for node in nodes:  # parents before children: an empty node predicts its parent's class
+        i = node.id
+        distribution = node.distribution
+        total = distribution.sum()
+        if total > 0:  # the class of engine.predict.node_output's probabilities
+            predicted[i] = int(np.argmax(distribution / total))
+        elif parent[i] >= 0:
+            predicted[i] = predicted[parent[i]]
+        split = node.split
+        if split is None:
+            continue
+        attribute[i] = split.attribute
+        if split.kind == THRESHOLD:
+            by_threshold[i], threshold[i] = True, split.threshold
+        else:
+            for b, group in enumerate(split.groups):
+                lookup[i, list(group)] = b
+        for b, c in enumerate(node.children):
+            child[i, b], parent[c.id] = c.id, i
+    rows = np.arange(held.n_rows)
+    at = np.zeros(held.n_rows, dtype=np.intp)
+    fractional = np.zeros(held.n_rows, dtype=bool)
+    levels = [(rows, at)]  # the rows reaching each node, a level of the tree at a time
+    while True:
+        checkpoint()
+        inner = ~leaf[at]
+        rows, at = rows[inner], at[inner]
+        if not len(rows):
+            break
+        values = held.X[rows, attribute[at]]
+        branch = np.full(len(rows), -1, dtype=np.intp)
+        numeric = by_threshold[at] & ~np.isnan(values)
+        branch[numeric] = np.where(values[numeric] <= threshold[at[numeric]], 0, 1)
+        nominal = ~by_threshold[at] & ~np.isnan(values)
+        codes = values[nominal].astype(np.intp)
+        inside = codes < width
+        mapped = np.full(len(codes), -1, dtype=np.intp)
+        mapped[inside] = lookup[at[nominal][inside], codes[inside]]
+        branch[nominal] = mapped
+        whole = branch >= 0  # the others go down every branch: a missing value, or a
+        fractional[rows[~whole]] = True  # category no branch holds
+        rows, at = rows[whole], child[at[whole], branch[whole]]
+        levels.append((rows, at))
+    cut = _cuts(tree)
+    lo, hi = _probe_spans(cut, parent, leaf, probes)
+    P = len(probes)
+    spans = np.zeros(P + 1)
+    for rows, at in levels:
+        keep = (lo[at] < hi[at]) & ~fractional[rows]
+        rows, at = rows[keep], at[keep]
+        loss = w[rows] * (predicted[at] != held.y[rows])
+        np.add.at(spans, lo[at], loss)
+        np.subtract.at(spans, hi[at], loss)
+    sums = np.cumsum(spans)[:P]
+    split_rows = np.flatnonzero(fractional)
+    if len(split_rows):  # these rows' losses as the walk of _visits finds them
+        split = subset(held, split_rows)
+        visits, _ = _visits(tree, split, probes, cut)
+        w_split = w[split_rows]
+        for p, loss in enumerate(_split_row_losses(tree, split, P, visits)):
+            sums[p] += w_split @ loss
+    return np.vstack([sums, sums])  # a loss of 0 or 1 is its own square
+
+
+def _cuts(tree: Tree) -> np.ndarray:
+    """Per node of ``tree``, the alpha from which pruning cuts it (inf: never)."""
+    path = cost_complexity_path(tree)
+    applied = np.maximum.accumulate(path.alphas)  # pruning at alpha stops at the first step above it
+    cut = np.full(tree.n_nodes, np.inf)
+    cut[path.pruned[1:]] = applied[1:]
+    return cut
+
+
+def _probe_spans(cut: np.ndarray, parent: np.ndarray, leaf: np.ndarray, probes: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """Per node, the probes ``[lo, hi)`` at which it is a leaf of the pruned tree (see
+    :func:`_visits`, whose figures these are)."""
+    cut_l, parent_l, leaf_l = cut.tolist(), parent.tolist(), leaf.tolist()
+    here = [0.0] * len(cut_l)
+    above = [np.inf] * len(cut_l)
+    for i in range(len(cut_l)):  # pre-order: a parent's figure is known before its children's
+        if parent_l[i] >= 0:
+            above[i] = here[parent_l[i]]
+        here[i] = -np.inf if leaf_l[i] else min(above[i], cut_l[i])
+    lo = np.searchsorted(probes, np.array(here), side="left")
+    hi = np.searchsorted(probes, np.array(above), side="left")
+    hi[0] = len(probes)
+    return lo, hi
 
 
 def _loss_sums_by_row(tree: Tree, held: Encoded, probes: np.ndarray, visits: list[_Visit],
@@ -146,7 +266,29 @@ def _loss_sums_by_row(tree: Tree, held: Encoded, probes: np.ndarray, visits: lis
     bounds = np.searchsorted(starts[order], np.arange(P + 1), side="left")
 
     split_rows = np.flatnonzero(fractional)
-    local = np.full(n, -1)
+    split_losses = _split_row_losses(tree, held, P, visits, fractional)
+    loss = np.zeros(n)
+    sums = np.zeros((2, P))
+    for p in range(P):
+        checkpoint()
+        chosen = slice(bounds[p], bounds[p + 1])
+        loss[whole_rows[chosen]] = whole_losses[chosen]
+        loss[split_rows] = next(split_losses)
+        sums[:, p] = w @ loss, w @ (loss * loss)
+    return sums
+
+
+def _split_row_losses(tree: Tree, held: Encoded, P: int, visits: list[_Visit],
+                      fractional: np.ndarray | None = None) -> Iterator[np.ndarray]:
+    """Per probe, the losses of the rows of ``held`` that went down several branches (all of
+    them when ``fractional`` is None), in their order: each is predicted the weighted sum of
+    the predictions of the nodes it reaches that are leaves at the probe, added in the
+    walk's order as :func:`engine.predict.predict_proba` adds them (so the sums are the same
+    to the last bit)."""
+    if fractional is None:
+        fractional = np.ones(held.n_rows, dtype=bool)
+    split_rows = np.flatnonzero(fractional)
+    local = np.full(held.n_rows, -1)
     local[split_rows] = np.arange(len(split_rows))
     pieces = [(v, fractional[v.rows]) for v in visits]
     piece_rows = np.concatenate([local[v.rows[f]] for v, f in pieces])
@@ -160,22 +302,14 @@ def _loss_sums_by_row(tree: Tree, held: Encoded, probes: np.ndarray, visits: lis
                                    ).reshape(-1, len(tree.classes))
         shape = (len(split_rows), len(tree.classes))
     split_y = held.y[split_rows]
-
-    loss = np.zeros(n)
-    sums = np.zeros((2, P))
     for p in range(P):
-        checkpoint()
-        chosen = slice(bounds[p], bounds[p + 1])
-        loss[whole_rows[chosen]] = whole_losses[chosen]
         active = (piece_lo <= p) & (p < piece_hi)
         predicted = np.zeros(shape)
         np.add.at(predicted, piece_rows[active], piece_out[active])
         if tree.is_regression:
-            loss[split_rows] = (predicted - split_y) ** 2
+            yield (predicted - split_y) ** 2
         else:
-            loss[split_rows] = (np.argmax(predicted, axis=1) != split_y).astype(np.float64)
-        sums[:, p] = w @ loss, w @ (loss * loss)
-    return sums
+            yield (np.argmax(predicted, axis=1) != split_y).astype(np.float64)
 
 
 def choose_alpha(tree: Tree, data: Encoded, settings: Settings,
