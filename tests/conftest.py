@@ -17,6 +17,19 @@ import pytest  # noqa: E402
 
 from engine.data.table import make_table  # noqa: E402
 
+
+def pytest_configure(config):
+    """One QApplication for the whole run, made first. A command's image export, which the
+    command-line tests run in this process, starts a widget-free QGuiApplication when none
+    runs (the command line never loads the widgets); made first, that would be the
+    process's one application, and the next window a test opens would abort it."""
+    try:
+        from PySide6.QtWidgets import QApplication
+    except ImportError:  # the engine's tests run without Qt
+        return
+    if QApplication.instance() is None:
+        config._arbor_qapp = QApplication([])
+
 WEATHER = """\
 sunny hot high FALSE no
 sunny hot high TRUE no
