@@ -144,6 +144,11 @@ def build_parser() -> argparse.ArgumentParser:
     _learner_arguments(p)
     p.add_argument("--node", type=int, metavar="ID",
                    help="explain this node of the grown tree (ids in pre-order; default: the root)")
+    p.add_argument("--curve", metavar="ATTR",
+                   help="the split curve of this attribute at the node: information gain, gain "
+                        "ratio and Gini gain (C4.5: also after its MDL penalty) at every "
+                        "candidate cut point, or for each grouping of a nominal attribute, with "
+                        "the best cut and the node's own")
 
     p = sub.add_parser("path", help="CART cost-complexity pruning path")
     _data_arguments(p)
@@ -151,6 +156,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(algorithm=None)  # CART's path: another algorithm given is refused, not run
 
     p = sub.add_parser("baseline", help="0-R and 1-R")
+    _data_arguments(p)
+
+    p = sub.add_parser("summary", help="every column's kind, missing and distinct values, "
+                                       "range and distribution by class")
     _data_arguments(p)
 
     p = sub.add_parser("compile", help="compile the fast split search for this machine now",
