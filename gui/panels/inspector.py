@@ -14,6 +14,7 @@ from engine.learn.criteria import entropy, gini
 from engine.learn.explain import REASONS, attribute_table, node_rows, used_on_path
 from gui.mime import NODE_MIME
 from gui.panels.cards import Card
+from gui.panels.node_plot import NodePlot
 from gui.panels.pruning_text import node_pruning_html
 from gui.panels.splits_table import SplitsTable
 from gui.session.jobs import start_on_pool
@@ -176,6 +177,7 @@ class Inspector(QWidget):
         self.current = Card("Click a node to see its numbers.")
         self._text = self.current.text()  # the card and the splits table, as HTML
         self.splits = SplitsTable(COLUMNS, CHOSEN, MUTED)
+        self.node_plot = NodePlot()  # the rows behind the node (issue 32)
         self._pinned: list[int] = []
         self._pins = QVBoxLayout()  # stacked: a card is as wide as the inspector
         self._pins.setAlignment(Qt.AlignmentFlag.AlignTop)
@@ -187,6 +189,7 @@ class Inspector(QWidget):
         layout = QVBoxLayout(inner)
         layout.setContentsMargins(4, 4, 4, 4)  # every pixel for the splits table's columns
         layout.addWidget(self.current)
+        layout.addWidget(self.node_plot)
         layout.addWidget(self.splits)
         pinned = QLabel("<b>Pinned</b> (press P, or Alt-drag nodes here, to compare)")
         pinned.setWordWrap(True)  # a narrow dock (1024 px screens) wraps it instead of scrolling sideways
@@ -226,6 +229,7 @@ class Inspector(QWidget):
 
     def clear(self) -> None:
         self._waiting = None
+        self.node_plot.clear()
         self._show("Click a node to see its numbers.")
 
     def _show(self, summary: str, splits=("", None)) -> None:
@@ -244,6 +248,7 @@ class Inspector(QWidget):
         if node_id < 0:
             self.clear()
             return
+        self.node_plot.show_node(tree, node_id, data, settings)
         summary, key = summary_html(tree, node_id), (id(tree), node_id)
         if key not in self._splits:
             weight = tree.node(node_id).weight

@@ -1,0 +1,297 @@
+"""The selected node's data as a plot (issue 32), as dtreeviz draws a node: a numeric split's
+histogram by class with the cut marked, a nominal split's bars per category, a regression
+split's points with each branch's mean, a leaf's classes or target histogram.
+
+The numbers are :func:`engine.export.node_data.node_data`'s; this widget only draws them.
+Nodes with many rows are worked out on a worker thread.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QObject, QSize, Qt, Signal
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+
+from engine.export.labels import number
+from engine.export.node_data import (
+    LeafData,
+    NominalSplitData,
+    NumericSplitData,
+    RegressionSplitData,
+    node_data,
+)
+from gui.drawing.palette import CLASS_COLOURS, REGRESSION, SELECTED, TEXT, class_colour
+from gui.session.jobs import start_on_pool
+
+#: A node with at least this much training weight is worked out on a worker thread.
+BACKGROUND_WEIGHT = 50_000
+#: Nodes whose data is kept, so clicking back and forth draws at once.
+CACHED = 64
+MUTED = "#6B7280"
+
+
+def _percent(share: float) -> str:
+    return f"{100 * share:.0f}%"
+
+
+def _swatch(colour: str, name: str) -> str:
+    return f"<span style='color:{colour}'>&#9632;</span>&nbsp;{escape(name)}"
+
+
+class _PlotWidget(pg.PlotWidget):
+    """A plot that asks for little room (pyqtgraph asks for 480 px): the inspector scrolls."""
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
+        return QSize(280, 190)
+
+
+class _Relay(QObject):
+    ready = Signal(object, object)  # the key, the node data (or the error's text)
+
+
+class NodePlot(QWidget):
+    """The data behind the selected node, drawn with pyqtgraph.
+
+    Signals
+    -------
+    plot_shown(object) : the node data now drawn (None: nothing is drawn).
+    """
+
+    plot_shown = Signal(object)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.shown = None  # the node data drawn
+        self.bars: list[pg.BarGraphItem] = []  # one per class (or one: a target histogram)
+        self.points: pg.ScatterPlotItem | None = None
+        self.means: list[pg.PlotCurveItem] = []
+        self.cut: pg.InfiniteLine | None = None
+        self._tree = None
+        self._cache: dict[int, object] = {}
+        self._wanted = None  # (tree, node id) being worked out on a worker
+        self.relay = _Relay(self)
+        self.relay.ready.connect(self._on_relay_ready)
+        self.title = QLabel("<b>Node plot</b>")
+        self.plot = _PlotWidget(background="w")
+        self.plot.setMinimumHeight(150)
+        self.plot.setMenuEnabled(False)
+        self.plot.hideButtons()
+        for side in ("left", "bottom"):
+            axis = self.plot.getAxis(side)
+            axis.enableAutoSIPrefix(False)
+            axis.setTextPen(pg.mkPen(TEXT))
+            axis.setPen(pg.mkPen(MUTED))
+        self.caption = QLabel()
+        self.caption.setTextFormat(Qt.TextFormat.RichText)  # names in it are escaped
+        self.caption.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 4, 0, 4)
+        layout.addWidget(self.title)
+        layout.addWidget(self.plot)
+        layout.addWidget(self.caption)
+        self.clear()
+
+    # ------------------------------------------------------------------ what to show
+    def clear(self, message: str = "Click a node to see the data behind it.") -> None:
+        self._wanted = None
+        self._draw(None)
+        self.caption.setText(f"<span style='color:{MUTED}'>{escape(message)}</span>")
+
+    def show_node(self, tree, node_id: int, data, settings) -> None:
+        """Plot node ``node_id``'s rows of ``data`` (on a worker when there are many)."""
+        if tree is None or node_id < 0:
+            self.clear()
+            return
+        if data is None:
+            self.clear("The rows this tree was grown from are not loaded.")
+            return
+        if tree is not self._tree:
+            self._tree, self._cache = tree, {}
+        if node_id in self._cache:
+            self._wanted = None
+            self._show(self._cache[node_id])
+            return
+        key = (tree, node_id)
+        weight = tree.node(node_id).weight
+        if weight < BACKGROUND_WEIGHT:
+            self._wanted = None
+            self._show(self._work(key, data, settings))
+            return
+        self._wanted = key
+        self._draw(None)
+        self.caption.setText(f"<i>Binning {escape(number(weight))} rows…</i>")
+        start_on_pool(lambda: self._run(key, data, settings))
+
+    def _run(self, key, data, settings) -> None:
+        """On a worker: skipped if another node was asked for meanwhile."""
+        if self._wanted is not key:
+            return
+        self.relay.ready.emit(key, self._work(key, data, settings))
+
+    @staticmethod
+    def _work(key, data, settings):
+        tree, node_id = key
+        try:
+            return node_data(tree, data, node_id, settings)
+        except Exception as err:  # noqa: BLE001 - said under the plot rather than lost in a thread
+            return f"The node's rows could not be plotted: {err}"
+
+    def _on_relay_ready(self, key, result) -> None:
+        tree, node_id = key
+        if tree is self._tree and not isinstance(result, str):
+            self._cache[node_id] = result
+        if key is self._wanted:
+            self._wanted = None
+            self._show(result)
+
+    def _show(self, result) -> None:
+        if isinstance(result, str):
+            self.clear(result)
+            return
+        if len(self._cache) < CACHED:
+            self._cache[result.node_id] = result
+        self._draw(result)
+
+    # ------------------------------------------------------------------ drawing
+    def _draw(self, plot) -> None:
+        self.plot.clear()
+        self.plot.enableAutoRange()
+        self.bars, self.points, self.means, self.cut = [], None, [], None
+        self.shown = plot
+        bottom = self.plot.getAxis("bottom")
+        bottom.setTicks(None)
+        bottom.setLabel("")
+        self.plot.getAxis("left").setLabel("")
+        if plot is None:
+            self.title.setText("<b>Node plot</b>")
+        elif isinstance(plot, NumericSplitData):
+            self._numeric(plot)
+        elif isinstance(plot, NominalSplitData):
+            self._nominal(plot)
+        elif isinstance(plot, RegressionSplitData):
+            self._regression(plot)
+        else:
+            self._leaf(plot)
+        self.plot_shown.emit(plot)
+
+    def _stacked(self, x0, x1, counts: np.ndarray) -> None:
+        """One bar item per class, stacked in class order."""
+        base = np.zeros(counts.shape[1])
+        for c, row in enumerate(counts):
+            colour = class_colour(c)
+            item = pg.BarGraphItem(x0=x0, x1=x1, y0=base.copy(), y1=base + row,
+                                   brush=colour, pen=pg.mkPen(colour.darker(130), width=0.5))
+            self.plot.addItem(item)
+            self.bars.append(item)
+            base = base + row
+
+    def _legend(self, classes, by_class) -> str:
+        return " &nbsp;".join(_swatch(CLASS_COLOURS[c] if c < len(CLASS_COLOURS)
+                                      else class_colour(c).name(), f"{name} {number(round(w, 3))}")
+                              for c, (name, w) in enumerate(zip(classes, by_class, strict=True)))
+
+    def _rows(self, plot) -> str:
+        return f"{number(plot.n_rows)} rows"
+
+    def _numeric(self, plot: NumericSplitData) -> None:
+        self.title.setText(f"<b>Node {plot.node_id}</b>: {escape(plot.attribute)} by class")
+        self._stacked(plot.edges[:-1], plot.edges[1:], plot.counts)
+        self.cut = pg.InfiniteLine(pos=plot.threshold, angle=90,
+                                   pen=pg.mkPen(SELECTED, width=2, style=Qt.PenStyle.DashLine))
+        self.plot.addItem(self.cut)
+        top = float(plot.counts.sum(axis=0).max()) if plot.counts.size else 1.0
+        cut = number(plot.threshold)
+        for side, (share, anchor) in enumerate(zip(plot.shares, ((1, 0), (0, 0)), strict=True)):
+            label = pg.TextItem(f"{'≤' if side == 0 else '>'} {cut}: {_percent(share)}",
+                                color=TEXT, anchor=anchor)
+            label.setPos(plot.threshold, top * 1.3)
+            self.plot.addItem(label)
+        self.plot.getAxis("bottom").setLabel(plot.attribute)
+        self.plot.getAxis("left").setLabel("rows")
+        self.plot.setYRange(0, top * 1.3, padding=0.02)
+        missing = plot.missing.sum()
+        note = (f"<br>{number(round(missing, 3))} of them have no {escape(plot.attribute)} "
+                f"(not drawn; they go down both branches, weighted)" if missing > 0 else "")
+        self.caption.setText(f"{self._rows(plot)}, cut at {escape(cut)}: ≤ {_percent(plot.shares[0])}, "
+                             f"&gt; {_percent(plot.shares[1])}{note}<br>"
+                             + self._legend(plot.classes, plot.by_class))
+
+    def _nominal(self, plot: NominalSplitData) -> None:
+        self.title.setText(f"<b>Node {plot.node_id}</b>: {escape(plot.attribute)} by class")
+        x = np.arange(len(plot.categories), dtype=float)
+        self._stacked(x - 0.4, x + 0.4, plot.counts)
+        self.plot.getAxis("bottom").setTicks(
+            [[(k, f"{name} [{b + 1}]" if b >= 0 else name)
+              for k, (name, b) in enumerate(zip(plot.categories, plot.branch, strict=True))], []])
+        self.plot.getAxis("left").setLabel("rows")
+        branches = []
+        for b, share in enumerate(plot.shares):
+            names = [name for name, k in zip(plot.categories, plot.branch, strict=True) if k == b]
+            branches.append(f"[{b + 1}] {escape(', '.join(names))}: {_percent(share)}")
+        missing = plot.missing.sum()
+        note = (f"<br>{number(round(missing, 3))} have no {escape(plot.attribute)} (not drawn)"
+                if missing > 0 else "")
+        self.caption.setText(f"{self._rows(plot)}; branches {' · '.join(branches)}{note}<br>"
+                             + self._legend(plot.classes, plot.by_class))
+
+    def _regression(self, plot: RegressionSplitData) -> None:
+        self.title.setText(f"<b>Node {plot.node_id}</b>: target against {escape(plot.attribute)}")
+        x = plot.x
+        if plot.categories:  # spread each category's points a little, the same way every time
+            x = x + (np.random.default_rng(0).random(len(x)) - 0.5) * 0.5
+            self.plot.getAxis("bottom").setTicks([list(enumerate(plot.categories)), []])
+        colour = REGRESSION
+        self.points = pg.ScatterPlotItem(x, plot.y, size=4, pen=None,
+                                         brush=pg.mkBrush(colour.red(), colour.green(), colour.blue(), 110))
+        self.plot.addItem(self.points)
+        lo = float(np.min(plot.x)) if len(plot.x) else 0.0
+        hi = float(np.max(plot.x)) if len(plot.x) else 1.0
+        for b, mean in enumerate(plot.means):
+            if plot.threshold is not None:
+                xs = [min(lo, plot.threshold), plot.threshold] if b == 0 else [plot.threshold, max(hi, plot.threshold)]
+                segments = [xs]
+            else:
+                segments = [[k - 0.35, k + 0.35] for k, g in enumerate(plot.branch) if g == b]
+            for xs in segments:
+                line = pg.PlotCurveItem(xs, [mean, mean], pen=pg.mkPen(SELECTED, width=2.5))
+                self.plot.addItem(line)
+                self.means.append(line)
+        if plot.threshold is not None:
+            self.cut = pg.InfiniteLine(pos=plot.threshold, angle=90,
+                                       pen=pg.mkPen(MUTED, width=1.5, style=Qt.PenStyle.DashLine))
+            self.plot.addItem(self.cut)
+        self.plot.getAxis("bottom").setLabel(plot.attribute)
+        sample = (f"; a sample of {number(plot.n_sampled)} of the {number(plot.n_known)} points"
+                  if plot.sampled else "")
+        means = " · ".join(f"[{b + 1}] mean {escape(number(round(m, 4)))} ({_percent(s)})"
+                           for b, (m, s) in enumerate(zip(plot.means, plot.shares, strict=True)))
+        cut = f", cut at {escape(number(plot.threshold))}" if plot.threshold is not None else ""
+        self.caption.setText(f"{self._rows(plot)}{cut}{sample}<br>{means}")
+
+    def _leaf(self, plot: LeafData) -> None:
+        if plot.classes is not None:
+            self.title.setText(f"<b>Node {plot.node_id}</b> (leaf): classes")
+            k = len(plot.classes)
+            x = np.arange(k, dtype=float)
+            self._stacked(x - 0.4, x + 0.4, np.diag(plot.counts) if k else np.zeros((0, 0)))
+            self.plot.getAxis("bottom").setTicks([list(enumerate(plot.classes)), []])
+            self.plot.getAxis("left").setLabel("rows")
+            self.caption.setText(f"{self._rows(plot)}<br>" + self._legend(plot.classes, plot.by_class))
+            return
+        self.title.setText(f"<b>Node {plot.node_id}</b> (leaf): target")
+        item = pg.BarGraphItem(x0=plot.edges[:-1], x1=plot.edges[1:], y0=np.zeros(len(plot.counts)),
+                               y1=plot.counts, brush=REGRESSION, pen=pg.mkPen(REGRESSION.darker(130)))
+        self.plot.addItem(item)
+        self.bars.append(item)
+        self.cut = pg.InfiniteLine(pos=plot.mean, angle=90, pen=pg.mkPen(SELECTED, width=2))
+        self.plot.addItem(self.cut)
+        self.plot.getAxis("left").setLabel("rows")
+        self.caption.setText(f"{self._rows(plot)}, mean {escape(number(round(plot.mean, 4)))}")
+
+    # ------------------------------------------------------------------ for tests and copying
+    def plotted_counts(self) -> np.ndarray:
+        """The bars' heights as drawn, one row per bar item (class)."""
+        return np.array([np.asarray(b.opts["y1"]) - np.asarray(b.opts["y0"]) for b in self.bars])

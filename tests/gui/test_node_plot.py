@@ -1,0 +1,84 @@
+"""The node plot in the inspector (issue 32): selecting a node draws its rows, and the bars
+drawn are the engine's numbers."""
+
+import numpy as np
+import pytest
+
+from engine.export.node_data import LeafData, NominalSplitData, NumericSplitData, node_data
+from gui.panels.node_plot import NodePlot
+from tests.gui.conftest import train_and_wait
+
+
+def _train(qtbot, window, sample, algorithm):
+    window.files.open_sample(sample, confirmed=True)
+    window.config.algorithm.set_value(algorithm)
+    window.config.cv_folds.setValue(0)
+    train_and_wait(qtbot, window)
+    qtbot.waitUntil(lambda: window.controller.tree is not None)
+    return window.controller
+
+
+def test_selecting_a_numeric_split_draws_the_engines_bins(qtbot, window):
+    window.resize(1024, 700)
+    window.show()
+    qtbot.waitExposed(window)
+    controller = _train(qtbot, window, "iris", "c45")
+    plot = window.inspector.node_plot
+    controller.select_node(0)
+    qtbot.waitUntil(lambda: plot.shown is not None)
+    shown = plot.shown
+    assert isinstance(shown, NumericSplitData) and shown.node_id == 0
+    expected = node_data(controller.tree, controller.data, 0, controller.settings)
+    np.testing.assert_allclose(plot.plotted_counts(), expected.counts)
+    np.testing.assert_allclose(plot.plotted_counts().sum(axis=1), controller.tree.root.distribution)
+    assert plot.cut is not None and plot.cut.value() == pytest.approx(expected.threshold)
+    caption = plot.caption.text()
+    assert "150 rows" in caption and "Iris-setosa" in caption
+    assert f"{100 * expected.shares[0]:.0f}%" in caption
+    assert plot.plot.isVisible() and plot.plot.height() >= 150
+    assert plot.width() <= window.inspector.scroll.viewport().width()
+    # A leaf: its class weights, one bar per class.
+    leaf = next(n for n in controller.tree.nodes() if n.is_leaf)
+    controller.select_node(leaf.id)
+    qtbot.waitUntil(lambda: plot.shown is not None and plot.shown.node_id == leaf.id)
+    assert isinstance(plot.shown, LeafData)
+    np.testing.assert_allclose(plot.plotted_counts().sum(axis=1), leaf.distribution)
+    controller.select_node(-1)
+    assert plot.shown is None
+
+
+def test_a_nominal_splits_bars_equal_the_nodes_counts(qtbot, window):
+    controller = _train(qtbot, window, "weather", "id3")
+    plot = window.inspector.node_plot
+    controller.select_node(0)
+    qtbot.waitUntil(lambda: plot.shown is not None)
+    assert isinstance(plot.shown, NominalSplitData)
+    drawn = plot.plotted_counts()  # yes and no, per outlook
+    np.testing.assert_array_equal(drawn, [[2, 4, 3], [3, 0, 2]])
+    for k, child in enumerate(controller.tree.root.children):
+        np.testing.assert_array_equal(drawn[:, k], child.distribution)
+    ticks = plot.plot.getAxis("bottom")._tickLevels[0]
+    assert [t for _, t in ticks] == ["sunny [1]", "overcast [2]", "rainy [3]"]
+
+
+def test_many_rows_are_binned_on_a_worker(qtbot, monkeypatch, window):
+    import gui.panels.node_plot as module
+
+    monkeypatch.setattr(module, "BACKGROUND_WEIGHT", 1)
+    controller = _train(qtbot, window, "iris", "cart")
+    plot = window.inspector.node_plot
+    controller.select_node(0)
+    assert plot.shown is None and "Binning" in plot.caption.text()
+    with qtbot.waitSignal(plot.plot_shown, timeout=10000, check_params_cb=lambda p: p is not None):
+        pass
+    expected = node_data(controller.tree, controller.data, 0, controller.settings)
+    np.testing.assert_allclose(plot.plotted_counts(), expected.counts)
+
+
+def test_a_name_that_looks_like_html_is_shown_as_text(qtbot):
+    widget = NodePlot()
+    qtbot.addWidget(widget)
+    data = LeafData(3, ("<b>x</b>", "y"), np.array([2.0, 1.0]), np.zeros(0), np.array([2.0, 1.0]),
+                    float("nan"), 3)
+    widget._show(data)
+    assert "&lt;b&gt;x&lt;/b&gt;" in widget.caption.text()
