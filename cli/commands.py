@@ -178,6 +178,7 @@ def explain(args):
     rows = weights = None
     chosen = None
     used = frozenset()
+    tree = None
     rule = "every row (the root)"
     node_id = args.node or 0
     if args.node is not None:
@@ -190,6 +191,8 @@ def explain(args):
         used = used_on_path(tree, args.node)
         if len(path) > 1:
             rule = " AND ".join(condition(tree, a, b) for a, b in path[:-1])
+    if args.curve is not None:
+        return _curve(args, data, settings, rows, weights, node_id, rule, tree)
     rows_out = attribute_table(data, settings, rows, weights, chosen, used)
     weights = data.weight if weights is None else weights
     counts = np.bincount(data.y if rows is None else data.y[rows], weights=weights,
@@ -217,6 +220,34 @@ def explain(args):
     lines.append("* the attribute the algorithm chooses")
     if notes:
         lines += ["- cannot split this node:", *notes]
+    return result, "\n".join(lines)
+
+
+def _curve(args, data, settings, rows, weights, node_id: int, rule: str, tree):
+    """``explain --curve ATTR``: the attribute's split curve at the node, as JSON and a table."""
+    from engine.learn.split_curves import LABELS, split_curve
+
+    node_split = tree.node(node_id).split if tree is not None else None
+    curve = split_curve(data, settings, args.curve, rows, weights, node_split)
+    result = {"node": node_id, "rule": rule, **curve.as_dict()}
+    keys = [k for k in LABELS if k in curve.values]
+    cuts = list(curve.groupings) if curve.nominal else list(curve.thresholds)
+    texts = [curve.cut(i) if curve.nominal else f"{c:g}" for i, c in enumerate(cuts)]
+    cut_w = max(len("cut"), *(len(t) for t in texts)) + 2 if texts else 5
+    heads = {"info_gain": "info gain", "gain_ratio": "gain ratio", "gini_gain": "gini gain",
+             "mdl_gain": "MDL gain", "mdl_gain_ratio": "MDL ratio"}
+    lines = [f"Node {node_id}: {rule}",
+             f"{curve.attribute} ({'nominal' if curve.nominal else 'numeric'}): {len(curve)} "
+             f"candidate {'groupings' if curve.nominal else 'cuts'} over {curve.n:g} rows", "",
+             f"{'cut' if not curve.nominal else 'grouping':<{cut_w}}"
+             + "".join(f"{heads[k]:>12}" for k in keys)]
+    for i, text in enumerate(texts):
+        mark = ("  best" if i == curve.best else "") + ("  chosen" if i == curve.chosen else "")
+        lines.append(f"{text:<{cut_w}}" + "".join(f"{curve.values[k][i]:>12.4f}" for k in keys) + mark)
+    if not texts:
+        lines.append("(no candidate split of this attribute here)")
+    lines.append(f"best: the cut the algorithm's scorer picks ({heads[curve.criterion]}); "
+                 "chosen: the node's own split")
     return result, "\n".join(lines)
 
 

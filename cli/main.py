@@ -144,6 +144,11 @@ def build_parser() -> argparse.ArgumentParser:
     _learner_arguments(p)
     p.add_argument("--node", type=int, metavar="ID",
                    help="explain this node of the grown tree (ids in pre-order; default: the root)")
+    p.add_argument("--curve", metavar="ATTR",
+                   help="the split curve of this attribute at the node: information gain, gain "
+                        "ratio and Gini gain (C4.5: also after its MDL penalty) at every "
+                        "candidate cut point, or for each grouping of a nominal attribute, with "
+                        "the best cut and the node's own")
 
     p = sub.add_parser("path", help="CART cost-complexity pruning path")
     _data_arguments(p)
