@@ -45,6 +45,7 @@ from gui.panels.inspector import Inspector
 from gui.panels.pruning import PruningPanel
 from gui.panels.results import ResultsPanel
 from gui.panels.runs import RunsPanel
+from gui.panels.summary import SummaryPanel
 from gui.panels.tree_text import TreeTextPanel
 from gui.panels.what_if import WhatIfPanel
 from gui.plain_text import plain_tip
@@ -62,6 +63,7 @@ from gui.wheel_guard import install_wheel_guard
 #: Docks: name, area, and the dock it shares tabs with (None: its own place).
 DOCKS = (("Data", Qt.DockWidgetArea.BottomDockWidgetArea, None),
          ("Runs", Qt.DockWidgetArea.BottomDockWidgetArea, "Data"),
+         ("Summary", Qt.DockWidgetArea.BottomDockWidgetArea, "Data"),
          ("Algorithm", Qt.DockWidgetArea.LeftDockWidgetArea, None),
          ("Inspector", Qt.DockWidgetArea.RightDockWidgetArea, None),
          ("Results", Qt.DockWidgetArea.LeftDockWidgetArea, "Algorithm"),
@@ -108,8 +110,9 @@ class MainWindow(QMainWindow):
         self.runs = RunsPanel()
         self.evaluation = EvaluationPanel()
         self.tree_text = TreeTextPanel()
+        self.summary = SummaryPanel()
         for panel in (self.config, self.inspector, self.results, self.growth, self.pruning, self.what_if,
-                      self.runs, self.evaluation, self.tree_text):
+                      self.runs, self.evaluation, self.tree_text, self.summary):
             panel.bind(self.controller)
         self._dialogs = Dialogs(self, self.doc, self.settings)
         self.files = FileActions(self.controller, self._dialogs, self.settings, self._layout,
@@ -171,7 +174,7 @@ class MainWindow(QMainWindow):
         return {"Data": self.table, "Algorithm": self.config, "Inspector": self.inspector,
                 "Results": self.results, "Growth": self.growth, "What-if": self.what_if,
                 "Pruning": self.pruning, "Runs": self.runs, "Evaluation": self.evaluation,
-                "Text": self.tree_text}[name]
+                "Text": self.tree_text, "Summary": self.summary}[name]
 
     @property
     def dialogs(self):
@@ -320,6 +323,7 @@ class MainWindow(QMainWindow):
         self.modelling.pin_requested.connect(self.inspector.pin_node)
         self.modelling.collapse_requested.connect(self.canvas.toggle_collapsed)
         self.runs.compare_requested.connect(self.compare_runs)
+        self.summary.rows_requested.connect(self._on_summary_rows_requested)
         self.runs.test_file_requested.connect(self.evaluating.test_file)
         self.runs.split_requested.connect(lambda number, percent: self.evaluating.split(percent, number))
         self.runs.predict_requested.connect(self.evaluating.predict_file)
@@ -590,6 +594,12 @@ class MainWindow(QMainWindow):
 
     def _on_table_rows_selected(self, rows: list[int]) -> None:
         self.canvas.highlight_nodes(self.controller.nodes_reached(rows))
+
+    def _on_summary_rows_requested(self, rows, said: str) -> None:
+        """A bar of the Summary's histogram clicked: the Data table shows the rows it counts."""
+        self.table.show_rows(rows)
+        self.docks["Data"].raise_()
+        self._say(f"{said}; Show all rows brings the others back")
 
     def _on_canvas_rows_dropped(self, rows: list[int]) -> None:
         """A row dragged onto the tree: light up its path and say what the tree predicts."""
