@@ -40,6 +40,23 @@ def _wrong(dist: np.ndarray) -> float:
     return float(dist.sum() - dist.max()) if dist.sum() > 0 else 0.0
 
 
+def _by_dist(f):
+    """``f`` of a live node's class weights, worked out once per array: a live node's ``dist``
+    never changes, and the sums over a subtree's leaves ask for each leaf's figure again at
+    every node above it. Keyed by the array itself (held, so its id is not reused)."""
+    known: dict[int, tuple[np.ndarray, float]] = {}
+
+    def memo(dist: np.ndarray) -> float:
+        hit = known.get(id(dist))
+        if hit is not None and hit[0] is dist:
+            return hit[1]
+        value = f(dist)
+        known[id(dist)] = (dist, value)
+        return value
+
+    return memo
+
+
 def _leaves(live: LiveNode):
     stack, seen = [live], 0
     while stack:
@@ -101,13 +118,14 @@ def _options(live: LiveNode, estimate, raised: LiveNode | None = None,
 
 def collapse(problem: Problem, live: LiveNode, recorder: _Recorder | None = None) -> None:
     """Turn a split into a leaf when its leaves make no fewer training errors than it would."""
+    wrong = _by_dist(_wrong)
     stack = [(live, ())]
     while stack:
         checkpoint()
         n, path = stack.pop()
         if n.is_leaf:
             continue
-        if sum(_wrong(leaf.dist) for leaf in _leaves(n)) >= _wrong(n.dist) - 1e-3:
+        if sum(wrong(leaf.dist) for leaf in _leaves(n)) >= wrong(n.dist) - 1e-3:
             if recorder is not None:
                 before = recorder.snapshot(n)
                 options = _options(n, _wrong)
@@ -125,8 +143,9 @@ class _Pessimistic:
         self.problem, self.cf = problem, settings.confidence
         self.method, self.raising = settings.error_estimate, settings.subtree_raising
         self.monitor, self.recorder = monitor, recorder
+        self.leaf_errors = _by_dist(self._leaf_errors)
 
-    def leaf_errors(self, dist: np.ndarray) -> float:
+    def _leaf_errors(self, dist: np.ndarray) -> float:
         return estimated_errors(float(dist.sum()), _wrong(dist), self.cf, self.method)
 
     def tree_errors(self, live: LiveNode) -> float:
