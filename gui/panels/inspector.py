@@ -16,6 +16,7 @@ from gui.mime import NODE_MIME
 from gui.panels.cards import Card
 from gui.panels.node_plot import NodePlot
 from gui.panels.pruning_text import node_pruning_html
+from gui.panels.split_curve import SplitCurveView
 from gui.panels.splits_table import SplitsTable
 from gui.session.jobs import start_on_pool
 
@@ -178,6 +179,8 @@ class Inspector(QWidget):
         self._text = self.current.text()  # the card and the splits table, as HTML
         self.splits = SplitsTable(COLUMNS, CHOSEN, MUTED)
         self.node_plot = NodePlot()  # the rows behind the node (issue 32)
+        self.curve = SplitCurveView()  # every cut of an attribute scored (issue 32)
+        self.curve.follow(self.splits.table)
         self._pinned: list[int] = []
         self._pins = QVBoxLayout()  # stacked: a card is as wide as the inspector
         self._pins.setAlignment(Qt.AlignmentFlag.AlignTop)
@@ -191,6 +194,7 @@ class Inspector(QWidget):
         layout.addWidget(self.current)
         layout.addWidget(self.node_plot)
         layout.addWidget(self.splits)
+        layout.addWidget(self.curve)
         pinned = QLabel("<b>Pinned</b> (press P, or Alt-drag nodes here, to compare)")
         pinned.setWordWrap(True)  # a narrow dock (1024 px screens) wraps it instead of scrolling sideways
         layout.addWidget(pinned)
@@ -230,6 +234,7 @@ class Inspector(QWidget):
     def clear(self) -> None:
         self._waiting = None
         self.node_plot.clear()
+        self.curve.clear()
         self._show("Click a node to see its numbers.")
 
     def _show(self, summary: str, splits=("", None)) -> None:
@@ -249,6 +254,7 @@ class Inspector(QWidget):
             self.clear()
             return
         self.node_plot.show_node(tree, node_id, data, settings)
+        self.curve.show_node(tree, node_id, data, settings)
         summary, key = summary_html(tree, node_id), (id(tree), node_id)
         if key not in self._splits:
             weight = tree.node(node_id).weight
