@@ -15,7 +15,6 @@ from PySide6.QtWidgets import (
     QSplitter,
     QTableWidget,
     QTableWidgetItem,
-    QToolTip,
     QVBoxLayout,
     QWidget,
 )
@@ -270,7 +269,8 @@ class SummaryPanel(QWidget):
         self.plot.setXRange(float(x0[0]), float(x1[-1]), padding=0.02)
         self.plot.setYRange(0, float(tops[:, -1].max()) or 1.0, padding=0.05)
         what = "categories, most frequent first" if nominal else f"{len(column.counts)} bins"
-        self.caption.setText(f"{column.name}: {what}" + (f" ({column.note})" if column.note else ""))
+        note = f" ({column.note})" if column.note else ""
+        self.caption.setText(f"{column.name}: {what}{note}; click a bar for its rows")
         # Each class's square in its colour; the names escaped, so a name is shown as it is.
         self.legend.setText("&nbsp;&nbsp; ".join(
             f"<span style='color:{palette.class_colour(k).name()}'>■</span>&nbsp;{escape(c)}"
@@ -292,18 +292,18 @@ class SummaryPanel(QWidget):
         return None
 
     def _on_plot_hovered(self, scene_pos) -> None:
+        """The plot's tooltip names the bar under the mouse and its rows by class."""
         hit = self._bar_at(scene_pos)
         if hit is None:
+            self.plot.setToolTip(HOW)
             return
         k, _ = hit
         c = self.column
         text = f"{c.name} {_bar_labels(c)[k]}: {c.counts[k]:,} rows"
         if self.summary.classes:
-            text += "\n" + "\n".join(f"{cls}: {n:,}" for cls, n in zip(self.summary.classes, c.class_counts[k],
-                                                                        strict=True))
-        text += f"\n{HOW}"
-        view = self.plot.viewport()
-        QToolTip.showText(view.mapToGlobal(self.plot.mapFromScene(scene_pos)), plain_tip(text), view)
+            text += "".join(f"\n  {cls}: {n:,}" for cls, n in zip(self.summary.classes, c.class_counts[k],
+                                                                     strict=True))
+        self.plot.setToolTip(plain_tip(f"{text}\n{HOW}"))
 
     def _on_plot_clicked(self, event) -> None:
         hit = self._bar_at(event.scenePos())

@@ -39,6 +39,8 @@ def test_clicking_a_bar_filters_the_table(qtbot, window):
     vb = panel.plot.getPlotItem().vb
     scene = vb.mapViewToScene(QPointF(0.0, 1.0))
     where = panel.plot.mapFromScene(scene)
+    panel._on_plot_hovered(scene)  # the tooltip names the bar and its rows by class
+    assert panel.plot.toolTip().startswith("outlook sunny: 5 rows\n  yes: 2\n  no: 3")
     qtbot.mouseClick(panel.plot.viewport(), Qt.MouseButton.LeftButton, pos=where)
     qtbot.waitUntil(lambda: window.table.proxy.rowCount() == 2)
     shown = [window.table.proxy.mapToSource(window.table.proxy.index(r, 0)).row() for r in range(2)]
