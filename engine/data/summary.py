@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from engine.data.table import IGNORED, NOMINAL, NUMERIC, Table
+from engine.monitor import checkpoint
 
 #: A numeric column's histogram has at most this many bins (Sturges' rule below it).
 MAX_BINS = 20
@@ -111,10 +112,12 @@ def summarize(table: Table) -> TableSummary:
     """
     frame = table.frame
     classes, y = class_codes(table)
-    columns = tuple(_column(frame[name], str(name), table.kinds[name], y,
-                            0 if classes is None else len(classes), name == table.target)
-                    for name in frame.columns)
-    return TableSummary(len(frame), str(table.target), classes, columns)
+    columns = []
+    for name in frame.columns:
+        checkpoint()  # a summary no longer wanted (the table changed again) stops between columns
+        columns.append(_column(frame[name], str(name), table.kinds[name], y,
+                               0 if classes is None else len(classes), name == table.target))
+    return TableSummary(len(frame), str(table.target), classes, tuple(columns))
 
 
 def class_codes(table: Table) -> tuple[tuple[str, ...] | None, np.ndarray | None]:

@@ -144,3 +144,13 @@ def test_cli_typo_is_refused(capsys):
         main(["sumary", "--sample", "weather"])
     assert exit_info.value.code == 2
     assert "did you mean 'summary'" in capsys.readouterr().err
+
+
+def test_a_cancelled_summary_stops():
+    from engine.errors import Cancelled
+    from engine.monitor import Monitor, watching
+
+    monitor = Monitor()
+    monitor.cancel()
+    with watching(monitor), pytest.raises(Cancelled):
+        summarize(load_sample("iris"))
