@@ -12,8 +12,8 @@ from html import escape
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QObject, QSize, Qt, Signal
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
+from PySide6.QtWidgets import QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from engine.export.labels import number
 from engine.export.node_data import (
@@ -37,8 +37,14 @@ def _percent(share: float) -> str:
     return f"{100 * share:.0f}%"
 
 
+def _unbroken(text: str) -> str:
+    """``text`` escaped, kept on one line: Qt's labels ignore ``white-space: nowrap`` on a
+    span and break at hyphens, so word joiners (U+2060) sit between the characters."""
+    return escape("\u2060".join(text)).replace(" ", "\u00a0")
+
+
 def _swatch(colour: str, name: str) -> str:
-    return f"<span style='color:{colour}'>&#9632;</span>&nbsp;{escape(name)}"
+    return f"<span style='color:{colour}'>&#9632;</span>&nbsp;{_unbroken(name)}"
 
 
 class _PlotWidget(pg.PlotWidget):
@@ -69,6 +75,7 @@ class NodePlot(QWidget):
         self.points: pg.ScatterPlotItem | None = None
         self.means: list[pg.PlotCurveItem] = []
         self.cut: pg.InfiniteLine | None = None
+        self.share_labels: list[pg.TextItem] = []
         self._tree = None
         self._cache: dict[int, object] = {}
         self._wanted = None  # (tree, node id) being worked out on a worker
@@ -93,6 +100,28 @@ class NodePlot(QWidget):
         layout.addWidget(self.plot)
         layout.addWidget(self.caption)
         self.clear()
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt override
+        """In a scroll area (the inspector), keep within its visible width even when a wide card
+        widens the page, so the whole plot is in view with the page scrolled to the left."""
+        area = self.parentWidget()
+        while area is not None and not isinstance(area, QScrollArea):
+            area = area.parentWidget()
+        if area is not None and area is not getattr(self, "_area", None):
+            self._area = area
+            area.viewport().installEventFilter(self)
+            self._fit_width(area.viewport().width())
+        super().showEvent(event)
+
+    def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt override
+        if event.type() == QEvent.Type.Resize and watched is getattr(self, "_area", None).viewport():
+            self._fit_width(event.size().width())
+        return super().eventFilter(watched, event)
+
+    def _fit_width(self, width: int) -> None:
+        margins = self.parentWidget().layout().contentsMargins() if self.parentWidget().layout() else None
+        spare = margins.left() + margins.right() if margins is not None else 0
+        self.setMaximumWidth(max(0, width - spare))
 
     # ------------------------------------------------------------------ what to show
     def clear(self, message: str = "Click a node to see the data behind it.") -> None:
@@ -160,7 +189,9 @@ class NodePlot(QWidget):
         self.plot.clear()
         self.plot.enableAutoRange()
         self.bars, self.points, self.means, self.cut = [], None, [], None
+        self.share_labels: list[pg.TextItem] = []
         self.shown = plot
+        self.plot.setVisible(plot is not None)  # no empty axes taking the inspector's room
         bottom = self.plot.getAxis("bottom")
         bottom.setTicks(None)
         bottom.setLabel("")
@@ -204,11 +235,15 @@ class NodePlot(QWidget):
         self.plot.addItem(self.cut)
         top = float(plot.counts.sum(axis=0).max()) if plot.counts.size else 1.0
         cut = number(plot.threshold)
-        for side, (share, anchor) in enumerate(zip(plot.shares, ((1, 0), (0, 0)), strict=True)):
+        # Each side's share in its top corner: at the cut, a cut near an edge pushed it out.
+        corners = ((plot.edges[0], (0, 0)), (plot.edges[-1], (1, 0)))
+        for side, (share, (x, anchor)) in enumerate(zip(plot.shares, corners, strict=True)):
             label = pg.TextItem(f"{'≤' if side == 0 else '>'} {cut}: {_percent(share)}",
-                                color=TEXT, anchor=anchor)
-            label.setPos(plot.threshold, top * 1.3)
+                                color=TEXT, anchor=anchor, fill=pg.mkBrush(255, 255, 255, 230))
+            label.setZValue(10)  # over the cut's line
+            label.setPos(float(x), top * 1.3)
             self.plot.addItem(label)
+            self.share_labels.append(label)
         self.plot.getAxis("bottom").setLabel(plot.attribute)
         self.plot.getAxis("left").setLabel("rows")
         self.plot.setYRange(0, top * 1.3, padding=0.02)
@@ -223,18 +258,20 @@ class NodePlot(QWidget):
         self.title.setText(f"<b>Node {plot.node_id}</b>: {escape(plot.attribute)} by class")
         x = np.arange(len(plot.categories), dtype=float)
         self._stacked(x - 0.4, x + 0.4, plot.counts)
+        # A branch per category (ID3, C4.5) needs no numbers; CART's groups say their branch.
+        grouped = len(plot.shares) < len([b for b in plot.branch if b >= 0])
         self.plot.getAxis("bottom").setTicks(
-            [[(k, f"{name} [{b + 1}]" if b >= 0 else name)
+            [[(k, f"{name} [{b + 1}]" if grouped and b >= 0 else name)
               for k, (name, b) in enumerate(zip(plot.categories, plot.branch, strict=True))], []])
         self.plot.getAxis("left").setLabel("rows")
         branches = []
         for b, share in enumerate(plot.shares):
-            names = [name for name, k in zip(plot.categories, plot.branch, strict=True) if k == b]
-            branches.append(f"[{b + 1}] {escape(', '.join(names))}: {_percent(share)}")
+            names = ", ".join(name for name, k in zip(plot.categories, plot.branch, strict=True) if k == b)
+            branches.append(f"{f'[{b + 1}] ' if grouped else ''}{_unbroken(names)}: {_percent(share)}")
         missing = plot.missing.sum()
         note = (f"<br>{number(round(missing, 3))} have no {escape(plot.attribute)} (not drawn)"
                 if missing > 0 else "")
-        self.caption.setText(f"{self._rows(plot)}; branches {' · '.join(branches)}{note}<br>"
+        self.caption.setText(f"{self._rows(plot)}; {' · '.join(branches)}{note}<br>"
                              + self._legend(plot.classes, plot.by_class))
 
     def _regression(self, plot: RegressionSplitData) -> None:
@@ -264,6 +301,7 @@ class NodePlot(QWidget):
                                        pen=pg.mkPen(MUTED, width=1.5, style=Qt.PenStyle.DashLine))
             self.plot.addItem(self.cut)
         self.plot.getAxis("bottom").setLabel(plot.attribute)
+        self.plot.getAxis("left").setLabel("target")
         sample = (f"; a sample of {number(plot.n_sampled)} of the {number(plot.n_known)} points"
                   if plot.sampled else "")
         means = " · ".join(f"[{b + 1}] mean {escape(number(round(m, 4)))} ({_percent(s)})"

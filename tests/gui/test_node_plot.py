@@ -32,7 +32,7 @@ def test_selecting_a_numeric_split_draws_the_engines_bins(qtbot, window):
     np.testing.assert_allclose(plot.plotted_counts(), expected.counts)
     np.testing.assert_allclose(plot.plotted_counts().sum(axis=1), controller.tree.root.distribution)
     assert plot.cut is not None and plot.cut.value() == pytest.approx(expected.threshold)
-    caption = plot.caption.text()
+    caption = plot.caption.text().replace("\u2060", "")
     assert "150 rows" in caption and "Iris-setosa" in caption
     assert f"{100 * expected.shares[0]:.0f}%" in caption
     assert plot.plot.isVisible() and plot.plot.height() >= 150
@@ -58,7 +58,7 @@ def test_a_nominal_splits_bars_equal_the_nodes_counts(qtbot, window):
     for k, child in enumerate(controller.tree.root.children):
         np.testing.assert_array_equal(drawn[:, k], child.distribution)
     ticks = plot.plot.getAxis("bottom")._tickLevels[0]
-    assert [t for _, t in ticks] == ["sunny [1]", "overcast [2]", "rainy [3]"]
+    assert [t for _, t in ticks] == ["sunny", "overcast", "rainy"]
 
 
 def test_many_rows_are_binned_on_a_worker(qtbot, monkeypatch, window):
@@ -81,4 +81,4 @@ def test_a_name_that_looks_like_html_is_shown_as_text(qtbot):
     data = LeafData(3, ("<b>x</b>", "y"), np.array([2.0, 1.0]), np.zeros(0), np.array([2.0, 1.0]),
                     float("nan"), 3)
     widget._show(data)
-    assert "&lt;b&gt;x&lt;/b&gt;" in widget.caption.text()
+    assert "&lt;b&gt;x&lt;/b&gt;" in widget.caption.text().replace("\u2060", "")
