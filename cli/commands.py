@@ -270,7 +270,7 @@ def baseline(args):
     return result, text
 
 
-def summary(args):
+def table_summary(args):
     from cli.summary import summary_command
 
     return summary_command(load(args))
@@ -313,7 +313,7 @@ def compile_kernels(args):
 
 
 HANDLERS = {"train": train, "evaluate": evaluate, "predict": predict, "explain": explain,
-            "path": path, "baseline": baseline, "summary": summary, "compile": compile_kernels}
+            "path": path, "baseline": baseline, "summary": table_summary, "compile": compile_kernels}
 
 
 def run(args: argparse.Namespace):
