@@ -82,3 +82,27 @@ def test_a_name_that_looks_like_html_is_shown_as_text(qtbot):
                     float("nan"), 3)
     widget._show(data)
     assert "&lt;b&gt;x&lt;/b&gt;" in widget.caption.text().replace("\u2060", "")
+
+
+def test_a_regression_split_draws_the_engines_points_and_means(qtbot):
+    from pathlib import Path
+
+    from engine.data.encoding import encode
+    from engine.data.io import read_table
+    from engine.estimator import DecisionTree
+
+    path = Path(__file__).resolve().parents[2] / "resources" / "datasets" / "weather-numeric.arff"
+    table = read_table(path, target="temperature")
+    model = DecisionTree(task="regression", algorithm="cart", prune="none", min_samples_leaf=2).fit(table)
+    data = encode(table, "regression")
+    expected = node_data(model.tree_, data, 0, model.settings_, max_points=10)
+    widget = NodePlot()
+    qtbot.addWidget(widget)
+    widget._show(expected)
+    x, y = widget.points.getData()
+    np.testing.assert_allclose(x, expected.x)
+    np.testing.assert_allclose(y, expected.y)
+    assert [line.getData()[1][0] for line in widget.means] == pytest.approx(
+        [c.value for c in model.tree_.root.children])
+    assert widget.cut.value() == pytest.approx(expected.threshold)
+    assert "a sample of 10 of the 14 points" in widget.caption.text()
