@@ -154,15 +154,21 @@ def _counted_loss_sums(tree: Tree, held: Encoded, probes: np.ndarray, w: np.ndar
     width = 1 + max((max(g) for node in nodes if node.split is not None
                      and node.split.kind != THRESHOLD for g in node.split.groups if g), default=0)
     lookup = np.full((n, width), -1, dtype=np.intp)  # category code -> branch, per node
-    predicted = np.zeros(n, dtype=np.intp)
+    counts = np.array([node.distribution for node in nodes])
+    # The class of engine.predict.node_output's probabilities: whole counts over a positive
+    # total keep their order, so the first largest count is the first largest probability.
+    predicted = np.argmax(counts, axis=1)
+    whole = np.all(counts == np.floor(counts), axis=1)
+    empty = counts.sum(axis=1) <= 0
     for node in nodes:  # parents before children: an empty node predicts its parent's class
         i = node.id
-        distribution = node.distribution
-        total = distribution.sum()
-        if total > 0:  # the class of engine.predict.node_output's probabilities
-            predicted[i] = int(np.argmax(distribution / total))
-        elif parent[i] >= 0:
-            predicted[i] = predicted[parent[i]]
+        if not whole[i]:  # fractional counts: the probabilities' own argmax
+            total = node.distribution.sum()
+            empty[i] = not total > 0
+            if not empty[i]:
+                predicted[i] = int(np.argmax(node.distribution / total))
+        if empty[i]:
+            predicted[i] = predicted[parent[i]] if parent[i] >= 0 else 0
         split = node.split
         if split is None:
             continue
