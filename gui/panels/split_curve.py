@@ -15,8 +15,18 @@ from html import escape
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QObject, QSize, Qt, Signal
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
+from PySide6.QtGui import QCursor
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QScrollArea,
+    QToolButton,
+    QToolTip,
+    QVBoxLayout,
+    QWidget,
+)
 
 from engine.export.labels import number
 from engine.learn.explain import node_rows
@@ -38,11 +48,12 @@ SHORT = {"info_gain": "info gain", "gain_ratio": "gain ratio", "gini_gain": "Gin
          "mdl_gain": "MDL gain", "mdl_gain_ratio": "MDL ratio"}
 
 
-class _PlotWidget(pg.PlotWidget):
-    """A plot that asks for little room (pyqtgraph asks for 480 px): the inspector scrolls."""
+class _PlotWidget(pg.GraphicsLayoutWidget):
+    """The plot with its legend underneath (inside it, the legend hid the peaks in a narrow
+    dock), asking for little room: the inspector scrolls."""
 
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
-        return QSize(280, 220)
+        return QSize(280, 250)
 
 
 class _Relay(QObject):
@@ -67,6 +78,7 @@ class SplitCurveView(QWidget):
         self._node = None  # (tree, node id, data, settings)
         self._cache: dict[tuple, object] = {}
         self._wanted = None  # the key being scored on a worker
+        self._viewport = None  # the scroll area's, once shown in one
         self.relay = _Relay(self)
         self.relay.ready.connect(self._on_ready)
         self.fold = QToolButton()
@@ -89,18 +101,22 @@ class SplitCurveView(QWidget):
         head.setContentsMargins(0, 0, 0, 0)
         head.addWidget(self.fold)
         head.addWidget(self.attribute, 1)
-        self.plot = _PlotWidget(background="w")
-        self.plot.setMinimumHeight(170)
-        self.plot.setMenuEnabled(False)
-        self.plot.hideButtons()
+        self.plot = _PlotWidget()
+        self.plot.setBackground("w")
+        self.plot.setMinimumHeight(210)
+        self.plot.ci.setContentsMargins(2, 2, 2, 2)
+        self.axes = self.plot.addPlot(row=0, col=0)
+        self.axes.setMenuEnabled(False)
+        self.axes.hideButtons()
         for side in ("left", "bottom"):
-            axis = self.plot.getAxis(side)
+            axis = self.axes.getAxis(side)
             axis.enableAutoSIPrefix(False)
             axis.setTextPen(pg.mkPen(TEXT))
             axis.setPen(pg.mkPen(MUTED))
-        self.plot.getAxis("left").setLabel("score (bits; Gini)")
-        self.legend = self.plot.addLegend(offset=(-4, 4), labelTextColor=TEXT, labelTextSize="7pt",
-                                          verSpacing=-6, brush=pg.mkBrush(255, 255, 255, 200))
+        self.axes.getAxis("left").setLabel("score")
+        self.legend = pg.LegendItem(colCount=3, labelTextColor=TEXT, labelTextSize="7pt",
+                                    horSpacing=6, verSpacing=-8)
+        self.plot.addItem(self.legend, row=1, col=0)
         self.hover_line = pg.InfiniteLine(angle=90, pen=pg.mkPen(MUTED, width=1, style=Qt.PenStyle.DotLine))
         self.plot.scene().sigMouseMoved.connect(self._on_mouse)
         self.caption = QLabel()
@@ -122,6 +138,30 @@ class SplitCurveView(QWidget):
         self.clear()
 
     # ------------------------------------------------------------------ wiring
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt override
+        """Once shown inside a scroll area (the inspector), stay as wide as its visible part:
+        a wide card above widens the page, and the plot should not run off the narrow dock."""
+        super().showEvent(event)
+        if self._viewport is None:
+            parent = self.parentWidget()
+            while parent is not None and not isinstance(parent, QScrollArea):
+                parent = parent.parentWidget()
+            if parent is not None:
+                self._viewport = parent.viewport()
+                self._viewport.installEventFilter(self)
+                self._fit(self._viewport.width())
+
+    def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt override
+        if watched is self._viewport and event.type() == QEvent.Type.Resize:
+            self._fit(event.size().width())
+        return super().eventFilter(watched, event)
+
+    def _fit(self, width: int) -> None:
+        layout = self.parentWidget().layout() if self.parentWidget() is not None else None
+        margins = layout.contentsMargins() if layout is not None else None
+        spare = margins.left() + margins.right() if margins is not None else 0
+        self.setMaximumWidth(max(0, width - spare))
+
     def follow(self, table) -> None:
         """Pick the attribute of a row clicked in the inspector's splits table (its rows are the
         attributes, in order)."""
@@ -240,15 +280,15 @@ class SplitCurveView(QWidget):
         return np.arange(len(curve), dtype=float) if curve.nominal else np.asarray(curve.thresholds, float)
 
     def _draw(self, curve) -> None:
-        self.plot.clear()  # the legend is emptied with the items
+        self.axes.clear()
         self.legend.clear()
-        self.plot.enableAutoRange()
+        self.axes.enableAutoRange()
         self.lines, self.marks = {}, {}
         self.shown = curve
         self.hover.setText("")
         has_cuts = curve is not None and len(curve) > 0
         self.plot.setVisible(has_cuts)
-        bottom = self.plot.getAxis("bottom")
+        bottom = self.axes.getAxis("bottom")
         bottom.setTicks(None)
         bottom.setLabel("")
         if curve is not None:
@@ -268,12 +308,13 @@ class SplitCurveView(QWidget):
             colour, style = PENS[key]
             width = 2.5 if key == curve.criterion else 1.5
             symbol = "o" if (curve.nominal or len(x) <= 40) else None
-            item = self.plot.plot(x, curve.values[key], name=SHORT[key],
+            item = self.axes.plot(x, curve.values[key],
                                   pen=None if curve.nominal else pg.mkPen(colour, width=width, style=style),
                                   symbol=symbol, symbolSize=5 if not curve.nominal else 8,
                                   symbolBrush=colour, symbolPen=None)
             self.lines[key] = item
-        self.plot.addItem(self.hover_line, ignoreBounds=True)
+            self.legend.addItem(item, SHORT[key])
+        self.axes.addItem(self.hover_line, ignoreBounds=True)
         self.hover_line.hide()
         marks = [("best", curve.best, SELECTED, Qt.PenStyle.DashLine)]
         marks.append(("chosen", curve.chosen, CHOSEN, Qt.PenStyle.SolidLine))
@@ -284,13 +325,13 @@ class SplitCurveView(QWidget):
             line = pg.InfiniteLine(pos=float(x[index]), angle=90, pen=pg.mkPen(colour, width=1.5, style=style),
                                    label=label, labelOpts={"position": 0.92 if name == "best" else 0.78,
                                                            "color": colour, "anchors": [(0, 0.5), (0, 0.5)]})
-            self.plot.addItem(line)
+            self.axes.addItem(line)
             self.marks[name] = line
-        bottom = self.plot.getAxis("bottom")
+        bottom = self.axes.getAxis("bottom")
         if curve.nominal:
             bottom.setTicks([[(k, str(k + 1)) for k in range(len(curve))], []])
             bottom.setLabel(f"{curve.attribute}: grouping")
-            self.plot.setXRange(-0.5, len(curve) - 0.5, padding=0.05)
+            self.axes.setXRange(-0.5, len(curve) - 0.5, padding=0.05)
         else:
             bottom.setLabel(f"{curve.attribute} ≤ cut")
         self.caption.setText(self._caption(curve))
@@ -323,23 +364,27 @@ class SplitCurveView(QWidget):
 
     def _on_mouse(self, pos) -> None:
         curve = self.shown
-        if curve is None or len(curve) == 0 or not self.plot.sceneBoundingRect().contains(pos):
+        if curve is None or len(curve) == 0 or not self.axes.vb.sceneBoundingRect().contains(pos):
             return
-        x = self.plot.getPlotItem().vb.mapSceneToView(pos).x()
+        x = self.axes.vb.mapSceneToView(pos).x()
         index = self.nearest(x)
         self.hover_line.setPos(float(self._x(curve)[index]))
         self.hover_line.show()
-        self.hover.setText(self.values_text(index))
+        text = self.values_text(index)
+        self.hover.setText(text)  # under the plot, and beside the mouse (a short dock hides the line)
+        QToolTip.showText(QCursor.pos(), self.values_text(index, coloured=False).replace(" · ", "<br>"),
+                          self.plot)
 
     def nearest(self, x: float) -> int:
         """The cut (or grouping) nearest to ``x`` on the plot."""
         xs = self._x(self.shown)
         return int(np.argmin(np.abs(xs - x)))
 
-    def values_text(self, index: int) -> str:
-        """Every measure at one cut, as the hover line shows them."""
+    def values_text(self, index: int, coloured: bool = True) -> str:
+        """Every measure at one cut, as the hover line shows them (names in their curve's
+        colour, or plain on a tooltip's yellow)."""
         curve = self.shown
-        values = " · ".join(f"<span style='color:{PENS[k][0]}'>{escape(SHORT[k])}</span> "
+        values = " · ".join(f"<span style='color:{PENS[k][0] if coloured else TEXT.name()}'>{escape(SHORT[k])}</span> "
                             f"{curve.values[k][index]:.4f}" for k in LABELS if k in curve.values)
         return f"<b>{escape(self._cut_text(curve, index))}</b>: {values}"
 
