@@ -79,6 +79,7 @@ class SplitCurveView(QWidget):
         self._cache: dict[tuple, object] = {}
         self._wanted = None  # the key being scored on a worker
         self._viewport = None  # the scroll area's, once shown in one
+        self._picked = None  # the attribute last picked by hand (kept at leaves)
         self.relay = _Relay(self)
         self.relay.ready.connect(self._on_ready)
         self.fold = QToolButton()
@@ -107,6 +108,9 @@ class SplitCurveView(QWidget):
         self.plot.ci.setContentsMargins(2, 2, 2, 2)
         self.axes = self.plot.addPlot(row=0, col=0)
         self.axes.setMenuEnabled(False)
+        # A million-row node has a cut per distinct value: draw each pixel's extremes only.
+        self.axes.setDownsampling(auto=True, mode="peak")
+        self.axes.setClipToView(True)
         self.axes.hideButtons()
         for side in ("left", "bottom"):
             axis = self.axes.getAxis(side)
@@ -202,7 +206,7 @@ class SplitCurveView(QWidget):
             self._cache = {}
         names = [a.name for a in data.schema.attributes]
         split = tree.node(node_id).split
-        keep = self.attribute.currentText() if self._node is not None and split is None else None
+        keep = self._picked if split is None else None  # a leaf: the attribute last picked
         self._node = (tree, node_id, data, settings)
         self.attribute.blockSignals(True)
         if [self.attribute.itemText(k) for k in range(self.attribute.count())] != names:
@@ -215,6 +219,7 @@ class SplitCurveView(QWidget):
         self._request()
 
     def _on_attribute(self, _index: int) -> None:
+        self._picked = self.attribute.currentText() or self._picked
         if self._node is not None:
             self._request()
 
@@ -298,8 +303,8 @@ class SplitCurveView(QWidget):
     def _curve(self, curve) -> None:
         if len(curve) == 0:
             self.caption.setText(f"<span style='color:{MUTED}'>{escape(curve.attribute)} offers no "
-                                 f"split here (one value, all missing, or no cut leaves both "
-                                 f"sides big enough).</span>")
+                                 f"split here: it has one value, or none known, or no cut gains "
+                                 f"anything or leaves both sides big enough.</span>")
             return
         x = self._x(curve)
         for key in LABELS:
@@ -378,7 +383,8 @@ class SplitCurveView(QWidget):
     def nearest(self, x: float) -> int:
         """The cut (or grouping) nearest to ``x`` on the plot."""
         xs = self._x(self.shown)
-        return int(np.argmin(np.abs(xs - x)))
+        k = int(np.clip(np.searchsorted(xs, x), 1, len(xs) - 1)) if len(xs) > 1 else 0
+        return k - 1 if k > 0 and abs(xs[k - 1] - x) <= abs(xs[k] - x) else k  # xs ascend
 
     def values_text(self, index: int, coloured: bool = True) -> str:
         """Every measure at one cut, as the hover line shows them (names in their curve's
@@ -391,5 +397,5 @@ class SplitCurveView(QWidget):
     # ------------------------------------------------------------------ for tests
     def plotted(self, measure: str) -> tuple[np.ndarray, np.ndarray]:
         """The (x, y) drawn for one measure."""
-        x, y = self.lines[measure].getData()
-        return np.asarray(x), np.asarray(y)
+        item = self.lines[measure]  # the data given, not the pixels' downsampled share
+        return np.asarray(item.xData), np.asarray(item.yData)

@@ -88,3 +88,24 @@ def test_nominal_groupings_and_worker_thread(qtbot, window, monkeypatch):
     np.testing.assert_array_equal(x, np.arange(len(expected)))
     np.testing.assert_array_equal(y, expected.values["gini_gain"])
     assert "groupings" in view.caption.text()
+
+
+def test_a_leaf_keeps_the_attribute_and_the_section_folds(qtbot, window):
+    controller = _train(qtbot, window, "iris", "c45")
+    view = window.inspector.curve
+    controller.select_node(0)
+    qtbot.waitUntil(lambda: view.shown is not None)
+    view.attribute.setCurrentText("sepalwidth")
+    leaf = next(n for n in controller.tree.nodes() if n.is_leaf and n.weight > 5)
+    controller.select_node(leaf.id)
+    qtbot.waitUntil(lambda: view.shown is not None and view.shown.attribute == "sepalwidth")
+    expected = _engine_curve(controller, leaf.id, "sepalwidth")
+    assert len(view.shown) == len(expected)
+    if len(expected):
+        np.testing.assert_array_equal(view.plotted("info_gain")[1], expected.values["info_gain"])
+    else:
+        assert "offers no split" in view.caption.text()
+    view.fold.setChecked(False)
+    assert view.body.isHidden()
+    view.fold.setChecked(True)
+    assert not view.body.isHidden()
