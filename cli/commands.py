@@ -238,7 +238,8 @@ def _curve(args, data, settings, rows, weights, node_id: int, rule: str, tree):
              "mdl_gain": "MDL gain", "mdl_gain_ratio": "MDL ratio"}
     lines = [f"Node {node_id}: {rule}",
              f"{curve.attribute} ({'nominal' if curve.nominal else 'numeric'}): {len(curve)} "
-             f"candidate {'groupings' if curve.nominal else 'cuts'} over {curve.n:g} rows", "",
+             f"candidate {'grouping' if curve.nominal else 'cut'}{'' if len(curve) == 1 else 's'} "
+             f"over {curve.n:g} rows", "",
              f"{'cut' if not curve.nominal else 'grouping':<{cut_w}}"
              + "".join(f"{heads[k]:>12}" for k in keys)]
     for i, text in enumerate(texts):
