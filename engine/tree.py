@@ -292,7 +292,8 @@ def _unpickle_tree(records: list, schema: Schema) -> Tree:
     return Tree(built.pop(), schema)
 
 
-def partition_rows(split: Split, values: np.ndarray, rows: np.ndarray, weights: np.ndarray):
+def partition_rows(split: Split, values: np.ndarray, rows: np.ndarray, weights: np.ndarray,
+                   branch: np.ndarray | None = None):
     """Rows and weights reaching each branch of ``split`` (``values``: the split attribute's
     values for ``rows``). A missing value goes down every branch, its weight times the
     branch's fraction: C4.5's fractional instances, used for growing, pruning and predicting.
@@ -300,8 +301,10 @@ def partition_rows(split: Split, values: np.ndarray, rows: np.ndarray, weights: 
     Each branch keeps the rows in their order in ``rows`` (missing ones where they were), so
     every node's rows are in the root's order: sums over a node's rows, and ties in sorting
     its values, come out the same in the compiled builder, which keeps rows that way.
+    ``branch``: ``split.branch_of(values)``, when the caller has it already.
     """
-    branch = split.branch_of(values)
+    if branch is None:
+        branch = split.branch_of(values)
     missing = branch < 0
     any_missing = bool(missing.any())
     parts = []

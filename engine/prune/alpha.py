@@ -95,8 +95,9 @@ def _visits(tree: Tree, held: Encoded, probes: np.ndarray, cut: np.ndarray | Non
         if node.is_leaf:
             continue
         values = held.X[rows, node.split.attribute]
-        fractional[rows[node.split.branch_of(values) < 0]] = True
-        parts = partition_rows(node.split, values, rows, weights)
+        branch = node.split.branch_of(values)
+        fractional[rows[branch < 0]] = True
+        parts = partition_rows(node.split, values, rows, weights, branch)
         stack.extend((child, r, w, here, out)
                      for child, (r, w) in zip(node.children, parts, strict=True) if len(r))
     return visits, fractional

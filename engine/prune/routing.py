@@ -47,9 +47,10 @@ def _refit_fractions(split: Split, branch: np.ndarray, weights: np.ndarray) -> S
 
 def _partition(problem: Problem, split: Split, rows, weights, refit: bool):
     values = problem.data.X[rows, split.attribute]
-    if refit:
-        split = _refit_fractions(split, split.branch_of(values), weights)
-    return split, partition_rows(split, values, rows, weights)
+    branch = split.branch_of(values)
+    if refit:  # new fractions, the same branches
+        split = _refit_fractions(split, branch, weights)
+    return split, partition_rows(split, values, rows, weights, branch)
 
 
 def attach(problem: Problem, node: Node, rows, weights, refit: bool = False) -> LiveNode:
