@@ -83,3 +83,26 @@ def test_a_missing_file_is_refused_and_an_existing_one_opens_the_window(tmp_path
 
 def test_main_knows_every_sub_command_the_parser_has():
     assert set(COMMANDS) == set(command_names(build_parser())) == main.SUBCOMMANDS
+
+
+def test_training_on_a_sample_imports_only_what_it_runs(tmp_path):
+    """``train --sample weather`` (issue 39: at most 0.5 s warm) loads the learner and the
+    text it prints, nothing else: no compiler, no optional library, and none of the engine's
+    parts for evaluating, exporting to files or training over partitions. pyarrow is not
+    listed: pandas imports it itself when it is installed."""
+    report = tmp_path / "modules.json"
+    out = subprocess.run([sys.executable, "-c", PROBE, json.dumps(["train", "--sample", "weather"]),
+                          str(report)], cwd=ROOT, stdin=subprocess.DEVNULL, capture_output=True,
+                         text=True, timeout=300)
+    result = json.loads(report.read_text())
+    assert result["code"] == 0, out.stderr
+    modules = set(result["modules"])
+    packages = {name.split(".")[0] for name in modules}
+    unwanted = {"numba", "llvmlite", "scipy", "sklearn", "openpyxl", "networkx", "dask",
+                "distributed", "PySide6", "pyqtgraph", "matplotlib", "gui"}
+    assert not packages & unwanted, sorted(packages & unwanted)
+    parts = ("engine.evaluate", "engine.scale", "engine.export.dot", "engine.export.graph",
+             "engine.export.pmml", "engine.export.python_code", "engine.export.tidy_tree",
+             "engine.compiling.warmup", "engine.sklearn", "engine.project", "engine.runs")
+    loaded = sorted(m for m in modules if m.startswith(parts))
+    assert not loaded, loaded
