@@ -50,21 +50,14 @@ def run(argv: list[str]) -> int:
     return _exec(app)
 
 
-#: The setting that makes a file given on the command line train as soon as it is open.
-TRAIN_AT_START = "start/train_opened_file"
-
-
-def trains_at_start(settings) -> bool:
-    """Whether a file given on the command line trains at once (off unless the person set it)."""
-    return settings.value(TRAIN_AT_START, False) in (True, "true", "1", 1)
-
-
 def open_first(window, argv: list[str]) -> bool:
     """Open the command line's file (or the weather sample); True if a training started.
 
     The sample (14 rows) trains at once, so the window opens on a tree. A file of the
     person's own only loads: training 200,000 rows is minutes of CPU nobody asked for,
     unless Model > Train a file opened at start is on (issue 30)."""
+    from gui.main_window import trains_at_start
+
     opened = bool(argv) and window.files.open_path(argv[0], confirmed=True)
     if not opened:
         window.files.open_sample("weather", confirmed=True)

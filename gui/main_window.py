@@ -87,6 +87,15 @@ def _scrolling(panel) -> QScrollArea:
     return area
 
 
+#: The setting that makes a file given on the command line train as soon as it is open.
+TRAIN_AT_START = "start/train_opened_file"
+
+
+def trains_at_start(settings) -> bool:
+    """Whether a file given on the command line trains at once (off unless the person set it)."""
+    return settings.value(TRAIN_AT_START, False) in (True, "true", "1", 1)
+
+
 class MainWindow(QMainWindow):
     """Arbor's window: tree canvas in the centre; data, algorithm, inspector and results docks."""
 
@@ -340,8 +349,6 @@ class MainWindow(QMainWindow):
         state = self.settings.value("window/state")
         restored = isinstance(state, QByteArray) and self.restoreState(state)
         self.config.restore(self.settings)
-        from gui.app import trains_at_start
-
         self.act["train_at_start"].setChecked(trains_at_start(self.settings))
         self._refresh_recent()
         return bool(restored)
@@ -491,8 +498,6 @@ class MainWindow(QMainWindow):
 
     def set_train_at_start(self) -> None:
         """Model > Train a file opened at start: kept at once, for the next start."""
-        from gui.app import TRAIN_AT_START
-
         self.settings.setValue(TRAIN_AT_START, self.act["train_at_start"].isChecked())
 
     def show_shortcuts(self) -> None:

@@ -2,7 +2,8 @@
 train unless Model > Train a file opened at start is on (issue 30)."""
 
 from engine.data.samples import sample_path
-from gui.app import TRAIN_AT_START, open_first, trains_at_start
+from gui.app import open_first
+from gui.main_window import TRAIN_AT_START, trains_at_start
 from tests.gui.conftest import FakeDialogs, settings_dir
 
 
