@@ -1,0 +1,236 @@
+"""Small tables (issue 39): Arbor against R's rpart, Weka's J48 and SimpleCart and
+scikit-learn on Weka's credit-g (1,000 rows), iris and weather, side by side in one run.
+
+    python benchmarks/bench_small.py              # 3 repeats, the median of each
+    python benchmarks/bench_small.py --repeats 5
+    python benchmarks/bench_small.py --no-sklearn # leave out scikit-learn's CV by refitting
+
+Arbor, with a warm compile cache (``python main.py compile`` is run first), in this process:
+
+- ``fit``: the default CART fit (alpha by 10-fold CV, one-SE), as ``train`` does;
+- ``evaluate cart``: 10-fold CV of default CART (each fold choosing its alpha by 10-fold CV);
+- ``evaluate c45``: 10-fold CV of C4.5 (pessimistic pruning);
+
+and as a process (wall clock, everything included): ``python main.py train --sample weather``.
+
+References, where installed:
+
+- R's rpart: the full tree (``cp = 0, minsplit = 2, minbucket = 1``) with ``xval = 10``
+  and its cp table, timed inside R (``Rscript`` must be on the path; Debian: ``r-cran-rpart``);
+- Weka J48 ``-x 10`` and SimpleCart ``-x 10 -N 10`` (10-fold CV, each fold's tree pruned by
+  10-fold internal CV as ours is), as processes: wall clock with the JVM's start;
+- scikit-learn: ``DecisionTreeClassifier`` with ``cost_complexity_pruning_path`` and
+  10-fold CV over the path's alphas (a fit per fold and alpha: scikit-learn has no pruning
+  without refitting), then the final fit: the work of Arbor's default CART fit. Nominal
+  attributes are given as their category codes.
+
+Times and ratios (Arbor / reference; below 1 is faster) are printed, never asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+WEKA_JAR = os.environ.get("WEKA_JAR", "/usr/share/java/weka.jar")
+CREDIT_G = [Path("/usr/share/doc/weka/examples/credit-g.arff"),
+            ROOT / "tests" / "fixtures" / "weka" / "data" / "credit-g.arff"]
+
+
+def datasets() -> dict[str, Path]:
+    """credit-g (Weka's examples, else the tests' copy), iris and weather."""
+    from engine.data.samples import sample_path
+
+    found = {}
+    credit = next((p for p in CREDIT_G if p.exists()), None)
+    if credit is None:
+        print("credit-g.arff not found (Debian's weka package ships it); left out")
+    else:
+        found["credit-g"] = credit
+    found["iris"] = sample_path("iris")
+    found["weather"] = sample_path("weather")
+    return found
+
+
+def median_time(fn, repeats: int) -> float:
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def arbor_times(path: Path, repeats: int) -> dict[str, float]:
+    from engine.data.encoding import encode
+    from engine.data.io import read_table
+    from engine.estimator import DecisionTree
+    from engine.evaluate.evaluation import cross_validate
+
+    table = read_table(str(path))
+    DecisionTree().fit(table)  # the kernels loaded, outside the timing
+    cart = DecisionTree(algorithm="cart").settings()
+    c45 = DecisionTree(algorithm="c45").settings()
+    cart_data, c45_data = encode(table, cart.task), encode(table, c45.task)
+    return {
+        "fit": median_time(lambda: DecisionTree(algorithm="cart").fit(table), repeats),
+        "evaluate cart": median_time(lambda: cross_validate(cart_data, cart, 10, 1), repeats),
+        "evaluate c45": median_time(lambda: cross_validate(c45_data, c45, 10, 1), repeats),
+    }
+
+
+def weather_process(repeats: int) -> float:
+    """Wall clock of ``python main.py train --sample weather`` (with .pyc files written)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    cmd = [sys.executable, str(ROOT / "main.py"), "train", "--sample", "weather"]
+    subprocess.run(cmd, env=env, capture_output=True, check=True)  # .pyc written
+    return median_time(lambda: subprocess.run(cmd, env=env, capture_output=True, check=True),
+                       repeats)
+
+
+def csv_copy(path: Path, folder: Path) -> Path:
+    """``path`` as CSV (the target last, as in the ARFF file), for R."""
+    from engine.data.io import read_table
+
+    table = read_table(str(path))
+    out = folder / (path.stem + ".csv")
+    table.frame.to_csv(out, index=False)
+    return out
+
+
+R_SCRIPT = r"""
+args <- commandArgs(trailingOnly = TRUE)
+suppressMessages(library(rpart))
+d <- read.csv(args[1], stringsAsFactors = TRUE, na.strings = c("", "?", "NA"))
+target <- names(d)[ncol(d)]
+f <- as.formula(paste0("`", target, "` ~ ."))
+control <- rpart.control(cp = 0, minsplit = 2, minbucket = 1, xval = 10)
+repeats <- as.integer(args[2])
+times <- numeric(repeats)
+for (i in seq_len(repeats)) {
+  set.seed(i)
+  times[i] <- system.time(fit <- rpart(f, data = d, method = "class", control = control))[["elapsed"]]
+}
+cat(sprintf("FIT %.6f %d\n", median(times), nrow(fit$cptable)))
+"""
+
+
+def rpart_time(csv: Path, repeats: int) -> float | None:
+    if not shutil.which("Rscript"):
+        return None
+    with tempfile.NamedTemporaryFile("w", suffix=".R", delete=False) as f:
+        f.write(R_SCRIPT)
+    try:
+        # system.time reports milliseconds: fits are repeated inside R to be timed at all.
+        run = subprocess.run(["Rscript", f.name, str(csv), str(max(repeats, 5))],
+                             capture_output=True, text=True)
+    finally:
+        os.unlink(f.name)
+    line = next((ln for ln in run.stdout.splitlines() if ln.startswith("FIT ")), None)
+    if line is None:
+        print(f"rpart failed: {run.stderr.strip()[-300:]}")
+        return None
+    return float(line.split()[1])
+
+
+def weka_time(classifier: str, path: Path, options: list[str], repeats: int) -> float | None:
+    if not (shutil.which("java") and Path(WEKA_JAR).exists()):
+        return None
+    cmd = ["java", "-cp", WEKA_JAR, f"weka.classifiers.trees.{classifier}", "-t", str(path),
+           *options]
+    probe = subprocess.run(cmd, capture_output=True, text=True)
+    if probe.returncode != 0:
+        print(f"Weka {classifier} failed: {probe.stderr.strip()[-300:]}")
+        return None
+    return median_time(lambda: subprocess.run(cmd, capture_output=True, check=True), repeats)
+
+
+def sklearn_time(path: Path, repeats: int) -> float | None:
+    try:
+        from sklearn.model_selection import KFold
+        from sklearn.tree import DecisionTreeClassifier
+    except ImportError:
+        return None
+    from engine.data.io import read_table
+
+    table = read_table(str(path))
+    frame = table.frame
+    columns = [c for c in frame.columns if c != table.target]
+    X = np.column_stack([frame[c].cat.codes.to_numpy(float) if frame[c].dtype == "category"
+                         else frame[c].to_numpy(float) for c in columns])
+    y = frame[table.target].astype(str).to_numpy()
+
+    def work():
+        full = DecisionTreeClassifier(random_state=0)
+        alphas = full.cost_complexity_pruning_path(X, y).ccp_alphas
+        probes = np.append(np.sqrt(alphas[:-1] * alphas[1:]), alphas[-1])
+        errors = np.zeros(len(probes))
+        folds = KFold(10, shuffle=True, random_state=1)  # weather: 5 rows of a class
+        for train, test in folds.split(X, y):
+            for k, a in enumerate(probes):
+                tree = DecisionTreeClassifier(random_state=0, ccp_alpha=a).fit(X[train], y[train])
+                errors[k] += (tree.predict(X[test]) != y[test]).sum()
+        best = probes[int(np.argmin(errors))]
+        DecisionTreeClassifier(random_state=0, ccp_alpha=best).fit(X, y)
+
+    return median_time(work, repeats)
+
+
+def ratio(ours: float | None, theirs: float | None) -> str:
+    if ours is None or theirs is None or theirs == 0:
+        return "-"
+    return f"{ours / theirs:.2f}x"
+
+
+def seconds(t: float | None) -> str:
+    return "-" if t is None else f"{t:.3f}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--no-sklearn", action="store_true")
+    parser.add_argument("--no-weka", action="store_true")
+    args = parser.parse_args()
+    subprocess.run([sys.executable, str(ROOT / "main.py"), "compile"], check=True,
+                   capture_output=True)
+    n = args.repeats
+    rows = []
+    with tempfile.TemporaryDirectory() as folder:
+        for name, path in datasets().items():
+            ours = arbor_times(path, n)
+            rp = rpart_time(csv_copy(path, Path(folder)), n)
+            sk = None if args.no_sklearn else sklearn_time(path, n)
+            j48 = sc = None
+            if not args.no_weka:
+                j48 = weka_time("J48", path, ["-x", "10"], n)
+                sc = weka_time("SimpleCart", path, ["-x", "10", "-N", "10"], n)
+            rows.append((name, "fit cart (alpha by 10-fold CV)", ours["fit"], "rpart xval=10", rp))
+            rows.append((name, "", ours["fit"], "scikit-learn path + 10-fold CV", sk))
+            rows.append((name, "evaluate cart (10 folds)", ours["evaluate cart"],
+                         "SimpleCart -x 10 -N 10 (process)", sc))
+            rows.append((name, "evaluate c45 (10 folds)", ours["evaluate c45"],
+                         "J48 -x 10 (process)", j48))
+    weather = weather_process(n)
+    print(f"\nmedian of {n}; seconds; ratio = Arbor / reference\n")
+    print(f"{'data':<10}{'Arbor':<32}{'s':>8}  {'reference':<34}{'s':>8}{'ratio':>8}")
+    for name, what, ours, ref_name, ref in rows:
+        print(f"{name:<10}{what:<32}{seconds(ours):>8}  {ref_name:<34}{seconds(ref):>8}"
+              f"{ratio(ours, ref):>8}")
+    print(f"\n`python main.py train --sample weather` as a process: {weather:.3f} s wall")
+
+
+if __name__ == "__main__":
+    main()
