@@ -26,6 +26,10 @@ from engine.prune.cost_complexity import cost_complexity_path
 from engine.settings import Settings
 from engine.tree import THRESHOLD, Tree, partition_rows
 
+#: Pieces (times classes) up to which the losses of rows that went down several branches are
+#: worked out for every probe at once, rather than a probe at a time.
+ALL_PROBES_AT_ONCE = 1 << 20
+
 
 @dataclass(frozen=True)
 class AlphaChoice:
@@ -309,6 +313,18 @@ def _split_row_losses(tree: Tree, held: Encoded, P: int, visits: list[_Visit],
                                    ).reshape(-1, len(tree.classes))
         shape = (len(split_rows), len(tree.classes))
     split_y = held.y[split_rows]
+    spans = np.maximum(piece_hi - piece_lo, 0)
+    if spans.sum() * (1 if tree.is_regression else shape[1]) <= ALL_PROBES_AT_ONCE:
+        # Every probe at once: each (probe, row) still adds its pieces in the walk's order.
+        piece = np.repeat(np.arange(len(piece_lo)), spans)
+        probe = piece_lo[piece] + np.arange(len(piece)) - np.repeat(np.cumsum(spans) - spans, spans)
+        predicted = np.zeros((P, *shape))
+        np.add.at(predicted, (probe, piece_rows[piece]), piece_out[piece])
+        if tree.is_regression:
+            yield from (predicted - split_y) ** 2
+        else:
+            yield from (np.argmax(predicted, axis=2) != split_y).astype(np.float64)
+        return
     for p in range(P):
         active = (piece_lo <= p) & (p < piece_hi)
         predicted = np.zeros(shape)
