@@ -227,13 +227,18 @@ def _default_target(columns: list[str], stored: dict[str, str]) -> str | None:
 def _check_cells(table: Table, name: str) -> None:
     """Refuse names and category values past ``MAX_CELL`` characters (free text, or a file
     that is not a table); an ignored column is not read as categories and may hold any."""
+    dtypes = dict(zip(table.frame.columns, table.frame.dtypes, strict=True))
+    longest_of: dict[int, int] = {}  # by dtype: a wide table's columns often share theirs
     for column, kind in table.kinds.items():
         if len(column) > MAX_CELL:
             raise ArborError(f"{name}: a column name is {len(column):,} characters long; Arbor "
                              f"reads names and values of at most {MAX_CELL:,}")
         if kind == NOMINAL:
-            categories = table.frame[column].cat.categories
-            longest = int(categories.str.len().max()) if len(categories) else 0
+            dtype = dtypes[column]
+            if id(dtype) not in longest_of:
+                categories = dtype.categories
+                longest_of[id(dtype)] = int(categories.str.len().max()) if len(categories) else 0
+            longest = longest_of[id(dtype)]
             if longest > MAX_CELL:
                 raise ArborError(
                     f"{name}: a value of column {column!r} is {longest:,} characters long; Arbor "

@@ -66,6 +66,8 @@ def _check_column(frame: pd.DataFrame, name: str, role: str) -> None:
 
 def _as_number(values: pd.Series) -> pd.Series:
     """Numeric conversion where missing tokens become NaN and anything else must parse."""
+    if values.dtype == np.float64:  # numbers already (a table made again): as they are
+        return values
     if pd.api.types.is_bool_dtype(values):
         raise ValueError("booleans are nominal")
     if pd.api.types.is_numeric_dtype(values):
@@ -104,11 +106,14 @@ def _distinct_texts(values: pd.Series) -> tuple[np.ndarray, list]:
     return codes, [None if t in MISSING_TOKENS else t for t in texts]
 
 
-def _as_nominal(values: pd.Series, categories: Iterable[str] | None = None) -> pd.Series:
+def _as_nominal(values: pd.Series, categories: Iterable[str] | None = None,
+                retyped: dict[int, tuple] | None = None) -> pd.Series:
+    """``values`` as a nominal column (of ``categories`` when given). ``retyped`` keeps, across
+    the columns of one table, the text dtype made for each categorical dtype met."""
     if isinstance(values.dtype, pd.CategoricalDtype) and categories is None:
         # The categories were chosen already (an ARFF header, a typed table): kept as they are.
-        cats = [str(c) for c in values.cat.categories]
-        return pd.Series(pd.Categorical.from_codes(values.cat.codes.to_numpy(), categories=cats),
+        dtype = _text_dtype(values.dtype, {} if retyped is None else retyped)
+        return pd.Series(pd.Categorical.from_codes(values.array.codes, dtype=dtype),
                          index=values.index, name=values.name)
     codes, texts = _distinct_texts(values)
     if categories is None:
@@ -119,6 +124,15 @@ def _as_nominal(values: pd.Series, categories: Iterable[str] | None = None) -> p
     remap = np.array([position.get(t, -1) if t is not None else -1 for t in texts] + [-1], dtype=np.int64)
     return pd.Series(pd.Categorical.from_codes(remap[codes], categories=categories),
                      index=values.index, name=values.name)
+
+
+def _text_dtype(dtype: pd.CategoricalDtype, retyped: dict[int, tuple]) -> pd.CategoricalDtype:
+    """``dtype`` with its categories as text, unordered; made once per dtype in ``retyped``
+    (which keeps the dtype too, so its id stays its own): a wide table's thousands of
+    columns share a few dtypes, and making one took longer than the rest of a column."""
+    if id(dtype) not in retyped:
+        retyped[id(dtype)] = dtype, pd.CategoricalDtype([str(c) for c in dtype.categories])
+    return retyped[id(dtype)][1]
 
 
 def _bool_text(value: bool, categories: Iterable[str] | None) -> str:
@@ -193,6 +207,124 @@ def _inferred(values: pd.Series) -> tuple[str, pd.Series | None]:
     return NOMINAL, None
 
 
+#: Text columns of at most this many rows have their kinds inferred together, in slices of
+#: at most ``_AT_ONCE_CELLS`` cells: a few array operations over thousands of columns
+#: instead of a dozen pandas calls for each (a 6 x 5,000 table took most of a minute).
+#: Longer columns go one by one, where Arrow's work per cell beats Python's.
+_AT_ONCE_ROWS = 5_000
+_AT_ONCE_CELLS = 1 << 19
+#: A converted column: a Series, or (made many at once) its float64 or Categorical values.
+Column = pd.Series | np.ndarray | pd.Categorical
+#: Text that every reader takes for a number, and parses the same way.
+_PLAIN_NUMBER = r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
+#: Text some reader may take for a number: a digit of any script, or a spelling of
+#: infinity or NaN. Text with neither is a number to no reader (``_as_number`` refuses it).
+_MAYBE_NUMBER = r"\d|inf|nan"
+
+
+def _inferred_at_once(frame: pd.DataFrame, names: list[str]
+                      ) -> dict[str, tuple[str, Column, str | None]]:
+    """What :func:`_inferred`, :func:`_as_number`, :func:`_as_nominal` and :func:`_stray_text`
+    make of those ``names`` whose cells are all text, computed for many columns at once.
+
+    Returns ``{name: (kind, column, stray text or None)}`` for the columns whose kind the cells
+    settle beyond doubt (every cell a plain number, or some cell no number to any reader); the
+    rest (``inf``, ``1,5``...) are left to the column-at-a-time functions, which stay the
+    definition. The answers are the same, cell by cell: the same pandas and Arrow calls run on
+    the cells of many columns laid end to end.
+    """
+    rows = len(frame)
+    if rows > _AT_ONCE_ROWS or len(names) < 2:
+        return {}
+    step = max(1, _AT_ONCE_CELLS // max(rows, 1))
+    dtypes = dict(zip(frame.columns, frame.dtypes, strict=True))
+    known: dict[str, tuple[str, Column, str | None]] = {}
+    for start in range(0, len(names), step):
+        chunk = names[start:start + step]
+        cells = frame[chunk].to_numpy(dtype=object)
+        text = [j for j, name in enumerate(chunk) if isinstance(dtypes[name], pd.StringDtype)
+                or pd.api.types.infer_dtype(cells[:, j], skipna=False) == "string"]
+        if len(text) >= 2:
+            known.update(_text_columns_at_once([chunk[j] for j in text], cells[:, text]))
+    return known
+
+
+def _text_columns_at_once(names: list[str], cells: np.ndarray
+                          ) -> dict[str, tuple[str, Column, str | None]]:
+    """:func:`_inferred_at_once` for the text ``cells`` (rows x columns) of ``names``."""
+    rows, width = cells.shape
+    flat = pd.Series(cells.T.ravel(), dtype=object)  # column after column
+    text = flat.astype("string").str.strip()  # as _as_number reads numbers
+    text = text.mask(text.isin(MISSING_TOKENS))
+    absent = text.isna().to_numpy().reshape(width, rows)
+    plain = text.str.fullmatch(_PLAIN_NUMBER).fillna(False).to_numpy(dtype=bool)
+    maybe = flat.str.contains(_MAYBE_NUMBER, case=False).fillna(True).to_numpy(dtype=bool)
+    present = (~absent).sum(axis=1)
+    numeric = (plain.reshape(width, rows) | absent).all(axis=1) & (present > 0)
+    nominal = (~maybe.reshape(width, rows) & ~absent).any(axis=1) | (present == 0)
+    known: dict[str, tuple[str, Column, str | None]] = {}
+    if numeric.any():
+        numbers = _arrow_numbers(text[np.repeat(numeric, rows)].reset_index(drop=True))
+        if numbers is not None:  # else a plain number Arrow refuses: each column decides alone
+            block = numbers.to_numpy().reshape(-1, rows)
+            for j, column in zip(np.flatnonzero(numeric), block, strict=True):
+                known[names[j]] = NUMERIC, column, None
+    if nominal.any():
+        picked = np.flatnonzero(nominal)
+        columns = _nominal_at_once(cells[:, picked].T.ravel(), rows, [names[j] for j in picked])
+        known.update(columns)
+    return known
+
+
+def _nominal_at_once(flat: np.ndarray, rows: int, names: list[str]
+                     ) -> dict[str, tuple[str, Column, str | None]]:
+    """:func:`_as_nominal` and :func:`_stray_text` of the columns laid end to end in ``flat``."""
+    width = len(names)
+    codes, uniques = pd.factorize(flat, use_na_sentinel=True)
+    ids: dict[str, int] = {}  # each cleaned text, numbered in order of first appearance
+    cleaned = [_cell_text(u) for u in uniques]
+    text_id = np.array([-1 if t in MISSING_TOKENS else ids.setdefault(t, len(ids)) for t in cleaned]
+                       + [-1], dtype=np.int64)[codes]
+    texts = list(ids)
+    is_number = pd.to_numeric(pd.Series(texts, dtype=object), errors="coerce").notna().to_numpy()
+    # A column's categories are its texts in order of first appearance: number each
+    # (column, text) pair, and rank the pairs of a column by where each first appears.
+    at = np.flatnonzero(text_id >= 0)
+    pairs, first, pair_of_cell = np.unique((at // rows) * max(len(texts), 1) + text_id[at],
+                                           return_index=True, return_inverse=True)
+    order = np.argsort(first)
+    pair_column = pairs[order] // max(len(texts), 1)
+    bounds = np.searchsorted(pair_column, np.arange(width + 1))
+    rank = np.empty(len(pairs), dtype=np.int64)
+    rank[order] = np.arange(len(pairs)) - bounds[pair_column]
+    local = np.full(len(flat), -1, dtype=np.int64)
+    local[at] = rank[pair_of_cell.ravel()]
+    local = local.reshape(width, rows)
+    grid = text_id.reshape(width, rows)
+    pair_text = pairs[order] % max(len(texts), 1)
+    dtypes: dict[tuple[str, ...], pd.CategoricalDtype] = {}
+    known = {}
+    for j, name in enumerate(names):
+        categories = tuple(texts[t] for t in pair_text[bounds[j]:bounds[j + 1]])
+        dtype = dtypes.get(categories)
+        if dtype is None:  # columns of the same categories share one dtype (made once)
+            dtype = dtypes[categories] = pd.CategoricalDtype(list(categories))
+        column = pd.Categorical.from_codes(local[j], dtype=dtype)
+        known[name] = NOMINAL, column, _stray_at_once(grid[j], texts, is_number)
+    return known
+
+
+def _stray_at_once(text_id: np.ndarray, texts: list[str], is_number: np.ndarray) -> str | None:
+    """:func:`_stray_text` of one column given as numbered texts (-1 missing)."""
+    present = text_id[text_id >= 0]
+    if len(present) < 5:
+        return None
+    numbers = is_number[present]
+    if numbers.sum() >= 0.9 * len(present) and not numbers.all():
+        return str(texts[present[np.argmax(~numbers)]])
+    return None
+
+
 def make_table(
     frame: pd.DataFrame,
     target: str | None = None,
@@ -218,8 +350,7 @@ def make_table(
     if len(set(names)) != len(names):
         dupes = sorted({n for n in names if names.count(n) > 1})
         raise ArborError(f"duplicate column names: {', '.join(dupes)}")
-    frame = frame.copy()
-    frame.columns = names
+    frame = frame.set_axis(names, axis=1)  # a new frame; the caller's keeps its names
     kinds = dict(kinds or {})
     categories = dict(categories or {})
     unknown = [c for c in kinds if c not in frame.columns]
@@ -227,37 +358,56 @@ def make_table(
         raise ArborError(f"unknown column(s) {', '.join(map(repr, unknown))} in kind overrides")
     out_kinds: dict[str, str] = {}
     notes = list(notes)
+    made: dict[str, Column] = {}
+    retyped: dict[int, tuple] = {}
+    known = _inferred_at_once(frame, [n for n in names if n not in kinds and n not in categories])
     for name in names:
-        numbers = None
-        kind = kinds.get(name)
-        if not kind:
-            kind, numbers = _inferred(frame[name])
-        if kind == NOMINAL and name not in kinds:
-            stray = _stray_text(frame[name])
-            if stray is not None:
-                notes.append(f"column {name!r} is mostly numbers but has text such as {stray!r}, "
-                             "so it was read as nominal (fix the value, or set the column numeric)")
-        if kind not in KINDS:
-            raise ArborError(f"unknown kind {kind!r} for column {name!r}; use one of {', '.join(KINDS)}")
-        if kind == NUMERIC:
-            try:
-                converted = _as_number(frame[name]) if numbers is None else numbers
-            except (ValueError, TypeError):
-                bad = _first_non_number(frame[name])
-                raise ArborError(
-                    f"column {name!r} cannot be numeric: value {bad!r} is not a number "
-                    f"(make the column nominal, or fix the value)") from None
-            _check_finite(frame[name], converted, name)
-            frame[name] = converted
-        elif kind == NOMINAL:
-            frame[name] = _as_nominal(frame[name], categories.get(name))
+        if name in known:
+            kind, made[name], stray = known[name]
+            if kind == NUMERIC and np.isinf(made[name]).any():
+                _check_finite(frame[name], pd.Series(made[name]), name)
+        else:
+            kind, converted, stray = _converted(frame[name], name, kinds.get(name), name in kinds,
+                                                categories.get(name), retyped)
+            if converted is not None:
+                made[name] = converted
+        if stray is not None:
+            notes.append(f"column {name!r} is mostly numbers but has text such as {stray!r}, "
+                         "so it was read as nominal (fix the value, or set the column numeric)")
         out_kinds[name] = kind
     target = names[-1] if target is None else str(target)
     _check_column(frame, target, "target")
     if out_kinds[target] == IGNORED:
         raise ArborError(f"the target {target!r} is marked ignored")
-    frame = _with_numeric_block(frame, [n for n in names if out_kinds[n] == NUMERIC])
+    frame = _assembled(frame, made, [n for n in names if out_kinds[n] == NUMERIC])
     return Table(frame, MappingProxyType(out_kinds), target, source, tuple(notes))
+
+
+def _converted(values: pd.Series, name: str, kind: str | None, given: bool,
+               categories: Iterable[str] | None, retyped: dict[int, tuple]
+               ) -> tuple[str, pd.Series | None, str | None]:
+    """One column's kind, its converted values (None when ignored) and, for a column inferred
+    nominal, the text that kept it from numeric: the column-at-a-time definition."""
+    numbers = stray = None
+    if not kind:
+        kind, numbers = _inferred(values)
+        if kind == NOMINAL and not given:
+            stray = _stray_text(values)
+    if kind not in KINDS:
+        raise ArborError(f"unknown kind {kind!r} for column {name!r}; use one of {', '.join(KINDS)}")
+    if kind == NUMERIC:
+        try:
+            converted = _as_number(values) if numbers is None else numbers
+        except (ValueError, TypeError):
+            bad = _first_non_number(values)
+            raise ArborError(
+                f"column {name!r} cannot be numeric: value {bad!r} is not a number "
+                f"(make the column nominal, or fix the value)") from None
+        _check_finite(values, converted, name)
+        return kind, converted, stray
+    if kind == NOMINAL:
+        return kind, _as_nominal(values, categories, retyped), stray
+    return kind, None, stray
 
 
 def _check_finite(original: pd.Series, numbers: pd.Series, name: str) -> None:
@@ -272,21 +422,28 @@ def _check_finite(original: pd.Series, numbers: pd.Series, name: str) -> None:
             "Arbor needs finite numbers (fix the value, or make the column nominal)")
 
 
-def _with_numeric_block(frame: pd.DataFrame, numeric: list[str]) -> pd.DataFrame:
-    """``frame`` with its numeric columns side by side in one column-major float64 block.
+def _assembled(frame: pd.DataFrame, made: dict[str, Column], numeric: list[str]) -> pd.DataFrame:
+    """``frame`` with the ``made`` columns in place, and its numeric columns side by side in
+    one column-major float64 block.
 
     Encoding a table whose attributes are all numeric then shares that block instead of
     copying it (:func:`engine.data.encoding.shared_matrix`): on a million-row table the copy
-    was most of a fit's memory.
+    was most of a fit's memory. The frame is built once, not a column at a time: a wide
+    table's thousands of column insertions took seconds.
     """
+    names = list(frame.columns)
     if len(numeric) < 2:
-        return frame
+        columns = {name: made[name] if name in made else frame[name] for name in names}
+        return pd.DataFrame(columns, index=frame.index)
     block = np.empty((len(frame), len(numeric)), dtype=np.float64, order="F")
     for j, name in enumerate(numeric):
-        block[:, j] = frame[name].to_numpy(dtype=np.float64)
+        block[:, j] = np.asarray(made[name], dtype=np.float64)
     numbers = pd.DataFrame(block, columns=numeric, index=frame.index, copy=False)
+    in_block = set(numeric)
+    rest = {name: made[name] if name in made else frame[name]
+            for name in names if name not in in_block}
     # Selecting the columns back into table order slices the block; it does not copy it.
-    return pd.concat([numbers, frame.drop(columns=numeric)], axis=1)[list(frame.columns)]
+    return pd.concat([numbers, pd.DataFrame(rest, index=frame.index)], axis=1)[names]
 
 
 def _stray_text(values: pd.Series) -> str | None:
