@@ -95,17 +95,32 @@ def as_table(
 def encode_columns(frame: pd.DataFrame, attributes: Sequence[Attribute]) -> np.ndarray:
     """Encode ``frame``'s columns against a fixed schema; unseen categories become missing."""
     X = np.empty((len(frame), len(attributes)), dtype=np.float64, order="F")
-    for j, attr in enumerate(attributes):
-        if attr.name not in frame.columns:
+    dtypes = dict(zip(frame.columns, frame.dtypes, strict=False))
+    # Code of each category of a column's dtype, by (schema's categories, dtype): the columns
+    # of a wide table mostly share a few of each, and a lookup per column took seconds.
+    per_category: dict[tuple[tuple[str, ...], int], np.ndarray] = {}
+    for attr in attributes:
+        if attr.name not in dtypes:
             raise ArborError(f"the data has no column {attr.name!r}, which the model needs")
+    floats = [j for j, a in enumerate(attributes) if not a.is_nominal and dtypes[a.name] == np.float64]
+    if floats:  # numbers as they are, all at once (make_table keeps them in one block)
+        X[:, floats] = frame[[attributes[j].name for j in floats]].to_numpy(dtype=np.float64)
+    for j, attr in enumerate(attributes):
+        if not attr.is_nominal and dtypes[attr.name] == np.float64:
+            continue
         col = frame[attr.name]
         if attr.is_nominal:
-            lookup = category_lookup(attr.categories)
-            if isinstance(col.dtype, pd.CategoricalDtype):
+            dtype = dtypes[attr.name]
+            if isinstance(dtype, pd.CategoricalDtype):
                 # Map the (few) categories, then broadcast through the codes.
-                per_cat = np.array([_code(lookup, c) for c in col.cat.categories] + [np.nan])
-                X[:, j] = per_cat[col.cat.codes.to_numpy()]
+                key = (attr.categories, id(dtype))
+                if key not in per_category:
+                    lookup = category_lookup(attr.categories)
+                    per_category[key] = np.array([_code(lookup, c) for c in dtype.categories]
+                                                 + [np.nan])
+                X[:, j] = per_category[key][col.cat.codes.to_numpy()]
             else:
+                lookup = category_lookup(attr.categories)
                 codes, uniques = pd.factorize(col.astype("object"), use_na_sentinel=True)
                 per_value = np.array([_code(lookup, v) for v in uniques] + [np.nan])
                 X[:, j] = per_value[codes]
@@ -195,8 +210,9 @@ def encode(table: Table, task: str = "classification") -> Encoded:
     """
     frame, target = table.frame, table.target
     names = table.attributes
+    dtypes = dict(zip(frame.columns, frame.dtypes, strict=True))
     attributes = tuple(
-        Attribute(n, table.kinds[n], tuple(frame[n].cat.categories) if table.kinds[n] == NOMINAL else ())
+        Attribute(n, table.kinds[n], tuple(dtypes[n].categories) if table.kinds[n] == NOMINAL else ())
         for n in names
     )
     notes: list[str] = list(table.notes)
@@ -357,7 +373,13 @@ def subset(data: Encoded, rows: np.ndarray) -> Encoded:
     cancellable between columns.
     """
     X = np.empty((len(rows), data.X.shape[1]), dtype=data.X.dtype, order="F")
-    for j in range(data.X.shape[1]):
+    # Long columns one at a time; a wide table's short ones many at once (thousands of
+    # calls per fold added up).
+    step = max(1, (1 << 16) // max(len(rows), 1))
+    for start in range(0, data.X.shape[1], step):
         checkpoint()
-        np.take(data.X[:, j], rows, out=X[:, j])
+        if step == 1:
+            np.take(data.X[:, start], rows, out=X[:, start])
+        else:
+            X[:, start:start + step] = data.X[rows, start:start + step]
     return replace(data, X=X, y=data.y[rows], weight=data.weight[rows], unlabelled=None)
