@@ -31,11 +31,12 @@ class WhatIfPanel(QWidget):
         self.algorithm = lambda: None  # the tree's algorithm: its rule for near-tied classes
         self._on_screen = False
         self.inputs: dict[str, QWidget] = {}
-        self.form = QFormLayout()
+        self.body = QWidget()  # the form's rows; a new one per schema (see set_tree)
+        self.form = _form(self.body)
         self.result = QLabel("Train a tree to try instances on it.")
         self.result.setWordWrap(True)
         layout = QVBoxLayout(self)
-        layout.addLayout(self.form)
+        layout.addWidget(self.body)
         layout.addWidget(self.result)
         layout.addStretch(1)
 
@@ -57,8 +58,14 @@ class WhatIfPanel(QWidget):
 
     def set_tree(self, tree, example: pd.Series | None = None) -> None:
         self.tree = tree
-        while self.form.rowCount():
-            self.form.removeRow(0)
+        # The rows go into a new form, not yet shown, which then replaces the old one: rows
+        # added to a form on screen cost Qt time in proportion to the rows already there
+        # (5,000 attributes froze the window for minutes; built aside, well under a second).
+        body = QWidget()
+        self.form = _form(body)
+        self.layout().replaceWidget(self.body, body)
+        self.body.deleteLater()
+        self.body = body
         self.inputs = {}
         if tree is None:
             self.result.setText("Train a tree to try instances on it.")
@@ -126,3 +133,10 @@ class WhatIfPanel(QWidget):
         Qt, so show and hide events do not say this.)"""
         self._on_screen = shown
         self.path_changed.emit(getattr(self, "_path", set()) if shown else set())
+
+
+def _form(body: QWidget) -> QFormLayout:
+    """The form's layout on ``body``, flush with the panel as when it was the panel's own."""
+    form = QFormLayout(body)
+    form.setContentsMargins(0, 0, 0, 0)
+    return form
