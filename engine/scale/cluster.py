@@ -10,7 +10,8 @@ another's), sharing the machine's memory, with its dashboard on a free port.
 Every wait checks the monitor, so Cancel cancels the futures of the pass under way. A
 scheduler that goes away mid-fit (or cannot be reached) is one :class:`ArborError`
 naming it; a worker that dies is Dask's to recover: its tasks run again elsewhere, from
-the files, and give the same numbers.
+the files, and give the same numbers. A worker process that dies while a local cluster
+starts fails the start; the cluster is started again (``START_ATTEMPTS`` in all).
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ CONNECT_SECONDS = 10
 POLL_SECONDS = 0.1
 #: A task is tried this many times on workers that died under it (Dask's own count).
 ALLOWED_FAILURES = 3
+#: A local cluster is started this many times when a worker process dies while it starts.
+START_ATTEMPTS = 3
 
 
 def scheduler_address(given: str | None = None) -> str | None:
@@ -39,10 +42,14 @@ def scheduler_address(given: str | None = None) -> str | None:
     return address or None
 
 
-def _lost(address: str, err: BaseException) -> ArborError:
+def _detail(err: BaseException) -> str:
+    """The first line of what ``err`` says (its type when it says nothing), shortened."""
     text = str(err).strip().splitlines()
-    detail = text[0][:160] if text else type(err).__name__
-    return ArborError(f"lost the Dask scheduler at {address} ({detail}); the fit stopped")
+    return text[0][:160] if text else type(err).__name__
+
+
+def _lost(address: str, err: BaseException) -> ArborError:
+    return ArborError(f"lost the Dask scheduler at {address} ({_detail(err)}); the fit stopped")
 
 
 def _is_connection_failure(err: BaseException) -> bool:
@@ -73,23 +80,36 @@ class Cluster:
                          "distributed.worker.daemon": False})
         self._owned = None
         self.address = scheduler_address(address)
-        try:
-            if self.address is None:
-                workers = n_workers or max(1, os.cpu_count() or 1)
-                self._owned = LocalCluster(
-                    n_workers=workers, threads_per_worker=1, processes=processes,
-                    memory_limit=memory_limit or "auto", dashboard_address=":0",
-                    silence_logs=logging.ERROR)
-                self.client = Client(self._owned, set_as_default=False)
-                if processes:
-                    self.client.register_plugin(QuietLogs(), name="arbor-quiet-logs")
-            else:
+        if self.address is None:
+            workers = n_workers or max(1, os.cpu_count() or 1)
+            for attempt in range(1, START_ATTEMPTS + 1):
+                try:
+                    self._owned = LocalCluster(
+                        n_workers=workers, threads_per_worker=1, processes=processes,
+                        memory_limit=memory_limit or "auto", dashboard_address=":0",
+                        silence_logs=logging.ERROR)
+                    self.client = Client(self._owned, set_as_default=False)
+                    if processes:
+                        self.client.register_plugin(QuietLogs(), name="arbor-quiet-logs")
+                    break
+                except Exception as err:  # noqa: BLE001 - Dask raises RuntimeError, OSError...
+                    # A worker process that dies while the cluster starts (killed, out of
+                    # memory) fails the whole start ("Nanny failed to start"): the cluster
+                    # closes itself, and a new one is started, as a worker dying later is
+                    # replaced by its nanny.
+                    self.close()
+                    if attempt == START_ATTEMPTS:
+                        raise ArborError(
+                            f"could not start a local Dask cluster of {workers} worker(s), "
+                            f"{START_ATTEMPTS} times ({_detail(err)}); is a worker process "
+                            "being killed, or memory short?") from None
+        else:
+            try:
                 self.client = Client(self.address, timeout=CONNECT_SECONDS, set_as_default=False)
-        except (OSError, TimeoutError) as err:
-            self.close()
-            where = self.address or "a local cluster"
-            raise ArborError(f"cannot reach the Dask scheduler at {where} "
-                             f"({str(err).strip()[:160] or type(err).__name__})") from None
+            except (OSError, TimeoutError) as err:
+                self.close()
+                raise ArborError(f"cannot reach the Dask scheduler at {self.address} "
+                                 f"({_detail(err)})") from None
         self.shown_address = self.address or self.client.scheduler.address
 
     # ------------------------------------------------------------------ facts

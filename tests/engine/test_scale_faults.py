@@ -137,3 +137,84 @@ def test_closing_after_a_cancelled_fit_is_quiet(tmp_path, capfd):
     time.sleep(0.5)  # anything the workers say on their way out
     err = capfd.readouterr().err
     assert "Traceback" not in err and "ERROR" not in err, err
+
+
+# --- a worker process that dies while a local cluster starts (issue 31, item 10) -----------
+
+
+def _failing_starts(monkeypatch, failures: int):
+    """LocalCluster fails its first ``failures`` starts as Dask does when a worker process
+    dies while it starts; the starts are counted."""
+    import distributed
+
+    real, starts = distributed.LocalCluster, []
+
+    def local_cluster(*args, **kwargs):
+        starts.append(kwargs)
+        if len(starts) <= failures:
+            raise RuntimeError("Nanny failed to start.")
+        return real(*args, **{**kwargs, "processes": False})
+
+    monkeypatch.setattr(distributed, "LocalCluster", local_cluster)
+    return starts
+
+
+def test_a_local_cluster_whose_worker_dies_while_it_starts_is_started_again(monkeypatch):
+    from engine.scale.cluster import START_ATTEMPTS, Cluster
+
+    starts = _failing_starts(monkeypatch, START_ATTEMPTS - 1)
+    with Cluster(n_workers=1, processes=False) as cluster:
+        assert cluster.n_workers == 1 and cluster.wait([cluster.share(7)]) == [7]
+    assert len(starts) == START_ATTEMPTS
+
+
+def test_a_local_cluster_that_never_starts_is_one_line(monkeypatch, tmp_path, capsys):
+    from cli.main import main
+    from engine.scale.cluster import START_ATTEMPTS, Cluster
+
+    starts = _failing_starts(monkeypatch, 1000)
+    with pytest.raises(ArborError, match=rf"could not start a local Dask cluster of 1 worker\(s\), "
+                                         rf"{START_ATTEMPTS} times \(Nanny failed to start\.\)"):
+        Cluster(n_workers=1, processes=False)
+    assert len(starts) == START_ATTEMPTS
+    code = main(["train", _data(tmp_path, n=400, parts=2), "--engine", "dask", "--target", "c"])
+    out, err = capsys.readouterr()
+    assert code == 2 and "Traceback" not in err
+    assert err.strip().splitlines()[-1].startswith("arbor train: error: could not start a local "
+                                                   "Dask cluster")
+    assert "cannot reach the Dask scheduler" not in err
+
+
+@pytest.mark.slow
+def test_a_worker_process_killed_while_the_cluster_starts(tmp_path):
+    """Slow (two or three worker processes start, one of them killed while it starts): only a
+    real worker process can die under a real start, so no quicker test checks this; run with
+    -m slow. Dask failed the start with two tracebacks ("Nanny failed to start")."""
+    import psutil
+
+    from engine.scale.cluster import Cluster
+
+    killed, stop = [], threading.Event()
+
+    def kill_the_first_worker() -> None:
+        while not stop.is_set() and not killed:
+            for child in psutil.Process().children(recursive=True):
+                try:
+                    if "spawn_main" in " ".join(child.cmdline()):
+                        child.kill()
+                        killed.append(child.pid)
+                        return
+                except psutil.Error:  # gone already
+                    continue
+            time.sleep(0.01)
+
+    killer = threading.Thread(target=kill_the_first_worker, daemon=True)
+    killer.start()
+    try:
+        with Cluster(n_workers=1, processes=True) as cluster:
+            assert cluster.n_workers == 1 and cluster.wait([cluster.share(7)]) == [7]
+            shape = _shape(_fit(_data(tmp_path, n=2000, parts=2), cluster))
+    finally:
+        stop.set()
+        killer.join(5)
+    assert killed and len(shape) > 1
