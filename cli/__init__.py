@@ -5,4 +5,4 @@ the two in step), so that ``main.py`` can tell a sub-command from a file to open
 window without importing more than this.
 """
 
-COMMANDS = ("train", "evaluate", "predict", "explain", "path", "baseline", "compile")
+COMMANDS = ("train", "evaluate", "predict", "explain", "summary", "path", "baseline", "compile")
