@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 from engine.evaluate.report import evaluation_text, per_class_rows
 from gui.drawing import palette
 from gui.panels.confusion_view import ConfusionView
+from gui.panels.lazy_plot import LazyPlot
 
 CURVES = ("ROC", "Precision-recall")
 PLOTS = ("Predicted against actual", "Residuals")
@@ -45,20 +46,29 @@ class CurvesView(QWidget):
         self.kind = QComboBox()
         self.kind.setToolTip("ROC: true against false positive rate as the threshold falls; precision-"
                              "recall: how pure the rows called positive are as more are found")
-        self.plot = pg.PlotWidget(background="w")
-        self.plot.setMenuEnabled(False)
-        self.plot.showGrid(x=True, y=True, alpha=0.15)
+        # Made when the tab is first shown or there is something to draw (issue 29).
+        self.figure = LazyPlot(self._set_up, make=lambda: pg.PlotWidget(background="w"))
         self.legend = QLabel()
         self.legend.setWordWrap(True)
         self.legend.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.kind)
-        layout.addWidget(self.plot, 1)
+        layout.addWidget(self.figure, 1)
         layout.addWidget(self.legend)
         self.kind.currentIndexChanged.connect(lambda *_: self._draw())
         self.evaluation = None
         self.lines: dict[str, object] = {}
+
+    @property
+    def plot(self) -> pg.PlotWidget:
+        """The plot, made the first time it is needed."""
+        return self.figure.plot
+
+    @staticmethod
+    def _set_up(plot: pg.PlotWidget) -> None:
+        plot.setMenuEnabled(False)
+        plot.showGrid(x=True, y=True, alpha=0.15)
 
     def show_evaluation(self, ev) -> None:
         self.evaluation = ev
@@ -71,9 +81,10 @@ class CurvesView(QWidget):
         self._draw()
 
     def _draw(self) -> None:
-        self.plot.clear()
         self.lines = {}
         ev = self.evaluation
+        if ev is not None or self.figure.built:
+            self.plot.clear()
         if ev is None:
             self.legend.setText("")
             return

@@ -24,6 +24,7 @@ from engine.export.node_data import (
     node_data,
 )
 from gui.drawing.palette import CLASS_COLOURS, REGRESSION, SELECTED, TEXT, class_colour
+from gui.panels.lazy_plot import LazyPlot
 from gui.session.jobs import start_on_pool
 
 #: A node with at least this much training weight is worked out on a worker thread.
@@ -50,8 +51,10 @@ def _swatch(colour: str, name: str) -> str:
 class _PlotWidget(pg.PlotWidget):
     """A plot that asks for little room (pyqtgraph asks for 480 px): the inspector scrolls."""
 
+    HINT = QSize(280, 190)
+
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
-        return QSize(280, 190)
+        return self.HINT
 
 
 class _Relay(QObject):
@@ -82,24 +85,33 @@ class NodePlot(QWidget):
         self.relay = _Relay(self)
         self.relay.ready.connect(self._on_relay_ready)
         self.title = QLabel("<b>Node plot</b>")
-        self.plot = _PlotWidget(background="w")
-        self.plot.setMinimumHeight(150)
-        self.plot.setMenuEnabled(False)
-        self.plot.hideButtons()
-        for side in ("left", "bottom"):
-            axis = self.plot.getAxis(side)
-            axis.enableAutoSIPrefix(False)
-            axis.setTextPen(pg.mkPen(TEXT))
-            axis.setPen(pg.mkPen(MUTED))
+        # Made on the first node to draw (issue 29): hidden until then, as an empty plot was.
+        self.figure = LazyPlot(self._set_up, make=lambda: _PlotWidget(background="w"), hint=_PlotWidget.HINT)
         self.caption = QLabel()
         self.caption.setTextFormat(Qt.TextFormat.RichText)  # names in it are escaped
         self.caption.setWordWrap(True)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 4, 0, 4)
         layout.addWidget(self.title)
-        layout.addWidget(self.plot)
+        layout.addWidget(self.figure)
         layout.addWidget(self.caption)
         self.clear()
+
+    @property
+    def plot(self) -> pg.PlotWidget:
+        """The plot, made the first time it is needed."""
+        return self.figure.plot
+
+    @staticmethod
+    def _set_up(plot: pg.PlotWidget) -> None:
+        plot.setMinimumHeight(150)
+        plot.setMenuEnabled(False)
+        plot.hideButtons()
+        for side in ("left", "bottom"):
+            axis = plot.getAxis(side)
+            axis.enableAutoSIPrefix(False)
+            axis.setTextPen(pg.mkPen(TEXT))
+            axis.setPen(pg.mkPen(MUTED))
 
     def showEvent(self, event) -> None:  # noqa: N802 - Qt override
         """In a scroll area (the inspector), keep within its visible width even when a wide card
@@ -186,16 +198,17 @@ class NodePlot(QWidget):
 
     # ------------------------------------------------------------------ drawing
     def _draw(self, plot) -> None:
-        self.plot.clear()
-        self.plot.enableAutoRange()
         self.bars, self.points, self.means, self.cut = [], None, [], None
         self.share_labels: list[pg.TextItem] = []
         self.shown = plot
-        self.plot.setVisible(plot is not None)  # no empty axes taking the inspector's room
-        bottom = self.plot.getAxis("bottom")
-        bottom.setTicks(None)
-        bottom.setLabel("")
-        self.plot.getAxis("left").setLabel("")
+        self.figure.setVisible(plot is not None)  # no empty axes taking the inspector's room
+        if plot is not None or self.figure.built:
+            self.plot.clear()
+            self.plot.enableAutoRange()
+            bottom = self.plot.getAxis("bottom")
+            bottom.setTicks(None)
+            bottom.setLabel("")
+            self.plot.getAxis("left").setLabel("")
         if plot is None:
             self.title.setText("<b>Node plot</b>")
         elif isinstance(plot, NumericSplitData):

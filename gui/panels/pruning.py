@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 from engine.prune.cost_complexity import cost_complexity_path, prune_to_step
 from engine.prune.record import COLLAPSED, IS_LEAF, KEPT, PRUNED, RAISED, RECORD_LIMIT, node_at
 from gui.panels.cards import Card
+from gui.panels.lazy_plot import LazyPlot
 from gui.panels.pruning_text import decision_html
 
 INTROS = {
@@ -50,8 +51,10 @@ class _Plots(pg.GraphicsLayoutWidget):
     """Plots that ask for little room: in a scrolling dock the panel's height follows its parts'
     size hints (the wrapped labels make it height-for-width), and pyqtgraph asks for 480 px."""
 
+    HINT = QSize(300, 200)
+
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
-        return QSize(300, 200)
+        return self.HINT
 
 
 class _StepSample(pg.ItemSample):
@@ -109,22 +112,9 @@ class PruningPanel(QWidget):
 
     # ------------------------------------------------------------------ CART's path
     def _build_path_page(self) -> QWidget:
-        self.graphics = _Plots()
-        self.graphics.setBackground("w")
-        # The legend has a row of its own above the plot, so it never covers a curve.
-        self.legend = pg.LegendItem(colCount=2, labelTextColor="#1E2430")
-        self.graphics.addItem(self.legend, row=0, col=0)
-        self.plot = self.graphics.addPlot(row=1, col=0)
-        _plain_axis(self.plot.getAxis("bottom"), "alpha (effective), by rank")
-        _plain_axis(self.plot.getAxis("left"), "share of the rows")
-        self.leaves_axis = pg.ViewBox()
-        self.plot.showAxis("right")
-        _plain_axis(self.plot.getAxis("right"), "leaves")
-        self.plot.scene().addItem(self.leaves_axis)
-        self.plot.getAxis("right").linkToView(self.leaves_axis)
-        self.leaves_axis.setXLink(self.plot)
-        self.plot.getViewBox().sigResized.connect(
-            lambda: self.leaves_axis.setGeometry(self.plot.getViewBox().sceneBoundingRect()))
+        # Made when the page is first shown or a path drawn (issue 29): most trees are not CART's.
+        self.figure = LazyPlot(self._set_up_plots, make=_Plots, hint=_Plots.HINT)
+        self.leaves_axis: pg.ViewBox | None = None  # the right axis's view, made with the plot
         self.marker = pg.InfiniteLine(angle=90, pen=pg.mkPen("#D55E00", width=2))
         self.scale = QComboBox()
         self.scale.addItems(["rank", "log"])
@@ -147,12 +137,36 @@ class PruningPanel(QWidget):
         row.addStretch(1)
         layout = QVBoxLayout(page)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.graphics, 1)
+        layout.addWidget(self.figure, 1)
         layout.addLayout(row)
         layout.addWidget(self.slider)
         layout.addWidget(self.cv_button)
         layout.addWidget(self.info)
         return page
+
+    @property
+    def plot(self) -> pg.PlotItem:
+        """The path's plot (under the legend's row), made the first time it is needed."""
+        return self.figure.plot.getItem(1, 0)
+
+    @property
+    def legend(self) -> pg.LegendItem:
+        """The curves' names, in a row of their own above the plot, so they never cover a curve."""
+        return self.figure.plot.getItem(0, 0)
+
+    def _set_up_plots(self, graphics: pg.GraphicsLayoutWidget) -> None:
+        graphics.setBackground("w")
+        graphics.addItem(pg.LegendItem(colCount=2, labelTextColor="#1E2430"), row=0, col=0)
+        plot = graphics.addPlot(row=1, col=0)
+        _plain_axis(plot.getAxis("bottom"), "alpha (effective), by rank")
+        _plain_axis(plot.getAxis("left"), "share of the rows")
+        self.leaves_axis = leaves = pg.ViewBox()
+        plot.showAxis("right")
+        _plain_axis(plot.getAxis("right"), "leaves")
+        plot.scene().addItem(leaves)
+        plot.getAxis("right").linkToView(leaves)
+        leaves.setXLink(plot)
+        plot.getViewBox().sigResized.connect(lambda: leaves.setGeometry(plot.getViewBox().sceneBoundingRect()))
 
     def _x(self) -> np.ndarray:
         """Where each alpha of the path sits on the x axis."""
@@ -176,9 +190,10 @@ class PruningPanel(QWidget):
         self.full, self._choice = full_tree, None
         if full_tree is None:
             self.path, self.alphas = None, np.zeros(0)
-            self.plot.clear()
-            self.leaves_axis.clear()
-            self.legend.clear()
+            if self.figure.built:
+                self.plot.clear()
+                self.leaves_axis.clear()
+                self.legend.clear()
             self.info.setText("Train a CART tree to see its pruning path.")
             return
         self.path = path if path is not None else cost_complexity_path(full_tree)

@@ -32,6 +32,7 @@ from engine.export.labels import number
 from engine.learn.explain import node_rows
 from engine.learn.split_curves import LABELS, split_curve
 from gui.drawing.palette import SELECTED, TEXT
+from gui.panels.lazy_plot import LazyPlot
 from gui.session.jobs import start_on_pool
 
 #: A node with at least this much training weight is scored on a worker thread.
@@ -52,8 +53,10 @@ class _PlotWidget(pg.GraphicsLayoutWidget):
     """The plot with its legend underneath (inside it, the legend hid the peaks in a narrow
     dock), asking for little room: the inspector scrolls."""
 
+    HINT = QSize(280, 250)
+
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
-        return QSize(280, 250)
+        return self.HINT
 
 
 class _Relay(QObject):
@@ -102,27 +105,9 @@ class SplitCurveView(QWidget):
         head.setContentsMargins(0, 0, 0, 0)
         head.addWidget(self.fold)
         head.addWidget(self.attribute, 1)
-        self.plot = _PlotWidget()
-        self.plot.setBackground("w")
-        self.plot.setMinimumHeight(210)
-        self.plot.ci.setContentsMargins(2, 2, 2, 2)
-        self.axes = self.plot.addPlot(row=0, col=0)
-        self.axes.setMenuEnabled(False)
-        # A million-row node has a cut per distinct value: draw each pixel's extremes only.
-        self.axes.setDownsampling(auto=True, mode="peak")
-        self.axes.setClipToView(True)
-        self.axes.hideButtons()
-        for side in ("left", "bottom"):
-            axis = self.axes.getAxis(side)
-            axis.enableAutoSIPrefix(False)
-            axis.setTextPen(pg.mkPen(TEXT))
-            axis.setPen(pg.mkPen(MUTED))
-        self.axes.getAxis("left").setLabel("score")
-        self.legend = pg.LegendItem(colCount=3, labelTextColor=TEXT, labelTextSize="7pt",
-                                    horSpacing=6, verSpacing=-8)
-        self.plot.addItem(self.legend, row=1, col=0)
+        # Made on the first curve to draw (issue 29): hidden until then, as an empty plot was.
+        self.figure = LazyPlot(self._set_up, make=_PlotWidget, hint=_PlotWidget.HINT)
         self.hover_line = pg.InfiniteLine(angle=90, pen=pg.mkPen(MUTED, width=1, style=Qt.PenStyle.DotLine))
-        self.plot.scene().sigMouseMoved.connect(self._on_mouse)
         self.caption = QLabel()
         self.caption.setTextFormat(Qt.TextFormat.RichText)  # names in it are escaped
         self.caption.setWordWrap(True)
@@ -132,7 +117,7 @@ class SplitCurveView(QWidget):
         self.body = QWidget()
         body = QVBoxLayout(self.body)
         body.setContentsMargins(0, 0, 0, 0)
-        body.addWidget(self.plot)
+        body.addWidget(self.figure)
         body.addWidget(self.hover)
         body.addWidget(self.caption)
         layout = QVBoxLayout(self)
@@ -140,6 +125,41 @@ class SplitCurveView(QWidget):
         layout.addLayout(head)
         layout.addWidget(self.body)
         self.clear()
+
+    @property
+    def plot(self) -> pg.GraphicsLayoutWidget:
+        """The plot above its legend, made the first time it is needed."""
+        return self.figure.plot
+
+    @property
+    def axes(self) -> pg.PlotItem:
+        """The curves' axes (in the plot's first row)."""
+        return self.plot.getItem(0, 0)
+
+    @property
+    def legend(self) -> pg.LegendItem:
+        """The measures' names (in the row under the axes)."""
+        return self.plot.getItem(1, 0)
+
+    def _set_up(self, plot: pg.GraphicsLayoutWidget) -> None:
+        plot.setBackground("w")
+        plot.setMinimumHeight(210)
+        plot.ci.setContentsMargins(2, 2, 2, 2)
+        axes = plot.addPlot(row=0, col=0)
+        axes.setMenuEnabled(False)
+        # A million-row node has a cut per distinct value: draw each pixel's extremes only.
+        axes.setDownsampling(auto=True, mode="peak")
+        axes.setClipToView(True)
+        axes.hideButtons()
+        for side in ("left", "bottom"):
+            axis = axes.getAxis(side)
+            axis.enableAutoSIPrefix(False)
+            axis.setTextPen(pg.mkPen(TEXT))
+            axis.setPen(pg.mkPen(MUTED))
+        axes.getAxis("left").setLabel("score")
+        plot.addItem(pg.LegendItem(colCount=3, labelTextColor=TEXT, labelTextSize="7pt",
+                                   horSpacing=6, verSpacing=-8), row=1, col=0)
+        plot.scene().sigMouseMoved.connect(self._on_mouse)
 
     # ------------------------------------------------------------------ wiring
     def showEvent(self, event) -> None:  # noqa: N802 - Qt override
@@ -285,17 +305,18 @@ class SplitCurveView(QWidget):
         return np.arange(len(curve), dtype=float) if curve.nominal else np.asarray(curve.thresholds, float)
 
     def _draw(self, curve) -> None:
-        self.axes.clear()
-        self.legend.clear()
-        self.axes.enableAutoRange()
         self.lines, self.marks = {}, {}
         self.shown = curve
         self.hover.setText("")
         has_cuts = curve is not None and len(curve) > 0
-        self.plot.setVisible(has_cuts)
-        bottom = self.axes.getAxis("bottom")
-        bottom.setTicks(None)
-        bottom.setLabel("")
+        self.figure.setVisible(has_cuts)
+        if has_cuts or self.figure.built:
+            self.axes.clear()
+            self.legend.clear()
+            self.axes.enableAutoRange()
+            bottom = self.axes.getAxis("bottom")
+            bottom.setTicks(None)
+            bottom.setLabel("")
         if curve is not None:
             self._curve(curve)
         self.curve_shown.emit(curve)

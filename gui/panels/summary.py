@@ -23,6 +23,7 @@ from engine.data.summary import ColumnSummary, TableSummary, rows_in_bar, summar
 from engine.data.table import NOMINAL, NUMERIC
 from engine.errors import ArborError
 from gui.drawing import palette
+from gui.panels.lazy_plot import LazyPlot
 from gui.plain_text import plain_label, plain_tip
 from gui.session.jobs import Job, run_aside
 
@@ -56,8 +57,10 @@ def _bar_labels(column: ColumnSummary) -> list[str]:
 class _Plot(pg.PlotWidget):
     """A histogram that asks for little room (pyqtgraph asks for 480 px)."""
 
+    HINT = QSize(280, 160)
+
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
-        return QSize(280, 160)
+        return self.HINT
 
 
 class SummaryPanel(QWidget):
@@ -96,15 +99,8 @@ class SummaryPanel(QWidget):
         self.columns.itemSelectionChanged.connect(self._on_columns_selection_changed)
         self.caption = plain_label()
         self.caption.setToolTip(HOW)
-        self.plot = _Plot(background="w")
-        self.plot.setMenuEnabled(False)
-        self.plot.setMouseEnabled(x=False, y=False)
-        self.plot.hideButtons()
-        self.plot.getAxis("left").enableAutoSIPrefix(False)
-        self.plot.getAxis("bottom").enableAutoSIPrefix(False)
-        self.plot.setToolTip(HOW)
-        self.plot.scene().sigMouseClicked.connect(self._on_plot_clicked)
-        self.plot.scene().sigMouseMoved.connect(self._on_plot_hovered)
+        # Made when the dock is first shown or a column drawn (issue 29).
+        self.figure = LazyPlot(self._set_up, make=lambda: _Plot(background="w"), hint=_Plot.HINT)
         self.legend = QLabel()
         self.legend.setTextFormat(Qt.TextFormat.RichText)
         self.legend.setWordWrap(True)
@@ -116,7 +112,7 @@ class SummaryPanel(QWidget):
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(2)
         column.addWidget(self.caption)
-        column.addWidget(self.plot, 1)
+        column.addWidget(self.figure, 1)
         column.addWidget(self.legend)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(self.columns)
@@ -130,6 +126,21 @@ class SummaryPanel(QWidget):
         layout.addWidget(self.status)
         self._timer = QTimer(self, singleShot=True, interval=REFRESH_DELAY_MS)
         self._timer.timeout.connect(self._invalidate)
+
+    @property
+    def plot(self) -> pg.PlotWidget:
+        """The histogram, made the first time it is needed."""
+        return self.figure.plot
+
+    def _set_up(self, plot: pg.PlotWidget) -> None:
+        plot.setMenuEnabled(False)
+        plot.setMouseEnabled(x=False, y=False)
+        plot.hideButtons()
+        plot.getAxis("left").enableAutoSIPrefix(False)
+        plot.getAxis("bottom").enableAutoSIPrefix(False)
+        plot.setToolTip(HOW)
+        plot.scene().sigMouseClicked.connect(self._on_plot_clicked)
+        plot.scene().sigMouseMoved.connect(self._on_plot_hovered)
 
     def bind(self, controller) -> None:
         self.controller = controller
@@ -237,7 +248,8 @@ class SummaryPanel(QWidget):
         self._draw(self.summary.column(name) if name is not None else None)
 
     def _draw(self, column: ColumnSummary | None) -> None:
-        self.plot.clear()
+        if self.figure.built:
+            self.plot.clear()
         self._bars = []
         self.column = column
         if column is None or not column.counts:

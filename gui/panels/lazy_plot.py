@@ -1,0 +1,109 @@
+"""A pyqtgraph plot made the first time it is needed (issue 29).
+
+A pyqtgraph plot costs a few hundredths of a second to make (its view box's menu, its axes),
+and the window has several a person may never look at; every start of the app and every
+test that builds a window paid for them all. A :class:`LazyPlot` stands where the plot goes
+and makes it the first time the plot is asked for (``.plot``) or the holder is first shown,
+so the window looks the same and opens faster.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pyqtgraph as pg
+from PySide6.QtCore import QRectF, QSize
+from PySide6.QtWidgets import (
+    QFrame,
+    QGraphicsScene,
+    QGraphicsView,
+    QGraphicsWidget,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
+
+_unmade_hints: tuple[QSize, QSize] | None = None
+
+
+def _view_hints() -> tuple[QSize, QSize]:
+    """The size hint and minimum size hint of a pyqtgraph view not shown yet: Qt works them
+    out from the view's frame, scroll bars, scene rectangle (640 × 480: a new widget's size)
+    and screen, so a plain view set up the same way gives them without pyqtgraph's cost."""
+    global _unmade_hints
+    if _unmade_hints is None:
+        scene = QGraphicsScene()
+        view = QGraphicsView(scene)
+        view.setFrameShape(QFrame.Shape.NoFrame)
+        view.setSceneRect(QRectF(0, 0, 640, 480))
+        _unmade_hints = (view.sizeHint(), view.minimumSizeHint())
+    return _unmade_hints
+
+
+def _lay_out(view: pg.GraphicsView) -> None:
+    """Lay out the view's items now, as a turn of the event loop did for a plot made with the
+    window before it drew: a range set with pyqtgraph's own padding depends on the size of the
+    view box then (the pruning plot's leaves axis). Only this view's layouts: the window's own
+    are left to the event loop, as before."""
+    widgets = [item for item in view.scene().items() if isinstance(item, QGraphicsWidget)]
+    for _ in range(4):  # laying out one level can change the room of the one above
+        # QGraphicsWidget.layout: pyqtgraph's items have an attribute of that name.
+        pending = [layout for w in widgets
+                   if (layout := QGraphicsWidget.layout(w)) is not None and not layout.isActivated()]
+        if not pending:
+            return
+        for layout in pending:
+            layout.activate()
+
+
+class LazyPlot(QWidget):
+    """Holds a pyqtgraph widget made by ``make()`` on first use, then passed to ``setup`` (once)
+    for what hangs off it: legends, lines, axis labels, signals.
+
+    Until then it asks the layout for the room the plot would (``hint``: the size hint of a
+    ``make`` that overrides it), so docks and scroll areas are laid out as with the plot.
+    """
+
+    def __init__(self, setup: Callable[[pg.GraphicsView], None],
+                 make: Callable[[], pg.GraphicsView] = pg.PlotWidget, hint: QSize | None = None,
+                 parent: QWidget | None = None):
+        super().__init__(parent)
+        self._setup, self._make, self._hint = setup, make, hint
+        self._plot: pg.GraphicsView | None = None
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)  # as pyqtgraph's
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+
+    @property
+    def built(self) -> bool:
+        """Whether the plot has been made."""
+        return self._plot is not None
+
+    @property
+    def plot(self) -> pg.GraphicsView:
+        """The plot, made (and set up) now if it was not yet."""
+        if self._plot is None:
+            self._plot = self._make()
+            self._setup(self._plot)
+            _lay_out(self._plot)
+            self.layout().addWidget(self._plot)
+            if self.isVisible():  # shown now, not on the next turn of the event loop
+                self._plot.show()
+            self.updateGeometry()
+        return self._plot
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt override
+        """Shown: the plot (empty axes until there is something to draw) is needed now."""
+        if self._plot is None:
+            _ = self.plot
+        super().showEvent(event)
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
+        if self._plot is not None:
+            return super().sizeHint()
+        return self._hint if self._hint is not None else _view_hints()[0]
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt override
+        if self._plot is not None:
+            return super().minimumSizeHint()
+        return _view_hints()[1]
