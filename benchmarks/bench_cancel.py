@@ -14,7 +14,7 @@ function is wrapped to note when it starts; Cancel comes ``--after`` seconds lat
 default). The promise is 0.2 s in every phase; a phase that ended before the cancel says so.
 ``--splitter`` picks the numeric search (auto by default: histogram for CART from 500,000
 rows) and ``--repeat`` measures each phase several times. (The tests check that a cancel
-stops every phase, tests/engine/test_cancel_phases.py and test_builder.py, never how soon.)
+stops every phase, tests/engine/evaluate/test_cancel_phases.py and test_builder.py, never how soon.)
 Data: bench_cart's generator (10 numeric and 5 nominal attributes, 3 noisy classes).
 """
 

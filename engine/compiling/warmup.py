@@ -13,7 +13,7 @@ in the mode :func:`~engine.fast.builder.plan` picks), for small tables of each k
 multiway and binary, CART's two-group splits, the window's step-by-step growth, a
 subtree regrown below a hand edit with fractional weights). Whatever the
 kernels' signatures become, fits like these compile them;
-``tests/engine/test_compile_lifecycle.py`` checks that real fits then compile nothing new.
+``tests/engine/compiling/test_compile_lifecycle.py`` checks that real fits then compile nothing new.
 
 (It stops at the builder rather than going through ``DecisionTree.fit``: the growth
 loop asks :mod:`engine.compiling.lifecycle` whether the kernels are ready, so going through

@@ -8,7 +8,7 @@ keep in step: the kernel modules' source files are executed a second time, into 
 module objects (never put in ``sys.modules``), as they run on a machine without numba
 (``engine.fast.kernels`` then leaves its functions undecorated), with their imports of
 each other pointing at those copies. So the same statements run, in the same order, on
-the same IEEE doubles, and the tree is the same (``tests/engine/test_builder.py``
+the same IEEE doubles, and the tree is the same (``tests/engine/fast/test_builder.py``
 checks); and numba is never imported for it. Interpreted, a kernel is some hundred times
 slower, which is why only small fits take this path (:data:`INTERPRETED_MAX_CELLS`).
 """

@@ -201,7 +201,7 @@ def _hold_trainings(monkeypatch, until):
 
 def test_cancel_a_long_run_keeps_the_previous_tree(qtbot, window, monkeypatch):
     """Cancel while a training runs: the job says it was cancelled and the tree on screen
-    stays. (That a cancel stops the growth itself: tests/engine/test_builder.py.)"""
+    stays. (That a cancel stops the growth itself: tests/engine/fast/test_builder.py.)"""
     train_and_wait(qtbot, window)
     qtbot.waitUntil(lambda: window.controller.result is not None)
     before = window.controller.result

@@ -372,7 +372,7 @@ def test_output_cut_short_by_the_reader_is_not_an_error():
     import sys
     from pathlib import Path
 
-    root = Path(__file__).parents[2]
+    root = Path(__file__).parents[3]
     script = f"{sys.executable} main.py train --sample iris --json | head -1"
     done = subprocess.run(["bash", "-o", "pipefail", "-c", script], cwd=root, capture_output=True,
                           text=True, timeout=120)

@@ -17,7 +17,7 @@ from engine.evaluate.evaluation import cross_validate
 from engine.evaluate.figures import cross_validated, few_rows_note, training_figures
 from engine.learn.editing import make_leaf
 
-WEKA = Path(__file__).parents[1] / "fixtures" / "weka" / "data"
+WEKA = Path(__file__).parents[2] / "fixtures" / "weka" / "data"
 
 
 def test_weather_training_figures_beside_the_seeds_baselines(weather):

@@ -12,7 +12,7 @@ from engine.data.samples import load_sample, sample_names, sample_path
 from engine.errors import ArborError
 
 WEKA_EXAMPLES = Path("/usr/share/doc/weka/examples")
-DATASETS = Path(__file__).resolve().parents[2] / "resources" / "datasets"
+DATASETS = Path(__file__).resolve().parents[3] / "resources" / "datasets"
 
 EXPECTED = {  # name: (rows, columns, target, {column: categories} for a few columns)
     "weather": (

@@ -189,7 +189,7 @@ def test_the_command_line_draws_without_the_windows_widgets(tmp_path):
             "sys.exit(status or ('PySide6.QtWidgets' in sys.modules and 'QtWidgets was imported'))")
     target = tmp_path / "tree.png"
     run = subprocess.run([sys.executable, "-c", code, "train", "--sample", "weather", "--image", str(target)],
-                         cwd=Path(__file__).resolve().parents[2], capture_output=True, text=True,
+                         cwd=Path(__file__).resolve().parents[3], capture_output=True, text=True,
                          env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
     assert run.returncode == 0, run.stderr
     assert not QImage(str(target)).isNull()

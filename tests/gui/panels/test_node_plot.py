@@ -91,7 +91,7 @@ def test_a_regression_split_draws_the_engines_points_and_means(qtbot):
     from engine.data.io import read_table
     from engine.estimator import DecisionTree
 
-    path = Path(__file__).resolve().parents[2] / "resources" / "datasets" / "weather-numeric.arff"
+    path = Path(__file__).resolve().parents[3] / "resources" / "datasets" / "weather-numeric.arff"
     table = read_table(path, target="temperature")
     model = DecisionTree(task="regression", algorithm="cart", prune="none", min_samples_leaf=2).fit(table)
     data = encode(table, "regression")

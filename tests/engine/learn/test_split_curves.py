@@ -17,7 +17,7 @@ from engine.learn.explain import attribute_table, node_rows, used_on_path
 from engine.learn.split_curves import split_curve
 from engine.settings import resolve
 
-WEKA = Path(__file__).resolve().parents[1] / "fixtures" / "weka" / "data"
+WEKA = Path(__file__).resolve().parents[2] / "fixtures" / "weka" / "data"
 MEASURES = ("info_gain", "gain_ratio", "gini_gain")
 
 

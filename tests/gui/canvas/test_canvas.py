@@ -310,7 +310,7 @@ def test_the_legend_takes_a_corner_free_of_nodes(qtbot):
     from engine.data.arff import read_arff
     from gui.canvas.corners import covers
 
-    segment = read_arff(Path(__file__).parents[1] / "fixtures" / "weka" / "data" / "segment-challenge.arff")
+    segment = read_arff(Path(__file__).parents[2] / "fixtures" / "weka" / "data" / "segment-challenge.arff")
     view = TreeCanvas()
     view.resize(580, 340)  # the canvas of a 1280x720 window
     qtbot.addWidget(view)

@@ -17,7 +17,7 @@ from engine.export.node_data import (
     node_data,
 )
 
-DATA = Path(__file__).resolve().parents[2] / "resources" / "datasets"
+DATA = Path(__file__).resolve().parents[3] / "resources" / "datasets"
 
 
 def _fit(table, task="classification", **options):

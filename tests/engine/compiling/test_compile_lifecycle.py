@@ -26,7 +26,7 @@ from engine.compiling import lifecycle as kernels
 from engine.fast import NUMBA_INSTALLED
 from engine.fast.compile import cache
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 needs_numba = pytest.mark.skipif(not NUMBA_INSTALLED, reason="numba is not installed")
 
 FAKE_WARM_UP = """\

@@ -261,7 +261,7 @@ def test_a_killed_save_leaves_a_recognisable_file_the_next_save_removes(tmp_path
         "    time.sleep(60)\n"
         f"write_atomic({str(target)!r}, slow)\n"
     )
-    root = os.path.dirname(os.path.dirname(os.path.dirname(__file__)))
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
     child = subprocess.Popen([sys.executable, "-c", script], cwd=root)
     try:
         for _ in range(600):

@@ -3,13 +3,12 @@
 import json
 from pathlib import Path
 
-RECORDED = Path(__file__).resolve().parents[1] / "fixtures" / "weka"
+RECORDED = Path(__file__).resolve().parents[2] / "fixtures" / "weka"
 
 
 def test_weka_folds_give_j48s_cross_validated_count(qtbot, window):
     from engine.data.arff import read_arff
-
-    from .conftest import train_and_wait
+    from tests.gui.conftest import train_and_wait
 
     glass = read_arff(RECORDED / "data" / "glass.arff")
     window.controller.load_table(glass, None)

@@ -7,7 +7,7 @@ branch), tables with missing values (vote, synth-missing, breast-cancer with 5 f
 another seed) and regression on diabetes and labor (labor with missing values).
 
 Record again (only when a change to the CV error is meant) with
-``python -m tests.engine.test_cv_alpha_recorded``.
+``python -m tests.engine.prune.test_cv_alpha_recorded``.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from engine.data.io import read_table
 from engine.estimator import DecisionTree
 from engine.prune.alpha import choose_alpha
 
-ROOT = Path(__file__).resolve().parents[1] / "fixtures"
+ROOT = Path(__file__).resolve().parents[2] / "fixtures"
 DATA = ROOT / "weka" / "data"
 RECORDED = ROOT / "cv_alpha" / "recorded.json"
 

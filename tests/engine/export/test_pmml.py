@@ -21,7 +21,7 @@ from engine.data.samples import load_sample
 from engine.estimator import DecisionTree
 from engine.export.pmml import NS, to_pmml
 
-SCHEMA = Path(__file__).parents[1] / "fixtures" / "pmml" / "pmml-4-4.xsd"
+SCHEMA = Path(__file__).parents[2] / "fixtures" / "pmml" / "pmml-4-4.xsd"
 P = f"{{{NS}}}"
 PREDICATES = {"True", "False", "SimplePredicate", "SimpleSetPredicate", "CompoundPredicate"}
 

@@ -24,7 +24,7 @@ from engine.export.pmml import NS, to_pmml
 from engine.export.python_code import to_python
 from engine.export.rule_set import rules_text, simplify_rules, to_rules
 from engine.export.text import to_text
-from tests.engine.test_pmml import score
+from tests.engine.export.test_pmml import score
 
 P = f"{{{NS}}}"
 A = 'quote " triple """ back\\slash {brace}'
