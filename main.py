@@ -48,14 +48,20 @@ def _run(argv: list[str]) -> int:
 
     problem = display_problem()
     if problem:
-        print(f"arbor: cannot open the window: {problem}. The command line works without one: "
-              "python main.py --help", file=sys.stderr)
+        print(
+            f"arbor: cannot open the window: {problem}. The command line works without one: "
+            "python main.py --help",
+            file=sys.stderr,
+        )
         return 2
     try:
         from gui.app import run
     except ImportError as err:
-        print(f"arbor: cannot open the window: {err}\n(the command line works without it: "
-              "arbor --help)", file=sys.stderr)
+        print(
+            f"arbor: cannot open the window: {err}\n(the command line works without it: "
+            "arbor --help)",
+            file=sys.stderr,
+        )
         return 2
     return run(argv)
 

@@ -50,14 +50,28 @@ def write_arff(path: Path, n: int, missing: float = 0.0) -> None:
         f.writelines(f"@attribute c{i} {{v0,v1,v2,v3,v4}}\n" for i in range(5))
         f.write("@attribute y {a,b,c}\n@data\n")
         for r in range(n):
-            f.write(",".join(["?" if v != v else repr(float(v)) for v in X[r, :10]]
-                             + ["?" if v != v else f"v{int(v)}" for v in X[r, 10:]]
-                             + [labels[r]]) + "\n")
+            f.write(
+                ",".join(
+                    ["?" if v != v else repr(float(v)) for v in X[r, :10]]
+                    + ["?" if v != v else f"v{int(v)}" for v in X[r, 10:]]
+                    + [labels[r]]
+                )
+                + "\n"
+            )
 
 
 def j48(path: Path, unpruned: bool) -> tuple[float, int, int]:
-    cmd = ["java", "-Xmx4g", "-cp", WEKA_JAR, "weka.classifiers.trees.J48", *(["-U"] if unpruned else []),
-           "-t", str(path), "-no-cv"]
+    cmd = [
+        "java",
+        "-Xmx4g",
+        "-cp",
+        WEKA_JAR,
+        "weka.classifiers.trees.J48",
+        *(["-U"] if unpruned else []),
+        "-t",
+        str(path),
+        "-no-cv",
+    ]
     out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
     seconds = float(re.search(r"Time taken to build model:\s*([\d.]+)", out).group(1))
     leaves = int(re.search(r"Number of Leaves\s*:\s*(\d+)", out).group(1))
@@ -81,8 +95,10 @@ def main() -> None:
         path = Path(tmp) / "warm.arff"
         write_arff(path, 3000, args.missing)
         DecisionTree(algorithm="c45").fit(read_arff(path))  # compiled kernels loaded
-        print(f"{'rows':>8} {'pruning':>11} | {'J48':>7} {'Arbor':>7} {'ratio':>5} | "
-              f"{'leaves J48 / ours':>17} {'size J48 / ours':>15}")
+        print(
+            f"{'rows':>8} {'pruning':>11} | {'J48':>7} {'Arbor':>7} {'ratio':>5} | "
+            f"{'leaves J48 / ours':>17} {'size J48 / ours':>15}"
+        )
         for n in sizes:
             path = Path(tmp) / f"c45_{n}.arff"
             write_arff(path, n, args.missing)
@@ -97,8 +113,11 @@ def main() -> None:
                 t_j48, t_ours = statistics.median(t for t, _, _ in theirs), statistics.median(ours)
                 _, leaves, size = theirs[-1]
                 tree = model.tree_
-                print(f"{n:>8} {prune:>11} | {t_j48:>6.2f}s {t_ours:>6.2f}s {t_ours / t_j48:>5.2f} | "
-                      f"{leaves:>8} / {tree.n_leaves:<6} {size:>7} / {tree.n_nodes:<6}", flush=True)
+                print(
+                    f"{n:>8} {prune:>11} | {t_j48:>6.2f}s {t_ours:>6.2f}s {t_ours / t_j48:>5.2f} | "
+                    f"{leaves:>8} / {tree.n_leaves:<6} {size:>7} / {tree.n_nodes:<6}",
+                    flush=True,
+                )
 
 
 if __name__ == "__main__":

@@ -44,15 +44,27 @@ PHASES = {
     "building nodes": ({"algorithm": "cart"}, 0, "engine.fast.builder:to_nodes"),
     "collapse": ({"algorithm": "c45", "prune": "none"}, 0, "engine.fitting:collapse_tree"),
     "pessimistic": ({"algorithm": "c45"}, 0, "engine.fitting:prune_pessimistic"),
-    "cost-complexity": ({"algorithm": "cart", "prune": "cost-complexity", "alpha": 1e-5}, 0,
-                        "engine.fitting:prune_cost_complexity"),
-    "cv-alpha": ({"algorithm": "cart", "prune": "cost-complexity", "cv_alpha": 5}, 0,
-                 "engine.fitting:choose_alpha"),
-    "reduced-error": ({"algorithm": "cart", "prune": "reduced-error"}, 0,
-                      "engine.fitting:prune_reduced_error"),
+    "cost-complexity": (
+        {"algorithm": "cart", "prune": "cost-complexity", "alpha": 1e-5},
+        0,
+        "engine.fitting:prune_cost_complexity",
+    ),
+    "cv-alpha": (
+        {"algorithm": "cart", "prune": "cost-complexity", "cv_alpha": 5},
+        0,
+        "engine.fitting:choose_alpha",
+    ),
+    "reduced-error": (
+        {"algorithm": "cart", "prune": "reduced-error"},
+        0,
+        "engine.fitting:prune_reduced_error",
+    ),
     "baselines": ({"algorithm": "cart", "max_depth": 4}, 0, "engine.evaluate.baseline:baselines"),
-    "cross-validation": ({"algorithm": "cart", "max_depth": 12}, 5,
-                         "engine.evaluate.evaluation:cross_validate"),
+    "cross-validation": (
+        {"algorithm": "cart", "max_depth": 12},
+        5,
+        "engine.evaluate.evaluation:cross_validate",
+    ),
     "training accuracy": ({"algorithm": "cart"}, 0, "engine.predict:predict_proba"),
     "pruning path": ({"algorithm": "cart"}, 0, "engine.prune.cost_complexity:cost_complexity_path"),
 }
@@ -75,6 +87,7 @@ def train_job(table, params: dict, folds: int):
                 cross_validate(data, model.settings_, folds, 1, monitor)
             predict_proba(model.tree_, data.X)
             cost_complexity_path(model.tree_)
+
     return job
 
 
@@ -125,8 +138,10 @@ def measure(table, phase: str, after: float, splitter: str = "auto") -> str:
     finally:
         setattr(module, attribute, original)
     what, when = outcome[0]
-    return (f"{when - cancelled_at:6.3f} s ({what} {cancelled_at - begin:.1f} s into the job; "
-            f"its memory freed after {freed:.2f} s)")
+    return (
+        f"{when - cancelled_at:6.3f} s ({what} {cancelled_at - begin:.1f} s into the job; "
+        f"its memory freed after {freed:.2f} s)"
+    )
 
 
 def main() -> None:
@@ -140,8 +155,10 @@ def main() -> None:
     compile_kernels()
     _, _, frame = make_data(args.rows)
     table = make_table(frame)
-    print(f"cancel latency, {args.rows:,} rows, splitter {args.splitter}, "
-          f"cancelled {args.after} s into each phase")
+    print(
+        f"cancel latency, {args.rows:,} rows, splitter {args.splitter}, "
+        f"cancelled {args.after} s into each phase"
+    )
     for phase in args.phases.split(","):
         for _ in range(args.repeat):
             print(f"  {phase:<20} {measure(table, phase, args.after, args.splitter)}", flush=True)

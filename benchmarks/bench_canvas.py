@@ -1,6 +1,6 @@
 """The canvas: layout plus first paint of big trees, and the time of one pan frame.
 
-    QT_QPA_PLATFORM=offscreen python benchmarks/bench_canvas.py
+QT_QPA_PLATFORM=offscreen python benchmarks/bench_canvas.py
 """
 
 from __future__ import annotations
@@ -101,8 +101,10 @@ def main() -> None:
         first = time.perf_counter() - start
         shown = len(canvas.tree_scene().items_by_id)
         canvas.reset_zoom()
-        line = (f"{tree.n_nodes:>6} nodes: layout + first paint {first:.2f} s "
-                f"({shown} shown), pan frame median {1000 * _pan(canvas):.1f} ms")
+        line = (
+            f"{tree.n_nodes:>6} nodes: layout + first paint {first:.2f} s "
+            f"({shown} shown), pan frame median {1000 * _pan(canvas):.1f} ms"
+        )
         if shown < tree.n_nodes:  # a big tree opens with its top levels: every node too
             start = time.perf_counter()
             canvas.expand_all()
@@ -111,8 +113,10 @@ def main() -> None:
             everything = time.perf_counter() - start
             whole = _pan(canvas)  # fitted to the window: every node in view
             canvas.reset_zoom()
-            line += (f"; every node: layout + paint {everything:.2f} s, pan frame median "
-                     f"{1000 * whole:.1f} ms fitted, {1000 * _pan(canvas):.1f} ms at 1:1")
+            line += (
+                f"; every node: layout + paint {everything:.2f} s, pan frame median "
+                f"{1000 * whole:.1f} ms fitted, {1000 * _pan(canvas):.1f} ms at 1:1"
+            )
         print(line, flush=True)
         canvas.close()
     tree = tree_with_about(100_000)
@@ -128,8 +132,11 @@ def main() -> None:
     app.processEvents()
     frozen = time.perf_counter() - start
     canvas.close()
-    print(f"{tree.n_nodes:>6} nodes, Expand all in the background: every node shown after {took:.1f} s, the "
-          f"window's longest stall {stall:.2f} s; on the GUI thread: frozen {frozen:.1f} s", flush=True)
+    print(
+        f"{tree.n_nodes:>6} nodes, Expand all in the background: every node shown after {took:.1f} s, the "
+        f"window's longest stall {stall:.2f} s; on the GUI thread: frozen {frozen:.1f} s",
+        flush=True,
+    )
     app.quit()
 
 

@@ -50,7 +50,12 @@ def make_data(n: int, seed: int = 0, classes: int = 3, missing: float = 0.0):
     rng = np.random.default_rng(seed)
     numeric = rng.normal(size=(n, 10)).astype(np.float32).astype(np.float64)
     nominal = rng.integers(0, 5, size=(n, 5)).astype(np.float64)
-    signal = numeric[:, 0] + numeric[:, 1] * numeric[:, 2] + 0.4 * nominal[:, 0] - 0.3 * (nominal[:, 1] == 2)
+    signal = (
+        numeric[:, 0]
+        + numeric[:, 1] * numeric[:, 2]
+        + 0.4 * nominal[:, 0]
+        - 0.3 * (nominal[:, 1] == 2)
+    )
     y = np.digitize(signal + rng.normal(scale=0.8, size=n), CUTS[classes])
     X = np.hstack([numeric, nominal])
     if missing:
@@ -77,7 +82,9 @@ def _fit_sklearn(X, y, depth):
 
 def _fit_ours(table, depth, splitter):
     # Unpruned, as scikit-learn's default (Arbor's CART default prunes, alpha chosen by CV).
-    return DecisionTree(algorithm="cart", prune="none", max_depth=depth, splitter=splitter).fit(table)
+    return DecisionTree(algorithm="cart", prune="none", max_depth=depth, splitter=splitter).fit(
+        table
+    )
 
 
 def _resident() -> int:
@@ -113,19 +120,38 @@ def peak_memory(who: str, n: int, depth: int | None, classes: int, missing: floa
     # Big blocks straight from and back to the system, so the resident set follows what is
     # live (glibc otherwise keeps freed blocks up to 32 MB for reuse, hiding small fits).
     env = dict(os.environ, MALLOC_MMAP_THRESHOLD_="65536", MALLOC_TRIM_THRESHOLD_="65536")
-    out = subprocess.run([sys.executable, __file__, "--memory-child", who, str(n), str(depth or 0),
-                          str(classes), str(missing)],
-                         capture_output=True, text=True, check=True, env=env).stdout
+    out = subprocess.run(
+        [
+            sys.executable,
+            __file__,
+            "--memory-child",
+            who,
+            str(n),
+            str(depth or 0),
+            str(classes),
+            str(missing),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+    ).stdout
     return json.loads(out.strip().splitlines()[-1])["peak_mb"]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--quick", action="store_true", help="10,000 and 100,000 rows, one run, no memory")
+    parser.add_argument(
+        "--quick", action="store_true", help="10,000 and 100,000 rows, one run, no memory"
+    )
     parser.add_argument("--sizes", type=int, nargs="*", help="row counts (default 10k 100k 1M)")
     parser.add_argument("--runs", type=int, help="timed runs per configuration (default 5/3/3)")
-    parser.add_argument("--depths", nargs="*", default=["12", "full"],
-                        help="max depths to fit (a number or 'full'; default 12 full)")
+    parser.add_argument(
+        "--depths",
+        nargs="*",
+        default=["12", "full"],
+        help="max depths to fit (a number or 'full'; default 12 full)",
+    )
     parser.add_argument("--classes", type=int, default=3, choices=sorted(CUTS))
     parser.add_argument("--missing", type=float, default=0.0, help="share of cells left blank")
     parser.add_argument("--no-memory", action="store_true")
@@ -140,16 +166,20 @@ def main() -> None:
     memory = not (args.quick or args.no_memory)
     start = time.perf_counter()
     compile_kernels()
-    print(f"compiled kernels loaded (or, once per installation, compiled) in "
-          f"{time.perf_counter() - start:.1f} s")
+    print(
+        f"compiled kernels loaded (or, once per installation, compiled) in "
+        f"{time.perf_counter() - start:.1f} s"
+    )
     X, y, small = make_data(3000, classes=args.classes, missing=args.missing)
     for splitter in SPLITTERS:
         _fit_ours(make_table(small), 3, splitter)
     _fit_sklearn(X, y, 3)
     Xt, yt, test = make_data(20_000, seed=1, classes=args.classes, missing=args.missing)
     truth = test["y"].astype(str).to_numpy()
-    head = (f"{'rows':>9} {'depth':>5} | {'sklearn':>8} {'exact':>8} {'ratio':>5} {'hist':>8} {'ratio':>5} | "
-            f"{'acc sk':>6} {'exact':>6} {'hist':>6} | {'leaves sk / exact / hist':>24}")
+    head = (
+        f"{'rows':>9} {'depth':>5} | {'sklearn':>8} {'exact':>8} {'ratio':>5} {'hist':>8} {'ratio':>5} | "
+        f"{'acc sk':>6} {'exact':>6} {'hist':>6} | {'leaves sk / exact / hist':>24}"
+    )
     if memory:
         head += f" | {'peak MB sk / exact / hist':>25} {'ratios':>9}"
     print(head)
@@ -159,8 +189,10 @@ def main() -> None:
         table = make_table(frame)
         for depth in depths:
             runs = args.runs or (1 if args.quick else (5 if n <= 10_000 else 3))
-            fits = {"sklearn": partial(_fit_sklearn, X, y, depth),
-                    **{sp: partial(_fit_ours, table, depth, sp) for sp in SPLITTERS}}
+            fits = {
+                "sklearn": partial(_fit_sklearn, X, y, depth),
+                **{sp: partial(_fit_ours, table, depth, sp) for sp in SPLITTERS},
+            }
             times = {k: [] for k in fits}
             models = {}
             for _ in range(runs):
@@ -171,17 +203,25 @@ def main() -> None:
             med = {k: statistics.median(v) for k, v in times.items()}
             acc = {"sklearn": float((models["sklearn"].predict(Xt) == yt).mean())}
             acc.update({sp: float((models[sp].predict(test) == truth).mean()) for sp in SPLITTERS})
-            leaves = [int(models["sklearn"].get_n_leaves())] + [models[sp].tree_.n_leaves for sp in SPLITTERS]
-            line = (f"{n:>9} {str(depth or 'full'):>5} | {med['sklearn']:>7.2f}s {med['exact']:>7.2f}s "
-                    f"{med['exact'] / med['sklearn']:>5.2f} {med['histogram']:>7.2f}s "
-                    f"{med['histogram'] / med['sklearn']:>5.2f} | "
-                    + " ".join(f"{100 * acc[k]:>5.1f}%" for k in ("sklearn", *SPLITTERS))
-                    + f" | {' / '.join(map(str, leaves)):>24}")
+            leaves = [int(models["sklearn"].get_n_leaves())] + [
+                models[sp].tree_.n_leaves for sp in SPLITTERS
+            ]
+            line = (
+                f"{n:>9} {str(depth or 'full'):>5} | {med['sklearn']:>7.2f}s {med['exact']:>7.2f}s "
+                f"{med['exact'] / med['sklearn']:>5.2f} {med['histogram']:>7.2f}s "
+                f"{med['histogram'] / med['sklearn']:>5.2f} | "
+                + " ".join(f"{100 * acc[k]:>5.1f}%" for k in ("sklearn", *SPLITTERS))
+                + f" | {' / '.join(map(str, leaves)):>24}"
+            )
             if memory:
-                mb = {k: peak_memory(k, n, depth, args.classes, args.missing)
-                      for k in ("sklearn", *SPLITTERS)}
-                line += (f" | {mb['sklearn']:>7.1f} / {mb['exact']:>5.1f} / {mb['histogram']:>5.1f} "
-                         f"{mb['exact'] / mb['sklearn']:>4.1f} {mb['histogram'] / mb['sklearn']:>4.1f}")
+                mb = {
+                    k: peak_memory(k, n, depth, args.classes, args.missing)
+                    for k in ("sklearn", *SPLITTERS)
+                }
+                line += (
+                    f" | {mb['sklearn']:>7.1f} / {mb['exact']:>5.1f} / {mb['histogram']:>5.1f} "
+                    f"{mb['exact'] / mb['sklearn']:>4.1f} {mb['histogram'] / mb['sklearn']:>4.1f}"
+                )
             print(line, flush=True)
 
 

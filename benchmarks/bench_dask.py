@@ -58,16 +58,21 @@ def generate(folder: Path, rows: int, extra: int = 0, seed: int = 0) -> None:
         rng = np.random.default_rng([seed, k])
         numeric = rng.normal(size=(n, 10))
         nominal = rng.integers(0, 5, size=(n, 5)).astype(np.float64)
-        signal = (numeric[:, 0] + numeric[:, 1] * numeric[:, 2] + 0.4 * nominal[:, 0]
-                  - 0.3 * (nominal[:, 1] == 2))
+        signal = (
+            numeric[:, 0]
+            + numeric[:, 1] * numeric[:, 2]
+            + 0.4 * nominal[:, 0]
+            - 0.3 * (nominal[:, 1] == 2)
+        )
         y = np.digitize(signal + rng.normal(scale=0.8, size=n), [-0.6, 0.6])
         columns = {f"n{i}": numeric[:, i] for i in range(10)}
         columns.update({f"c{i}": nominal[:, i] for i in range(5)})
         for i in range(extra):
             columns[f"x{i}"] = rng.normal(size=n)
         columns["y"] = np.array(["a", "b", "c"])[y]
-        pq.write_table(pa.table(columns), folder / f"part.{k:05d}.parquet",
-                       row_group_size=max(size // 4, 1))
+        pq.write_table(
+            pa.table(columns), folder / f"part.{k:05d}.parquet", row_group_size=max(size // 4, 1)
+        )
 
 
 def in_memory(folder: Path, depth: int | None):
@@ -83,8 +88,9 @@ def in_memory(folder: Path, depth: int | None):
     return model.tree_, read, time.perf_counter() - started - read
 
 
-def over_partitions(folder: Path, depth: int | None, workers: int, memory_limit=None,
-                    watch: bool = False):
+def over_partitions(
+    folder: Path, depth: int | None, workers: int, memory_limit=None, watch: bool = False
+):
     from engine.scale.cluster import Cluster
     from engine.scale.source import describe, scan
     from engine.scale.training import fit_partitions
@@ -151,6 +157,7 @@ def _watch_workers(cluster):
         stop.set()
         thread.join()
         return [peak[pids[0]]] + sorted(peak[pid] for pid in pids[1:])
+
     return peaks
 
 
@@ -163,26 +170,34 @@ def compare(args) -> None:
         if not any(folder.glob("*.parquet")):
             print(f"writing {args.rows:,} rows to {folder} ...", flush=True)
             generate(folder, args.rows)
-        print(f"{args.rows:,} rows, depth {args.depth}, Gini, histogram (255 bins), "
-              f"{len(list(folder.glob('*.parquet')))} partitions; {os.cpu_count()} cores")
+        print(
+            f"{args.rows:,} rows, depth {args.depth}, Gini, histogram (255 bins), "
+            f"{len(list(folder.glob('*.parquet')))} partitions; {os.cpu_count()} cores"
+        )
         for _ in range(args.repeat):
             print(f"load average {_load()}", flush=True)
             cpu = time.process_time()
             mem_tree, read, fit = in_memory(folder, args.depth)
             total = read + fit
-            print(f"in memory: read {read:.1f} s + fit {fit:.1f} s = {total:.1f} s "
-                  f"(CPU {time.process_time() - cpu:.1f} s), {mem_tree.n_leaves} leaves",
-                  flush=True)
+            print(
+                f"in memory: read {read:.1f} s + fit {fit:.1f} s = {total:.1f} s "
+                f"(CPU {time.process_time() - cpu:.1f} s), {mem_tree.n_leaves} leaves",
+                flush=True,
+            )
             for workers in args.workers:
                 print(f"load average {_load()}", flush=True)
                 tree, seconds, facts, _, cpu = over_partitions(folder, args.depth, workers)
                 same = _same(tree, mem_tree)
-                print(f"dask, {workers} worker(s): {seconds:.1f} s ({seconds / total:.2f}x "
-                      f"memory's read+fit, {seconds / fit:.2f}x its fit), CPU driver "
-                      f"{cpu[0]:.1f} s + workers " + " + ".join(f"{c:.1f}" for c in cpu[1:])
-                      + f" s, {facts.passes} passes, {tree.n_leaves} leaves, same tree as in "
-                      f"memory: {same}; largest pass {facts.largest_pass_bytes / 2**20:.1f} MiB "
-                      "of histograms", flush=True)
+                print(
+                    f"dask, {workers} worker(s): {seconds:.1f} s ({seconds / total:.2f}x "
+                    f"memory's read+fit, {seconds / fit:.2f}x its fit), CPU driver "
+                    f"{cpu[0]:.1f} s + workers "
+                    + " + ".join(f"{c:.1f}" for c in cpu[1:])
+                    + f" s, {facts.passes} passes, {tree.n_leaves} leaves, same tree as in "
+                    f"memory: {same}; largest pass {facts.largest_pass_bytes / 2**20:.1f} MiB "
+                    "of histograms",
+                    flush=True,
+                )
     finally:
         if not args.folder:
             shutil.rmtree(folder, ignore_errors=True)
@@ -199,9 +214,12 @@ def _same(a, b) -> bool:
     return len(x) == len(y) and all(
         (p.split is None) == (q.split is None)
         and np.array_equal(p.distribution, q.distribution)
-        and (p.split is None or (p.split.attribute == q.split.attribute
-                                 and p.split.threshold == q.split.threshold))
-        for p, q in zip(x, y, strict=True))
+        and (
+            p.split is None
+            or (p.split.attribute == q.split.attribute and p.split.threshold == q.split.threshold)
+        )
+        for p, q in zip(x, y, strict=True)
+    )
 
 
 def big(args) -> None:
@@ -217,20 +235,29 @@ def big(args) -> None:
         print(f"writing {args.rows:,} rows of 32 attributes to {folder} ...", flush=True)
         started = time.perf_counter()
         generate(folder, args.rows, extra=17)
-        print(f"written in {time.perf_counter() - started:.0f} s "
-              f"({sum(p.stat().st_size for p in folder.glob('*.parquet')) / 2**30:.1f} GiB on disk; "
-              f"{args.rows * 33 * 8 / 2**30:.1f} GiB as float64)", flush=True)
+        print(
+            f"written in {time.perf_counter() - started:.0f} s "
+            f"({sum(p.stat().st_size for p in folder.glob('*.parquet')) / 2**30:.1f} GiB on disk; "
+            f"{args.rows * 33 * 8 / 2**30:.1f} GiB as float64)",
+            flush=True,
+        )
     # The process's lifetime peak includes writing the files; the fit's own is sampled.
     lifetime = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-    tree, seconds, facts, peaks, _ = over_partitions(folder, args.depth, args.workers[0],
-                                                  memory_limit="4GiB", watch=True)
+    tree, seconds, facts, peaks, _ = over_partitions(
+        folder, args.depth, args.workers[0], memory_limit="4GiB", watch=True
+    )
     driver, peaks = peaks[0], peaks[1:]
-    print(f"{facts.rows:,} rows in {facts.partitions} partitions, depth {args.depth}: "
-          f"{seconds:.0f} s, {facts.passes} passes, {tree.n_leaves} leaves; rows "
-          f"{'kept in memory' if facts.kept_in_memory else 'read from the files each pass'}")
-    print(f"peak memory during the fit: driver {driver / 2**30:.2f} GiB (its peak before, "
-          f"writing or reading the files: {lifetime / 2**30:.2f} GiB); workers "
-          + ", ".join(f"{p / 2**30:.2f}" for p in peaks) + " GiB")
+    print(
+        f"{facts.rows:,} rows in {facts.partitions} partitions, depth {args.depth}: "
+        f"{seconds:.0f} s, {facts.passes} passes, {tree.n_leaves} leaves; rows "
+        f"{'kept in memory' if facts.kept_in_memory else 'read from the files each pass'}"
+    )
+    print(
+        f"peak memory during the fit: driver {driver / 2**30:.2f} GiB (its peak before, "
+        f"writing or reading the files: {lifetime / 2**30:.2f} GiB); workers "
+        + ", ".join(f"{p / 2**30:.2f}" for p in peaks)
+        + " GiB"
+    )
     print(f"largest pass: {facts.largest_pass_bytes / 2**20:.1f} MiB of histograms")
     if args.delete:
         shutil.rmtree(folder, ignore_errors=True)
@@ -238,16 +265,21 @@ def big(args) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("mode", nargs="?", choices=("compare", "big"), default="compare")
     parser.add_argument("--rows", type=int, default=10_000_000)
     parser.add_argument("--depth", type=int, default=None)
     parser.add_argument("--workers", type=int, nargs="+", default=None)
     parser.add_argument("--folder", help="where the Parquet files are (or are written)")
     parser.add_argument("--delete", action="store_true", help="big: delete the files afterwards")
-    parser.add_argument("--repeat", type=int, default=1,
-                        help="compare: run the comparison this many times (noisy machines)")
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        help="compare: run the comparison this many times (noisy machines)",
+    )
     args = parser.parse_args()
     if args.mode == "big":
         args.depth = args.depth or 10

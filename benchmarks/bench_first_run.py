@@ -51,8 +51,15 @@ print(tree.get_n_leaves())
 
 def run(cmd, cwd, env, label: str) -> tuple[float, subprocess.CompletedProcess]:
     started = time.perf_counter()
-    out = subprocess.run(cmd, cwd=cwd, env=env, stdin=subprocess.DEVNULL, capture_output=True,
-                         text=True, timeout=3600)
+    out = subprocess.run(
+        cmd,
+        cwd=cwd,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=3600,
+    )
     seconds = time.perf_counter() - started
     if out.returncode != 0:
         raise SystemExit(f"{label} failed ({out.returncode}):\n{out.stderr[-3000:]}")
@@ -74,8 +81,12 @@ def leftovers() -> list[str]:
             state = (proc / "stat").read_text().split(")")[-1].split()
         except OSError:
             continue
-        if state[0] != "Z" and ("child_main" in cmd or "main.py" in cmd) and WORK and str(WORK) in \
-                _cwd(proc):
+        if (
+            state[0] != "Z"
+            and ("child_main" in cmd or "main.py" in cmd)
+            and WORK
+            and str(WORK) in _cwd(proc)
+        ):
             found.append(f"{proc.name}: {cmd.strip()}")
     return found
 
@@ -123,16 +134,31 @@ def main() -> None:
 
         started = time.perf_counter()
         first, python = clone(WORK / "first", fresh)
-        print(f"clone{' + venv + pip install' if fresh else ''}: {time.perf_counter() - started:.0f} s")
+        print(
+            f"clone{' + venv + pip install' if fresh else ''}: {time.perf_counter() - started:.0f} s"
+        )
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         seconds, out = run([python, "main.py", "compile"], first, env, "compile")
         after = resource.getrusage(resource.RUSAGE_CHILDREN)  # the compiling child included
         cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
-        print(f"one-time compile: {seconds:.1f} s wall, {cpu:.1f} s CPU  "
-              f"({out.stdout.splitlines()[0]})")
+        print(
+            f"one-time compile: {seconds:.1f} s wall, {cpu:.1f} s CPU  "
+            f"({out.stdout.splitlines()[0]})"
+        )
+
         def train_with(py):
-            return [py, "main.py", "train", str(data), "--algorithm", "cart", "--prune", "none",
-                    "--max-depth", "12"]
+            return [
+                py,
+                "main.py",
+                "train",
+                str(data),
+                "--algorithm",
+                "cart",
+                "--prune",
+                "none",
+                "--max-depth",
+                "12",
+            ]
 
         train = train_with(python)
         sk = [python, "-c", SKLEARN, str(data)]
@@ -143,18 +169,22 @@ def main() -> None:
             if i == 0 and "compil" in out.stderr:
                 raise SystemExit(f"the first train compiled: {out.stderr}")
             theirs.append(run(sk, first, env, "scikit-learn")[0])
-        print(f"train (process, CSV read, fit, print): {statistics.median(ours):.2f} s; first "
-              f"{ours[0]:.2f} s; scikit-learn (process, pandas read, fit): "
-              f"{statistics.median(theirs):.2f} s; ratio {statistics.median(ours) / statistics.median(theirs):.2f}x "
-              f"(first: {ours[0] / statistics.median(theirs):.2f}x)")
+        print(
+            f"train (process, CSV read, fit, print): {statistics.median(ours):.2f} s; first "
+            f"{ours[0]:.2f} s; scikit-learn (process, pandas read, fit): "
+            f"{statistics.median(theirs):.2f} s; ratio {statistics.median(ours) / statistics.median(theirs):.2f}x "
+            f"(first: {ours[0] / statistics.median(theirs):.2f}x)"
+        )
 
         second, python2 = clone(WORK / "second-clone", fresh)
         seconds, out = run([python2, "main.py", "compile"], second, env, "compile (second clone)")
         print(f"second clone, compile: {seconds:.1f} s  ({out.stdout.splitlines()[0]})")
         seconds, out = run(train_with(python2), second, env, "train (second clone)")
         assert "compil" not in out.stderr, out.stderr
-        print(f"second clone, first train: {seconds:.2f} s, nothing compiled; no process left after "
-              "any command")
+        print(
+            f"second clone, first train: {seconds:.2f} s, nothing compiled; no process left after "
+            "any command"
+        )
     finally:
         shutil.rmtree(WORK, ignore_errors=True)
 

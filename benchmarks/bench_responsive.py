@@ -64,8 +64,10 @@ def main() -> None:
     win.config.prune.set_value("none")
     win.config.max_depth.setValue(args.depth)
     win.config.cv_folds.setValue(0)
-    print(f"{args.rows:,} rows, CART unpruned, max depth {args.depth or 'none'}, "
-          f"a {args.tick} ms timer on the GUI thread")
+    print(
+        f"{args.rows:,} rows, CART unpruned, max depth {args.depth or 'none'}, "
+        f"a {args.tick} ms timer on the GUI thread"
+    )
     for run in range(1, args.runs + 1):
         fired: list[float] = []
         timer = QTimer()
@@ -83,8 +85,11 @@ def main() -> None:
         gaps = [b - a for a, b in zip([start, *fired], fired, strict=False)]
         median = statistics.median(gaps) * 1000 if gaps else float("nan")
         longest = max(gaps) * 1000 if gaps else took * 1000
-        print(f"  run {run}: trained in {took:5.2f} s; timer fired {len(fired)} times, "
-              f"gap median {median:5.1f} ms, longest {longest:6.1f} ms", flush=True)
+        print(
+            f"  run {run}: trained in {took:5.2f} s; timer fired {len(fired)} times, "
+            f"gap median {median:5.1f} ms, longest {longest:6.1f} ms",
+            flush=True,
+        )
         while win.controller.busy:
             app.processEvents()
     win.doc.undo_stack.setClean()

@@ -105,7 +105,9 @@ def measure_trainings(rows: int, counts: list[int], folds: int) -> dict:
 
     compile_kernels()
     app, win = _window()
-    win.controller.load_table(make_table(make_frame(rows), target="class"), None, sample=f"{rows} rows")
+    win.controller.load_table(
+        make_table(make_frame(rows), target="class"), None, sample=f"{rows} rows"
+    )
     win.config.cv_folds.setValue(folds)
     _settle(app)
     before = resident_mb()
@@ -116,9 +118,15 @@ def measure_trainings(rows: int, counts: list[int], folds: int) -> dict:
         seconds.append(time.perf_counter() - start)
         if k in counts or k == FULL:
             out["after"][k] = resident_mb()
-        print(f"training {k}: {resident_mb():.0f} MB, {seconds[-1]:.1f} s", file=sys.stderr, flush=True)
+        print(
+            f"training {k}: {resident_mb():.0f} MB, {seconds[-1]:.1f} s",
+            file=sys.stderr,
+            flush=True,
+        )
     last = max(counts)
-    out["per_training"] = (out["after"][last] - out["after"][FULL]) / (last - FULL) if last > FULL else 0.0
+    out["per_training"] = (
+        (out["after"][last] - out["after"][FULL]) / (last - FULL) if last > FULL else 0.0
+    )
     out["seconds"] = sum(seconds) / len(seconds)
     return out
 
@@ -165,34 +173,63 @@ def _child(args) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rows", default="20000,1000000",
-                        type=lambda s: [int(v) for v in s.split(",")])
-    parser.add_argument("--trainings", default="1,10,50", type=lambda s: [int(v) for v in s.split(",")])
-    parser.add_argument("--folds", type=int, default=0,
-                        help="cross-validation folds of each training (the window's default is 10; 0: off)")
-    parser.add_argument("--open-close", type=int, default=0, help="open and close the table N times instead")
+    parser.add_argument(
+        "--rows", default="20000,1000000", type=lambda s: [int(v) for v in s.split(",")]
+    )
+    parser.add_argument(
+        "--trainings", default="1,10,50", type=lambda s: [int(v) for v in s.split(",")]
+    )
+    parser.add_argument(
+        "--folds",
+        type=int,
+        default=0,
+        help="cross-validation folds of each training (the window's default is 10; 0: off)",
+    )
+    parser.add_argument(
+        "--open-close", type=int, default=0, help="open and close the table N times instead"
+    )
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         _child(args)
         return
     for rows in args.rows:
-        cmd = [sys.executable, __file__, "--child", "--rows", str(rows),
-               "--trainings", ",".join(map(str, args.trainings)), "--folds", str(args.folds), "--open-close", str(args.open_close)]
+        cmd = [
+            sys.executable,
+            __file__,
+            "--child",
+            "--rows",
+            str(rows),
+            "--trainings",
+            ",".join(map(str, args.trainings)),
+            "--folds",
+            str(args.folds),
+            "--open-close",
+            str(args.open_close),
+        ]
         done = subprocess.run(cmd, stdout=subprocess.PIPE, text=True)  # progress on stderr
         if done.returncode:
             raise SystemExit(done.returncode)
         result = json.loads(done.stdout.strip().splitlines()[-1])
         if args.open_close:
-            opened, closed = (", ".join(f"{mb:.0f}" for mb in result[k]) for k in ("opened", "closed"))
-            print(f"{rows:>9,} rows, File > Open of its CSV and close x{args.open_close}: "
-                  f"open {opened} MB; closed {closed} MB")
+            opened, closed = (
+                ", ".join(f"{mb:.0f}" for mb in result[k]) for k in ("opened", "closed")
+            )
+            print(
+                f"{rows:>9,} rows, File > Open of its CSV and close x{args.open_close}: "
+                f"open {opened} MB; closed {closed} MB"
+            )
             continue
-        after = "  ".join(f"after {k}: {mb:6.0f} MB" for k, mb in sorted(result["after"].items(), key=lambda kv: int(kv[0]))
-                          if int(k) in args.trainings)
-        print(f"{rows:>9,} rows: table open {result['table']:6.0f} MB  {after}  "
-              f"rise per training after the 6th: {result['per_training']:+.2f} MB  "
-              f"({result['seconds']:.2f} s a training)")
+        after = "  ".join(
+            f"after {k}: {mb:6.0f} MB"
+            for k, mb in sorted(result["after"].items(), key=lambda kv: int(kv[0]))
+            if int(k) in args.trainings
+        )
+        print(
+            f"{rows:>9,} rows: table open {result['table']:6.0f} MB  {after}  "
+            f"rise per training after the 6th: {result['per_training']:+.2f} MB  "
+            f"({result['seconds']:.2f} s a training)"
+        )
 
 
 if __name__ == "__main__":

@@ -47,8 +47,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 WEKA_JAR = os.environ.get("WEKA_JAR", "/usr/share/java/weka.jar")
-CREDIT_G = [Path("/usr/share/doc/weka/examples/credit-g.arff"),
-            ROOT / "tests" / "fixtures" / "weka" / "data" / "credit-g.arff"]
+CREDIT_G = [
+    Path("/usr/share/doc/weka/examples/credit-g.arff"),
+    ROOT / "tests" / "fixtures" / "weka" / "data" / "credit-g.arff",
+]
 
 
 def datasets() -> dict[str, Path]:
@@ -108,8 +110,7 @@ def weather_process(repeats: int) -> tuple[float, float]:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     cmd = [sys.executable, str(ROOT / "main.py"), "train", "--sample", "weather"]
     subprocess.run(cmd, env=env, capture_output=True, check=True)  # .pyc written
-    return best_time(lambda: subprocess.run(cmd, env=env, capture_output=True, check=True),
-                       repeats)
+    return best_time(lambda: subprocess.run(cmd, env=env, capture_output=True, check=True), repeats)
 
 
 def csv_copy(path: Path, folder: Path) -> Path:
@@ -149,8 +150,9 @@ def rpart_time(csv: Path, repeats: int) -> tuple[float, float] | None:
         f.write(R_SCRIPT)
     try:
         # system.time reports milliseconds: fits are repeated inside R to be timed at all.
-        run = subprocess.run(["Rscript", f.name, str(csv), str(max(repeats, 5))],
-                             capture_output=True, text=True)
+        run = subprocess.run(
+            ["Rscript", f.name, str(csv), str(max(repeats, 5))], capture_output=True, text=True
+        )
     finally:
         os.unlink(f.name)
     line = next((ln for ln in run.stdout.splitlines() if ln.startswith("FIT ")), None)
@@ -160,12 +162,20 @@ def rpart_time(csv: Path, repeats: int) -> tuple[float, float] | None:
     return float(line.split()[1]), float(line.split()[2])
 
 
-def weka_time(classifier: str, path: Path, options: list[str], repeats: int
-              ) -> tuple[float, float] | None:
+def weka_time(
+    classifier: str, path: Path, options: list[str], repeats: int
+) -> tuple[float, float] | None:
     if not (shutil.which("java") and Path(WEKA_JAR).exists()):
         return None
-    cmd = ["java", "-cp", WEKA_JAR, f"weka.classifiers.trees.{classifier}", "-t", str(path),
-           *options]
+    cmd = [
+        "java",
+        "-cp",
+        WEKA_JAR,
+        f"weka.classifiers.trees.{classifier}",
+        "-t",
+        str(path),
+        *options,
+    ]
     probe = subprocess.run(cmd, capture_output=True, text=True)
     if probe.returncode != 0:
         print(f"Weka {classifier} failed: {probe.stderr.strip()[-300:]}")
@@ -184,8 +194,14 @@ def sklearn_time(path: Path, repeats: int) -> tuple[float, float] | None:
     table = read_table(str(path))
     frame = table.frame
     columns = [c for c in frame.columns if c != table.target]
-    X = np.column_stack([frame[c].cat.codes.to_numpy(float) if frame[c].dtype == "category"
-                         else frame[c].to_numpy(float) for c in columns])
+    X = np.column_stack(
+        [
+            frame[c].cat.codes.to_numpy(float)
+            if frame[c].dtype == "category"
+            else frame[c].to_numpy(float)
+            for c in columns
+        ]
+    )
     y = frame[table.target].astype(str).to_numpy()
 
     def work():
@@ -220,8 +236,9 @@ def main() -> None:
     parser.add_argument("--no-sklearn", action="store_true")
     parser.add_argument("--no-weka", action="store_true")
     args = parser.parse_args()
-    subprocess.run([sys.executable, str(ROOT / "main.py"), "compile"], check=True,
-                   capture_output=True)
+    subprocess.run(
+        [sys.executable, str(ROOT / "main.py"), "compile"], check=True, capture_output=True
+    )
     n = args.repeats
     rows = []
     with tempfile.TemporaryDirectory() as folder:
@@ -235,20 +252,34 @@ def main() -> None:
                 sc = weka_time("SimpleCart", path, ["-x", "10", "-N", "10"], n)
             rows.append((name, "fit cart (alpha by 10-fold CV)", ours["fit"], "rpart xval=10", rp))
             rows.append((name, "", ours["fit"], "scikit-learn path + 10-fold CV", sk))
-            rows.append((name, "evaluate cart (10 folds)", ours["evaluate cart"],
-                         "SimpleCart -x 10 -N 10 (process)", sc))
-            rows.append((name, "evaluate c45 (10 folds)", ours["evaluate c45"],
-                         "J48 -x 10 (process)", j48))
+            rows.append(
+                (
+                    name,
+                    "evaluate cart (10 folds)",
+                    ours["evaluate cart"],
+                    "SimpleCart -x 10 -N 10 (process)",
+                    sc,
+                )
+            )
+            rows.append(
+                (name, "evaluate c45 (10 folds)", ours["evaluate c45"], "J48 -x 10 (process)", j48)
+            )
     weather = weather_process(n)
     print(f"\nbest of {n}; seconds (wall / CPU); ratio = Arbor / reference\n")
-    print(f"{'data':<10}{'Arbor':<32}{'wall':>7}{'cpu':>7}  {'reference':<34}{'wall':>7}"
-          f"{'cpu':>7}{'wall x':>8}{'cpu x':>8}")
+    print(
+        f"{'data':<10}{'Arbor':<32}{'wall':>7}{'cpu':>7}  {'reference':<34}{'wall':>7}"
+        f"{'cpu':>7}{'wall x':>8}{'cpu x':>8}"
+    )
     for name, what, ours, ref_name, ref in rows:
-        print(f"{name:<10}{what:<32}{seconds(ours, 0):>7}{seconds(ours, 1):>7}  {ref_name:<34}"
-              f"{seconds(ref, 0):>7}{seconds(ref, 1):>7}{ratio(ours, ref, 0):>8}"
-              f"{ratio(ours, ref, 1):>8}")
-    print(f"\n`python main.py train --sample weather` as a process: {weather[0]:.3f} s wall, "
-          f"{weather[1]:.3f} s CPU")
+        print(
+            f"{name:<10}{what:<32}{seconds(ours, 0):>7}{seconds(ours, 1):>7}  {ref_name:<34}"
+            f"{seconds(ref, 0):>7}{seconds(ref, 1):>7}{ratio(ours, ref, 0):>8}"
+            f"{ratio(ours, ref, 1):>8}"
+        )
+    print(
+        f"\n`python main.py train --sample weather` as a process: {weather[0]:.3f} s wall, "
+        f"{weather[1]:.3f} s CPU"
+    )
 
 
 if __name__ == "__main__":

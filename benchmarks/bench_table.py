@@ -39,7 +39,9 @@ def write_csv(path: Path, n: int) -> None:
     rng = np.random.default_rng(0)
     frame = pd.DataFrame(rng.normal(size=(n, 10)).round(4), columns=[f"n{i}" for i in range(10)])
     for i in range(5):
-        frame[f"c{i}"] = np.array(["red", "green", "blue", "amber", "violet"])[rng.integers(0, 5, n)]
+        frame[f"c{i}"] = np.array(["red", "green", "blue", "amber", "violet"])[
+            rng.integers(0, 5, n)
+        ]
     frame["class"] = np.array(["a", "b", "c"])[rng.integers(0, 3, n)]
     frame.to_csv(path, index=False)
 
@@ -47,8 +49,10 @@ def write_csv(path: Path, n: int) -> None:
 def write_wide_csv(path: Path, width: int = 5_000) -> None:
     """6 rows; rows 2k and 2k+1 differ only in ``key`` and the class (one informative column)."""
     pair = np.arange(6) // 2
-    columns = {f"a{j}": [f"{(p * 7 + j) % 11 / 4:g}" if j % 2 else "xyz"[(p + j) % 3] for p in pair]
-               for j in range(width - 2)}
+    columns = {
+        f"a{j}": [f"{(p * 7 + j) % 11 / 4:g}" if j % 2 else "xyz"[(p + j) % 3] for p in pair]
+        for j in range(width - 2)
+    }
     frame = pd.DataFrame(columns)
     frame.insert(width // 2, "key", ["p", "q"] * 3)
     frame["class"] = ["yes", "no"] * 3
@@ -84,8 +88,10 @@ def wide(app, runs: int) -> None:
     print(f"{table.frame.shape[0]} rows x {table.frame.shape[1]:,} columns")
     print(f"read: Arbor {read:.2f} s, pandas.read_csv {ref:.2f} s, ratio {read / ref:.2f}")
     print("fit: " + ", ".join(f"{a} {t:.2f} s" for a, t in fits.items()))
-    print(f"table panel: first paint {shown:.2f} s; scroll step (a page of columns) median "
-          f"{1000 * statistics.median(steps):.1f} ms, max {1000 * max(steps):.1f} ms")
+    print(
+        f"table panel: first paint {shown:.2f} s; scroll step (a page of columns) median "
+        f"{1000 * statistics.median(steps):.1f} ms, max {1000 * max(steps):.1f} ms"
+    )
 
 
 def main() -> None:
@@ -123,10 +129,12 @@ def main() -> None:
     read, ref = statistics.median(ours), statistics.median(theirs)
     print(f"{args.rows:,} rows, {size_mb:.0f} MB CSV")
     print(f"read: Arbor {read:.2f} s, pandas.read_csv {ref:.2f} s, ratio {read / ref:.2f}")
-    print(f"table panel: first paint {shown:.2f} s; scroll step (a new page of cells) median "
-          f"{1000 * statistics.median(steps):.1f} ms, max {1000 * max(steps):.1f} ms; the same panel over "
-          f"1,000 rows: median {1000 * statistics.median(small_steps):.1f} ms, "
-          f"ratio {statistics.median(steps) / statistics.median(small_steps):.2f}")
+    print(
+        f"table panel: first paint {shown:.2f} s; scroll step (a new page of cells) median "
+        f"{1000 * statistics.median(steps):.1f} ms, max {1000 * max(steps):.1f} ms; the same panel over "
+        f"1,000 rows: median {1000 * statistics.median(small_steps):.1f} ms, "
+        f"ratio {statistics.median(steps) / statistics.median(small_steps):.2f}"
+    )
     for name, (mine, reference) in ops.items():
         print(f"{name}: Arbor {mine:.2f} s, pandas {reference:.2f} s, ratio {mine / reference:.2f}")
 
@@ -150,16 +158,32 @@ def sort_and_filter(table) -> dict[str, tuple[float, float]]:
         return time.perf_counter() - start
 
     return {
-        "sort a numeric column": (timed(lambda: proxy.sort(0, Qt.SortOrder.AscendingOrder)),
-                                  timed(lambda: frame.sort_values("n0", kind="stable"))),
-        "sort a nominal column": (timed(lambda: proxy.sort(10, Qt.SortOrder.AscendingOrder)),
-                                  timed(lambda: frame.sort_values("c0", kind="stable"))),
+        "sort a numeric column": (
+            timed(lambda: proxy.sort(0, Qt.SortOrder.AscendingOrder)),
+            timed(lambda: frame.sort_values("n0", kind="stable")),
+        ),
+        "sort a nominal column": (
+            timed(lambda: proxy.sort(10, Qt.SortOrder.AscendingOrder)),
+            timed(lambda: frame.sort_values("c0", kind="stable")),
+        ),
         "filter 'gre' (first time)": (
             timed(lambda: proxy.setFilterFixedString("gre")),
-            timed(lambda: frame.astype(str).apply(lambda c: c.str.contains("gre", case=False)).any(axis=1))),
+            timed(
+                lambda: (
+                    frame.astype(str).apply(lambda c: c.str.contains("gre", case=False)).any(axis=1)
+                )
+            ),
+        ),
         "filter 'gree' (cached text)": (
             timed(lambda: proxy.setFilterFixedString("gree")),
-            timed(lambda: frame.astype(str).apply(lambda c: c.str.contains("gree", case=False)).any(axis=1))),
+            timed(
+                lambda: (
+                    frame.astype(str)
+                    .apply(lambda c: c.str.contains("gree", case=False))
+                    .any(axis=1)
+                )
+            ),
+        ),
     }
 
 
@@ -185,7 +209,9 @@ def show_and_scroll(app, table, path: str, horizontal: bool = False) -> tuple[fl
     steps = []
     for k in range(40):
         start = time.perf_counter()
-        bar.setValue(bar.value() + bar.pageStep() if k % 2 == 0 else int(rng.integers(0, bar.maximum())))
+        bar.setValue(
+            bar.value() + bar.pageStep() if k % 2 == 0 else int(rng.integers(0, bar.maximum()))
+        )
         panel.view.viewport().repaint()
         steps.append(time.perf_counter() - start)
     panel.close()

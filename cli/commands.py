@@ -36,9 +36,13 @@ def load(args: argparse.Namespace) -> Table:
         return table.with_kinds(**kinds) if kinds else table
     if not args.data:
         raise ArborError("no data: give a DATA file or --sample NAME")
-    return read_table(args.data, target=args.target,
-                      nominal=_names(args.nominal), numeric=_names(args.numeric),
-                      ignored=_names(args.ignore))
+    return read_table(
+        args.data,
+        target=args.target,
+        nominal=_names(args.nominal),
+        numeric=_names(args.numeric),
+        ignored=_names(args.ignore),
+    )
 
 
 def learner(args: argparse.Namespace) -> DecisionTree:
@@ -108,7 +112,9 @@ def _refuse_one_file_twice(asked: list[tuple[str, str]]) -> None:
     for option, path in asked:
         key = Path(path).resolve()
         if key in seen:
-            raise ArborError(f"--{seen[key]} and --{option} both name {path}; give each its own file")
+            raise ArborError(
+                f"--{seen[key]} and --{option} both name {path}; give each its own file"
+            )
         seen[key] = option
 
 
@@ -144,8 +150,14 @@ def _image(path: str, args, model):
     from gui.drawing.figure_style import SCREEN
 
     style = SCREEN.with_labels(NodeLabels.parse(args.labels))
-    return image_writer(model.tree_, path, scale=args.image_scale, transparent=args.transparent,
-                        style=style, slide=args.slide)
+    return image_writer(
+        model.tree_,
+        path,
+        scale=args.image_scale,
+        transparent=args.transparent,
+        style=style,
+        slide=args.slide,
+    )
 
 
 def predict(args):
@@ -195,28 +207,42 @@ def explain(args):
         return _curve(args, data, settings, rows, weights, node_id, rule, tree)
     rows_out = attribute_table(data, settings, rows, weights, chosen, used)
     weights = data.weight if weights is None else weights
-    counts = np.bincount(data.y if rows is None else data.y[rows], weights=weights,
-                         minlength=len(data.schema.classes))
-    result = {"node": node_id, "rule": rule, "n": float(weights.sum()),
-              "class_counts": dict(zip(data.schema.classes, counts.tolist(), strict=True)),
-              "attributes": [r.as_dict() for r in rows_out]}
-    spread = ", ".join(f"{c} {number(round(v, 3))}" for c, v in zip(data.schema.classes, counts, strict=True))
+    counts = np.bincount(
+        data.y if rows is None else data.y[rows],
+        weights=weights,
+        minlength=len(data.schema.classes),
+    )
+    result = {
+        "node": node_id,
+        "rule": rule,
+        "n": float(weights.sum()),
+        "class_counts": dict(zip(data.schema.classes, counts.tolist(), strict=True)),
+        "attributes": [r.as_dict() for r in rows_out],
+    }
+    spread = ", ".join(
+        f"{c} {number(round(v, 3))}" for c, v in zip(data.schema.classes, counts, strict=True)
+    )
     splits = [candidate_split(r) for r in rows_out]
     name_w = max(len("attribute"), *(len(r.name) for r in rows_out)) + 2
     split_w = max(len("split"), *(len(t) for t in splits)) + 2
-    lines = [f"Node {node_id}: {rule}",
-             f"{number(round(float(weights.sum()), 3))} rows ({spread})", "",
-             f"{'attribute':<{name_w}}{'split':<{split_w}}{'entropy':>9}{'mean info':>11}"
-             f"{'info gain':>11}{'split info':>12}{'gain ratio':>12}{'gini gain':>11}"]
+    lines = [
+        f"Node {node_id}: {rule}",
+        f"{number(round(float(weights.sum()), 3))} rows ({spread})",
+        "",
+        f"{'attribute':<{name_w}}{'split':<{split_w}}{'entropy':>9}{'mean info':>11}"
+        f"{'info gain':>11}{'split info':>12}{'gain ratio':>12}{'gini gain':>11}",
+    ]
     notes = []
     for r, words in zip(rows_out, splits, strict=True):
         mark = " *" if r.chosen else ""
         if r.reason is not None:
             notes.append(f"  {r.name}: {REASONS[r.reason]}")
             mark = " -"
-        lines.append(f"{r.name:<{name_w}}{words:<{split_w}}{r.entropy_before:>9.3f}{r.mean_info:>11.3f}"
-                     f"{r.info_gain:>11.3f}{r.split_info:>12.3f}{r.gain_ratio:>12.3f}"
-                     f"{r.gini_gain:>11.3f}{mark}")
+        lines.append(
+            f"{r.name:<{name_w}}{words:<{split_w}}{r.entropy_before:>9.3f}{r.mean_info:>11.3f}"
+            f"{r.info_gain:>11.3f}{r.split_info:>12.3f}{r.gain_ratio:>12.3f}"
+            f"{r.gini_gain:>11.3f}{mark}"
+        )
     lines.append("* the attribute the algorithm chooses")
     if notes:
         lines += ["- cannot split this node:", *notes]
@@ -234,21 +260,33 @@ def _curve(args, data, settings, rows, weights, node_id: int, rule: str, tree):
     cuts = list(curve.groupings) if curve.nominal else list(curve.thresholds)
     texts = [curve.cut(i) if curve.nominal else f"{c:g}" for i, c in enumerate(cuts)]
     cut_w = max(len("cut"), *(len(t) for t in texts)) + 2 if texts else 5
-    heads = {"info_gain": "info gain", "gain_ratio": "gain ratio", "gini_gain": "gini gain",
-             "mdl_gain": "MDL gain", "mdl_gain_ratio": "MDL ratio"}
-    lines = [f"Node {node_id}: {rule}",
-             f"{curve.attribute} ({'nominal' if curve.nominal else 'numeric'}): {len(curve)} "
-             f"candidate {'grouping' if curve.nominal else 'cut'}{'' if len(curve) == 1 else 's'} "
-             f"over {curve.n:g} rows", "",
-             f"{'cut' if not curve.nominal else 'grouping':<{cut_w}}"
-             + "".join(f"{heads[k]:>12}" for k in keys)]
+    heads = {
+        "info_gain": "info gain",
+        "gain_ratio": "gain ratio",
+        "gini_gain": "gini gain",
+        "mdl_gain": "MDL gain",
+        "mdl_gain_ratio": "MDL ratio",
+    }
+    lines = [
+        f"Node {node_id}: {rule}",
+        f"{curve.attribute} ({'nominal' if curve.nominal else 'numeric'}): {len(curve)} "
+        f"candidate {'grouping' if curve.nominal else 'cut'}{'' if len(curve) == 1 else 's'} "
+        f"over {curve.n:g} rows",
+        "",
+        f"{'cut' if not curve.nominal else 'grouping':<{cut_w}}"
+        + "".join(f"{heads[k]:>12}" for k in keys),
+    ]
     for i, text in enumerate(texts):
         mark = ("  best" if i == curve.best else "") + ("  chosen" if i == curve.chosen else "")
-        lines.append(f"{text:<{cut_w}}" + "".join(f"{curve.values[k][i]:>12.4f}" for k in keys) + mark)
+        lines.append(
+            f"{text:<{cut_w}}" + "".join(f"{curve.values[k][i]:>12.4f}" for k in keys) + mark
+        )
     if not texts:
         lines.append("(no candidate split of this attribute here)")
-    lines.append(f"best: the cut the algorithm's scorer picks ({heads[curve.criterion]}); "
-                 "chosen: the node's own split")
+    lines.append(
+        f"best: the cut the algorithm's scorer picks ({heads[curve.criterion]}); "
+        "chosen: the node's own split"
+    )
     return result, "\n".join(lines)
 
 
@@ -258,16 +296,22 @@ def baseline(args):
     table = load(args)
     b = baselines(encode(table))
     result = {
-        "n": b.n, "zero_r_class": b.zero_r_class, "zero_r_errors": b.zero_r_errors,
-        "one_r_attribute": b.one_r_attribute, "one_r_errors": b.one_r_errors,
+        "n": b.n,
+        "zero_r_class": b.zero_r_class,
+        "zero_r_errors": b.zero_r_errors,
+        "one_r_attribute": b.one_r_attribute,
+        "one_r_errors": b.one_r_errors,
         "one_r_rules": [{"value": v, "class": c} for v, c in b.one_r_rules],
         "errors_by_attribute": dict(b.errors_by_attribute),
     }
     n = f"{b.n:g}"
-    rules = "\n".join(f"  {b.one_r_attribute} {v if v[0] in '<>' else '= ' + v} -> {c}"
-                      for v, c in b.one_r_rules)
-    text = (f"0-R: predict {table.target} = {b.zero_r_class}: {b.zero_r_errors:g}/{n} errors\n"
-            f"1-R: on {b.one_r_attribute}: {b.one_r_errors:g}/{n} errors\n{rules}")
+    rules = "\n".join(
+        f"  {b.one_r_attribute} {v if v[0] in '<>' else '= ' + v} -> {c}" for v, c in b.one_r_rules
+    )
+    text = (
+        f"0-R: predict {table.target} = {b.zero_r_class}: {b.zero_r_errors:g}/{n} errors\n"
+        f"1-R: on {b.one_r_attribute}: {b.one_r_errors:g}/{n} errors\n{rules}"
+    )
     return result, text
 
 
@@ -299,22 +343,36 @@ def compile_kernels(args):
     from engine.scale.warmup import warm_up_partitions
 
     if not NUMBA_INSTALLED:
-        raise ArborError("numba is not installed, so fits run the uncompiled search, far more slowly "
-                         "(pip install 'numba<0.66' to compile the fast one)")
+        raise ArborError(
+            "numba is not installed, so fits run the uncompiled search, far more slowly "
+            "(pip install 'numba<0.66' to compile the fast one)"
+        )
     report = compile_now(extra_warm_ups=(warm_up_partitions,))
     if not report["ok"]:
         raise ArborError(f"could not compile the fast split search: {report['reason']}")
     if report["already"]:
-        text = (f"The fast split search is already compiled for this machine (loaded in "
-                f"{report['seconds']:.1f} s).\nCache: {report['folder']}")
+        text = (
+            f"The fast split search is already compiled for this machine (loaded in "
+            f"{report['seconds']:.1f} s).\nCache: {report['folder']}"
+        )
     else:
-        text = (f"Compiled the fast split search in {report['seconds']:.0f} s; every later fit "
-                f"and run on this machine uses it.\nCache: {report['folder']}")
+        text = (
+            f"Compiled the fast split search in {report['seconds']:.0f} s; every later fit "
+            f"and run on this machine uses it.\nCache: {report['folder']}"
+        )
     return report, text
 
 
-HANDLERS = {"train": train, "evaluate": evaluate, "predict": predict, "explain": explain,
-            "path": path, "baseline": baseline, "summary": table_summary, "compile": compile_kernels}
+HANDLERS = {
+    "train": train,
+    "evaluate": evaluate,
+    "predict": predict,
+    "explain": explain,
+    "path": path,
+    "baseline": baseline,
+    "summary": table_summary,
+    "compile": compile_kernels,
+}
 
 
 def run(args: argparse.Namespace):

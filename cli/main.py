@@ -30,11 +30,18 @@ Run without a sub-command to open the window."""
 
 def _data_arguments(p: argparse.ArgumentParser, positional: bool = True) -> None:
     if positional:
-        p.add_argument("data", nargs="?", metavar="DATA",
-                       help="data file: .csv, .tsv, .arff, .xlsx or .parquet (or use --sample)")
-    p.add_argument("--sample", metavar="NAME",
-                   help="use a bundled dataset instead of a file (weather, weather-numeric, "
-                        "restaurant, toys, contact-lenses, iris)")
+        p.add_argument(
+            "data",
+            nargs="?",
+            metavar="DATA",
+            help="data file: .csv, .tsv, .arff, .xlsx or .parquet (or use --sample)",
+        )
+    p.add_argument(
+        "--sample",
+        metavar="NAME",
+        help="use a bundled dataset instead of a file (weather, weather-numeric, "
+        "restaurant, toys, contact-lenses, iris)",
+    )
     p.add_argument("--target", metavar="NAME", help="the column to predict (default: the last one)")
     p.add_argument("--nominal", metavar="A,B", default="", help="treat these columns as nominal")
     p.add_argument("--numeric", metavar="C,D", default="", help="treat these columns as numeric")
@@ -44,13 +51,20 @@ def _data_arguments(p: argparse.ArgumentParser, positional: bool = True) -> None
 
 def _scale_arguments(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("training over partitions (tables larger than memory)")
-    g.add_argument("--engine", choices=("memory", "dask"), default="memory",
-                   help="memory: load DATA whole (default); dask: read a Parquet file, a folder "
-                        "or a glob of Parquet or CSV files in partitions and work on a Dask "
-                        "cluster, the rows staying on its workers")
-    g.add_argument("--scheduler", metavar="tcp://HOST:PORT",
-                   help="with --engine dask: the Dask scheduler to use (default: "
-                        "$ARBOR_DASK_SCHEDULER, else a local cluster of one worker per core)")
+    g.add_argument(
+        "--engine",
+        choices=("memory", "dask"),
+        default="memory",
+        help="memory: load DATA whole (default); dask: read a Parquet file, a folder "
+        "or a glob of Parquet or CSV files in partitions and work on a Dask "
+        "cluster, the rows staying on its workers",
+    )
+    g.add_argument(
+        "--scheduler",
+        metavar="tcp://HOST:PORT",
+        help="with --engine dask: the Dask scheduler to use (default: "
+        "$ARBOR_DASK_SCHEDULER, else a local cluster of one worker per core)",
+    )
 
 
 def _learner_arguments(p: argparse.ArgumentParser) -> None:
@@ -59,7 +73,9 @@ def _learner_arguments(p: argparse.ArgumentParser) -> None:
     for option in settings.OPTIONS:
         kwargs = {"dest": option.name, "default": None, "help": _help(option)}
         if option.kind == "bool":
-            kwargs["action"] = "store_false" if option.cli_flag.startswith("--no-") else "store_true"
+            kwargs["action"] = (
+                "store_false" if option.cli_flag.startswith("--no-") else "store_true"
+            )
         elif option.kind == "choice":
             kwargs["choices"] = option.values
         else:
@@ -72,9 +88,15 @@ def _help(option: settings.Option) -> str:
     """The option's help, with its default(s) as the command line spells them."""
     text = option.help
     if option.kind == "bool":
-        return f"turn off {option.label.lower()}: {text}" if option.cli_flag.startswith("--no-") else text
+        return (
+            f"turn off {option.label.lower()}: {text}"
+            if option.cli_flag.startswith("--no-")
+            else text
+        )
     if option.per_algorithm or option.per_task:
-        spelled = [f"{a}: {_spell(settings.default(option.name, a), option)}" for a in settings.ALGORITHMS]
+        spelled = [
+            f"{a}: {_spell(settings.default(option.name, a), option)}" for a in settings.ALGORITHMS
+        ]
         spelled += [f"{t}: {_spell(v, option)}" for t, v in option.per_task.items()]
         return f"{text} (default {'; '.join(spelled)})"
     return f"{text} (default {_spell(option.default, option)})"
@@ -89,8 +111,9 @@ def _spell(value, option: settings.Option) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="arbor", description=DESCRIPTION,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="arbor", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser("train", help="fit a tree and print it (and export it)")
@@ -99,56 +122,95 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--save", metavar="MODEL.json", help="save the model as JSON (for predict)")
     p.add_argument("--rules", metavar="FILE", help="write IF-THEN rules (.txt or .md)")
     p.add_argument("--image", metavar="FILE", help="draw the tree to .png, .svg or .pdf")
-    p.add_argument("--image-scale", type=float, default=2.0, metavar="S",
-                   help="PNG pixels per point (2 = 192 dpi; default 2)")
+    p.add_argument(
+        "--image-scale",
+        type=float,
+        default=2.0,
+        metavar="S",
+        help="PNG pixels per point (2 = 192 dpi; default 2)",
+    )
     p.add_argument("--transparent", action="store_true", help="images without a background")
-    p.add_argument("--labels", default="n,bar", metavar="LIST",
-                   help="what image nodes show under their headline, comma-separated: n (n = 16), "
-                        "weka ((16.0/1.0): weight/errors), counts (class counts), percent, bar "
-                        "(the class distribution); default n,bar")
-    p.add_argument("--slide", action="store_true",
-                   help="draw the image for a slide: a 16:9 page 10 inches wide (PNG 1920 pixels) "
-                        "with large type")
+    p.add_argument(
+        "--labels",
+        default="n,bar",
+        metavar="LIST",
+        help="what image nodes show under their headline, comma-separated: n (n = 16), "
+        "weka ((16.0/1.0): weight/errors), counts (class counts), percent, bar "
+        "(the class distribution); default n,bar",
+    )
+    p.add_argument(
+        "--slide",
+        action="store_true",
+        help="draw the image for a slide: a 16:9 page 10 inches wide (PNG 1920 pixels) "
+        "with large type",
+    )
     p.add_argument("--dot", metavar="FILE", help="write Graphviz DOT")
     p.add_argument("--pmml", metavar="FILE", help="write PMML 4.4")
-    p.add_argument("--python", metavar="FILE", help="write a standalone Python predict(row) function")
+    p.add_argument(
+        "--python", metavar="FILE", help="write a standalone Python predict(row) function"
+    )
     _scale_arguments(p)
 
     p = sub.add_parser("evaluate", help="cross-validate, or test on a separate file")
     _data_arguments(p)
     _learner_arguments(p)
-    p.add_argument("--folds", type=int, default=10, metavar="K", help="stratified folds (default 10)")
-    p.add_argument("--weka-folds", action="store_true",
-                   help="deal the folds exactly as Weka's -x K -s SEED does, so the result can "
-                        "be set beside J48's fold for fold")
-    p.add_argument("--test", metavar="FILE", help="evaluate on this file instead of cross-validating")
-    p.add_argument("--split", type=float, metavar="PCT",
-                   help="train on PCT percent, test on the rest (instead of cross-validation)")
+    p.add_argument(
+        "--folds", type=int, default=10, metavar="K", help="stratified folds (default 10)"
+    )
+    p.add_argument(
+        "--weka-folds",
+        action="store_true",
+        help="deal the folds exactly as Weka's -x K -s SEED does, so the result can "
+        "be set beside J48's fold for fold",
+    )
+    p.add_argument(
+        "--test", metavar="FILE", help="evaluate on this file instead of cross-validating"
+    )
+    p.add_argument(
+        "--split",
+        type=float,
+        metavar="PCT",
+        help="train on PCT percent, test on the rest (instead of cross-validation)",
+    )
     _scale_arguments(p)
 
     p = sub.add_parser("predict", help="predict every row of DATA with a saved model")
     p.add_argument("model", metavar="MODEL", help="a model saved by 'train --save'")
     _data_arguments(p)
-    p.add_argument("--output", metavar="FILE.csv",
-                   help="write the rows with a prediction column (--engine dask: a folder of "
-                        "Parquet partitions)")
-    p.add_argument("--no-formula-guard", dest="formula_guard", action="store_false",
-                   help="write text cells of a .csv or .tsv --output as they are; by default one "
-                        "that begins with = + - @, a tab or a carriage return gets a leading ' "
-                        "so that a spreadsheet shows it as text instead of running it as a "
-                        "formula (numbers are never changed; .xlsx always stores text as text)")
+    p.add_argument(
+        "--output",
+        metavar="FILE.csv",
+        help="write the rows with a prediction column (--engine dask: a folder of "
+        "Parquet partitions)",
+    )
+    p.add_argument(
+        "--no-formula-guard",
+        dest="formula_guard",
+        action="store_false",
+        help="write text cells of a .csv or .tsv --output as they are; by default one "
+        "that begins with = + - @, a tab or a carriage return gets a leading ' "
+        "so that a spreadsheet shows it as text instead of running it as a "
+        "formula (numbers are never changed; .xlsx always stores text as text)",
+    )
     _scale_arguments(p)
 
     p = sub.add_parser("explain", help="the attribute table the seeds compute by hand")
     _data_arguments(p)
     _learner_arguments(p)
-    p.add_argument("--node", type=int, metavar="ID",
-                   help="explain this node of the grown tree (ids in pre-order; default: the root)")
-    p.add_argument("--curve", metavar="ATTR",
-                   help="the split curve of this attribute at the node: information gain, gain "
-                        "ratio and Gini gain (C4.5: also after its MDL penalty) at every "
-                        "candidate cut point, or for each grouping of a nominal attribute, with "
-                        "the best cut and the node's own")
+    p.add_argument(
+        "--node",
+        type=int,
+        metavar="ID",
+        help="explain this node of the grown tree (ids in pre-order; default: the root)",
+    )
+    p.add_argument(
+        "--curve",
+        metavar="ATTR",
+        help="the split curve of this attribute at the node: information gain, gain "
+        "ratio and Gini gain (C4.5: also after its MDL penalty) at every "
+        "candidate cut point, or for each grouping of a nominal attribute, with "
+        "the best cut and the node's own",
+    )
 
     p = sub.add_parser("path", help="CART cost-complexity pruning path")
     _data_arguments(p)
@@ -158,17 +220,22 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("baseline", help="0-R and 1-R")
     _data_arguments(p)
 
-    p = sub.add_parser("summary", help="every column's kind, missing and distinct values, "
-                                       "range and distribution by class")
+    p = sub.add_parser(
+        "summary",
+        help="every column's kind, missing and distinct values, range and distribution by class",
+    )
     _data_arguments(p)
 
-    p = sub.add_parser("compile", help="compile the fast split search for this machine now",
-                       description="Compile the fast (numba) split search once for this machine, "
-                                   "in the foreground. Otherwise the window does it in the "
-                                   "background at launch, and a fit too big to run uncompiled "
-                                   "does it and waits for it (small fits run the uncompiled "
-                                   "search, the same trees). Clones and venvs of the same "
-                                   "version share it.")
+    p = sub.add_parser(
+        "compile",
+        help="compile the fast split search for this machine now",
+        description="Compile the fast (numba) split search once for this machine, "
+        "in the foreground. Otherwise the window does it in the "
+        "background at launch, and a fit too big to run uncompiled "
+        "does it and waits for it (small fits run the uncompiled "
+        "search, the same trees). Clones and venvs of the same "
+        "version share it.",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     return parser
 
@@ -200,8 +267,11 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         unsubscribe()
     if sys.stdout is None:  # started with stdout closed (``>&-``): Python gives None
-        print(f"arbor {args.command}: error: there is no standard output to write the result to "
-              "(it is closed)", file=sys.stderr)
+        print(
+            f"arbor {args.command}: error: there is no standard output to write the result to "
+            "(it is closed)",
+            file=sys.stderr,
+        )
         return EXIT_NO_OUTPUT
     try:
         if args.json:
@@ -217,8 +287,11 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as err:  # a full disk (``> /dev/full``), a file too big, an I/O error
         _silence_stdout()
         reason = err.strerror or str(err)
-        print(f"arbor {args.command}: error: cannot write the result to standard output: "
-              f"{printable(reason)}", file=sys.stderr)
+        print(
+            f"arbor {args.command}: error: cannot write the result to standard output: "
+            f"{printable(reason)}",
+            file=sys.stderr,
+        )
         return EXIT_NO_OUTPUT
     return 0
 
@@ -234,8 +307,13 @@ def _silence_stdout() -> None:
 
 def command_names(parser: argparse.ArgumentParser) -> tuple[str, ...]:
     """The sub-commands ``parser`` (:func:`build_parser`'s) knows, in its order."""
-    return tuple(next(action.choices for action in parser._actions
-                      if isinstance(action, argparse._SubParsersAction)))
+    return tuple(
+        next(
+            action.choices
+            for action in parser._actions
+            if isinstance(action, argparse._SubParsersAction)
+        )
+    )
 
 
 def _refuse_unknown_command(parser: argparse.ArgumentParser, word: str) -> None:
@@ -251,8 +329,10 @@ def _refuse_unknown_command(parser: argparse.ArgumentParser, word: str) -> None:
         hint = "; nor is there such a file to open in the window"
     else:
         hint = ""
-    parser.error(f"argument COMMAND: invalid choice: '{printable(word)}' "
-                 f"(choose from {', '.join(names)}){hint}")
+    parser.error(
+        f"argument COMMAND: invalid choice: '{printable(word)}' "
+        f"(choose from {', '.join(names)}){hint}"
+    )
 
 
 #: Seconds between two lines on how far the compilation has got.
@@ -273,6 +353,7 @@ def _say(command: str):
         if last is None or (notice.done and time.monotonic() - last >= PROGRESS_EVERY):
             told[notice.state] = time.monotonic()
             print(f"arbor {command}: {notice.message}", file=sys.stderr, flush=True)
+
     return say
 
 

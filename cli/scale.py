@@ -21,11 +21,14 @@ def _names(text: str) -> list[str]:
 
 def _location(args) -> str:
     if getattr(args, "sample", None):
-        raise ArborError("--engine dask reads Parquet or CSV files (a file, a folder or a glob); "
-                         "a bundled sample fits in memory: leave out --engine dask")
+        raise ArborError(
+            "--engine dask reads Parquet or CSV files (a file, a folder or a glob); "
+            "a bundled sample fits in memory: leave out --engine dask"
+        )
     if not args.data:
-        raise ArborError("no data: give a Parquet file, a folder of them, or a glob of Parquet "
-                         "or CSV files")
+        raise ArborError(
+            "no data: give a Parquet file, a folder of them, or a glob of Parquet or CSV files"
+        )
     return args.data
 
 
@@ -39,8 +42,12 @@ def _cluster(args):
     wait_until_compiled(Monitor())
     cluster = Cluster(args.scheduler)
     where = cluster.dashboard or "no dashboard"
-    print(f"arbor {args.command}: Dask cluster at {cluster.shown_address} with "
-          f"{cluster.n_workers} worker(s); dashboard: {where}", file=sys.stderr, flush=True)
+    print(
+        f"arbor {args.command}: Dask cluster at {cluster.shown_address} with "
+        f"{cluster.n_workers} worker(s); dashboard: {where}",
+        file=sys.stderr,
+        flush=True,
+    )
     return cluster
 
 
@@ -54,15 +61,25 @@ def _layout(args):
 def _scan(args, layout, cluster):
     from engine.scale.source import scan
 
-    return scan(layout, cluster.map, args.target, _names(args.nominal), _names(args.numeric),
-                _names(args.ignore))
+    return scan(
+        layout,
+        cluster.map,
+        args.target,
+        _names(args.nominal),
+        _names(args.numeric),
+        _names(args.ignore),
+    )
 
 
 def _partitions_line(facts) -> str:
-    kept = "kept in the workers' memory" if facts.kept_in_memory else "read from the files each pass"
-    return (f"Trained over partitions: {facts.rows:,} rows in {facts.partitions:,} partition(s), "
-            f"{facts.passes} passes, {facts.workers} worker(s) at {facts.scheduler} "
-            f"(rows {kept}; {facts.seconds:.1f} s)")
+    kept = (
+        "kept in the workers' memory" if facts.kept_in_memory else "read from the files each pass"
+    )
+    return (
+        f"Trained over partitions: {facts.rows:,} rows in {facts.partitions:,} partition(s), "
+        f"{facts.passes} passes, {facts.workers} worker(s) at {facts.scheduler} "
+        f"(rows {kept}; {facts.seconds:.1f} s)"
+    )
 
 
 def train(args, learner, export_all):
@@ -73,16 +90,19 @@ def train(args, learner, export_all):
     from engine.scale.training import fit_partitions
 
     if args.rules:
-        raise ArborError("--rules generalises the rules on the training rows, which stay on the "
-                         "cluster with --engine dask; export --python, --pmml or --dot instead")
+        raise ArborError(
+            "--rules generalises the rules on the training rows, which stay on the "
+            "cluster with --engine dask; export --python, --pmml or --dot instead"
+        )
     settings = learner(args).settings()
     layout = _layout(args)
     with _cluster(args) as cluster:
         dataset = _scan(args, layout, cluster)
         tree, facts = fit_partitions(dataset, settings, cluster)
         settings = facts.settings
-        ev = score_partitions(tree, dataset, cluster, Selection(role="all"), "training set",
-                              settings.algorithm)
+        ev = score_partitions(
+            tree, dataset, cluster, Selection(role="all"), "training set", settings.algorithm
+        )
     result = {"n_nodes": tree.n_nodes, "n_leaves": tree.n_leaves, "depth": tree.depth}
     if tree.is_regression:
         result["train_rmse"] = ev.rmse
@@ -103,8 +123,10 @@ def train(args, learner, export_all):
     header = f"{title} tree{pruned}\n{'-' * len(title + ' tree' + pruned)}\n\n"
     noted = "".join(f"Note: {n}\n" for n in notes)
     written = "".join(f"Wrote {p}\n" for p in exported)
-    text = (f"{header}{to_text(tree)}\n{summary(tree)}\n{score_line}\n{_partitions_line(facts)}\n"
-            f"{noted}{written}")
+    text = (
+        f"{header}{to_text(tree)}\n{summary(tree)}\n{score_line}\n{_partitions_line(facts)}\n"
+        f"{noted}{written}"
+    )
     return result, text
 
 
@@ -113,8 +135,9 @@ def predict(args):
     from engine.scale.predicting import dataset_for, predict_partitions
 
     if not args.output:
-        raise ArborError("--engine dask writes the predictions as Parquet partitions: give "
-                         "--output FOLDER")
+        raise ArborError(
+            "--engine dask writes the predictions as Parquet partitions: give --output FOLDER"
+        )
     tree, settings = load_model(args.model)
     algorithm = settings.algorithm if settings is not None else None
     layout = _layout(args)
@@ -122,8 +145,10 @@ def predict(args):
     with _cluster(args) as cluster:
         rows = predict_partitions(tree, dataset, cluster, args.output, algorithm)
     result = {"n": rows, "output": args.output, "partitions": dataset.n_partitions}
-    return result, (f"Wrote the predictions of {rows:,} rows to {args.output} "
-                    f"({dataset.n_partitions:,} Parquet partition(s))")
+    return result, (
+        f"Wrote the predictions of {rows:,} rows to {args.output} "
+        f"({dataset.n_partitions:,} Parquet partition(s))"
+    )
 
 
 def evaluate(args, learner):
@@ -133,8 +158,10 @@ def evaluate(args, learner):
     from engine.scale.training import fit_partitions
 
     if args.test or args.weka_folds or not args.split:
-        raise ArborError("--engine dask evaluates on a held-out share of the rows: give "
-                         "--split PCT (the percentage trained on)")
+        raise ArborError(
+            "--engine dask evaluates on a held-out share of the rows: give "
+            "--split PCT (the percentage trained on)"
+        )
     if not 0 < args.split < 100:
         raise ArborError("the training percentage must be between 0 and 100")
     settings = learner(args).settings()
@@ -144,9 +171,15 @@ def evaluate(args, learner):
         dataset = _scan(args, layout, cluster)
         tree, facts = fit_partitions(dataset, settings, cluster, train_share=share)
         test = Selection(settings.seed, share, 0.0, "test")
-        ev = score_partitions(tree, dataset, cluster, test,
-                              f"{args.split:g}% train / rest test (over partitions)",
-                              settings.algorithm, notes=facts.notes)
+        ev = score_partitions(
+            tree,
+            dataset,
+            cluster,
+            test,
+            f"{args.split:g}% train / rest test (over partitions)",
+            settings.algorithm,
+            notes=facts.notes,
+        )
     out = ev.as_dict()
     out["partitions"] = facts.as_dict()
     return out, evaluation_text(ev, dataset.target.name) + "\n" + _partitions_line(facts)

@@ -67,7 +67,9 @@ def _read_only(path: Path, status: os.stat_result) -> bool:
     return not os.access(path, os.W_OK)
 
 
-def write_atomic(path: str | Path, write: Callable[[Path], None], replace_read_only: bool = False) -> None:
+def write_atomic(
+    path: str | Path, write: Callable[[Path], None], replace_read_only: bool = False
+) -> None:
     """Call ``write(tmp_path)`` and move the result onto ``path``; on failure the old file stays.
 
     Examples
@@ -80,8 +82,9 @@ def write_atomic(path: str | Path, write: Callable[[Path], None], replace_read_o
     write_all_atomic([(path, write)], replace_read_only)
 
 
-def write_all_atomic(files: Iterable[tuple[str | Path, Callable[[Path], None]]],
-                     replace_read_only: bool = False) -> None:
+def write_all_atomic(
+    files: Iterable[tuple[str | Path, Callable[[Path], None]]], replace_read_only: bool = False
+) -> None:
     """Write several files, all of them or none: every target is checked first (its folder
     exists, it is not a folder, it is not read-only), then every ``write(tmp_path)`` runs
     into a temporary file beside its target, and only when all have succeeded do they
@@ -116,8 +119,9 @@ def write_all_atomic(files: Iterable[tuple[str | Path, Callable[[Path], None]]],
                 later.unlink(missing_ok=True)
             done = [printable(str(p)) for _, p in staged[:number]]
             written = f" ({', '.join(done)} written)" if done else ""
-            raise ArborError(f"cannot save {printable(str(path))}: "
-                             f"{(err.strerror or str(err)).lower()}{written}") from None
+            raise ArborError(
+                f"cannot save {printable(str(path))}: {(err.strerror or str(err)).lower()}{written}"
+            ) from None
 
 
 def _checked(path: Path, replace_read_only: bool) -> tuple[Path, os.stat_result | None]:
@@ -125,7 +129,9 @@ def _checked(path: Path, replace_read_only: bool) -> tuple[Path, os.stat_result 
     shown = printable(str(path))
     directory = path.parent if str(path.parent) else Path(".")
     if not directory.is_dir():
-        raise ArborError(f"cannot save {shown}: the folder {printable(str(directory))} does not exist")
+        raise ArborError(
+            f"cannot save {shown}: the folder {printable(str(directory))} does not exist"
+        )
     try:
         status = os.stat(path)
     except FileNotFoundError:
@@ -136,8 +142,10 @@ def _checked(path: Path, replace_read_only: bool) -> tuple[Path, os.stat_result 
         kind = "a folder" if stat.S_ISDIR(status.st_mode) else "not an ordinary file"
         raise ArborError(f"cannot save {shown}: it is {kind}")
     if status is not None and _read_only(path, status) and not replace_read_only:
-        raise ReadOnlyTarget(f"cannot save {shown}: the file is read-only (make it writable, or "
-                             "save under another name)")
+        raise ReadOnlyTarget(
+            f"cannot save {shown}: the file is read-only (make it writable, or "
+            "save under another name)"
+        )
     return path, status
 
 
@@ -148,8 +156,9 @@ def _staged(path: Path, status: os.stat_result | None, write: Callable[[Path], N
     directory = path.parent if str(path.parent) else Path(".")
     remove_stale_temporaries(directory)
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.arbor-{os.getpid()}-", suffix=".tmp",
-                                   dir=directory)
+        fd, tmp = tempfile.mkstemp(
+            prefix=f".{path.name}.arbor-{os.getpid()}-", suffix=".tmp", dir=directory
+        )
     except OSError as err:
         raise ArborError(f"cannot save {shown}: {(err.strerror or str(err)).lower()}") from None
     os.close(fd)

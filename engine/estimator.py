@@ -58,8 +58,14 @@ class DecisionTree:
     def settings(self) -> Settings:
         return resolve(**self.get_params())
 
-    def fit(self, data: Table | pd.DataFrame, target: str | None = None, kinds=None,
-            monitor: Monitor = NULL_MONITOR, record: bool = False) -> DecisionTree:
+    def fit(
+        self,
+        data: Table | pd.DataFrame,
+        target: str | None = None,
+        kinds=None,
+        monitor: Monitor = NULL_MONITOR,
+        record: bool = False,
+    ) -> DecisionTree:
         """Learn a tree from a Table or a DataFrame (the target defaults to the last column).
 
         ``record``: keep the pruning pass's decisions on the tree (``tree_.pruning``).
@@ -98,14 +104,16 @@ def check_trainable(data: Encoded, settings: Settings) -> None:
     if data.n_rows == 0:
         raise ArborError("there are no rows to learn from")
     if not data.schema.attributes:
-        raise ArborError("there are no attributes to learn from: every column other than "
-                         "the target is ignored")
+        raise ArborError(
+            "there are no attributes to learn from: every column other than the target is ignored"
+        )
     if settings.algorithm == "id3":
         numeric = [a.name for a in data.schema.attributes if not a.is_nominal]
         if numeric:
             raise ArborError(
                 f"ID3 handles nominal attributes only, and {numeric[0]!r} is numeric: use C4.5 "
-                "or CART, make the column nominal, or mark it ignored")
+                "or CART, make the column nominal, or mark it ignored"
+            )
 
 
 def one_class_note(data: Encoded) -> tuple[str, ...]:

@@ -16,8 +16,9 @@ from engine.settings import Settings
 from engine.tree import Tree
 
 
-def fit_tree(data: Encoded, settings: Settings, monitor: Monitor = NULL_MONITOR,
-             record: bool = False) -> Tree:
+def fit_tree(
+    data: Encoded, settings: Settings, monitor: Monitor = NULL_MONITOR, record: bool = False
+) -> Tree:
     """Grow a tree on ``data`` and prune it as ``settings`` ask; every phase answers ``monitor``'s
     cancel (the loops shared by the phases through :func:`engine.monitor.checkpoint`).
 
@@ -42,8 +43,13 @@ def _fit(data: Encoded, settings: Settings, monitor: Monitor, record: bool) -> T
     return prune_for(tree, data, settings, monitor.scaled(0.7, 1.0), record)
 
 
-def prune_for(tree: Tree, data: Encoded, settings: Settings, monitor: Monitor = NULL_MONITOR,
-              record: bool = False) -> Tree:
+def prune_for(
+    tree: Tree,
+    data: Encoded,
+    settings: Settings,
+    monitor: Monitor = NULL_MONITOR,
+    record: bool = False,
+) -> Tree:
     """Apply pessimistic or cost-complexity pruning as ``settings`` ask.
 
     C4.5 always collapses splits that do not lower training error, as J48 does
@@ -57,7 +63,9 @@ def prune_for(tree: Tree, data: Encoded, settings: Settings, monitor: Monitor = 
     if settings.prune == "cost-complexity":
         folds = min(settings.cv_alpha or 0, data.n_rows)  # a table of 6 rows: 6 folds
         if folds >= 2:
-            alpha = choose_alpha(tree, data, replace(settings, cv_alpha=folds), monitor).chosen_alpha
+            alpha = choose_alpha(
+                tree, data, replace(settings, cv_alpha=folds), monitor
+            ).chosen_alpha
         else:
             alpha = settings.alpha or 0.0
         return prune_cost_complexity(tree, alpha)

@@ -65,8 +65,11 @@ def compiled_kernels_ready(monitor: Monitor, cells: int) -> bool:
     once fits have run ``UNCOMPILED_SECONDS`` interpreted here, tiny fits are small fits
     as any other: rather than go on paying the interpreter, the process loads the kernels.
     """
-    if (cells <= UNCOMPILED_MAX_CELLS and _Interpreted.seconds < UNCOMPILED_SECONDS
-            and not compilation.is_ready()):
+    if (
+        cells <= UNCOMPILED_MAX_CELLS
+        and _Interpreted.seconds < UNCOMPILED_SECONDS
+        and not compilation.is_ready()
+    ):
         return False
     if cells <= INTERPRETED_MAX_CELLS:
         return compilation.wait_until_compiled(monitor, 0.0)
@@ -101,8 +104,16 @@ def grow(
         compiled = compilation.wait_until_compiled(monitor, None)
     started = time.thread_time()
     try:
-        node = grow_tree(problem, plan(settings, len(rows)), rows, weights, depth,
-                         frozenset(used), monitor, compiled)
+        node = grow_tree(
+            problem,
+            plan(settings, len(rows)),
+            rows,
+            weights,
+            depth,
+            frozenset(used),
+            monitor,
+            compiled,
+        )
     finally:
         if not compiled:
             _Interpreted.add(time.thread_time() - started)
@@ -132,19 +143,23 @@ def grow_steps(data: Encoded, settings: Settings) -> Iterator[GrowthStep]:
     (on the compiled loop, one expansion per call: the tree is the one :func:`grow` grows)."""
     compiled = compiled_kernels_ready(NULL_MONITOR, data.n_rows * data.X.shape[1])
     for root, expanded, worth, queue in grow_stepwise(
-            Problem(data, settings), plan(settings, data.n_rows), NULL_MONITOR, compiled):
+        Problem(data, settings), plan(settings, data.n_rows), NULL_MONITOR, compiled
+    ):
         yield GrowthStep(root, expanded, worth, queue)
 
 
-def grow_below(tree: Tree, data: Encoded, settings: Settings, node_id: int,
-               levels: int | None = None) -> Tree:
+def grow_below(
+    tree: Tree, data: Encoded, settings: Settings, node_id: int, levels: int | None = None
+) -> Tree:
     """Let the algorithm finish the subtree below ``node_id`` (or only ``levels`` more levels)."""
     node = tree.node(node_id)
     rows, weights = node_rows(tree, data, node_id, settings)
     if levels is not None:
         limit = node.depth + levels
-        settings = replace(settings, max_depth=limit if settings.max_depth is None
-                           else min(settings.max_depth, limit))
+        settings = replace(
+            settings,
+            max_depth=limit if settings.max_depth is None else min(settings.max_depth, limit),
+        )
     used = used_on_path(tree, node_id) if not settings.binary else frozenset()
     subtree = grow(data, settings, rows=rows, weights=weights, depth=node.depth, used=used)
     return replace_subtree(tree, node_id, subtree)
@@ -177,7 +192,9 @@ class StableIds:
             order.append((node, path))
             if path not in self._by_path:
                 self._by_path[path] = len(self._by_path)
-            stack.extend((child, (*path, b)) for b, child in reversed(list(enumerate(node.children))))
+            stack.extend(
+                (child, (*path, b)) for b, child in reversed(list(enumerate(node.children)))
+            )
         built: dict[tuple[int, ...], Node] = {}
         for node, path in reversed(order):  # children before their parent
             children = tuple(built.pop((*path, b)) for b in range(len(node.children)))
@@ -185,11 +202,14 @@ class StableIds:
         return built[()], {node.id: self._by_path[path] for node, path in order}
 
 
-def with_stable_ids(steps: Iterator[GrowthStep], ids: StableIds | None = None) -> Iterator[GrowthStep]:
+def with_stable_ids(
+    steps: Iterator[GrowthStep], ids: StableIds | None = None
+) -> Iterator[GrowthStep]:
     """``steps`` (from :func:`grow_steps`) with :class:`StableIds`: a node keeps its id from
     the step that made it to the end of growth, in the tree, ``expanded`` and the queue."""
     ids = StableIds() if ids is None else ids
     for step in steps:
         root, kept = ids.apply(step.root)
-        yield GrowthStep(root, kept[step.expanded], step.priority,
-                         tuple((kept[k], p) for k, p in step.queue))
+        yield GrowthStep(
+            root, kept[step.expanded], step.priority, tuple((kept[k], p) for k, p in step.queue)
+        )

@@ -146,8 +146,12 @@ PREDICTION_FORMATS = (".csv", ".tsv", ".xlsx", ".parquet")
 
 def _whole(value) -> bool:
     """Whether ``value`` is a float holding a whole number that an integer shows exactly."""
-    return (isinstance(value, (float, np.floating)) and np.isfinite(value)
-            and float(value).is_integer() and abs(value) < 2 ** 53)
+    return (
+        isinstance(value, (float, np.floating))
+        and np.isfinite(value)
+        and float(value).is_integer()
+        and abs(value) < 2**53
+    )
 
 
 def _whole_numbers_as_integers(frame):
@@ -162,8 +166,9 @@ def _whole_numbers_as_integers(frame):
     import pandas as pd
 
     def as_ints(column):  # not Series.map, which would infer float64 again from [1, nan]
-        return pd.Series([int(v) if _whole(v) else v for v in column], index=column.index,
-                         dtype=object)
+        return pd.Series(
+            [int(v) if _whole(v) else v for v in column], index=column.index, dtype=object
+        )
 
     out = frame.copy()
     for name, column in frame.items():
@@ -171,7 +176,9 @@ def _whole_numbers_as_integers(frame):
         if pd.api.types.is_float_dtype(dtype):  # vectorised: prediction files can be long
             values = column.to_numpy(dtype=float, na_value=np.nan)
             with np.errstate(invalid="ignore"):
-                whole = np.isfinite(values) & (values == np.floor(values)) & (np.abs(values) < 2 ** 53)
+                whole = (
+                    np.isfinite(values) & (values == np.floor(values)) & (np.abs(values) < 2**53)
+                )
             if whole.any():
                 cells = values.astype(object)
                 cells[whole] = values[whole].astype(np.int64).tolist()
@@ -219,14 +226,18 @@ def save_predictions(frame, path, formula_guard: bool = True) -> None:
                 text_cells_as_text(sheet)
         p.write_bytes(buffer.getbuffer())
 
-    writers = {".csv": lambda p: text().to_csv(p, index=False),
-               ".tsv": lambda p: text().to_csv(p, sep="\t", index=False),
-               ".xlsx": excel,
-               ".parquet": lambda p: frame.to_parquet(p, index=False)}
+    writers = {
+        ".csv": lambda p: text().to_csv(p, index=False),
+        ".tsv": lambda p: text().to_csv(p, sep="\t", index=False),
+        ".xlsx": excel,
+        ".parquet": lambda p: frame.to_parquet(p, index=False),
+    }
     suffix = Path(path).suffix.lower()
     if suffix not in writers:
-        raise ArborError(f"cannot save predictions as {suffix or '(no extension)'}; use one of "
-                         f"{', '.join(PREDICTION_FORMATS)}")
+        raise ArborError(
+            f"cannot save predictions as {suffix or '(no extension)'}; use one of "
+            f"{', '.join(PREDICTION_FORMATS)}"
+        )
     try:
         write_atomic(path, writers[suffix])
     except (ValueError, TypeError, ImportError) as err:

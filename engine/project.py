@@ -103,13 +103,24 @@ def _missing(value) -> bool:
 def _table_dict(table: Table, data_path: str | None, project_dir: Path) -> tuple[dict, int]:
     """The table's entry and the format version needed to read it."""
     frame = table.frame
-    categories = {c: [str(v) for v in frame[c].cat.categories] for c in frame.columns
-                  if table.kinds[c] == NOMINAL}
-    out = {"columns": list(frame.columns), "kinds": dict(table.kinds), "target": table.target,
-           "categories": categories, "rows": len(frame), "source": table.source}
+    categories = {
+        c: [str(v) for v in frame[c].cat.categories]
+        for c in frame.columns
+        if table.kinds[c] == NOMINAL
+    }
+    out = {
+        "columns": list(frame.columns),
+        "kinds": dict(table.kinds),
+        "target": table.target,
+        "categories": categories,
+        "rows": len(frame),
+        "source": table.source,
+    }
     if frame.size <= EMBED_LIMIT:
-        out["data"] = {c: [None if _missing(v) else v for v in frame[c].astype(object).tolist()]
-                       for c in frame.columns}
+        out["data"] = {
+            c: [None if _missing(v) else v for v in frame[c].astype(object).tolist()]
+            for c in frame.columns
+        }
         return out, 1
     if data_path is not None:
         resolved = Path(data_path).resolve()
@@ -124,8 +135,13 @@ def _table_dict(table: Table, data_path: str | None, project_dir: Path) -> tuple
     return out, 2
 
 
-def save_project(project: Project, path: str | Path, data_path: str | None = None,
-                 replace_read_only: bool = False, run_trees: bool = False) -> None:
+def save_project(
+    project: Project,
+    path: str | Path,
+    data_path: str | None = None,
+    replace_read_only: bool = False,
+    run_trees: bool = False,
+) -> None:
     """Write ``project`` atomically (a read-only file only with ``replace_read_only``).
 
     ``data_path`` is the data file the table equals, unchanged since it was read or saved
@@ -157,8 +173,9 @@ def save_project(project: Project, path: str | Path, data_path: str | None = Non
     try:
         text = json.dumps(doc, default=_plain, allow_nan=False)
     except ValueError:
-        raise ArborError("the table or tree holds an infinite number, which a project cannot "
-                         "store") from None
+        raise ArborError(
+            "the table or tree holds an infinite number, which a project cannot store"
+        ) from None
     write_text_atomic(path, text, replace_read_only)
 
 
@@ -197,11 +214,15 @@ def _as_declared(frame: pd.DataFrame, kinds: dict, categories: dict, where: str)
             continue
         column, stray, count = declared_nominal(frame[name], categories.get(name))
         if stray:
-            shown = ", ".join(printable(repr(v if len(v) <= 40 else v[:37] + "..."))
-                              for v in stray[:SHOWN_CELLS])
+            shown = ", ".join(
+                printable(repr(v if len(v) <= 40 else v[:37] + "...")) for v in stray[:SHOWN_CELLS]
+            )
             more = f" and {len(stray) - SHOWN_CELLS:,} more" if len(stray) > SHOWN_CELLS else ""
-            fail(where, f"{count:,} cell(s) of {name!r} hold values outside its declared "
-                        f"categories: {shown}{more}")
+            fail(
+                where,
+                f"{count:,} cell(s) of {name!r} hold values outside its declared "
+                f"categories: {shown}{more}",
+            )
         frame[name] = column
     return frame
 
@@ -212,8 +233,9 @@ def _declared(doc: dict, where: str) -> tuple[list[str], dict, str, dict]:
         fail(where, f"it has {len(columns)} columns; a table has 1 to {MAX_COLUMNS:,}")
     kinds = need(doc.get("kinds"), dict, where, "the column kinds")
     if set(kinds) != set(columns) or any(k not in KINDS for k in kinds.values()):
-        fail(where, "the column kinds must name every column once, each nominal, numeric "
-                    "or ignored")
+        fail(
+            where, "the column kinds must name every column once, each nominal, numeric or ignored"
+        )
     target = need(doc.get("target"), str, where, "the target")
     if target not in columns:
         fail(where, f"the target {target!r} is not one of its columns")
@@ -239,8 +261,10 @@ def _data_file(doc: dict, base: Path, where: str) -> Path:
             data_path = base / data_path
             inside = base.resolve()
             if inside not in (data_path.resolve(), *data_path.resolve().parents):
-                raise ArborError(f"{where}: its data file {shown_path(text)} is outside the "
-                                 "project's folder; a relative path must stay inside it")
+                raise ArborError(
+                    f"{where}: its data file {shown_path(text)} is outside the "
+                    "project's folder; a relative path must stay inside it"
+                )
         if os.path.lexists(data_path) or k == len(candidates) - 1:
             return data_path
     raise AssertionError("unreachable")
@@ -256,12 +280,15 @@ def _table_from(doc, base: Path, where: str) -> tuple[Table, bool]:
         data = need(doc["data"], dict, where, "the table's data")
         if set(data) != set(columns):
             fail(where, "the data must hold every column once")
-        rows = len(need(data[columns[0]], list, where, "a column's cells")) if rows is None else rows
+        rows = (
+            len(need(data[columns[0]], list, where, "a column's cells")) if rows is None else rows
+        )
         if need(rows, int, where, "the number of rows") < 0:
             fail(where, "the number of rows is negative")
         frame = pd.DataFrame({c: _cells(data[c], c, rows, where) for c in columns}, columns=columns)
-        return make_table(_as_declared(frame, kinds, categories, where), target=target,
-                          kinds=kinds, source=source), False
+        return make_table(
+            _as_declared(frame, kinds, categories, where), target=target, kinds=kinds, source=source
+        ), False
     if "parquet" in doc:
         from engine.data.io import frame_from_parquet_bytes
 
@@ -274,10 +301,12 @@ def _table_from(doc, base: Path, where: str) -> tuple[Table, bool]:
             raw = None
         if raw is None:
             fail(where, "the embedded table is not valid base64")
-        frame = frame_from_parquet_bytes(raw, f"{where}: the embedded table", columns, kinds,
-                                         rows, PROJECT_LIMIT)
-        return make_table(_as_declared(frame, kinds, categories, where), target=target,
-                          kinds=kinds, source=source), False
+        frame = frame_from_parquet_bytes(
+            raw, f"{where}: the embedded table", columns, kinds, rows, PROJECT_LIMIT
+        )
+        return make_table(
+            _as_declared(frame, kinds, categories, where), target=target, kinds=kinds, source=source
+        ), False
     from engine.data.io import read_table
 
     data_path = _data_file(doc, base, where)
@@ -287,8 +316,10 @@ def _table_from(doc, base: Path, where: str) -> tuple[Table, bool]:
     if not os.path.lexists(data_path):
         raise ArborError(f"the project's data file {shown_path(data_path)} is missing")
     if file_checksum(data_path) != checksum:
-        raise ArborError(f"the project's data file {shown_path(data_path)} has changed since the "
-                         "project was saved (its checksum differs)")
+        raise ArborError(
+            f"the project's data file {shown_path(data_path)} has changed since the "
+            "project was saved (its checksum differs)"
+        )
     table = read_table(data_path, target=target)
     if list(table.frame.columns) != columns:
         fail(where, "the data file's columns are not the ones the project declares")
@@ -315,9 +346,15 @@ def load_project(path: str | Path) -> Project:
     doc = read_json(path, PROJECT_LIMIT, "project file")
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise ArborError(f"{where} is not an Arbor project file")
-    check_version(doc, where, VERSION, lambda v: (
-        f"{where} was saved by a newer Arbor (project format {v}); this version opens formats "
-        f"up to {VERSION}"))
+    check_version(
+        doc,
+        where,
+        VERSION,
+        lambda v: (
+            f"{where} was saved by a newer Arbor (project format {v}); this version opens formats "
+            f"up to {VERSION}"
+        ),
+    )
     table, is_file = _table_from(doc.get("table"), path.parent, f"{where}: table")
     settings = settings_from(doc.get("settings"), f"{where}: settings")
     tree = None
@@ -325,8 +362,9 @@ def load_project(path: str | Path) -> Project:
         tree = tree_from_dict(doc["tree"], f"{where}: tree")[0]
         missing = [a.name for a in tree.schema.attributes if a.name not in table.frame.columns]
         if missing:
-            raise ArborError(f"{where}: the tree uses column(s) "
-                             f"{', '.join(map(repr, missing))} the table lacks")
+            raise ArborError(
+                f"{where}: the tree uses column(s) {', '.join(map(repr, missing))} the table lacks"
+            )
     n_nodes = tree.n_nodes if tree is not None else 0
     positions = _positions(doc.get("positions", {}), f"{where}: positions")
     collapsed = need(doc.get("collapsed", []), list, where, "the collapsed nodes")
@@ -352,10 +390,16 @@ def _run_trees(docs: list, runs: RunLog, shown: Tree | None, where: str) -> None
     for run_number, entry in kept:
         if entry.get("tree_on_screen") is not None:
             if entry["tree_on_screen"] is not True or "tree" in entry or shown is None:
-                fail(where, f"run {run_number} names the tree on screen, which the project does not hold")
+                fail(
+                    where,
+                    f"run {run_number} names the tree on screen, which the project does not hold",
+                )
             runs.update(run_number, tree=shown)
         else:
-            runs.update(run_number, tree=tree_from_dict(entry["tree"], f"{where}: run {run_number}'s tree")[0])
+            runs.update(
+                run_number,
+                tree=tree_from_dict(entry["tree"], f"{where}: run {run_number}'s tree")[0],
+            )
 
 
 def _origin(value, where: str) -> Origin:
@@ -363,7 +407,10 @@ def _origin(value, where: str) -> Origin:
     need(value, dict, where, "where the work came from")
     unknown = set(value) - {"project_path", "data_path", "sample"}
     if unknown:
-        fail(where, f"it names {', '.join(sorted(map(repr, unknown)))[:80]}, which is not part of an origin")
+        fail(
+            where,
+            f"it names {', '.join(sorted(map(repr, unknown)))[:80]}, which is not part of an origin",
+        )
     out = {}
     for key in ("project_path", "data_path", "sample"):
         text = value.get(key)
@@ -374,11 +421,14 @@ def _origin(value, where: str) -> Origin:
             fail(where, f"the {key.replace('_', ' ')} is empty, too long or not a path")
         out[key] = text
     project_path = out.get("project_path")
-    if project_path is not None and (not Path(project_path).is_absolute()
-                                     or Path(project_path).suffix.lower() != ".arbor"):
+    if project_path is not None and (
+        not Path(project_path).is_absolute() or Path(project_path).suffix.lower() != ".arbor"
+    ):
         fail(where, "the project path must be an absolute path to an .arbor file")
     if out.get("data_path") is not None and not Path(out["data_path"]).is_absolute():
         fail(where, "the data file's path must be absolute")
-    if out.get("sample") is not None and (len(out["sample"]) > MAX_NAME_CHARS or not out["sample"].isprintable()):
+    if out.get("sample") is not None and (
+        len(out["sample"]) > MAX_NAME_CHARS or not out["sample"].isprintable()
+    ):
         fail(where, "the sample's name is too long or not one line of text")
     return Origin(**out)

@@ -39,8 +39,9 @@ def _refusal(path: Path, err: OSError) -> ArborError:
     if err.errno in (errno.EACCES, errno.EPERM):
         folder = path.parent if str(path.parent) else Path(".")
         if not os.access(folder, os.X_OK):
-            return ArborError(f"cannot read {name}: permission denied on its folder "
-                              f"{shown_path(folder)}")
+            return ArborError(
+                f"cannot read {name}: permission denied on its folder {shown_path(folder)}"
+            )
         return ArborError(f"cannot read {name}: permission denied")
     if err.errno == errno.ENAMETOOLONG:
         return ArborError(f"cannot read {name}: the name is too long")
@@ -73,8 +74,10 @@ def open_regular(path: str | Path, what: str = "file") -> tuple[int, os.stat_res
         if stat.S_ISDIR(status.st_mode):
             raise ArborError(f"{shown_path(path)} is a folder, not a {what}")
         if not stat.S_ISREG(status.st_mode):
-            raise ArborError(f"{shown_path(path)} is {_kind(status.st_mode)}, not a {what}; "
-                             "Arbor reads only ordinary files")
+            raise ArborError(
+                f"{shown_path(path)} is {_kind(status.st_mode)}, not a {what}; "
+                "Arbor reads only ordinary files"
+            )
         os.set_blocking(fd, True)
     except BaseException:
         os.close(fd)
@@ -105,8 +108,10 @@ def read_bounded(path: str | Path, limit: int, what: str = "file") -> bytes:
 
 
 def too_large(path: str | Path, size: int, limit: int, what: str) -> ArborError:
-    return ArborError(f"{shown_path(Path(path).name)} is {size / MB:,.1f} MB; a {what} Arbor "
-                      f"reads is at most {limit / MB:,.0f} MB")
+    return ArborError(
+        f"{shown_path(Path(path).name)} is {size / MB:,.1f} MB; a {what} Arbor "
+        f"reads is at most {limit / MB:,.0f} MB"
+    )
 
 
 def available_memory() -> int | None:
@@ -154,8 +159,9 @@ def _whole(text: str) -> int:
 def _finite(text: str) -> float:
     value = float(text) if len(text) <= MAX_FLOAT_CHARS else float("inf")
     if not math.isfinite(value):
-        raise ValueError(f"it holds the number {text[:24]}{'...' if len(text) > 24 else ''}, "
-                         "out of range")
+        raise ValueError(
+            f"it holds the number {text[:24]}{'...' if len(text) > 24 else ''}, out of range"
+        )
     return value
 
 
@@ -168,8 +174,9 @@ def parse_json(raw: bytes, name: str, what: str):
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as err:
-        raise ArborError(f"{name} is not a readable {what}: it is not UTF-8 text "
-                         f"(byte {err.start})") from None
+        raise ArborError(
+            f"{name} is not a readable {what}: it is not UTF-8 text (byte {err.start})"
+        ) from None
     try:
         doc = json.loads(text, parse_int=_whole, parse_float=_finite, parse_constant=_no_constant)
     except json.JSONDecodeError as err:
@@ -201,7 +208,8 @@ def _refuse_unencodable(doc, name: str, what: str) -> None:
                 raise ArborError(
                     f"{name} is not a readable {what}: it holds a text that is not valid Unicode "
                     f"(a lone surrogate at character {err.start + 1} of "
-                    f"\"{printable(value[:40])}\")") from None
+                    f'"{printable(value[:40])}")'
+                ) from None
 
 
 def read_json(path: str | Path, limit: int, what: str):
@@ -210,7 +218,9 @@ def read_json(path: str | Path, limit: int, what: str):
     raw = read_bounded(path, limit, what)
     free, need = available_memory(), _json_memory(raw)
     if free is not None and need > free:
-        raise ArborError(f"{shown_path(Path(path).name)} would take about {need / MB:,.0f} MB of "
-                         f"memory to read, more than is free now ({free / MB:,.0f} MB); it is "
-                         f"not a {what} Arbor wrote on this machine")
+        raise ArborError(
+            f"{shown_path(Path(path).name)} would take about {need / MB:,.0f} MB of "
+            f"memory to read, more than is free now ({free / MB:,.0f} MB); it is "
+            f"not a {what} Arbor wrote on this machine"
+        )
     return parse_json(raw, shown_path(path), what)

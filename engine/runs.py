@@ -71,10 +71,14 @@ def data_key(table) -> str:
     import pandas as pd
 
     frame = table.frame
-    digest = hashlib.sha256(repr((list(frame.columns), sorted(table.kinds.items()), table.target)).encode())
+    digest = hashlib.sha256(
+        repr((list(frame.columns), sorted(table.kinds.items()), table.target)).encode()
+    )
     for name in frame.columns:
         col = frame[name]
-        if isinstance(col.dtype, pd.CategoricalDtype):  # codes and their categories: no text per row
+        if isinstance(
+            col.dtype, pd.CategoricalDtype
+        ):  # codes and their categories: no text per row
             digest.update(repr(list(col.cat.categories)).encode())
             digest.update(np.ascontiguousarray(col.cat.codes.to_numpy()))
         elif col.dtype.kind in "fiub":
@@ -172,7 +176,9 @@ class RunLog:
             if age > KEEP_TREES and run.tree is not None:
                 run = self._runs[k] = replace(run, tree=None)
             if age > KEEP_CURVES and any(_has_points(ev) for ev in run.evaluations):
-                self._runs[k] = replace(run, evaluations=tuple(_without_points(ev) for ev in run.evaluations))
+                self._runs[k] = replace(
+                    run, evaluations=tuple(_without_points(ev) for ev in run.evaluations)
+                )
 
 
 def _has_points(ev: Evaluation) -> bool:
@@ -182,7 +188,9 @@ def _has_points(ev: Evaluation) -> bool:
 def _without_points(ev: Evaluation) -> Evaluation:
     """The evaluation's figures and areas, without the points of its curves and plots."""
     empty = np.zeros((0, 2))
-    return replace(ev, points=None, curves=tuple(replace(c, roc=empty, pr=empty) for c in ev.curves))
+    return replace(
+        ev, points=None, curves=tuple(replace(c, roc=empty, pr=empty) for c in ev.curves)
+    )
 
 
 # ---------------------------------------------------------------------- saving
@@ -205,25 +213,53 @@ def _curve_points(points: np.ndarray) -> list:
 
 
 def evaluation_to_dict(ev: Evaluation) -> dict:
-    out = {f.name: getattr(ev, f.name) for f in fields(Evaluation) if f.name not in ("confusion", "curves", "points")}
-    out = {k: [_finite(float(x)) for x in v] if k in ("fold_scores", "precision", "recall", "f1")
-           else list(v) if isinstance(v, tuple) else _finite(v) for k, v in out.items()}
+    out = {
+        f.name: getattr(ev, f.name)
+        for f in fields(Evaluation)
+        if f.name not in ("confusion", "curves", "points")
+    }
+    out = {
+        k: [_finite(float(x)) for x in v]
+        if k in ("fold_scores", "precision", "recall", "f1")
+        else list(v)
+        if isinstance(v, tuple)
+        else _finite(v)
+        for k, v in out.items()
+    }
     if ev.confusion is not None:
         out["confusion"] = _array(ev.confusion)
     if ev.points is not None:
         out["points"] = _array(ev.points)
-    out["curves"] = [{"label": c.label, "roc": _curve_points(c.roc), "pr": _curve_points(c.pr),
-                      "roc_auc": _finite(c.roc_auc), "average_precision": _finite(c.average_precision),
-                      "positives": c.positives, "n": c.n} for c in ev.curves]
+    out["curves"] = [
+        {
+            "label": c.label,
+            "roc": _curve_points(c.roc),
+            "pr": _curve_points(c.pr),
+            "roc_auc": _finite(c.roc_auc),
+            "average_precision": _finite(c.average_precision),
+            "positives": c.positives,
+            "n": c.n,
+        }
+        for c in ev.curves
+    ]
     return out
 
 
 def run_to_dict(run: Run) -> dict:
     """A run as plain JSON values (without its tree: a project keeps the tree on screen only)."""
-    return {"number": run.number, "when": run.when, "data_name": run.data_name, "n_rows": run.n_rows,
-            "data_key": run.data_key, "settings": asdict(run.settings), "n_nodes": run.n_nodes,
-            "n_leaves": run.n_leaves, "depth": run.depth, "notes": list(run.notes),
-            "evaluations": [evaluation_to_dict(ev) for ev in run.evaluations]}
+    return {
+        "number": run.number,
+        "when": run.when,
+        "data_name": run.data_name,
+        "n_rows": run.n_rows,
+        "data_key": run.data_key,
+        "settings": asdict(run.settings),
+        "n_nodes": run.n_nodes,
+        "n_leaves": run.n_leaves,
+        "depth": run.depth,
+        "notes": list(run.notes),
+        "evaluations": [evaluation_to_dict(ev) for ev in run.evaluations],
+    }
 
 
 def log_to_list(log: RunLog) -> list[dict]:
@@ -237,12 +273,17 @@ def _optional(value, where: str, what: str, low=None, high=None) -> float:
     return float("nan") if value is None else number(value, where, what, low, high)
 
 
-def _numbers(value, where: str, what: str, size: int | None = None, limit: int = MAX_FOLDS) -> tuple:
+def _numbers(
+    value, where: str, what: str, size: int | None = None, limit: int = MAX_FOLDS
+) -> tuple:
     from engine.export.model_schema import fail, need
 
     need(value, list, where, what)
     if (size is not None and len(value) != size) or len(value) > limit:
-        fail(where, f"the {what} hold {len(value)} numbers, not {size if size is not None else f'at most {limit}'}")
+        fail(
+            where,
+            f"the {what} hold {len(value)} numbers, not {size if size is not None else f'at most {limit}'}",
+        )
     return tuple(_optional(v, where, f"each of the {what}") for v in value)
 
 
@@ -270,37 +311,58 @@ def evaluation_from_dict(doc, where: str) -> Evaluation:
     folds = _numbers(doc.get("fold_scores", []), where, "fold scores")
     if doc.get("classes") is None:
         points = doc.get("points")
-        return Evaluation(n=n, method=method, rmse=_optional(doc.get("rmse"), where, "the RMSE", 0),
-                          mae=_optional(doc.get("mae"), where, "the MAE", 0), r2=_optional(doc.get("r2"), where, "R²"),
-                          fold_scores=folds, notes=notes,
-                          points=None if points is None else _pairs(points, where, "predicted points"))
+        return Evaluation(
+            n=n,
+            method=method,
+            rmse=_optional(doc.get("rmse"), where, "the RMSE", 0),
+            mae=_optional(doc.get("mae"), where, "the MAE", 0),
+            r2=_optional(doc.get("r2"), where, "R²"),
+            fold_scores=folds,
+            notes=notes,
+            points=None if points is None else _pairs(points, where, "predicted points"),
+        )
     classes = tuple(texts(doc["classes"], where, "classes"))
     k = len(classes)
     confusion = need(doc.get("confusion"), list, where, "the confusion matrix")
     if len(confusion) != k or any(not isinstance(row, list) or len(row) != k for row in confusion):
         fail(where, f"the confusion matrix must be {k} rows of {k} numbers, one per class")
-    matrix = np.array([[number(v, where, "a confusion count", 0) for v in row] for row in confusion])
+    matrix = np.array(
+        [[number(v, where, "a confusion count", 0) for v in row] for row in confusion]
+    )
     curves = need(doc.get("curves", []), list, where, "the curves")
     if len(curves) not in (0, k):
         fail(where, f"there must be one curve per class ({k}), not {len(curves)}")
     kept = []
     for c in curves:
         need(c, dict, where, "a curve")
-        kept.append(ClassCurves(
-            label=need(c.get("label"), str, where, "a curve's class"), roc=_pairs(c.get("roc", []), where, "ROC points"),
-            pr=_pairs(c.get("pr", []), where, "precision-recall points"),
-            roc_auc=_optional(c.get("roc_auc"), where, "an ROC area", 0, 1),
-            average_precision=_optional(c.get("average_precision"), where, "an average precision", 0, 1),
-            positives=number(c.get("positives"), where, "a class's instances", 0),
-            n=number(c.get("n"), where, "the instances", 0)))
+        kept.append(
+            ClassCurves(
+                label=need(c.get("label"), str, where, "a curve's class"),
+                roc=_pairs(c.get("roc", []), where, "ROC points"),
+                pr=_pairs(c.get("pr", []), where, "precision-recall points"),
+                roc_auc=_optional(c.get("roc_auc"), where, "an ROC area", 0, 1),
+                average_precision=_optional(
+                    c.get("average_precision"), where, "an average precision", 0, 1
+                ),
+                positives=number(c.get("positives"), where, "a class's instances", 0),
+                n=number(c.get("n"), where, "the instances", 0),
+            )
+        )
     return Evaluation(
-        n=n, method=method, classes=classes, confusion=matrix, fold_scores=folds, notes=notes,
+        n=n,
+        method=method,
+        classes=classes,
+        confusion=matrix,
+        fold_scores=folds,
+        notes=notes,
         accuracy=_optional(doc.get("accuracy"), where, "the accuracy", 0, 1),
         accuracy_std=_optional(doc.get("accuracy_std"), where, "the accuracy's spread", 0),
         kappa=_optional(doc.get("kappa"), where, "kappa", -1, 1),
         precision=_numbers(doc.get("precision", []), where, "precisions", k),
         recall=_numbers(doc.get("recall", []), where, "recalls", k),
-        f1=_numbers(doc.get("f1", []), where, "F1 scores", k), curves=tuple(kept))
+        f1=_numbers(doc.get("f1", []), where, "F1 scores", k),
+        curves=tuple(kept),
+    )
 
 
 def run_from_dict(doc, where: str) -> Run:
@@ -320,14 +382,22 @@ def run_from_dict(doc, where: str) -> Run:
     evaluations = need(doc.get("evaluations", []), list, where, "the evaluations")
     if len(evaluations) > MAX_EVALUATIONS:
         fail(where, f"a run holds at most {MAX_EVALUATIONS} evaluations")
-    return Run(number=whole("number", "the run's number", 1), when=need(doc.get("when"), str, where, "the time"),
-               data_name=need(doc.get("data_name"), str, where, "the data's name"),
-               n_rows=whole("n_rows", "the number of rows"),
-               data_key=need(doc.get("data_key"), str, where, "the data's fingerprint"), settings=settings,
-               n_nodes=whole("n_nodes", "the number of nodes", 1), n_leaves=whole("n_leaves", "the number of leaves", 1),
-               depth=whole("depth", "the depth"), notes=tuple(texts(doc.get("notes", []), where, "notes", unique=False)),
-               evaluations=tuple(evaluation_from_dict(ev, f"{where}: evaluation {i + 1}")
-                                 for i, ev in enumerate(evaluations)))
+    return Run(
+        number=whole("number", "the run's number", 1),
+        when=need(doc.get("when"), str, where, "the time"),
+        data_name=need(doc.get("data_name"), str, where, "the data's name"),
+        n_rows=whole("n_rows", "the number of rows"),
+        data_key=need(doc.get("data_key"), str, where, "the data's fingerprint"),
+        settings=settings,
+        n_nodes=whole("n_nodes", "the number of nodes", 1),
+        n_leaves=whole("n_leaves", "the number of leaves", 1),
+        depth=whole("depth", "the depth"),
+        notes=tuple(texts(doc.get("notes", []), where, "notes", unique=False)),
+        evaluations=tuple(
+            evaluation_from_dict(ev, f"{where}: evaluation {i + 1}")
+            for i, ev in enumerate(evaluations)
+        ),
+    )
 
 
 def log_from_list(docs, where: str = "runs") -> RunLog:

@@ -111,163 +111,349 @@ class Option:
 _C45_PESSIMISTIC = "Only for C4.5's pessimistic pruning"
 _CART_CC = "Only for CART's cost-complexity pruning"
 _CLASSIFY_ONLY = "regression uses the squared_error criterion"
-_NO_RATIO = "CART splits in two, so gain ratio does not apply; use gini, entropy or misclassification"
+_NO_RATIO = (
+    "CART splits in two, so gain ratio does not apply; use gini, entropy or misclassification"
+)
 
 #: The one table of learner options, in the order :class:`Settings` has them.
 OPTIONS: tuple[Option, ...] = (
     Option(
-        "algorithm", "choice", "Algorithm", group="Algorithm", default="c45",
+        "algorithm",
+        "choice",
+        "Algorithm",
+        group="Algorithm",
+        default="c45",
         help="ID3: multiway splits on nominal attributes by information gain (seed 000). "
-             "C4.5: gain ratio, numeric thresholds, missing values, pruning. CART: binary "
-             "splits, Gini",
+        "C4.5: gain ratio, numeric thresholds, missing values, pruning. CART: binary "
+        "splits, Gini",
         choices=(
             Choice("c45", "C4.5", "gain ratio, numeric thresholds, missing values, pruning"),
             Choice("id3", "ID3", "nominal attributes, one branch per value, information gain"),
             Choice("cart", "CART", "binary splits, Gini; also regression"),
-        )),
+        ),
+    ),
     Option(
-        "criterion", "choice", "Criterion", group="Algorithm",
+        "criterion",
+        "choice",
+        "Criterion",
+        group="Algorithm",
         per_algorithm={"id3": "entropy", "c45": "gain_ratio", "cart": "gini"},
         per_task={REGRESSION: "squared_error"},
         help="entropy: information gain; gain ratio: gain divided by split info, less biased "
-             "towards many-valued attributes (seed 000, 2.5); Gini: 1 - sum p^2; "
-             "misclassification: 1 - max p; squared error: regression",
+        "towards many-valued attributes (seed 000, 2.5); Gini: 1 - sum p^2; "
+        "misclassification: 1 - max p; squared error: regression",
         choices=(
-            Choice("entropy", "Entropy (information gain)", "information gain",
-                   tasks=(CLASSIFICATION,), why_not_task=_CLASSIFY_ONLY),
-            Choice("gain_ratio", "Gain ratio", "gain divided by split info",
-                   algorithms=("id3", "c45"), tasks=(CLASSIFICATION,), why_not=_NO_RATIO,
-                   why_not_task=_CLASSIFY_ONLY),
-            Choice("gini", "Gini", "1 - sum p^2", tasks=(CLASSIFICATION,),
-                   why_not_task=_CLASSIFY_ONLY),
-            Choice("misclassification", "Misclassification", "1 - max p",
-                   tasks=(CLASSIFICATION,), why_not_task=_CLASSIFY_ONLY),
-            Choice("squared_error", "Squared error", "variance of the target (regression)",
-                   tasks=(REGRESSION,),
-                   why_not_task="squared_error is a regression criterion (use --task regression)"),
-        )),
+            Choice(
+                "entropy",
+                "Entropy (information gain)",
+                "information gain",
+                tasks=(CLASSIFICATION,),
+                why_not_task=_CLASSIFY_ONLY,
+            ),
+            Choice(
+                "gain_ratio",
+                "Gain ratio",
+                "gain divided by split info",
+                algorithms=("id3", "c45"),
+                tasks=(CLASSIFICATION,),
+                why_not=_NO_RATIO,
+                why_not_task=_CLASSIFY_ONLY,
+            ),
+            Choice(
+                "gini", "Gini", "1 - sum p^2", tasks=(CLASSIFICATION,), why_not_task=_CLASSIFY_ONLY
+            ),
+            Choice(
+                "misclassification",
+                "Misclassification",
+                "1 - max p",
+                tasks=(CLASSIFICATION,),
+                why_not_task=_CLASSIFY_ONLY,
+            ),
+            Choice(
+                "squared_error",
+                "Squared error",
+                "variance of the target (regression)",
+                tasks=(REGRESSION,),
+                why_not_task="squared_error is a regression criterion (use --task regression)",
+            ),
+        ),
+    ),
     Option(
-        "task", "choice", "Task", group="Algorithm", default=CLASSIFICATION,
+        "task",
+        "choice",
+        "Task",
+        group="Algorithm",
+        default=CLASSIFICATION,
         help="Classification predicts a class; regression (CART) predicts the mean of a "
-             "numeric target",
-        algorithms=("cart",), why_not="Regression trees are CART trees",
+        "numeric target",
+        algorithms=("cart",),
+        why_not="Regression trees are CART trees",
         choices=(
             Choice(CLASSIFICATION, "Classification", "predict a class"),
-            Choice(REGRESSION, "Regression", "predict a number (the mean of a leaf)",
-                   algorithms=("cart",),
-                   why_not="regression trees are CART trees; {algorithm} only classifies "
-                           "(use --algorithm cart)"),
-        )),
+            Choice(
+                REGRESSION,
+                "Regression",
+                "predict a number (the mean of a leaf)",
+                algorithms=("cart",),
+                why_not="regression trees are CART trees; {algorithm} only classifies "
+                "(use --algorithm cart)",
+            ),
+        ),
+    ),
     Option(
-        "max_depth", "int", "Max depth", group="Growth", low=0, optional=True, unset="no limit",
-        widget_high=10_000, metavar="N",
-        help="Stop splitting at this depth; a single leaf has depth 0 (then split it by hand)"),
+        "max_depth",
+        "int",
+        "Max depth",
+        group="Growth",
+        low=0,
+        optional=True,
+        unset="no limit",
+        widget_high=10_000,
+        metavar="N",
+        help="Stop splitting at this depth; a single leaf has depth 0 (then split it by hand)",
+    ),
     Option(
-        "min_samples_split", "float", "Min samples to split", group="Growth", default=2.0, low=0,
-        decimals=1, widget_high=1e9, metavar="N",
-        help="Do not split a node with fewer instances than this"),
+        "min_samples_split",
+        "float",
+        "Min samples to split",
+        group="Growth",
+        default=2.0,
+        low=0,
+        decimals=1,
+        widget_high=1e9,
+        metavar="N",
+        help="Do not split a node with fewer instances than this",
+    ),
     Option(
-        "min_samples_leaf", "float", "Min samples per leaf", group="Growth",
-        per_algorithm={"id3": 0.0, "c45": 2.0, "cart": 1.0}, low=0, decimals=1, widget_high=1e9,
+        "min_samples_leaf",
+        "float",
+        "Min samples per leaf",
+        group="Growth",
+        per_algorithm={"id3": 0.0, "c45": 2.0, "cart": 1.0},
+        low=0,
+        decimals=1,
+        widget_high=1e9,
         metavar="N",
         help="Instances a branch needs. C4.5: at least two branches need this many (J48's -M); "
-             "CART: every branch"),
+        "CART: every branch",
+    ),
     Option(
-        "min_gain", "float", "Min gain (tau)", group="Growth", default=0.0, low=0, decimals=4,
-        step=0.01, widget_high=100, metavar="TAU",
+        "min_gain",
+        "float",
+        "Min gain (tau)",
+        group="Growth",
+        default=0.0,
+        low=0,
+        decimals=4,
+        step=0.01,
+        widget_high=100,
+        metavar="TAU",
         help="Split only when the gain exceeds tau; a very small improvement is often "
-             "unjustifiable (seed 000, 2.6)"),
+        "unjustifiable (seed 000, 2.6)",
+    ),
     Option(
-        "max_leaves", "int", "Max leaves", group="Growth", low=2, optional=True, unset="no limit",
-        widget_high=1_000_000, metavar="N",
+        "max_leaves",
+        "int",
+        "Max leaves",
+        group="Growth",
+        low=2,
+        optional=True,
+        unset="no limit",
+        widget_high=1_000_000,
+        metavar="N",
         help="Stop when the tree has this many leaves; with best-first growth the leaves that "
-             "lower impurity most are expanded first"),
+        "lower impurity most are expanded first",
+    ),
     Option(
-        "growth", "choice", "Order", group="Growth", default="depth",
+        "growth",
+        "choice",
+        "Order",
+        group="Growth",
+        default="depth",
         help="Depth-first recursion as in ID3's pseudocode, or best-first through a priority "
-             "queue of leaves ranked by impurity reduction (seed 004, Algorithm 3)",
-        choices=(Choice("depth", "Depth-first", "recursion, as in ID3's pseudocode"),
-                 Choice("best", "Best-first", "the leaf that lowers impurity most, first"))),
+        "queue of leaves ranked by impurity reduction (seed 004, Algorithm 3)",
+        choices=(
+            Choice("depth", "Depth-first", "recursion, as in ID3's pseudocode"),
+            Choice("best", "Best-first", "the leaf that lowers impurity most, first"),
+        ),
+    ),
     Option(
-        "prune", "choice", "Pruning", group="Pruning",
+        "prune",
+        "choice",
+        "Pruning",
+        group="Pruning",
         per_algorithm={"id3": "none", "c45": "pessimistic", "cart": "cost-complexity"},
         help="pessimistic: C4.5's upper error bound (seed 001); cost-complexity: CART's "
-             "weakest-link pruning; reduced-error: prune on held-out rows (seed 004)",
+        "weakest-link pruning; reduced-error: prune on held-out rows (seed 004)",
         choices=(
             Choice("none", "None", "keep the grown tree"),
-            Choice("pessimistic", "Pessimistic (C4.5)", "C4.5's upper error bound",
-                   algorithms=("c45",),
-                   why_not="pessimistic pruning is C4.5's; use cost-complexity or reduced-error "
-                           "with {algorithm}"),
-            Choice("cost-complexity", "Cost-complexity (CART)", "CART's weakest-link pruning",
-                   algorithms=("cart",),
-                   why_not="cost-complexity pruning is CART's; use pessimistic or reduced-error "
-                           "with {algorithm}"),
+            Choice(
+                "pessimistic",
+                "Pessimistic (C4.5)",
+                "C4.5's upper error bound",
+                algorithms=("c45",),
+                why_not="pessimistic pruning is C4.5's; use cost-complexity or reduced-error "
+                "with {algorithm}",
+            ),
+            Choice(
+                "cost-complexity",
+                "Cost-complexity (CART)",
+                "CART's weakest-link pruning",
+                algorithms=("cart",),
+                why_not="cost-complexity pruning is CART's; use pessimistic or reduced-error "
+                "with {algorithm}",
+            ),
             Choice("reduced-error", "Reduced error", "prune on held-out rows"),
-        )),
+        ),
+    ),
     Option(
-        "confidence", "float", "Confidence", group="Pruning", default=0.25, low=0, high=0.5,
-        low_open=True, decimals=3, step=0.05, metavar="CF",
+        "confidence",
+        "float",
+        "Confidence",
+        group="Pruning",
+        default=0.25,
+        low=0,
+        high=0.5,
+        low_open=True,
+        decimals=3,
+        step=0.05,
+        metavar="CF",
         help="C4.5's confidence factor for the pessimistic error bound: smaller values prune "
-             "more (J48's -C)",
-        algorithms=("c45",), why_not=_C45_PESSIMISTIC,
-        needs=(Need("prune", ("pessimistic",), _C45_PESSIMISTIC),)),
+        "more (J48's -C)",
+        algorithms=("c45",),
+        why_not=_C45_PESSIMISTIC,
+        needs=(Need("prune", ("pessimistic",), _C45_PESSIMISTIC),),
+    ),
     Option(
-        "subtree_raising", "bool", "Subtree raising", group="Pruning", default=True,
+        "subtree_raising",
+        "bool",
+        "Subtree raising",
+        group="Pruning",
+        default=True,
         flag="--no-subtree-raising",
         help="C4.5 may replace a node by its most populated branch (seed 001, option 3)",
-        algorithms=("c45",), why_not=_C45_PESSIMISTIC,
-        needs=(Need("prune", ("pessimistic",), _C45_PESSIMISTIC),)),
-    Option(
-        "error_estimate", "choice", "Error bound", group="Pruning", default="c45",
-        help="The pessimistic error bound: the normal approximation J48 uses, or the exact "
-             "binomial bound of seed 001 solved numerically",
-        algorithms=("c45",), why_not=_C45_PESSIMISTIC,
+        algorithms=("c45",),
+        why_not=_C45_PESSIMISTIC,
         needs=(Need("prune", ("pessimistic",), _C45_PESSIMISTIC),),
-        choices=(Choice("c45", "Normal approximation (J48)", "what J48 computes"),
-                 Choice("exact", "Exact binomial", "the bound of seed 001"))),
+    ),
     Option(
-        "alpha", "float", "Alpha", group="Pruning", low=0, optional=True, decimals=5,
-        step=0.001, widget_high=1e6, metavar="A", unset="none",
+        "error_estimate",
+        "choice",
+        "Error bound",
+        group="Pruning",
+        default="c45",
+        help="The pessimistic error bound: the normal approximation J48 uses, or the exact "
+        "binomial bound of seed 001 solved numerically",
+        algorithms=("c45",),
+        why_not=_C45_PESSIMISTIC,
+        needs=(Need("prune", ("pessimistic",), _C45_PESSIMISTIC),),
+        choices=(
+            Choice("c45", "Normal approximation (J48)", "what J48 computes"),
+            Choice("exact", "Exact binomial", "the bound of seed 001"),
+        ),
+    ),
+    Option(
+        "alpha",
+        "float",
+        "Alpha",
+        group="Pruning",
+        low=0,
+        optional=True,
+        decimals=5,
+        step=0.001,
+        widget_high=1e6,
+        metavar="A",
+        unset="none",
         help="CART's complexity parameter: prune at this alpha; larger alpha, smaller tree",
-        algorithms=("cart",), why_not=_CART_CC,
-        needs=(Need("prune", ("cost-complexity",), _CART_CC),)),
+        algorithms=("cart",),
+        why_not=_CART_CC,
+        needs=(Need("prune", ("cost-complexity",), _CART_CC),),
+    ),
     Option(
-        "cv_alpha", "int", "CV folds for alpha", group="Pruning", low=2, optional=True,
-        unset="off", widget_high=100, metavar="K", per_algorithm={"cart": 10},
+        "cv_alpha",
+        "int",
+        "CV folds for alpha",
+        group="Pruning",
+        low=2,
+        optional=True,
+        unset="off",
+        widget_high=100,
+        metavar="K",
+        per_algorithm={"cart": 10},
         help="CART: choose alpha by this many folds of cross-validation (CART's default: 10, as "
-             "rpart; an alpha given without it is used as it is)",
-        algorithms=("cart",), why_not=_CART_CC,
-        needs=(Need("prune", ("cost-complexity",), _CART_CC),)),
+        "rpart; an alpha given without it is used as it is)",
+        algorithms=("cart",),
+        why_not=_CART_CC,
+        needs=(Need("prune", ("cost-complexity",), _CART_CC),),
+    ),
     Option(
-        "one_se", "bool", "One-standard-error rule", group="Pruning", default=False,
+        "one_se",
+        "bool",
+        "One-standard-error rule",
+        group="Pruning",
+        default=False,
         per_algorithm={"cart": True},
         help="With CV for alpha: the smallest tree within one standard error of the best",
-        algorithms=("cart",), why_not=_CART_CC,
-        needs=(Need("prune", ("cost-complexity",), _CART_CC),
-               Need("cv_alpha", (), "Needs CV folds for alpha"))),
+        algorithms=("cart",),
+        why_not=_CART_CC,
+        needs=(
+            Need("prune", ("cost-complexity",), _CART_CC),
+            Need("cv_alpha", (), "Needs CV folds for alpha"),
+        ),
+    ),
     Option(
-        "holdout", "float", "Holdout share", group="Pruning", default=1 / 3, low=0, high=0.9,
-        low_open=True, decimals=2, step=0.05, metavar="F",
+        "holdout",
+        "float",
+        "Holdout share",
+        group="Pruning",
+        default=1 / 3,
+        low=0,
+        high=0.9,
+        low_open=True,
+        decimals=2,
+        step=0.05,
+        metavar="F",
         help="Reduced-error pruning: the share of rows held out to prune on",
-        needs=(Need("prune", ("reduced-error",), "Only for reduced-error pruning"),)),
+        needs=(Need("prune", ("reduced-error",), "Only for reduced-error pruning"),),
+    ),
     Option(
-        "seed", "int", "Seed", group="Evaluation", default=1, low=0, widget_high=2**31 - 1,
+        "seed",
+        "int",
+        "Seed",
+        group="Evaluation",
+        default=1,
+        low=0,
+        widget_high=2**31 - 1,
         metavar="S",
-        help="Random seed for folds and holdouts: the same seed gives the same results"),
+        help="Random seed for folds and holdouts: the same seed gives the same results",
+    ),
     Option(
-        "splitter", "choice", "Numeric search", group="Growth", default="auto",
+        "splitter",
+        "choice",
+        "Numeric search",
+        group="Growth",
+        default="auto",
         help="exact: every distinct value of a numeric attribute is a candidate threshold; "
-             "histogram: up to max-bins quantile bins (much faster on big tables); auto: bins "
-             "for CART from 500,000 rows",
-        choices=(Choice("auto", "Auto", "bins for CART from 500,000 rows, else exact"),
-                 Choice("exact", "Exact", "every distinct value"),
-                 Choice("histogram", "Histogram (binned)", "quantile bins"))),
+        "histogram: up to max-bins quantile bins (much faster on big tables); auto: bins "
+        "for CART from 500,000 rows",
+        choices=(
+            Choice("auto", "Auto", "bins for CART from 500,000 rows, else exact"),
+            Choice("exact", "Exact", "every distinct value"),
+            Choice("histogram", "Histogram (binned)", "quantile bins"),
+        ),
+    ),
     Option(
-        "max_bins", "int", "Histogram bins", group="Growth", default=255, low=2, high=255,
+        "max_bins",
+        "int",
+        "Histogram bins",
+        group="Growth",
+        default=255,
+        low=2,
+        high=255,
         metavar="B",
         help="Bins per numeric attribute for the histogram search (2-255)",
-        needs=(Need("splitter", ("auto", "histogram"), "Only for the histogram search"),)),
+        needs=(Need("splitter", ("auto", "histogram"), "Only for the histogram search"),),
+    ),
 )
 
 OPTION: dict[str, Option] = {o.name: o for o in OPTIONS}
@@ -304,11 +490,17 @@ _TYPES = {"choice": "str", "bool": "bool", "int": "int", "float": "float"}
 
 Settings = make_dataclass(
     "Settings",
-    [(o.name, _TYPES[o.kind] + (" | None" if o.optional else ""), field(default=default(o.name)))
-     for o in OPTIONS],
+    [
+        (o.name, _TYPES[o.kind] + (" | None" if o.optional else ""), field(default=default(o.name)))
+        for o in OPTIONS
+    ],
     frozen=True,
-    namespace={"__module__": __name__, "__doc__": _settings_doc(),
-               "impurity": property(_impurity), "binary": property(_binary)},
+    namespace={
+        "__module__": __name__,
+        "__doc__": _settings_doc(),
+        "impurity": property(_impurity),
+        "binary": property(_binary),
+    },
 )
 
 #: The algorithms, in the table's order (other options' values: ``OPTION[name].values``).
@@ -318,6 +510,7 @@ DEFAULTS = {a: defaults(a) for a in ALGORITHMS}
 
 
 # ---------------------------------------------------------------------- validation
+
 
 def check(name: str, value):
     """``value`` as option ``name`` takes it, or ArborError saying what is allowed."""
@@ -366,8 +559,9 @@ def resolve(**params) -> Settings:
     values = {}
     for option in OPTIONS:
         given = params.get(option.name)
-        values[option.name] = check(option.name, given if given is not None
-                                    else default(option.name, algorithm, task))
+        values[option.name] = check(
+            option.name, given if given is not None else default(option.name, algorithm, task)
+        )
     values["algorithm"], values["task"] = algorithm, task
     settings = Settings(**_given_alpha(params, values))
     reason = _disallowed(values)
@@ -402,12 +596,20 @@ def _choice_why_not(option: Option, value, values: Mapping) -> str | None:
 
 # ---------------------------------------------------------------------- for front ends
 
+
 def _current(params: Mapping) -> dict:
     """``params`` with the defaults filled in (None and missing keys)."""
     algorithm = params.get("algorithm") or DEFAULT_ALGORITHM
     task = params.get("task") or CLASSIFICATION
-    return _given_alpha(params, {o.name: params[o.name] if params.get(o.name) is not None
-                                 else default(o.name, algorithm, task) for o in OPTIONS})
+    return _given_alpha(
+        params,
+        {
+            o.name: params[o.name]
+            if params.get(o.name) is not None
+            else default(o.name, algorithm, task)
+            for o in OPTIONS
+        },
+    )
 
 
 def _given_alpha(params: Mapping, values: dict) -> dict:

@@ -35,8 +35,10 @@ try:
     from sklearn.utils.multiclass import check_classification_targets
     from sklearn.utils.validation import check_array, check_is_fitted, column_or_1d, validate_data
 except ImportError as err:  # scikit-learn is an optional extra
-    raise ImportError("engine.sklearn needs scikit-learn: pip install -e '.[sklearn]' "
-                      "(or pip install scikit-learn)") from err
+    raise ImportError(
+        "engine.sklearn needs scikit-learn: pip install -e '.[sklearn]' "
+        "(or pip install scikit-learn)"
+    ) from err
 
 from engine.data.columns import category_name, describe, encode_column
 from engine.data.encoding import Encoded, Schema
@@ -54,10 +56,22 @@ ALGORITHMS = ("id3", "c45", "cart")
 class _ArborTree(BaseEstimator):
     """What the classifier and the regressor share: parameters, input encoding, the tree."""
 
-    def __init__(self, *, algorithm="cart", criterion=None, max_depth=None, min_samples_split=2,
-                 min_samples_leaf=None, min_impurity_decrease=0.0, max_leaf_nodes=None,
-                 prune=None, confidence=0.25, ccp_alpha=0.0, nominal_features=None,
-                 random_state=None):
+    def __init__(
+        self,
+        *,
+        algorithm="cart",
+        criterion=None,
+        max_depth=None,
+        min_samples_split=2,
+        min_samples_leaf=None,
+        min_impurity_decrease=0.0,
+        max_leaf_nodes=None,
+        prune=None,
+        confidence=0.25,
+        ccp_alpha=0.0,
+        nominal_features=None,
+        random_state=None,
+    ):
         self.algorithm = algorithm
         self.criterion = criterion
         self.max_depth = max_depth
@@ -83,10 +97,14 @@ class _ArborTree(BaseEstimator):
     def _settings(self, n_rows: float) -> Settings:
         """The engine's settings for these parameters on ``n_rows`` (weighted) rows."""
         if self.algorithm not in ALGORITHMS:
-            raise ValueError(f"algorithm must be one of {', '.join(ALGORITHMS)}; got {self.algorithm!r}")
+            raise ValueError(
+                f"algorithm must be one of {', '.join(ALGORITHMS)}; got {self.algorithm!r}"
+            )
         ccp_alpha = _real("ccp_alpha", self.ccp_alpha, low=0.0)
         prune = self.prune
-        if prune is None and self.algorithm == "cart":  # as scikit-learn: grown unless ccp_alpha > 0
+        if (
+            prune is None and self.algorithm == "cart"
+        ):  # as scikit-learn: grown unless ccp_alpha > 0
             prune = "cost-complexity" if ccp_alpha > 0 else "none"
         random_state = self.random_state
         if random_state is None:  # the trees are deterministic; only the holdout draws
@@ -96,14 +114,18 @@ class _ArborTree(BaseEstimator):
         else:
             seed = int(check_random_state(random_state).randint(0, 2**31 - 1))
         params = dict(
-            algorithm=self.algorithm, criterion=self.criterion, task=self._task,
+            algorithm=self.algorithm,
+            criterion=self.criterion,
+            task=self._task,
             max_depth=self.max_depth,
             min_samples_split=_count("min_samples_split", self.min_samples_split, n_rows, 2),
             min_samples_leaf=_count("min_samples_leaf", self.min_samples_leaf, n_rows, 1),
-            min_gain=self.min_impurity_decrease, max_leaves=self.max_leaf_nodes,
+            min_gain=self.min_impurity_decrease,
+            max_leaves=self.max_leaf_nodes,
             # scikit-learn grows best-first when the leaves are limited; so does Arbor here.
             growth="best" if self.max_leaf_nodes is not None else "depth",
-            prune=prune, confidence=self.confidence,
+            prune=prune,
+            confidence=self.confidence,
             alpha=ccp_alpha if prune == "cost-complexity" else None,
             seed=seed,
         )
@@ -120,7 +142,9 @@ class _ArborTree(BaseEstimator):
         given = np.asarray(given)
         if given.dtype == bool:
             if given.shape != (n_features,):
-                raise ValueError(f"nominal_features as a mask needs {n_features} entries; got {given.shape}")
+                raise ValueError(
+                    f"nominal_features as a mask needs {n_features} entries; got {given.shape}"
+                )
             return set(np.flatnonzero(given).tolist())
         positions = set()
         for item in given.ravel().tolist():
@@ -131,15 +155,18 @@ class _ArborTree(BaseEstimator):
             elif isinstance(item, numbers.Integral) and -n_features <= item < n_features:
                 positions.add(int(item) % n_features)
             else:
-                raise ValueError(f"nominal_features holds {item!r}: give column names, indices "
-                                 f"below {n_features}, or a boolean mask")
+                raise ValueError(
+                    f"nominal_features holds {item!r}: give column names, indices "
+                    f"below {n_features}, or a boolean mask"
+                )
         return positions
 
     def _raw_columns(self, X, reset: bool) -> list:
         """``X``'s columns as 1-D arrays or Series (validated, feature names recorded)."""
         if sparse.issparse(X):
-            raise TypeError("Arbor's trees need dense data: sparse input is not supported "
-                            "(use X.toarray())")
+            raise TypeError(
+                "Arbor's trees need dense data: sparse input is not supported (use X.toarray())"
+            )
         if isinstance(X, pd.DataFrame):
             validate_data(self, X, skip_check_array=True, reset=reset)
             if X.shape[0] == 0 or X.shape[1] == 0:
@@ -153,11 +180,16 @@ class _ArborTree(BaseEstimator):
     def _encode_X(self, X, reset: bool) -> np.ndarray:
         raw = self._raw_columns(X, reset)
         if reset:
-            names = ([str(n) for n in self.feature_names_in_] if hasattr(self, "feature_names_in_")
-                     else [f"x{j}" for j in range(len(raw))])
+            names = (
+                [str(n) for n in self.feature_names_in_]
+                if hasattr(self, "feature_names_in_")
+                else [f"x{j}" for j in range(len(raw))]
+            )
             nominal = self._nominal_positions(names, len(raw))
-            self._columns = tuple(describe(name, col, j in nominal) for j, (name, col)
-                                  in enumerate(zip(names, raw, strict=True)))
+            self._columns = tuple(
+                describe(name, col, j in nominal)
+                for j, (name, col) in enumerate(zip(names, raw, strict=True))
+            )
         out = np.empty((len(raw[0]) if raw else 0, len(raw)), dtype=np.float64, order="F")
         for j, (column, col) in enumerate(zip(self._columns, raw, strict=True)):
             out[:, j] = encode_column(column, col)
@@ -178,8 +210,9 @@ class _ArborTree(BaseEstimator):
         target = getattr(self, "_target_name", "y")
         schema = Schema(tuple(c.attribute() for c in self._columns), target, classes)
         y = (y_codes if y_codes is not None else y_values)[keep]
-        data = Encoded(schema, np.asfortranarray(X_encoded[keep]), y,
-                       np.ascontiguousarray(weight[keep]))
+        data = Encoded(
+            schema, np.asfortranarray(X_encoded[keep]), y, np.ascontiguousarray(weight[keep])
+        )
         settings = self._settings(float(data.weight.sum()))
         try:
             check_trainable(data, settings)
@@ -244,8 +277,9 @@ class _ArborTree(BaseEstimator):
                 nodes_out.append(np.full(len(rows), node.id))
         rows = np.concatenate(rows_out) if rows_out else np.zeros(0, np.int64)
         nodes = np.concatenate(nodes_out) if nodes_out else np.zeros(0, np.int64)
-        indicator = sparse.csr_matrix((np.ones(len(rows), dtype=np.int64), (rows, nodes)),
-                                      shape=(X.shape[0], tree.n_nodes))
+        indicator = sparse.csr_matrix(
+            (np.ones(len(rows), dtype=np.int64), (rows, nodes)), shape=(X.shape[0], tree.n_nodes)
+        )
         indicator.data[:] = 1  # a node reached along several paths is still one entry
         return indicator
 
@@ -256,8 +290,10 @@ class _ArborTree(BaseEstimator):
         from engine.prune.cost_complexity import cost_complexity_path
 
         if self.algorithm != "cart":
-            raise ValueError(f"cost-complexity pruning is CART's; the {self.algorithm} algorithm "
-                             "prunes otherwise (set algorithm='cart')")
+            raise ValueError(
+                f"cost-complexity pruning is CART's; the {self.algorithm} algorithm "
+                "prunes otherwise (set algorithm='cart')"
+            )
         full = self._fitted_copy(X, y, sample_weight, prune="none")
         path = cost_complexity_path(full.tree_)
         return Bunch(ccp_alphas=np.asarray(path.alphas), impurities=np.asarray(path.impurities))
@@ -327,7 +363,9 @@ class ArborClassifier(ClassifierMixin, _ArborTree):
         classes, codes = np.unique(y, return_inverse=True)
         self.classes_ = classes
         self.n_classes_ = len(classes)
-        return self._fit(X, codes.astype(np.intp), y, tuple(category_name(c) for c in classes), sample_weight)
+        return self._fit(
+            X, codes.astype(np.intp), y, tuple(category_name(c) for c in classes), sample_weight
+        )
 
     def predict_proba(self, X) -> np.ndarray:
         """Class probabilities: the leaves' class shares (a sample missing a value averages
@@ -365,6 +403,7 @@ class ArborRegressor(RegressorMixin, _ArborTree):
 
 # ---------------------------------------------------------------------- helpers
 
+
 def _target_name(y) -> str:
     name = getattr(y, "name", None)
     return str(name) if name is not None else "y"
@@ -373,8 +412,13 @@ def _target_name(y) -> str:
 def _check_y(y, numeric: bool) -> np.ndarray:
     if y is None:
         raise ValueError("this estimator requires y to be passed, but the target y is None")
-    y = check_array(y, ensure_2d=False, dtype="numeric" if numeric else None,
-                    ensure_all_finite=True, input_name="y")
+    y = check_array(
+        y,
+        ensure_2d=False,
+        dtype="numeric" if numeric else None,
+        ensure_all_finite=True,
+        input_name="y",
+    )
     return column_or_1d(y, warn=True)
 
 
@@ -394,7 +438,9 @@ def _count(name: str, value, total: float, smallest: int) -> float | None:
         return float(value)
     if isinstance(value, numbers.Real) and 0.0 < value <= 1.0:
         return float(np.ceil(value * total))
-    raise ValueError(f"{name} must be an int of at least {smallest} or a float in (0, 1]; got {value!r}")
+    raise ValueError(
+        f"{name} must be an int of at least {smallest} or a float in (0, 1]; got {value!r}"
+    )
 
 
 def _sample_weight(sample_weight, n: int) -> np.ndarray:

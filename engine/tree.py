@@ -140,12 +140,17 @@ class NodeNumbers:
 
     __slots__ = ("distribution", "weight", "impurity", "value")
 
-    def __init__(self, distribution: np.ndarray, weight: np.ndarray, impurity: np.ndarray,
-                 value: np.ndarray):
+    def __init__(
+        self, distribution: np.ndarray, weight: np.ndarray, impurity: np.ndarray, value: np.ndarray
+    ):
         for array in (distribution, weight, impurity, value):
             array.setflags(write=False)
         self.distribution, self.weight, self.impurity, self.value = (
-            distribution, weight, impurity, value)
+            distribution,
+            weight,
+            impurity,
+            value,
+        )
 
 
 class ArrayNode(Node):
@@ -164,8 +169,15 @@ class ArrayNode(Node):
         return Node(*args, **kwargs)
 
     @classmethod
-    def make(cls, numbers: NodeNumbers, id: int, depth: int, split: Split | None,
-             children: tuple[Node, ...], stats: Mapping[str, float]) -> ArrayNode:
+    def make(
+        cls,
+        numbers: NodeNumbers,
+        id: int,
+        depth: int,
+        split: Split | None,
+        children: tuple[Node, ...],
+        stats: Mapping[str, float],
+    ) -> ArrayNode:
         node = object.__new__(cls)
         put = object.__setattr__  # the dataclass is frozen
         put(node, "_numbers", numbers)
@@ -271,8 +283,20 @@ class Tree:
     def __reduce__(self):
         # Flat, in pre-order: nested nodes would pickle recursively and a deep tree would
         # hit the recursion limit; read-only stats views (MappingProxyType) travel as dicts.
-        records = [(n.id, n.depth, n.weight, n.distribution, n.impurity, n.value, n.split,
-                    _plain_stats(n.stats), len(n.children)) for n in self.nodes()]
+        records = [
+            (
+                n.id,
+                n.depth,
+                n.weight,
+                n.distribution,
+                n.impurity,
+                n.value,
+                n.split,
+                _plain_stats(n.stats),
+                len(n.children),
+            )
+            for n in self.nodes()
+        ]
         return _unpickle_tree, (records, self.schema)
 
 
@@ -292,8 +316,13 @@ def _unpickle_tree(records: list, schema: Schema) -> Tree:
     return Tree(built.pop(), schema)
 
 
-def partition_rows(split: Split, values: np.ndarray, rows: np.ndarray, weights: np.ndarray,
-                   branch: np.ndarray | None = None):
+def partition_rows(
+    split: Split,
+    values: np.ndarray,
+    rows: np.ndarray,
+    weights: np.ndarray,
+    branch: np.ndarray | None = None,
+):
     """Rows and weights reaching each branch of ``split`` (``values``: the split attribute's
     values for ``rows``). A missing value goes down every branch, its weight times the
     branch's fraction: C4.5's fractional instances, used for growing, pruning and predicting.
@@ -312,8 +341,9 @@ def partition_rows(split: Split, values: np.ndarray, rows: np.ndarray, weights: 
         chosen = branch == b
         if any_missing and frac > 0:
             chosen |= missing
-            parts.append((rows[chosen], np.where(missing[chosen], weights[chosen] * frac,
-                                                 weights[chosen])))
+            parts.append(
+                (rows[chosen], np.where(missing[chosen], weights[chosen] * frac, weights[chosen]))
+            )
         else:
             parts.append((rows[chosen], weights[chosen]))
     return parts

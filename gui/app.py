@@ -24,8 +24,10 @@ def install_exception_hook(window) -> None:
     def hook(kind, value, tb):
         details = "".join(traceback.format_exception(kind, value, tb))
         logging.error("unexpected error\n%s", details)
-        window.dialogs.error(f"Something went wrong: {value}. Your table is unchanged. "
-                             f"Details are in {log_path()}.", details)
+        window.dialogs.error(
+            f"Something went wrong: {value}. Your table is unchanged. Details are in {log_path()}.",
+            details,
+        )
 
     sys.excepthook = hook
 
@@ -61,11 +63,15 @@ def open_first(window, argv: list[str]) -> bool:
     opened = bool(argv) and window.files.open_path(argv[0], confirmed=True)
     if not opened:
         window.files.open_sample("weather", confirmed=True)
-    if window.controller.tree is not None:  # a model or project opened with its tree is shown as it is
+    if (
+        window.controller.tree is not None
+    ):  # a model or project opened with its tree is shown as it is
         return False
     if opened and not trains_at_start(window.settings):
         if not window.controller.busy:  # a big file still opening says so itself
-            window.controller.say(f"{window.status_label.text()} — not trained yet: press Train (F5)")
+            window.controller.say(
+                f"{window.status_label.text()} — not trained yet: press Train (F5)"
+            )
         return False
     return window.train() is not None
 

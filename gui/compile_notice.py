@@ -37,11 +37,11 @@ class CompileNotice(QLabel):
         self.setText(text + ("…" if notice.state == "compiling" else ""))
         tips = {
             "compiling": "Arbor compiles its fast split search once per machine and version; "
-                         "clones and virtual environments share it. 'python main.py compile' "
-                         "does it up front.",
+            "clones and virtual environments share it. 'python main.py compile' "
+            "does it up front.",
             "ready": "Later fits and later runs of Arbor use the compiled split search.",
             "failed": "Fits give the same trees with the uncompiled search, far more slowly. "
-                      "'python main.py compile' tries again and says why it fails.",
+            "'python main.py compile' tries again and says why it fails.",
         }
         self.setToolTip(tips.get(notice.state, ""))
         self.setStyleSheet("color: #B42318;" if notice.state == "failed" else "")

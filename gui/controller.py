@@ -20,13 +20,23 @@ from gui.session.memory import give_back
 from gui.table.document import DataDocument
 
 #: What Train says when it would only repeat a training.
-_ALREADY = {"same": "Already training with these options on this table: its tree appears when it is done "
-                    "(Esc cancels it)",
-            "queued": "A training with these options is queued already: it starts when the running one ends"}
+_ALREADY = {
+    "same": "Already training with these options on this table: its tree appears when it is done "
+    "(Esc cancels it)",
+    "queued": "A training with these options is queued already: it starts when the running one ends",
+}
 
 #: How the tree on screen came to be (``Controller.origin``).
 TRAINED, PRUNED, CV_ALPHA, EDITED, STEPPED, OPENED, RUN, WALKED = (
-    "trained", "pruned", "cv-alpha", "edited", "stepped", "opened", "run", "walked")
+    "trained",
+    "pruned",
+    "cv-alpha",
+    "edited",
+    "stepped",
+    "opened",
+    "run",
+    "walked",
+)
 
 
 @dataclass(frozen=True)
@@ -236,10 +246,13 @@ class Controller(QObject):
                 options_changed = True
             cv = self.result.figures.cv
             evaluation_changed = (self.options.cv_folds, self.options.seed) != (
-                (cv.folds, cv.seed) if cv is not None else (0, self.options.seed)) or (
-                cv is not None and self.options.weka_folds != self._trained_weka_folds)
-        return stale_reasons(table_changed=self._data_version != self._version,
-                             options_changed=options_changed, evaluation_changed=evaluation_changed)
+                (cv.folds, cv.seed) if cv is not None else (0, self.options.seed)
+            ) or (cv is not None and self.options.weka_folds != self._trained_weka_folds)
+        return stale_reasons(
+            table_changed=self._data_version != self._version,
+            options_changed=options_changed,
+            evaluation_changed=evaluation_changed,
+        )
 
     @property
     def queued(self) -> tuple[TrainRequest, ...]:
@@ -270,7 +283,9 @@ class Controller(QObject):
         failure unless the caller reports it; a job without ``fractions`` shows a busy bar."""
         job.progress_changed.connect(self.progress_changed)
         if report_failure:
-            job.failed.connect(lambda msg, details, j=job: self.runner.is_current(j) and self.fail(msg, details))
+            job.failed.connect(
+                lambda msg, details, j=job: self.runner.is_current(j) and self.fail(msg, details)
+            )
         self.runner.start(job)
         if not fractions:
             self.progress_changed.emit(-1.0, job.name)
@@ -285,7 +300,11 @@ class Controller(QObject):
 
     def running_training(self) -> TrainRequest | None:
         """What the training running now was asked for (None: no training is running)."""
-        if self._training is None or not self.runner.busy or not self.runner.is_current(self._training[0]):
+        if (
+            self._training is None
+            or not self.runner.busy
+            or not self.runner.is_current(self._training[0])
+        ):
             return None
         return self._training[1]
 
@@ -324,8 +343,10 @@ class Controller(QObject):
         self._queue.append(self._request())
         self.queue_changed.emit()
         n = len(self._queue)
-        self.say(f"Queued: {self.options.summary()} (starts when the running job ends; "
-                 f"{n} training{'s' if n > 1 else ''} queued)")
+        self.say(
+            f"Queued: {self.options.summary()} (starts when the running job ends; "
+            f"{n} training{'s' if n > 1 else ''} queued)"
+        )
 
     def clear_queue(self, quiet: bool = False) -> None:
         """Drop the queued trainings (the running one goes on)."""
@@ -357,20 +378,36 @@ class Controller(QObject):
             self.fail(str(err))
             return None
         options, version = request.options, self._version
-        job = Job("Training", train_call(table, options.params, options.cv_folds, options.seed,
-                                         options.weka_folds))
+        job = Job(
+            "Training",
+            train_call(table, options.params, options.cv_folds, options.seed, options.weka_folds),
+        )
         self._training = (job, request)
-        job.finished.connect(lambda result, j=job: self._on_train_finished(j, result, version, options))
-        job.failed.connect(lambda *_, j=job: self.runner.is_current(j) and self.say(
-            "Training failed; the table and the previous tree are unchanged"))
-        job.cancelled.connect(lambda j=job: self.runner.is_current(j) and self.say(
-            "Cancelled; the previous tree is unchanged"))
+        job.finished.connect(
+            lambda result, j=job: self._on_train_finished(j, result, version, options)
+        )
+        job.failed.connect(
+            lambda *_, j=job: (
+                self.runner.is_current(j)
+                and self.say("Training failed; the table and the previous tree are unchanged")
+            )
+        )
+        job.cancelled.connect(
+            lambda j=job: (
+                self.runner.is_current(j) and self.say("Cancelled; the previous tree is unchanged")
+            )
+        )
         self.start(job)
-        self.say(f"Training: {options.summary()}…" if self._queue or request.options != self.options
-                 else "Training…")
+        self.say(
+            f"Training: {options.summary()}…"
+            if self._queue or request.options != self.options
+            else "Training…"
+        )
         return job
 
-    def _on_train_finished(self, job: Job, result: TrainResult, version: int, options: Options) -> None:
+    def _on_train_finished(
+        self, job: Job, result: TrainResult, version: int, options: Options
+    ) -> None:
         if not self.runner.is_current(job):
             return  # superseded by a newer run
         self.result = result
@@ -398,8 +435,12 @@ class Controller(QObject):
         trained = self.result.model.settings_
         full, data = self.result.full_tree, self.result.data
         settings = replace(trained, cv_alpha=trained.cv_alpha or 10)
-        job = Job("Cross-validating alpha", lambda monitor: choose_alpha(full, data, settings, monitor))
-        job.finished.connect(lambda choice, j=job: self.runner.is_current(j) and self.alpha_chosen.emit(choice))
+        job = Job(
+            "Cross-validating alpha", lambda monitor: choose_alpha(full, data, settings, monitor)
+        )
+        job.finished.connect(
+            lambda choice, j=job: self.runner.is_current(j) and self.alpha_chosen.emit(choice)
+        )
         return self.start(job)
 
     # ------------------------------------------------------------------ runs
@@ -409,10 +450,19 @@ class Controller(QObject):
         doc, tree = self.doc, result.model.tree_
         name = Path(doc.path).name if doc.path else doc.sample_name or "untitled"
         evaluations = tuple(ev for ev in (result.training, result.evaluation) if ev is not None)
-        run = self.runs.add(when=time.strftime("%H:%M:%S"), data_name=name, n_rows=result.data.n_rows,
-                            data_key=result.data_key, settings=result.model.settings_, n_nodes=tree.n_nodes,
-                            n_leaves=tree.n_leaves, depth=tree.depth, evaluations=evaluations,
-                            notes=result.notes, tree=tree)
+        run = self.runs.add(
+            when=time.strftime("%H:%M:%S"),
+            data_name=name,
+            n_rows=result.data.n_rows,
+            data_key=result.data_key,
+            settings=result.model.settings_,
+            n_nodes=tree.n_nodes,
+            n_leaves=tree.n_leaves,
+            depth=tree.depth,
+            evaluations=evaluations,
+            notes=result.notes,
+            tree=tree,
+        )
         self.runs_changed.emit()
         self.select_run(run.number)
 
@@ -456,7 +506,9 @@ class Controller(QObject):
 
     def _bring_run(self, number: int, show: bool) -> Job | None:
         run = self.runs[number]
-        if run.tree is not None and (not show or self.result is not None and self.result.data_key == run.data_key):
+        if run.tree is not None and (
+            not show or self.result is not None and self.result.data_key == run.data_key
+        ):
             if show:
                 self._show_run_tree(number, run.tree, self.result.data, show)
             return None
@@ -474,14 +526,21 @@ class Controller(QObject):
             if data_key(table) != run.data_key:
                 if run.tree is not None:
                     return run.tree, None
-                raise ArborError(f"the table has changed since run {number} was trained (or another table is "
-                                 "open), so its tree cannot be grown again; train with its settings instead")
+                raise ArborError(
+                    f"the table has changed since run {number} was trained (or another table is "
+                    "open), so its tree cannot be grown again; train with its settings instead"
+                )
             data = encode(table, run.settings.task)
             tree = run.tree if run.tree is not None else fit_tree(data, run.settings, monitor)
             return tree, data
 
-        job = Job(f"Growing run {number}'s tree again" if run.tree is None else f"Showing run {number}", call)
-        job.finished.connect(lambda out, j=job: self.runner.is_current(j) and self._show_run_tree(number, *out, show))
+        job = Job(
+            f"Growing run {number}'s tree again" if run.tree is None else f"Showing run {number}",
+            call,
+        )
+        job.finished.connect(
+            lambda out, j=job: self.runner.is_current(j) and self._show_run_tree(number, *out, show)
+        )
         return self.start(job)
 
     def _show_run_tree(self, number: int, tree, data, show: bool) -> None:
@@ -489,7 +548,9 @@ class Controller(QObject):
             self.runs.update(number, tree=tree)
             self.runs_changed.emit()
         if not show:
-            self.say(f"Run {number}'s tree grown again: {tree.n_leaves} leaves, {tree.n_nodes} nodes")
+            self.say(
+                f"Run {number}'s tree grown again: {tree.n_leaves} leaves, {tree.n_nodes} nodes"
+            )
             return
         self.data = data
         self.settings = self.runs[number].settings if number in self.runs else self.settings
@@ -498,8 +559,12 @@ class Controller(QObject):
             self._data_version = self._result_version if trained else self._version
         self._show(tree, -1, RUN, self.settings if data is not None else None)
         said = f"Run {number}'s tree on screen: {tree.n_leaves} leaves, {tree.n_nodes} nodes"
-        self.say(said if data is not None else
-                 said + " (the table has changed since it was trained: its counts are the training table's)")
+        self.say(
+            said
+            if data is not None
+            else said
+            + " (the table has changed since it was trained: its counts are the training table's)"
+        )
 
     # ------------------------------------------------------------------ the tree on screen
     def load_tree(self, tree, data, settings, origin: str = OPENED) -> None:
@@ -519,8 +584,12 @@ class Controller(QObject):
         """Show ``tree``, the trained CART tree pruned at ``alpha`` (by the slider, or the CV choice)."""
         recipe = None
         if self.result is not None:
-            recipe = replace(self.result.model.settings_, prune="cost-complexity", alpha=float(alpha),
-                             cv_alpha=None)
+            recipe = replace(
+                self.result.model.settings_,
+                prune="cost-complexity",
+                alpha=float(alpha),
+                cv_alpha=None,
+            )
         self._show(tree, -1, origin, recipe)
 
     def _show(self, tree, select: int, origin: str, recipe=None) -> None:
@@ -548,12 +617,26 @@ class Controller(QObject):
         tree, data, recipe = self.tree, self.data, self.recipe
         folds, seed = self.options.cv_folds or 10, self.options.seed
         if folds > data.n_rows:
-            self.fail(f"cannot make {folds} folds from {data.n_rows} rows; use at most {data.n_rows} folds")
+            self.fail(
+                f"cannot make {folds} folds from {data.n_rows} rows; use at most {data.n_rows} folds"
+            )
             return None
-        job = Job("Cross-validating the tree on screen", lambda monitor: cross_validated(
-            data, folds, seed, settings=recipe, tree=None if recipe is not None else tree, monitor=monitor))
-        job.finished.connect(lambda cv, j=job: self.runner.is_current(j)
-                             and self._on_tree_cross_validated(tree, recipe, cv))
+        job = Job(
+            "Cross-validating the tree on screen",
+            lambda monitor: cross_validated(
+                data,
+                folds,
+                seed,
+                settings=recipe,
+                tree=None if recipe is not None else tree,
+                monitor=monitor,
+            ),
+        )
+        job.finished.connect(
+            lambda cv, j=job: (
+                self.runner.is_current(j) and self._on_tree_cross_validated(tree, recipe, cv)
+            )
+        )
         self.say(f"Cross-validating the tree on screen ({folds} folds)…")
         return self.start(job)
 

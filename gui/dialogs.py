@@ -7,9 +7,11 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox, QWidget
 
-DATA_FILTER = ("Data files (*.csv *.tsv *.tab *.txt *.arff *.xlsx *.parquet);;CSV (*.csv);;TSV (*.tsv);;"
-               "ARFF (*.arff);;Excel (*.xlsx);;Parquet (*.parquet);;Arbor model (*.json);;"
-               "Arbor project (*.arbor);;All files (*)")
+DATA_FILTER = (
+    "Data files (*.csv *.tsv *.tab *.txt *.arff *.xlsx *.parquet);;CSV (*.csv);;TSV (*.tsv);;"
+    "ARFF (*.arff);;Excel (*.xlsx);;Parquet (*.parquet);;Arbor model (*.json);;"
+    "Arbor project (*.arbor);;All files (*)"
+)
 SAVE_FILTER = "CSV (*.csv);;TSV (*.tsv);;ARFF (*.arff);;Excel (*.xlsx);;Parquet (*.parquet)"
 
 
@@ -17,7 +19,11 @@ def suggested_name(doc, suffix: str, tail: str = "") -> str:
     """A file name for something saved from ``doc``, after its data: ``credit-g.csv`` ->
     ``credit-g{tail}{suffix}`` (the project's or the sample's name when there is no data file)."""
     source = doc.path or doc.project_path if doc is not None else None
-    stem = Path(source).stem if source else (doc.sample_name if doc is not None else None) or "untitled"
+    stem = (
+        Path(source).stem
+        if source
+        else (doc.sample_name if doc is not None else None) or "untitled"
+    )
     return f"{stem}{tail}{suffix}"
 
 
@@ -56,7 +62,9 @@ class Dialogs:
 
     def _box(self, icon, text: str, buttons=QMessageBox.StandardButton.Ok) -> QMessageBox:
         box = QMessageBox(icon, "Arbor", text, buttons, self.parent)
-        box.setTextFormat(Qt.TextFormat.PlainText)  # messages name files, columns, values: never markup
+        box.setTextFormat(
+            Qt.TextFormat.PlainText
+        )  # messages name files, columns, values: never markup
         return box
 
     def error(self, message: str, details: str = "") -> None:
@@ -71,30 +79,45 @@ class Dialogs:
     def ask_unsaved(self, what: str) -> str:
         """'save', 'discard' or 'cancel'."""
         answer = QMessageBox.question(
-            self.parent, "Unsaved changes", f"The table has unsaved changes. Save them before {what}?",
-            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
-            | QMessageBox.StandardButton.Cancel)
-        return {QMessageBox.StandardButton.Save: "save",
-                QMessageBox.StandardButton.Discard: "discard"}.get(answer, "cancel")
+            self.parent,
+            "Unsaved changes",
+            f"The table has unsaved changes. Save them before {what}?",
+            QMessageBox.StandardButton.Save
+            | QMessageBox.StandardButton.Discard
+            | QMessageBox.StandardButton.Cancel,
+        )
+        return {
+            QMessageBox.StandardButton.Save: "save",
+            QMessageBox.StandardButton.Discard: "discard",
+        }.get(answer, "cancel")
 
     def ask_replace_or_queue(self, running: str, asked: str) -> str | None:
         """'replace', 'queue', or None (leave the running training alone, train nothing)."""
-        box = QMessageBox(QMessageBox.Icon.Question, "Arbor",
-                          "A training is running. Replace it with this one, or queue this one to start "
-                          "when it ends?", parent=self.parent)
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            "Arbor",
+            "A training is running. Replace it with this one, or queue this one to start "
+            "when it ends?",
+            parent=self.parent,
+        )
         box.setInformativeText(f"Running: {running}\nAsked for: {asked}")
         replace = box.addButton("&Replace", QMessageBox.ButtonRole.DestructiveRole)
         replace.setToolTip("Cancel the running training and start this one")
         queue = box.addButton("&Queue", QMessageBox.ButtonRole.AcceptRole)
-        queue.setToolTip("Start this one when the running training ends (the status bar shows the queue)")
+        queue.setToolTip(
+            "Start this one when the running training ends (the status bar shows the queue)"
+        )
         box.addButton(QMessageBox.StandardButton.Cancel)
         box.setDefaultButton(queue)
         box.exec()
         return {replace: "replace", queue: "queue"}.get(box.clickedButton())
 
     def ask_yes_no(self, question: str) -> bool:
-        box = self._box(QMessageBox.Icon.Question, question,
-                        QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
+        box = self._box(
+            QMessageBox.Icon.Question,
+            question,
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+        )
         box.exec()
         return box.standardButton(box.clickedButton()) == QMessageBox.StandardButton.Yes
 

@@ -81,8 +81,9 @@ def missing_libraries(plugin: Path | None = None) -> list[str]:
 def run_ldd(path: Path) -> str | None:
     """ldd's listing of a shared object, or None when there is no ldd or it does not answer."""
     try:
-        done = subprocess.run(["ldd", str(path)], capture_output=True, text=True,
-                              timeout=LDD_TIMEOUT, check=False)
+        done = subprocess.run(
+            ["ldd", str(path)], capture_output=True, text=True, timeout=LDD_TIMEOUT, check=False
+        )
     except (OSError, subprocess.SubprocessError):
         return None
     return done.stdout if done.returncode == 0 or "=>" in done.stdout else None
@@ -134,12 +135,15 @@ def _needed(elf) -> list[str]:
     # program headers: (type, file offset, address, size in the file)
     if wide:
         table, entry_size, count = struct.unpack_from(order + "Q14xHH", elf, 0x20)
-        headers = [struct.unpack_from(order + "I4xQQ8xQ", elf, table + i * entry_size)
-                   for i in range(count)]
+        headers = [
+            struct.unpack_from(order + "I4xQQ8xQ", elf, table + i * entry_size)
+            for i in range(count)
+        ]
     else:
         table, entry_size, count = struct.unpack_from(order + "I10xHH", elf, 0x1C)
-        headers = [struct.unpack_from(order + "III4xI", elf, table + i * entry_size)
-                   for i in range(count)]
+        headers = [
+            struct.unpack_from(order + "III4xI", elf, table + i * entry_size) for i in range(count)
+        ]
     dynamic = next((h for h in headers if h[0] == 2), None)  # PT_DYNAMIC
     if dynamic is None:
         return []
@@ -152,11 +156,17 @@ def _needed(elf) -> list[str]:
         if tag == 1:  # DT_NEEDED: an offset into the string table
             offsets.append(value)
         elif tag == 5:  # DT_STRTAB: the string table's address, found in a loaded segment
-            strings = next((offset + value - address for kind, offset, address, size in headers
-                            if kind == 1 and address <= value < address + size), None)
+            strings = next(
+                (
+                    offset + value - address
+                    for kind, offset, address, size in headers
+                    if kind == 1 and address <= value < address + size
+                ),
+                None,
+            )
     if strings is None:
         return []
-    return [elf[strings + n:elf.find(b"\0", strings + n)].decode() for n in offsets]
+    return [elf[strings + n : elf.find(b"\0", strings + n)].decode() for n in offsets]
 
 
 def package_lines(text: str | None = None) -> list[tuple[str, tuple[str, ...]]]:

@@ -42,11 +42,16 @@ class ElidedLabel(QLabel):
         self._refit()
 
     def _refit(self) -> None:
-        shown = self.fontMetrics().elidedText(self._text, Qt.TextElideMode.ElideRight,
-                                              max(self.contentsRect().width(), 0))
+        shown = self.fontMetrics().elidedText(
+            self._text, Qt.TextElideMode.ElideRight, max(self.contentsRect().width(), 0)
+        )
         super().setText(shown)
         lines = [self._text] if shown != self._text else []
         lines += [self._tip] if self._tip else []
-        super().setToolTip("<p style='white-space:pre-wrap'>"
-                           + "<br>".join(html.escape(line) for line in lines) + "</p>"
-                           if lines else "")
+        super().setToolTip(
+            "<p style='white-space:pre-wrap'>"
+            + "<br>".join(html.escape(line) for line in lines)
+            + "</p>"
+            if lines
+            else ""
+        )

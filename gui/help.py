@@ -32,7 +32,9 @@ def shortcut_rows() -> list[tuple[str, str, str]]:
     """(name, shortcuts as this platform spells them, description) of every action that has a shortcut."""
     rows = []
     for spec in ACTIONS:
-        keys = [QKeySequence(s).toString(QKeySequence.SequenceFormat.NativeText) for s in spec.shortcuts]
+        keys = [
+            QKeySequence(s).toString(QKeySequence.SequenceFormat.NativeText) for s in spec.shortcuts
+        ]
         keys = [k for k in keys if k]  # a standard key this platform does not bind spells as ""
         if keys:
             rows.append((action_name(spec), ", ".join(keys), spec.tip or action_name(spec)))
@@ -71,7 +73,10 @@ class ShortcutsDialog(QDialog):
 
     def rows(self) -> list[tuple[str, str, str]]:
         """What the table shows, row by row."""
-        return [tuple(self.table.item(r, c).text() for c in range(3)) for r in range(self.table.rowCount())]
+        return [
+            tuple(self.table.item(r, c).text() for c in range(3))
+            for r in range(self.table.rowCount())
+        ]
 
 
 def open_guide(dialogs, guide: Path | None = None) -> bool:
@@ -83,6 +88,8 @@ def open_guide(dialogs, guide: Path | None = None) -> bool:
             return True
         dialogs.info(f"Could not open a viewer for the user guide; it is the file {guide}")
         return False
-    dialogs.info(f"The user guide is {GUIDE_NAME} in Arbor's source repository "
-                 "(this installation carries no copy of it).")
+    dialogs.info(
+        f"The user guide is {GUIDE_NAME} in Arbor's source repository "
+        "(this installation carries no copy of it)."
+    )
     return False

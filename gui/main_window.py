@@ -61,17 +61,19 @@ from gui.table.table_model import TableModel
 from gui.wheel_guard import install_wheel_guard
 
 #: Docks: name, area, and the dock it shares tabs with (None: its own place).
-DOCKS = (("Data", Qt.DockWidgetArea.BottomDockWidgetArea, None),
-         ("Runs", Qt.DockWidgetArea.BottomDockWidgetArea, "Data"),
-         ("Summary", Qt.DockWidgetArea.BottomDockWidgetArea, "Data"),
-         ("Algorithm", Qt.DockWidgetArea.LeftDockWidgetArea, None),
-         ("Inspector", Qt.DockWidgetArea.RightDockWidgetArea, None),
-         ("Results", Qt.DockWidgetArea.LeftDockWidgetArea, "Algorithm"),
-         ("Growth", Qt.DockWidgetArea.LeftDockWidgetArea, "Algorithm"),
-         ("What-if", Qt.DockWidgetArea.LeftDockWidgetArea, "Algorithm"),
-         ("Pruning", Qt.DockWidgetArea.RightDockWidgetArea, "Inspector"),
-         ("Evaluation", Qt.DockWidgetArea.RightDockWidgetArea, "Inspector"),
-         ("Text", Qt.DockWidgetArea.RightDockWidgetArea, "Inspector"))
+DOCKS = (
+    ("Data", Qt.DockWidgetArea.BottomDockWidgetArea, None),
+    ("Runs", Qt.DockWidgetArea.BottomDockWidgetArea, "Data"),
+    ("Summary", Qt.DockWidgetArea.BottomDockWidgetArea, "Data"),
+    ("Algorithm", Qt.DockWidgetArea.LeftDockWidgetArea, None),
+    ("Inspector", Qt.DockWidgetArea.RightDockWidgetArea, None),
+    ("Results", Qt.DockWidgetArea.LeftDockWidgetArea, "Algorithm"),
+    ("Growth", Qt.DockWidgetArea.LeftDockWidgetArea, "Algorithm"),
+    ("What-if", Qt.DockWidgetArea.LeftDockWidgetArea, "Algorithm"),
+    ("Pruning", Qt.DockWidgetArea.RightDockWidgetArea, "Inspector"),
+    ("Evaluation", Qt.DockWidgetArea.RightDockWidgetArea, "Inspector"),
+    ("Text", Qt.DockWidgetArea.RightDockWidgetArea, "Inspector"),
+)
 
 #: Docks whose panel scrolls when the dock is short (the table and the inspector scroll themselves).
 SCROLLED = ("Algorithm", "Results", "Growth", "What-if", "Pruning")
@@ -120,12 +122,23 @@ class MainWindow(QMainWindow):
         self.evaluation = EvaluationPanel()
         self.tree_text = TreeTextPanel()
         self.summary = SummaryPanel()
-        for panel in (self.config, self.inspector, self.results, self.growth, self.pruning, self.what_if,
-                      self.runs, self.evaluation, self.tree_text, self.summary):
+        for panel in (
+            self.config,
+            self.inspector,
+            self.results,
+            self.growth,
+            self.pruning,
+            self.what_if,
+            self.runs,
+            self.evaluation,
+            self.tree_text,
+            self.summary,
+        ):
             panel.bind(self.controller)
         self._dialogs = Dialogs(self, self.doc, self.settings)
-        self.files = FileActions(self.controller, self._dialogs, self.settings, self._layout,
-                                 self._apply_layout, self)
+        self.files = FileActions(
+            self.controller, self._dialogs, self.settings, self._layout, self._apply_layout, self
+        )
         self.exports = Exports(self.controller, self._dialogs, self._image_options)
         self.table_edits = TableEdits(self.doc, self.table, self._dialogs, self)
         self.modelling = Modelling(self.controller, self._dialogs, self)
@@ -180,10 +193,19 @@ class MainWindow(QMainWindow):
             self.show()
 
     def _panel(self, name: str):
-        return {"Data": self.table, "Algorithm": self.config, "Inspector": self.inspector,
-                "Results": self.results, "Growth": self.growth, "What-if": self.what_if,
-                "Pruning": self.pruning, "Runs": self.runs, "Evaluation": self.evaluation,
-                "Text": self.tree_text, "Summary": self.summary}[name]
+        return {
+            "Data": self.table,
+            "Algorithm": self.config,
+            "Inspector": self.inspector,
+            "Results": self.results,
+            "Growth": self.growth,
+            "What-if": self.what_if,
+            "Pruning": self.pruning,
+            "Runs": self.runs,
+            "Evaluation": self.evaluation,
+            "Text": self.tree_text,
+            "Summary": self.summary,
+        }[name]
 
     @property
     def dialogs(self):
@@ -193,8 +215,14 @@ class MainWindow(QMainWindow):
     def dialogs(self, dialogs) -> None:
         """Every helper asks through the same dialogs (tests put recording ones in)."""
         self._dialogs = dialogs
-        for helper in (self.files, self.exports, self.table_edits, self.modelling, self.evaluating,
-                       self.large):
+        for helper in (
+            self.files,
+            self.exports,
+            self.table_edits,
+            self.modelling,
+            self.evaluating,
+            self.large,
+        ):
             helper.dialogs = dialogs
 
     def showEvent(self, event) -> None:  # noqa: N802 - Qt override
@@ -206,23 +234,38 @@ class MainWindow(QMainWindow):
     def _size_docks(self) -> None:
         """Share the window between the canvas and the docks in proportion to its size."""
         width, height = self.width(), self.height()
-        left, right = sorted((325, int(0.25 * width), 380))[1], sorted((280, int(0.28 * width), 500))[1]
+        left, right = (
+            sorted((325, int(0.25 * width), 380))[1],
+            sorted((280, int(0.28 * width), 500))[1],
+        )
         # Never narrower than the right docks' tabs side by side: at 1024 px, 28% is a pixel
         # short of them and "Pruning" read "Pruni...".
         right = max(right, self._tabs_width("Inspector"))
-        self.resizeDocks([self.docks["Algorithm"], self.docks["Inspector"]], [left, right],
-                         Qt.Orientation.Horizontal)
-        self.resizeDocks([self.docks["Data"]], [sorted((170, int(0.28 * height), 300))[1]], Qt.Orientation.Vertical)
+        self.resizeDocks(
+            [self.docks["Algorithm"], self.docks["Inspector"]],
+            [left, right],
+            Qt.Orientation.Horizontal,
+        )
+        self.resizeDocks(
+            [self.docks["Data"]],
+            [sorted((170, int(0.28 * height), 300))[1]],
+            Qt.Orientation.Vertical,
+        )
         self.canvas.fit_to_window()
 
     def _tabs_width(self, dock: str) -> int:
         """The width the tab bar holding ``dock``'s tab wants for all its tabs unelided (0
         when the dock has no tab bar; the widest, while a layout change leaves an old bar)."""
         title = self.docks[dock].windowTitle()
-        return max((sum(bar.tabSizeHint(i).width() for i in range(bar.count()))
-                    for bar in self.findChildren(QTabBar)
-                    if bar.shape() in (QTabBar.Shape.RoundedNorth, QTabBar.Shape.RoundedSouth)
-                    and title in [bar.tabText(i) for i in range(bar.count())]), default=0)
+        return max(
+            (
+                sum(bar.tabSizeHint(i).width() for i in range(bar.count()))
+                for bar in self.findChildren(QTabBar)
+                if bar.shape() in (QTabBar.Shape.RoundedNorth, QTabBar.Shape.RoundedSouth)
+                and title in [bar.tabText(i) for i in range(bar.count())]
+            ),
+            default=0,
+        )
 
     # ------------------------------------------------------------------ construction
     def _build_status_bar(self) -> None:
@@ -232,7 +275,9 @@ class MainWindow(QMainWindow):
         self.progress.setRange(0, 1000)
         self.progress.hide()
         self.cancel_button = QPushButton("Cancel")
-        self.cancel_button.setToolTip("Stop the running job (Esc); the table and the tree stay as they were")
+        self.cancel_button.setToolTip(
+            "Stop the running job (Esc); the table and the tree stay as they were"
+        )
         self.cancel_button.hide()
         self.cancel_button.clicked.connect(self.controller.cancel)
         self.compile_notice = CompileNotice()
@@ -257,7 +302,8 @@ class MainWindow(QMainWindow):
         self.samples_menu = QMenu("S&amples", self)
         for name in sample_names():
             self.samples_menu.addAction(name).triggered.connect(
-                lambda *_, n=name: self.files.open_sample(n))
+                lambda *_, n=name: self.files.open_sample(n)
+            )
         scale_menu = QMenu("Image &scale", self)
         group = QActionGroup(self)
         for factor in IMAGE_SCALES:
@@ -269,8 +315,12 @@ class MainWindow(QMainWindow):
         labels_menu = QMenu("Node &labels", self)
         for name in NodeLabels.NAMES:
             labels_menu.addAction(self.act[f"label_{name}"])
-        submenus = {"@recent": self.recent_menu, "@samples": self.samples_menu, "@scale": scale_menu,
-                    "@labels": labels_menu}
+        submenus = {
+            "@recent": self.recent_menu,
+            "@samples": self.samples_menu,
+            "@scale": scale_menu,
+            "@labels": labels_menu,
+        }
         for title, names in MENUS.items():
             menu = self.menuBar().addMenu(title)
             for name in names:
@@ -299,7 +349,9 @@ class MainWindow(QMainWindow):
         c.queue_changed.connect(self._update_actions)
         c.tree_changed.connect(self._on_controller_tree_changed)
         c.node_selected.connect(self._on_controller_node_selected)
-        c.result_changed.connect(lambda result: result is not None and self.docks["Results"].raise_())
+        c.result_changed.connect(
+            lambda result: result is not None and self.docks["Results"].raise_()
+        )
         stack = self.doc.undo_stack
         # Bound methods, not lambdas: Qt drops them with the window, before its children go.
         for signal in (c.tree_changed, c.busy_changed, stack.canUndoChanged, stack.canRedoChanged):
@@ -311,7 +363,9 @@ class MainWindow(QMainWindow):
         self.doc.columns_changed.connect(self._update_title)
         self.files.recent_changed.connect(self._refresh_recent)
         self.model.edit_rejected.connect(self.table_edits.offer_nominal)
-        self.table.header_menu_requested.connect(lambda col, pos: self.table_edits.header_menu(col).exec(pos))
+        self.table.header_menu_requested.connect(
+            lambda col, pos: self.table_edits.header_menu(col).exec(pos)
+        )
         self.table.paste_rejected.connect(lambda msg: self.dialogs.error(msg))
         self.table.rows_selected.connect(self._on_table_rows_selected)
         self.canvas.node_selected.connect(c.select_node)
@@ -334,7 +388,9 @@ class MainWindow(QMainWindow):
         self.runs.compare_requested.connect(self.compare_runs)
         self.summary.rows_requested.connect(self._on_summary_rows_requested)
         self.runs.test_file_requested.connect(self.evaluating.test_file)
-        self.runs.split_requested.connect(lambda number, percent: self.evaluating.split(percent, number))
+        self.runs.split_requested.connect(
+            lambda number, percent: self.evaluating.split(percent, number)
+        )
         self.runs.predict_requested.connect(self.evaluating.predict_file)
         c.run_selected.connect(self._on_controller_run_selected)
         c.runs_changed.connect(self._update_actions)
@@ -370,7 +426,9 @@ class MainWindow(QMainWindow):
     def _refresh_recent(self) -> None:
         self.recent_menu.clear()
         for path in self.files.recent_files():
-            self.recent_menu.addAction(path).triggered.connect(lambda *_, p=path: self.files.open_path(p))
+            self.recent_menu.addAction(path).triggered.connect(
+                lambda *_, p=path: self.files.open_path(p)
+            )
         self.recent_menu.setEnabled(bool(self.files.recent_files()))
 
     def _layout(self):
@@ -384,8 +442,13 @@ class MainWindow(QMainWindow):
         scene.apply_positions(positions)
 
     def _image_options(self):
-        return (self.image_scale, self.act["transparent"].isChecked(), self.canvas.orientation(),
-                self.canvas.style(), self.canvas.ghosts())
+        return (
+            self.image_scale,
+            self.act["transparent"].isChecked(),
+            self.canvas.orientation(),
+            self.canvas.style(),
+            self.canvas.ghosts(),
+        )
 
     # ------------------------------------------------------------------ commands
     def train(self):
@@ -400,7 +463,9 @@ class MainWindow(QMainWindow):
         c = self.controller
         if c.clash() == "other":
             running = c.running_training()
-            choice = self.dialogs.ask_replace_or_queue(running.options.summary(), c.options.summary())
+            choice = self.dialogs.ask_replace_or_queue(
+                running.options.summary(), c.options.summary()
+            )
             if choice == "queue":
                 c.queue_training()
                 return None
@@ -418,12 +483,15 @@ class MainWindow(QMainWindow):
 
         c = self.controller
         if c.busy:
-            self._say(f"{name}: waiting for the running job to end first (or Cancel it), then try again")
+            self._say(
+                f"{name}: waiting for the running job to end first (or Cancel it), then try again"
+            )
             return False
         job = Job(name, call)
         job.finished.connect(lambda out, j=job: c.runner.is_current(j) and done(out))
-        job.cancelled.connect(lambda j=job: c.runner.is_current(j) and c.say(
-            "Cancelled; the tree is shown as it was"))
+        job.cancelled.connect(
+            lambda j=job: c.runner.is_current(j) and c.say("Cancelled; the tree is shown as it was")
+        )
         c.start(job)
         self._say(f"{name}…")
         return True
@@ -454,7 +522,9 @@ class MainWindow(QMainWindow):
         if a is None or b is None:
             chosen = self.runs.selected_numbers()
             if len(chosen) != 2:
-                self.dialogs.error("Select two runs in the Runs list to compare (Ctrl+click the second).")
+                self.dialogs.error(
+                    "Select two runs in the Runs list to compare (Ctrl+click the second)."
+                )
                 self.docks["Runs"].raise_()
                 return
             a, b = chosen
@@ -466,7 +536,9 @@ class MainWindow(QMainWindow):
             if screen is None:
                 self.compare_window.resize(1200, 760)
             else:  # within the screen's free area with room for its frame (not maximized: a second window)
-                self.compare_window.setGeometry(first_geometry(screen.availableGeometry(), QSize(1200, 760))[0])
+                self.compare_window.setGeometry(
+                    first_geometry(screen.availableGeometry(), QSize(1200, 760))[0]
+                )
         self.compare_window.compare(a, b)
         self.compare_window.show()
         self.compare_window.raise_()
@@ -477,7 +549,9 @@ class MainWindow(QMainWindow):
 
     def set_node_labels(self) -> None:
         """What nodes say, from the View > Node labels checks (exports draw the same)."""
-        labels = NodeLabels(**{name: self.act[f"label_{name}"].isChecked() for name in NodeLabels.NAMES})
+        labels = NodeLabels(
+            **{name: self.act[f"label_{name}"].isChecked() for name in NodeLabels.NAMES}
+        )
         self.canvas.set_style(self.canvas.style().with_labels(labels))
 
     def toggle_ghosts(self) -> None:
@@ -490,11 +564,15 @@ class MainWindow(QMainWindow):
         if on and tree is not None and tree.pruning is None:
             from engine.prune.record import RECORD_LIMIT
 
-            self._say("This tree has no pruning record: C4.5's or reduced-error pruning keeps one "
-                      f"(for trees up to {RECORD_LIMIT:,} nodes); hand edits start afresh")
+            self._say(
+                "This tree has no pruning record: C4.5's or reduced-error pruning keeps one "
+                f"(for trees up to {RECORD_LIMIT:,} nodes); hand edits start afresh"
+            )
 
     def toggle_orientation(self) -> None:
-        self.canvas.set_orientation("left-to-right" if self.act["orientation"].isChecked() else "top-down")
+        self.canvas.set_orientation(
+            "left-to-right" if self.act["orientation"].isChecked() else "top-down"
+        )
 
     def set_train_at_start(self) -> None:
         """Model > Train a file opened at start: kept at once, for the next start."""
@@ -516,8 +594,10 @@ class MainWindow(QMainWindow):
         return open_guide(self.dialogs)
 
     def about(self) -> None:
-        self.dialogs.info("Arbor — a workbench for decision trees: ID3, C4.5 and CART you can see, "
-                          "inspect, prune and export.")
+        self.dialogs.info(
+            "Arbor — a workbench for decision trees: ID3, C4.5 and CART you can see, "
+            "inspect, prune and export."
+        )
 
     # ------------------------------------------------------------------ reactions
     def _update_actions(self, *_) -> None:
@@ -594,8 +674,10 @@ class MainWindow(QMainWindow):
         n = len(queued)
         self.queue_label.setText(f"Queued: {n} training{'s' if n > 1 else ''}")
         items = "".join(f"<li>{escape(r.options.summary())}</li>" for r in queued)
-        self.queue_label.setToolTip(f"<p>Started one by one when the running job ends, each on the table as "
-                                    f"it is then:</p><ol>{items}</ol>")
+        self.queue_label.setToolTip(
+            f"<p>Started one by one when the running job ends, each on the table as "
+            f"it is then:</p><ol>{items}</ol>"
+        )
 
     def _on_table_rows_selected(self, rows: list[int]) -> None:
         self.canvas.highlight_nodes(self.controller.nodes_reached(rows))
@@ -629,8 +711,10 @@ class MainWindow(QMainWindow):
         self._say(f"{what}: {shown:,} of {total:,} nodes on the canvas{closed}")
 
     def _on_canvas_big_tree_shown(self, levels: int, shown: int, total: int) -> None:
-        note = (f"big tree: its top {levels} levels shown ({shown:,} of {total:,} nodes); "
-                "double-click a node to open it, or View > Expand all")
+        note = (
+            f"big tree: its top {levels} levels shown ({shown:,} of {total:,} nodes); "
+            "double-click a node to open it, or View > Expand all"
+        )
         # After whatever the caller says next (e.g. "Trained: ..."), not instead of it.
         QTimer.singleShot(0, lambda: self._say(f"{self.status_label.text()} — {note}"))
 

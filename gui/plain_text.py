@@ -21,7 +21,11 @@ def plain_tip(text: str) -> str:
     unchanged; text it would is escaped inside a paragraph that keeps its line breaks."""
     if not GuiQt.mightBeRichText(text):
         return text
-    return "<p style='white-space:pre-wrap'>" + "<br>".join(escape(line) for line in text.split("\n")) + "</p>"
+    return (
+        "<p style='white-space:pre-wrap'>"
+        + "<br>".join(escape(line) for line in text.split("\n"))
+        + "</p>"
+    )
 
 
 def plain_label(text: str = "", parent=None) -> QLabel:

@@ -76,9 +76,17 @@ def scroll_instead(widget: QWidget, event: QWheelEvent) -> None:
     if parent is None:
         return  # nothing around it scrolls: the wheel does nothing here
     viewport = parent.viewport()  # a scroll area reads the wheel on its viewport
-    passed = QWheelEvent(viewport.mapFromGlobal(event.globalPosition()), event.globalPosition(),
-                         event.pixelDelta(), event.angleDelta(), event.buttons(), event.modifiers(),
-                         event.phase(), event.inverted(), event.source())
+    passed = QWheelEvent(
+        viewport.mapFromGlobal(event.globalPosition()),
+        event.globalPosition(),
+        event.pixelDelta(),
+        event.angleDelta(),
+        event.buttons(),
+        event.modifiers(),
+        event.phase(),
+        event.inverted(),
+        event.source(),
+    )
     QCoreApplication.sendEvent(viewport, passed)
 
 

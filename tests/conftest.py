@@ -30,6 +30,7 @@ def pytest_configure(config):
     if QApplication.instance() is None:
         config._arbor_qapp = QApplication([])
 
+
 WEATHER = """\
 sunny hot high FALSE no
 sunny hot high TRUE no

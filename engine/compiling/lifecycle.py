@@ -104,6 +104,7 @@ _load_extra: tuple[Callable[[], None], ...] = ()
 
 # ---------------------------------------------------------------------- asking
 
+
 def state() -> str:
     """Where the kernels stand in this process (see the module docstring)."""
     with _lock:
@@ -174,9 +175,11 @@ def compile_kernels() -> bool:
     return NUMBA_INSTALLED and wait_until_compiled(Monitor())
 
 
-def compile_now(on_notice: Callable[[Notice], None] | None = None,
-                monitor: Monitor | None = None,
-                extra_warm_ups: tuple[Callable[[], None], ...] = ()) -> dict:
+def compile_now(
+    on_notice: Callable[[Notice], None] | None = None,
+    monitor: Monitor | None = None,
+    extra_warm_ups: tuple[Callable[[], None], ...] = (),
+) -> dict:
     """Compile the kernels for this machine now, in the foreground (``python main.py compile``).
 
     A failure recorded earlier is forgotten and the compilation tried again; loading also
@@ -207,8 +210,13 @@ def compile_now(on_notice: Callable[[Notice], None] | None = None,
     finally:
         unsubscribe()
     compiled = _compiling_notice is not None  # a kernel missing from a "complete" folder, say
-    return {"already": already and not compiled, "ok": ok, "seconds": time.monotonic() - started,
-            "folder": str(folder), "reason": None if ok else _failure}
+    return {
+        "already": already and not compiled,
+        "ok": ok,
+        "seconds": time.monotonic() - started,
+        "folder": str(folder),
+        "reason": None if ok else _failure,
+    }
 
 
 def stop() -> None:
@@ -235,11 +243,12 @@ def subscribe(listener: Callable[[Notice], None]) -> Callable[[], None]:
     def unsubscribe() -> None:
         with _lock, contextlib.suppress(ValueError):
             _listeners.remove(listener)
+
     return unsubscribe
 
 
 def describe_seconds(seconds: float) -> str:
-    """"40 s", "about a minute", "3 min": an expected time the way a person says it."""
+    """ "40 s", "about a minute", "3 min": an expected time the way a person says it."""
     if seconds < 45:
         return f"{max(5, int(round(seconds / 5.0)) * 5)} s"
     if seconds < 90:
@@ -271,16 +280,20 @@ def _start() -> str:
         if reason:  # recorded by an earlier process: not tried again on every run
             _state, _failure = "failed", reason.strip().splitlines()[-1]
             _settled.set()
-            news = Notice("failed", f"the fast split search could not be compiled here "
-                                    f"({_failure}); fits run it uncompiled, far more slowly "
-                                    "('python main.py compile' tries again)")
+            news = Notice(
+                "failed",
+                f"the fast split search could not be compiled here "
+                f"({_failure}); fits run it uncompiled, far more slowly "
+                "('python main.py compile' tries again)",
+            )
         else:
             if cache.is_complete(folder):
                 _state, target = "loading", _load
             else:
                 news, target = _compiling(), _compile_then_load
-            threading.Thread(target=target, args=(folder,), name="arbor-compile",
-                             daemon=True).start()
+            threading.Thread(
+                target=target, args=(folder,), name="arbor-compile", daemon=True
+            ).start()
         state_now = _state
     if news is not None:
         _tell(news)
@@ -296,9 +309,12 @@ def _compiling() -> Notice:
     _state = "compiling"
     _started_at = time.monotonic()
     _compiling_notice = Notice(
-        "compiling", f"compiling the fast split search for this machine, once "
+        "compiling",
+        f"compiling the fast split search for this machine, once "
         f"({describe_seconds(expected)}); until then bigger fits wait for it",
-        expected=expected, total=_expected_kernels)
+        expected=expected,
+        total=_expected_kernels,
+    )
     return _compiling_notice
 
 
@@ -312,12 +328,18 @@ def _progress(done: int) -> None:
             return
         total = max(_expected_kernels, done + 1)
         elapsed = time.monotonic() - _started_at
-        left = max((first.expected or EXPECTED_SECONDS) - elapsed, elapsed * (total - done) / done,
-                   5.0)
+        left = max(
+            (first.expected or EXPECTED_SECONDS) - elapsed, elapsed * (total - done) / done, 5.0
+        )
         _compiling_notice = Notice(
-            "compiling", f"compiling the fast split search for this machine, once: {done} of "
+            "compiling",
+            f"compiling the fast split search for this machine, once: {done} of "
             f"about {total} kernels, {describe_seconds(left)} left; until then bigger fits "
-            "wait for it", expected=first.expected, done=done, total=total)
+            "wait for it",
+            expected=first.expected,
+            done=done,
+            total=total,
+        )
         notice = _compiling_notice
     _tell(notice)
 
@@ -334,8 +356,11 @@ def _compile_then_load(folder: Path, attempt: int = 0) -> None:
         return
     if not cache.is_complete(folder):
         reason = cache.failure(folder)
-        _fail(reason.strip().splitlines()[-1] if reason else
-              f"the compiling process stopped (exit status {code})")
+        _fail(
+            reason.strip().splitlines()[-1]
+            if reason
+            else f"the compiling process stopped (exit status {code})"
+        )
         return
     _load(folder, compiled=time.monotonic() - _started_at, attempt=attempt)
 
@@ -376,8 +401,13 @@ def _load(folder: Path, compiled: float | None = None, attempt: int = 0) -> None
         _warming.reset(token)
     cache.mark_used(folder)
     if compiled is not None:  # told before fits go on, so that the news comes first
-        _tell(Notice("ready", f"the fast split search is compiled ({compiled:.0f} s); "
-                              "fits use it from now on", seconds=compiled))
+        _tell(
+            Notice(
+                "ready",
+                f"the fast split search is compiled ({compiled:.0f} s); fits use it from now on",
+                seconds=compiled,
+            )
+        )
     with _lock:
         _state = "ready"
         _ready.set()
@@ -390,8 +420,13 @@ def _fail(reason: str) -> None:
         _state, _failure = "failed", reason
         was_compiling = _compiling_notice is not None
     if was_compiling:
-        _tell(Notice("failed", f"could not compile the fast split search ({reason}); "
-                               "fits run it uncompiled, far more slowly"))
+        _tell(
+            Notice(
+                "failed",
+                f"could not compile the fast split search ({reason}); "
+                "fits run it uncompiled, far more slowly",
+            )
+        )
     _settled.set()
 
 
@@ -416,8 +451,13 @@ def _run_child() -> int | None:
             # By module name, not an import: the whole warm-up includes the fits over
             # partitions, which are engine.scale's, a stage far above this one.
             [sys.executable, "-m", "engine.compile_child"],
-            cwd=root, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL, creationflags=flags)
+            cwd=root,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            creationflags=flags,
+        )
     except (OSError, subprocess.SubprocessError):
         return None
     with _lock:
@@ -448,6 +488,7 @@ def _stop(child: subprocess.Popen) -> None:
 
 # ---------------------------------------------------------------------- the child
 
+
 def child_main(warm_ups: tuple[Callable[[], None], ...]) -> None:
     """The compiling child (:mod:`engine.compile_child`): compile every kernel into the shared
     folder by running ``warm_ups``, unless another process did meanwhile (the lock makes it
@@ -469,8 +510,9 @@ def child_main(warm_ups: tuple[Callable[[], None], ...]) -> None:
         except Exception:
             cache.mark_failed(folder, traceback.format_exc(limit=-6))
             raise SystemExit(1) from None
-        cache.mark_complete(folder, time.monotonic() - started, time.process_time() - cpu,
-                            count(), whole)
+        cache.mark_complete(
+            folder, time.monotonic() - started, time.process_time() - cpu, count(), whole
+        )
     with contextlib.suppress(OSError):
         cache.remove_unused(folder)
 

@@ -37,9 +37,20 @@ FITS = (
     ("nominal", {"algorithm": "id3", "max_depth": 3}),
     ("missing", {"algorithm": "c45", "max_depth": 4}),
     ("missing", {"algorithm": "cart", "max_depth": 4}),
-    ("regression", {"algorithm": "cart", "task": "regression", "splitter": "exact", "max_depth": 5}),
-    ("regression", {"algorithm": "cart", "task": "regression", "splitter": "histogram",
-                    "growth": "best", "max_leaves": 12}),
+    (
+        "regression",
+        {"algorithm": "cart", "task": "regression", "splitter": "exact", "max_depth": 5},
+    ),
+    (
+        "regression",
+        {
+            "algorithm": "cart",
+            "task": "regression",
+            "splitter": "histogram",
+            "growth": "best",
+            "max_leaves": 12,
+        },
+    ),
 )
 #: Step-by-step growths (the window's Growth tab).
 STEPWISE = (
@@ -49,6 +60,8 @@ STEPWISE = (
 )
 #: Rows of each warm-up table.
 ROWS = 1_000
+
+
 def warm_up(check=lambda: None) -> None:
     """Grow :data:`FITS` on the compiled builder, on ``encode``'s arrays and on a subset's
     (seconds once compiled); ``check`` is called between fits. The fits over partitions
@@ -69,16 +82,24 @@ def warm_up(check=lambda: None) -> None:
             check()
             problem = Problem(data, settings)
             rows = np.arange(data.n_rows)
-            grow_tree(problem, plan(settings, len(rows)), rows, data.weight[rows], 0,
-                      frozenset(), Monitor())
+            grow_tree(
+                problem,
+                plan(settings, len(rows)),
+                rows,
+                data.weight[rows],
+                0,
+                frozenset(),
+                Monitor(),
+            )
     # The window's step-by-step growth (its own entry point, no private subtrees).
     for name, options in STEPWISE:
         check()
         settings = resolve(**options)
         data = encode(made[name], settings.task)
         problem = Problem(data, settings)
-        for _ in zip(range(3), grow_stepwise(problem, plan(settings, data.n_rows), Monitor()),
-                     strict=False):
+        for _ in zip(
+            range(3), grow_stepwise(problem, plan(settings, data.n_rows), Monitor()), strict=False
+        ):
             pass
     # A subtree regrown below a hand edit: some rows, fractional weights, an attribute used.
     check()
@@ -103,8 +124,15 @@ def tables() -> dict:
     score = x[:, 0] + (colour == "red") - 0.5 * x[:, 1] + rng.normal(0, 0.3, n)
     label = np.where(score > 0.8, "high", np.where(score > -0.4, "mid", "low"))
     numeric = pd.DataFrame({f"x{i}": x[:, i] for i in range(4)} | {"y": label})
-    mixed = pd.DataFrame({"x0": x[:, 0], "x1": x[:, 1], "colour": colour, "size": size,
-                          "y": np.where(score > 0.2, "yes", "no")})
+    mixed = pd.DataFrame(
+        {
+            "x0": x[:, 0],
+            "x1": x[:, 1],
+            "colour": colour,
+            "size": size,
+            "y": np.where(score > 0.2, "yes", "no"),
+        }
+    )
     nominal = mixed.drop(columns=["x0", "x1"]).assign(band=np.where(x[:, 2] > 0, "up", "down"))
     missing = mixed.copy()
     missing.loc[rng.random(n) < 0.05, "x0"] = np.nan

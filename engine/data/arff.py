@@ -179,7 +179,9 @@ def _column(attribute: _Attribute, lines: list[int], name: str) -> pd.Series:
     return pd.Series(pd.Categorical.from_codes(codes, categories=categories), name=attribute.name)
 
 
-def _header(tokens: list[_Token], attributes: list[_Attribute], names: set[str], where: str) -> bool:
+def _header(
+    tokens: list[_Token], attributes: list[_Attribute], names: set[str], where: str
+) -> bool:
     """Take in one header line; True when it is ``@data``."""
     keyword = "" if tokens[0].quoted else tokens[0].text.lower()
     if keyword == "@attribute":
@@ -187,8 +189,10 @@ def _header(tokens: list[_Token], attributes: list[_Attribute], names: set[str],
         if attribute.name in names:
             raise ArborError(f"{where}: attribute {attribute.name!r} is declared twice")
         if len(attributes) == MAX_ATTRIBUTES:
-            raise ArborError(f"{where}: more than {MAX_ATTRIBUTES:,} attributes; Arbor reads at "
-                             "most that many (every one is tried at every node)")
+            raise ArborError(
+                f"{where}: more than {MAX_ATTRIBUTES:,} attributes; Arbor reads at "
+                "most that many (every one is tried at every node)"
+            )
         names.add(attribute.name)
         attributes.append(attribute)
     elif keyword == "@data" and not attributes:
@@ -232,15 +236,20 @@ def parse_arff(text: str, name: str) -> tuple[pd.DataFrame, dict[str, str], list
     kinds = {a.name: NUMERIC if a.kind == NUMERIC else NOMINAL for a in attributes}
     dates = [a.name for a in attributes if a.kind == "date"]
     notes = [f"{name}: date attribute(s) {', '.join(dates)} read as nominal text"] if dates else []
-    texts = [f"{a.name!r} ({len(frame[a.name].cat.categories)} different texts)"
-             for a in attributes if a.kind == "string"]
+    texts = [
+        f"{a.name!r} ({len(frame[a.name].cat.categories)} different texts)"
+        for a in attributes
+        if a.kind == "string"
+    ]
     if texts:
         # Weka's J48 and Id3 refuse string attributes; Arbor learns from them as nominal
         # (each text a category), which suits short labels but not free text.
-        notes.append(f"{name}: string attribute(s) {', '.join(texts)} read as nominal, one "
-                     "category per text (Weka's J48 and Id3 refuse string attributes): mark a "
-                     "free-text column ignored, or turn its words into attributes first "
-                     "(e.g. Weka's StringToWordVector)")
+        notes.append(
+            f"{name}: string attribute(s) {', '.join(texts)} read as nominal, one "
+            "category per text (Weka's J48 and Id3 refuse string attributes): mark a "
+            "free-text column ignored, or turn its words into attributes first "
+            "(e.g. Weka's StringToWordVector)"
+        )
     return frame, kinds, notes
 
 

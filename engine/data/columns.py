@@ -46,8 +46,12 @@ def category_name(value) -> str:
 
 def _is_nominal_dtype(col) -> bool:
     dtype = col.dtype
-    return (isinstance(dtype, pd.CategoricalDtype) or pd.api.types.is_bool_dtype(dtype)
-            or pd.api.types.is_object_dtype(dtype) or pd.api.types.is_string_dtype(dtype))
+    return (
+        isinstance(dtype, pd.CategoricalDtype)
+        or pd.api.types.is_bool_dtype(dtype)
+        or pd.api.types.is_object_dtype(dtype)
+        or pd.api.types.is_string_dtype(dtype)
+    )
 
 
 def _as_numbers(col) -> np.ndarray | None:
@@ -58,19 +62,25 @@ def _as_numbers(col) -> np.ndarray | None:
         return col.astype(np.float64)
     if col.dtype.kind == "c":
         raise ValueError("Complex data not supported")
-    numbers = pd.to_numeric(pd.Series(col, dtype=object), errors="coerce").to_numpy(dtype=np.float64)
+    numbers = pd.to_numeric(pd.Series(col, dtype=object), errors="coerce").to_numpy(
+        dtype=np.float64
+    )
     return numbers if not (np.isnan(numbers) & ~pd.isna(col)).any() else None
 
 
 def _factorize(col) -> tuple[np.ndarray, list]:
     """Codes (-1 missing) and the distinct values; values no hash takes are keyed by text."""
-    values = col.to_numpy(dtype=object) if isinstance(col, pd.Series) else np.asarray(col, dtype=object)
+    values = (
+        col.to_numpy(dtype=object) if isinstance(col, pd.Series) else np.asarray(col, dtype=object)
+    )
     try:
         return pd.factorize(values, use_na_sentinel=True)
     except TypeError:  # e.g. a dict among the values
         missing = pd.isna(values)
-        texts = np.array([None if m else category_name(v) for v, m in zip(values, missing, strict=True)],
-                         dtype=object)
+        texts = np.array(
+            [None if m else category_name(v) for v, m in zip(values, missing, strict=True)],
+            dtype=object,
+        )
         return pd.factorize(texts, use_na_sentinel=True)
 
 

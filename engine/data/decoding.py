@@ -68,8 +68,9 @@ def decode_text(raw: bytes, name: str) -> tuple[str, list[str]]:
         try:
             text = raw.decode(codec)
         except UnicodeDecodeError as err:
-            raise ArborError(f"{name} looks like {label} text but cannot be read as such "
-                             f"(byte {err.start})") from None
+            raise ArborError(
+                f"{name} looks like {label} text but cannot be read as such (byte {err.start})"
+            ) from None
         notes.append(f"{name} is {label} text; it was read as such")
     else:
         sample = raw[:_SAMPLE]
@@ -83,8 +84,7 @@ def decode_text(raw: bytes, name: str) -> tuple[str, list[str]]:
             notes.append(f"{name} is not UTF-8; it was read as Latin-1")
     if "\x00" in text:
         line = _line_of(text, text.index("\x00"))
-        raise ArborError(f"{name} has a NUL byte on line {line}: it is damaged or not a text "
-                         "table")
+        raise ArborError(f"{name} has a NUL byte on line {line}: it is damaged or not a text table")
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     return text, notes

@@ -69,20 +69,24 @@ def _header_width(text: str, sep: str) -> int:
     return width
 
 
-def read_delimited(path: Path, default_sep: str, name: str, max_columns: int
-                   ) -> tuple[pd.DataFrame, list[str]]:
+def read_delimited(
+    path: Path, default_sep: str, name: str, max_columns: int
+) -> tuple[pd.DataFrame, list[str]]:
     """The cells of a delimited file as text, with the header as column names."""
     text, notes = decode_text(read_bounded(path, 1 << 40, "data file"), name)
     if not text.strip():
         raise ArborError(f"{name} is empty")
     sep = detect_delimiter(text, default_sep)
     if sep != default_sep:
-        notes.append(f"{name} is separated by {_NAMES[sep]}, not {_NAMES[default_sep]}; it was "
-                     "read so")
+        notes.append(
+            f"{name} is separated by {_NAMES[sep]}, not {_NAMES[default_sep]}; it was read so"
+        )
     width = _header_width(text.lstrip("\n"), sep)
     if width > max_columns:
-        raise ArborError(f"{name} has {width:,} columns; Arbor reads at most {max_columns:,} "
-                         "(every attribute is tried at every node)")
+        raise ArborError(
+            f"{name} has {width:,} columns; Arbor reads at most {max_columns:,} "
+            "(every attribute is tried at every node)"
+        )
     parsed = _parse_fast(text, sep) if '"' not in text else None
     if parsed is None:
         frame = _parse_quoted(name, text, sep)
@@ -128,10 +132,14 @@ def _parse_fast(text: str, sep: str) -> tuple[list[str], pd.DataFrame] | None:
             read_options=arrow_csv.ReadOptions(autogenerate_column_names=True),
             parse_options=arrow_csv.ParseOptions(delimiter=sep),
             convert_options=arrow_csv.ConvertOptions(
-                default_column_type=pa.string(), null_values=[], strings_can_be_null=False))
+                default_column_type=pa.string(), null_values=[], strings_can_be_null=False
+            ),
+        )
         if data.num_rows == 0:
             return None
-        text_type = pd.Series(dtype=str).dtype  # what dtype=str reads: "str" (pandas 3), else object
+        text_type = pd.Series(
+            dtype=str
+        ).dtype  # what dtype=str reads: "str" (pandas 3), else object
         mapper = None if text_type == np.dtype(object) else {pa.string(): text_type}.get
         frame = data.slice(1).to_pandas(types_mapper=mapper)
     except Exception:  # noqa: BLE001 - any refusal: the careful reader decides and explains
@@ -143,7 +151,9 @@ def _parse_quoted(name: str, text: str, sep: str) -> pd.DataFrame:
     ragged = _ragged_row(text, sep)
     if ragged:  # pandas would pad a short row with empty cells and say nothing
         line, count, expected = ragged
-        raise ArborError(f"{name} is malformed: line {line} has {count} values, expected {expected}")
+        raise ArborError(
+            f"{name} is malformed: line {line} has {count} values, expected {expected}"
+        )
     options = {"sep": sep, "dtype": str, "keep_default_na": False, "skipinitialspace": True}
     try:
         return pd.read_csv(io.StringIO(text), header=None, **options)

@@ -102,7 +102,9 @@ def encode_columns(frame: pd.DataFrame, attributes: Sequence[Attribute]) -> np.n
     for attr in attributes:
         if attr.name not in dtypes:
             raise ArborError(f"the data has no column {attr.name!r}, which the model needs")
-    floats = [j for j, a in enumerate(attributes) if not a.is_nominal and dtypes[a.name] == np.float64]
+    floats = [
+        j for j, a in enumerate(attributes) if not a.is_nominal and dtypes[a.name] == np.float64
+    ]
     if floats:  # numbers as they are, all at once (make_table keeps them in one block)
         X[:, floats] = frame[[attributes[j].name for j in floats]].to_numpy(dtype=np.float64)
     for j, attr in enumerate(attributes):
@@ -116,8 +118,9 @@ def encode_columns(frame: pd.DataFrame, attributes: Sequence[Attribute]) -> np.n
                 key = (attr.categories, id(dtype))
                 if key not in per_category:
                     lookup = category_lookup(attr.categories)
-                    per_category[key] = np.array([_code(lookup, c) for c in dtype.categories]
-                                                 + [np.nan])
+                    per_category[key] = np.array(
+                        [_code(lookup, c) for c in dtype.categories] + [np.nan]
+                    )
                 X[:, j] = per_category[key][col.cat.codes.to_numpy()]
             else:
                 lookup = category_lookup(attr.categories)
@@ -174,8 +177,9 @@ def shared_matrix(frame: pd.DataFrame, attributes: Sequence[Attribute]) -> np.nd
     low, high = owner.ctypes.data, owner.ctypes.data + owner.nbytes
     if start[0] < low or start[-1] + n * 8 > high:
         return None
-    return np.lib.stride_tricks.as_strided(columns[0], shape=(n, len(columns)), strides=(8, step),
-                                           writeable=False)
+    return np.lib.stride_tricks.as_strided(
+        columns[0], shape=(n, len(columns)), strides=(8, step), writeable=False
+    )
 
 
 def _owner(array: np.ndarray) -> np.ndarray | None:
@@ -186,8 +190,9 @@ def _owner(array: np.ndarray) -> np.ndarray | None:
 
 
 def _lenient_numbers(col: pd.Series, name: str) -> np.ndarray:
-    numbers = pd.to_numeric(col.astype("string").str.strip().replace({"?": None, "": None}),
-                            errors="coerce")
+    numbers = pd.to_numeric(
+        col.astype("string").str.strip().replace({"?": None, "": None}), errors="coerce"
+    )
     bad = col[numbers.isna() & col.notna() & ~col.astype("string").str.strip().isin(["?", ""])]
     if len(bad):
         raise ArborError(f"column {name!r} must be numeric, but has the value {bad.iloc[0]!r}")
@@ -212,7 +217,9 @@ def encode(table: Table, task: str = "classification") -> Encoded:
     names = table.attributes
     dtypes = dict(zip(frame.columns, frame.dtypes, strict=True))
     attributes = tuple(
-        Attribute(n, table.kinds[n], tuple(dtypes[n].categories) if table.kinds[n] == NOMINAL else ())
+        Attribute(
+            n, table.kinds[n], tuple(dtypes[n].categories) if table.kinds[n] == NOMINAL else ()
+        )
         for n in names
     )
     notes: list[str] = list(table.notes)
@@ -228,7 +235,8 @@ def encode(table: Table, task: str = "classification") -> Encoded:
         if table.kinds[target] != NUMERIC:
             raise ArborError(
                 f"regression needs a numeric target, but {target!r} is nominal "
-                "(use classification, or make the column numeric)")
+                "(use classification, or make the column numeric)"
+            )
         y = y_col.to_numpy(dtype=np.float64)[keep]
         _refuse_huge_target(y, target)
         classes = None
@@ -236,14 +244,16 @@ def encode(table: Table, task: str = "classification") -> Encoded:
         if table.kinds[target] != NOMINAL:
             raise ArborError(
                 f"classification needs a nominal target, but {target!r} is numeric "
-                "(make the column nominal, or use --task regression)")
+                "(make the column nominal, or use --task regression)"
+            )
         codes = y_col.cat.codes.to_numpy()[keep]
         classes = tuple(str(c) for c in y_col.cat.categories)
         if len(np.unique(codes)) > MAX_CLASSES:
             raise ArborError(
                 f"the target {target!r} has {len(np.unique(codes))} different values; a classification "
                 f"tree needs at most {MAX_CLASSES} (is it an identifier? choose another target, or use "
-                "regression for a numeric target)")
+                "regression for a numeric target)"
+            )
         y = codes.astype(np.intp)
     X = shared_matrix(frame, attributes) if keep.all() else None
     if X is None:
@@ -264,13 +274,16 @@ def _refuse_huge_target(y: np.ndarray, target: str) -> None:
     limit = float(np.finfo(np.float64).max) ** 0.25 / (2.0 * max(len(y), 1))
     finite = y[np.isfinite(y)]
     if len(finite) != np.count_nonzero(~np.isnan(y)):
-        raise ArborError(f"the target {target!r} has an infinite value; a regression tree needs "
-                         "finite numbers")
+        raise ArborError(
+            f"the target {target!r} has an infinite value; a regression tree needs finite numbers"
+        )
     if len(finite) and np.abs(finite).max() > limit:
         worst = finite[np.argmax(np.abs(finite))]
-        raise ArborError(f"the target {target!r} has the value {worst:.6g}, too large to compute "
-                         f"squared errors with: a regression target over {len(y)} rows must stay "
-                         f"within ±{limit:.3g}")
+        raise ArborError(
+            f"the target {target!r} has the value {worst:.6g}, too large to compute "
+            f"squared errors with: a regression target over {len(y)} rows must stay "
+            f"within ±{limit:.3g}"
+        )
 
 
 def _refuse_huge_attributes(X: np.ndarray, attributes: Sequence[Attribute]) -> None:
@@ -281,8 +294,10 @@ def _refuse_huge_attributes(X: np.ndarray, attributes: Sequence[Attribute]) -> N
         column = np.abs(X[:, j])
         if np.any(column > MAX_ATTRIBUTE_MAGNITUDE):  # NaN compares False; inf is caught too
             worst = X[np.argmax(np.where(np.isnan(column), 0.0, column)), j]
-            raise ArborError(f"column {attr.name!r} has the value {worst:.6g}, too large to split "
-                             f"on: numeric attributes must stay within ±{MAX_ATTRIBUTE_MAGNITUDE:.0e}")
+            raise ArborError(
+                f"column {attr.name!r} has the value {worst:.6g}, too large to split "
+                f"on: numeric attributes must stay within ±{MAX_ATTRIBUTE_MAGNITUDE:.0e}"
+            )
 
 
 def encode_like(table: Table, schema: Schema) -> Encoded:
@@ -312,18 +327,25 @@ def encode_like(table: Table, schema: Schema) -> Encoded:
         try:
             y = pd.to_numeric(target[keep], errors="raise").to_numpy(dtype=np.float64)
         except (ValueError, TypeError):
-            raise ArborError(f"the target {schema.target!r} must be numeric for a regression tree") from None
+            raise ArborError(
+                f"the target {schema.target!r} must be numeric for a regression tree"
+            ) from None
         _refuse_huge_target(y, schema.target)
     else:
         labels = target[keep].astype("object")
-        codes = pd.Series(encode_columns(pd.DataFrame({"c": labels}),
-                                         [Attribute("c", NOMINAL, schema.classes)])[:, 0])
+        codes = pd.Series(
+            encode_columns(pd.DataFrame({"c": labels}), [Attribute("c", NOMINAL, schema.classes)])[
+                :, 0
+            ]
+        )
         known = codes.notna().to_numpy()
         if not known.all():
             unknown = sorted({str(v).strip() for v in labels[~known]})
             shown = ", ".join(unknown[:5]) + (", …" if len(unknown) > 5 else "")
-            notes.append(f"{int((~known).sum())} row(s) with a class the tree does not know ({shown}) "
-                         "were left out")
+            notes.append(
+                f"{int((~known).sum())} row(s) with a class the tree does not know ({shown}) "
+                "were left out"
+            )
             keep[np.flatnonzero(keep)[~known]] = False
         y = codes[known].to_numpy(dtype=np.intp)
     if not keep.any():
@@ -333,8 +355,19 @@ def encode_like(table: Table, schema: Schema) -> Encoded:
     return Encoded(schema, X, y, np.broadcast_to(1.0, len(y)), tuple(notes))
 
 
-__all__ = ["Attribute", "Schema", "Encoded", "encode", "encode_columns", "encode_like", "shared_matrix",
-           "as_table", "schema_table", "without_rows", "IGNORED"]
+__all__ = [
+    "Attribute",
+    "Schema",
+    "Encoded",
+    "encode",
+    "encode_columns",
+    "encode_like",
+    "shared_matrix",
+    "as_table",
+    "schema_table",
+    "without_rows",
+    "IGNORED",
+]
 
 
 def schema_table(schema: Schema) -> Table:
@@ -347,8 +380,12 @@ def schema_table(schema: Schema) -> Table:
     (0, {'a': 'nominal', 'b': 'numeric', 'c': 'nominal'}, ['p', 'q'])
     """
     columns = {a.name: a for a in schema.attributes}
-    frame = pd.DataFrame({name: pd.Series(dtype=object if a.is_nominal else np.float64)
-                          for name, a in columns.items()})
+    frame = pd.DataFrame(
+        {
+            name: pd.Series(dtype=object if a.is_nominal else np.float64)
+            for name, a in columns.items()
+        }
+    )
     frame[schema.target] = pd.Series(dtype=np.float64 if schema.is_regression else object)
     kinds = {name: a.kind for name, a in columns.items()}
     kinds[schema.target] = NUMERIC if schema.is_regression else NOMINAL
@@ -381,5 +418,5 @@ def subset(data: Encoded, rows: np.ndarray) -> Encoded:
         if step == 1:
             np.take(data.X[:, start], rows, out=X[:, start])
         else:
-            X[:, start:start + step] = data.X[rows, start:start + step]
+            X[:, start : start + step] = data.X[rows, start : start + step]
     return replace(data, X=X, y=data.y[rows], weight=data.weight[rows], unlabelled=None)

@@ -35,8 +35,9 @@ def holdout_split(y: np.ndarray | None, n: int, fraction: float, seed: int):
     return np.flatnonzero(mask), prune_rows
 
 
-def weka_folds(y: np.ndarray | None, n: int, k: int, seed: int,
-               unlabelled: np.ndarray | None = None) -> list[np.ndarray]:
+def weka_folds(
+    y: np.ndarray | None, n: int, k: int, seed: int, unlabelled: np.ndarray | None = None
+) -> list[np.ndarray]:
     """Test-row indices of the ``k`` folds Weka's ``-x k -s seed`` makes.
 
     Weka shuffles the rows with ``java.util.Random(seed)``, groups them by class (for a
@@ -135,8 +136,8 @@ def _group_by_class(order: np.ndarray, y: np.ndarray) -> np.ndarray:
         groups.append(rest[is_c])
         if is_c.all():
             break
-        tail = rest[int(np.argmin(is_c)):]  # from the first row of another class
-        rotates = is_c[int(np.argmin(is_c)):]
+        tail = rest[int(np.argmin(is_c)) :]  # from the first row of another class
+        rotates = is_c[int(np.argmin(is_c)) :]
         t = np.arange(len(tail))
         before = np.cumsum(rotates) - rotates  # rotations before entry t: the queue's front
         source = np.where(rotates, before, t)
@@ -145,7 +146,7 @@ def _group_by_class(order: np.ndarray, y: np.ndarray) -> np.ndarray:
             if np.array_equal(further, source):
                 break
             source = further
-        rest = tail[source[int(rotates.sum()):]]
+        rest = tail[source[int(rotates.sum()) :]]
     return np.concatenate(groups) if groups else order
 
 

@@ -79,11 +79,17 @@ def _unreadable_as(path: Path, what: str):
     """Any failure of a third-party reader inside becomes one line: ``path`` is not a readable ``what``."""
     try:
         yield
-    except (ArborError, PermissionError, MemoryError, Warning):  # warnings: when tests make them errors
+    except (
+        ArborError,
+        PermissionError,
+        MemoryError,
+        Warning,
+    ):  # warnings: when tests make them errors
         raise
     except Exception as err:  # noqa: BLE001 - openpyxl and pyarrow raise many types for broken files
-        raise ArborError(f"{shown_path(path.name)} is not a readable {what} "
-                         f"({type(err).__name__})") from None
+        raise ArborError(
+            f"{shown_path(path.name)} is not a readable {what} ({type(err).__name__})"
+        ) from None
 
 
 #: A workbook's sheets may expand to this much XML, and to at most ``XLSX_MAX_RATIO`` times
@@ -92,7 +98,8 @@ XLSX_MAX_XML = 1 << 30
 XLSX_MAX_RATIO = 100
 XLSX_BOMB_FLOOR = 64 << 20
 _FORMULA_WITHOUT_VALUE = re.compile(
-    rb"<c\b[^>]*>\s*<f\b[^>]*(?:/>|>[^<]*</f>)\s*(?:<v\s*/>|<v>\s*</v>)?\s*</c>")
+    rb"<c\b[^>]*>\s*<f\b[^>]*(?:/>|>[^<]*</f>)\s*(?:<v\s*/>|<v>\s*</v>)?\s*</c>"
+)
 
 
 def _check_workbook(path: Path, name: str) -> list[str]:
@@ -104,22 +111,30 @@ def _check_workbook(path: Path, name: str) -> list[str]:
         members = book.infolist()
         expanded = sum(m.file_size for m in members)
         packed = max(1, sum(m.compress_size for m in members))
-        if expanded > XLSX_MAX_XML or (expanded > XLSX_BOMB_FLOOR and expanded > XLSX_MAX_RATIO * packed):
-            raise ArborError(f"{name} expands to {expanded / MB:,.0f} MB from {packed / MB:,.1f} MB; "
-                             f"Arbor reads workbooks of at most {XLSX_MAX_XML / MB:,.0f} MB "
-                             f"expanded and {XLSX_MAX_RATIO} times their size")
+        if expanded > XLSX_MAX_XML or (
+            expanded > XLSX_BOMB_FLOOR and expanded > XLSX_MAX_RATIO * packed
+        ):
+            raise ArborError(
+                f"{name} expands to {expanded / MB:,.0f} MB from {packed / MB:,.1f} MB; "
+                f"Arbor reads workbooks of at most {XLSX_MAX_XML / MB:,.0f} MB "
+                f"expanded and {XLSX_MAX_RATIO} times their size"
+            )
         free = available_memory()
         if free is not None and 2 * expanded > free:
-            raise ArborError(f"{name} expands to {expanded / MB:,.0f} MB, more than this machine "
-                             f"can load now ({free / MB:,.0f} MB of memory free)")
+            raise ArborError(
+                f"{name} expands to {expanded / MB:,.0f} MB, more than this machine "
+                f"can load now ({free / MB:,.0f} MB of memory free)"
+            )
         missing = 0
         for member in members:
             if member.filename.startswith("xl/worksheets/") and member.filename.endswith(".xml"):
                 missing += _formulas_without_value(book, member)
     if not missing:
         return []
-    return [f"{name}: {missing:,} formula cell(s) have no saved value (the workbook was not "
-            "recalculated by a spreadsheet program before it was saved); they were read as missing"]
+    return [
+        f"{name}: {missing:,} formula cell(s) have no saved value (the workbook was not "
+        "recalculated by a spreadsheet program before it was saved); they were read as missing"
+    ]
 
 
 def _formulas_without_value(book, member, chunk: int = 16 << 20) -> int:
@@ -130,7 +145,7 @@ def _formulas_without_value(book, member, chunk: int = 16 << 20) -> int:
             data = tail + block
             cut = data.rfind(b"</c>") + 4 if b"</c>" in data else 0  # whole cells only
             count += len(_FORMULA_WITHOUT_VALUE.findall(data, 0, cut))
-            tail = data[cut:][-(1 << 16):]
+            tail = data[cut:][-(1 << 16) :]
     return count
 
 
@@ -159,23 +174,30 @@ def _read_parquet(path: Path, name: str) -> tuple[pd.DataFrame, list[str], dict]
         parquet = pq.ParquetFile(path)
         schema, meta = parquet.schema_arrow, parquet.metadata
     if len(schema) > MAX_COLUMNS:
-        raise ArborError(f"{name} has {len(schema):,} columns; Arbor reads at most {MAX_COLUMNS:,} "
-                         "(every attribute is tried at every node)")
+        raise ArborError(
+            f"{name} has {len(schema):,} columns; Arbor reads at most {MAX_COLUMNS:,} "
+            "(every attribute is tried at every node)"
+        )
     free = available_memory()
     cells = meta.num_rows * max(1, len(schema))
     if free is not None and 16 * cells > free:
-        raise ArborError(f"{name} holds {meta.num_rows:,} rows of {len(schema)} columns, more than "
-                         f"this machine can load now ({free / MB:,.0f} MB of memory free)")
+        raise ArborError(
+            f"{name} holds {meta.num_rows:,} rows of {len(schema)} columns, more than "
+            f"this machine can load now ({free / MB:,.0f} MB of memory free)"
+        )
     nested = [f.name for f in schema if pa.types.is_nested(f.type)]
     flat = [f.name for f in schema if not pa.types.is_nested(f.type)]
     notes = []
     if nested:
         if not flat:
-            raise ArborError(f"{name}: every column holds lists, structs or maps, which a tree "
-                             "cannot split on")
+            raise ArborError(
+                f"{name}: every column holds lists, structs or maps, which a tree cannot split on"
+            )
         shown = ", ".join(map(repr, nested[:8])) + (", ..." if len(nested) > 8 else "")
-        notes.append(f"{name}: column(s) {shown} hold lists, structs or maps, which a tree "
-                     "cannot split on; they were left out")
+        notes.append(
+            f"{name}: column(s) {shown} hold lists, structs or maps, which a tree "
+            "cannot split on; they were left out"
+        )
     with _unreadable_as(path, "Parquet file"):
         data = parquet.read(columns=flat) if nested else parquet.read()
         frame = data.to_pandas()
@@ -231,8 +253,10 @@ def _check_cells(table: Table, name: str) -> None:
     longest_of: dict[int, int] = {}  # by dtype: a wide table's columns often share theirs
     for column, kind in table.kinds.items():
         if len(column) > MAX_CELL:
-            raise ArborError(f"{name}: a column name is {len(column):,} characters long; Arbor "
-                             f"reads names and values of at most {MAX_CELL:,}")
+            raise ArborError(
+                f"{name}: a column name is {len(column):,} characters long; Arbor "
+                f"reads names and values of at most {MAX_CELL:,}"
+            )
         if kind == NOMINAL:
             dtype = dtypes[column]
             if id(dtype) not in longest_of:
@@ -242,7 +266,8 @@ def _check_cells(table: Table, name: str) -> None:
             if longest > MAX_CELL:
                 raise ArborError(
                     f"{name}: a value of column {column!r} is {longest:,} characters long; Arbor "
-                    f"reads values of at most {MAX_CELL:,} (free text? mark the column ignored)")
+                    f"reads values of at most {MAX_CELL:,} (free text? mark the column ignored)"
+                )
 
 
 def _read(path: Path, kinds: dict[str, str], target: str | None) -> Table:
@@ -259,8 +284,10 @@ def _read(path: Path, kinds: dict[str, str], target: str | None) -> Table:
     if frame.shape[1] == 0:
         raise ArborError(f"{name} has no columns")
     if frame.shape[1] > MAX_COLUMNS:
-        raise ArborError(f"{name} has {frame.shape[1]:,} columns; Arbor reads at most "
-                         f"{MAX_COLUMNS:,} (every attribute is tried at every node)")
+        raise ArborError(
+            f"{name} has {frame.shape[1]:,} columns; Arbor reads at most "
+            f"{MAX_COLUMNS:,} (every attribute is tried at every node)"
+        )
     frame.columns = checked_names(frame.columns, name)
     if frame.shape[0] == 0:
         notes.append(f"{name} has a header but no rows")
@@ -306,7 +333,9 @@ def read_table(
     except PermissionError:
         raise ArborError(f"cannot read {shown_path(path)}: permission denied") from None
     except FileNotFoundError:
-        raise ArborError(f"no such file: {shown_path(path)} (it disappeared while loading)") from None
+        raise ArborError(
+            f"no such file: {shown_path(path)} (it disappeared while loading)"
+        ) from None
     except MemoryError:
         raise ArborError(f"{shown_path(path.name)} is too large to load into memory") from None
     except OSError as err:
@@ -374,50 +403,76 @@ def _stored_as(kind: str, arrow_type) -> bool:
     if pa.types.is_nested(arrow_type):
         return False
     if kind == NUMERIC:
-        return pa.types.is_integer(arrow_type) or pa.types.is_floating(arrow_type) \
+        return (
+            pa.types.is_integer(arrow_type)
+            or pa.types.is_floating(arrow_type)
             or pa.types.is_null(arrow_type)
+        )
     if kind == NOMINAL:
-        return any(check(arrow_type) for check in (
-            pa.types.is_string, pa.types.is_large_string, pa.types.is_dictionary,
-            pa.types.is_boolean, pa.types.is_integer, pa.types.is_floating, pa.types.is_null))
+        return any(
+            check(arrow_type)
+            for check in (
+                pa.types.is_string,
+                pa.types.is_large_string,
+                pa.types.is_dictionary,
+                pa.types.is_boolean,
+                pa.types.is_integer,
+                pa.types.is_floating,
+                pa.types.is_null,
+            )
+        )
     return True
 
 
-def _check_footer(parquet, name: str, columns: list[str], kinds: dict[str, str],
-                  rows: int | None, limit: int) -> None:
+def _check_footer(
+    parquet, name: str, columns: list[str], kinds: dict[str, str], rows: int | None, limit: int
+) -> None:
     """Refuse, from the footer alone, a Parquet table that is not the one declared or that
     would expand past ``limit`` bytes or the memory free: zstd makes 20 million equal rows
     a few hundred kB, so a small file proves nothing about what reading it takes."""
     meta, schema = parquet.metadata, parquet.schema_arrow
     if list(schema.names) != list(columns) or meta.num_columns != len(columns):
-        raise ArborError(f"{name} does not have the {len(columns):,} columns the project "
-                         f"declares (it has {meta.num_columns:,})")
+        raise ArborError(
+            f"{name} does not have the {len(columns):,} columns the project "
+            f"declares (it has {meta.num_columns:,})"
+        )
     counted = sum(meta.row_group(i).num_rows for i in range(meta.num_row_groups))
     if counted != meta.num_rows:
-        raise ArborError(f"{name} is not a readable Parquet table (its footer counts "
-                         f"{meta.num_rows:,} rows, its row groups {counted:,})")
+        raise ArborError(
+            f"{name} is not a readable Parquet table (its footer counts "
+            f"{meta.num_rows:,} rows, its row groups {counted:,})"
+        )
     if rows is not None and meta.num_rows != rows:
-        raise ArborError(f"{name} holds {meta.num_rows:,} rows, not the {rows:,} the project "
-                         "declares; it is not the table Arbor saved")
+        raise ArborError(
+            f"{name} holds {meta.num_rows:,} rows, not the {rows:,} the project "
+            "declares; it is not the table Arbor saved"
+        )
     for field in schema:
         if not _stored_as(kinds[field.name], field.type):
-            raise ArborError(f"{name}: column {field.name!r} is stored as {field.type}, which "
-                             f"cannot hold a {kinds[field.name]} column")
+            raise ArborError(
+                f"{name}: column {field.name!r} is stored as {field.type}, which "
+                f"cannot hold a {kinds[field.name]} column"
+            )
     cells = meta.num_rows * len(columns)
     expanded = sum(meta.row_group(i).total_byte_size for i in range(meta.num_row_groups))
     size = max(expanded, 8 * cells)
     if size > limit:
-        raise ArborError(f"{name} would expand to {size / MB:,.0f} MB ({meta.num_rows:,} rows of "
-                         f"{len(columns):,} columns); a project's table is at most "
-                         f"{limit / MB:,.0f} MB")
+        raise ArborError(
+            f"{name} would expand to {size / MB:,.0f} MB ({meta.num_rows:,} rows of "
+            f"{len(columns):,} columns); a project's table is at most "
+            f"{limit / MB:,.0f} MB"
+        )
     free = available_memory()
     if free is not None and 16 * cells + expanded > free:
-        raise ArborError(f"{name} holds {meta.num_rows:,} rows of {len(columns):,} columns, more "
-                         f"than this machine can load now ({free / MB:,.0f} MB of memory free)")
+        raise ArborError(
+            f"{name} holds {meta.num_rows:,} rows of {len(columns):,} columns, more "
+            f"than this machine can load now ({free / MB:,.0f} MB of memory free)"
+        )
 
 
-def frame_from_parquet_bytes(raw: bytes, name: str, columns: list[str], kinds: dict[str, str],
-                             rows: int | None, limit: int) -> pd.DataFrame:
+def frame_from_parquet_bytes(
+    raw: bytes, name: str, columns: list[str], kinds: dict[str, str], rows: int | None, limit: int
+) -> pd.DataFrame:
     """The cells of Parquet bytes written by :func:`parquet_bytes`, as a frame.
 
     The footer is checked first against the ``columns``, their ``kinds`` and the ``rows``

@@ -45,7 +45,7 @@ def states(seed: int, count: int) -> np.ndarray:
     c = INCREMENT * sum(pow(MULTIPLIER, i, 1 << 48) for i in range(first)) & MASK
     while done < count:
         take = min(done, count - done)
-        out[done:done + take] = (_mul_mod48(out[:take], a) + np.uint64(c)) & np.uint64(MASK)
+        out[done : done + take] = (_mul_mod48(out[:take], a) + np.uint64(c)) & np.uint64(MASK)
         a, c = (a * a) & MASK, (a * c + c) & MASK
         done += take
     return out
@@ -74,12 +74,12 @@ def next_ints(seed: int, bounds: np.ndarray) -> np.ndarray:
         if stop + shift > len(bits):
             spare *= 4
             bits = (states(seed, n + shift + spare) >> np.uint64(17)).astype(np.int64)
-        b, drawn = bounds[start:stop], bits[start + shift:stop + shift]
+        b, drawn = bounds[start:stop], bits[start + shift : stop + shift]
         value = drawn % b
         rejected = ~power_of_two[start:stop] & (drawn - value + b - 1 >= 1 << 31)
         first = int(np.argmax(rejected)) if rejected.any() else stop - start
         scaled = (b * drawn) >> 31
-        out[start:start + first] = np.where(power_of_two[start:stop], scaled, value)[:first]
+        out[start : start + first] = np.where(power_of_two[start:stop], scaled, value)[:first]
         if first < stop - start:
             shift += 1  # that call draws again
         start += first

@@ -59,21 +59,37 @@ class ColumnSummary:
 
     def as_dict(self, classes: tuple[str, ...] | None) -> dict:
         """The column as the command line's ``--json`` gives it."""
-        out = {"name": self.name, "kind": self.kind, "missing": self.missing,
-               "missing_share": self.missing_share, "distinct": self.distinct,
-               "target": self.is_target}
+        out = {
+            "name": self.name,
+            "kind": self.kind,
+            "missing": self.missing,
+            "missing_share": self.missing_share,
+            "distinct": self.distinct,
+            "target": self.is_target,
+        }
         if self.kind == NUMERIC:
-            out.update(min=self.minimum, max=self.maximum, mean=self.mean, std=self.std,
-                       bin_edges=list(self.edges), bin_counts=list(self.counts))
+            out.update(
+                min=self.minimum,
+                max=self.maximum,
+                mean=self.mean,
+                std=self.std,
+                bin_edges=list(self.edges),
+                bin_counts=list(self.counts),
+            )
             if classes:
-                out["bin_counts_by_class"] = [dict(zip(classes, row, strict=True))
-                                              for row in self.class_counts]
+                out["bin_counts_by_class"] = [
+                    dict(zip(classes, row, strict=True)) for row in self.class_counts
+                ]
         elif self.kind == NOMINAL:
             out["counts"] = dict(zip(self.categories, self.counts, strict=True))
             out["counts_by_class"] = (
-                {c: dict(zip(classes, row, strict=True))
-                 for c, row in zip(self.categories, self.class_counts, strict=True)}
-                if classes else None)
+                {
+                    c: dict(zip(classes, row, strict=True))
+                    for c, row in zip(self.categories, self.class_counts, strict=True)
+                }
+                if classes
+                else None
+            )
         if self.note:
             out["note"] = self.note
         return out
@@ -92,9 +108,12 @@ class TableSummary:
         return next(c for c in self.columns if c.name == name)
 
     def as_dict(self) -> dict:
-        return {"n_rows": self.n_rows, "target": self.target,
-                "classes": list(self.classes) if self.classes is not None else None,
-                "columns": [c.as_dict(self.classes) for c in self.columns]}
+        return {
+            "n_rows": self.n_rows,
+            "target": self.target,
+            "classes": list(self.classes) if self.classes is not None else None,
+            "columns": [c.as_dict(self.classes) for c in self.columns],
+        }
 
 
 def summarize(table: Table) -> TableSummary:
@@ -115,8 +134,16 @@ def summarize(table: Table) -> TableSummary:
     columns = []
     for name in frame.columns:
         checkpoint()  # a summary no longer wanted (the table changed again) stops between columns
-        columns.append(_column(frame[name], str(name), table.kinds[name], y,
-                               0 if classes is None else len(classes), name == table.target))
+        columns.append(
+            _column(
+                frame[name],
+                str(name),
+                table.kinds[name],
+                y,
+                0 if classes is None else len(classes),
+                name == table.target,
+            )
+        )
     return TableSummary(len(frame), str(table.target), classes, tuple(columns))
 
 
@@ -143,7 +170,9 @@ def bin_of(values: np.ndarray, edges: tuple[float, ...] | np.ndarray) -> np.ndar
     return k
 
 
-def rows_in_bar(table: Table, column: ColumnSummary, bar: int, class_index: int | None = None) -> np.ndarray:
+def rows_in_bar(
+    table: Table, column: ColumnSummary, bar: int, class_index: int | None = None
+) -> np.ndarray:
     """Positions of the rows that bar ``bar`` of ``column`` counts (of class ``class_index``
     when given): what the window shows when a bar is clicked.
 
@@ -171,20 +200,29 @@ def rows_in_bar(table: Table, column: ColumnSummary, bar: int, class_index: int 
     return np.flatnonzero(hit)
 
 
-def _column(series: pd.Series, name: str, kind: str, y: np.ndarray | None, n_classes: int,
-            is_target: bool) -> ColumnSummary:
+def _column(
+    series: pd.Series, name: str, kind: str, y: np.ndarray | None, n_classes: int, is_target: bool
+) -> ColumnSummary:
     n = len(series)
     missing = int(series.isna().sum())
     if kind == NUMERIC:
         return _numeric(series.to_numpy(np.float64), name, n, missing, y, n_classes, is_target)
     if kind == NOMINAL:
         return _nominal(series, name, n, missing, y, n_classes, is_target)
-    return ColumnSummary(name, IGNORED, n, missing, int(series.nunique(dropna=True)), is_target,
-                         note="ignored: left out of learning")
+    return ColumnSummary(
+        name,
+        IGNORED,
+        n,
+        missing,
+        int(series.nunique(dropna=True)),
+        is_target,
+        note="ignored: left out of learning",
+    )
 
 
-def _numeric(values: np.ndarray, name: str, n: int, missing: int, y, n_classes: int,
-             is_target: bool) -> ColumnSummary:
+def _numeric(
+    values: np.ndarray, name: str, n: int, missing: int, y, n_classes: int, is_target: bool
+) -> ColumnSummary:
     known = values[~np.isnan(values)]
     if not len(known):
         return ColumnSummary(name, NUMERIC, n, missing, 0, is_target)
@@ -198,14 +236,27 @@ def _numeric(values: np.ndarray, name: str, n: int, missing: int, y, n_classes: 
     note = ""
     if distinct > bins and bins == MAX_BINS:
         note = f"histogram in {MAX_BINS} bins of equal width"
-    return ColumnSummary(name, NUMERIC, n, missing, distinct, is_target, minimum=lo, maximum=hi,
-                         mean=float(known.mean()), std=std, edges=tuple(edges.tolist()),
-                         counts=tuple(counts.tolist()),
-                         class_counts=_by_class(k, y, len(edges) - 1, n_classes), note=note)
+    return ColumnSummary(
+        name,
+        NUMERIC,
+        n,
+        missing,
+        distinct,
+        is_target,
+        minimum=lo,
+        maximum=hi,
+        mean=float(known.mean()),
+        std=std,
+        edges=tuple(edges.tolist()),
+        counts=tuple(counts.tolist()),
+        class_counts=_by_class(k, y, len(edges) - 1, n_classes),
+        note=note,
+    )
 
 
-def _nominal(series: pd.Series, name: str, n: int, missing: int, y, n_classes: int,
-             is_target: bool) -> ColumnSummary:
+def _nominal(
+    series: pd.Series, name: str, n: int, missing: int, y, n_classes: int, is_target: bool
+) -> ColumnSummary:
     codes, names = _codes(series)
     counts = np.bincount(codes[codes >= 0], minlength=len(names))
     by_class = np.asarray(_by_class(codes, y, len(names), n_classes), dtype=np.int64)
@@ -214,19 +265,33 @@ def _nominal(series: pd.Series, name: str, n: int, missing: int, y, n_classes: i
     distinct = len(order)
     note = ""
     if distinct > MAX_CATEGORIES:
-        shown, rest = order[:MAX_CATEGORIES - 1], order[MAX_CATEGORIES - 1:]
-        note = (f"the {MAX_CATEGORIES - 1} most frequent of {distinct} categories are listed; "
-                f"the other {len(rest)} are counted together as {OTHERS}")
+        shown, rest = order[: MAX_CATEGORIES - 1], order[MAX_CATEGORIES - 1 :]
+        note = (
+            f"the {MAX_CATEGORIES - 1} most frequent of {distinct} categories are listed; "
+            f"the other {len(rest)} are counted together as {OTHERS}"
+        )
         cats = (*(names[i] for i in shown), OTHERS)
         bars = np.append(counts[shown], counts[rest].sum())
-        rows = (np.vstack([by_class[shown], by_class[rest].sum(axis=0, keepdims=True)])
-                if n_classes else by_class)
+        rows = (
+            np.vstack([by_class[shown], by_class[rest].sum(axis=0, keepdims=True)])
+            if n_classes
+            else by_class
+        )
     else:
         cats, bars = tuple(names[i] for i in order), counts[order]
         rows = by_class[order] if n_classes else by_class
-    return ColumnSummary(name, NOMINAL, n, missing, distinct, is_target, categories=cats,
-                         counts=tuple(bars.tolist()),
-                         class_counts=tuple(tuple(r) for r in np.asarray(rows).tolist()), note=note)
+    return ColumnSummary(
+        name,
+        NOMINAL,
+        n,
+        missing,
+        distinct,
+        is_target,
+        categories=cats,
+        counts=tuple(bars.tolist()),
+        class_counts=tuple(tuple(r) for r in np.asarray(rows).tolist()),
+        note=note,
+    )
 
 
 def _codes(series: pd.Series) -> tuple[np.ndarray, list[str]]:

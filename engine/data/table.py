@@ -54,8 +54,9 @@ class Table:
 
     def with_kinds(self, **overrides: str) -> Table:
         """A copy with some columns' kinds changed (values converted accordingly)."""
-        return make_table(self.frame, target=self.target, kinds={**self.kinds, **overrides},
-                          source=self.source)
+        return make_table(
+            self.frame, target=self.target, kinds={**self.kinds, **overrides}, source=self.source
+        )
 
 
 def _check_column(frame: pd.DataFrame, name: str, role: str) -> None:
@@ -89,7 +90,9 @@ def _arrow_numbers(text: pd.Series) -> pd.Series | None:
         import pyarrow as pa
         import pyarrow.compute as pc
 
-        numbers = pc.cast(pa.array(text, from_pandas=True), pa.float64()).to_numpy(zero_copy_only=False)
+        numbers = pc.cast(pa.array(text, from_pandas=True), pa.float64()).to_numpy(
+            zero_copy_only=False
+        )
     except Exception:  # noqa: BLE001 - not parseable by Arrow, or no Arrow-backed strings
         return None
     return pd.Series(numbers, index=text.index, name=text.name, dtype="float64")
@@ -106,24 +109,35 @@ def _distinct_texts(values: pd.Series) -> tuple[np.ndarray, list]:
     return codes, [None if t in MISSING_TOKENS else t for t in texts]
 
 
-def _as_nominal(values: pd.Series, categories: Iterable[str] | None = None,
-                retyped: dict[int, tuple] | None = None) -> pd.Series:
+def _as_nominal(
+    values: pd.Series,
+    categories: Iterable[str] | None = None,
+    retyped: dict[int, tuple] | None = None,
+) -> pd.Series:
     """``values`` as a nominal column (of ``categories`` when given). ``retyped`` keeps, across
     the columns of one table, the text dtype made for each categorical dtype met."""
     if isinstance(values.dtype, pd.CategoricalDtype) and categories is None:
         # The categories were chosen already (an ARFF header, a typed table): kept as they are.
         dtype = _text_dtype(values.dtype, {} if retyped is None else retyped)
-        return pd.Series(pd.Categorical.from_codes(values.array.codes, dtype=dtype),
-                         index=values.index, name=values.name)
+        return pd.Series(
+            pd.Categorical.from_codes(values.array.codes, dtype=dtype),
+            index=values.index,
+            name=values.name,
+        )
     codes, texts = _distinct_texts(values)
     if categories is None:
         categories = list(dict.fromkeys(t for t in texts if t is not None))
     else:
         categories = list(categories)
     position = {c: k for k, c in enumerate(categories)}
-    remap = np.array([position.get(t, -1) if t is not None else -1 for t in texts] + [-1], dtype=np.int64)
-    return pd.Series(pd.Categorical.from_codes(remap[codes], categories=categories),
-                     index=values.index, name=values.name)
+    remap = np.array(
+        [position.get(t, -1) if t is not None else -1 for t in texts] + [-1], dtype=np.int64
+    )
+    return pd.Series(
+        pd.Categorical.from_codes(remap[codes], categories=categories),
+        index=values.index,
+        name=values.name,
+    )
 
 
 def _text_dtype(dtype: pd.CategoricalDtype, retyped: dict[int, tuple]) -> pd.CategoricalDtype:
@@ -142,8 +156,10 @@ def _bool_text(value: bool, categories: Iterable[str] | None) -> str:
     return next((c for c in categories or () if c.lower() == word), word.upper())
 
 
-def declared_nominal(values: pd.Series, categories: Iterable[str] | None = None,
-                     ) -> tuple[pd.Series, list[str], int]:
+def declared_nominal(
+    values: pd.Series,
+    categories: Iterable[str] | None = None,
+) -> tuple[pd.Series, list[str], int]:
     """``values`` as a nominal column of exactly the ``categories`` a file declares.
 
     A cell is the category it spells exactly (``" a"`` or ``"NA"`` when declared so), else
@@ -156,8 +172,12 @@ def declared_nominal(values: pd.Series, categories: Iterable[str] | None = None,
     """
     declared = None if categories is None else [str(c) for c in categories]
     if values.dtype == object:  # True == 1 for pandas' hashing: spell booleans first
-        values = pd.Series([_bool_text(v, declared) if isinstance(v, bool | np.bool_) else v
-                            for v in values], index=values.index, name=values.name, dtype=object)
+        values = pd.Series(
+            [_bool_text(v, declared) if isinstance(v, bool | np.bool_) else v for v in values],
+            index=values.index,
+            name=values.name,
+            dtype=object,
+        )
     codes, uniques = pd.factorize(values, use_na_sentinel=True)
     position = {c: k for k, c in enumerate(declared or ())}
     texts: list[str | None] = []
@@ -180,8 +200,11 @@ def declared_nominal(values: pd.Series, categories: Iterable[str] | None = None,
         declared = list(dict.fromkeys(t for t in texts if t is not None))
         position = {c: k for k, c in enumerate(declared)}
     remap = np.array([-1 if t is None else position[t] for t in texts] + [-1], dtype=np.int64)
-    column = pd.Series(pd.Categorical.from_codes(remap[codes], categories=declared),
-                       index=values.index, name=values.name)
+    column = pd.Series(
+        pd.Categorical.from_codes(remap[codes], categories=declared),
+        index=values.index,
+        name=values.name,
+    )
     count = int(np.isin(codes, stray).sum()) if stray else 0
     return column, [str(uniques[k]) for k in stray], count
 
@@ -222,8 +245,9 @@ _PLAIN_NUMBER = r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
 _MAYBE_NUMBER = r"\d|inf|nan"
 
 
-def _inferred_at_once(frame: pd.DataFrame, names: list[str]
-                      ) -> dict[str, tuple[str, Column, str | None]]:
+def _inferred_at_once(
+    frame: pd.DataFrame, names: list[str]
+) -> dict[str, tuple[str, Column, str | None]]:
     """What :func:`_inferred`, :func:`_as_number`, :func:`_as_nominal` and :func:`_stray_text`
     make of those ``names`` whose cells are all text, computed for many columns at once.
 
@@ -240,17 +264,22 @@ def _inferred_at_once(frame: pd.DataFrame, names: list[str]
     dtypes = dict(zip(frame.columns, frame.dtypes, strict=True))
     known: dict[str, tuple[str, Column, str | None]] = {}
     for start in range(0, len(names), step):
-        chunk = names[start:start + step]
+        chunk = names[start : start + step]
         cells = frame[chunk].to_numpy(dtype=object)
-        text = [j for j, name in enumerate(chunk) if isinstance(dtypes[name], pd.StringDtype)
-                or pd.api.types.infer_dtype(cells[:, j], skipna=False) == "string"]
+        text = [
+            j
+            for j, name in enumerate(chunk)
+            if isinstance(dtypes[name], pd.StringDtype)
+            or pd.api.types.infer_dtype(cells[:, j], skipna=False) == "string"
+        ]
         if len(text) >= 2:
             known.update(_text_columns_at_once([chunk[j] for j in text], cells[:, text]))
     return known
 
 
-def _text_columns_at_once(names: list[str], cells: np.ndarray
-                          ) -> dict[str, tuple[str, Column, str | None]]:
+def _text_columns_at_once(
+    names: list[str], cells: np.ndarray
+) -> dict[str, tuple[str, Column, str | None]]:
     """:func:`_inferred_at_once` for the text ``cells`` (rows x columns) of ``names``."""
     rows, width = cells.shape
     flat = pd.Series(cells.T.ravel(), dtype=object)  # column after column
@@ -276,22 +305,26 @@ def _text_columns_at_once(names: list[str], cells: np.ndarray
     return known
 
 
-def _nominal_at_once(flat: np.ndarray, rows: int, names: list[str]
-                     ) -> dict[str, tuple[str, Column, str | None]]:
+def _nominal_at_once(
+    flat: np.ndarray, rows: int, names: list[str]
+) -> dict[str, tuple[str, Column, str | None]]:
     """:func:`_as_nominal` and :func:`_stray_text` of the columns laid end to end in ``flat``."""
     width = len(names)
     codes, uniques = pd.factorize(flat, use_na_sentinel=True)
     ids: dict[str, int] = {}  # each cleaned text, numbered in order of first appearance
     cleaned = [_cell_text(u) for u in uniques]
-    text_id = np.array([-1 if t in MISSING_TOKENS else ids.setdefault(t, len(ids)) for t in cleaned]
-                       + [-1], dtype=np.int64)[codes]
+    text_id = np.array(
+        [-1 if t in MISSING_TOKENS else ids.setdefault(t, len(ids)) for t in cleaned] + [-1],
+        dtype=np.int64,
+    )[codes]
     texts = list(ids)
     is_number = pd.to_numeric(pd.Series(texts, dtype=object), errors="coerce").notna().to_numpy()
     # A column's categories are its texts in order of first appearance: number each
     # (column, text) pair, and rank the pairs of a column by where each first appears.
     at = np.flatnonzero(text_id >= 0)
-    pairs, first, pair_of_cell = np.unique((at // rows) * max(len(texts), 1) + text_id[at],
-                                           return_index=True, return_inverse=True)
+    pairs, first, pair_of_cell = np.unique(
+        (at // rows) * max(len(texts), 1) + text_id[at], return_index=True, return_inverse=True
+    )
     order = np.argsort(first)
     pair_column = pairs[order] // max(len(texts), 1)
     bounds = np.searchsorted(pair_column, np.arange(width + 1))
@@ -305,7 +338,7 @@ def _nominal_at_once(flat: np.ndarray, rows: int, names: list[str]
     dtypes: dict[tuple[str, ...], pd.CategoricalDtype] = {}
     known = {}
     for j, name in enumerate(names):
-        categories = tuple(texts[t] for t in pair_text[bounds[j]:bounds[j + 1]])
+        categories = tuple(texts[t] for t in pair_text[bounds[j] : bounds[j + 1]])
         dtype = dtypes.get(categories)
         if dtype is None:  # columns of the same categories share one dtype (made once)
             dtype = dtypes[categories] = pd.CategoricalDtype(list(categories))
@@ -367,13 +400,16 @@ def make_table(
             if kind == NUMERIC and np.isinf(made[name]).any():
                 _check_finite(frame[name], pd.Series(made[name]), name)
         else:
-            kind, converted, stray = _converted(frame[name], name, kinds.get(name), name in kinds,
-                                                categories.get(name), retyped)
+            kind, converted, stray = _converted(
+                frame[name], name, kinds.get(name), name in kinds, categories.get(name), retyped
+            )
             if converted is not None:
                 made[name] = converted
         if stray is not None:
-            notes.append(f"column {name!r} is mostly numbers but has text such as {stray!r}, "
-                         "so it was read as nominal (fix the value, or set the column numeric)")
+            notes.append(
+                f"column {name!r} is mostly numbers but has text such as {stray!r}, "
+                "so it was read as nominal (fix the value, or set the column numeric)"
+            )
         out_kinds[name] = kind
     target = names[-1] if target is None else str(target)
     _check_column(frame, target, "target")
@@ -383,9 +419,14 @@ def make_table(
     return Table(frame, MappingProxyType(out_kinds), target, source, tuple(notes))
 
 
-def _converted(values: pd.Series, name: str, kind: str | None, given: bool,
-               categories: Iterable[str] | None, retyped: dict[int, tuple]
-               ) -> tuple[str, pd.Series | None, str | None]:
+def _converted(
+    values: pd.Series,
+    name: str,
+    kind: str | None,
+    given: bool,
+    categories: Iterable[str] | None,
+    retyped: dict[int, tuple],
+) -> tuple[str, pd.Series | None, str | None]:
     """One column's kind, its converted values (None when ignored) and, for a column inferred
     nominal, the text that kept it from numeric: the column-at-a-time definition."""
     numbers = stray = None
@@ -394,7 +435,9 @@ def _converted(values: pd.Series, name: str, kind: str | None, given: bool,
         if kind == NOMINAL and not given:
             stray = _stray_text(values)
     if kind not in KINDS:
-        raise ArborError(f"unknown kind {kind!r} for column {name!r}; use one of {', '.join(KINDS)}")
+        raise ArborError(
+            f"unknown kind {kind!r} for column {name!r}; use one of {', '.join(KINDS)}"
+        )
     if kind == NUMERIC:
         try:
             converted = _as_number(values) if numbers is None else numbers
@@ -402,7 +445,8 @@ def _converted(values: pd.Series, name: str, kind: str | None, given: bool,
             bad = _first_non_number(values)
             raise ArborError(
                 f"column {name!r} cannot be numeric: value {bad!r} is not a number "
-                f"(make the column nominal, or fix the value)") from None
+                f"(make the column nominal, or fix the value)"
+            ) from None
         _check_finite(values, converted, name)
         return kind, converted, stray
     if kind == NOMINAL:
@@ -419,7 +463,8 @@ def _check_finite(original: pd.Series, numbers: pd.Series, name: str) -> None:
         row = int(np.argmax(infinite))
         raise ArborError(
             f"column {name!r} has an infinite value in row {row + 1} ({original.iloc[row]!r}); "
-            "Arbor needs finite numbers (fix the value, or make the column nominal)")
+            "Arbor needs finite numbers (fix the value, or make the column nominal)"
+        )
 
 
 def _assembled(frame: pd.DataFrame, made: dict[str, Column], numeric: list[str]) -> pd.DataFrame:
@@ -440,8 +485,9 @@ def _assembled(frame: pd.DataFrame, made: dict[str, Column], numeric: list[str])
         block[:, j] = np.asarray(made[name], dtype=np.float64)
     numbers = pd.DataFrame(block, columns=numeric, index=frame.index, copy=False)
     in_block = set(numeric)
-    rest = {name: made[name] if name in made else frame[name]
-            for name in names if name not in in_block}
+    rest = {
+        name: made[name] if name in made else frame[name] for name in names if name not in in_block
+    }
     # Selecting the columns back into table order slices the block; it does not copy it.
     return pd.concat([numbers, pd.DataFrame(rest, index=frame.index)], axis=1)[names]
 
@@ -455,8 +501,13 @@ def _stray_text(values: pd.Series) -> str | None:
     present = np.array([t is not None for t in texts], dtype=bool)
     if counts[present].sum() < 5:
         return None
-    numbers = pd.to_numeric(pd.Series([t if t is not None else "" for t in texts], dtype=object),
-                            errors="coerce").notna().to_numpy()
+    numbers = (
+        pd.to_numeric(
+            pd.Series([t if t is not None else "" for t in texts], dtype=object), errors="coerce"
+        )
+        .notna()
+        .to_numpy()
+    )
     numeric_rows = counts[present & numbers].sum()
     if numeric_rows >= 0.9 * counts[present].sum() and (present & ~numbers).any():
         return str(texts[int(np.flatnonzero(present & ~numbers)[0])])

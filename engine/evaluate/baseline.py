@@ -96,8 +96,11 @@ class OneRule:
             out[seen] = self.classes[codes[seen]]
             out[known & ~seen] = self.default
         else:
-            out[known] = self.classes[np.minimum(np.searchsorted(self.uppers, x[known], side="left"),
-                                                 len(self.classes) - 1)]
+            out[known] = self.classes[
+                np.minimum(
+                    np.searchsorted(self.uppers, x[known], side="left"), len(self.classes) - 1
+                )
+            ]
         return out
 
 
@@ -121,11 +124,21 @@ def fit_one_r(data: Encoded, min_bucket: int = 6) -> OneRule:
         if best is None or errors < best[0] - 1e-9:
             best = (errors, j, attr, fitted)
     if best is None:
-        return OneRule(-1, True, np.zeros(0, dtype=np.intp), np.zeros(0), default, default, K, "no attribute")
+        return OneRule(
+            -1, True, np.zeros(0, dtype=np.intp), np.zeros(0), default, default, K, "no attribute"
+        )
     _, j, attr, (classes, uppers, missing) = best
     classes = np.where(classes < 0, default, classes).astype(np.intp)
-    return OneRule(j, attr.is_nominal, classes, uppers, default if missing < 0 else missing, default, K,
-                   f"on {attr.name}")
+    return OneRule(
+        j,
+        attr.is_nominal,
+        classes,
+        uppers,
+        default if missing < 0 else missing,
+        default,
+        K,
+        f"on {attr.name}",
+    )
 
 
 def _rule_per_attribute(data: Encoded, min_bucket: int):
@@ -152,7 +165,9 @@ def _nominal_rule(x, y, w, categories, K):
     table = np.bincount(codes * K + y, weights=w, minlength=(len(categories) + 1) * K)
     table = table.reshape(-1, K)
     labels = [*categories, "missing"]
-    rules = [(labels[v], int(np.argmax(table[v]))) for v in range(len(labels)) if table[v].sum() > 0]
+    rules = [
+        (labels[v], int(np.argmax(table[v]))) for v in range(len(labels)) if table[v].sum() > 0
+    ]
     seen = table.sum(axis=1) > 0
     classes = np.where(seen, np.argmax(table, axis=1), -1)
     return _errors(table), rules, (classes[:-1], np.zeros(0), int(classes[-1]))
@@ -171,7 +186,9 @@ def _numeric_rule(x, y, w, K, min_bucket):
     errors = sum(_errors(c) for _, c in merged) + _errors(miss)
     rules = []
     for k, (upper, c) in enumerate(merged):
-        label = f"<= {upper:g}" if k < len(merged) - 1 else f"> {merged[k - 1][0]:g}" if k else "any"
+        label = (
+            f"<= {upper:g}" if k < len(merged) - 1 else f"> {merged[k - 1][0]:g}" if k else "any"
+        )
         rules.append((label, int(np.argmax(c))))
     if miss.sum() > 0:
         rules.append(("missing", int(np.argmax(miss))))
@@ -202,21 +219,31 @@ def _numeric_buckets(x, y, w, K, min_bucket) -> list[tuple[float, np.ndarray]]:
     V = len(starts)
     # Class-major cumulative weights: cum[k, g] = weight of class k among the values before g.
     cum = np.zeros((K, V + 1))
-    np.cumsum(np.bincount(ys * V + group, weights=ws, minlength=K * V).reshape(K, V), axis=1, out=cum[:, 1:])
+    np.cumsum(
+        np.bincount(ys * V + group, weights=ws, minlength=K * V).reshape(K, V),
+        axis=1,
+        out=cum[:, 1:],
+    )
     first = ys[starts]  # class of each value's first row
     tol = 1e-9 * max(1.0, float(cum[:, -1].sum()))
     # reach[p]: the first value g >= p at which one class holds min_bucket since value p,
     # and majority[p] the class that leads there.
     reach = np.full(V, V, dtype=np.intp)
     for k in range(K):
-        np.minimum(reach, np.searchsorted(cum[k, 1:], cum[k, :-1] + (min_bucket - tol), side="left"), out=reach)
+        np.minimum(
+            reach,
+            np.searchsorted(cum[k, 1:], cum[k, :-1] + (min_bucket - tol), side="left"),
+            out=reach,
+        )
     np.maximum(reach, np.arange(V), out=reach)
     ends = np.minimum(reach, V - 1) + 1
     majority = np.argmax(cum[:, ends] - cum[:, :-1], axis=0)
     # run_end[i]: the last value of the run of equal first classes that value i is in.
     breaks = np.r_[first[1:] != first[:-1], True]
     run_end = np.minimum.accumulate(np.where(breaks, np.arange(V), V)[::-1])[::-1]
-    several = np.r_[0, np.cumsum(np.diff(np.r_[starts, len(xs)]) > 1)]  # values with 2+ rows before g
+    several = np.r_[
+        0, np.cumsum(np.diff(np.r_[starts, len(xs)]) > 1)
+    ]  # values with 2+ rows before g
     reach_l, majority_l, first_l = reach.tolist(), majority.tolist(), first.tolist()
     run_end_l, several_l = run_end.tolist(), several.tolist()
     opens, closes, p = [], [], 0

@@ -112,8 +112,9 @@ def thin(points: np.ndarray, limit: int = MAX_POINTS) -> np.ndarray:
     return points[keep]
 
 
-def class_curves(proba: np.ndarray, y: np.ndarray, classes, weight=None,
-                 limit: int = MAX_POINTS) -> tuple[ClassCurves, ...]:
+def class_curves(
+    proba: np.ndarray, y: np.ndarray, classes, weight=None, limit: int = MAX_POINTS
+) -> tuple[ClassCurves, ...]:
     """Every class against the rest, scored by its column of ``proba`` (rows: instances).
 
     Examples
@@ -132,11 +133,17 @@ def class_curves(proba: np.ndarray, y: np.ndarray, classes, weight=None,
         scores = proba[:, k]
         fpr, tpr, _ = roc_points(scores, positive, w)
         recall, precision, _ = pr_points(scores, positive, w)
-        out.append(ClassCurves(
-            label=str(label), roc=thin(np.column_stack([fpr, tpr]), limit),
-            pr=thin(np.column_stack([recall, precision]), limit), roc_auc=area(fpr, tpr),
-            average_precision=average_precision(scores, positive, w),
-            positives=float(w[positive].sum()), n=n))
+        out.append(
+            ClassCurves(
+                label=str(label),
+                roc=thin(np.column_stack([fpr, tpr]), limit),
+                pr=thin(np.column_stack([recall, precision]), limit),
+                roc_auc=area(fpr, tpr),
+                average_precision=average_precision(scores, positive, w),
+                positives=float(w[positive].sum()),
+                n=n,
+            )
+        )
     return tuple(out)
 
 

@@ -38,7 +38,9 @@ class Evaluation:
     r2: float | None = None
     notes: tuple[str, ...] = field(default=())
     curves: tuple[ClassCurves, ...] = ()  # classification: ROC and precision-recall per class
-    points: np.ndarray | None = None  # regression: (actual, predicted) rows, at most MAX_POINTS_KEPT
+    points: np.ndarray | None = (
+        None  # regression: (actual, predicted) rows, at most MAX_POINTS_KEPT
+    )
 
     @property
     def roc_auc(self) -> float | None:
@@ -49,17 +51,25 @@ class Evaluation:
         out = {"n": self.n, "method": self.method, "notes": list(self.notes)}
         if self.classes is not None:
             out.update(
-                accuracy=self.accuracy, accuracy_std=self.accuracy_std, kappa=self.kappa,
-                confusion_matrix=self.confusion.tolist(), classes=list(self.classes),
+                accuracy=self.accuracy,
+                accuracy_std=self.accuracy_std,
+                kappa=self.kappa,
+                confusion_matrix=self.confusion.tolist(),
+                classes=list(self.classes),
                 fold_accuracies=list(self.fold_scores),
-                per_class=[{"class": c, "precision": p, "recall": r, "f1": f}
-                           for c, p, r, f in zip(self.classes, self.precision, self.recall, self.f1,
-                                                 strict=True)],
+                per_class=[
+                    {"class": c, "precision": p, "recall": r, "f1": f}
+                    for c, p, r, f in zip(
+                        self.classes, self.precision, self.recall, self.f1, strict=True
+                    )
+                ],
             )
             if self.curves:
                 for row, curve in zip(out["per_class"], self.curves, strict=True):
-                    row.update(roc_auc=_json_number(curve.roc_auc),
-                               average_precision=_json_number(curve.average_precision))
+                    row.update(
+                        roc_auc=_json_number(curve.roc_auc),
+                        average_precision=_json_number(curve.average_precision),
+                    )
                 out["roc_auc"] = _json_number(self.roc_auc)
         else:
             out.update(rmse=self.rmse, mae=self.mae, r2=self.r2, fold_rmse=list(self.fold_scores))
@@ -86,12 +96,14 @@ def _classification(method, classes, y, proba, w, fold_scores, notes, algorithm)
     pred = class_codes(proba, algorithm)
     confusion = np.zeros((K, K))
     np.add.at(confusion, (y, pred), w)
-    return from_confusion(method, classes, confusion, fold_scores, notes,
-                          class_curves(proba, y, classes, w))
+    return from_confusion(
+        method, classes, confusion, fold_scores, notes, class_curves(proba, y, classes, w)
+    )
 
 
-def from_confusion(method, classes, confusion: np.ndarray, fold_scores=(), notes=(),
-                   curves=()) -> Evaluation:
+def from_confusion(
+    method, classes, confusion: np.ndarray, fold_scores=(), notes=(), curves=()
+) -> Evaluation:
     """The classification scores of a confusion matrix (rows actual, columns predicted):
     what a per-row evaluation and one summed over partitions (:mod:`engine.scale`) share."""
     n = confusion.sum()
@@ -104,11 +116,20 @@ def from_confusion(method, classes, confusion: np.ndarray, fold_scores=(), notes
         f1 = np.nan_to_num(2 * precision * recall / (precision + recall))
     scores = tuple(float(s) for s in fold_scores)
     return Evaluation(
-        n=float(n), method=method, classes=classes, confusion=confusion, accuracy=accuracy,
+        n=float(n),
+        method=method,
+        classes=classes,
+        confusion=confusion,
+        accuracy=accuracy,
         accuracy_std=float(np.std(scores, ddof=1)) if len(scores) > 1 else 0.0,
-        fold_scores=scores, kappa=float(kappa), precision=tuple(precision.tolist()),
-        recall=tuple(recall.tolist()), f1=tuple(f1.tolist()), notes=tuple(notes),
-        curves=tuple(curves))
+        fold_scores=scores,
+        kappa=float(kappa),
+        precision=tuple(precision.tolist()),
+        recall=tuple(recall.tolist()),
+        f1=tuple(f1.tolist()),
+        notes=tuple(notes),
+        curves=tuple(curves),
+    )
 
 
 def _kept_points(y: np.ndarray, pred: np.ndarray) -> np.ndarray:
@@ -124,18 +145,25 @@ def _regression(method, y, pred, w, fold_scores, notes) -> Evaluation:
     mse = float(w @ err**2 / n)
     mean = float(w @ y / n)
     total = float(w @ (y - mean) ** 2)
-    return Evaluation(n=float(n), method=method, rmse=mse**0.5, mae=float(w @ np.abs(err) / n),
-                      r2=1 - float(w @ err**2) / total if total > 0 else 0.0,
-                      fold_scores=tuple(float(s) for s in fold_scores), notes=notes,
-                      points=_kept_points(y, pred))
+    return Evaluation(
+        n=float(n),
+        method=method,
+        rmse=mse**0.5,
+        mae=float(w @ np.abs(err) / n),
+        r2=1 - float(w @ err**2) / total if total > 0 else 0.0,
+        fold_scores=tuple(float(s) for s in fold_scores),
+        notes=notes,
+        points=_kept_points(y, pred),
+    )
 
 
 def _summarise(method, data: Encoded, out, fold_scores, notes=(), algorithm=None) -> Evaluation:
     """``algorithm`` (the trees') picks the class rule of :func:`engine.predict.predict_class`."""
     if data.schema.is_regression:
         return _regression(method, data.y, out, data.weight, fold_scores, notes)
-    return _classification(method, data.schema.classes, data.y, out, data.weight, fold_scores, notes,
-                           algorithm)
+    return _classification(
+        method, data.schema.classes, data.y, out, data.weight, fold_scores, notes, algorithm
+    )
 
 
 def _score(data: Encoded, out, algorithm=None) -> float:
@@ -151,9 +179,14 @@ def outputs(tree: Tree):
     return lambda X: predict_proba(tree, X)
 
 
-def cross_val_predict(data: Encoded, settings: Settings, folds: int = 10, seed: int = 1,
-                      monitor: Monitor = NULL_MONITOR, weka_folds: bool = False
-                      ) -> tuple[np.ndarray, list[float]]:
+def cross_val_predict(
+    data: Encoded,
+    settings: Settings,
+    folds: int = 10,
+    seed: int = 1,
+    monitor: Monitor = NULL_MONITOR,
+    weka_folds: bool = False,
+) -> tuple[np.ndarray, list[float]]:
     """Out-of-fold outputs of stratified k-fold cross-validation: class probabilities (one row
     per instance) or predicted values, each from the tree that did not see it; and each fold's
     score (accuracy or RMSE).
@@ -163,13 +196,25 @@ def cross_val_predict(data: Encoded, settings: Settings, folds: int = 10, seed: 
     beside J48's fold for fold; otherwise each class is shuffled with numpy and dealt round.
     """
     return cross_val_predict_with(
-        data, lambda part, fold_monitor: outputs(fit_tree(part, settings, fold_monitor)), folds, seed, monitor,
-        weka_folds, settings.algorithm)
+        data,
+        lambda part, fold_monitor: outputs(fit_tree(part, settings, fold_monitor)),
+        folds,
+        seed,
+        monitor,
+        weka_folds,
+        settings.algorithm,
+    )
 
 
-def cross_val_predict_with(data: Encoded, learner, folds: int = 10, seed: int = 1,
-                           monitor: Monitor = NULL_MONITOR, weka_folds: bool = False,
-                           algorithm: str | None = None) -> tuple[np.ndarray, list[float]]:
+def cross_val_predict_with(
+    data: Encoded,
+    learner,
+    folds: int = 10,
+    seed: int = 1,
+    monitor: Monitor = NULL_MONITOR,
+    weka_folds: bool = False,
+    algorithm: str | None = None,
+) -> tuple[np.ndarray, list[float]]:
     """:func:`cross_val_predict` for any learner, on the same folds for the same seed:
     ``learner(training_part, monitor)`` returns a function from encoded rows to outputs.
     The 0-R and 1-R baselines and a hand-built tree's structure are cross-validated this way,
@@ -198,38 +243,60 @@ def cross_val_predict_with(data: Encoded, learner, folds: int = 10, seed: int = 
     return out, scores
 
 
-def cross_validate(data: Encoded, settings: Settings, folds: int = 10, seed: int = 1,
-                   monitor: Monitor = NULL_MONITOR, weka_folds: bool = False) -> Evaluation:
+def cross_validate(
+    data: Encoded,
+    settings: Settings,
+    folds: int = 10,
+    seed: int = 1,
+    monitor: Monitor = NULL_MONITOR,
+    weka_folds: bool = False,
+) -> Evaluation:
     """Stratified k-fold cross-validation; the same seed gives the same folds and scores.
     ``weka_folds``: Weka's folds, as in :func:`cross_val_predict`."""
     out, scores = cross_val_predict(data, settings, folds, seed, monitor, weka_folds)
-    method = f"{folds}-fold cross-validation" + (f" (Weka's folds, seed {seed})" if weka_folds else "")
+    method = f"{folds}-fold cross-validation" + (
+        f" (Weka's folds, seed {seed})" if weka_folds else ""
+    )
     return _summarise(method, data, out, scores, data.notes, settings.algorithm)
 
 
-def cross_validate_with(data: Encoded, learner, folds: int = 10, seed: int = 1,
-                        monitor: Monitor = NULL_MONITOR, algorithm: str | None = None,
-                        weka_folds: bool = False) -> Evaluation:
+def cross_validate_with(
+    data: Encoded,
+    learner,
+    folds: int = 10,
+    seed: int = 1,
+    monitor: Monitor = NULL_MONITOR,
+    algorithm: str | None = None,
+    weka_folds: bool = False,
+) -> Evaluation:
     """:func:`cross_validate` for any learner (see :func:`cross_val_predict_with`)."""
     out, scores = cross_val_predict_with(data, learner, folds, seed, monitor, weka_folds, algorithm)
     return _summarise(f"{folds}-fold cross-validation", data, out, scores, (), algorithm)
 
 
-def summarise(method: str, data: Encoded, out: np.ndarray, algorithm: str | None = None) -> Evaluation:
+def summarise(
+    method: str, data: Encoded, out: np.ndarray, algorithm: str | None = None
+) -> Evaluation:
     """Scores of outputs ``out`` (class probabilities or values) for every row of ``data``."""
     return _summarise(method, data, out, [_score(data, out, algorithm)], (), algorithm)
 
 
-def evaluate_tree(tree: Tree, data: Encoded, method: str = "test set",
-                  algorithm: str | None = None) -> Evaluation:
+def evaluate_tree(
+    tree: Tree, data: Encoded, method: str = "test set", algorithm: str | None = None
+) -> Evaluation:
     """Scores of a trained tree on ``data`` (whose schema must match the tree's); ``algorithm``
     (the tree's) picks the class rule of :func:`engine.predict.predict_class`."""
     out = _output(tree, data)
     return _summarise(method, data, out, [_score(data, out, algorithm)], data.notes, algorithm)
 
 
-def holdout_evaluate(data: Encoded, settings: Settings, train_percent: float, seed: int = 1,
-                     monitor: Monitor = NULL_MONITOR) -> Evaluation:
+def holdout_evaluate(
+    data: Encoded,
+    settings: Settings,
+    train_percent: float,
+    seed: int = 1,
+    monitor: Monitor = NULL_MONITOR,
+) -> Evaluation:
     """Train on a random ``train_percent`` of the rows (stratified), test on the rest."""
 
     if not 0 < train_percent < 100:
@@ -239,5 +306,6 @@ def holdout_evaluate(data: Encoded, settings: Settings, train_percent: float, se
     if len(test) == 0 or len(train) == 0:
         raise ArborError("the split leaves no rows to train or to test on")
     tree = fit_tree(subset(data, train), settings, monitor)
-    return evaluate_tree(tree, subset(data, test), f"{train_percent:g}% train / rest test",
-                         settings.algorithm)
+    return evaluate_tree(
+        tree, subset(data, test), f"{train_percent:g}% train / rest test", settings.algorithm
+    )

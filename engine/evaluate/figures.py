@@ -86,18 +86,28 @@ def training_baselines(data: Encoded) -> Baselines:
     return Baselines(zero_eval, summarise(TRAINING, data, one.output(data.X)), zero.says, one.says)
 
 
-def training_figures(tree: Tree, data: Encoded, baselines: Baselines | None = None,
-                     algorithm: str | None = None) -> Figures:
+def training_figures(
+    tree: Tree, data: Encoded, baselines: Baselines | None = None, algorithm: str | None = None
+) -> Figures:
     """``tree`` scored on the rows it was made from, beside the baselines (worked out if not
     given); ``algorithm`` (the tree's) picks its rule for near-ties (``engine.predict.predict_class``)."""
     base = baselines or training_baselines(data)
-    measured = Measured(TRAINING, evaluate_tree(tree, data, TRAINING, algorithm), base.zero_r, base.one_r)
+    measured = Measured(
+        TRAINING, evaluate_tree(tree, data, TRAINING, algorithm), base.zero_r, base.one_r
+    )
     return Figures(measured, base.zero_r_says, base.one_r_says)
 
 
-def cross_validated(data: Encoded, folds: int, seed: int, settings: Settings | None = None,
-                    tree: Tree | None = None, monitor: Monitor = NULL_MONITOR,
-                    algorithm: str | None = None, weka_folds: bool = False) -> Measured:
+def cross_validated(
+    data: Encoded,
+    folds: int,
+    seed: int,
+    settings: Settings | None = None,
+    tree: Tree | None = None,
+    monitor: Monitor = NULL_MONITOR,
+    algorithm: str | None = None,
+    weka_folds: bool = False,
+) -> Measured:
     """Cross-validate the learner ``settings`` or, without them, the structure of ``tree``
     (its leaves re-counted from each fold's training rows, its class rule ``algorithm``'s),
     with 0-R and 1-R on the same folds (Weka's folds with ``weka_folds``)."""
@@ -108,14 +118,36 @@ def cross_validated(data: Encoded, folds: int, seed: int, settings: Settings | N
         result = cross_validate(data, settings, folds, seed, monitor.scaled(0.0, share), weka_folds)
         refit = "options"
     else:
-        result = cross_validate_with(data, _structure_learner(tree), folds, seed, monitor.scaled(0.0, share),
-                                     algorithm, weka_folds)
+        result = cross_validate_with(
+            data,
+            _structure_learner(tree),
+            folds,
+            seed,
+            monitor.scaled(0.0, share),
+            algorithm,
+            weka_folds,
+        )
         refit = "structure"
-    zero = cross_validate_with(data, lambda part, _m: fit_zero_r(part).output, folds, seed,
-                               monitor.scaled(share, 0.95), weka_folds=weka_folds)
-    one = None if data.schema.is_regression else cross_validate_with(
-        data, lambda part, _m: fit_one_r(part).output, folds, seed, monitor.scaled(0.95, 1.0),
-        weka_folds=weka_folds)
+    zero = cross_validate_with(
+        data,
+        lambda part, _m: fit_zero_r(part).output,
+        folds,
+        seed,
+        monitor.scaled(share, 0.95),
+        weka_folds=weka_folds,
+    )
+    one = (
+        None
+        if data.schema.is_regression
+        else cross_validate_with(
+            data,
+            lambda part, _m: fit_one_r(part).output,
+            folds,
+            seed,
+            monitor.scaled(0.95, 1.0),
+            weka_folds=weka_folds,
+        )
+    )
     return Measured(CROSS_VALIDATION, result, zero, one, folds, seed, refit)
 
 
@@ -126,8 +158,10 @@ def few_rows_note(n_rows: float, folds: int) -> str | None:
         return None
     low, high = int(n_rows // folds), int(-(-n_rows // folds))
     rows = f"{low}" if low == high else f"{low} or {high}"
-    return (f"With {n_rows:g} rows in {folds} folds each fold tests {rows} rows, so one fold's "
-            "score moves in large steps and the spread over the folds says little.")
+    return (
+        f"With {n_rows:g} rows in {folds} folds each fold tests {rows} rows, so one fold's "
+        "score moves in large steps and the spread over the folds says little."
+    )
 
 
 def _structure_learner(tree: Tree):
@@ -137,9 +171,12 @@ def _structure_learner(tree: Tree):
     from engine.prune.routing import rebuild, training_live
     from engine.settings import resolve
 
-    settings = resolve(algorithm="cart" if tree.is_regression else "c45", prune="none",
-                       task="regression" if tree.is_regression else "classification",
-                       criterion="squared_error" if tree.is_regression else "entropy")
+    settings = resolve(
+        algorithm="cart" if tree.is_regression else "c45",
+        prune="none",
+        task="regression" if tree.is_regression else "classification",
+        criterion="squared_error" if tree.is_regression else "entropy",
+    )
 
     def fit(part: Encoded, _monitor):
         problem = Problem(part, settings)

@@ -18,14 +18,28 @@ def per_class_rows(ev: Evaluation) -> list[tuple[str, list[float | None]]]:
     curves = ev.curves or (None,) * len(ev.classes)
     rows = []
     for c, p, r, f, curve in zip(ev.classes, ev.precision, ev.recall, ev.f1, curves, strict=True):
-        rows.append((c, [p, r, f, curve.roc_auc if curve else None,
-                         curve.average_precision if curve else None]))
+        rows.append(
+            (
+                c,
+                [
+                    p,
+                    r,
+                    f,
+                    curve.roc_auc if curve else None,
+                    curve.average_precision if curve else None,
+                ],
+            )
+        )
     support = ev.confusion.sum(axis=1)
     if support.sum() > 0:
-        avg = [float(np.asarray(v) @ support / support.sum()) for v in (ev.precision, ev.recall, ev.f1)]
+        avg = [
+            float(np.asarray(v) @ support / support.sum()) for v in (ev.precision, ev.recall, ev.f1)
+        ]
         if ev.curves:
-            avg += [weighted_mean([c.roc_auc for c in ev.curves], ev.curves),
-                    weighted_mean([c.average_precision for c in ev.curves], ev.curves)]
+            avg += [
+                weighted_mean([c.roc_auc for c in ev.curves], ev.curves),
+                weighted_mean([c.average_precision for c in ev.curves], ev.curves),
+            ]
         else:
             avg += [None, None]
         rows.append(("Weighted avg.", avg))
@@ -50,14 +64,21 @@ def evaluation_text(ev: Evaluation, target: str) -> str:
     if ev.classes is None:
         lines += [f"RMSE: {ev.rmse:.4f}", f"MAE:  {ev.mae:.4f}", f"R^2:  {ev.r2:.4f}"]
         if len(ev.fold_scores) > 1:
-            lines.append(f"RMSE per fold: {np.mean(ev.fold_scores):.4f} +/- {np.std(ev.fold_scores, ddof=1):.4f}")
+            lines.append(
+                f"RMSE per fold: {np.mean(ev.fold_scores):.4f} +/- {np.std(ev.fold_scores, ddof=1):.4f}"
+            )
         return "\n".join(lines)
     right = float(np.trace(ev.confusion))
-    spread = (f"  (+/- {100 * ev.accuracy_std:.2f} across {len(ev.fold_scores)} folds)"
-              if len(ev.fold_scores) > 1 else f"  ({right:g} of {ev.n:g} right)")
+    spread = (
+        f"  (+/- {100 * ev.accuracy_std:.2f} across {len(ev.fold_scores)} folds)"
+        if len(ev.fold_scores) > 1
+        else f"  ({right:g} of {ev.n:g} right)"
+    )
     lines += [f"Accuracy: {100 * ev.accuracy:.2f}%{spread}", f"Kappa:    {ev.kappa:.4f}", ""]
     name = max(16, *(len(c) + 2 for c in ev.classes))
-    lines.append(f"{'class':<{name}}{'precision':>10}{'recall':>10}{'F1':>10}{'ROC area':>10}{'PR area':>10}")
+    lines.append(
+        f"{'class':<{name}}{'precision':>10}{'recall':>10}{'F1':>10}{'ROC area':>10}{'PR area':>10}"
+    )
     for label, values in per_class_rows(ev):
         lines.append(f"{label:<{name}}" + "".join(_cell(v, 10) for v in values))
     width = max(8, *(len(c) + 1 for c in ev.classes))

@@ -26,13 +26,19 @@ def _label(tree: Tree, node, parent) -> str:
 def to_dot(tree: Tree) -> str:
     """DOT source: boxes for internal nodes, rounded boxes for leaves, conditions on edges."""
     parents = tree.parents()
-    lines = [f"digraph {_quote('tree: ' + shown(tree.schema.target))} {{",
-             '  node [shape=box, fontname="DejaVu Sans", fontsize=10];',
-             '  edge [fontname="DejaVu Sans", fontsize=9];']
+    lines = [
+        f"digraph {_quote('tree: ' + shown(tree.schema.target))} {{",
+        '  node [shape=box, fontname="DejaVu Sans", fontsize=10];',
+        '  edge [fontname="DejaVu Sans", fontsize=9];',
+    ]
     for node in tree.nodes():
         style = ', style="rounded,filled", fillcolor="#F3F4F6"' if node.is_leaf else ""
-        lines.append(f"  n{node.id} [label={_quote(_label(tree, node, parents.get(node.id)))}{style}];")
+        lines.append(
+            f"  n{node.id} [label={_quote(_label(tree, node, parents.get(node.id)))}{style}];"
+        )
         for b, child in enumerate(node.children):
-            lines.append(f"  n{node.id} -> n{child.id} [label={_quote(branch_condition(tree, node, b))}];")
+            lines.append(
+                f"  n{node.id} -> n{child.id} [label={_quote(branch_condition(tree, node, b))}];"
+            )
     lines.append("}")
     return "\n".join(lines) + "\n"

@@ -18,10 +18,19 @@ def _rules(model, table, path: Path) -> str:
     text = rules_text(model.tree_, rules, fmt)
     if not model.tree_.is_regression:
         simple = simplify_rules(model.tree_, rules, data, model.settings_.confidence)
-        title = ("\n## Simplified rules (C4.5rules: the first that fires decides)\n\n" if fmt == "markdown"
-                 else "\nSimplified rules (C4.5rules: the first that fires decides):\n")
+        title = (
+            "\n## Simplified rules (C4.5rules: the first that fires decides)\n\n"
+            if fmt == "markdown"
+            else "\nSimplified rules (C4.5rules: the first that fires decides):\n"
+        )
         note = accuracy_note(model.tree_, simple, data)
-        text += title + rules_text(model.tree_, simple, fmt) + ("\n" if fmt == "markdown" else "") + note + "\n"
+        text += (
+            title
+            + rules_text(model.tree_, simple, fmt)
+            + ("\n" if fmt == "markdown" else "")
+            + note
+            + "\n"
+        )
     return text
 
 

@@ -38,7 +38,7 @@ def _plain(text: str) -> bool:
 
 
 def _escape(char: str) -> str:
-    if char in "\"\\":
+    if char in '"\\':
         return "\\" + char
     if char.isprintable() or char == " ":
         return char

@@ -57,7 +57,11 @@ def tree_to_dict(tree: Tree, settings: Settings | None = None) -> dict:
         "target": schema.target,
         "classes": list(schema.classes) if schema.classes is not None else None,
         "attributes": [
-            {"name": a.name, "kind": a.kind, **({"categories": list(a.categories)} if a.is_nominal else {})}
+            {
+                "name": a.name,
+                "kind": a.kind,
+                **({"categories": list(a.categories)} if a.is_nominal else {}),
+            }
             for a in schema.attributes
         ],
         "settings": asdict(settings) if settings is not None else None,
@@ -73,8 +77,10 @@ def tree_from_dict(data: dict, where: str = "the model") -> tuple[Tree, Settings
     (:mod:`engine.export.model_schema`); ``where`` names the file in messages."""
     order = check_model(data, where)
     schema = Schema(
-        tuple(Attribute(a["name"], a["kind"], tuple(a.get("categories") or ()))
-              for a in data["attributes"]),
+        tuple(
+            Attribute(a["name"], a["kind"], tuple(a.get("categories") or ()))
+            for a in data["attributes"]
+        ),
         data["target"],
         tuple(data["classes"]) if data["classes"] is not None else None,
     )
@@ -95,14 +101,22 @@ def _node_from(rec: dict, children: tuple[Node, ...]) -> Node:
         s = rec["split"]
         threshold = float(s["threshold"]) if s["kind"] == THRESHOLD else None
         groups = () if s["kind"] == THRESHOLD else tuple(tuple(g) for g in s["groups"])
-        split = Split(s["attribute"], s["kind"], tuple(float(f) for f in s["fractions"]),
-                      threshold, groups)
+        split = Split(
+            s["attribute"], s["kind"], tuple(float(f) for f in s["fractions"]), threshold, groups
+        )
     dist = np.asarray(rec.get("distribution") or [], dtype=np.float64)
     dist.setflags(write=False)
-    return Node(id=rec["id"], depth=0, weight=float(rec["weight"]), distribution=dist,
-                impurity=float(rec["impurity"]), value=float(rec.get("value", float("nan"))),
-                split=split, children=children,
-                stats=MappingProxyType({k: float(v) for k, v in rec.get("stats", {}).items()}))
+    return Node(
+        id=rec["id"],
+        depth=0,
+        weight=float(rec["weight"]),
+        distribution=dist,
+        impurity=float(rec["impurity"]),
+        value=float(rec.get("value", float("nan"))),
+        split=split,
+        children=children,
+        stats=MappingProxyType({k: float(v) for k, v in rec.get("stats", {}).items()}),
+    )
 
 
 def model_text(tree: Tree, settings: Settings | None) -> str:

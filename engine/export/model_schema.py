@@ -34,8 +34,15 @@ def fail(where: str, problem: str):
     raise Damaged(f"{where}: {problem}" if where else problem)
 
 
-_TYPE_NAMES = {bool: "true/false", int: "a whole number", float: "a number", str: "text",
-               list: "a list", dict: "an object", type(None): "null"}
+_TYPE_NAMES = {
+    bool: "true/false",
+    int: "a whole number",
+    float: "a number",
+    str: "text",
+    list: "a list",
+    dict: "an object",
+    type(None): "null",
+}
 
 
 def _type_name(value) -> str:
@@ -52,12 +59,16 @@ def need(value, kind: type | tuple, where: str, what: str):
     kinds = kind if isinstance(kind, tuple) else (kind,)
     ok = isinstance(value, kinds) and not (isinstance(value, bool) and bool not in kinds)
     if not ok:
-        fail(where, f"{what} must be {_TYPE_NAMES[kinds[0]]}, not {_type_name(value)} "
-                    f"({_short(value)})")
+        fail(
+            where,
+            f"{what} must be {_TYPE_NAMES[kinds[0]]}, not {_type_name(value)} ({_short(value)})",
+        )
     return value
 
 
-def number(value, where: str, what: str, low: float | None = None, high: float | None = None) -> float:
+def number(
+    value, where: str, what: str, low: float | None = None, high: float | None = None
+) -> float:
     need(value, (float, int), where, what)
     value = float(value)
     if not math.isfinite(value):
@@ -89,8 +100,11 @@ def check_version(doc: dict, where: str, current: int, newer: Callable[[int], st
     """The file's format version: a whole number, no newer than ``current``."""
     version = doc.get("version")
     if isinstance(version, bool) or not isinstance(version, int):
-        fail(where, f"its format version is {_short(version)}, not a whole number such as "
-                    f"{current}: the file is damaged or was not written by Arbor")
+        fail(
+            where,
+            f"its format version is {_short(version)}, not a whole number such as "
+            f"{current}: the file is damaged or was not written by Arbor",
+        )
     if version < 1:
         fail(where, f"its format version {version} does not exist")
     if version > current:
@@ -138,8 +152,11 @@ def _split(split, node_where: str, attributes: list[dict], n_children: int) -> N
         fail(where, f"its kind must be one of {', '.join(SPLIT_KINDS)}, not {_short(kind)}")
     fractions = need(split.get("fractions"), list, where, "the branch shares")
     if len(fractions) != n_children or n_children < 2:
-        fail(where, f"it has {len(fractions)} branch shares for {n_children} children "
-                    "(a split has one per child, at least two)")
+        fail(
+            where,
+            f"it has {len(fractions)} branch shares for {n_children} children "
+            "(a split has one per child, at least two)",
+        )
     for f in fractions:
         number(f, where, "a branch share", 0.0, 1.0 + 1e-9)
     if kind == THRESHOLD:
@@ -213,8 +230,10 @@ def tree_order(nodes: list[dict], where: str) -> list[int]:
             if child is None:
                 fail(f"{where}: node {k}", f"its child {c} is not in the file")
             if child == 0 or parent[child] >= 0:
-                fail(f"{where}: node {k}", f"its child {c} already has a parent: the nodes do "
-                                           "not form a tree")
+                fail(
+                    f"{where}: node {k}",
+                    f"its child {c} already has a parent: the nodes do not form a tree",
+                )
             parent[child] = k
     order, stack = [], [0]
     while stack:  # every node has one parent; reaching all of them from the root rules out loops
@@ -230,11 +249,18 @@ def check_model(data, where: str) -> list[int]:
     """Raise :class:`Damaged` (or an ArborError for a newer format) unless ``data`` is a tree
     as :func:`engine.export.model_json.tree_to_dict` writes it; returns :func:`tree_order`."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise ArborError(f"{where}: not an Arbor model (expected a JSON object with format "
-                         f"'{FORMAT}')")
-    check_version(data, where, VERSION, lambda v: (
-        f"{where} was written by a newer Arbor (model format {v}); this version reads up to "
-        f"{VERSION}"))
+        raise ArborError(
+            f"{where}: not an Arbor model (expected a JSON object with format '{FORMAT}')"
+        )
+    check_version(
+        data,
+        where,
+        VERSION,
+        lambda v: (
+            f"{where} was written by a newer Arbor (model format {v}); this version reads up to "
+            f"{VERSION}"
+        ),
+    )
     need(data.get("target"), str, where, "'target'")
     classes = data.get("classes")
     if classes is not None:

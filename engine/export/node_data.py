@@ -109,8 +109,14 @@ class LeafData:
 NodeData = NumericSplitData | NominalSplitData | RegressionSplitData | LeafData
 
 
-def node_data(tree: Tree, data: Encoded, node_id: int, settings: Settings | None = None,
-              max_points: int = MAX_POINTS, seed: int = 0) -> NodeData:
+def node_data(
+    tree: Tree,
+    data: Encoded,
+    node_id: int,
+    settings: Settings | None = None,
+    max_points: int = MAX_POINTS,
+    seed: int = 0,
+) -> NodeData:
     """The data behind node ``node_id`` of ``tree``, grown from ``data``.
 
     Examples
@@ -137,8 +143,9 @@ def node_data(tree: Tree, data: Encoded, node_id: int, settings: Settings | None
     values = data.X[rows, split.attribute]
     shares = _shares(split, values, rows, weights)
     if schema.is_regression:
-        return _regression_split(data, node_id, split, rows, weights, values, shares,
-                                 max_points, seed)
+        return _regression_split(
+            data, node_id, split, rows, weights, values, shares, max_points, seed
+        )
     y = data.y[rows]
     n_classes = len(schema.classes)
     by_class = _by_class(y, weights, n_classes)
@@ -148,21 +155,42 @@ def node_data(tree: Tree, data: Encoded, node_id: int, settings: Settings | None
         edges = _edges(values[known], split.threshold)
         bins = _bin_of(values[known], edges)
         counts = _counts(bins, y[known], weights[known], n_classes, len(edges) - 1)
-        return NumericSplitData(node_id, attribute.name, schema.classes, by_class, edges, counts,
-                                missing, float(split.threshold), shares, n_rows)
+        return NumericSplitData(
+            node_id,
+            attribute.name,
+            schema.classes,
+            by_class,
+            edges,
+            counts,
+            missing,
+            float(split.threshold),
+            shares,
+            n_rows,
+        )
     categories = attribute.categories
     codes = values[known].astype(np.intp)
     counts = _counts(codes, y[known], weights[known], n_classes, len(categories))
-    return NominalSplitData(node_id, attribute.name, schema.classes, by_class, categories, counts,
-                            missing, _category_branches(split, len(categories)), shares, n_rows)
+    return NominalSplitData(
+        node_id,
+        attribute.name,
+        schema.classes,
+        by_class,
+        categories,
+        counts,
+        missing,
+        _category_branches(split, len(categories)),
+        shares,
+        n_rows,
+    )
 
 
 def _by_class(y: np.ndarray, weights: np.ndarray, n_classes: int) -> np.ndarray:
     return np.bincount(y, weights=weights, minlength=n_classes).astype(np.float64)
 
 
-def _counts(cells: np.ndarray, y: np.ndarray, weights: np.ndarray, n_classes: int,
-            n_cells: int) -> np.ndarray:
+def _counts(
+    cells: np.ndarray, y: np.ndarray, weights: np.ndarray, n_classes: int, n_cells: int
+) -> np.ndarray:
     """Weight per (class, cell), in one bincount."""
     flat = np.bincount(y * n_cells + cells, weights=weights, minlength=n_classes * n_cells)
     return flat.astype(np.float64).reshape(n_classes, n_cells)
@@ -196,10 +224,16 @@ def _edges(x: np.ndarray, threshold: float | None, n_bins: int | None = None) ->
     left = 0 if threshold <= lo else max(1, round(n_bins * (threshold - lo) / (hi - lo)))
     right = 0 if threshold >= hi else max(1, n_bins - left)
     if left == 0:  # every value above the cut: one empty bin to its left keeps it an edge
-        return np.concatenate([[threshold - (hi - threshold) / right], np.linspace(threshold, hi, right + 1)])
+        return np.concatenate(
+            [[threshold - (hi - threshold) / right], np.linspace(threshold, hi, right + 1)]
+        )
     if right == 0:
-        return np.concatenate([np.linspace(lo, threshold, left + 1), [threshold + (threshold - lo) / left]])
-    return np.concatenate([np.linspace(lo, threshold, left + 1), np.linspace(threshold, hi, right + 1)[1:]])
+        return np.concatenate(
+            [np.linspace(lo, threshold, left + 1), [threshold + (threshold - lo) / left]]
+        )
+    return np.concatenate(
+        [np.linspace(lo, threshold, left + 1), np.linspace(threshold, hi, right + 1)[1:]]
+    )
 
 
 def _bin_of(x: np.ndarray, edges: np.ndarray) -> np.ndarray:
@@ -215,8 +249,17 @@ def _category_branches(split: Split, n_categories: int) -> tuple[int, ...]:
     return tuple(branch.tolist())
 
 
-def _regression_split(data: Encoded, node_id: int, split: Split, rows, weights, values, shares,
-                      max_points: int, seed: int) -> RegressionSplitData:
+def _regression_split(
+    data: Encoded,
+    node_id: int,
+    split: Split,
+    rows,
+    weights,
+    values,
+    shares,
+    max_points: int,
+    seed: int,
+) -> RegressionSplitData:
     attribute = data.schema.attributes[split.attribute]
     y = data.y[rows]
     known = np.flatnonzero(~np.isnan(values))
@@ -226,14 +269,26 @@ def _regression_split(data: Encoded, node_id: int, split: Split, rows, weights, 
     means = []
     for part_rows, part_weights in partition_rows(split, values, rows, weights):
         total = part_weights.sum()
-        means.append(float((part_weights * data.y[part_rows]).sum() / total) if total > 0
-                     else float("nan"))
+        means.append(
+            float((part_weights * data.y[part_rows]).sum() / total) if total > 0 else float("nan")
+        )
     categories = attribute.categories if attribute.is_nominal else ()
     branch = _category_branches(split, len(categories)) if categories else ()
     threshold = float(split.threshold) if split.kind == THRESHOLD else None
-    return RegressionSplitData(node_id, attribute.name, values[chosen].copy(), y[chosen].astype(np.float64),
-                               len(known), len(chosen), threshold, categories, branch, tuple(means),
-                               shares, len(rows))
+    return RegressionSplitData(
+        node_id,
+        attribute.name,
+        values[chosen].copy(),
+        y[chosen].astype(np.float64),
+        len(known),
+        len(chosen),
+        threshold,
+        categories,
+        branch,
+        tuple(means),
+        shares,
+        len(rows),
+    )
 
 
 def _leaf(data: Encoded, node_id: int, rows, weights) -> LeafData:
@@ -241,10 +296,14 @@ def _leaf(data: Encoded, node_id: int, rows, weights) -> LeafData:
     y = data.y[rows]
     if not schema.is_regression:
         by_class = _by_class(y, weights, len(schema.classes))
-        return LeafData(node_id, schema.classes, by_class, np.zeros(0), by_class, float("nan"), len(rows))
+        return LeafData(
+            node_id, schema.classes, by_class, np.zeros(0), by_class, float("nan"), len(rows)
+        )
     y = y.astype(np.float64)
     edges = _edges(y, None)
-    counts = np.bincount(_bin_of(y, edges), weights=weights, minlength=len(edges) - 1).astype(np.float64)
+    counts = np.bincount(_bin_of(y, edges), weights=weights, minlength=len(edges) - 1).astype(
+        np.float64
+    )
     total = weights.sum()
     mean = float((weights * y).sum() / total) if total > 0 else float("nan")
     return LeafData(node_id, None, np.zeros(0), edges, counts, mean, len(rows))

@@ -37,8 +37,10 @@ class NodeLabels:
         chosen = {part.strip() for part in text.split(",") if part.strip()}
         unknown = chosen - set(cls.NAMES)
         if unknown:
-            raise ArborError(f"unknown node label {sorted(unknown)[0]!r}; use any of "
-                             f"{', '.join(cls.NAMES)} (comma-separated)")
+            raise ArborError(
+                f"unknown node label {sorted(unknown)[0]!r}; use any of "
+                f"{', '.join(cls.NAMES)} (comma-separated)"
+            )
         return cls(**{f.name: f.name in chosen for f in fields(cls)})
 
     def names(self) -> str:
@@ -87,7 +89,7 @@ def _class_lines(tree: Tree, node: Node, labels: NodeLabels) -> list[str]:
             entries.append(f"{shown(name)} {share}")
     if not entries:
         return ["no rows"]
-    lines = [" · ".join(entries[i:i + PER_LINE]) for i in range(0, len(entries), PER_LINE)]
+    lines = [" · ".join(entries[i : i + PER_LINE]) for i in range(0, len(entries), PER_LINE)]
     if len(lines) > MAX_LINES:
         rest = len(entries) - PER_LINE * MAX_LINES
         lines = lines[:MAX_LINES]

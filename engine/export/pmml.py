@@ -41,7 +41,9 @@ def _predicate(parent: ET.Element, tree: Tree, node, branch: int) -> None:
     attr = tree.schema.attributes[split.attribute]
     if split.kind == THRESHOLD:
         op = "lessOrEqual" if branch == 0 else "greaterThan"
-        ET.SubElement(parent, "SimplePredicate", field=attr.name, operator=op, value=_fmt(split.threshold))
+        ET.SubElement(
+            parent, "SimplePredicate", field=attr.name, operator=op, value=_fmt(split.threshold)
+        )
         return
     group = [attr.categories[c] for c in split.groups[branch]]
     if split.kind == MULTIWAY or len(group) == 1:
@@ -71,8 +73,10 @@ def _check_xml_names(tree: Tree) -> None:
     for name in names:
         bad = _NOT_XML.search(name)
         if bad:
-            raise ArborError(f"PMML (XML) cannot hold the control character U+{ord(bad[0]):04X} "
-                             f"in the name or value {name!r}; rename it first")
+            raise ArborError(
+                f"PMML (XML) cannot hold the control character U+{ord(bad[0]):04X} "
+                f"in the name or value {name!r}; rename it first"
+            )
 
 
 def to_pmml(tree: Tree) -> str:
@@ -85,23 +89,36 @@ def to_pmml(tree: Tree) -> str:
     fields = ET.SubElement(root, "DataDictionary")
     attrs = list(tree.schema.attributes)
     for a in attrs:
-        f = ET.SubElement(fields, "DataField", name=a.name,
-                          optype="categorical" if a.is_nominal else "continuous",
-                          dataType="string" if a.is_nominal else "double")
+        f = ET.SubElement(
+            fields,
+            "DataField",
+            name=a.name,
+            optype="categorical" if a.is_nominal else "continuous",
+            dataType="string" if a.is_nominal else "double",
+        )
         for c in a.categories:
             ET.SubElement(f, "Value", value=c)
-    target = ET.SubElement(fields, "DataField", name=tree.schema.target,
-                           optype="continuous" if tree.is_regression else "categorical",
-                           dataType="double" if tree.is_regression else "string")
+    target = ET.SubElement(
+        fields,
+        "DataField",
+        name=tree.schema.target,
+        optype="continuous" if tree.is_regression else "categorical",
+        dataType="double" if tree.is_regression else "string",
+    )
     for c in tree.classes or ():
         ET.SubElement(target, "Value", value=c)
     fields.set("numberOfFields", str(len(attrs) + 1))
-    model = ET.SubElement(root, "TreeModel", modelName="arbor",
-                          functionName="regression" if tree.is_regression else "classification",
-                          splitCharacteristic="binarySplit" if all(
-                              n.split is None or n.split.kind != MULTIWAY for n in tree.nodes())
-                          else "multiSplit",
-                          missingValueStrategy="weightedConfidence", noTrueChildStrategy="returnLastPrediction")
+    model = ET.SubElement(
+        root,
+        "TreeModel",
+        modelName="arbor",
+        functionName="regression" if tree.is_regression else "classification",
+        splitCharacteristic="binarySplit"
+        if all(n.split is None or n.split.kind != MULTIWAY for n in tree.nodes())
+        else "multiSplit",
+        missingValueStrategy="weightedConfidence",
+        noTrueChildStrategy="returnLastPrediction",
+    )
     schema = ET.SubElement(model, "MiningSchema")
     for a in attrs:
         ET.SubElement(schema, "MiningField", name=a.name)
@@ -119,10 +136,10 @@ def to_pmml(tree: Tree) -> str:
             _predicate(element, tree, *predicate)
         if not tree.is_regression:
             for c, v, p in zip(tree.classes, node.distribution, output, strict=True):
-                ET.SubElement(element, "ScoreDistribution", value=c, recordCount=_count(v),
-                              confidence=_fmt(p))
+                ET.SubElement(
+                    element, "ScoreDistribution", value=c, recordCount=_count(v), confidence=_fmt(p)
+                )
         for b in reversed(range(len(node.children))):
             stack.append((node.children[b], element, (node, b), output))
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
-

@@ -158,9 +158,15 @@ def _node_row(tree: Tree, node) -> tuple:
                 groups[attribute.categories[code]] = b
     kind = "threshold" if split.kind == THRESHOLD else "groups"
     threshold = None if split.threshold is None else float(split.threshold)
-    return (attribute.name, kind, threshold, dict(sorted(groups.items())),
-            tuple(float(f) for f in split.fractions), tuple(c.id for c in node.children),
-            _output(tree, node))
+    return (
+        attribute.name,
+        kind,
+        threshold,
+        dict(sorted(groups.items())),
+        tuple(float(f) for f in split.fractions),
+        tuple(c.id for c in node.children),
+        _output(tree, node),
+    )
 
 
 def to_python(tree: Tree, function_name: str = "predict") -> str:

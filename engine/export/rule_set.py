@@ -54,8 +54,16 @@ def _conditions(tree: Tree, leaf_id: int) -> tuple[Condition, ...]:
             low = split.threshold if branch == 1 else None
             high = split.threshold if branch == 0 else None
             if old is not None:  # the tightest interval wins
-                low = max(v for v in (low, old.low) if v is not None) if (low or old.low) is not None else None
-                high = min(v for v in (high, old.high) if v is not None) if (high or old.high) is not None else None
+                low = (
+                    max(v for v in (low, old.low) if v is not None)
+                    if (low or old.low) is not None
+                    else None
+                )
+                high = (
+                    min(v for v in (high, old.high) if v is not None)
+                    if (high or old.high) is not None
+                    else None
+                )
             new = Condition(a, low=low, high=high)
         else:
             cats = frozenset(split.groups[branch])
@@ -98,7 +106,9 @@ def to_rules(tree: Tree, data: Encoded) -> list[Rule]:
     return rules
 
 
-def simplify_rules(tree: Tree, rules: list[Rule], data: Encoded, confidence: float = 0.25) -> list[Rule]:
+def simplify_rules(
+    tree: Tree, rules: list[Rule], data: Encoded, confidence: float = 0.25
+) -> list[Rule]:
     """The rule set C4.5rules makes of ``rules`` (Quinlan 1993, chapter 5), as an ordered list.
 
     Each rule is generalised on the training rows: while deleting a condition does not raise
@@ -139,8 +149,9 @@ def simplify_rules(tree: Tree, rules: list[Rule], data: Encoded, confidence: flo
     for k, conds, covers in kept:
         fires = covers & free
         free &= ~covers
-        ordered.append(Rule(conds, tree.classes[k], float(w[fires].sum()),
-                            float(w[fires & (y == k)].sum())))
+        ordered.append(
+            Rule(conds, tree.classes[k], float(w[fires].sum()), float(w[fires & (y == k)].sum()))
+        )
     left = np.bincount(y[free], weights=w[free], minlength=n_classes)
     # Ties (and no uncovered rows) go to the class most frequent overall.
     default = max(range(n_classes), key=lambda c: (round(left[c], 9), share[c], -c))
@@ -201,9 +212,11 @@ def accuracy_note(tree: Tree, rules: list[Rule], data: Encoded) -> str:
     by_rules = w[rule_predictions(tree, rules, data.X) == data.y].sum()
     by_tree = w[np.argmax(predict_proba(tree, data.X), axis=1) == data.y].sum()
     total = w.sum()
-    return (f"Training accuracy: these rules {number(round(by_rules, 2))}/{number(round(total, 2))}"
-            f" ({100 * by_rules / total:.1f}%), the tree {number(round(by_tree, 2))}/"
-            f"{number(round(total, 2))} ({100 * by_tree / total:.1f}%)")
+    return (
+        f"Training accuracy: these rules {number(round(by_rules, 2))}/{number(round(total, 2))}"
+        f" ({100 * by_rules / total:.1f}%), the tree {number(round(by_tree, 2))}/"
+        f"{number(round(total, 2))} ({100 * by_tree / total:.1f}%)"
+    )
 
 
 def rules_text(tree: Tree, rules: list[Rule], fmt: str = "text") -> str:

@@ -43,9 +43,13 @@ class SearchIndex:
             stack.extend((child, node, b) for b, child in reversed(list(enumerate(node.children))))
         self.ids = np.array(ids, dtype=np.intp)
         self.attribute = np.array(attribute, dtype=np.intp)  # -1: a leaf
-        self.into = np.array(into, dtype=np.intp)  # the attribute tested on the way in (-1: the root)
+        self.into = np.array(
+            into, dtype=np.intp
+        )  # the attribute tested on the way in (-1: the root)
         self.labels, self.tests = labels, tests
-        self.full = [f"{self.names[a]} {t}" if a >= 0 else "" for a, t in zip(into, tests, strict=True)]
+        self.full = [
+            f"{self.names[a]} {t}" if a >= 0 else "" for a, t in zip(into, tests, strict=True)
+        ]
 
     def find(self, text: str) -> list[int]:
         text = text.strip().lower()
@@ -53,7 +57,9 @@ class SearchIndex:
             return []
         named = np.array([text in n for n in self.names] + [False])  # index -1: no attribute
         hit = named[self.attribute]  # a split node by its attribute
-        hit |= np.fromiter((bool(label) and text in label for label in self.labels), bool, len(self.labels))
+        hit |= np.fromiter(
+            (bool(label) and text in label for label in self.labels), bool, len(self.labels)
+        )
         # A branch by its test, or by the whole condition when the text reaches beyond the
         # attribute's name ("humidity" finds the node split on it, not its children too).
         tested = np.fromiter((text in test for test in self.tests), bool, len(self.tests))

@@ -34,7 +34,9 @@ def _root(graph: nx.DiGraph) -> Hashable:
         raise ValueError("cannot lay out an empty graph")
     roots = [n for n, d in graph.in_degree() if d == 0]
     if len(roots) != 1 or not nx.is_arborescence(graph):
-        raise ValueError("the graph is not a rooted tree (expected one root, no cycles, one parent each)")
+        raise ValueError(
+            "the graph is not a rooted tree (expected one root, no cycles, one parent each)"
+        )
     return roots[0]
 
 
@@ -71,8 +73,14 @@ def _separation(acc: _Contour, child: _Contour, sibling_gap: float, subtree_gap:
     return float(np.max(right - left + gaps))
 
 
-def tidy_layout(graph: nx.DiGraph, *, orientation: str = "top-down", level_gap: float = 60.0,
-                sibling_gap: float = 16.0, subtree_gap: float = 24.0) -> dict[Hashable, tuple[float, float]]:
+def tidy_layout(
+    graph: nx.DiGraph,
+    *,
+    orientation: str = "top-down",
+    level_gap: float = 60.0,
+    sibling_gap: float = 16.0,
+    subtree_gap: float = 24.0,
+) -> dict[Hashable, tuple[float, float]]:
     """Centre positions of every node.
 
     Node attributes ``width`` and ``height`` size the boxes (defaults 40 x 24);
@@ -90,8 +98,10 @@ def tidy_layout(graph: nx.DiGraph, *, orientation: str = "top-down", level_gap: 
         raise ValueError(f"unknown orientation {orientation!r}")
     across, along = ("width", "height") if orientation == "top-down" else ("height", "width")
     default = {"width": DEFAULT_WIDTH, "height": DEFAULT_HEIGHT}
-    size = {n: (float(d.get(across, default[across])), float(d.get(along, default[along])))
-            for n, d in graph.nodes(data=True)}
+    size = {
+        n: (float(d.get(across, default[across])), float(d.get(along, default[along])))
+        for n, d in graph.nodes(data=True)
+    }
     root = _root(graph)
     children = {n: _children(graph, n) for n in graph.nodes}
     order, stack = [], [root]

@@ -80,9 +80,10 @@ MISSING_SLACK = 0.25
 
 
 def plan(settings, n_rows: int) -> str:
-    """"exact" or "histogram": how numeric attributes are searched."""
-    if settings.splitter == "histogram" or (settings.splitter == "auto" and settings.binary
-                                            and n_rows >= AUTO_HISTOGRAM_ROWS):
+    """ "exact" or "histogram": how numeric attributes are searched."""
+    if settings.splitter == "histogram" or (
+        settings.splitter == "auto" and settings.binary and n_rows >= AUTO_HISTOGRAM_ROWS
+    ):
         return "histogram"
     return "exact"
 
@@ -98,15 +99,27 @@ def _is_whole(rows: np.ndarray, n: int) -> bool:
     if not (len(rows) == n and rows[0] == 0 and rows[-1] == n - 1):
         return False
     block = 1 << 16  # compared a block at a time: no row-sized temporaries
-    return all(np.array_equal(rows[a:a + block], np.arange(a, min(a + block, n), dtype=rows.dtype))
-               for a in range(0, n, block))
+    return all(
+        np.array_equal(rows[a : a + block], np.arange(a, min(a + block, n), dtype=rows.dtype))
+        for a in range(0, n, block)
+    )
 
 
 class Growth:
     """One growing tree: the kernels' arguments, made once and enlarged as it grows."""
 
-    def __init__(self, problem: Problem, mode: str, rows, weights, depth: int, used,
-                 monitor: Monitor, kernels, stepwise: bool = False):
+    def __init__(
+        self,
+        problem: Problem,
+        mode: str,
+        rows,
+        weights,
+        depth: int,
+        used,
+        monitor: Monitor,
+        kernels,
+        stepwise: bool = False,
+    ):
         self.kernels = kernels
         s, data = problem.settings, problem.data
         attrs = data.schema.attributes
@@ -127,9 +140,13 @@ class Growth:
             y = np.array(data.y if whole else data.y[rows], dtype=np.float64)
             cls, target = np.zeros(1, np.int16), y
             wy = w * y  # the sums run in entry order, as the kernels add
-            root_stats = np.array([np.cumsum(w)[-1] if m else 0.0,
-                                   np.cumsum(wy)[-1] if m else 0.0,
-                                   np.cumsum(wy * y)[-1] if m else 0.0])
+            root_stats = np.array(
+                [
+                    np.cumsum(w)[-1] if m else 0.0,
+                    np.cumsum(wy)[-1] if m else 0.0,
+                    np.cumsum(wy * y)[-1] if m else 0.0,
+                ]
+            )
         else:
             if np.iinfo(np.int16).max < K:
                 raise ArborError(f"{K} classes: at most {np.iinfo(np.int16).max} can be told apart")
@@ -138,8 +155,9 @@ class Growth:
             target = np.zeros(1)
             root_stats = np.bincount(cls.astype(np.intp), weights=w, minlength=K).astype(np.float64)
         kind = np.array([NOMINAL if a.is_nominal else NUMERIC for a in attrs], dtype=np.int64)
-        n_categories = np.array([len(a.categories) if a.is_nominal else 0 for a in attrs],
-                                dtype=np.int64)
+        n_categories = np.array(
+            [len(a.categories) if a.is_nominal else 0 for a in attrs], dtype=np.int64
+        )
         counted = np.array(rules.counted_in_average(n_categories.tolist(), data.n_rows), dtype=bool)
         numeric = np.flatnonzero(kind == NUMERIC)
         numeric_index = np.full(p, -1, dtype=np.int64)
@@ -158,12 +176,23 @@ class Growth:
             hist = False
         gappy = bool(has_missing.any())
         capacity = m + (int(MISSING_SLACK * m) + 1024 if gappy else 0)
-        self.data = Training(values, m, cls, target, kind, n_categories, counted, numeric_index,
-                             has_missing, used_above)
+        self.data = Training(
+            values,
+            m,
+            cls,
+            target,
+            kind,
+            n_categories,
+            counted,
+            numeric_index,
+            has_missing,
+            used_above,
+        )
         if hist:
             bin_columns = kernel_module(kernels, "engine.fast.histogram").bin_columns
-            codes, n_bins, low, high = bin_columns(X, row, n_categories, s.max_bins, whole,
-                                                   check=monitor.check)
+            codes, n_bins, low, high = bin_columns(
+                X, row, n_categories, s.max_bins, whole, check=monitor.check
+            )
             width = int(n_bins.max(initial=1)) + 1  # the last bin: missing values
             small = local_rows if local else HIST_EXACT_BELOW
             slots = min(HIST_SLOTS[s.growth], m // small + 4)
@@ -172,8 +201,14 @@ class Growth:
             order = np.zeros((0, capacity), dtype=np.int32)
             items = max(width, small)
         else:
-            self.hist = Hist(np.zeros((1, p), np.uint8), np.zeros(p, np.int64), np.zeros((p, 1)),
-                             np.zeros((p, 1)), np.zeros((1, 1, 1, S)), np.zeros(1, np.int64))
+            self.hist = Hist(
+                np.zeros((1, p), np.uint8),
+                np.zeros(p, np.int64),
+                np.zeros((p, 1)),
+                np.zeros((p, 1)),
+                np.zeros((1, 1, 1, S)),
+                np.zeros(1, np.int64),
+            )
             slots, small, items = 0, local_rows if local else 0, 1
             root_local = local and m < local_rows
             order = np.zeros((0 if root_local else len(numeric), capacity), dtype=np.int32)
@@ -185,9 +220,15 @@ class Growth:
         weight = np.zeros(capacity)
         weight[:m] = w
         # Partition buffers: one slot more than the arena (a two-way split's last unkept write).
-        self.space = Space(self.data, Arena(entry, weight, order), np.zeros(m, np.int32),
-                           np.zeros(m), np.zeros(capacity + 1, np.int32), np.zeros(capacity + 1),
-                           np.zeros(0))
+        self.space = Space(
+            self.data,
+            Arena(entry, weight, order),
+            np.zeros(m, np.int32),
+            np.zeros(m),
+            np.zeros(capacity + 1, np.int32),
+            np.zeros(capacity + 1),
+            np.zeros(0),
+        )
         self.params = kernel_params(s, K, S, hist, small, local, kernels)
         self.local_params = self.params._replace(histogram=0, local=0, best_first=0)
         stride = min(local_rows, m) if local else 1
@@ -199,20 +240,42 @@ class Growth:
         vec = max(S, K, max_v) + 2
         big = m if not s.binary else max(16, max_v)
         self.work = Work(
-            total=np.zeros(S), left=np.zeros(S), right=np.zeros(S), best_left=np.zeros(S),
-            tmp=np.zeros(vec), sizes=np.zeros(vec), tmp2=np.zeros(vec), parent=np.zeros(vec),
-            gains=np.zeros(max(big, items)), cuts=np.zeros(max(big, items), np.int64),
-            table=np.zeros((max_v, S)), item_bin=np.zeros(items, np.int64),
-            item_stats=np.zeros((items, S)), item_value=np.zeros(items),
-            value_buffer=np.zeros(max(items, max_v)), weight_buffer2=np.zeros(items),
-            order_buffer=np.zeros(max_v, np.int64), entry_buffer=np.zeros(items, np.int64),
-            mask=np.zeros(max_v, bool), best_mask=np.zeros(max_v, bool),
-            offsets=np.zeros(2 * max_v, np.int64), counts=np.zeros(max_v, np.int64),
+            total=np.zeros(S),
+            left=np.zeros(S),
+            right=np.zeros(S),
+            best_left=np.zeros(S),
+            tmp=np.zeros(vec),
+            sizes=np.zeros(vec),
+            tmp2=np.zeros(vec),
+            parent=np.zeros(vec),
+            gains=np.zeros(max(big, items)),
+            cuts=np.zeros(max(big, items), np.int64),
+            table=np.zeros((max_v, S)),
+            item_bin=np.zeros(items, np.int64),
+            item_stats=np.zeros((items, S)),
+            item_value=np.zeros(items),
+            value_buffer=np.zeros(max(items, max_v)),
+            weight_buffer2=np.zeros(items),
+            order_buffer=np.zeros(max_v, np.int64),
+            entry_buffer=np.zeros(items, np.int64),
+            mask=np.zeros(max_v, bool),
+            best_mask=np.zeros(max_v, bool),
+            offsets=np.zeros(2 * max_v, np.int64),
+            counts=np.zeros(max_v, np.int64),
             flog=_flog(m) if unit and s.impurity == "entropy" else np.zeros(1),
-            used=np.zeros(p, bool), known=np.zeros(p, np.int64))
-        self.candidates = Candidates(np.zeros(p, np.int64), np.zeros(p), np.zeros(p), np.zeros(p),
-                                     np.zeros(p), np.zeros(p), np.zeros(p, np.int64),
-                                     np.zeros(p, np.int64))
+            used=np.zeros(p, bool),
+            known=np.zeros(p, np.int64),
+        )
+        self.candidates = Candidates(
+            np.zeros(p, np.int64),
+            np.zeros(p),
+            np.zeros(p),
+            np.zeros(p),
+            np.zeros(p),
+            np.zeros(p),
+            np.zeros(p, np.int64),
+            np.zeros(p, np.int64),
+        )
         subsets = s.binary and any(a.is_nominal for a in attrs)
         self.groups = Groups(np.zeros(max(64, 16 * max_v) if subsets else 1, np.int8))
         self.state = new_state()
@@ -231,20 +294,43 @@ class Growth:
         private = np.zeros(p * stride)
         values = private.view()
         values.setflags(write=False)
-        data = d._replace(values=values, n_entries=stride, cls=np.zeros(stride, np.int16),
-                          target=np.zeros(stride))
+        data = d._replace(
+            values=values, n_entries=stride, cls=np.zeros(stride, np.int16), target=np.zeros(stride)
+        )
         n_numeric = int((d.kind == NUMERIC).sum())
-        arena = Arena(np.zeros(capacity, np.int32), np.zeros(capacity),
-                      np.zeros((n_numeric, capacity), np.int32))
-        return Space(data, arena, np.zeros(stride, np.int32), np.zeros(stride),
-                     np.zeros(capacity + 1, np.int32), np.zeros(capacity + 1), private)
+        arena = Arena(
+            np.zeros(capacity, np.int32),
+            np.zeros(capacity),
+            np.zeros((n_numeric, capacity), np.int32),
+        )
+        return Space(
+            data,
+            arena,
+            np.zeros(stride, np.int32),
+            np.zeros(stride),
+            np.zeros(capacity + 1, np.int32),
+            np.zeros(capacity + 1),
+            private,
+        )
 
     def run(self, budget: int, step: bool = False) -> int:
         """One call of the kernel, with more room found first when it last needed some."""
         C = self.kernels
-        status = C.run(budget, step, self.space, self.local_space, self.params, self.local_params,
-                       self.nodes, self.heap, self.hist, self.work, self.candidates, self.groups,
-                       self.state)
+        status = C.run(
+            budget,
+            step,
+            self.space,
+            self.local_space,
+            self.params,
+            self.local_params,
+            self.nodes,
+            self.heap,
+            self.hist,
+            self.work,
+            self.candidates,
+            self.groups,
+            self.state,
+        )
         if status == C.NEEDS_ROOM:
             self._make_room()
         return status
@@ -262,8 +348,9 @@ class Growth:
         if st.need_local[0]:
             self.local_space = self._bigger_space(self.local_space, int(st.need_local[0]))
         if st.need_groups[0]:
-            self.groups = Groups(_enlarged(self.groups.branch, int(st.groups_used[0]),
-                                           int(st.need_groups[0])))
+            self.groups = Groups(
+                _enlarged(self.groups.branch, int(st.groups_used[0]), int(st.need_groups[0]))
+            )
 
     @staticmethod
     def _bigger_space(space: Space, need: int) -> Space:
@@ -273,8 +360,9 @@ class Growth:
         order = np.zeros((a.order.shape[0], new), dtype=np.int32)
         order[:, :old] = a.order
         arena = Arena(_enlarged(a.entry, old, new), _enlarged(a.weight, old, new), order)
-        return space._replace(arena=arena, buffer=np.zeros(new + 1, np.int32),
-                              weight_buffer=np.zeros(new + 1))
+        return space._replace(
+            arena=arena, buffer=np.zeros(new + 1, np.int32), weight_buffer=np.zeros(new + 1)
+        )
 
     @property
     def progress(self) -> float:
@@ -324,8 +412,16 @@ def kernel_module(C, name: str):
     return importlib.import_module(name)
 
 
-def grow_tree(problem: Problem, mode: str, rows, weights, depth: int, used, monitor: Monitor,
-              compiled: bool = True) -> Node:
+def grow_tree(
+    problem: Problem,
+    mode: str,
+    rows,
+    weights,
+    depth: int,
+    used,
+    monitor: Monitor,
+    compiled: bool = True,
+) -> Node:
     """Grow a tree (or the subtree below a node holding ``rows``)."""
     C = kernels(compiled)
     growth = Growth(problem, mode, rows, weights, depth, used, monitor, C)
@@ -340,15 +436,25 @@ def grow_tree(problem: Problem, mode: str, rows, weights, depth: int, used, moni
     return to_nodes(problem, holder, n, monitor, C)
 
 
-def grow_stepwise(problem: Problem, mode: str, monitor: Monitor, compiled: bool = True
-                  ) -> Iterator[tuple[Node, int, float, tuple[tuple[int, float], ...]]]:
+def grow_stepwise(
+    problem: Problem, mode: str, monitor: Monitor, compiled: bool = True
+) -> Iterator[tuple[Node, int, float, tuple[tuple[int, float], ...]]]:
     """Expand one node at a time, yielding ``(tree so far, id of the node just split, its
     priority, queue)``: the queue is the open leaves as (id, priority) in the order they
     will be taken, a priority being the node's share of the weight times its split's gain."""
     C = kernels(compiled)
     data = problem.data
-    growth = Growth(problem, mode, np.arange(data.n_rows), data.weight[:data.n_rows], 0,
-                    frozenset(), monitor, C, stepwise=True)
+    growth = Growth(
+        problem,
+        mode,
+        np.arange(data.n_rows),
+        data.weight[: data.n_rows],
+        0,
+        frozenset(),
+        monitor,
+        C,
+        stepwise=True,
+    )
     growth.run(CHUNK_WORK, step=True)  # the root
     while True:
         status = growth.run(1 << 62, step=True)
@@ -379,10 +485,21 @@ def kernel_params(s, n_classes: int, n_stats: int, histogram, small, local, C=No
     if s.criterion == "gain_ratio":
         select = C45_RULE if s.algorithm == "c45" else BY_RATIO
     return Params(
-        codes[s.impurity], int(s.binary), select, int(s.growth == "best"), n_classes,
-        n_stats, -1 if s.max_depth is None else int(s.max_depth),
-        -1 if s.max_leaves is None else int(s.max_leaves), int(histogram), int(small), int(local),
-        float(s.min_samples_split), float(s.min_samples_leaf), float(s.min_gain))
+        codes[s.impurity],
+        int(s.binary),
+        select,
+        int(s.growth == "best"),
+        n_classes,
+        n_stats,
+        -1 if s.max_depth is None else int(s.max_depth),
+        -1 if s.max_leaves is None else int(s.max_leaves),
+        int(histogram),
+        int(small),
+        int(local),
+        float(s.min_samples_split),
+        float(s.min_samples_leaf),
+        float(s.min_gain),
+    )
 
 
 #: Nodes made per batch: each batch's numbers become Python objects together, not the whole tree's.
@@ -411,33 +528,53 @@ def _nodes(problem: Problem, arrays: list, n: int, monitor: Monitor, C, keep: bo
     thr, gain, ratio = nodes.threshold[:n].copy(), nodes.gain[:n].copy(), nodes.ratio[:n].copy()
     group_at, fraction = nodes.group_at[:n].copy(), nodes.fraction[:n].copy()
     stats = nodes.stats[:n][order]
-    numbers = NodeNumbers(np.zeros(0) if problem.regression else stats, nodes.weight[:n][order],
-                          np.asarray(problem.impurity(stats), dtype=np.float64).reshape(n),
-                          _mean_target(stats) if problem.regression else np.broadcast_to(np.nan, n))
+    numbers = NodeNumbers(
+        np.zeros(0) if problem.regression else stats,
+        nodes.weight[:n][order],
+        np.asarray(problem.impurity(stats), dtype=np.float64).reshape(n),
+        _mean_target(stats) if problem.regression else np.broadcast_to(np.nan, n),
+    )
     branch = groups.branch
     del nodes, groups, stats
     built: list = [None] * n
     for end in range(n, 0, -NODE_BATCH):  # reverse pre-order: children before their parent
         monitor.check()
-        batch = order[max(end - NODE_BATCH, 0):end][::-1]
+        batch = order[max(end - NODE_BATCH, 0) : end][::-1]
         for i, node_id, d, k, c0, j, cut, g, r, at in zip(
-                batch.tolist(), ids[batch].tolist(), depth[batch].tolist(), nchild[batch].tolist(),
-                child0[batch].tolist(), attr[batch].tolist(), thr[batch].tolist(),
-                gain[batch].tolist(), ratio[batch].tolist(), group_at[batch].tolist(), strict=True):
+            batch.tolist(),
+            ids[batch].tolist(),
+            depth[batch].tolist(),
+            nchild[batch].tolist(),
+            child0[batch].tolist(),
+            attr[batch].tolist(),
+            thr[batch].tolist(),
+            gain[batch].tolist(),
+            ratio[batch].tolist(),
+            group_at[batch].tolist(),
+            strict=True,
+        ):
             split, children, node_stats = None, (), NO_STATS
             if k:
-                fractions = tuple(fraction[c0:c0 + k].tolist())
+                fractions = tuple(fraction[c0 : c0 + k].tolist())
                 if not attrs[j].is_nominal:
-                    split = Split(j, THRESHOLD, fractions, threshold=_threshold(problem, j, cut, binary))
+                    split = Split(
+                        j, THRESHOLD, fractions, threshold=_threshold(problem, j, cut, binary)
+                    )
                 elif binary:
-                    where = branch[at:at + len(attrs[j].categories)]
-                    split = Split(j, SUBSET, fractions, groups=(
-                        tuple(np.flatnonzero(where == 0).tolist()),
-                        tuple(np.flatnonzero(where == 1).tolist())))
+                    where = branch[at : at + len(attrs[j].categories)]
+                    split = Split(
+                        j,
+                        SUBSET,
+                        fractions,
+                        groups=(
+                            tuple(np.flatnonzero(where == 0).tolist()),
+                            tuple(np.flatnonzero(where == 1).tolist()),
+                        ),
+                    )
                 else:
                     split = Split(j, MULTIWAY, fractions, groups=tuple((v,) for v in range(k)))
-                children = tuple(built[c0:c0 + k])
-                built[c0:c0 + k] = [None] * k
+                children = tuple(built[c0 : c0 + k])
+                built[c0 : c0 + k] = [None] * k
                 node_stats = SplitScores(g, r)
             built[i] = ArrayNode.make(numbers, node_id, d, split, children, node_stats)
     return built[0], ids

@@ -132,8 +132,18 @@ def _give_slot(hist, state, slot):
 def _build_hist(hist, slot, sp, s, e, K):
     H = hist.pool[slot]
     H[:] = 0.0
-    accumulate(H, hist.codes, sp.arena.entry, sp.arena.weight, s, e, sp.data.cls,
-               sp.data.target, K, hist.n_bins)
+    accumulate(
+        H,
+        hist.codes,
+        sp.arena.entry,
+        sp.arena.weight,
+        s,
+        e,
+        sp.data.cls,
+        sp.data.target,
+        K,
+        hist.n_bins,
+    )
 
 
 @njit(cache=True, linked=True)
@@ -261,12 +271,26 @@ def evaluate(i, sp, par, nodes, hist, work, cand, groups, state):
             work.known[j] = n
             if data.has_missing[j] and par.binary == 0 and data.kind[j] == NUMERIC:
                 work.known[j] = n - _count_missing(j, sp, s, e)
-        score_histogram(H, work.known, data.kind, data.n_categories, hist.n_bins, hist.low,
-                        hist.high, work.used, par, weight, work, cand, flog)
+        score_histogram(
+            H,
+            work.known,
+            data.kind,
+            data.n_categories,
+            hist.n_bins,
+            hist.low,
+            hist.high,
+            work.used,
+            par,
+            weight,
+            work,
+            cand,
+            flog,
+        )
         done += p * H.shape[1]
     for j in range(p):
-        if binned and not (data.kind[j] == NOMINAL
-                           and data.n_categories[j] > MAX_BINNED_CATEGORIES):
+        if binned and not (
+            data.kind[j] == NOMINAL and data.n_categories[j] > MAX_BINNED_CATEGORIES
+        ):
             continue  # scored from the histogram
         cand.valid[j] = 0
         if work.used[j]:
@@ -280,8 +304,23 @@ def evaluate(i, sp, par, nodes, hist, work, cand, groups, state):
                 score_table(j, work.table[:V], V, par, weight, work, cand)
         elif par.histogram == 0:
             a = data.numeric_index[j]
-            scan_sorted(j, data.values[j * N:(j + 1) * N], sp.entry_weight, data.cls,
-                        data.target, arena.order[a], s, n, stats, unit, par, weight, work, cand, flog)
+            scan_sorted(
+                j,
+                data.values[j * N : (j + 1) * N],
+                sp.entry_weight,
+                data.cls,
+                data.target,
+                arena.order[a],
+                s,
+                n,
+                stats,
+                unit,
+                par,
+                weight,
+                work,
+                cand,
+                flog,
+            )
         else:
             _score_small_numeric(j, i, sp, par, nodes, work, cand)
         done += n
@@ -297,8 +336,9 @@ def evaluate(i, sp, par, nodes, hist, work, cand, groups, state):
     nodes.fraction1[i] = cand.fraction1[best]
     if not data.has_missing[best]:
         nodes.n_missing[i] = 0
-    elif binned and not (data.kind[best] == NOMINAL
-                         and data.n_categories[best] > MAX_BINNED_CATEGORIES):
+    elif binned and not (
+        data.kind[best] == NOMINAL and data.n_categories[best] > MAX_BINNED_CATEGORIES
+    ):
         nodes.n_missing[i] = _count_missing(best, sp, s, e)
     else:  # the scorer counted the entries with a value
         nodes.n_missing[i] = n - cand.n_known[best]
@@ -431,8 +471,14 @@ def stops(c, par, nodes, tmp):
     imp = impurity(stats, K, par.impurity, tmp)
     total = size_of(stats, K) if K > 0 else 0.0
     pure = is_pure(top_class_weight(stats, K), total, K == 0, imp)
-    return stops_before_search(nodes.weight[c], nodes.depth[c], pure, par.min_samples_split,
-                               par.min_samples_leaf, par.max_depth)
+    return stops_before_search(
+        nodes.weight[c],
+        nodes.depth[c],
+        pure,
+        par.min_samples_split,
+        par.min_samples_leaf,
+        par.max_depth,
+    )
 
 
 @njit(cache=True, linked=True)
@@ -509,7 +555,7 @@ def partition(i, sp, par, nodes, hist, work, groups, state, depth_first):
     else:
         base = state.arena_top[0]
         state.arena_top[0] += total
-    offsets, pos = work.offsets[:nb], work.offsets[nb:2 * nb]
+    offsets, pos = work.offsets[:nb], work.offsets[nb : 2 * nb]
     at = 0
     for b in range(nb - 1, -1, -1):  # last branch first
         offsets[b] = base + at
@@ -518,8 +564,9 @@ def partition(i, sp, par, nodes, hist, work, groups, state, depth_first):
     state.n_nodes[0] += nb
     for b in range(nb):
         pos[b] = offsets[b] - base
-    _distribute_entries(arena, s, e, base, sp.entry_branch, fractions, nb, pos, sp.buffer,
-                        sp.weight_buffer)
+    _distribute_entries(
+        arena, s, e, base, sp.entry_branch, fractions, nb, pos, sp.buffer, sp.weight_buffer
+    )
     unit = nodes.unit[i] == 1
     leaves = True  # every child stops: no search will read the children's sorted orders
     for b in range(nb):
@@ -539,8 +586,9 @@ def partition(i, sp, par, nodes, hist, work, groups, state, depth_first):
     for a in range(arena.order.shape[0] if not leaves else 0):
         for b in range(nb):
             pos[b] = offsets[b] - base
-        _distribute_order(arena.order[a], s, e, base, sp.entry_branch, fractions, nb, pos,
-                          sp.buffer)
+        _distribute_order(
+            arena.order[a], s, e, base, sp.entry_branch, fractions, nb, pos, sp.buffer
+        )
     nodes.child0[i], nodes.n_children[i] = c0, nb
     if par.histogram == 1:
         _children_hists(i, c0, nb, sp, par, nodes, hist, state)
@@ -608,14 +656,20 @@ def _room(i, sp, par, nodes, groups, state, max_categories):
     if state.n_nodes[0] + nb > nodes.start.shape[0]:
         state.need_nodes[0] = state.n_nodes[0] + nb
         ok = False
-    if par.binary == 1 and max_categories > 0 \
-            and state.groups_used[0] + nb * max_categories > groups.branch.shape[0]:
+    if (
+        par.binary == 1
+        and max_categories > 0
+        and state.groups_used[0] + nb * max_categories > groups.branch.shape[0]
+    ):
         state.need_groups[0] = state.groups_used[0] + nb * max_categories
         ok = False
     n = nodes.end[i] - nodes.start[i]
     need = n + nodes.n_missing[i] * (nb - 1)
-    end = nodes.start[i] + need if par.best_first == 0 or nodes.n_missing[i] == 0 \
+    end = (
+        nodes.start[i] + need
+        if par.best_first == 0 or nodes.n_missing[i] == 0
         else state.arena_top[0] + need
+    )
     if end > sp.arena.entry.shape[0]:
         state.need_arena[0] = end
         ok = False
@@ -676,7 +730,7 @@ def _local_orders(s, n, gsp, lsp, hist, binned):
         a = gdata.numeric_index[j]
         if a < 0:
             continue
-        values = ldata.values[j * stride:j * stride + n]
+        values = ldata.values[j * stride : j * stride + n]
         row = larena.order[a]
         if not binned:
             idx = np.argsort(values, kind="mergesort")
@@ -846,8 +900,9 @@ def run(budget, step, gsp, lsp, par, lpar, nodes, heap, hist, work, cand, groups
             if want > nodes.start.shape[0]:
                 state.need_nodes[0] = want
                 return NEEDS_ROOM
-            got = build_local(i, gsp, lsp, par, lpar, nodes, hist, work, cand, groups, state,
-                              max_categories)
+            got = build_local(
+                i, gsp, lsp, par, lpar, nodes, hist, work, cand, groups, state, max_categories
+            )
             if got < 0:
                 return NEEDS_ROOM
             _heap_pop(heap, state)
@@ -872,8 +927,11 @@ def run(budget, step, gsp, lsp, par, lpar, nodes, heap, hist, work, cand, groups
         c0 = partition(i, gsp, par, nodes, hist, work, groups, state, par.best_first == 0)
         done += (nodes.end[i] - nodes.start[i]) * (gsp.arena.order.shape[0] + 1)
         for c in range(c0, c0 + nb):
-            if par.local == 1 and 0 < nodes.end[c] - nodes.start[c] < par.small \
-                    and not stops(c, par, nodes, work.tmp):  # (a leaf's orders may be stale)
+            if (
+                par.local == 1
+                and 0 < nodes.end[c] - nodes.start[c] < par.small
+                and not stops(c, par, nodes, work.tmp)
+            ):  # (a leaf's orders may be stale)
                 nodes.local[c] = 1
                 continue
             done += evaluate(c, gsp, par, nodes, hist, work, cand, groups, state)

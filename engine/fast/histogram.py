@@ -69,8 +69,14 @@ def _bounds(values, codes, nb):
     return lo, hi
 
 
-def bin_columns(X: np.ndarray, rows: np.ndarray, categories: np.ndarray, max_bins: int,
-                whole: bool = False, check=lambda: None):
+def bin_columns(
+    X: np.ndarray,
+    rows: np.ndarray,
+    categories: np.ndarray,
+    max_bins: int,
+    whole: bool = False,
+    check=lambda: None,
+):
     """Codes (entries x attributes, uint8), bins per attribute, and each bin's value range.
 
     ``categories[j]`` > 0 marks a nominal attribute, which keeps its category codes
@@ -90,7 +96,9 @@ def bin_columns(X: np.ndarray, rows: np.ndarray, categories: np.ndarray, max_bin
         missing = np.isnan(x)
         if categories[j] > 0:
             if categories[j] <= MAX_BINNED_CATEGORIES:
-                codes[:, j] = np.where(missing, MISSING_CODE, np.where(missing, 0.0, x)).astype(np.uint8)
+                codes[:, j] = np.where(missing, MISSING_CODE, np.where(missing, 0.0, x)).astype(
+                    np.uint8
+                )
                 nbins[j] = categories[j]
             else:
                 codes[:, j] = 0
@@ -100,10 +108,10 @@ def bin_columns(X: np.ndarray, rows: np.ndarray, categories: np.ndarray, max_bin
         nbins[j] = nb
         for a in range(0, m, BLOCK_ROWS):
             check()
-            part, gap = x[a:a + BLOCK_ROWS], missing[a:a + BLOCK_ROWS]
+            part, gap = x[a : a + BLOCK_ROWS], missing[a : a + BLOCK_ROWS]
             code = np.searchsorted(edges, part, side="left").astype(np.uint8)
             code[gap] = MISSING_CODE
-            codes[a:a + BLOCK_ROWS, j] = code
+            codes[a : a + BLOCK_ROWS, j] = code
             known = ~gap
             if known.any():  # each bin's value range: the blocks' ranges combined
                 low, high = _bounds(part[known], code[known], nb)
@@ -140,8 +148,9 @@ def subtract(H, G):
 
 
 @njit(cache=True)
-def score_histogram(H, known, kind, n_categories, n_bins, low, high, skip, par, node_weight,
-                    work, cand, flog):
+def score_histogram(
+    H, known, kind, n_categories, n_bins, low, high, skip, par, node_weight, work, cand, flog
+):
     """Score every attribute not in ``skip`` from the node histogram ``H`` into ``cand``.
 
     ``known[j]``: the node's entries with a value of attribute ``j`` (C4.5's minimum

@@ -35,8 +35,12 @@ UNCOMPILED_MAX_CELLS = 4_000
 UNCOMPILED_SECONDS = 1.0
 
 #: The modules with kernels, each after those it imports.
-MODULES = ("engine.fast.kernels", "engine.fast.sweeps", "engine.fast.histogram",
-           "engine.fast.growth_loop")
+MODULES = (
+    "engine.fast.kernels",
+    "engine.fast.sweeps",
+    "engine.fast.histogram",
+    "engine.fast.growth_loop",
+)
 #: What the kernel modules import only when numba is there to compile them.
 _NUMBA_ONLY = "engine.fast.compile.jit"
 

@@ -30,8 +30,12 @@ except ImportError:  # pragma: no cover - exercised on machines without numba
 
 #: Impurity codes (the order of ``IMPURITY_CODES``).
 GINI, ENTROPY, MISCLASSIFICATION, SQUARED_ERROR = 0, 1, 2, 3
-IMPURITY_CODES = {"gini": GINI, "entropy": ENTROPY, "misclassification": MISCLASSIFICATION,
-                  "squared_error": SQUARED_ERROR}
+IMPURITY_CODES = {
+    "gini": GINI,
+    "entropy": ENTROPY,
+    "misclassification": MISCLASSIFICATION,
+    "squared_error": SQUARED_ERROR,
+}
 #: numpy adds up to this many numbers in one pairwise block (8 running sums).
 PAIRWISE_BLOCK = 128
 
@@ -188,7 +192,10 @@ def gain_two_whole(left, right, K, code, imp_parent, known_w, tmp):
     :func:`engine.learn.splitting.score_threshold_cart` (the test oracle) uses for such nodes."""
     sl = size_of(left, K)
     sr = size_of(right, K)
-    return imp_parent - (sl * impurity(left, K, code, tmp) + sr * impurity(right, K, code, tmp)) / known_w
+    return (
+        imp_parent
+        - (sl * impurity(left, K, code, tmp) + sr * impurity(right, K, code, tmp)) / known_w
+    )
 
 
 @njit(cache=True, linked=True)

@@ -26,10 +26,21 @@ MAX_BINNED_CATEGORIES = 255
 #: whether it counts toward C4.5's average gain, its row of ``Arena.order`` (-1: nominal),
 #: whether it has missing values at all, and the attributes excluded from the start
 #: (used by multiway splits above the node a subtree grows from).
-Training = namedtuple("Training", [
-    "values", "n_entries", "cls", "target", "kind", "n_categories", "counted",
-    "numeric_index", "has_missing", "used_above",
-])
+Training = namedtuple(
+    "Training",
+    [
+        "values",
+        "n_entries",
+        "cls",
+        "target",
+        "kind",
+        "n_categories",
+        "counted",
+        "numeric_index",
+        "has_missing",
+        "used_above",
+    ],
+)
 
 #: Node segments: entries and their weights, and per numeric attribute the entries sorted.
 Arena = namedtuple("Arena", ["entry", "weight", "order"])
@@ -39,17 +50,33 @@ Arena = namedtuple("Arena", ["entry", "weight", "order"])
 #: of each entry at the node being scored) and partition buffers. A private copy of a small
 #: node's entries writes its values through ``private_values`` (``data.values`` is the same
 #: memory, read-only, so both spaces have one type and the kernels compile once).
-Space = namedtuple("Space", ["data", "arena", "entry_branch", "entry_weight", "buffer",
-                             "weight_buffer", "private_values"])
+Space = namedtuple(
+    "Space",
+    ["data", "arena", "entry_branch", "entry_weight", "buffer", "weight_buffer", "private_values"],
+)
 
 #: The settings as numbers. ``select``: BY_GAIN, BY_RATIO or C45_RULE; ``max_depth`` and
 #: ``max_leaves`` -1 for none; ``small``: nodes with fewer entries are grown whole on a
 #: private copy (``local`` = 1) or, with histograms, scored on their own sorted values.
-Params = namedtuple("Params", [
-    "impurity", "binary", "select", "best_first", "n_classes", "n_stats", "max_depth",
-    "max_leaves", "histogram", "small", "local", "min_samples_split", "min_samples_leaf",
-    "min_gain",
-])
+Params = namedtuple(
+    "Params",
+    [
+        "impurity",
+        "binary",
+        "select",
+        "best_first",
+        "n_classes",
+        "n_stats",
+        "max_depth",
+        "max_leaves",
+        "histogram",
+        "small",
+        "local",
+        "min_samples_split",
+        "min_samples_leaf",
+        "min_gain",
+    ],
+)
 
 #: One row per node. ``attribute`` is the chosen split's attribute (-1: a leaf); the split
 #: is at ``threshold`` (numeric; ``cut_bin`` in the histogram mode) or into the groups at
@@ -57,13 +84,47 @@ Params = namedtuple("Params", [
 #: ``fraction1`` are a two-way candidate's branch fractions and ``fraction`` the node's own
 #: as a child; ``n_missing``: entries missing the chosen attribute; ``unit``: all weights 1;
 #: ``slot``: the node's histogram in the pool (-1: none); ``local``: to be grown whole.
-Nodes = namedtuple("Nodes", [
-    "start", "end", "depth", "parent", "child0", "n_children", "attribute", "cut_bin",
-    "group_at", "n_missing", "slot", "local", "unit", "weight", "threshold", "gain", "ratio",
-    "fraction0", "fraction1", "fraction", "stats",
-])
-NODE_INT_FIELDS = ("start", "end", "depth", "parent", "child0", "n_children", "attribute",
-                   "cut_bin", "group_at", "n_missing", "slot", "local", "unit")
+Nodes = namedtuple(
+    "Nodes",
+    [
+        "start",
+        "end",
+        "depth",
+        "parent",
+        "child0",
+        "n_children",
+        "attribute",
+        "cut_bin",
+        "group_at",
+        "n_missing",
+        "slot",
+        "local",
+        "unit",
+        "weight",
+        "threshold",
+        "gain",
+        "ratio",
+        "fraction0",
+        "fraction1",
+        "fraction",
+        "stats",
+    ],
+)
+NODE_INT_FIELDS = (
+    "start",
+    "end",
+    "depth",
+    "parent",
+    "child0",
+    "n_children",
+    "attribute",
+    "cut_bin",
+    "group_at",
+    "n_missing",
+    "slot",
+    "local",
+    "unit",
+)
 
 #: The frontier: a binary heap of nodes keyed by (key, tie) (depth-first: a LIFO stack).
 Heap = namedtuple("Heap", ["node", "key", "tie"])
@@ -79,24 +140,72 @@ Groups = namedtuple("Groups", ["branch"])
 #: Counters, each a one-element array the kernels update: nodes made, frontier size,
 #: leaves, pushes, free histogram slots, arena top (best-first), group entries used,
 #: the node last expanded and, when a kernel returns for more room, what it needs.
-State = namedtuple("State", [
-    "n_nodes", "heap_size", "leaves", "pushes", "free_slots", "arena_top", "groups_used",
-    "last_expanded", "need_nodes", "need_arena", "need_local", "need_groups", "settled",
-    "total_weight",
-])
+State = namedtuple(
+    "State",
+    [
+        "n_nodes",
+        "heap_size",
+        "leaves",
+        "pushes",
+        "free_slots",
+        "arena_top",
+        "groups_used",
+        "last_expanded",
+        "need_nodes",
+        "need_arena",
+        "need_local",
+        "need_groups",
+        "settled",
+        "total_weight",
+    ],
+)
 
 #: Per-attribute results of a node's split search.
-Candidates = namedtuple("Candidates", [
-    "valid", "gain", "ratio", "threshold", "fraction0", "fraction1", "cut", "n_known",
-])
+Candidates = namedtuple(
+    "Candidates",
+    [
+        "valid",
+        "gain",
+        "ratio",
+        "threshold",
+        "fraction0",
+        "fraction1",
+        "cut",
+        "n_known",
+    ],
+)
 
 #: Scratch vectors for one node's scoring.
-Work = namedtuple("Work", [
-    "total", "left", "right", "best_left", "tmp", "sizes", "tmp2", "parent", "gains", "cuts",
-    "table", "item_bin", "item_stats", "item_value", "value_buffer", "weight_buffer2",
-    "order_buffer", "entry_buffer", "mask", "best_mask", "offsets", "counts", "flog", "used",
-    "known",
-])
+Work = namedtuple(
+    "Work",
+    [
+        "total",
+        "left",
+        "right",
+        "best_left",
+        "tmp",
+        "sizes",
+        "tmp2",
+        "parent",
+        "gains",
+        "cuts",
+        "table",
+        "item_bin",
+        "item_stats",
+        "item_value",
+        "value_buffer",
+        "weight_buffer2",
+        "order_buffer",
+        "entry_buffer",
+        "mask",
+        "best_mask",
+        "offsets",
+        "counts",
+        "flog",
+        "used",
+        "known",
+    ],
+)
 
 
 def new_state() -> State:

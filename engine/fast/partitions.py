@@ -37,13 +37,27 @@ BY_BIN, BY_THRESHOLD, BY_CATEGORY, BY_GROUP = 0, 1, 2, 3
 #: ``group_at``: where a two-group split's category branches start in ``groups`` (-1: a
 #: category absent at the split); ``fraction``: the node's share of its parent's missing
 #: values; ``slot``: a leaf's row in the outputs (-1: a leaf no longer open).
-Route = namedtuple("Route", ["rule", "attribute", "cut_bin", "threshold", "child0", "n_children",
-                             "fraction", "group_at", "slot", "groups"])
+Route = namedtuple(
+    "Route",
+    [
+        "rule",
+        "attribute",
+        "cut_bin",
+        "threshold",
+        "child0",
+        "n_children",
+        "fraction",
+        "group_at",
+        "slot",
+        "groups",
+    ],
+)
 
 #: Per output slot: its histogram in ``H`` (-1: none) and whether its rows are gathered; the
 #: outputs: statistics, entries, histograms, and the gathered (row, weight, slot) triples.
-Leaves = namedtuple("Leaves", ["hist", "gather", "stats", "entries", "H", "rows", "weights",
-                               "slots"])
+Leaves = namedtuple(
+    "Leaves", ["hist", "gather", "stats", "entries", "H", "rows", "weights", "slots"]
+)
 
 
 # The route's arrays are taken one by one, not as the Route tuple: a tuple of ten arrays
@@ -51,8 +65,7 @@ Leaves = namedtuple("Leaves", ["hist", "gather", "stats", "entries", "H", "rows"
 # count raised and lowered at each node a row passed, ten times the routing itself
 # (150 ms instead of 15 ms for 250,000 rows at depth 12).
 @njit(cache=True, linked=True)
-def _branch(rule, attribute, cut_bin, threshold, group_at, groups, node, codes, X, i,
-            missing_code):
+def _branch(rule, attribute, cut_bin, threshold, group_at, groups, node, codes, X, i, missing_code):
     """The branch row ``i`` takes at split ``node``, or -1 when its value is missing there."""
     j = attribute[node]
     r = rule[node]
@@ -72,8 +85,25 @@ def _branch(rule, attribute, cut_bin, threshold, group_at, groups, node, codes, 
 
 
 @njit(cache=True, nogil=True)
-def _reach(rule, attribute, cut_bin, threshold, child0, n_children, fraction, group_at, slot,
-           groups, codes, X, weight, missing_code, rows, weights, slots):
+def _reach(
+    rule,
+    attribute,
+    cut_bin,
+    threshold,
+    child0,
+    n_children,
+    fraction,
+    group_at,
+    slot,
+    groups,
+    codes,
+    X,
+    weight,
+    missing_code,
+    rows,
+    weights,
+    slots,
+):
     """Every (row, weight, slot) a row reaches at an open leaf, in row order (a row's
     leaves in branch order); returns how many, writing only as many as ``rows`` holds."""
     n = codes.shape[0]
@@ -96,8 +126,19 @@ def _reach(rule, attribute, cut_bin, threshold, child0, n_children, fraction, gr
                         rows[m], weights[m], slots[m] = i, w, s
                     m += 1
                 continue
-            b = _branch(rule, attribute, cut_bin, threshold, group_at, groups, node, codes, X,
-                        i, missing_code)
+            b = _branch(
+                rule,
+                attribute,
+                cut_bin,
+                threshold,
+                group_at,
+                groups,
+                node,
+                codes,
+                X,
+                i,
+                missing_code,
+            )
             c0 = child0[node]
             if b >= 0:
                 stack_node[top], stack_weight[top] = c0 + b, w
@@ -112,8 +153,9 @@ def _reach(rule, attribute, cut_bin, threshold, child0, n_children, fraction, gr
 
 
 @njit(cache=True, nogil=True)
-def accumulate_leaves(route, leaves, codes, X, cls, target, weight, K, n_bins, missing_code,
-                      count_entries):
+def accumulate_leaves(
+    route, leaves, codes, X, cls, target, weight, K, n_bins, missing_code, count_entries
+):
     """Route every row to the open leaves it reaches and add it there (module docstring).
 
     Rows are routed first, then added leaf by leaf (a stable counting sort by slot, so each
@@ -126,16 +168,41 @@ def accumulate_leaves(route, leaves, codes, X, cls, target, weight, K, n_bins, m
     enlarges the buffers and runs again.
     """
     n, p = codes.shape[0], codes.shape[1]
-    hist, gather, stats, entries, H = leaves.hist, leaves.gather, leaves.stats, leaves.entries, leaves.H
+    hist, gather, stats, entries, H = (
+        leaves.hist,
+        leaves.gather,
+        leaves.stats,
+        leaves.entries,
+        leaves.H,
+    )
     S = stats.shape[1]
     n_slots = stats.shape[0]
     capacity = n + n // 8 + 16  # rows with missing values may reach several leaves
     while True:
-        rows, weights, slots = (np.empty(capacity, np.int64), np.empty(capacity),
-                                np.empty(capacity, np.int64))
-        m = _reach(route.rule, route.attribute, route.cut_bin, route.threshold, route.child0,
-                   route.n_children, route.fraction, route.group_at, route.slot, route.groups,
-                   codes, X, weight, missing_code, rows, weights, slots)
+        rows, weights, slots = (
+            np.empty(capacity, np.int64),
+            np.empty(capacity),
+            np.empty(capacity, np.int64),
+        )
+        m = _reach(
+            route.rule,
+            route.attribute,
+            route.cut_bin,
+            route.threshold,
+            route.child0,
+            route.n_children,
+            route.fraction,
+            route.group_at,
+            route.slot,
+            route.groups,
+            codes,
+            X,
+            weight,
+            missing_code,
+            rows,
+            weights,
+            slots,
+        )
         if m <= capacity:
             break
         capacity = m
@@ -189,7 +256,12 @@ def accumulate_leaves(route, leaves, codes, X, cls, target, weight, K, n_bins, m
 def node_statistics(route, X, cls, target, weight, K, stats):
     """Add every row to the statistics of each node it passes (``stats[node]``), routing
     by value (``Route.rule`` is never ``BY_BIN`` here)."""
-    rule, attribute, cut_bin, threshold = route.rule, route.attribute, route.cut_bin, route.threshold
+    rule, attribute, cut_bin, threshold = (
+        route.rule,
+        route.attribute,
+        route.cut_bin,
+        route.threshold,
+    )
     child0, n_children, fraction = route.child0, route.n_children, route.fraction
     group_at, groups = route.group_at, route.groups
     n = X.shape[0]
@@ -207,8 +279,7 @@ def node_statistics(route, X, cls, target, weight, K, stats):
             k = n_children[node]
             if k == 0:
                 continue
-            b = _branch(rule, attribute, cut_bin, threshold, group_at, groups, node, codes, X,
-                        i, 0)
+            b = _branch(rule, attribute, cut_bin, threshold, group_at, groups, node, codes, X, i, 0)
             c0 = child0[node]
             if b >= 0:
                 stack_node[top], stack_weight[top] = c0 + b, w
@@ -221,8 +292,9 @@ def node_statistics(route, X, cls, target, weight, K, stats):
                         top += 1
 
 
-def bin_codes(X: np.ndarray, edges: list, n_bins: np.ndarray, nominal: np.ndarray,
-              dtype) -> np.ndarray:
+def bin_codes(
+    X: np.ndarray, edges: list, n_bins: np.ndarray, nominal: np.ndarray, dtype
+) -> np.ndarray:
     """Histogram codes of a partition's rows (rows x attributes, C order so that a row's
     codes are together): a numeric value's bin by the cut points ``edges[j]`` (``value <=
     edges[j][k]``: bin <= k, as :func:`engine.fast.histogram.bin_columns` codes), a category

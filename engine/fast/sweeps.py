@@ -102,9 +102,30 @@ def _proxy(left, total, sl, sr, K, code, flog):
 
 
 @njit(cache=True, inline="always")
-def _consider_cut(pos, left, right, total, K, code, binary, whole, imp_parent, known_frac,
-                  known_w, msl, min_split, best_left, tmp, gains, cuts, flog, best, best_pos,
-                  ncut, pbest):
+def _consider_cut(
+    pos,
+    left,
+    right,
+    total,
+    K,
+    code,
+    binary,
+    whole,
+    imp_parent,
+    known_frac,
+    known_w,
+    msl,
+    min_split,
+    best_left,
+    tmp,
+    gains,
+    cuts,
+    flog,
+    best,
+    best_pos,
+    ncut,
+    pbest,
+):
     """One admissible-or-not cut with ``left`` below it: the sweeps' shared step.
 
     Binary (CART): keeps the first maximum and its left statistics. Otherwise (C4.5):
@@ -131,8 +152,10 @@ def _consider_cut(pos, left, right, total, K, code, binary, whole, imp_parent, k
     elif c45_cut_admissible(sl, sr, min_split):
         # Only cuts within WEKA_EPS of the best gain matter to C4.5's pick.
         num, den = _proxy(left, total, sl, sr, K, code, flog)
-        if den == 0.0 or num >= (pbest - (WEKA_EPS * (sl + sr) / known_frac
-                                          + PROXY_SLACK * abs(pbest))) * den:
+        if (
+            den == 0.0
+            or num >= (pbest - (WEKA_EPS * (sl + sr) / known_frac + PROXY_SLACK * abs(pbest))) * den
+        ):
             for k in range(left.shape[0]):
                 right[k] = total[k] - left[k]
             gains[ncut] = gain_two(left, right, K, code, imp_parent, known_frac, tmp)
@@ -153,9 +176,33 @@ def _sweep_sorted_for(fixed_K=None, fixed_code=None, fixed_binary=None, fixed_wh
     its own, where inlining eight copies into one took a sixth of the one-time compile."""
 
     @njit(linked=True)
-    def sweep(col, unit, weight_of, cls, target, seg, lo, n, K, code, binary, whole, total,
-              imp_parent, known_frac, known_w, msl, min_split, left, right, best_left, tmp,
-              gains, cuts, flog):
+    def sweep(
+        col,
+        unit,
+        weight_of,
+        cls,
+        target,
+        seg,
+        lo,
+        n,
+        K,
+        code,
+        binary,
+        whole,
+        total,
+        imp_parent,
+        known_frac,
+        known_w,
+        msl,
+        min_split,
+        left,
+        right,
+        best_left,
+        tmp,
+        gains,
+        cuts,
+        flog,
+    ):
         """Score every cut of the sorted entries ``seg[lo:lo + n]`` (all with known values;
         their weights ``weight_of[entry]``, or 1 when ``unit``): (best gain, its position,
         admissible cuts).
@@ -181,9 +228,29 @@ def _sweep_sorted_for(fixed_K=None, fixed_code=None, fixed_binary=None, fixed_wh
             nxt = col[seg[lo + i + 1]]
             if distinct(x, nxt, binary):
                 best, best_i, ncut, pbest = _consider_cut(
-                    i, left, right, total, K, code, binary, whole, imp_parent, known_frac,
-                    known_w, msl, min_split, best_left, tmp, gains, cuts, flog, best, best_i,
-                    ncut, pbest)
+                    i,
+                    left,
+                    right,
+                    total,
+                    K,
+                    code,
+                    binary,
+                    whole,
+                    imp_parent,
+                    known_frac,
+                    known_w,
+                    msl,
+                    min_split,
+                    best_left,
+                    tmp,
+                    gains,
+                    cuts,
+                    flog,
+                    best,
+                    best_i,
+                    ncut,
+                    pbest,
+                )
             x = nxt
         return best, best_i, ncut
 
@@ -202,14 +269,62 @@ _sweep_any = _sweep_sorted_for()
 
 
 @njit(cache=True, linked=True)
-def sweep_sorted(col, unit, weight_of, cls, target, seg, lo, n, K, code, binary, whole, total,
-                 imp_parent, known_frac, known_w, msl, min_split, left, right, best_left, tmp,
-                 gains, cuts, flog):
+def sweep_sorted(
+    col,
+    unit,
+    weight_of,
+    cls,
+    target,
+    seg,
+    lo,
+    n,
+    K,
+    code,
+    binary,
+    whole,
+    total,
+    imp_parent,
+    known_frac,
+    known_w,
+    msl,
+    min_split,
+    left,
+    right,
+    best_left,
+    tmp,
+    gains,
+    cuts,
+    flog,
+):
     """The sweep of :func:`_sweep_sorted_for` for these arguments: a copy for the common
     cases, the general one otherwise."""
-    args = (col, unit, weight_of, cls, target, seg, lo, n, K, code, binary, whole, total,
-            imp_parent, known_frac, known_w, msl, min_split, left, right, best_left, tmp,
-            gains, cuts, flog)
+    args = (
+        col,
+        unit,
+        weight_of,
+        cls,
+        target,
+        seg,
+        lo,
+        n,
+        K,
+        code,
+        binary,
+        whole,
+        total,
+        imp_parent,
+        known_frac,
+        known_w,
+        msl,
+        min_split,
+        left,
+        right,
+        best_left,
+        tmp,
+        gains,
+        cuts,
+        flog,
+    )
     if binary and code == GINI and K == 2:
         return _sweep_gini_2(*args)
     if binary and code == GINI and K == 3:
@@ -228,9 +343,29 @@ def sweep_sorted(col, unit, weight_of, cls, target, seg, lo, n, K, code, binary,
 
 
 @njit(cache=True, linked=True)
-def sweep_items(item_bin, item_stats, L, lo, hi, K, code, binary, total, imp_parent,
-                 known_frac, known_w, msl, min_split, left, right, best_left, tmp, gains, cuts,
-                 flog):
+def sweep_items(
+    item_bin,
+    item_stats,
+    L,
+    lo,
+    hi,
+    K,
+    code,
+    binary,
+    total,
+    imp_parent,
+    known_frac,
+    known_w,
+    msl,
+    min_split,
+    left,
+    right,
+    best_left,
+    tmp,
+    gains,
+    cuts,
+    flog,
+):
     """:func:`_sweep_sorted_for` over items: non-empty bins or distinct values (cuts between
     consecutive items). A node has at most a few hundred, against thousands of entries, so
     one general copy serves every class count and impurity."""
@@ -243,8 +378,29 @@ def sweep_items(item_bin, item_stats, L, lo, hi, K, code, binary, total, imp_par
             left[k] += item_stats[t, k]
         if distinct(hi[item_bin[t]], lo[item_bin[t + 1]], binary):
             best, best_t, ncut, pbest = _consider_cut(
-                t, left, right, total, K, code, binary, False, imp_parent, known_frac, known_w,
-                msl, min_split, best_left, tmp, gains, cuts, flog, best, best_t, ncut, pbest)
+                t,
+                left,
+                right,
+                total,
+                K,
+                code,
+                binary,
+                False,
+                imp_parent,
+                known_frac,
+                known_w,
+                msl,
+                min_split,
+                best_left,
+                tmp,
+                gains,
+                cuts,
+                flog,
+                best,
+                best_t,
+                ncut,
+                pbest,
+            )
     return best, best_t, ncut
 
 
@@ -277,8 +433,23 @@ def _finish_numeric(cand, j, a, b, work, gain, node_weight, known_w, K, binary):
 
 
 @njit(cache=True, linked=True)
-def scan_sorted(j, col, weight_of, cls, target, seg, lo, n, node_stats, node_unit, par,
-                node_weight, work, cand, flog):
+def scan_sorted(
+    j,
+    col,
+    weight_of,
+    cls,
+    target,
+    seg,
+    lo,
+    n,
+    node_stats,
+    node_unit,
+    par,
+    node_weight,
+    work,
+    cand,
+    flog,
+):
     """Best threshold of numeric attribute ``j`` (values ``col`` by entry) over the node's
     entries ``seg[lo:lo + n]``, sorted by value (missing values last, in entry order).
     ``flog``: a table of c log2 c when the weights are whole counts (else one element: no
@@ -316,11 +487,33 @@ def scan_sorted(j, col, weight_of, cls, target, seg, lo, n, node_stats, node_uni
         if nk < 2 * min_split:
             return
     imp_parent = impurity(total, K, code, work.tmp)
-    best, best_i, ncut = sweep_sorted(col, node_unit, weight_of, cls, target, seg, lo, nk, K, code,
-                                      binary, whole and binary, total, imp_parent, known_frac,
-                                      known_w, par.min_samples_leaf, min_split, work.left,
-                                      work.right, work.best_left, work.tmp, work.gains, work.cuts,
-                                      flog)
+    best, best_i, ncut = sweep_sorted(
+        col,
+        node_unit,
+        weight_of,
+        cls,
+        target,
+        seg,
+        lo,
+        nk,
+        K,
+        code,
+        binary,
+        whole and binary,
+        total,
+        imp_parent,
+        known_frac,
+        known_w,
+        par.min_samples_leaf,
+        min_split,
+        work.left,
+        work.right,
+        work.best_left,
+        work.tmp,
+        work.gains,
+        work.cuts,
+        flog,
+    )
     if ncut == 0:
         return
     if not binary:
@@ -366,10 +559,29 @@ def scan_items(j, L, lo, hi, n_known, par, node_weight, work, cand, flog):
         if n_known < 2 * min_split:
             return
     imp_parent = impurity(total, K, code, work.tmp)
-    best, best_t, ncut = sweep_items(item_bin, item_stats, L, lo, hi, K, code, binary, total,
-                                     imp_parent, known_frac, known_w, par.min_samples_leaf,
-                                     min_split, work.left, work.right, work.best_left, work.tmp,
-                                     work.gains, work.cuts, flog)
+    best, best_t, ncut = sweep_items(
+        item_bin,
+        item_stats,
+        L,
+        lo,
+        hi,
+        K,
+        code,
+        binary,
+        total,
+        imp_parent,
+        known_frac,
+        known_w,
+        par.min_samples_leaf,
+        min_split,
+        work.left,
+        work.right,
+        work.best_left,
+        work.tmp,
+        work.gains,
+        work.cuts,
+        flog,
+    )
     if ncut == 0:
         return
     if not binary:
@@ -411,8 +623,17 @@ def score_table(j, table, V, par, node_weight, work, cand):
     known_w = size_of(sizes, V)
     if not known_w > 0:
         return
-    g = gain_many(table, V, K, code, impurity(parent, K, code, work.tmp), known_w / node_weight,
-                  sizes, work.tmp, work.tmp2)
+    g = gain_many(
+        table,
+        V,
+        K,
+        code,
+        impurity(parent, K, code, work.tmp),
+        known_w / node_weight,
+        sizes,
+        work.tmp,
+        work.tmp2,
+    )
     if abs(g) <= WEKA_EPS:
         g = 0.0
     cand.valid[j] = 1

@@ -41,7 +41,9 @@ def make_draft(problem: Problem, rows, weights, depth: int, used=frozenset()) ->
 def partition(problem: Problem, draft: Draft) -> list[tuple[np.ndarray, np.ndarray]]:
     """Rows and weights of each branch; missing values go down every branch, weighted."""
     split = draft.candidate.split
-    return partition_rows(split, problem.data.X[draft.rows, split.attribute], draft.rows, draft.weights)
+    return partition_rows(
+        split, problem.data.X[draft.rows, split.attribute], draft.rows, draft.weights
+    )
 
 
 def freeze(problem: Problem, root: Draft) -> Node:
@@ -72,6 +74,13 @@ def to_node(problem: Problem, d: Draft, children: tuple[Node, ...]) -> Node:
         value = float("nan")
     distribution.setflags(write=False)
     return Node(
-        id=0, depth=d.depth, weight=d.weight, distribution=distribution, impurity=d.impurity,
-        value=float(value), split=split, children=children, stats=stats,
+        id=0,
+        depth=d.depth,
+        weight=d.weight,
+        distribution=distribution,
+        impurity=d.impurity,
+        value=float(value),
+        split=split,
+        children=children,
+        stats=stats,
     )

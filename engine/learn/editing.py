@@ -39,8 +39,9 @@ def make_leaf(tree: Tree, node_id: int) -> Tree:
     if node.is_leaf:
         return tree
     stats = {k: v for k, v in node.stats.items() if k not in ("gain", "gain_ratio")}
-    return replace_subtree(tree, node_id, replace(node, split=None, children=(),
-                                                  stats=MappingProxyType(stats)))
+    return replace_subtree(
+        tree, node_id, replace(node, split=None, children=(), stats=MappingProxyType(stats))
+    )
 
 
 def ranked_splits(tree: Tree, data: Encoded, settings: Settings, node_id: int) -> list[Candidate]:
@@ -58,10 +59,13 @@ def _forced(problem: Problem, attribute: int, rows, weights, threshold, groups) 
     attr = problem.data.schema.attributes[attribute]
     if threshold is None and groups is None:
         found = scorer_for(problem.settings, attr.is_nominal)(
-            problem, attribute, rows, weights, float(weights.sum()))
+            problem, attribute, rows, weights, float(weights.sum())
+        )
         if found is None:
-            raise ArborError(f"{attr.name!r} cannot split this node: it has fewer than two "
-                             "values here, or a branch would be smaller than the minimum leaf size")
+            raise ArborError(
+                f"{attr.name!r} cannot split this node: it has fewer than two "
+                "values here, or a branch would be smaller than the minimum leaf size"
+            )
         return found
     x = problem.data.X[rows, attribute]
     if threshold is not None:
@@ -80,8 +84,15 @@ def _forced(problem: Problem, attribute: int, rows, weights, threshold, groups) 
     return Candidate(attribute, split, np.zeros((2, 0)), 0.0, 0.0)
 
 
-def split_leaf(tree: Tree, data: Encoded, settings: Settings, node_id: int, attribute: int,
-               threshold: float | None = None, groups=None) -> Tree:
+def split_leaf(
+    tree: Tree,
+    data: Encoded,
+    settings: Settings,
+    node_id: int,
+    attribute: int,
+    threshold: float | None = None,
+    groups=None,
+) -> Tree:
     """Split a leaf on the attribute the user picked; the children are leaves."""
     node = tree.node(node_id)
     if not node.is_leaf:
@@ -90,5 +101,7 @@ def split_leaf(tree: Tree, data: Encoded, settings: Settings, node_id: int, attr
     rows, weights = node_rows(tree, data, node_id, settings)
     draft = make_draft(problem, rows, weights, node.depth)
     draft.candidate = _forced(problem, attribute, rows, weights, threshold, groups)
-    draft.children = [make_draft(problem, r, w, node.depth + 1) for r, w in partition(problem, draft)]
+    draft.children = [
+        make_draft(problem, r, w, node.depth + 1) for r, w in partition(problem, draft)
+    ]
     return replace_subtree(tree, node_id, freeze(problem, draft))

@@ -29,7 +29,7 @@ REASONS = {
     "one value": "it has only one value here",
     "no gain": "no split of it gains anything here",
     "no gain (MDL)": "its best threshold (shown with its gain before the penalty) gains no more than C4.5 "
-                     "charges for choosing one (log2 of the candidate cuts / the node's rows)",
+    "charges for choosing one (log2 of the candidate cuts / the node's rows)",
     "small": "every split of it leaves a branch below the minimum leaf size",
 }
 
@@ -61,8 +61,9 @@ class AttributeRow:
 def used_on_path(tree: Tree, node_id: int) -> frozenset[int]:
     """Attributes a multiway split already used above ``node_id`` (ID3 and C4.5 split on a
     nominal attribute once per path)."""
-    return frozenset(a.split.attribute for a, _ in tree.path_to(node_id)[:-1]
-                     if a.split.kind == MULTIWAY)
+    return frozenset(
+        a.split.attribute for a, _ in tree.path_to(node_id)[:-1] if a.split.kind == MULTIWAY
+    )
 
 
 def node_rows(tree: Tree, data: Encoded, node_id: int, settings: Settings):
@@ -71,8 +72,9 @@ def node_rows(tree: Tree, data: Encoded, node_id: int, settings: Settings):
     try:
         path = tree.path_to(node_id)
     except KeyError:
-        raise ArborError(f"the tree has no node {node_id} (ids run from 0 to "
-                         f"{tree.n_nodes - 1})") from None
+        raise ArborError(
+            f"the tree has no node {node_id} (ids run from 0 to {tree.n_nodes - 1})"
+        ) from None
     draft = make_draft(problem, np.arange(data.n_rows), data.weight.copy(), 0)
     for node, branch in path[:-1]:
         draft.candidate = Candidate(node.split.attribute, node.split, np.zeros(0), 0.0, 0.0)
@@ -81,9 +83,14 @@ def node_rows(tree: Tree, data: Encoded, node_id: int, settings: Settings):
     return draft.rows, draft.weights
 
 
-def attribute_table(data: Encoded, settings: Settings, rows=None, weights=None,
-                    chosen_attribute: int | None = None,
-                    used: frozenset[int] = frozenset()) -> list[AttributeRow]:
+def attribute_table(
+    data: Encoded,
+    settings: Settings,
+    rows=None,
+    weights=None,
+    chosen_attribute: int | None = None,
+    used: frozenset[int] = frozenset(),
+) -> list[AttributeRow]:
     """Measures for every attribute at the node holding ``rows`` (default: the root).
 
     ``used``: attributes split on above the node (see :func:`used_on_path`); the algorithm
@@ -113,8 +120,11 @@ def attribute_table(data: Encoded, settings: Settings, rows=None, weights=None,
         if reason == "no gain (MDL)":  # the cut C4.5 weighed, before its penalty took the gain
             cand = score_threshold_c45(loose, j, rows, weights, node_weight, penalised=False)
         if cand is None:
-            table.append(AttributeRow(attr.name, before, before, 0.0, 0.0, 0.0, 0.0, None,
-                                      False, False, None, reason))
+            table.append(
+                AttributeRow(
+                    attr.name, before, before, 0.0, 0.0, 0.0, 0.0, None, False, False, None, reason
+                )
+            )
             continue
         counts = cand.branch_counts
         known = counts.sum()
@@ -128,9 +138,22 @@ def attribute_table(data: Encoded, settings: Settings, rows=None, weights=None,
         groups = None
         if cand.split.kind == SUBSET:
             groups = tuple(tuple(attr.categories[c] for c in g) for g in cand.split.groups)
-        table.append(AttributeRow(
-            attr.name, before, mi, ig, si, ig / si if si > 0 else 0.0, gg,
-            cand.split.threshold, j == chosen_attribute, candidates[j] is not None, groups, reason))
+        table.append(
+            AttributeRow(
+                attr.name,
+                before,
+                mi,
+                ig,
+                si,
+                ig / si if si > 0 else 0.0,
+                gg,
+                cand.split.threshold,
+                j == chosen_attribute,
+                candidates[j] is not None,
+                groups,
+                reason,
+            )
+        )
     return table
 
 
@@ -158,4 +181,6 @@ def _fallback(loose: Problem, j, rows, weights) -> Candidate | None:
     """Score an attribute the algorithm would not consider (so the table is complete), on the
     ``loose`` problem (:func:`_loose`)."""
     attr = loose.data.schema.attributes[j]
-    return scorer_for(loose.settings, attr.is_nominal)(loose, j, rows, weights, float(weights.sum()))
+    return scorer_for(loose.settings, attr.is_nominal)(
+        loose, j, rows, weights, float(weights.sum())
+    )

@@ -47,11 +47,21 @@ def is_pure(top: float, total: float, regression: bool, impurity: float) -> bool
     return total <= 0 or top >= total - WEKA_EPS * max(total, 1.0)
 
 
-def stops_before_search(weight: float, depth: int, pure: bool, min_samples_split: float,
-                        min_samples_leaf: float, max_depth: int) -> bool:
+def stops_before_search(
+    weight: float,
+    depth: int,
+    pure: bool,
+    min_samples_split: float,
+    min_samples_leaf: float,
+    max_depth: int,
+) -> bool:
     """A node becomes a leaf without looking for a split."""
-    return (pure or weight < min_samples_split or (max_depth >= 0 and depth >= max_depth)
-            or weight < 2 * min_samples_leaf)
+    return (
+        pure
+        or weight < min_samples_split
+        or (max_depth >= 0 and depth >= max_depth)
+        or weight < 2 * min_samples_leaf
+    )
 
 
 def gain_too_small(gain: float, min_gain: float, binary: bool) -> bool:

@@ -37,8 +37,13 @@ from engine.tree import SUBSET, Split
 MEASURES = ("info_gain", "gain_ratio", "gini_gain")
 #: C4.5's own figures for numeric attributes (after the MDL penalty).
 MDL_MEASURES = ("mdl_gain", "mdl_gain_ratio")
-LABELS = {"info_gain": "information gain", "gain_ratio": "gain ratio", "gini_gain": "Gini gain",
-          "mdl_gain": "gain − MDL penalty (C4.5)", "mdl_gain_ratio": "gain ratio after MDL (C4.5)"}
+LABELS = {
+    "info_gain": "information gain",
+    "gain_ratio": "gain ratio",
+    "gini_gain": "Gini gain",
+    "mdl_gain": "gain − MDL penalty (C4.5)",
+    "mdl_gain_ratio": "gain ratio after MDL (C4.5)",
+}
 
 
 @dataclass(frozen=True, eq=False)
@@ -71,18 +76,30 @@ class SplitCurve:
         """The cut (a number) or grouping (text) at ``index``; None for None."""
         if index is None:
             return None
-        return grouping_text(self.groupings[index]) if self.nominal else float(self.thresholds[index])
+        return (
+            grouping_text(self.groupings[index]) if self.nominal else float(self.thresholds[index])
+        )
 
     def as_dict(self) -> dict:
         """The curve for JSON: ``thresholds``, one list per measure, ``chosen``/``best`` cuts."""
-        out = {"attribute": self.attribute, "kind": "nominal" if self.nominal else "numeric",
-               "criterion": self.criterion, "n": self.n,
-               "thresholds": [float(t) for t in self.thresholds]}
+        out = {
+            "attribute": self.attribute,
+            "kind": "nominal" if self.nominal else "numeric",
+            "criterion": self.criterion,
+            "n": self.n,
+            "thresholds": [float(t) for t in self.thresholds],
+        }
         if self.nominal:
             out["groupings"] = [grouping_text(g) for g in self.groupings]
         out.update({k: [float(v) for v in vals] for k, vals in self.values.items()})
-        out.update({"best": self.cut(self.best), "best_index": self.best,
-                    "chosen": self.cut(self.chosen), "chosen_index": self.chosen})
+        out.update(
+            {
+                "best": self.cut(self.best),
+                "best_index": self.best,
+                "chosen": self.cut(self.chosen),
+                "chosen_index": self.chosen,
+            }
+        )
         return out
 
 
@@ -91,8 +108,14 @@ def grouping_text(groups) -> str:
     return " | ".join(", ".join(g) for g in groups)
 
 
-def split_curve(data: Encoded, settings: Settings, attribute: str | int, rows=None, weights=None,
-                node_split: Split | None = None) -> SplitCurve:
+def split_curve(
+    data: Encoded,
+    settings: Settings,
+    attribute: str | int,
+    rows=None,
+    weights=None,
+    node_split: Split | None = None,
+) -> SplitCurve:
     """The split curve of ``attribute`` at the node holding ``rows`` (default: the root).
 
     ``node_split``: the split the tree makes at that node, marked as ``chosen`` when it is on
@@ -113,8 +136,11 @@ def split_curve(data: Encoded, settings: Settings, attribute: str | int, rows=No
     weights = data.weight[rows] if weights is None else np.asarray(weights)
     node_weight = float(weights.sum())
     used, cand = _candidate(problem, j, rows, weights, node_weight)
-    criterion = ("gini_gain" if settings.impurity == "gini" else "info_gain") if settings.binary \
-        else "info_gain"  # C4.5 and ID3 pick a threshold by gain; gain ratio only ranks attributes
+    criterion = (
+        ("gini_gain" if settings.impurity == "gini" else "info_gain")
+        if settings.binary
+        else "info_gain"
+    )  # C4.5 and ID3 pick a threshold by gain; gain ratio only ranks attributes
     if attr.is_nominal:
         groupings, counts, best = _groupings(used, j, rows, weights, cand)
         thresholds = np.zeros(0)
@@ -127,7 +153,9 @@ def split_curve(data: Encoded, settings: Settings, attribute: str | int, rows=No
         values["mdl_gain"] = values["info_gain"] - penalty
         si = values["split_info"]
         with np.errstate(invalid="ignore", divide="ignore"):
-            values["mdl_gain_ratio"] = np.where(si > WEKA_EPS, values["mdl_gain"] / np.where(si > 0, si, 1.0), 0.0)
+            values["mdl_gain_ratio"] = np.where(
+                si > WEKA_EPS, values["mdl_gain"] / np.where(si > 0, si, 1.0), 0.0
+            )
     del values["split_info"]
     chosen = None
     if node_split is not None and node_split.attribute == j and len(counts):
@@ -137,8 +165,17 @@ def split_curve(data: Encoded, settings: Settings, attribute: str | int, rows=No
         else:
             hit = np.flatnonzero(thresholds == node_split.threshold)
             chosen = int(hit[0]) if len(hit) else None
-    return SplitCurve(attr.name, attr.is_nominal, criterion, thresholds, groupings, values, best,
-                      chosen, node_weight)
+    return SplitCurve(
+        attr.name,
+        attr.is_nominal,
+        criterion,
+        thresholds,
+        groupings,
+        values,
+        best,
+        chosen,
+        node_weight,
+    )
 
 
 def _candidate(problem: Problem, j: int, rows, weights, node_weight: float):
@@ -172,7 +209,12 @@ def _measures(counts: np.ndarray, node_weight: float) -> dict[str, np.ndarray]:
     with np.errstate(invalid="ignore", divide="ignore"):
         ratio = np.where(si > 0, ig / np.where(si > 0, si, 1.0), 0.0)
     gg = frac * (np.asarray(gini(parent)) - np.asarray(mean_info(counts, gini)))
-    return {"info_gain": ig + 0.0, "gain_ratio": ratio + 0.0, "gini_gain": gg + 0.0, "split_info": si}
+    return {
+        "info_gain": ig + 0.0,
+        "gain_ratio": ratio + 0.0,
+        "gini_gain": gg + 0.0,
+        "split_info": si,
+    }
 
 
 def _cuts(problem: Problem, j: int, rows, weights, node_weight: float, cand: Candidate | None):
@@ -198,8 +240,9 @@ def _cuts(problem: Problem, j: int, rows, weights, node_weight: float, cand: Can
         m = max(problem.settings.min_samples_leaf, 0.0)
         ok = (left.sum(axis=1) >= m) & (right.sum(axis=1) >= m)
     else:
-        min_split = rules.c45_min_split(float(total.sum()), problem.n_classes,
-                                        problem.settings.min_samples_leaf)
+        min_split = rules.c45_min_split(
+            float(total.sum()), problem.n_classes, problem.settings.min_samples_leaf
+        )
         ok = rules.c45_cut_admissible(left.sum(axis=1), right.sum(axis=1), min_split)
     cut, left, right = cut[ok], left[ok], right[ok]
     a, b = xs[cut], xs[cut + 1]
@@ -257,14 +300,20 @@ def _groupings(problem: Problem, j: int, rows, weights, cand: Candidate | None):
     m = max(problem.settings.min_samples_leaf, 0.0)
     ok = (left.sum(axis=1) >= m) & (right.sum(axis=1) >= m)
     masks = masks[ok]
-    masks = np.where(masks[:, :1], masks, ~masks)  # branch 0 holds the first category, as the scorer
+    masks = np.where(
+        masks[:, :1], masks, ~masks
+    )  # branch 0 holds the first category, as the scorer
     counts = np.zeros((len(masks), 2, sub.shape[1]))
     for c in range(len(present)):  # category by category: sub[mask].sum(axis=0)'s order
         counts[:, 0] += np.where(masks[:, c, None], sub[c], 0.0)
         counts[:, 1] += np.where(masks[:, c, None], 0.0, sub[c])
     groupings = tuple(
-        (tuple(attr.categories[c] for c in present[mask]), tuple(attr.categories[c] for c in present[~mask]))
-        for mask in masks)
+        (
+            tuple(attr.categories[c] for c in present[mask]),
+            tuple(attr.categories[c] for c in present[~mask]),
+        )
+        for mask in masks
+    )
     named = tuple(tuple(attr.categories[c] for c in g) for g in cand.split.groups)
     best = groupings.index(named) if named in groupings else None
     return groupings, counts, best

@@ -97,8 +97,9 @@ def _cumulative(problem: Problem, x, krows, kw):
     return x[order], np.cumsum(per_row_stats(problem, krows[order], kw[order]), axis=0)
 
 
-def score_threshold_c45(problem: Problem, j: int, rows, weights, node_weight: float,
-                        penalised: bool = True):
+def score_threshold_c45(
+    problem: Problem, j: int, rows, weights, node_weight: float, penalised: bool = True
+):
     """C4.5's numeric split: a binary cut at a value present in the data, MDL-penalised
     (``penalised=False``: the best cut even when the penalty leaves it nothing, as
     :mod:`engine.learn.explain` shows why it was refused)."""
@@ -130,8 +131,14 @@ def score_threshold_c45(problem: Problem, j: int, rows, weights, node_weight: fl
     branches = np.stack([left[best], right[best]])
     ratio = float(_ratio(gain, branches.sum(axis=1), node_weight - known_w))
     fractions = tuple(branches.sum(axis=1) / known_w)
-    return Candidate(j, Split(j, THRESHOLD, fractions, threshold=threshold), branches, gain, ratio,
-                     n_cuts=len(cut))
+    return Candidate(
+        j,
+        Split(j, THRESHOLD, fractions, threshold=threshold),
+        branches,
+        gain,
+        ratio,
+        n_cuts=len(cut),
+    )
 
 
 def _first_best(values: np.ndarray, tolerance: float = 0.0) -> int:
@@ -159,8 +166,10 @@ def score_threshold_cart(problem: Problem, j: int, rows, weights, node_weight: f
     known_w = float(_sizes(problem, total))
     if len(x) == len(rows):  # no missing value: the compiled sweep's order (gain_two_whole)
         imp = problem.impurity
-        gains = imp(total) - (_sizes(problem, left) * imp(left)
-                              + _sizes(problem, right) * imp(right)) / known_w
+        gains = (
+            imp(total)
+            - (_sizes(problem, left) * imp(left) + _sizes(problem, right) * imp(right)) / known_w
+        )
     else:
         gains = _gain(problem, total, np.stack([left, right], axis=1), known_w / node_weight)
     best = int(np.argmax(gains))
@@ -169,8 +178,14 @@ def score_threshold_cart(problem: Problem, j: int, rows, weights, node_weight: f
     sizes = _sizes(problem, branches)
     gain = float(gains[best])
     ratio = float(_ratio(gain, sizes, node_weight - known_w))
-    return Candidate(j, Split(j, THRESHOLD, tuple(sizes / known_w), threshold=float(threshold)),
-                     branches, gain, ratio, n_cuts=len(cut))
+    return Candidate(
+        j,
+        Split(j, THRESHOLD, tuple(sizes / known_w), threshold=float(threshold)),
+        branches,
+        gain,
+        ratio,
+        n_cuts=len(cut),
+    )
 
 
 def score_subset(problem: Problem, j: int, rows, weights, node_weight: float):
@@ -210,7 +225,9 @@ def score_subset(problem: Problem, j: int, rows, weights, node_weight: float):
     sizes = _sizes(problem, branches)
     gain = float(gains[best])
     ratio = float(_ratio(gain, sizes, node_weight - known_w))
-    return Candidate(j, Split(j, SUBSET, tuple(sizes / known_w), groups=groups), branches, gain, ratio)
+    return Candidate(
+        j, Split(j, SUBSET, tuple(sizes / known_w), groups=groups), branches, gain, ratio
+    )
 
 
 def _subset_candidates(problem: Problem, table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -286,8 +303,9 @@ def _choose_c45(problem: Problem, valid: list[Candidate]) -> Candidate | None:
     """C4.5's rule: best gain ratio among attributes whose gain is at least the average gain
     (attributes with very many values left out of the average: :func:`rules.counted_in_average`)."""
     attrs = problem.data.schema.attributes
-    counted = rules.counted_in_average([len(a.categories) if a.is_nominal else 0 for a in attrs],
-                                       problem.data.n_rows)
+    counted = rules.counted_in_average(
+        [len(a.categories) if a.is_nominal else 0 for a in attrs], problem.data.n_rows
+    )
     gains = [c.gain for c in valid if counted[c.attribute]]
     if not gains:
         return None

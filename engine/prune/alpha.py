@@ -42,10 +42,15 @@ class AlphaChoice:
     chosen_alpha: float
 
     def as_dict(self) -> dict:
-        return {"alphas": self.alphas.tolist(), "n_leaves": self.n_leaves.tolist(),
-                "cv_error": self.cv_error.tolist(), "cv_se": self.cv_se.tolist(),
-                "min_alpha": self.min_alpha, "one_se_alpha": self.one_se_alpha,
-                "chosen_alpha": self.chosen_alpha}
+        return {
+            "alphas": self.alphas.tolist(),
+            "n_leaves": self.n_leaves.tolist(),
+            "cv_error": self.cv_error.tolist(),
+            "cv_se": self.cv_se.tolist(),
+            "min_alpha": self.min_alpha,
+            "one_se_alpha": self.one_se_alpha,
+            "chosen_alpha": self.chosen_alpha,
+        }
 
 
 def _node_losses(tree: Tree, out, y: np.ndarray) -> np.ndarray:
@@ -69,8 +74,9 @@ class _Visit:
     hi: int
 
 
-def _visits(tree: Tree, held: Encoded, probes: np.ndarray, cut: np.ndarray | None = None
-            ) -> tuple[list[_Visit], np.ndarray]:
+def _visits(
+    tree: Tree, held: Encoded, probes: np.ndarray, cut: np.ndarray | None = None
+) -> tuple[list[_Visit], np.ndarray]:
     """Every held-out row routed once through the full ``tree``: the visits of nodes that are a
     leaf of the tree pruned at some probe, in the order prediction walks the nodes, and which
     rows went down several branches (a missing value, or a category no branch holds).
@@ -102,8 +108,11 @@ def _visits(tree: Tree, held: Encoded, probes: np.ndarray, cut: np.ndarray | Non
         branch = node.split.branch_of(values)
         fractional[rows[branch < 0]] = True
         parts = partition_rows(node.split, values, rows, weights, branch)
-        stack.extend((child, r, w, here, out)
-                     for child, (r, w) in zip(node.children, parts, strict=True) if len(r))
+        stack.extend(
+            (child, r, w, here, out)
+            for child, (r, w) in zip(node.children, parts, strict=True)
+            if len(r)
+        )
     return visits, fractional
 
 
@@ -133,8 +142,9 @@ def _loss_sums_per_probe(tree: Tree, held: Encoded, probes: np.ndarray) -> np.nd
     return np.cumsum(spans, axis=1)[:, :P]
 
 
-def _counted_loss_sums(tree: Tree, held: Encoded, probes: np.ndarray, w: np.ndarray
-                       ) -> np.ndarray | None:
+def _counted_loss_sums(
+    tree: Tree, held: Encoded, probes: np.ndarray, w: np.ndarray
+) -> np.ndarray | None:
     """:func:`_loss_sums_per_probe`'s sums with the rows routed level by level in arrays,
     every row at once, instead of node by node: or None where that could change a bit of
     them (then the walk of :func:`_visits` gives them).
@@ -153,11 +163,20 @@ def _counted_loss_sums(tree: Tree, held: Encoded, probes: np.ndarray, w: np.ndar
     attribute = np.zeros(n, dtype=np.intp)
     threshold = np.full(n, np.nan)
     by_threshold = np.zeros(n, dtype=bool)
-    child = np.full((n, max(max((len(node.children) for node in nodes), default=0), 1)), -1,
-                    dtype=np.intp)
+    child = np.full(
+        (n, max(max((len(node.children) for node in nodes), default=0), 1)), -1, dtype=np.intp
+    )
     parent = np.full(n, -1, dtype=np.intp)
-    width = 1 + max((max(g) for node in nodes if node.split is not None
-                     and node.split.kind != THRESHOLD for g in node.split.groups if g), default=0)
+    width = 1 + max(
+        (
+            max(g)
+            for node in nodes
+            if node.split is not None and node.split.kind != THRESHOLD
+            for g in node.split.groups
+            if g
+        ),
+        default=0,
+    )
     lookup = np.full((n, width), -1, dtype=np.intp)  # category code -> branch, per node
     counts = np.array([node.distribution for node in nodes])
     # The class of engine.predict.node_output's probabilities: whole counts over a positive
@@ -233,14 +252,17 @@ def _counted_loss_sums(tree: Tree, held: Encoded, probes: np.ndarray, w: np.ndar
 def _cuts(tree: Tree) -> np.ndarray:
     """Per node of ``tree``, the alpha from which pruning cuts it (inf: never)."""
     path = cost_complexity_path(tree)
-    applied = np.maximum.accumulate(path.alphas)  # pruning at alpha stops at the first step above it
+    applied = np.maximum.accumulate(
+        path.alphas
+    )  # pruning at alpha stops at the first step above it
     cut = np.full(tree.n_nodes, np.inf)
     cut[path.pruned[1:]] = applied[1:]
     return cut
 
 
-def _probe_spans(cut: np.ndarray, parent: np.ndarray, leaf: np.ndarray, probes: np.ndarray
-                 ) -> tuple[np.ndarray, np.ndarray]:
+def _probe_spans(
+    cut: np.ndarray, parent: np.ndarray, leaf: np.ndarray, probes: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
     """Per node, the probes ``[lo, hi)`` at which it is a leaf of the pruned tree (see
     :func:`_visits`, whose figures these are)."""
     cut_l, parent_l, leaf_l = cut.tolist(), parent.tolist(), leaf.tolist()
@@ -256,8 +278,14 @@ def _probe_spans(cut: np.ndarray, parent: np.ndarray, leaf: np.ndarray, probes: 
     return lo, hi
 
 
-def _loss_sums_by_row(tree: Tree, held: Encoded, probes: np.ndarray, visits: list[_Visit],
-                      fractional: np.ndarray, w: np.ndarray) -> np.ndarray:
+def _loss_sums_by_row(
+    tree: Tree,
+    held: Encoded,
+    probes: np.ndarray,
+    visits: list[_Visit],
+    fractional: np.ndarray,
+    w: np.ndarray,
+) -> np.ndarray:
     """The sums of :func:`_loss_sums_per_probe` from every row's loss at each probe, added up
     over the rows in their order, as predicting with the tree pruned at that probe would.
 
@@ -289,8 +317,9 @@ def _loss_sums_by_row(tree: Tree, held: Encoded, probes: np.ndarray, visits: lis
     return sums
 
 
-def _split_row_losses(tree: Tree, held: Encoded, P: int, visits: list[_Visit],
-                      fractional: np.ndarray | None = None) -> Iterator[np.ndarray]:
+def _split_row_losses(
+    tree: Tree, held: Encoded, P: int, visits: list[_Visit], fractional: np.ndarray | None = None
+) -> Iterator[np.ndarray]:
     """Per probe, the losses of the rows of ``held`` that went down several branches (all of
     them when ``fractional`` is None), in their order: each is predicted the weighted sum of
     the predictions of the nodes it reaches that are leaves at the probe, added in the
@@ -309,8 +338,9 @@ def _split_row_losses(tree: Tree, held: Encoded, P: int, visits: list[_Visit],
         piece_out = np.concatenate([v.weights[f] * v.out for v, f in pieces])
         shape = (len(split_rows),)
     else:
-        piece_out = np.concatenate([v.weights[f][:, None] * v.out for v, f in pieces]
-                                   ).reshape(-1, len(tree.classes))
+        piece_out = np.concatenate([v.weights[f][:, None] * v.out for v, f in pieces]).reshape(
+            -1, len(tree.classes)
+        )
         shape = (len(split_rows), len(tree.classes))
     split_y = held.y[split_rows]
     spans = np.maximum(piece_hi - piece_lo, 0)
@@ -335,8 +365,9 @@ def _split_row_losses(tree: Tree, held: Encoded, P: int, visits: list[_Visit],
             yield (np.argmax(predicted, axis=1) != split_y).astype(np.float64)
 
 
-def choose_alpha(tree: Tree, data: Encoded, settings: Settings,
-                 monitor: Monitor = NULL_MONITOR) -> AlphaChoice:
+def choose_alpha(
+    tree: Tree, data: Encoded, settings: Settings, monitor: Monitor = NULL_MONITOR
+) -> AlphaChoice:
     """CV error per alpha on ``tree``'s pruning path, and the alpha each rule picks."""
     path = cost_complexity_path(tree)
     alphas, first = np.unique(path.alphas, return_index=True)
@@ -355,8 +386,10 @@ def choose_alpha(tree: Tree, data: Encoded, settings: Settings,
         step = f"choosing alpha, inner fold {f + 1} of {k}"
         monitor.report(f / k, step)
         train = training_rows(test, data.n_rows)
-        fold_tree = Tree(grow(subset(data, train), grow_settings,
-                              monitor.scaled(f / k, (f + 0.8) / k, step)), data.schema)
+        fold_tree = Tree(
+            grow(subset(data, train), grow_settings, monitor.scaled(f / k, (f + 0.8) / k, step)),
+            data.schema,
+        )
         sums += _loss_sums_per_probe(fold_tree, subset(data, test), probes)
     n = float(np.broadcast_to(data.weight, (data.n_rows,)).sum())
     error = sums[0] / n
@@ -369,5 +402,6 @@ def choose_alpha(tree: Tree, data: Encoded, settings: Settings,
     one_se = int(within[-1])
     chosen = one_se if settings.one_se else best
     monitor.report(1.0, "alpha chosen")
-    return AlphaChoice(alphas, leaves, error, se, float(alphas[best]), float(alphas[one_se]),
-                       float(alphas[chosen]))
+    return AlphaChoice(
+        alphas, leaves, error, se, float(alphas[best]), float(alphas[one_se]), float(alphas[chosen])
+    )

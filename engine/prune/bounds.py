@@ -28,7 +28,9 @@ def c45_extra_errors(n: float, e: float, cf: float) -> float:
         return max(n - e, 0.0)
     z = NormalDist().inv_cdf(1 - cf)
     f = (e + 0.5) / n
-    r = (f + z * z / (2 * n) + z * math.sqrt(f / n - f * f / n + z * z / (4 * n * n))) / (1 + z * z / n)
+    r = (f + z * z / (2 * n) + z * math.sqrt(f / n - f * f / n + z * z / (4 * n * n))) / (
+        1 + z * z / n
+    )
     return r * n - e
 
 
@@ -65,8 +67,9 @@ def regularized_beta(a: float, b: float, x: float) -> float:
         return 0.0
     if x >= 1:
         return 1.0
-    log_front = (math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
-                 + a * math.log(x) + b * math.log1p(-x))
+    log_front = (
+        math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)
+    )
     if x < (a + 1) / (a + b + 2):
         return math.exp(log_front) * _betacf(a, b, x) / a
     return 1.0 - math.exp(log_front) * _betacf(b, a, 1 - x) / b

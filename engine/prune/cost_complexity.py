@@ -85,7 +85,12 @@ def _weakest_links(tree: Tree, stop_alpha: float | None = None):
     # whose element reads and writes cost a tenth of a numpy array's (same float arithmetic).
     in_tree = bytearray(b"\x01") * n
     is_leaf = leaf.tolist()
-    parent_l, end_l, r_node_l, e_node_l = parent.tolist(), end.tolist(), r_node.tolist(), e_node.tolist()
+    parent_l, end_l, r_node_l, e_node_l = (
+        parent.tolist(),
+        end.tolist(),
+        r_node.tolist(),
+        e_node.tolist(),
+    )
     n_leaves_l, r_branch_l, e_branch_l = n_leaves.tolist(), r_branch.tolist(), e_branch.tolist()
     steps = [(0.0, -1, r_branch_l[0], n_leaves_l[0], e_branch_l[0])]
     inner = np.flatnonzero(~leaf)
@@ -104,9 +109,13 @@ def _weakest_links(tree: Tree, stop_alpha: float | None = None):
             continue  # pruned already, inside a pruned subtree, or superseded
         if stop_alpha is not None and alpha > stop_alpha:
             break
-        in_tree[i + 1:end_l[i]] = bytes(end_l[i] - i - 1)
+        in_tree[i + 1 : end_l[i]] = bytes(end_l[i] - i - 1)
         is_leaf[i] = True
-        d_leaves, d_r, d_e = n_leaves_l[i] - 1, r_branch_l[i] - r_node_l[i], e_branch_l[i] - e_node_l[i]
+        d_leaves, d_r, d_e = (
+            n_leaves_l[i] - 1,
+            r_branch_l[i] - r_node_l[i],
+            e_branch_l[i] - e_node_l[i],
+        )
         a = i
         while a >= 0:
             n_leaves_l[a] -= d_leaves
@@ -127,8 +136,13 @@ def cost_complexity_path(tree: Tree) -> PruningPath:
     """Every weakest-link step down to the root alone (scikit-learn's ``cost_complexity_pruning_path``)."""
     steps, _, _ = _weakest_links(tree)
     alphas, pruned, imp, leaves, errors = zip(*steps, strict=True)
-    return PruningPath(np.array(alphas), np.array(imp), np.array(leaves, dtype=int), np.array(pruned),
-                       np.array(errors))
+    return PruningPath(
+        np.array(alphas),
+        np.array(imp),
+        np.array(leaves, dtype=int),
+        np.array(pruned),
+        np.array(errors),
+    )
 
 
 def prune_cost_complexity(tree: Tree, alpha: float) -> Tree:
@@ -140,5 +154,5 @@ def prune_cost_complexity(tree: Tree, alpha: float) -> Tree:
 def prune_to_step(tree: Tree, path: PruningPath, step: int) -> Tree:
     """``tree`` after the first ``step`` cuts of its ``path`` (no new search: for a slider)."""
     is_leaf = np.array([n.is_leaf for n in tree.nodes()])
-    is_leaf[path.pruned[1:step + 1]] = True
+    is_leaf[path.pruned[1 : step + 1]] = True
     return cut_below(tree, is_leaf)

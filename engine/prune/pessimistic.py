@@ -77,32 +77,47 @@ class _Recorder:
         self.problem = problem
         self.decisions: list[Decision] = []
 
-    def add(self, path, verdict, options, before: LiveNode | None = None,
-            after: LiveNode | None = None) -> None:
+    def add(
+        self, path, verdict, options, before: LiveNode | None = None, after: LiveNode | None = None
+    ) -> None:
         before_node = None if before is None else to_node(self.problem, before)
         after_node = None if after is None else to_node(self.problem, after)
-        self.decisions.append(Decision(len(self.decisions), tuple(path), verdict, tuple(options),
-                                       before_node, after_node))
+        self.decisions.append(
+            Decision(
+                len(self.decisions), tuple(path), verdict, tuple(options), before_node, after_node
+            )
+        )
 
     def snapshot(self, live: LiveNode) -> LiveNode:
         """``live``'s subtree as it stands (to keep as a decision's ``before``)."""
-        return LiveNode(live.split, list(live.children), live.rows, live.weights, live.dist,
-                        dict(live.stats))
+        return LiveNode(
+            live.split, list(live.children), live.rows, live.weights, live.dist, dict(live.stats)
+        )
 
     def finish(self, method: str, before: Tree, settings: Settings | None = None) -> PruningRecord:
-        return PruningRecord(method, before, tuple(self.decisions),
-                             settings.error_estimate if settings else None,
-                             settings.confidence if settings else None)
+        return PruningRecord(
+            method,
+            before,
+            tuple(self.decisions),
+            settings.error_estimate if settings else None,
+            settings.confidence if settings else None,
+        )
 
 
 def _share(branch: int, live: LiveNode, estimate) -> Share:
     leaves = list(_leaves(live))
-    return Share(branch, float(live.weights.sum()), sum(_wrong(leaf.dist) for leaf in leaves),
-                 float(sum(estimate(leaf.dist) for leaf in leaves)), len(leaves))
+    return Share(
+        branch,
+        float(live.weights.sum()),
+        sum(_wrong(leaf.dist) for leaf in leaves),
+        float(sum(estimate(leaf.dist) for leaf in leaves)),
+        len(leaves),
+    )
 
 
-def _options(live: LiveNode, estimate, raised: LiveNode | None = None,
-             branch: int = -1) -> tuple[PruningOption, ...]:
+def _options(
+    live: LiveNode, estimate, raised: LiveNode | None = None, branch: int = -1
+) -> tuple[PruningOption, ...]:
     """The leaf and subtree options at ``live`` (and the raised branch), shares per branch."""
     leaf = Share(-1, float(live.weights.sum()), _wrong(live.dist), float(estimate(live.dist)), 1)
     options = [PruningOption(LEAF, leaf.estimate, (leaf,))]
@@ -110,8 +125,9 @@ def _options(live: LiveNode, estimate, raised: LiveNode | None = None,
         parts = tuple(_share(b, c, estimate) for b, c in enumerate(live.children))
         options.insert(0, PruningOption(SUBTREE, sum(s.estimate for s in parts), parts))
     if raised is not None:  # its shares are those of its own branches (itself, if a leaf)
-        parts = (tuple(_share(b, c, estimate) for b, c in enumerate(raised.children))
-                 or (_share(-1, raised, estimate),))
+        parts = tuple(_share(b, c, estimate) for b, c in enumerate(raised.children)) or (
+            _share(-1, raised, estimate),
+        )
         options.append(PruningOption(BRANCH, sum(s.estimate for s in parts), parts, branch))
     return tuple(options)
 
@@ -138,8 +154,13 @@ def collapse(problem: Problem, live: LiveNode, recorder: _Recorder | None = None
 
 
 class _Pessimistic:
-    def __init__(self, problem: Problem, settings: Settings, monitor: Monitor,
-                 recorder: _Recorder | None = None):
+    def __init__(
+        self,
+        problem: Problem,
+        settings: Settings,
+        monitor: Monitor,
+        recorder: _Recorder | None = None,
+    ):
         self.problem, self.cf = problem, settings.confidence
         self.method, self.raising = settings.error_estimate, settings.subtree_raising
         self.monitor, self.recorder = monitor, recorder
@@ -198,8 +219,13 @@ def _recorder(problem: Problem, tree: Tree, record: bool) -> _Recorder | None:
     return _Recorder(problem) if record and tree.n_nodes <= RECORD_LIMIT else None
 
 
-def prune_pessimistic(tree: Tree, data: Encoded | None, settings: Settings,
-                      monitor: Monitor = NULL_MONITOR, record: bool = False) -> Tree:
+def prune_pessimistic(
+    tree: Tree,
+    data: Encoded | None,
+    settings: Settings,
+    monitor: Monitor = NULL_MONITOR,
+    record: bool = False,
+) -> Tree:
     """C4.5 / J48 pruning: collapse, then keep / leaf / raise by the upper error bound.
 
     Without ``data`` (a tree trained over partitions) it prunes from the tree's counts,

@@ -141,7 +141,7 @@ class PruningRecord:
 
     def _last_raise(self, path: tuple[int, ...], end: int) -> Decision | None:
         """The latest raise before ``end`` at ``path`` or above it: it put other nodes there."""
-        found = [r for r in self._raises if r.step < end and r.path == path[:len(r.path)]]
+        found = [r for r in self._raises if r.step < end and r.path == path[: len(r.path)]]
         return found[-1] if found else None
 
     def _about(self, path: tuple[int, ...], end: int) -> list[Decision]:
@@ -159,8 +159,11 @@ class PruningRecord:
         while True:
             raised = self._last_raise(path, end)
             start = raised.step if raised is not None else 0
-            cuts = [k for k in self._by_path.get(path, ()) if start <= k < end
-                    and self.decisions[k].verdict in (PRUNED, COLLAPSED)]
+            cuts = [
+                k
+                for k in self._by_path.get(path, ())
+                if start <= k < end and self.decisions[k].verdict in (PRUNED, COLLAPSED)
+            ]
             if cuts:
                 return self.decisions[cuts[-1]]
             if raised is None:

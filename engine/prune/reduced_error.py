@@ -27,9 +27,14 @@ from engine.settings import Settings
 from engine.tree import Node, Tree
 
 
-def prune_reduced_error(tree: Tree, data: Encoded, prune_rows: np.ndarray | None,
-                        monitor: Monitor = NULL_MONITOR, record: bool = False,
-                        held: LiveNode | None = None) -> Tree:
+def prune_reduced_error(
+    tree: Tree,
+    data: Encoded,
+    prune_rows: np.ndarray | None,
+    monitor: Monitor = NULL_MONITOR,
+    record: bool = False,
+    held: LiveNode | None = None,
+) -> Tree:
     """Bottom-up: make a node a leaf when that does not increase errors on ``prune_rows``
     (or, ``held``, on held-out rows' statistics per node gathered elsewhere:
     :func:`engine.prune.routing.counted_live`).
@@ -40,8 +45,10 @@ def prune_reduced_error(tree: Tree, data: Encoded, prune_rows: np.ndarray | None
     """
     problem = Problem(data, Settings(algorithm="cart", criterion="gini", prune="none"))
     if tree.is_regression:
-        problem = Problem(data, Settings(algorithm="cart", criterion="squared_error",
-                                         task="regression", prune="none"))
+        problem = Problem(
+            data,
+            Settings(algorithm="cart", criterion="squared_error", task="regression", prune="none"),
+        )
     if held is None:
         held = attach(problem, tree.root, prune_rows, data.weight[prune_rows].copy())
     grown = list(tree.nodes())
@@ -51,8 +58,10 @@ def prune_reduced_error(tree: Tree, data: Encoded, prune_rows: np.ndarray | None
         order.append((live, node, path))
         if not len(order) & 1023:
             checkpoint()
-        stack.extend((lc, c, (*path, b))
-                     for b, (lc, c) in enumerate(zip(live.children, node.children, strict=True)))
+        stack.extend(
+            (lc, c, (*path, b))
+            for b, (lc, c) in enumerate(zip(live.children, node.children, strict=True))
+        )
     cut = np.zeros(len(grown), dtype=bool)
     loss: dict[int, float] = {}
     recording = record and len(grown) <= RECORD_LIMIT
@@ -66,8 +75,9 @@ def prune_reduced_error(tree: Tree, data: Encoded, prune_rows: np.ndarray | None
             loss[node.id] = as_leaf
             if recording:
                 now[node.id], leaves[node.id] = node, 1
-                decisions.append(Decision(len(decisions), path, IS_LEAF,
-                                          (_leaf_option(live, as_leaf),)))
+                decisions.append(
+                    Decision(len(decisions), path, IS_LEAF, (_leaf_option(live, as_leaf),))
+                )
             continue
         as_tree = sum(loss[c.id] for c in node.children)
         pruned = as_leaf <= as_tree + 1e-12
@@ -77,8 +87,10 @@ def prune_reduced_error(tree: Tree, data: Encoded, prune_rows: np.ndarray | None
         else:
             loss[node.id] = as_tree
         if recording:
-            parts = tuple(Share(b, float(lc.weights.sum()), loss[c.id], loss[c.id], leaves[c.id])
-                          for b, (lc, c) in enumerate(zip(live.children, node.children, strict=True)))
+            parts = tuple(
+                Share(b, float(lc.weights.sum()), loss[c.id], loss[c.id], leaves[c.id])
+                for b, (lc, c) in enumerate(zip(live.children, node.children, strict=True))
+            )
             options = (PruningOption(SUBTREE, as_tree, parts), _leaf_option(live, as_leaf))
             before = replace(node, children=tuple(now[c.id] for c in node.children))
             if pruned:
@@ -103,8 +115,11 @@ def _holdout_loss(problem: Problem, live: LiveNode, node: Node) -> float:
     """Held-out errors (or squared error) if ``node`` predicted from its training counts."""
     if problem.regression and live.rows is None:  # statistics: weight, sum, sum of squares
         w, wy, wyy = live.dist
-        return float(max(wyy - 2.0 * node.value * wy + node.value * node.value * w, 0.0)) \
-            if w > 0 else 0.0
+        return (
+            float(max(wyy - 2.0 * node.value * wy + node.value * node.value * w, 0.0))
+            if w > 0
+            else 0.0
+        )
     if problem.regression:
         y = problem.data.y[live.rows]
         return float(live.weights @ (y - node.value) ** 2) if len(y) else 0.0

@@ -40,7 +40,9 @@ class LiveNode:
 
 
 def _refit_fractions(split: Split, branch: np.ndarray, weights: np.ndarray) -> Split:
-    known = np.bincount(branch[branch >= 0], weights=weights[branch >= 0], minlength=split.n_branches)
+    known = np.bincount(
+        branch[branch >= 0], weights=weights[branch >= 0], minlength=split.n_branches
+    )
     total = known.sum()
     return split if total <= 0 else replace(split, fractions=tuple(known / total))
 
@@ -67,12 +69,16 @@ def attach(problem: Problem, node: Node, rows, weights, refit: bool = False) -> 
             parent.children.append(live)
         if n.split is not None:
             live.split, parts = _partition(problem, n.split, r, w, refit)
-            stack.extend((c, pr, pw, live) for c, (pr, pw) in reversed(list(zip(n.children, parts, strict=True))))
+            stack.extend(
+                (c, pr, pw, live)
+                for c, (pr, pw) in reversed(list(zip(n.children, parts, strict=True)))
+            )
     return root
 
 
-def counted_live(node: Node, stats: np.ndarray | None = None,
-                 ids: np.ndarray | None = None) -> LiveNode:
+def counted_live(
+    node: Node, stats: np.ndarray | None = None, ids: np.ndarray | None = None
+) -> LiveNode:
     """Live nodes from counts, without rows: each node's own training counts, or (``stats``,
     one row per node id, rows ``ids[node.id]`` if given) statistics gathered elsewhere.
 
@@ -120,8 +126,11 @@ def _shape(live: LiveNode) -> _Shape:
     built: dict[int, _Shape] = {}
     for n in reversed(order):
         children = tuple(built.pop(id(c)) for c in n.children)
-        stats = n.stats if children else {k: v for k, v in n.stats.items()
-                                          if k not in ("gain", "gain_ratio")}
+        stats = (
+            n.stats
+            if children
+            else {k: v for k, v in n.stats.items() if k not in ("gain", "gain_ratio")}
+        )
         built[id(n)] = _Shape(n.split if children else None, children, stats)
     return built[id(live)]
 
@@ -155,10 +164,22 @@ def _node(problem: Problem, live: LiveNode, children: tuple[Node, ...]) -> Node:
     else:
         dist, value = live.dist.copy(), float("nan")
     dist.setflags(write=False)
-    stats = live.stats if children else {k: v for k, v in live.stats.items()
-                                         if k not in ("gain", "gain_ratio")}
-    return Node(0, 0, weight, dist, float(problem.impurity(live.dist)), float(value),
-                live.split if children else None, children, MappingProxyType(stats))
+    stats = (
+        live.stats
+        if children
+        else {k: v for k, v in live.stats.items() if k not in ("gain", "gain_ratio")}
+    )
+    return Node(
+        0,
+        0,
+        weight,
+        dist,
+        float(problem.impurity(live.dist)),
+        float(value),
+        live.split if children else None,
+        children,
+        MappingProxyType(stats),
+    )
 
 
 def rebuild(problem: Problem, tree: Tree, live: LiveNode) -> Tree:
@@ -168,7 +189,6 @@ def rebuild(problem: Problem, tree: Tree, live: LiveNode) -> Tree:
 def training_live(problem: Problem, tree: Tree) -> LiveNode:
     data = problem.data
     return attach(problem, tree.root, np.arange(data.n_rows), data.weight.copy())
-
 
 
 def leaf_of(node: Node) -> Node:

@@ -33,8 +33,14 @@ def snap_thresholds(table, keep, scorer, parts) -> dict:
     return {j: np.unique(np.maximum.reduce([f[j] for f in found])) for j in thresholds}
 
 
-def assemble(table, schema: Schema, settings: Settings, keep, snaps: dict | None,
-             monitor: Monitor = NULL_MONITOR) -> Node:
+def assemble(
+    table,
+    schema: Schema,
+    settings: Settings,
+    keep,
+    snaps: dict | None,
+    monitor: Monitor = NULL_MONITOR,
+) -> Node:
     """The finished tree as Arbor's nodes, through the in-memory builder's own conversion.
 
     ``keep[i]``: node ``i`` is in the tree (the leaf limit may have cut some expansions);
@@ -64,8 +70,9 @@ def assemble(table, schema: Schema, settings: Settings, keep, snaps: dict | None
             rows.append((i, -1))
     n = len(order)
     nodes = new_nodes(max(n, 1), S)
-    n_groups = sum(len(table.groups[i]) for i, first in rows if first >= 0
-                   and table.groups[i] is not None)
+    n_groups = sum(
+        len(table.groups[i]) for i, first in rows if first >= 0 and table.groups[i] is not None
+    )
     branch = np.zeros(max(n_groups, 1), np.int8)
     g = 0
     for row, (i, first) in enumerate(rows):
@@ -82,7 +89,7 @@ def assemble(table, schema: Schema, settings: Settings, keep, snaps: dict | None
         nodes.gain[row], nodes.ratio[row] = table.gain[i], table.ratio[i]
         if table.groups[i] is not None:
             V = len(table.groups[i])
-            branch[g:g + V] = table.groups[i]
+            branch[g : g + V] = table.groups[i]
             nodes.group_at[row] = g
             g += V
     problem = _Assembled(without_rows(schema), settings, snaps or {})

@@ -33,8 +33,15 @@ def make_bins(parts, schema, max_bins: int):
     steps = np.where(totals > SAMPLE_ROWS, totals // np.maximum(SAMPLE_ROWS, 1), 1)
     offsets = np.cumsum(known, axis=0) - known
     edges, n_bins = [], np.zeros(len(attrs), np.int64)
-    samples = parts.map_each(sample_values, [(o, steps, ~nominal) for o in offsets],
-                             message="sampling values for the bins") if (~nominal).any() else []
+    samples = (
+        parts.map_each(
+            sample_values,
+            [(o, steps, ~nominal) for o in offsets],
+            message="sampling values for the bins",
+        )
+        if (~nominal).any()
+        else []
+    )
     for j, a in enumerate(attrs):
         if a.is_nominal:
             edges.append(np.zeros(0))

@@ -56,10 +56,13 @@ def _is_connection_failure(err: BaseException) -> bool:
     from distributed.client import FutureCancelledError
     from distributed.comm.core import CommClosedError
 
-    if isinstance(err, FutureCancelledError):  # Dask cancels every future when it loses the scheduler
+    if isinstance(
+        err, FutureCancelledError
+    ):  # Dask cancels every future when it loses the scheduler
         return "connection" in str(err)
     return isinstance(err, CommClosedError | OSError | TimeoutError) and not isinstance(
-        err, FileNotFoundError | PermissionError)
+        err, FileNotFoundError | PermissionError
+    )
 
 
 class Cluster:
@@ -69,15 +72,24 @@ class Cluster:
     its worker processes.
     """
 
-    def __init__(self, address: str | None = None, n_workers: int | None = None,
-                 memory_limit: str | int | None = None, processes: bool = True):
+    def __init__(
+        self,
+        address: str | None = None,
+        n_workers: int | None = None,
+        memory_limit: str | int | None = None,
+        processes: bool = True,
+    ):
         import logging
 
         import dask
         from distributed import Client, LocalCluster
 
-        dask.config.set({"distributed.scheduler.allowed-failures": ALLOWED_FAILURES,
-                         "distributed.worker.daemon": False})
+        dask.config.set(
+            {
+                "distributed.scheduler.allowed-failures": ALLOWED_FAILURES,
+                "distributed.worker.daemon": False,
+            }
+        )
         self._owned = None
         self.address = scheduler_address(address)
         if self.address is None:
@@ -85,9 +97,13 @@ class Cluster:
             for attempt in range(1, START_ATTEMPTS + 1):
                 try:
                     self._owned = LocalCluster(
-                        n_workers=workers, threads_per_worker=1, processes=processes,
-                        memory_limit=memory_limit or "auto", dashboard_address=":0",
-                        silence_logs=logging.ERROR)
+                        n_workers=workers,
+                        threads_per_worker=1,
+                        processes=processes,
+                        memory_limit=memory_limit or "auto",
+                        dashboard_address=":0",
+                        silence_logs=logging.ERROR,
+                    )
                     self.client = Client(self._owned, set_as_default=False)
                     if processes:
                         self.client.register_plugin(QuietLogs(), name="arbor-quiet-logs")
@@ -102,14 +118,16 @@ class Cluster:
                         raise ArborError(
                             f"could not start a local Dask cluster of {workers} worker(s), "
                             f"{START_ATTEMPTS} times ({_detail(err)}); is a worker process "
-                            "being killed, or memory short?") from None
+                            "being killed, or memory short?"
+                        ) from None
         else:
             try:
                 self.client = Client(self.address, timeout=CONNECT_SECONDS, set_as_default=False)
             except (OSError, TimeoutError) as err:
                 self.close()
-                raise ArborError(f"cannot reach the Dask scheduler at {self.address} "
-                                 f"({_detail(err)})") from None
+                raise ArborError(
+                    f"cannot reach the Dask scheduler at {self.address} ({_detail(err)})"
+                ) from None
         self.shown_address = self.address or self.client.scheduler.address
 
     # ------------------------------------------------------------------ facts
@@ -150,8 +168,12 @@ class Cluster:
         Dask makes it again if the worker holding it dies."""
         return self.submit(_value, value)
 
-    def wait(self, futures: Sequence, monitor: Monitor = NULL_MONITOR,
-             on_done: Callable[[int], None] | None = None) -> list:
+    def wait(
+        self,
+        futures: Sequence,
+        monitor: Monitor = NULL_MONITOR,
+        on_done: Callable[[int], None] | None = None,
+    ) -> list:
         """The results of ``futures`` in order; Cancel cancels them all (``Cancelled``)."""
         futures = list(futures)
         if not futures:
@@ -182,8 +204,10 @@ class Cluster:
                 status = self.client.status
                 if status != "running":
                     away_since = away_since or time.monotonic()
-                    if status in ("closed", "closing", "failed") \
-                            or time.monotonic() - away_since > CONNECT_SECONDS:
+                    if (
+                        status in ("closed", "closing", "failed")
+                        or time.monotonic() - away_since > CONNECT_SECONDS
+                    ):
                         raise _lost(self.shown_address, ConnectionError("connection closed"))
                 else:
                     away_since = None
@@ -199,8 +223,14 @@ class Cluster:
         except Exception as err:  # noqa: BLE001 - a task's own error, or the connection's
             raise self._failure(err) from None
 
-    def map(self, function: Callable, items: Sequence, *args, monitor: Monitor = NULL_MONITOR,
-            on_done: Callable[[int], None] | None = None) -> list:
+    def map(
+        self,
+        function: Callable,
+        items: Sequence,
+        *args,
+        monitor: Monitor = NULL_MONITOR,
+        on_done: Callable[[int], None] | None = None,
+    ) -> list:
         """``function(item, *args)`` for every item, on the workers; the results in order."""
         futures = [self.submit(function, item, *args) for item in items]
         return self.wait(futures, monitor, on_done)
@@ -227,8 +257,10 @@ class Cluster:
         from distributed.scheduler import KilledWorker
 
         if isinstance(err, KilledWorker):
-            return ArborError(f"a task failed on {ALLOWED_FAILURES} workers that died under it "
-                              "(out of memory? see the dashboard); the fit stopped")
+            return ArborError(
+                f"a task failed on {ALLOWED_FAILURES} workers that died under it "
+                "(out of memory? see the dashboard); the fit stopped"
+            )
         return err
 
     def close(self) -> None:
@@ -262,8 +294,15 @@ class InProcess:
     shown_address = "this process"
     address = None
 
-    def submit(self, function: Callable, *args, priority: int = 0, workers=None,
-               allow_other_workers: bool = False, **kwargs):
+    def submit(
+        self,
+        function: Callable,
+        *args,
+        priority: int = 0,
+        workers=None,
+        allow_other_workers: bool = False,
+        **kwargs,
+    ):
         return _Done(function(*[a.value if isinstance(a, _Done) else a for a in args], **kwargs))
 
     def share(self, value):
@@ -273,8 +312,14 @@ class InProcess:
         monitor.check()
         return [f.value for f in futures]
 
-    def map(self, function: Callable, items: Sequence, *args, monitor: Monitor = NULL_MONITOR,
-            on_done=None) -> list:
+    def map(
+        self,
+        function: Callable,
+        items: Sequence,
+        *args,
+        monitor: Monitor = NULL_MONITOR,
+        on_done=None,
+    ) -> list:
         return self.wait([self.submit(function, item, *args) for item in items], monitor)
 
     def holders(self, futures) -> list:

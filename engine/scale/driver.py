@@ -81,18 +81,33 @@ class DriverNodes:
     fraction0: list = field(default_factory=list)
     fraction1: list = field(default_factory=list)
     groups: list = field(default_factory=list)  # a two-group split's branch per category
-    local: list = field(default_factory=list)   # grown by a worker (exact): its subtree is final
-    hist: dict = field(default_factory=dict)    # node -> its histogram, while needed
+    local: list = field(default_factory=list)  # grown by a worker (exact): its subtree is final
+    hist: dict = field(default_factory=dict)  # node -> its histogram, while needed
     split_bins: dict = field(default_factory=dict)  # node -> its split attribute's bins
 
     def add(self, parent: int, depth: int, fraction: float, S: int) -> int:
         i = len(self.parent)
-        for name, value in (("parent", parent), ("depth", depth), ("child0", -1),
-                            ("n_children", 0), ("fraction", fraction), ("weight", 0.0),
-                            ("entries", 0), ("unit", True), ("state", OPEN), ("attribute", -1),
-                            ("rule", BY_BIN), ("cut_bin", -1), ("threshold", 0.0),
-                            ("gain", 0.0), ("ratio", 0.0), ("fraction0", 0.0),
-                            ("fraction1", 0.0), ("groups", None), ("local", False)):
+        for name, value in (
+            ("parent", parent),
+            ("depth", depth),
+            ("child0", -1),
+            ("n_children", 0),
+            ("fraction", fraction),
+            ("weight", 0.0),
+            ("entries", 0),
+            ("unit", True),
+            ("state", OPEN),
+            ("attribute", -1),
+            ("rule", BY_BIN),
+            ("cut_bin", -1),
+            ("threshold", 0.0),
+            ("gain", 0.0),
+            ("ratio", 0.0),
+            ("fraction0", 0.0),
+            ("fraction1", 0.0),
+            ("groups", None),
+            ("local", False),
+        ):
             getattr(self, name).append(value)
         self.stats.append(np.zeros(S))
         return i
@@ -137,17 +152,21 @@ def adjust_settings(settings: Settings) -> tuple[Settings, tuple[str, ...]]:
     notes = []
     if settings.cv_alpha:  # CART's default
         if settings.prune == "cost-complexity" and settings.alpha is None:
-            notes.append(f"alpha chosen on a held-out {settings.holdout:.0%} of the rows "
-                         "(--holdout)" + (" with the one-standard-error rule" if settings.one_se
-                                          else "")
-                         + ", not by cross-validation, which would grow a tree over the "
-                         "partitions per fold")
+            notes.append(
+                f"alpha chosen on a held-out {settings.holdout:.0%} of the rows "
+                "(--holdout)"
+                + (" with the one-standard-error rule" if settings.one_se else "")
+                + ", not by cross-validation, which would grow a tree over the "
+                "partitions per fold"
+            )
         settings = replace(settings, cv_alpha=None)
     if settings.prune == "pessimistic" and settings.subtree_raising:
         settings = replace(settings, subtree_raising=False)
-        notes.append("pruned without subtree raising: raising re-routes the training rows "
-                     "through the raised branch, and over partitions the rows stay on the "
-                     "cluster")
+        notes.append(
+            "pruned without subtree raising: raising re-routes the training rows "
+            "through the raised branch, and over partitions the rows stay on the "
+            "cluster"
+        )
     return settings, tuple(notes)
 
 
@@ -157,8 +176,15 @@ class Grower:
     [bundle task per spec])``; ``passes.finished(tasks, wait)`` the ``{task: {slot:
     SubTree}}`` of those done (with ``wait``, of all); ``passes.n_workers``."""
 
-    def __init__(self, settings: Settings, scorer: Scorer, passes, n_rows: int, gappy: bool,
-                 monitor: Monitor = NULL_MONITOR):
+    def __init__(
+        self,
+        settings: Settings,
+        scorer: Scorer,
+        passes,
+        n_rows: int,
+        gappy: bool,
+        monitor: Monitor = NULL_MONITOR,
+    ):
         from engine.fast.builder import HIST_EXACT_BELOW, HIST_LOCAL_ROWS
 
         self.settings, self.scorer, self.passes, self.monitor = settings, scorer, passes, monitor
@@ -175,10 +201,10 @@ class Grower:
         self.pushes, self.leaves, self.settled, self.total_weight = 0, 1, 0.0, 1.0
         self.accepted: set[int] = set()
         self.refused: set[int] = set()
-        self.jobs: dict[int, int] = {}       # node -> STATS / HIST / GATHER, next pass
-        self.direct: set[int] = set()        # nodes whose histogram the next pass sums
-        self.derived: dict[int, int] = {}    # node -> parent whose histogram it is derived from
-        self.growing: dict = {}              # bundle task -> [(slot, node)] whose subtrees it grows
+        self.jobs: dict[int, int] = {}  # node -> STATS / HIST / GATHER, next pass
+        self.direct: set[int] = set()  # nodes whose histogram the next pass sums
+        self.derived: dict[int, int] = {}  # node -> parent whose histogram it is derived from
+        self.growing: dict = {}  # bundle task -> [(slot, node)] whose subtrees it grows
         self.kept_bytes = 0
         self.n_passes = 0
         self.largest_pass = 0  # bytes of the largest summed histogram a pass sent the driver
@@ -292,9 +318,12 @@ class Grower:
         """The split nodes to expand for the next pass: all of them without a leaf limit,
         else the next few the replay reaches (that the limit does not refuse already)."""
         t = self.t
-        open_ = [e for e in self.heap if t.child0[e[2]] < 0
-                 and (self.max_leaves < 0
-                      or self.leaves + self._n_branches(e[2]) - 1 <= self.max_leaves)]
+        open_ = [
+            e
+            for e in self.heap
+            if t.child0[e[2]] < 0
+            and (self.max_leaves < 0 or self.leaves + self._n_branches(e[2]) - 1 <= self.max_leaves)
+        ]
         if self.max_leaves >= 0:
             open_ = heapq.nsmallest(BATCH, open_)
         else:
@@ -343,8 +372,9 @@ class Grower:
             if n == 0:
                 t.state[c] = READY  # no entries: a leaf of no weight, as in memory
                 continue
-            stats = weights[inside].sum(axis=0) + (weights[missing_bin] if fractions[b] == 1.0
-                                                   else 0.0)
+            stats = weights[inside].sum(axis=0) + (
+                weights[missing_bin] if fractions[b] == 1.0 else 0.0
+            )
             if self._surely_leaf(c, stats):
                 self.jobs[c] = STATS
             elif n < self.small:
@@ -396,16 +426,26 @@ class Grower:
         request = Request(
             np.array([hist_of.get(i, -1) for i in nodes], np.int64),
             np.array([bundle_of.get(i, -1) for i in nodes], np.int64),
-            len(direct), len(bundles), self.count_entries, bounds)
-        specs = [BundleSpec(sc.schema, self.settings, sc.counted,
-                            tuple((slot[i], t.depth[i], tuple(np.flatnonzero(self._used(i))))
-                                  for i in members))
-                 for members in bundles]
+            len(direct),
+            len(bundles),
+            self.count_entries,
+            bounds,
+        )
+        specs = [
+            BundleSpec(
+                sc.schema,
+                self.settings,
+                sc.counted,
+                tuple((slot[i], t.depth[i], tuple(np.flatnonzero(self._used(i)))) for i in members),
+            )
+            for members in bundles
+        ]
         self.n_passes += 1
         self.largest_pass = max(self.largest_pass, len(direct) * self._hist_bytes())
-        self.monitor.report(self.settled / self.total_weight,
-                            f"pass {self.n_passes}: {len(nodes)} open leaves, "
-                            f"{self.leaves} leaves so far")
+        self.monitor.report(
+            self.settled / self.total_weight,
+            f"pass {self.n_passes}: {len(nodes)} open leaves, {self.leaves} leaves so far",
+        )
         partial, tasks = self.passes.round(self._route(slot), request, specs)
         for task, members in zip(tasks, bundles, strict=True):
             self.growing[task] = [(slot[i], i) for i in members]
@@ -417,9 +457,11 @@ class Grower:
             if t.parent[i] < 0:
                 t.entries[i] = int(partial.entries[k])
             elif int(partial.entries[k]) != t.entries[i]:
-                raise ArborError(f"a pass counted {int(partial.entries[k])} rows at node {i} "
-                                 f"where its parent's histogram counted {t.entries[i]} (did the "
-                                 "files change during the fit?)")
+                raise ArborError(
+                    f"a pass counted {int(partial.entries[k])} rows at node {i} "
+                    f"where its parent's histogram counted {t.entries[i]} (did the "
+                    "files change during the fit?)"
+                )
             t.weight[i] = float(t.entries[i]) if t.unit[i] else sc.size(t.stats[i])
         jobs, derived = self.jobs, self.derived
         self.jobs, self.direct, self.derived = {}, set(), {}
@@ -474,10 +516,10 @@ class Grower:
         t.state[i] = READY
         if sc.stops(t.stats[i], t.weight[i], t.depth[i]):
             return
-        missing = (H[np.arange(self.p), sc.bins.n_bins, S] if self.count_entries
-                   else np.zeros(self.p))
-        found = sc.choose(H[:, :, :S], missing, t.entries[i], t.weight[i], t.unit[i],
-                          self._used(i))
+        missing = (
+            H[np.arange(self.p), sc.bins.n_bins, S] if self.count_entries else np.zeros(self.p)
+        )
+        found = sc.choose(H[:, :, :S], missing, t.entries[i], t.weight[i], t.unit[i], self._used(i))
         if found is None:
             return
         j, cut, threshold, gain, ratio, f0, f1, groups = found
@@ -533,7 +575,7 @@ class Grower:
             i = order[k]
             k += 1
             fractions.append(t.fraction[i])
-            inner = (t.child0[i] >= 0 and not t.local[i] and i not in self.refused)
+            inner = t.child0[i] >= 0 and not t.local[i] and i not in self.refused
             if not inner:
                 child0.append(0)
                 n_children.append(0)
@@ -556,6 +598,15 @@ class Grower:
                 groups.extend(int(g) for g in t.groups[i])
             slots.append(-1)
         ints = lambda v: np.array(v, dtype=np.int64)  # noqa: E731
-        return Route(ints(rules_), ints(attrs), ints(cuts), np.array(thresholds, np.float64),
-                     ints(child0), ints(n_children), np.array(fractions, np.float64),
-                     ints(group_at), ints(slots), ints(groups or [0]))
+        return Route(
+            ints(rules_),
+            ints(attrs),
+            ints(cuts),
+            np.array(thresholds, np.float64),
+            ints(child0),
+            ints(n_children),
+            np.array(fractions, np.float64),
+            ints(group_at),
+            ints(slots),
+            ints(groups or [0]),
+        )

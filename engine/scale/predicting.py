@@ -46,8 +46,11 @@ def dataset_for(layout: Layout, schema: Schema) -> Dataset:
 
     attributes = tuple(column(a.name, a.kind, a.categories) for a in schema.attributes)
     if schema.target in layout.columns:
-        target = column(schema.target, NUMERIC if schema.is_regression else NOMINAL,
-                        () if schema.is_regression else schema.classes)
+        target = column(
+            schema.target,
+            NUMERIC if schema.is_regression else NOMINAL,
+            () if schema.is_regression else schema.classes,
+        )
     else:
         target = SourceColumn(schema.target, "absent", "none")
     return Dataset(layout, attributes, target, tuple(p.rows or 0 for p in layout.pieces), 0)
@@ -63,8 +66,9 @@ def _encode_attributes(frame, dataset: Dataset, piece: Piece) -> np.ndarray:
     return X
 
 
-def predict_piece(source, dataset: Dataset, tree: Tree, algorithm: str | None, folder: str,
-                  width: int) -> int:
+def predict_piece(
+    source, dataset: Dataset, tree: Tree, algorithm: str | None, folder: str, width: int
+) -> int:
     """Write one partition's rows with the tree's predictions; returns the rows written."""
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -87,8 +91,9 @@ def predict_piece(source, dataset: Dataset, tree: Tree, algorithm: str | None, f
     return len(frame)
 
 
-def score_piece(source, dataset: Dataset, task: str, selection: Selection, tree: Tree,
-                algorithm: str | None):
+def score_piece(
+    source, dataset: Dataset, task: str, selection: Selection, tree: Tree, algorithm: str | None
+):
     """One partition's confusion matrix, or its regression sums (n, squared errors,
     absolute errors, sum and sum of squares of the target)."""
     from engine.predict import class_codes, predict_proba, predict_value
@@ -105,48 +110,72 @@ def score_piece(source, dataset: Dataset, task: str, selection: Selection, tree:
     return confusion
 
 
-def predict_partitions(tree: Tree, dataset: Dataset, cluster, folder: str,
-                       algorithm: str | None = None, monitor: Monitor = NULL_MONITOR) -> int:
+def predict_partitions(
+    tree: Tree,
+    dataset: Dataset,
+    cluster,
+    folder: str,
+    algorithm: str | None = None,
+    monitor: Monitor = NULL_MONITOR,
+) -> int:
     """Write the predictions of every partition into ``folder``; returns the rows written."""
     out = Path(folder)
     if out.exists() and not out.is_dir():
-        raise ArborError(f"{shown_path(folder)} is a file; --output names a folder for the "
-                         "Parquet partitions")
+        raise ArborError(
+            f"{shown_path(folder)} is a file; --output names a folder for the Parquet partitions"
+        )
     if out.is_dir() and any(out.iterdir()):
-        raise ArborError(f"the output folder {shown_path(folder)} is not empty; name a new or "
-                         "empty folder")
+        raise ArborError(
+            f"the output folder {shown_path(folder)} is not empty; name a new or empty folder"
+        )
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as err:
-        raise ArborError(f"cannot make the folder {shown_path(folder)}: "
-                         f"{err.strerror or err}") from None
+        raise ArborError(
+            f"cannot make the folder {shown_path(folder)}: {err.strerror or err}"
+        ) from None
     shared = cluster.share(tree)
     width = max(5, len(str(dataset.n_partitions)))
-    futures = [cluster.submit(predict_piece, (piece, k), dataset, shared, algorithm, str(out),
-                              width)
-               for k, piece in enumerate(dataset.pieces)]
+    futures = [
+        cluster.submit(predict_piece, (piece, k), dataset, shared, algorithm, str(out), width)
+        for k, piece in enumerate(dataset.pieces)
+    ]
     return int(sum(cluster.wait(futures, monitor)))
 
 
-def score_partitions(tree: Tree, dataset: Dataset, cluster, selection: Selection, method: str,
-                     algorithm: str | None = None, monitor: Monitor = NULL_MONITOR,
-                     notes=()):
+def score_partitions(
+    tree: Tree,
+    dataset: Dataset,
+    cluster,
+    selection: Selection,
+    method: str,
+    algorithm: str | None = None,
+    monitor: Monitor = NULL_MONITOR,
+    notes=(),
+):
     """The tree's :class:`engine.evaluate.evaluation.Evaluation` on the selected rows."""
     from engine.evaluate.evaluation import Evaluation, from_confusion
 
     task = "regression" if tree.is_regression else "classification"
     shared = cluster.share(tree)
-    futures = [cluster.submit(score_piece, (piece, k), dataset, task, selection, shared,
-                              algorithm)
-               for k, piece in enumerate(dataset.pieces)]
+    futures = [
+        cluster.submit(score_piece, (piece, k), dataset, task, selection, shared, algorithm)
+        for k, piece in enumerate(dataset.pieces)
+    ]
     total = np.sum(cluster.wait(futures, monitor), axis=0)
     if tree.is_regression:
         n, sse, sae, sy, syy = (float(v) for v in total)
         if n == 0:
             raise ArborError("there are no rows to score")
         spread = syy - sy * sy / n
-        return Evaluation(n=n, method=method, rmse=(sse / n) ** 0.5, mae=sae / n,
-                          r2=1 - sse / spread if spread > 0 else 0.0, notes=tuple(notes))
+        return Evaluation(
+            n=n,
+            method=method,
+            rmse=(sse / n) ** 0.5,
+            mae=sae / n,
+            r2=1 - sse / spread if spread > 0 else 0.0,
+            notes=tuple(notes),
+        )
     if total.sum() == 0:
         raise ArborError("there are no rows to score")
     return from_confusion(method, tree.schema.classes, total, notes=notes)

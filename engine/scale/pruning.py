@@ -70,9 +70,18 @@ def tree_route(tree: Tree) -> tuple[Route, np.ndarray]:
         position[node.id] = at
     ints = lambda v: np.array(v, dtype=np.int64)  # noqa: E731
     n = len(order)
-    route = Route(ints(rule), ints(attr), np.zeros(n, np.int64), np.array(thr, np.float64),
-                  ints(child0), ints(n_children), np.array(frac, np.float64), ints(group_at),
-                  np.full(n, -1, np.int64), ints(groups or [0]))
+    route = Route(
+        ints(rule),
+        ints(attr),
+        np.zeros(n, np.int64),
+        np.array(thr, np.float64),
+        ints(child0),
+        ints(n_children),
+        np.array(frac, np.float64),
+        ints(group_at),
+        np.full(n, -1, np.int64),
+        ints(groups or [0]),
+    )
     return route, position
 
 
@@ -146,8 +155,8 @@ def prune_partitions(tree: Tree, settings: Settings, parts, record: bool = False
     if method == "reduced-error":
         held, rows = held_statistics(tree, parts)
         live = counted_live(tree.root, held)
-        pruned = prune_reduced_error(tree, without_rows(tree.schema), None, parts.monitor,
-                                     record, held=live)
+        pruned = prune_reduced_error(
+            tree, without_rows(tree.schema), None, parts.monitor, record, held=live
+        )
         return pruned, rows, None
     return tree, 0, None
-

@@ -50,8 +50,16 @@ class Bins:
 class Scorer:
     """A node's split from its histogram, with the in-memory builder's kernels and numbers."""
 
-    def __init__(self, settings: Settings, schema: Schema, bins: Bins, n_rows: int,
-                 has_missing: np.ndarray, small: int, local: bool):
+    def __init__(
+        self,
+        settings: Settings,
+        schema: Schema,
+        bins: Bins,
+        n_rows: int,
+        has_missing: np.ndarray,
+        small: int,
+        local: bool,
+    ):
         from engine.fast.builder import _flog, kernel_params
 
         s = settings
@@ -61,37 +69,64 @@ class Scorer:
         self.K = K = 0 if self.regression else len(schema.classes)
         self.S = S = 3 if self.regression else K
         self.kind = np.array([NOMINAL if a.is_nominal else NUMERIC for a in attrs], np.int64)
-        self.n_categories = np.array([len(a.categories) if a.is_nominal else 0 for a in attrs],
-                                     np.int64)
-        self.counted = np.array(rules.counted_in_average(self.n_categories.tolist(), n_rows),
-                                dtype=bool)
+        self.n_categories = np.array(
+            [len(a.categories) if a.is_nominal else 0 for a in attrs], np.int64
+        )
+        self.counted = np.array(
+            rules.counted_in_average(self.n_categories.tolist(), n_rows), dtype=bool
+        )
         self.has_missing = np.asarray(has_missing, dtype=bool)
         self.schema, self.bins = schema, bins
         self.params = kernel_params(s, K, S, 1, small, local)
         max_v = int(max(self.n_categories.max(initial=0), 2))
         vec = max(S, K, max_v) + 2
         items = max(bins.width, 2 * max_v, 64)
-        flog = (_flog(n_rows) if s.impurity == "entropy" and n_rows <= FLOG_ROWS
-                else np.zeros(1))
+        flog = _flog(n_rows) if s.impurity == "entropy" and n_rows <= FLOG_ROWS else np.zeros(1)
         self.work = Work(
-            total=np.zeros(S), left=np.zeros(S), right=np.zeros(S), best_left=np.zeros(S),
-            tmp=np.zeros(vec), sizes=np.zeros(vec), tmp2=np.zeros(vec), parent=np.zeros(vec),
-            gains=np.zeros(items), cuts=np.zeros(items, np.int64),
-            table=np.zeros((max_v, S)), item_bin=np.zeros(items, np.int64),
-            item_stats=np.zeros((items, S)), item_value=np.zeros(items),
-            value_buffer=np.zeros(items), weight_buffer2=np.zeros(items),
-            order_buffer=np.zeros(max_v, np.int64), entry_buffer=np.zeros(items, np.int64),
-            mask=np.zeros(max_v, bool), best_mask=np.zeros(max_v, bool),
-            offsets=np.zeros(2 * max_v, np.int64), counts=np.zeros(max_v, np.int64),
-            flog=flog, used=np.zeros(p, bool), known=np.zeros(p, np.int64))
-        self.cand = Candidates(np.zeros(p, np.int64), np.zeros(p), np.zeros(p), np.zeros(p),
-                               np.zeros(p), np.zeros(p), np.zeros(p, np.int64),
-                               np.zeros(p, np.int64))
+            total=np.zeros(S),
+            left=np.zeros(S),
+            right=np.zeros(S),
+            best_left=np.zeros(S),
+            tmp=np.zeros(vec),
+            sizes=np.zeros(vec),
+            tmp2=np.zeros(vec),
+            parent=np.zeros(vec),
+            gains=np.zeros(items),
+            cuts=np.zeros(items, np.int64),
+            table=np.zeros((max_v, S)),
+            item_bin=np.zeros(items, np.int64),
+            item_stats=np.zeros((items, S)),
+            item_value=np.zeros(items),
+            value_buffer=np.zeros(items),
+            weight_buffer2=np.zeros(items),
+            order_buffer=np.zeros(max_v, np.int64),
+            entry_buffer=np.zeros(items, np.int64),
+            mask=np.zeros(max_v, bool),
+            best_mask=np.zeros(max_v, bool),
+            offsets=np.zeros(2 * max_v, np.int64),
+            counts=np.zeros(max_v, np.int64),
+            flog=flog,
+            used=np.zeros(p, bool),
+            known=np.zeros(p, np.int64),
+        )
+        self.cand = Candidates(
+            np.zeros(p, np.int64),
+            np.zeros(p),
+            np.zeros(p),
+            np.zeros(p),
+            np.zeros(p),
+            np.zeros(p),
+            np.zeros(p, np.int64),
+            np.zeros(p, np.int64),
+        )
 
     def set_bounds(self, low: np.ndarray, high: np.ndarray) -> None:
         """Each bin's smallest and largest training value (the root pass sums them)."""
-        self.bins = replace(self.bins, low=np.ascontiguousarray(low, dtype=np.float64),
-                            high=np.ascontiguousarray(high, dtype=np.float64))
+        self.bins = replace(
+            self.bins,
+            low=np.ascontiguousarray(low, dtype=np.float64),
+            high=np.ascontiguousarray(high, dtype=np.float64),
+        )
 
     def size(self, stats: np.ndarray) -> float:
         """A statistics vector's weight, as :func:`engine.fast.kernels.size_of` adds it."""
@@ -108,11 +143,19 @@ class Scorer:
         imp = impurity(stats, K, par.impurity, self.work.tmp)
         total = size_of(stats, K) if K > 0 else 0.0
         pure = rules.is_pure(float(top_class_weight(stats, K)), float(total), K == 0, float(imp))
-        return rules.stops_before_search(weight, depth, pure, par.min_samples_split,
-                                         par.min_samples_leaf, par.max_depth)
+        return rules.stops_before_search(
+            weight, depth, pure, par.min_samples_split, par.min_samples_leaf, par.max_depth
+        )
 
-    def choose(self, H: np.ndarray, entries_missing: np.ndarray, entries: int, weight: float,
-               unit: bool, used: np.ndarray):
+    def choose(
+        self,
+        H: np.ndarray,
+        entries_missing: np.ndarray,
+        entries: int,
+        weight: float,
+        unit: bool,
+        used: np.ndarray,
+    ):
         """The best split from the node's histogram ``H[attribute, bin, stat]`` (the stats
         only), or None: ``(attribute, cut, threshold, gain, ratio, fraction0, fraction1,
         groups)``."""
@@ -130,8 +173,21 @@ class Scorer:
             if self.has_missing[j] and par.binary == 0 and self.kind[j] == NUMERIC:
                 known[j] = entries - int(entries_missing[j])
         flog = work.flog if unit else work.flog[:1]
-        score_histogram(H, known, self.kind, self.n_categories, b.n_bins, b.low, b.high,
-                        work.used, par, weight, work, cand, flog)
+        score_histogram(
+            H,
+            known,
+            self.kind,
+            self.n_categories,
+            b.n_bins,
+            b.low,
+            b.high,
+            work.used,
+            par,
+            weight,
+            work,
+            cand,
+            flog,
+        )
         for j in range(p):  # many-valued nominal attributes: their rows of H are their tables
             V = int(self.n_categories[j])
             if self.kind[j] != NOMINAL or V <= MAX_BINNED_CATEGORIES or work.used[j]:
@@ -151,6 +207,13 @@ class Scorer:
             groups = np.full(V, -1, np.int64)
             for c in range(int(cand.cut[best])):
                 groups[work.counts[c]] = 0 if work.best_mask[c] else 1
-        return (best, int(cand.cut[best]), float(cand.threshold[best]), float(cand.gain[best]),
-                float(cand.ratio[best]), float(cand.fraction0[best]), float(cand.fraction1[best]),
-                groups)
+        return (
+            best,
+            int(cand.cut[best]),
+            float(cand.threshold[best]),
+            float(cand.gain[best]),
+            float(cand.ratio[best]),
+            float(cand.fraction0[best]),
+            float(cand.fraction1[best]),
+            groups,
+        )

@@ -50,9 +50,9 @@ MAX_CELL = 100_000
 MAX_FILES = 100_000
 
 # How a column becomes numbers (``SourceColumn.reading``).
-ARROW_NUMBERS = "numbers"     # typed numbers: as they are
+ARROW_NUMBERS = "numbers"  # typed numbers: as they are
 TEXT_NUMBERS = "text-numbers"  # text that must parse (make_table's rule)
-CATEGORIES = "categories"     # nominal: each value's text looked up among the categories
+CATEGORIES = "categories"  # nominal: each value's text looked up among the categories
 
 
 @dataclass(frozen=True)
@@ -129,12 +129,16 @@ class Dataset:
         t = self.target
         if task == "regression":
             if t.kind != NUMERIC:
-                raise ArborError(f"regression needs a numeric target, but {t.name!r} is nominal "
-                                 "(use classification, or make the column numeric)")
+                raise ArborError(
+                    f"regression needs a numeric target, but {t.name!r} is nominal "
+                    "(use classification, or make the column numeric)"
+                )
             return Schema(attrs, t.name, None)
         if t.kind != NOMINAL:
-            raise ArborError(f"classification needs a nominal target, but {t.name!r} is numeric "
-                             "(make the column nominal, or use --task regression)")
+            raise ArborError(
+                f"classification needs a nominal target, but {t.name!r} is numeric "
+                "(make the column nominal, or use --task regression)"
+            )
         return Schema(attrs, t.name, t.categories)
 
 
@@ -162,8 +166,11 @@ def find_files(location: str) -> tuple[str, list[Path]]:
         if not files:
             raise ArborError(f"no file matches {shown_path(text)}")
     elif path.is_dir():
-        files = [p for p in path.rglob("*") if p.is_file() and not _skipped(p)
-                 and p.suffix.lower() in PARQUET_SUFFIXES]
+        files = [
+            p
+            for p in path.rglob("*")
+            if p.is_file() and not _skipped(p) and p.suffix.lower() in PARQUET_SUFFIXES
+        ]
         if not files:
             raise ArborError(f"{shown_path(text)} holds no Parquet files (*.parquet)")
     elif path.is_file():
@@ -177,8 +184,10 @@ def find_files(location: str) -> tuple[str, list[Path]]:
         fmt = CSV
     else:
         shown = ", ".join(sorted(s or "(none)" for s in suffixes))
-        raise ArborError(f"{shown_path(text)}: training over partitions reads Parquet files or "
-                         f"CSV files, one kind at a time; found {shown}")
+        raise ArborError(
+            f"{shown_path(text)}: training over partitions reads Parquet files or "
+            f"CSV files, one kind at a time; found {shown}"
+        )
     if len(files) > MAX_FILES:
         raise ArborError(f"{shown_path(text)} has {len(files):,} files; at most {MAX_FILES:,}")
     return fmt, sorted(files, key=lambda p: _natural_key(str(p)))
@@ -190,8 +199,11 @@ def find_files(location: str) -> tuple[str, list[Path]]:
 def _arrow_kind(arrow_type) -> str:
     import pyarrow as pa
 
-    if pa.types.is_integer(arrow_type) or pa.types.is_floating(arrow_type) \
-            or pa.types.is_decimal(arrow_type):
+    if (
+        pa.types.is_integer(arrow_type)
+        or pa.types.is_floating(arrow_type)
+        or pa.types.is_decimal(arrow_type)
+    ):
         return "number"
     if pa.types.is_boolean(arrow_type):
         return "bool"
@@ -217,8 +229,9 @@ def _parquet_file(path: Path):
     except OSError as err:
         raise ArborError(f"cannot read {shown_path(path.name)}: {err.strerror or err}") from None
     except Exception as err:  # noqa: BLE001 - pyarrow's errors for a damaged file vary
-        raise ArborError(f"{shown_path(path.name)} is not a readable Parquet file "
-                         f"({_first_line(err)})") from None
+        raise ArborError(
+            f"{shown_path(path.name)} is not a readable Parquet file ({_first_line(err)})"
+        ) from None
 
 
 def _first_line(err: BaseException) -> str:
@@ -254,10 +267,19 @@ def _describe_parquet(location: str, files: list[Path]) -> Layout:
     odd = [c for c in columns if types[c] in ("other",)]
     if odd:
         shown = ", ".join(map(repr, odd[:8])) + (", ..." if len(odd) > 8 else "")
-        notes.append(f"column(s) {shown} hold lists, structs, dates or bytes, which a tree "
-                     "cannot split on; they were left out")
-    return Layout(location, PARQUET, tuple(pieces), tuple(c for c in columns if c not in odd),
-                  {c: t for c, t in types.items() if c not in odd}, stored, tuple(notes))
+        notes.append(
+            f"column(s) {shown} hold lists, structs, dates or bytes, which a tree "
+            "cannot split on; they were left out"
+        )
+    return Layout(
+        location,
+        PARQUET,
+        tuple(pieces),
+        tuple(c for c in columns if c not in odd),
+        {c: t for c, t in types.items() if c not in odd},
+        stored,
+        tuple(notes),
+    )
 
 
 def _index_columns(schema) -> set[str]:
@@ -291,12 +313,20 @@ def _same_columns(path: Path, here: dict, first_name: str, columns: list, types:
     for c in columns:
         a, b = types[c], here[c]
         if a != b and "null" not in (a, b) and {a, b} != {"text", "dictionary"}:
-            raise ArborError(f"{name}: column {c!r} holds {_WORDS[b]} where "
-                             f"{shown_path(first_name)} holds {_WORDS[a]}")
+            raise ArborError(
+                f"{name}: column {c!r} holds {_WORDS[b]} where "
+                f"{shown_path(first_name)} holds {_WORDS[a]}"
+            )
 
 
-_WORDS = {"number": "numbers", "bool": "true/false values", "text": "text",
-          "dictionary": "text", "null": "nothing", "other": "lists, dates or bytes"}
+_WORDS = {
+    "number": "numbers",
+    "bool": "true/false values",
+    "text": "text",
+    "dictionary": "text",
+    "null": "nothing",
+    "other": "lists, dates or bytes",
+}
 
 
 def _describe_csv(location: str, files: list[Path]) -> Layout:
@@ -308,10 +338,17 @@ def _describe_csv(location: str, files: list[Path]) -> Layout:
         if header is None:
             header, first = names, path.name
         elif names != header:
-            raise ArborError(f"{shown_path(path.name)} has the columns {', '.join(names[:6])}... "
-                             f"where {shown_path(first)} has {', '.join(header[:6])}...")
-    return Layout(location, CSV, tuple(Piece(str(p)) for p in files), tuple(header),
-                  dict.fromkeys(header, "text"))
+            raise ArborError(
+                f"{shown_path(path.name)} has the columns {', '.join(names[:6])}... "
+                f"where {shown_path(first)} has {', '.join(header[:6])}..."
+            )
+    return Layout(
+        location,
+        CSV,
+        tuple(Piece(str(p)) for p in files),
+        tuple(header),
+        dict.fromkeys(header, "text"),
+    )
 
 
 def _csv_header(path: Path) -> list[str]:
@@ -445,24 +482,31 @@ def _merge_texts(name: str, parts: list, pieces) -> tuple[str, ...]:
     seen: dict[str, None] = {}
     for piece, texts in zip(pieces, parts, strict=True):
         if texts is None:
-            raise ArborError(f"column {name!r} has more than {MAX_CATEGORIES:,} different values "
-                             f"(in {piece.name} already), too many for a nominal attribute here "
-                             "(an identifier? leave it out with --ignore, or make it numeric)")
+            raise ArborError(
+                f"column {name!r} has more than {MAX_CATEGORIES:,} different values "
+                f"(in {piece.name} already), too many for a nominal attribute here "
+                "(an identifier? leave it out with --ignore, or make it numeric)"
+            )
         seen.update(dict.fromkeys(texts))
         if len(seen) > MAX_CATEGORIES:
-            raise ArborError(f"column {name!r} has more than {MAX_CATEGORIES:,} different values, "
-                             "too many for a nominal attribute here (an identifier? leave it out "
-                             "with --ignore, or make it numeric)")
+            raise ArborError(
+                f"column {name!r} has more than {MAX_CATEGORIES:,} different values, "
+                "too many for a nominal attribute here (an identifier? leave it out "
+                "with --ignore, or make it numeric)"
+            )
     for text in seen:
         if len(text) > MAX_CELL:
-            raise ArborError(f"a value of column {name!r} is {len(text):,} characters long; "
-                             f"Arbor reads values of at most {MAX_CELL:,} (free text? mark the "
-                             "column ignored)")
+            raise ArborError(
+                f"a value of column {name!r} is {len(text):,} characters long; "
+                f"Arbor reads values of at most {MAX_CELL:,} (free text? mark the "
+                "column ignored)"
+            )
     return tuple(seen)
 
 
-def scan(layout: Layout, run_on_pieces, target: str | None = None, nominal=(), numeric=(),
-         ignored=()) -> Dataset:
+def scan(
+    layout: Layout, run_on_pieces, target: str | None = None, nominal=(), numeric=(), ignored=()
+) -> Dataset:
     """Settle the schema in one pass over the pieces, reading only the columns it needs.
 
     ``run_on_pieces(function, pieces, *args)`` runs ``function(piece, *args)`` for every
@@ -473,8 +517,10 @@ def scan(layout: Layout, run_on_pieces, target: str | None = None, nominal=(), n
     overrides |= {n: IGNORED for n in ignored}
     unknown = [n for n in overrides if n not in names]
     if unknown:
-        raise ArborError(f"unknown column(s) {', '.join(map(repr, unknown))}; the data has: "
-                         f"{', '.join(names[:12])}")
+        raise ArborError(
+            f"unknown column(s) {', '.join(map(repr, unknown))}; the data has: "
+            f"{', '.join(names[:12])}"
+        )
     stored = layout.stored.get("kinds", {})
     kinds = {n: k for n, k in stored.items() if n in names and k in (NOMINAL, IGNORED)}
     kinds |= overrides
@@ -507,15 +553,19 @@ def scan(layout: Layout, run_on_pieces, target: str | None = None, nominal=(), n
     attributes = tuple(columns[n] for n in used if n != target)
     tcol = columns[target]
     if tcol.kind == NOMINAL and len(tcol.categories) > MAX_CLASSES:
-        raise ArborError(f"the target {target!r} has {len(tcol.categories)} different values; a "
-                         f"classification tree needs at most {MAX_CLASSES}")
+        raise ArborError(
+            f"the target {target!r} has {len(tcol.categories)} different values; a "
+            f"classification tree needs at most {MAX_CLASSES}"
+        )
     notes = list(layout.notes)
     if missing:
         notes.append(f"{missing} row(s) with a missing target were left out")
     return Dataset(layout, attributes, tcol, piece_rows, missing, tuple(notes))
 
 
-def _settle(name: str, arrow: str, kind: str | None, summaries, layout: Layout, stored_order) -> SourceColumn:
+def _settle(
+    name: str, arrow: str, kind: str | None, summaries, layout: Layout, stored_order
+) -> SourceColumn:
     """The column's kind, how it is read, and its categories, from every piece's summary."""
     pieces = layout.pieces
     if arrow == "number" and kind != NOMINAL:
@@ -525,8 +575,10 @@ def _settle(name: str, arrow: str, kind: str | None, summaries, layout: Layout, 
     if kind == NUMERIC or (kind is None and arrow in ("text", "null") and numbers and present):
         if kind == NUMERIC and not numbers:
             bad = next(p for p, s in zip(pieces, summaries, strict=True) if not s.numbers[name])
-            raise ArborError(f"{bad.name}: column {name!r} cannot be numeric: it holds text "
-                             "(make the column nominal, or fix the value)")
+            raise ArborError(
+                f"{bad.name}: column {name!r} cannot be numeric: it holds text "
+                "(make the column nominal, or fix the value)"
+            )
         return SourceColumn(name, NUMERIC, TEXT_NUMBERS if arrow != "number" else ARROW_NUMBERS)
     categories = _merge_texts(name, [s.texts[name] for s in summaries], pieces)
     if stored_order:
@@ -544,12 +596,16 @@ def _numbers(values: pd.Series, column: SourceColumn, piece: Piece) -> np.ndarra
         else:
             out = _as_number(values).to_numpy(dtype=np.float64)
     except (ValueError, TypeError):
-        raise ArborError(f"{piece.name}: column {column.name!r} holds a value that is not a "
-                         "number, where the other files hold numbers") from None
+        raise ArborError(
+            f"{piece.name}: column {column.name!r} holds a value that is not a "
+            "number, where the other files hold numbers"
+        ) from None
     if np.isinf(out).any():
         row = int(np.argmax(np.isinf(out)))
-        raise ArborError(f"{piece.name}: column {column.name!r} has an infinite value in row "
-                         f"{row + 1}; Arbor needs finite numbers")
+        raise ArborError(
+            f"{piece.name}: column {column.name!r} has an infinite value in row "
+            f"{row + 1}; Arbor needs finite numbers"
+        )
     return out
 
 
@@ -561,8 +617,9 @@ def _codes(values: pd.Series, column: SourceColumn) -> np.ndarray:
     else:
         codes, texts = _distinct_texts(values)
     position = {c: float(k) for k, c in enumerate(column.categories)}
-    per_text = np.array([position.get(t, np.nan) if t is not None else np.nan for t in texts]
-                        + [np.nan])
+    per_text = np.array(
+        [position.get(t, np.nan) if t is not None else np.nan for t in texts] + [np.nan]
+    )
     return per_text[codes]
 
 
@@ -570,8 +627,7 @@ def encode_frame(frame: pd.DataFrame, dataset: Dataset, piece: Piece, task: str)
     """``(X, y)`` of a piece's frame: attributes as float64 columns (category codes, NaN
     missing), the target as class codes (or numbers), rows missing the target left out."""
     t = dataset.target
-    y_raw = (_numbers(frame[t.name], t, piece) if t.kind == NUMERIC
-             else _codes(frame[t.name], t))
+    y_raw = _numbers(frame[t.name], t, piece) if t.kind == NUMERIC else _codes(frame[t.name], t)
     keep = ~np.isnan(y_raw)
     n = int(keep.sum())
     X = np.empty((n, len(dataset.attributes)), dtype=np.float64, order="F")

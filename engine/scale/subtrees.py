@@ -51,8 +51,9 @@ class SubTree:
         return len(self.attribute)
 
 
-def grow_subtree(spec: BundleSpec, X: np.ndarray, y: np.ndarray, w: np.ndarray, depth: int,
-                 used) -> SubTree:
+def grow_subtree(
+    spec: BundleSpec, X: np.ndarray, y: np.ndarray, w: np.ndarray, depth: int, used
+) -> SubTree:
     """The exact subtree of a node holding these rows (weights ``w``), at ``depth``."""
     from engine.fast.builder import HIST_LOCAL_ROWS, Growth, kernels
     from engine.learn.problem import Problem
@@ -69,8 +70,7 @@ def grow_subtree(spec: BundleSpec, X: np.ndarray, y: np.ndarray, w: np.ndarray, 
     # whole, exactly, on a private copy sorted by the kernel ("exact" would presort every
     # attribute with numpy first, a third of the time of these subtrees).
     mode = "histogram" if len(y) < HIST_LOCAL_ROWS else "exact"
-    growth = Growth(problem, mode, np.arange(len(y)), w, depth, frozenset(used),
-                    NULL_MONITOR, C)
+    growth = Growth(problem, mode, np.arange(len(y)), w, depth, frozenset(used), NULL_MONITOR, C)
     _count_like_the_table(growth, np.asarray(spec.counted, dtype=bool))
     status = C.PAUSED
     while status != C.DONE:
@@ -79,16 +79,26 @@ def grow_subtree(spec: BundleSpec, X: np.ndarray, y: np.ndarray, w: np.ndarray, 
     nodes, branch = growth.nodes, growth.groups.branch
     S = nodes.stats.shape[1]
     groups = tuple(
-        branch[nodes.group_at[i]:nodes.group_at[i] + len(spec.schema.attributes[a].categories)]
-        .astype(np.int64).copy()
+        branch[nodes.group_at[i] : nodes.group_at[i] + len(spec.schema.attributes[a].categories)]
+        .astype(np.int64)
+        .copy()
         if nodes.n_children[i] and settings.binary and spec.schema.attributes[a].is_nominal
         else None
-        for i, a in enumerate(nodes.attribute[:n].tolist()))
-    return SubTree(nodes.attribute[:n].copy(), nodes.child0[:n].copy(),
-                   nodes.n_children[:n].copy(), nodes.threshold[:n].copy(),
-                   nodes.gain[:n].copy(), nodes.ratio[:n].copy(), nodes.fraction[:n].copy(),
-                   nodes.weight[:n].copy(), nodes.stats[:n, :S].copy(), nodes.depth[:n].copy(),
-                   groups)
+        for i, a in enumerate(nodes.attribute[:n].tolist())
+    )
+    return SubTree(
+        nodes.attribute[:n].copy(),
+        nodes.child0[:n].copy(),
+        nodes.n_children[:n].copy(),
+        nodes.threshold[:n].copy(),
+        nodes.gain[:n].copy(),
+        nodes.ratio[:n].copy(),
+        nodes.fraction[:n].copy(),
+        nodes.weight[:n].copy(),
+        nodes.stats[:n, :S].copy(),
+        nodes.depth[:n].copy(),
+        groups,
+    )
 
 
 def _count_like_the_table(growth, counted: np.ndarray) -> None:

@@ -50,8 +50,9 @@ class Part:
         return self.X.nbytes + self.y.nbytes + (0 if self.codes is None else self.codes.nbytes)
 
 
-def load_part(piece: Piece, index: int, dataset: Dataset, task: str, selection: Selection,
-              bins=None) -> Part:
+def load_part(
+    piece: Piece, index: int, dataset: Dataset, task: str, selection: Selection, bins=None
+) -> Part:
     """Read, encode and select one piece's rows (and code them, given the bins)."""
     X, y = encode_piece(piece, dataset, task)
     keep = selection.mask(index, len(y))
@@ -64,8 +65,9 @@ def load_part(piece: Piece, index: int, dataset: Dataset, task: str, selection: 
 def with_codes(part: Part, bins) -> Part:
     from engine.fast.partitions import bin_codes
 
-    return Part(part.X, part.y, bin_codes(part.X, bins.edges, bins.n_bins, bins.nominal,
-                                          bins.dtype))
+    return Part(
+        part.X, part.y, bin_codes(part.X, bins.edges, bins.n_bins, bins.nominal, bins.dtype)
+    )
 
 
 def source_part(source, dataset: Dataset, task: str, selection: Selection, bins=None) -> Part:
@@ -87,8 +89,9 @@ def count_known(source, dataset: Dataset, task: str, selection: Selection):
     return part.n, known
 
 
-def sample_values(source, dataset: Dataset, task: str, selection: Selection, offsets, steps,
-                  numeric):
+def sample_values(
+    source, dataset: Dataset, task: str, selection: Selection, offsets, steps, numeric
+):
     """Each numeric attribute's known values whose index among the table's known values is a
     multiple of its step (``offsets``: this piece's first index), in row order."""
     part = source_part(source, dataset, task, selection)
@@ -97,7 +100,7 @@ def sample_values(source, dataset: Dataset, task: str, selection: Selection, off
         x = part.X[:, j]
         x = x[~np.isnan(x)]
         first = (-int(offsets[j])) % int(steps[j])
-        out[int(j)] = x[first::int(steps[j])].copy()
+        out[int(j)] = x[first :: int(steps[j])].copy()
     return out
 
 
@@ -129,8 +132,9 @@ class Request:
     bounds: bool = False
 
 
-def round_pass(source, dataset: Dataset, task: str, selection: Selection, bins, route,
-               request: Request):
+def round_pass(
+    source, dataset: Dataset, task: str, selection: Selection, bins, route, request: Request
+):
     """One partition's share of a round: ``(Partial, [rows gathered per bundle])``."""
     from engine.fast.partitions import Leaves, accumulate_leaves
 
@@ -145,12 +149,29 @@ def round_pass(source, dataset: Dataset, task: str, selection: Selection, bins, 
     gathering = request.n_bundles > 0
     capacity = part.n if gathering else 0
     while True:
-        leaves = Leaves(request.hist, request.bundle >= 0, np.zeros((n_slots, S)),
-                        np.zeros(n_slots, np.int64), H, np.zeros(capacity, np.int64),
-                        np.zeros(capacity), np.zeros(capacity, np.int64))
-        got = accumulate_leaves(route, leaves, part.codes, part.X, cls, target,
-                                np.ones(part.n), classes, bins.n_bins, bins.missing_code,
-                                request.count_entries)
+        leaves = Leaves(
+            request.hist,
+            request.bundle >= 0,
+            np.zeros((n_slots, S)),
+            np.zeros(n_slots, np.int64),
+            H,
+            np.zeros(capacity, np.int64),
+            np.zeros(capacity),
+            np.zeros(capacity, np.int64),
+        )
+        got = accumulate_leaves(
+            route,
+            leaves,
+            part.codes,
+            part.X,
+            cls,
+            target,
+            np.ones(part.n),
+            classes,
+            bins.n_bins,
+            bins.missing_code,
+            request.count_entries,
+        )
         if got <= capacity:
             break
         capacity = got  # nothing was written: run again with room for every gathered row
@@ -188,9 +209,13 @@ def _bounds(part: Part, bins):
 def add_partials(*partials) -> Partial:
     """The sum of some partitions' partials (a node of the tree reduction)."""
     out = partials[0]
-    out = Partial(out.stats.copy(), out.entries.copy(), out.H.copy(),
-                  None if out.low is None else out.low.copy(),
-                  None if out.high is None else out.high.copy())
+    out = Partial(
+        out.stats.copy(),
+        out.entries.copy(),
+        out.H.copy(),
+        None if out.low is None else out.low.copy(),
+        None if out.high is None else out.high.copy(),
+    )
     for q in partials[1:]:
         out.stats += q.stats
         out.entries += q.entries
@@ -226,7 +251,7 @@ def grow_bundle(spec, *pieces):
     slots = slots[order]
     out = {}
     for slot, depth, used in spec.leaves:
-        mine = order[np.searchsorted(slots, slot, "left"):np.searchsorted(slots, slot, "right")]
+        mine = order[np.searchsorted(slots, slot, "left") : np.searchsorted(slots, slot, "right")]
         out[slot] = grow_subtree(spec, np.asfortranarray(X[mine]), y[mine], w[mine], depth, used)
     return out
 

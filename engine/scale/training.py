@@ -52,19 +52,34 @@ class FitFacts:
     largest_pass_bytes: int = 0  # the largest histogram sum one pass sent to the driver
 
     def as_dict(self) -> dict:
-        return {"rows": self.rows, "partitions": self.partitions, "passes": self.passes,
-                "workers": self.workers, "kept_in_memory": self.kept_in_memory,
-                "dashboard": self.dashboard, "scheduler": self.scheduler,
-                "seconds": round(self.seconds, 3), "held_out_rows": self.held_out_rows,
-                "alpha": self.alpha, "largest_pass_bytes": self.largest_pass_bytes}
+        return {
+            "rows": self.rows,
+            "partitions": self.partitions,
+            "passes": self.passes,
+            "workers": self.workers,
+            "kept_in_memory": self.kept_in_memory,
+            "dashboard": self.dashboard,
+            "scheduler": self.scheduler,
+            "seconds": round(self.seconds, 3),
+            "held_out_rows": self.held_out_rows,
+            "alpha": self.alpha,
+            "largest_pass_bytes": self.largest_pass_bytes,
+        }
 
 
 class Partitions:
     """The partitions a fit reads (kept on the workers, or read from their files each
     pass) and the passes over them."""
 
-    def __init__(self, cluster: Cluster, dataset: Dataset, task: str, selection: Selection,
-                 keep: bool, monitor: Monitor = NULL_MONITOR):
+    def __init__(
+        self,
+        cluster: Cluster,
+        dataset: Dataset,
+        task: str,
+        selection: Selection,
+        keep: bool,
+        monitor: Monitor = NULL_MONITOR,
+    ):
         self.cluster, self.dataset, self.task = cluster, dataset, task
         self.selection, self.monitor = selection, monitor
         self.bins = None  # the coding bins (no value ranges), once made
@@ -74,8 +89,14 @@ class Partitions:
         self._dataset = cluster.share(dataset)
         pieces = [(piece, k) for k, piece in enumerate(dataset.pieces)]
         self.kept = keep
-        self.sources = ([cluster.submit(tasks.load_part, piece, k, self._dataset, task, selection)
-                         for piece, k in pieces] if keep else pieces)
+        self.sources = (
+            [
+                cluster.submit(tasks.load_part, piece, k, self._dataset, task, selection)
+                for piece, k in pieces
+            ]
+            if keep
+            else pieces
+        )
 
     def _args(self):
         return self._dataset, self.task, self.selection
@@ -89,16 +110,20 @@ class Partitions:
     def map_each(self, function, per_partition: list, message: str = ""):
         """As :meth:`map`, with each partition's own extra arguments."""
         self.passes += 1
-        futures = [self.cluster.submit(function, s, *self._args(), *extra)
-                   for s, extra in zip(self.sources, per_partition, strict=True)]
+        futures = [
+            self.cluster.submit(function, s, *self._args(), *extra)
+            for s, extra in zip(self.sources, per_partition, strict=True)
+        ]
         return self.cluster.wait(futures, self.monitor)
 
     def map_held(self, function, *args, message: str = ""):
         """``function`` on every partition's held-out training rows (read from the files)."""
         self.passes += 1
         held = replace(self.selection, role="prune")
-        futures = [self.cluster.submit(function, (piece, k), self._dataset, self.task, held, *args)
-                   for k, piece in enumerate(self.dataset.pieces)]
+        futures = [
+            self.cluster.submit(function, (piece, k), self._dataset, self.task, held, *args)
+            for k, piece in enumerate(self.dataset.pieces)
+        ]
         return self.cluster.wait(futures, self.monitor)
 
     def code(self, bins) -> None:
@@ -121,20 +146,39 @@ class Partitions:
         # Each partition's tasks asked of the worker holding it (a wish, not a rule: another
         # takes over when it dies): left to choose, Dask now and then ran the extraction of
         # a pass's partial sum or gathered rows on the other worker, moving the whole output.
-        near = ([{"workers": [w], "allow_other_workers": True} if w else {}
-                 for w in c.holders(self.sources)] if self.kept else [{}] * len(self.sources))
-        outs = [c.submit(tasks.round_pass, s, *self._args(), self._bins, route, request,
-                         **first, **at) for s, at in zip(self.sources, near, strict=True)]
-        level = [c.submit(tasks.first_of, o, **first, **at)
-                 for o, at in zip(outs, near, strict=True)]
+        near = (
+            [
+                {"workers": [w], "allow_other_workers": True} if w else {}
+                for w in c.holders(self.sources)
+            ]
+            if self.kept
+            else [{}] * len(self.sources)
+        )
+        outs = [
+            c.submit(tasks.round_pass, s, *self._args(), self._bins, route, request, **first, **at)
+            for s, at in zip(self.sources, near, strict=True)
+        ]
+        level = [
+            c.submit(tasks.first_of, o, **first, **at) for o, at in zip(outs, near, strict=True)
+        ]
         while len(level) > 1:  # the tree reduction: FAN_IN partials per task
-            level = [c.submit(tasks.add_partials, *level[k:k + FAN_IN], **first)
-                     for k in range(0, len(level), FAN_IN)]
+            level = [
+                c.submit(tasks.add_partials, *level[k : k + FAN_IN], **first)
+                for k in range(0, len(level), FAN_IN)
+            ]
         # Each bundle's rows taken from the partitions' outputs at once (high priority too),
         # so that the outputs' histograms are let go before the subtrees grow.
-        bundles = [c.submit(tasks.grow_bundle, spec, *[c.submit(tasks.bundle_of, o, b, **first, **at)
-                                                      for o, at in zip(outs, near, strict=True)])
-                   for b, spec in enumerate(specs)]
+        bundles = [
+            c.submit(
+                tasks.grow_bundle,
+                spec,
+                *[
+                    c.submit(tasks.bundle_of, o, b, **first, **at)
+                    for o, at in zip(outs, near, strict=True)
+                ],
+            )
+            for b, spec in enumerate(specs)
+        ]
         self.growing.update(bundles)
         return c.wait([level[0]], self.monitor)[0], bundles
 
@@ -171,13 +215,19 @@ def grow_selection(settings: Settings, seed: int, train_share: float = 1.0) -> S
 
 
 def needs_holdout(settings: Settings) -> bool:
-    return settings.prune == "reduced-error" or (settings.prune == "cost-complexity"
-                                                 and settings.alpha is None)
+    return settings.prune == "reduced-error" or (
+        settings.prune == "cost-complexity" and settings.alpha is None
+    )
 
 
-def fit_partitions(dataset: Dataset, settings: Settings, cluster: Cluster,
-                   monitor: Monitor = NULL_MONITOR, train_share: float = 1.0,
-                   record: bool = False) -> tuple[Tree, FitFacts]:
+def fit_partitions(
+    dataset: Dataset,
+    settings: Settings,
+    cluster: Cluster,
+    monitor: Monitor = NULL_MONITOR,
+    train_share: float = 1.0,
+    record: bool = False,
+) -> tuple[Tree, FitFacts]:
     """Grow and prune a tree on ``dataset``'s partitions (its training share).
 
     The caller first makes sure the kernels are compiled
@@ -221,11 +271,20 @@ def fit_partitions(dataset: Dataset, settings: Settings, cluster: Cluster,
         tree, held_rows, alpha = prune_partitions(tree, settings, parts, record)
     finally:
         parts.release()
-    facts = FitFacts(n_rows, dataset.n_partitions, parts.passes, cluster.n_workers, keep,
-                     cluster.dashboard, cluster.shown_address, time.monotonic() - started,
-                     settings, held_rows, alpha, dataset.notes + adjusted,
-                     grower.largest_pass)
+    facts = FitFacts(
+        n_rows,
+        dataset.n_partitions,
+        parts.passes,
+        cluster.n_workers,
+        keep,
+        cluster.dashboard,
+        cluster.shown_address,
+        time.monotonic() - started,
+        settings,
+        held_rows,
+        alpha,
+        dataset.notes + adjusted,
+        grower.largest_pass,
+    )
     monitor.report(1.0, "grown")
     return tree, facts
-
-

@@ -61,5 +61,10 @@ def _many_categories() -> pd.DataFrame:
     rng = np.random.default_rng(1)
     key = rng.integers(0, 300, warmup.ROWS)
     x = rng.normal(size=warmup.ROWS).round(2)
-    return pd.DataFrame({"key": [f"k{v}" for v in key], "x": x,
-                         "y": np.where((key % 3 == 0) ^ (x > 0.5), "yes", "no")})
+    return pd.DataFrame(
+        {
+            "key": [f"k{v}" for v in key],
+            "x": x,
+            "y": np.where((key % 3 == 0) ^ (x > 0.5), "yes", "no"),
+        }
+    )

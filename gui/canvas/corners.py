@@ -33,10 +33,19 @@ def covers(rect: QRect, boxes: np.ndarray) -> bool:
     """Whether ``rect`` (grown by ``CLEARANCE``) meets any of ``boxes`` (left, top, right, bottom)."""
     left, top = rect.left() - CLEARANCE, rect.top() - CLEARANCE
     right, bottom = rect.left() + rect.width() + CLEARANCE, rect.top() + rect.height() + CLEARANCE
-    return bool(np.any((boxes[:, 0] < right) & (boxes[:, 2] > left) & (boxes[:, 1] < bottom) & (boxes[:, 3] > top)))
+    return bool(
+        np.any(
+            (boxes[:, 0] < right)
+            & (boxes[:, 2] > left)
+            & (boxes[:, 1] < bottom)
+            & (boxes[:, 3] > top)
+        )
+    )
 
 
-def free_stretch(lows: np.ndarray, highs: np.ndarray, length: float, start: float, stop: float) -> float | None:
+def free_stretch(
+    lows: np.ndarray, highs: np.ndarray, length: float, start: float, stop: float
+) -> float | None:
     """The last position ``p`` in ``[start, stop - length]`` where ``[p, p + length]`` meets
     none of the intervals ``[lows, highs]`` (None: there is none)."""
     order = np.argsort(lows)
@@ -75,11 +84,15 @@ class CornersMixin:
         rows = []
         if tree is not None and not tree.is_regression and self._scene.style.labels.bar:
             rows.append(f"<b>{escape(tree.schema.target)}</b>")
-            rows += [f"<span style='color:{palette.class_colour(k).name()}'>&#9632;</span>&nbsp;{escape(c)}"
-                     for k, c in enumerate(tree.classes)]
+            rows += [
+                f"<span style='color:{palette.class_colour(k).name()}'>&#9632;</span>&nbsp;{escape(c)}"
+                for k, c in enumerate(tree.classes)
+            ]
         if any(item.is_dashed() for item in self._scene.items_by_id.values()):
-            rows.append(f"<span style='color:{palette.NODE_BORDER.name()}'>&#9633;</span>&nbsp;pruned here "
-                        "(dashed)")
+            rows.append(
+                f"<span style='color:{palette.NODE_BORDER.name()}'>&#9633;</span>&nbsp;pruned here "
+                "(dashed)"
+            )
         if self._scene.ghosts_item is not None:
             rows.append("<span style='color:#B0B6BF'>&#9633;</span>&nbsp;cut by pruning (faint)")
         self._legend_wanted = bool(rows)
@@ -116,15 +129,22 @@ class CornersMixin:
         t = self.viewportTransform()
         box = box * (t.m11(), t.m22(), t.m11(), t.m22()) + (t.dx(), t.dy(), t.dx(), t.dy())
         port = self.viewport().size()
-        seen = (box[:, 2] > 0) & (box[:, 0] < port.width()) & (box[:, 3] > 0) & (box[:, 1] < port.height())
+        seen = (
+            (box[:, 2] > 0)
+            & (box[:, 0] < port.width())
+            & (box[:, 3] > 0)
+            & (box[:, 1] < port.height())
+        )
         return box[seen]
 
     def overlay_rects(self) -> dict[str, QRect]:
         """The overlays shown ("legend", "overview") and where, in viewport pixels."""
         offset = self.viewport().geometry().topLeft()
-        return {name: widget.geometry().translated(-offset)
-                for name, widget in (("legend", self._legend), ("overview", self.overview))
-                if not widget.isHidden()}
+        return {
+            name: widget.geometry().translated(-offset)
+            for name, widget in (("legend", self._legend), ("overview", self.overview))
+            if not widget.isHidden()
+        }
 
     def _place_corners(self) -> None:
         """Each overlay wanted takes the first corner it prefers where it covers no node and
@@ -135,11 +155,19 @@ class CornersMixin:
         offset = self.viewport().geometry().topLeft()
         taken: list[QRect] = []
         for widget, wanted, corners, edges in (
-                (self.overview, self._overview_wanted, OVERVIEW_CORNERS, OVERVIEW_EDGES),
-                (self._legend, self._legend_wanted, LEGEND_CORNERS, LEGEND_EDGES)):
+            (self.overview, self._overview_wanted, OVERVIEW_CORNERS, OVERVIEW_EDGES),
+            (self._legend, self._legend_wanted, LEGEND_CORNERS, LEGEND_EDGES),
+        ):
             place = None
-            blocked = np.vstack([boxes, *([[t.left(), t.top(), t.left() + t.width(), t.top() + t.height()]]
-                                          for t in taken)])
+            blocked = np.vstack(
+                [
+                    boxes,
+                    *(
+                        [[t.left(), t.top(), t.left() + t.width(), t.top() + t.height()]]
+                        for t in taken
+                    ),
+                ]
+            )
             for form in (False, True) if wanted else ():
                 if widget is self._legend:
                     self._legend_form(wide=form)
@@ -181,7 +209,9 @@ class CornersMixin:
         show = len(self._scene.items_by_id) > 40  # first: every scroll step asks
         if show:
             content = self._scene.content_rect()
-            show = not content.isEmpty() and not self.visible_scene_rect().adjusted(-1, -1, 1, 1).contains(content)
+            show = not content.isEmpty() and not self.visible_scene_rect().adjusted(
+                -1, -1, 1, 1
+            ).contains(content)
         if show and self._overview_stale:
             self._overview_stale = False
             self.overview.refresh()

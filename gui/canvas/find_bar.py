@@ -29,9 +29,11 @@ class FindBar(QWidget):
         self.edit = QLineEdit()
         self.edit.setPlaceholderText("Find in the whole tree: attribute, value or class")
         self.edit.setClearButtonEnabled(True)
-        self.edit.setToolTip("Matches split attributes, branch conditions (\"= sunny\", \"outlook = sunny\", "
-                             "\"<= 0.6\") and leaves' classes, collapsed parts included; Enter: next, "
-                             "Shift+Enter: previous, Esc: close")
+        self.edit.setToolTip(
+            'Matches split attributes, branch conditions ("= sunny", "outlook = sunny", '
+            '"<= 0.6") and leaves\' classes, collapsed parts included; Enter: next, '
+            "Shift+Enter: previous, Esc: close"
+        )
         self.count = QLabel()
         self.count.setMinimumWidth(110)
         self.previous_button = QToolButton()

@@ -28,6 +28,7 @@ class FindMixin:
         tree = self._scene.tree
         if tree is None or tree.n_nodes < 20_000:
             return
+
         def call(monitor):
             with collection_paused():
                 return search_index(tree)

@@ -18,7 +18,10 @@ BACKGROUND_NODES = 3000
 def fit_scale(plan, viewport) -> float:
     """The scale ``fit_to_window`` will give a laid-out tree in a viewport of this size."""
     left, top, right, bottom = plan.bounds()
-    width, height = right - left + 40 + 160, bottom - top + 40 + 40  # its margins and the edge labels'
+    width, height = (
+        right - left + 40 + 160,
+        bottom - top + 40 + 40,
+    )  # its margins and the edge labels'
     scale = min(max(viewport.width() - 4, 1) / width, max(viewport.height() - 4, 1) / height)
     return float(min(scale, 1.5))
 
@@ -108,18 +111,30 @@ class LayoutMixin:
 
         def call(monitor):
             with collection_paused():
-                plan = plan_scene(tree, orientation, collapsed, style, ghosts, monitor.scaled(0.0, 0.5),
-                                  new_metrics(style))
+                plan = plan_scene(
+                    tree,
+                    orientation,
+                    collapsed,
+                    style,
+                    ghosts,
+                    monitor.scaled(0.0, 0.5),
+                    new_metrics(style),
+                )
                 low = bool(fit_scale(plan, viewport) < LOD_BOX) if follow == "fit" else low_detail
                 if low:
                     plan = with_box_paths(plan)
                 return plan, make_items(plan, monitor.scaled(0.5, 1.0), low), low
 
         what = "Laying out every node" if not collapsed else f"Laying out {shown:,} nodes"
-        self._start_job(f"{what} of {tree.n_nodes:,}", call,
-                        lambda out: self._show_plan(token, *out, follow, focus, anchor))
+        self._start_job(
+            f"{what} of {tree.n_nodes:,}",
+            call,
+            lambda out: self._show_plan(token, *out, follow, focus, anchor),
+        )
 
-    def _show_plan(self, token: int, plan, items, items_low_detail, follow: str, focus: int, anchor) -> None:
+    def _show_plan(
+        self, token: int, plan, items, items_low_detail, follow: str, focus: int, anchor
+    ) -> None:
         if token != self._layout_token or plan.tree is not self._scene.tree:
             return  # asked for again since, or another tree arrived meanwhile
         with collection_paused():
@@ -132,9 +147,15 @@ class LayoutMixin:
         self._scene.blockSignals(True)
         self._scene.apply(plan, items, items_low_detail)
         self._scene.blockSignals(False)
-        self._scene.sceneRectChanged.emit(self._scene.sceneRect())  # blocked above; the view must know
+        self._scene.sceneRectChanged.emit(
+            self._scene.sceneRect()
+        )  # blocked above; the view must know
         self._update_overview()
-        if selected >= 0 and focus not in self._scene.items_by_id and selected not in self._scene.items_by_id:
+        if (
+            selected >= 0
+            and focus not in self._scene.items_by_id
+            and selected not in self._scene.items_by_id
+        ):
             self.node_selected.emit(-1)  # the selected node was closed away
         for node_id in (focus, selected):
             if node_id in self._scene.items_by_id:

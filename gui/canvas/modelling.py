@@ -29,8 +29,9 @@ class TreeEditCommand(QUndoCommand):
         self.controller.show_tree(self.after, select=self.select, origin=EDITED)
 
     def undo(self) -> None:
-        self.controller.show_tree(self.before, select=self.select, origin=self.before_origin,
-                                  recipe=self.before_recipe)
+        self.controller.show_tree(
+            self.before, select=self.select, origin=self.before_origin, recipe=self.before_recipe
+        )
 
 
 class Modelling(QObject):
@@ -68,12 +69,17 @@ class Modelling(QObject):
         except ArborError as err:
             self.dialogs.error(str(err))
             return
-        self.controller.doc.undo_stack.push(TreeEditCommand(self.controller, text, tree, new, select))
+        self.controller.doc.undo_stack.push(
+            TreeEditCommand(self.controller, text, tree, new, select)
+        )
 
     def split(self, node_id: int, attribute: int, threshold: float | None = None) -> None:
         name = self.tree.schema.attributes[attribute].name
-        self._apply(f"Split node {node_id} on {name}",
-                    lambda t, d, s: split_leaf(t, d, s, node_id, attribute, threshold), node_id)
+        self._apply(
+            f"Split node {node_id} on {name}",
+            lambda t, d, s: split_leaf(t, d, s, node_id, attribute, threshold),
+            node_id,
+        )
 
     def split_at_typed_threshold(self, node_id: int, attribute: int) -> None:
         name = self.tree.schema.attributes[attribute].name
@@ -91,25 +97,36 @@ class Modelling(QObject):
         """CART: the user names the values of the left branch; the others go right."""
         attr = self.tree.schema.attributes[attribute]
         text = self.dialogs.ask_text(
-            "Split into two groups", f"Values of {attr.name} for the left branch "
-            f"(comma-separated; the rest go right).\nValues: {', '.join(attr.categories)}")
+            "Split into two groups",
+            f"Values of {attr.name} for the left branch "
+            f"(comma-separated; the rest go right).\nValues: {', '.join(attr.categories)}",
+        )
         if text is None:
             return
         chosen = [v.strip() for v in text.split(",") if v.strip()]
         unknown = [v for v in chosen if v not in attr.categories]
         if unknown or not chosen:
-            self.dialogs.error(f"{attr.name} has no value {unknown[0]!r}" if unknown
-                                      else "name at least one value for the left branch")
+            self.dialogs.error(
+                f"{attr.name} has no value {unknown[0]!r}"
+                if unknown
+                else "name at least one value for the left branch"
+            )
             return
         left = tuple(attr.categories.index(v) for v in chosen)
         right = tuple(i for i in range(len(attr.categories)) if i not in left)
-        self._apply(f"Split node {node_id} on {attr.name}",
-                    lambda t, d, s: split_leaf(t, d, s, node_id, attribute, groups=[left, right]), node_id)
+        self._apply(
+            f"Split node {node_id} on {attr.name}",
+            lambda t, d, s: split_leaf(t, d, s, node_id, attribute, groups=[left, right]),
+            node_id,
+        )
 
     def grow(self, node_id: int, levels: int | None = None) -> None:
         what = "Grow one level" if levels == 1 else "Grow subtree"
-        self._apply(f"{what} at node {node_id}",
-                    lambda t, d, s: grow_below(t, d, s, node_id, levels), node_id)
+        self._apply(
+            f"{what} at node {node_id}",
+            lambda t, d, s: grow_below(t, d, s, node_id, levels),
+            node_id,
+        )
 
     def make_leaf(self, node_id: int) -> None:
         self._apply(f"Make node {node_id} a leaf", lambda t, d, s: make_leaf(t, node_id), node_id)
@@ -122,8 +139,15 @@ class Modelling(QObject):
         split_menu = menu.addMenu("Split on…")
         split_menu.setEnabled(node.is_leaf)
         if node.is_leaf:
-            measure = "gain ratio" if settings.criterion == "gain_ratio" else (
-                "information gain" if settings.impurity == "entropy" else f"{settings.impurity} gain")
+            measure = (
+                "gain ratio"
+                if settings.criterion == "gain_ratio"
+                else (
+                    "information gain"
+                    if settings.impurity == "entropy"
+                    else f"{settings.impurity} gain"
+                )
+            )
             ranked = ranked_splits(tree, data, settings, node_id)
             if not ranked:
                 split_menu.addAction("(no admissible split here)").setEnabled(False)
@@ -134,28 +158,38 @@ class Modelling(QObject):
                 if cand.split.threshold is not None:
                     label += f"  at <= {number(cand.split.threshold)}"
                 split_menu.addAction(label).triggered.connect(
-                    lambda *_, a=cand.attribute: self.split(node_id, a))
+                    lambda *_, a=cand.attribute: self.split(node_id, a)
+                )
             if settings.binary:
                 nominal = [j for j, a in enumerate(tree.schema.attributes) if a.is_nominal]
                 if nominal:
                     split_menu.addSeparator()
                 for j in nominal:
-                    split_menu.addAction(f"{tree.schema.attributes[j].name} with the values I choose…").triggered \
-                        .connect(lambda *_, a=j: self.split_with_typed_groups(node_id, a))
+                    split_menu.addAction(
+                        f"{tree.schema.attributes[j].name} with the values I choose…"
+                    ).triggered.connect(lambda *_, a=j: self.split_with_typed_groups(node_id, a))
             numeric = [j for j, a in enumerate(tree.schema.attributes) if not a.is_nominal]
             if numeric:
                 split_menu.addSeparator()
                 for j in numeric:
-                    split_menu.addAction(f"{tree.schema.attributes[j].name} at a threshold I type…").triggered \
-                        .connect(lambda *_, a=j: self.split_at_typed_threshold(node_id, a))
+                    split_menu.addAction(
+                        f"{tree.schema.attributes[j].name} at a threshold I type…"
+                    ).triggered.connect(lambda *_, a=j: self.split_at_typed_threshold(node_id, a))
         menu.addAction("Grow subtree here").triggered.connect(lambda: self.grow(node_id))
         menu.addAction("Grow one level").triggered.connect(lambda: self.grow(node_id, 1))
-        leaf = menu.addAction("Make this a leaf" if not node.is_leaf else "Make this a leaf (it is one)")
+        leaf = menu.addAction(
+            "Make this a leaf" if not node.is_leaf else "Make this a leaf (it is one)"
+        )
         leaf.setEnabled(not node.is_leaf)
         leaf.triggered.connect(lambda: self.make_leaf(node_id))
         menu.addSeparator()
         menu.addAction("Show the rows that reach this node").triggered.connect(
-            lambda: self.rows_requested.emit(node_id))
-        menu.addAction("Pin in inspector").triggered.connect(lambda: self.pin_requested.emit(node_id))
-        menu.addAction("Collapse / expand").triggered.connect(lambda: self.collapse_requested.emit(node_id))
+            lambda: self.rows_requested.emit(node_id)
+        )
+        menu.addAction("Pin in inspector").triggered.connect(
+            lambda: self.pin_requested.emit(node_id)
+        )
+        menu.addAction("Collapse / expand").triggered.connect(
+            lambda: self.collapse_requested.emit(node_id)
+        )
         return menu

@@ -14,15 +14,24 @@ from engine.tree import Node, Tree
 from gui.drawing.figure_style import SCREEN, FigureStyle
 from gui.drawing.nodes import box_colour, is_dashed, node_size, node_texts, paint_node, shares, tint
 
-_FLAGS = QGraphicsItem.GraphicsItemFlag.ItemIsSelectable | QGraphicsItem.GraphicsItemFlag.ItemIsMovable
+_FLAGS = (
+    QGraphicsItem.GraphicsItemFlag.ItemIsSelectable | QGraphicsItem.GraphicsItemFlag.ItemIsMovable
+)
 
 
 class NodeItem(QGraphicsItem):
     """A node box; draggable and selectable. The canvas listens to its moves to redraw edges."""
 
-    def __init__(self, tree: Tree, node: Node, parent: Node | None, hidden: int = 0,
-                 size: tuple[float, float] | None = None,
-                 texts: tuple[str, tuple[str, ...]] | None = None, style: FigureStyle = SCREEN):
+    def __init__(
+        self,
+        tree: Tree,
+        node: Node,
+        parent: Node | None,
+        hidden: int = 0,
+        size: tuple[float, float] | None = None,
+        texts: tuple[str, tuple[str, ...]] | None = None,
+        style: FigureStyle = SCREEN,
+    ):
         super().__init__()
         self.tree, self.node, self.parent_node, self.hidden = tree, node, parent, hidden
         self.style = style
@@ -64,9 +73,20 @@ class NodeItem(QGraphicsItem):
         return is_dashed(self.node)
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
-        paint_node(painter, self._rect, self.title, self.lines, self._shares, self.tree, self._majority, self.style,
-                   option.levelOfDetailFromTransform(painter.worldTransform()), selected=self.isSelected(),
-                   highlighted=self.highlighted, dashed=self.is_dashed())
+        paint_node(
+            painter,
+            self._rect,
+            self.title,
+            self.lines,
+            self._shares,
+            self.tree,
+            self._majority,
+            self.style,
+            option.levelOfDetailFromTransform(painter.worldTransform()),
+            selected=self.isSelected(),
+            highlighted=self.highlighted,
+            dashed=self.is_dashed(),
+        )
 
     # Moves are reported from mouseMoveEvent, not itemChange: on Python 3.11 an itemChange
     # override that returns None for most changes corrupts None's refcount under PySide6
@@ -85,6 +105,8 @@ def tooltip(tree: Tree, node_id: int) -> str:
     if tree.is_regression:
         counts = f"mean {number(node.value)} over {number(node.weight)} instances"
     else:
-        counts = ", ".join(f"{escape(c)}: {number(round(v, 2))}" for c, v in zip(tree.classes, node.distribution,
-                                                                          strict=True))
+        counts = ", ".join(
+            f"{escape(c)}: {number(round(v, 2))}"
+            for c, v in zip(tree.classes, node.distribution, strict=True)
+        )
     return f"<b>{escape(rule)}</b><br>{counts}"

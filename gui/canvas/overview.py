@@ -28,19 +28,28 @@ DENSITY_BELOW = 2.0
 MIN_MARK = 8.0
 
 
-def picture_size(source: QRectF, largest: QSize = MAX_SIZE, thinnest: float = MIN_SIDE) -> tuple[float, float]:
+def picture_size(
+    source: QRectF, largest: QSize = MAX_SIZE, thinnest: float = MIN_SIDE
+) -> tuple[float, float]:
     """The size of the tree's picture: ``source`` scaled to fit ``largest`` (less the margins)
     keeping its shape, then stretched to at least ``thinnest`` on a side too thin to use."""
     room_w, room_h = largest.width() - 2 * MARGIN, largest.height() - 2 * MARGIN
     if source.isEmpty():
         return room_w, room_h
     scale = min(room_w / source.width(), room_h / source.height())
-    return (max(source.width() * scale, min(thinnest, room_w)),
-            max(source.height() * scale, min(thinnest, room_h)))
+    return (
+        max(source.width() * scale, min(thinnest, room_w)),
+        max(source.height() * scale, min(thinnest, room_h)),
+    )
 
 
-def density_image(boxes: np.ndarray, colours: list[tuple[QColor, np.ndarray]], source: QRectF,
-                  width: int, height: int) -> QImage:
+def density_image(
+    boxes: np.ndarray,
+    colours: list[tuple[QColor, np.ndarray]],
+    source: QRectF,
+    width: int,
+    height: int,
+) -> QImage:
     """Node density over ``source`` as a ``width`` x ``height`` image: each pixel in the colour
     of the class most of its nodes predict, more opaque where more nodes are.
 
@@ -50,7 +59,11 @@ def density_image(boxes: np.ndarray, colours: list[tuple[QColor, np.ndarray]], s
     width, height = max(int(width), 1), max(int(height), 1)
     centre = (boxes[:, :2] + boxes[:, 2:]) / 2
     x = ((centre[:, 0] - source.left()) / source.width() * width).astype(np.intp).clip(0, width - 1)
-    y = ((centre[:, 1] - source.top()) / source.height() * height).astype(np.intp).clip(0, height - 1)
+    y = (
+        ((centre[:, 1] - source.top()) / source.height() * height)
+        .astype(np.intp)
+        .clip(0, height - 1)
+    )
     cells = y * width + x
     counts = np.zeros((max(len(colours), 1), height * width))
     rgb = np.zeros((max(len(colours), 1), 3))
@@ -108,13 +121,23 @@ class Overview(QWidget):
         self._target = QRectF(MARGIN, MARGIN, width, height)
         sx, sy = width / self._source.width(), height / self._source.height()
         boxes = scene.node_boxes() + (3, 3, -3, -3)
-        colours = [(tint(scene.tree, majority), rows) for majority, rows in scene.rows_by_majority()]
-        self.density = bool(len(boxes)) and float(np.mean(boxes[:, 2] - boxes[:, 0])) * sx < DENSITY_BELOW
-        self.setToolTip("Overview (node density: darker where more nodes are): click or drag to move the view"
-                        if self.density else "Overview: click or drag to move the view")
+        colours = [
+            (tint(scene.tree, majority), rows) for majority, rows in scene.rows_by_majority()
+        ]
+        self.density = (
+            bool(len(boxes)) and float(np.mean(boxes[:, 2] - boxes[:, 0])) * sx < DENSITY_BELOW
+        )
+        self.setToolTip(
+            "Overview (node density: darker where more nodes are): click or drag to move the view"
+            if self.density
+            else "Overview: click or drag to move the view"
+        )
         painter = QPainter(self._pixmap)
         if self.density:
-            painter.drawImage(self._target, density_image(boxes, colours, self._source, round(width), round(height)))
+            painter.drawImage(
+                self._target,
+                density_image(boxes, colours, self._source, round(width), round(height)),
+            )
             painter.end()
             self.update()
             return
@@ -136,20 +159,29 @@ class Overview(QWidget):
     def _to_widget(self, rect: QRectF) -> QRectF:
         sx = self._target.width() / self._source.width()
         sy = self._target.height() / self._source.height()
-        return QRectF(self._target.left() + (rect.left() - self._source.left()) * sx,
-                      self._target.top() + (rect.top() - self._source.top()) * sy,
-                      rect.width() * sx, rect.height() * sy)
+        return QRectF(
+            self._target.left() + (rect.left() - self._source.left()) * sx,
+            self._target.top() + (rect.top() - self._source.top()) * sy,
+            rect.width() * sx,
+            rect.height() * sy,
+        )
 
     def _to_scene(self, point: QPointF) -> QPointF:
         sx = self._source.width() / self._target.width()
         sy = self._source.height() / self._target.height()
-        return QPointF(self._source.left() + (point.x() - self._target.left()) * sx,
-                       self._source.top() + (point.y() - self._target.top()) * sy)
+        return QPointF(
+            self._source.left() + (point.x() - self._target.left()) * sx,
+            self._source.top() + (point.y() - self._target.top()) * sy,
+        )
 
     def view_mark(self) -> QRectF:
         """The main view's area as drawn: at least ``MIN_MARK`` a side, centred where it is."""
         mark = self._to_widget(self.canvas.visible_scene_rect()).intersected(self._target)
-        centre = mark.center() if not mark.isNull() else self._to_widget(self.canvas.visible_scene_rect()).center()
+        centre = (
+            mark.center()
+            if not mark.isNull()
+            else self._to_widget(self.canvas.visible_scene_rect()).center()
+        )
         width, height = max(mark.width(), MIN_MARK), max(mark.height(), MIN_MARK)
         return QRectF(centre.x() - width / 2, centre.y() - height / 2, width, height)
 

@@ -27,7 +27,9 @@ class PointerMixin:
             self._drag_to_pin(item.node.id)
             return
         # Empty space pans; a node is selected and dragged instead.
-        self.setDragMode(QGraphicsView.DragMode.NoDrag if item else QGraphicsView.DragMode.ScrollHandDrag)
+        self.setDragMode(
+            QGraphicsView.DragMode.NoDrag if item else QGraphicsView.DragMode.ScrollHandDrag
+        )
         super().mousePressEvent(event)
 
     def dragEnterEvent(self, event) -> None:  # noqa: N802 - Qt override

@@ -85,4 +85,6 @@ class SubtreesMixin:
 
     def _follow_subtree(self, node_id: int) -> None:
         """Bring what was opened below ``node_id`` into view, zooming out only as far as needed."""
-        self.follow([n.id for n in self._scene.tree.node(node_id).walk() if n.id in self._scene.items_by_id])
+        self.follow(
+            [n.id for n in self._scene.tree.node(node_id).walk() if n.id in self._scene.items_by_id]
+        )

@@ -25,7 +25,9 @@ from gui.canvas.zooming import ZoomMixin
 from gui.drawing.nodes import LOD_BOX
 
 
-class TreeCanvas(ZoomMixin, LayoutMixin, SubtreesMixin, FindMixin, PointerMixin, CornersMixin, QGraphicsView):
+class TreeCanvas(
+    ZoomMixin, LayoutMixin, SubtreesMixin, FindMixin, PointerMixin, CornersMixin, QGraphicsView
+):
     """Shows a tree; wheel zooms under the cursor, dragging empty space pans.
 
     What it does is held by a mixin per concern, each in its own module: zooming
@@ -67,8 +69,10 @@ class TreeCanvas(ZoomMixin, LayoutMixin, SubtreesMixin, FindMixin, PointerMixin,
         self._start_job = None  # (name, call, done) -> bool: runs call(monitor) on a worker thread
         self._layout_token = 0  # the newest layout asked for; an older one arriving late is dropped
         self._legend = QLabel(self)
-        self._legend.setStyleSheet("background: rgba(255,255,255,225); border: 1px solid #D0D5DD;"
-                                   " border-radius: 4px; padding: 4px 6px;")
+        self._legend.setStyleSheet(
+            "background: rgba(255,255,255,225); border: 1px solid #D0D5DD;"
+            " border-radius: 4px; padding: 4px 6px;"
+        )
         self._legend.hide()
         self.overview = Overview(self)
         self._overview_stale = True
@@ -109,8 +113,11 @@ class TreeCanvas(ZoomMixin, LayoutMixin, SubtreesMixin, FindMixin, PointerMixin,
         anchor = None
         if keep_view and previous >= 0 and previous in self._scene.items_by_id:
             anchor = self.mapFromScene(self._scene.items_by_id[previous].pos())
-        same_shape = (tree is not None and self._scene.tree is not None
-                      and tree.n_nodes == self._scene.tree.n_nodes)
+        same_shape = (
+            tree is not None
+            and self._scene.tree is not None
+            and tree.n_nodes == self._scene.tree.n_nodes
+        )
         collapsed = self._scene.collapsed if same_shape else set()
         big = tree is not None and not same_shape and tree.n_nodes > SHOW_AT_MOST
         self._layout_token += 1  # a layout still being made for the tree before is not wanted now
@@ -119,7 +126,9 @@ class TreeCanvas(ZoomMixin, LayoutMixin, SubtreesMixin, FindMixin, PointerMixin,
         self._scene.blockSignals(True)
         self._scene.build(tree, collapsed=collapsed)
         self._scene.blockSignals(False)
-        self._scene.sceneRectChanged.emit(self._scene.sceneRect())  # blocked above; the view must know
+        self._scene.sceneRectChanged.emit(
+            self._scene.sceneRect()
+        )  # blocked above; the view must know
         if big:
             self.big_tree_shown.emit(level + 1, len(self._scene.items_by_id), tree.n_nodes)
         self._update_legend()

@@ -68,15 +68,21 @@ class EdgesItem(QGraphicsItem):
         self._boxes, self._path = geometry.boxes, geometry.path
         if len(self._curves):
             lo, hi = self._boxes[:, :2].min(axis=0), self._boxes[:, 2:].max(axis=0)
-            self._bounds = QRectF(lo[0], lo[1], hi[0] - lo[0], hi[1] - lo[1]).adjusted(-80, -20, 80, 20)
+            self._bounds = QRectF(lo[0], lo[1], hi[0] - lo[0], hi[1] - lo[1]).adjusted(
+                -80, -20, 80, 20
+            )
         else:
             self._bounds = QRectF()
         self.update()
 
     def _visible(self, rect: QRectF) -> np.ndarray:
         b = self._boxes
-        return np.flatnonzero((b[:, 2] >= rect.left()) & (b[:, 0] <= rect.right())
-                              & (b[:, 3] >= rect.top()) & (b[:, 1] <= rect.bottom()))
+        return np.flatnonzero(
+            (b[:, 2] >= rect.left())
+            & (b[:, 0] <= rect.right())
+            & (b[:, 3] >= rect.top())
+            & (b[:, 1] <= rect.bottom())
+        )
 
     def boundingRect(self) -> QRectF:  # noqa: N802 - Qt override
         return self._bounds
@@ -98,7 +104,9 @@ class EdgesItem(QGraphicsItem):
 
     def label(self, k: int) -> tuple[str, QRectF]:
         """Edge ``k``'s label as drawn (elided to its room; "" when there is no room) and its box."""
-        return edge_label(self._texts[k], self._anchors[k], self._room[k], self._scene.style.edge_metrics)
+        return edge_label(
+            self._texts[k], self._anchors[k], self._room[k], self._scene.style.edge_metrics
+        )
 
     def label_at(self, point) -> int:
         """The edge whose label is under scene ``point`` (-1: none)."""
@@ -215,11 +223,18 @@ class GhostsItem(QGraphicsItem):
 
     def _centres(self) -> list[tuple[float, float]]:
         items = self._scene.items_by_id
-        return ghost_centres(self._ghosts, lambda owner: (items[owner].pos().x(), items[owner].pos().y()))
+        return ghost_centres(
+            self._ghosts, lambda owner: (items[owner].pos().x(), items[owner].pos().y())
+        )
 
     def _owner_box(self, owner: int) -> tuple[float, float, float, float]:
         item = self._scene.items_by_id[owner]
-        return item.pos().x(), item.pos().y(), item.boundingRect().width() - 6, item.boundingRect().height() - 6
+        return (
+            item.pos().x(),
+            item.pos().y(),
+            item.boundingRect().width() - 6,
+            item.boundingRect().height() - 6,
+        )
 
     def rebuild(self) -> None:
         self.prepareGeometryChange()
@@ -230,9 +245,16 @@ class GhostsItem(QGraphicsItem):
         return self._bounds
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
-        paint_ghosts(painter, self._ghosts, self._edges, self._centres(), self._owner_box, self._scene.style,
-                     option.levelOfDetailFromTransform(painter.worldTransform()),
-                     self._scene.orientation == "top-down")
+        paint_ghosts(
+            painter,
+            self._ghosts,
+            self._edges,
+            self._centres(),
+            self._owner_box,
+            self._scene.style,
+            option.levelOfDetailFromTransform(painter.worldTransform()),
+            self._scene.orientation == "top-down",
+        )
 
 
 def with_box_paths(plan: ScenePlan) -> ScenePlan:
@@ -250,8 +272,15 @@ def make_items(plan: ScenePlan, monitor=None, low_detail: bool = False) -> dict:
     ``low_detail`` makes them as they are when zoomed far out (the boxes item draws them)."""
     items, tree = {}, plan.tree
     for k, (node_id, (x, y)) in enumerate(plan.positions.items()):
-        item = NodeItem(tree, plan.nodes[node_id], plan.parents.get(node_id), plan.hidden.get(node_id, 0),
-                        plan.sizes[node_id], plan.texts[node_id], plan.style)
+        item = NodeItem(
+            tree,
+            plan.nodes[node_id],
+            plan.parents.get(node_id),
+            plan.hidden.get(node_id, 0),
+            plan.sizes[node_id],
+            plan.texts[node_id],
+            plan.style,
+        )
         item.setPos(x, y)
         if low_detail:
             item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, True)
@@ -277,7 +306,9 @@ class TreeScene(QGraphicsScene):
         self.tree: Tree | None = None
         self.orientation = "top-down"
         self.style: FigureStyle = SCREEN
-        self.show_ghosts = False  # draw what pruning cut (the tree's pruning record) below its leaves
+        self.show_ghosts = (
+            False  # draw what pruning cut (the tree's pruning record) below its leaves
+        )
         self.ghosts_item: GhostsItem | None = None
         self.collapsed: set[int] = set()
         self.items_by_id: dict[int, NodeItem] = {}
@@ -295,19 +326,36 @@ class TreeScene(QGraphicsScene):
         self.low_detail = False  # zoomed out below LOD_BOX: boxes drawn in one item
         self.selectionChanged.connect(self._on_selection_changed)
 
-    def build(self, tree: Tree | None, orientation: str | None = None,
-              collapsed: set[int] | None = None, style: FigureStyle | None = None,
-              ghosts: bool | None = None) -> None:
+    def build(
+        self,
+        tree: Tree | None,
+        orientation: str | None = None,
+        collapsed: set[int] | None = None,
+        style: FigureStyle | None = None,
+        ghosts: bool | None = None,
+    ) -> None:
         """(Re)create the items for ``tree``; collapsed nodes hide their descendants.
         ``style``: type sizes and node labels; ``ghosts``: draw what pruning cut (default:
         as before)."""
         if tree is None:
             self.apply(None)
             return
-        self.apply(plan_scene(tree, orientation or self.orientation, collapsed or (), style or self.style,
-                              self.show_ghosts if ghosts is None else ghosts))
+        self.apply(
+            plan_scene(
+                tree,
+                orientation or self.orientation,
+                collapsed or (),
+                style or self.style,
+                self.show_ghosts if ghosts is None else ghosts,
+            )
+        )
 
-    def apply(self, plan: ScenePlan | None, items: dict | None = None, items_low_detail: bool | None = None) -> None:
+    def apply(
+        self,
+        plan: ScenePlan | None,
+        items: dict | None = None,
+        items_low_detail: bool | None = None,
+    ) -> None:
         """Show a laid-out tree (None: nothing): one item per node shown (``items`` made already by
         :func:`make_items` with ``items_low_detail``, or made here), the edges and the ghosts."""
         self._building = True
@@ -322,7 +370,11 @@ class TreeScene(QGraphicsScene):
         if plan is None:
             self._building = False
             return
-        self.orientation, self.style, self.show_ghosts = plan.orientation, plan.style, plan.ghosts_shown
+        self.orientation, self.style, self.show_ghosts = (
+            plan.orientation,
+            plan.style,
+            plan.ghosts_shown,
+        )
         self.layout_positions = plan.positions
         self._row = {node_id: k for k, node_id in enumerate(plan.positions)}
         self._centers = plan.centres.copy()  # moved by drags
@@ -340,8 +392,10 @@ class TreeScene(QGraphicsScene):
         self.addItem(self._boxes_item)
         if plan.ghosts:
             self._place_ghosts(plan)
-        self._apply_detail(items_ready=items is not None and items_low_detail == self.low_detail,
-                           box_paths=plan.box_paths)
+        self._apply_detail(
+            items_ready=items is not None and items_low_detail == self.low_detail,
+            box_paths=plan.box_paths,
+        )
         # Generous margins so zooming under the cursor can always scroll to keep its anchor.
         self.setSceneRect(self.content_rect().adjusted(-2000, -2000, 2000, 2000))
         self._building = False
@@ -398,7 +452,11 @@ class TreeScene(QGraphicsScene):
         rect = QRectF(lo[0], lo[1], hi[0] - lo[0], hi[1] - lo[1])
         if self.ghosts_item is not None:
             rect = rect.united(self.ghosts_item.boundingRect())
-        return rect.united(self._edges_item.boundingRect()) if self._edges_item and self.edges else rect
+        return (
+            rect.united(self._edges_item.boundingRect())
+            if self._edges_item and self.edges
+            else rect
+        )
 
     def node_moved(self, item: NodeItem) -> None:
         if self._building or self._edges_item is None:
@@ -446,4 +504,3 @@ class TreeScene(QGraphicsScene):
 
     def edge_path(self) -> QPainterPath:
         return QPainterPath(self._edges_item._path) if self._edges_item else QPainterPath()
-

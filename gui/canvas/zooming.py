@@ -54,7 +54,7 @@ class ZoomMixin:
     def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802 - Qt override
         steps = event.angleDelta().y() / 120
         if steps:
-            self.zoom_at(event.position().toPoint(), 1.2 ** steps)
+            self.zoom_at(event.position().toPoint(), 1.2**steps)
         event.accept()
 
     def zoom_at(self, view_pos: QPoint, factor: float) -> None:
@@ -68,7 +68,10 @@ class ZoomMixin:
         self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
 
     def keyPressEvent(self, event) -> None:  # noqa: N802 - Qt override
-        if event.matches(QKeySequence.StandardKey.ZoomIn) or event.key() in (Qt.Key.Key_Plus, Qt.Key.Key_Equal):
+        if event.matches(QKeySequence.StandardKey.ZoomIn) or event.key() in (
+            Qt.Key.Key_Plus,
+            Qt.Key.Key_Equal,
+        ):
             self.zoom_in()
         elif event.matches(QKeySequence.StandardKey.ZoomOut) or event.key() == Qt.Key.Key_Minus:
             self.zoom_out()

@@ -19,8 +19,9 @@ LABEL_GAP, LABEL_MIN = 6.0, 18.0
 LABEL_FILL = QColor(255, 255, 255, 235)
 
 
-def label_room(anchors: np.ndarray, orientation: str, spans: np.ndarray,
-               widths: np.ndarray | None = None) -> np.ndarray:
+def label_room(
+    anchors: np.ndarray, orientation: str, spans: np.ndarray, widths: np.ndarray | None = None
+) -> np.ndarray:
     """The widest each edge label may be drawn without touching another.
 
     Top-down, labels of one level sit on one line: each may take the distance to its nearer
@@ -63,8 +64,13 @@ class EdgeGeometry:
     path: QPainterPath
 
 
-def edge_geometry(box: np.ndarray, parent: np.ndarray, child: np.ndarray, orientation: str,
-                  label_widths: np.ndarray | None = None) -> EdgeGeometry:
+def edge_geometry(
+    box: np.ndarray,
+    parent: np.ndarray,
+    child: np.ndarray,
+    orientation: str,
+    label_widths: np.ndarray | None = None,
+) -> EdgeGeometry:
     """Edges between node boxes (rows of left, top, right, bottom): numpy, and a path of plain
     Qt values, so it may be worked out on any thread. ``label_widths``: each edge label's
     plate, when known (see :func:`label_room`)."""
@@ -84,10 +90,21 @@ def edge_geometry(box: np.ndarray, parent: np.ndarray, child: np.ndarray, orient
         anchors = np.column_stack([mid + (ex - mid) * 0.5, ey - 9])
         spans = ex - mid
     c = curves
-    boxes = np.column_stack([np.minimum(c[:, 0], c[:, 6]), np.minimum(c[:, 1], c[:, 7]),
-                             np.maximum(c[:, 0], c[:, 6]), np.maximum(c[:, 1], c[:, 7])])
-    return EdgeGeometry(curves, anchors, label_room(anchors, orientation, spans, label_widths), boxes,
-                        curves_path(curves))
+    boxes = np.column_stack(
+        [
+            np.minimum(c[:, 0], c[:, 6]),
+            np.minimum(c[:, 1], c[:, 7]),
+            np.maximum(c[:, 0], c[:, 6]),
+            np.maximum(c[:, 1], c[:, 7]),
+        ]
+    )
+    return EdgeGeometry(
+        curves,
+        anchors,
+        label_room(anchors, orientation, spans, label_widths),
+        boxes,
+        curves_path(curves),
+    )
 
 
 def edges_bounds(boxes: np.ndarray) -> QRectF:

@@ -56,8 +56,16 @@ def ghosts_bounds(ghosts: list, centres: list) -> QRectF:
     return rect.adjusted(-80, -40, 80, 20)
 
 
-def paint_ghosts(painter: QPainter, ghosts: list, edges: list, centres: list, owner_box, style,
-                 lod: float, vertical: bool) -> None:
+def paint_ghosts(
+    painter: QPainter,
+    ghosts: list,
+    edges: list,
+    centres: list,
+    owner_box,
+    style,
+    lod: float,
+    vertical: bool,
+) -> None:
     """The ghosts at ``centres``, hung by their edges from their leaves (``owner_box(leaf id)``:
     the leaf's centre and size, x, y, w, h)."""
     painter.setOpacity(GHOST_OPACITY)
@@ -90,8 +98,11 @@ def paint_ghosts(painter: QPainter, ghosts: list, edges: list, centres: list, ow
             painter.setFont(style.edge_font)
             painter.setPen(palette.MUTED)
             width = style.edge_metrics.horizontalAdvance(text) + 8
-            painter.drawText(QRectF(anchor.x() - width / 2, anchor.y() - 9, width, 18),
-                             Qt.AlignmentFlag.AlignCenter, text)
+            painter.drawText(
+                QRectF(anchor.x() - width / 2, anchor.y() - 9, width, 18),
+                Qt.AlignmentFlag.AlignCenter,
+                text,
+            )
     for (_, _, (w, h), title, lines, class_shares), (x, y) in zip(ghosts, centres, strict=True):
         box = QRectF(x - w / 2, y - h / 2, w, h)
         painter.setPen(QPen(palette.NODE_BORDER, 1.2, Qt.PenStyle.DashLine))

@@ -35,16 +35,23 @@ def _raster(pic: Picture, size: QSize, transparent: bool) -> QImage:
         raise ArborError(
             f"the whole tree is {size.width():,} x {size.height():,} pixels, more than "
             f"a picture can hold (at most {MAX_SIDE:,} a side and {MAX_PIXELS // 10**6} million in "
-            "all); export it as SVG or PDF, or at a smaller scale")
+            "all); export it as SVG or PDF, or at a smaller scale"
+        )
     image = QImage(size, QImage.Format.Format_ARGB32)
     if image.isNull():
-        raise ArborError(f"not enough memory for a {size.width():,} x {size.height():,} picture; "
-                         "export it as SVG or PDF, or at a smaller scale")
+        raise ArborError(
+            f"not enough memory for a {size.width():,} x {size.height():,} picture; "
+            "export it as SVG or PDF, or at a smaller scale"
+        )
     image.fill(Qt.GlobalColor.transparent)
     painter = QPainter(image)
     painter.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
-    render(pic, painter, QRectF(0, 0, size.width(), size.height()),
-           None if transparent else QColor("white"))
+    render(
+        pic,
+        painter,
+        QRectF(0, 0, size.width(), size.height()),
+        None if transparent else QColor("white"),
+    )
     painter.end()
     return image
 
@@ -56,7 +63,9 @@ def _page(pic: Picture, slide: bool) -> QSizeF:
     return QSizeF(*natural_size(pic))
 
 
-def _picture(tree: Tree, orientation: str, style: FigureStyle, slide: bool, ghosts: bool) -> Picture:
+def _picture(
+    tree: Tree, orientation: str, style: FigureStyle, slide: bool, ghosts: bool
+) -> Picture:
     """The picture to draw; for a slide, in whichever orientation draws it larger on the page.
 
     A slide's page is fixed (16:9) and its type scales with the tree: iris top-down is tall
@@ -67,7 +76,9 @@ def _picture(tree: Tree, orientation: str, style: FigureStyle, slide: bool, ghos
         return picture(tree, orientation, style, ghosts)
     style = SLIDE.with_labels(style.labels)
     other = "left-to-right" if orientation == "top-down" else "top-down"
-    return filling(max((picture(tree, o, style, ghosts) for o in (orientation, other)), key=page_scale))
+    return filling(
+        max((picture(tree, o, style, ghosts) for o in (orientation, other)), key=page_scale)
+    )
 
 
 def filling(pic: Picture) -> Picture:
@@ -75,7 +86,11 @@ def filling(pic: Picture) -> Picture:
     would leave the page empty (type keeps its size), at most :data:`MAX_STRETCH` times."""
     width, height = natural_size(pic)
     page = SLIDE_PAGE.width() / SLIDE_PAGE.height()
-    spans = pic.plan.centres.max(axis=0) - pic.plan.centres.min(axis=0) if pic.plan.n_shown else (0.0, 0.0)
+    spans = (
+        pic.plan.centres.max(axis=0) - pic.plan.centres.min(axis=0)
+        if pic.plan.n_shown
+        else (0.0, 0.0)
+    )
     if width / height < page and spans[0] > 0:
         across, down = min(1 + (page * height - width) / spans[0], MAX_STRETCH), 1.0
     elif width / height > page and spans[1] > 0:
@@ -91,9 +106,15 @@ def page_scale(pic: Picture) -> float:
     return min(SLIDE_PAGE.width() / width, SLIDE_PAGE.height() / height)
 
 
-def tree_image(tree: Tree, scale: float = 2.0, transparent: bool = False,
-               orientation: str = "top-down", style: FigureStyle = SCREEN,
-               slide: bool = False, ghosts: bool = False) -> QImage:
+def tree_image(
+    tree: Tree,
+    scale: float = 2.0,
+    transparent: bool = False,
+    orientation: str = "top-down",
+    style: FigureStyle = SCREEN,
+    slide: bool = False,
+    ghosts: bool = False,
+) -> QImage:
     """The whole tree as an image in memory (for the clipboard)."""
     pic = _picture(tree, orientation, style, slide, ghosts)
     return _raster(pic, _pixels(pic, scale, slide), transparent)
@@ -101,14 +122,23 @@ def tree_image(tree: Tree, scale: float = 2.0, transparent: bool = False,
 
 def _pixels(pic: Picture, scale: float, slide: bool) -> QSize:
     if slide:
-        return QSize(SLIDE_PNG_WIDTH, round(SLIDE_PNG_WIDTH * SLIDE_PAGE.height() / SLIDE_PAGE.width()))
+        return QSize(
+            SLIDE_PNG_WIDTH, round(SLIDE_PNG_WIDTH * SLIDE_PAGE.height() / SLIDE_PAGE.width())
+        )
     page = _page(pic, False)
     return QSize(int(page.width() * scale), int(page.height() * scale))
 
 
-def save_image(tree: Tree, path: str | Path, scale: float = 2.0, transparent: bool = False,
-               orientation: str = "top-down", style: FigureStyle = SCREEN,
-               slide: bool = False, ghosts: bool = False) -> str | None:
+def save_image(
+    tree: Tree,
+    path: str | Path,
+    scale: float = 2.0,
+    transparent: bool = False,
+    orientation: str = "top-down",
+    style: FigureStyle = SCREEN,
+    slide: bool = False,
+    ghosts: bool = False,
+) -> str | None:
     """Draw the whole ``tree`` to ``path``; the extension picks PNG, SVG or PDF.
 
     ``style`` says what nodes show and ``ghosts`` whether what pruning cut is drawn (the
@@ -121,9 +151,16 @@ def save_image(tree: Tree, path: str | Path, scale: float = 2.0, transparent: bo
     return note
 
 
-def image_writer(tree: Tree, path: str | Path, scale: float = 2.0, transparent: bool = False,
-                 orientation: str = "top-down", style: FigureStyle = SCREEN,
-                 slide: bool = False, ghosts: bool = False):
+def image_writer(
+    tree: Tree,
+    path: str | Path,
+    scale: float = 2.0,
+    transparent: bool = False,
+    orientation: str = "top-down",
+    style: FigureStyle = SCREEN,
+    slide: bool = False,
+    ghosts: bool = False,
+):
     """What :func:`save_image` does, short of writing: the function that draws the image
     into a file it is given, and the note :func:`save_image` returns. The format and the
     picture are checked and laid out here, so a caller writing several files can refuse
@@ -131,7 +168,9 @@ def image_writer(tree: Tree, path: str | Path, scale: float = 2.0, transparent: 
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in FORMATS:
-        raise ArborError(f"cannot draw an image as {suffix or '(no extension)'}; use .png, .svg or .pdf")
+        raise ArborError(
+            f"cannot draw an image as {suffix or '(no extension)'}; use .png, .svg or .pdf"
+        )
     pic = _picture(tree, orientation, style, slide, ghosts)
     page = _page(pic, slide)
     background = None if transparent else QColor("white")
@@ -176,8 +215,10 @@ def image_writer(tree: Tree, path: str | Path, scale: float = 2.0, transparent: 
     if slide:
         smallest = smallest_text_pt(pic, SLIDE_PAGE.width())
         if smallest < SLIDE_MIN_PT:
-            return draw, (f"on a 10-inch slide the smallest text is {smallest:.1f} pt (under "
-                          f"{SLIDE_MIN_PT:g} pt): collapse subtrees, or show fewer labels")
+            return draw, (
+                f"on a 10-inch slide the smallest text is {smallest:.1f} pt (under "
+                f"{SLIDE_MIN_PT:g} pt): collapse subtrees, or show fewer labels"
+            )
     return draw, None
 
 

@@ -32,21 +32,34 @@ def headline(tree: Tree, node: Node, parent: Node | None) -> str:
     return attribute_name(tree, node)
 
 
-def node_texts(tree: Tree, node: Node, parent: Node | None, hidden: int = 0,
-               style: FigureStyle = SCREEN) -> tuple[str, tuple[str, ...]]:
+def node_texts(
+    tree: Tree, node: Node, parent: Node | None, hidden: int = 0, style: FigureStyle = SCREEN
+) -> tuple[str, tuple[str, ...]]:
     """The headline and the lines under it."""
     return headline(tree, node, parent), tuple(node_lines(tree, node, style.labels, hidden))
 
 
-def node_size(tree: Tree, node: Node, parent: Node | None, hidden: int = 0,
-              texts: tuple[str, tuple[str, ...]] | None = None,
-              style: FigureStyle = SCREEN, metrics=None) -> tuple[float, float]:
+def node_size(
+    tree: Tree,
+    node: Node,
+    parent: Node | None,
+    hidden: int = 0,
+    texts: tuple[str, tuple[str, ...]] | None = None,
+    style: FigureStyle = SCREEN,
+    metrics=None,
+) -> tuple[float, float]:
     """Width and height of a node's box; ``metrics`` (title, body) measure off the GUI thread
     (:func:`new_metrics`), where the style's shared ones must not be used."""
     head, lines = texts or node_texts(tree, node, parent, hidden, style)
     title_metrics, body_metrics = metrics or (style.title_metrics, style.body_metrics)
-    width = max(72.0, title_metrics.horizontalAdvance(head),
-                *(body_metrics.horizontalAdvance(line) for line in lines)) + 2 * PAD_X
+    width = (
+        max(
+            72.0,
+            title_metrics.horizontalAdvance(head),
+            *(body_metrics.horizontalAdvance(line) for line in lines),
+        )
+        + 2 * PAD_X
+    )
     height = title_metrics.height() + len(lines) * body_metrics.height() + 2 * PAD_Y
     if style.labels.bar:
         height += BAR_H + 4
@@ -64,8 +77,10 @@ def shares(tree: Tree, node: Node) -> tuple[list[float], int]:
     # Plain floats: thousands of nodes are drawn at once, and numpy per node costs more than it saves.
     dist = node.distribution.tolist()
     total = sum(dist)
-    return ([v / total for v in dist] if total > 0 and not tree.is_regression else [],
-            dist.index(max(dist)) if total > 0 else -1)
+    return (
+        [v / total for v in dist] if total > 0 and not tree.is_regression else [],
+        dist.index(max(dist)) if total > 0 else -1,
+    )
 
 
 def is_dashed(node: Node) -> bool:
@@ -92,12 +107,26 @@ def level_of_detail(transform: QTransform) -> float:
     their level of detail (QStyleOptionGraphicsItem, a widgets class, computes it the same)."""
     if transform.type().value <= QTransform.TransformationType.TxTranslate.value:
         return 1.0
-    return sqrt(transform.map(QLineF(0, 0, 1, 0)).length() * transform.map(QLineF(0, 0, 0, 1)).length())
+    return sqrt(
+        transform.map(QLineF(0, 0, 1, 0)).length() * transform.map(QLineF(0, 0, 0, 1)).length()
+    )
 
 
-def paint_node(painter: QPainter, rect: QRectF, title: str, lines: tuple[str, ...], class_shares: list[float],
-               tree: Tree, majority: int, style: FigureStyle, lod: float, *, selected: bool = False,
-               highlighted: bool = False, dashed: bool = False) -> None:
+def paint_node(
+    painter: QPainter,
+    rect: QRectF,
+    title: str,
+    lines: tuple[str, ...],
+    class_shares: list[float],
+    tree: Tree,
+    majority: int,
+    style: FigureStyle,
+    lod: float,
+    *,
+    selected: bool = False,
+    highlighted: bool = False,
+    dashed: bool = False,
+) -> None:
     """A node's box in ``rect``, with as much as ``lod`` leaves room for."""
     border = QPen(palette.SELECTED if selected else palette.NODE_BORDER, 2.5 if selected else 1.2)
     if dashed:
@@ -112,33 +141,48 @@ def paint_node(painter: QPainter, rect: QRectF, title: str, lines: tuple[str, ..
     detail = lod >= LOD_TEXT
     paint_words(painter, rect, title, lines if detail else (), style)
     if detail and style.labels.bar:
-        paint_bar(painter, bar_rect(rect), class_shares,
-                  None if class_shares else (palette.REGRESSION if tree.is_regression else EMPTY_BAR))
+        paint_bar(
+            painter,
+            bar_rect(rect),
+            class_shares,
+            None if class_shares else (palette.REGRESSION if tree.is_regression else EMPTY_BAR),
+        )
 
 
-def paint_words(painter: QPainter, rect: QRectF, title: str, lines: tuple[str, ...], style: FigureStyle) -> None:
+def paint_words(
+    painter: QPainter, rect: QRectF, title: str, lines: tuple[str, ...], style: FigureStyle
+) -> None:
     """The headline at the top of ``rect`` and the lines under it, centred."""
     title_h = style.title_metrics.height()
     top = rect.top() + PAD_Y
     painter.setPen(palette.TEXT)
     painter.setFont(style.title_font)
-    painter.drawText(QRectF(rect.left(), top, rect.width(), title_h), Qt.AlignmentFlag.AlignCenter, title)
+    painter.drawText(
+        QRectF(rect.left(), top, rect.width(), title_h), Qt.AlignmentFlag.AlignCenter, title
+    )
     if not lines:
         return
     body_h = style.body_metrics.height()
     painter.setFont(style.body_font)
     painter.setPen(palette.MUTED)
     for k, line in enumerate(lines):
-        painter.drawText(QRectF(rect.left(), top + title_h + k * body_h, rect.width(), body_h),
-                         Qt.AlignmentFlag.AlignCenter, line)
+        painter.drawText(
+            QRectF(rect.left(), top + title_h + k * body_h, rect.width(), body_h),
+            Qt.AlignmentFlag.AlignCenter,
+            line,
+        )
 
 
 def bar_rect(rect: QRectF) -> QRectF:
     """Where the class-distribution bar sits in a node's box."""
-    return QRectF(rect.left() + PAD_X, rect.bottom() - PAD_Y - BAR_H, rect.width() - 2 * PAD_X, BAR_H)
+    return QRectF(
+        rect.left() + PAD_X, rect.bottom() - PAD_Y - BAR_H, rect.width() - 2 * PAD_X, BAR_H
+    )
 
 
-def paint_bar(painter: QPainter, bar: QRectF, class_shares: list[float], empty: QColor | None = None) -> None:
+def paint_bar(
+    painter: QPainter, bar: QRectF, class_shares: list[float], empty: QColor | None = None
+) -> None:
     """Each class's share as a stretch of its colour; a bar of ``empty`` (or none) without shares."""
     painter.setPen(Qt.PenStyle.NoPen)
     if not class_shares:

@@ -5,8 +5,20 @@ from __future__ import annotations
 from PySide6.QtGui import QColor
 
 # Okabe-Ito, then a few more distinct hues for many-class targets.
-CLASS_COLOURS = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442",
-                 "#999999", "#882255", "#44AA99", "#117733", "#332288"]
+CLASS_COLOURS = [
+    "#0072B2",
+    "#E69F00",
+    "#009E73",
+    "#CC79A7",
+    "#56B4E9",
+    "#D55E00",
+    "#F0E442",
+    "#999999",
+    "#882255",
+    "#44AA99",
+    "#117733",
+    "#332288",
+]
 REGRESSION = QColor("#5B8DB8")
 NODE_FILL = QColor("#FFFFFF")
 NODE_BORDER = QColor("#5F6B7A")

@@ -57,8 +57,9 @@ def gui_app() -> QGuiApplication:
     return QGuiApplication.instance() or QGuiApplication([])
 
 
-def picture(tree: Tree, orientation: str = "top-down", style: FigureStyle = SCREEN,
-            ghosts: bool = False) -> Picture:
+def picture(
+    tree: Tree, orientation: str = "top-down", style: FigureStyle = SCREEN, ghosts: bool = False
+) -> Picture:
     """The whole ``tree`` laid out to be painted (on the GUI thread: it measures with the
     style's shared metrics)."""
     gui_app()
@@ -104,9 +105,16 @@ def paint_tree(painter: QPainter, pic: Picture) -> None:
     painter.restore()
     if pic.ghosts:
         painter.save()
-        paint_ghosts(painter, pic.ghosts, pic.ghost_edges, pic.ghost_centres,
-                     lambda owner: (*plan.positions[owner], *plan.sizes[owner]), style, lod,
-                     plan.orientation == "top-down")
+        paint_ghosts(
+            painter,
+            pic.ghosts,
+            pic.ghost_edges,
+            pic.ghost_centres,
+            lambda owner: (*plan.positions[owner], *plan.sizes[owner]),
+            style,
+            lod,
+            plan.orientation == "top-down",
+        )
         painter.restore()
     tree = plan.tree
     for node_id, (x, y) in plan.positions.items():
@@ -115,8 +123,18 @@ def paint_tree(painter: QPainter, pic: Picture) -> None:
         class_shares, majority = shares(tree, node)
         painter.save()
         painter.translate(x, y)
-        paint_node(painter, QRectF(-w / 2, -h / 2, w, h), title, lines, class_shares, tree, majority, style, lod,
-                   dashed=is_dashed(node))
+        paint_node(
+            painter,
+            QRectF(-w / 2, -h / 2, w, h),
+            title,
+            lines,
+            class_shares,
+            tree,
+            majority,
+            style,
+            lod,
+            dashed=is_dashed(node),
+        )
         painter.restore()
 
 
@@ -147,8 +165,9 @@ def legend_size(pic: Picture) -> QSizeF:
     metrics = QFontMetricsF(pic.style.legend_font)
     texts = [name for name, _ in entries] + [_legend_title(pic)]
     line = max(metrics.height(), SWATCH) + 6
-    return QSizeF(SWATCH + 26 + max(metrics.horizontalAdvance(t) for t in texts),
-                  line * (len(entries) + 1))
+    return QSizeF(
+        SWATCH + 26 + max(metrics.horizontalAdvance(t) for t in texts), line * (len(entries) + 1)
+    )
 
 
 def _legend(painter: QPainter, pic: Picture, x: float, y: float) -> None:
@@ -184,8 +203,10 @@ def _legend(painter: QPainter, pic: Picture, x: float, y: float) -> None:
 def natural_size(pic: Picture) -> tuple[float, float]:
     """The picture's own size in pixels (points): the tree, the legend and the margins."""
     source, legend = pic.bounds, legend_size(pic)
-    return (source.width() + 2 * MARGIN + legend.width(),
-            max(source.height(), legend.height()) + 2 * MARGIN)
+    return (
+        source.width() + 2 * MARGIN + legend.width(),
+        max(source.height(), legend.height()) + 2 * MARGIN,
+    )
 
 
 def render(pic: Picture, painter: QPainter, target: QRectF, background: QColor | None) -> None:
@@ -196,8 +217,10 @@ def render(pic: Picture, painter: QPainter, target: QRectF, background: QColor |
     natural_w, natural_h = natural_size(pic)
     k = min(target.width() / natural_w, target.height() / natural_h)
     painter.save()
-    painter.translate(target.left() + (target.width() - natural_w * k) / 2,
-                      target.top() + (target.height() - natural_h * k) / 2)
+    painter.translate(
+        target.left() + (target.width() - natural_w * k) / 2,
+        target.top() + (target.height() - natural_h * k) / 2,
+    )
     painter.scale(k, k)
     inner = QRectF(MARGIN + legend_size(pic).width(), MARGIN, source.width(), source.height())
     painter.save()

@@ -68,8 +68,15 @@ class ScenePlan:
         return float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])
 
 
-def plan_scene(tree: Tree, orientation: str = "top-down", collapsed=(), style: FigureStyle = SCREEN,
-               ghosts: bool = False, monitor=None, metrics=None) -> ScenePlan:
+def plan_scene(
+    tree: Tree,
+    orientation: str = "top-down",
+    collapsed=(),
+    style: FigureStyle = SCREEN,
+    ghosts: bool = False,
+    monitor=None,
+    metrics=None,
+) -> ScenePlan:
     """Lay ``tree`` out with ``collapsed`` nodes closed (what is below them stays out).
 
     Pure computation, safe on a worker thread given its own ``metrics`` (``new_metrics(style)``);
@@ -102,7 +109,9 @@ def plan_scene(tree: Tree, orientation: str = "top-down", collapsed=(), style: F
         for child, plate in plates.items():
             graph.nodes[child]["width"] = max(graph.nodes[child]["width"], plate)
     else:  # a label sits over half its edge's length (one longer than LONGEST_ROOM is cut)
-        level_gap = max(70.0, 2 * (min(max(plates.values(), default=0.0), LONGEST_ROOM) + LABEL_GAP))
+        level_gap = max(
+            70.0, 2 * (min(max(plates.values(), default=0.0), LONGEST_ROOM) + LABEL_GAP)
+        )
     found = _ghost_nodes(tree, graph, style, metrics) if ghosts else []
     if monitor is not None:
         monitor.check()
@@ -117,15 +126,45 @@ def plan_scene(tree: Tree, orientation: str = "top-down", collapsed=(), style: F
     order = list(positions)
     centres = np.array([positions[i] for i in order], dtype=np.float64).reshape(-1, 2)
     half = np.array([sizes[i] for i in order], dtype=np.float64).reshape(-1, 2) / 2
-    majority = np.fromiter((_majority(tree, nodes[i]) for i in order), dtype=np.intp, count=len(order))
-    dashed = tuple(k for k, i in enumerate(order) if nodes[i].stats.get("pruned") or nodes[i].stats.get("raised"))
+    majority = np.fromiter(
+        (_majority(tree, nodes[i]) for i in order), dtype=np.intp, count=len(order)
+    )
+    dashed = tuple(
+        k
+        for k, i in enumerate(order)
+        if nodes[i].stats.get("pruned") or nodes[i].stats.get("raised")
+    )
     row = {node_id: k for k, node_id in enumerate(order)}
-    edge_rows = (np.array([row[p] for p, _, _ in edges], dtype=np.intp),
-                 np.array([row[c] for _, c, _ in edges], dtype=np.intp))
+    edge_rows = (
+        np.array([row[p] for p, _, _ in edges], dtype=np.intp),
+        np.array([row[c] for _, c, _ in edges], dtype=np.intp),
+    )
     widths = np.array([plates.get(c, 0.0) for _, c, _ in edges], dtype=np.float64)
-    geometry = edge_geometry(np.hstack([centres - half - 3, centres + half + 3]), *edge_rows, orientation, widths)
-    return ScenePlan(tree, orientation, style, ghosts, collapsed, nodes, parents, positions, sizes, texts, hidden,
-                     edges, found, ghost_at, centres, half, majority, dashed, edge_rows, geometry)
+    geometry = edge_geometry(
+        np.hstack([centres - half - 3, centres + half + 3]), *edge_rows, orientation, widths
+    )
+    return ScenePlan(
+        tree,
+        orientation,
+        style,
+        ghosts,
+        collapsed,
+        nodes,
+        parents,
+        positions,
+        sizes,
+        texts,
+        hidden,
+        edges,
+        found,
+        ghost_at,
+        centres,
+        half,
+        majority,
+        dashed,
+        edge_rows,
+        geometry,
+    )
 
 
 def stretched(plan: ScenePlan, across: float, down: float) -> ScenePlan:
@@ -139,10 +178,20 @@ def stretched(plan: ScenePlan, across: float, down: float) -> ScenePlan:
     centres = plan.centres * factor
     metrics = plan.style.edge_metrics
     widths = np.array([plate_width(text, metrics) for _, _, text in plan.edges], dtype=np.float64)
-    geometry = edge_geometry(np.hstack([centres - plan.half - 3, centres + plan.half + 3]), *plan.edge_rows,
-                             plan.orientation, widths)
-    return replace(plan, positions=positions, ghost_at=ghost_at, centres=centres, edge_geometry=geometry,
-                   box_paths=None)
+    geometry = edge_geometry(
+        np.hstack([centres - plan.half - 3, centres + plan.half + 3]),
+        *plan.edge_rows,
+        plan.orientation,
+        widths,
+    )
+    return replace(
+        plan,
+        positions=positions,
+        ghost_at=ghost_at,
+        centres=centres,
+        edge_geometry=geometry,
+        box_paths=None,
+    )
 
 
 def _label_plates(conditions: dict, style: FigureStyle, metrics=None) -> dict:
@@ -154,7 +203,10 @@ def _label_plates(conditions: dict, style: FigureStyle, metrics=None) -> dict:
 
 def _conditions(tree: Tree, graph, nodes: dict) -> dict:
     """Each shown child's edge condition, by the child's id."""
-    return {child: branch_condition(tree, nodes[parent], data["order"]) for parent, child, data in graph.edges(data=True)}
+    return {
+        child: branch_condition(tree, nodes[parent], data["order"])
+        for parent, child, data in graph.edges(data=True)
+    }
 
 
 def _ghost_nodes(tree: Tree, graph, style: FigureStyle, metrics=None) -> list:
@@ -172,13 +224,17 @@ def _ghost_nodes(tree: Tree, graph, style: FigureStyle, metrics=None) -> list:
         while stack:
             node, parent_key, branch, parent = stack.pop()
             key = ("ghost", node_id, len(found))
-            found.append((key, node_id, parent_key, branch_condition(tree, parent, branch), node, parent))
+            found.append(
+                (key, node_id, parent_key, branch_condition(tree, parent, branch), node, parent)
+            )
             stack.extend((c, key, b, node) for b, c in enumerate(node.children))
     for key, _owner, parent_key, _text, node, parent in found:
         texts = node_texts(tree, node, parent, 0, style)
         w, h = node_size(tree, node, parent, 0, texts, style, metrics)
         graph.add_node(key, node=node, is_leaf=node.is_leaf, width=w, height=h, texts=texts)
-        graph.add_edge(parent_key[0] if len(parent_key) == 1 else parent_key, key, order=_order(parent, node))
+        graph.add_edge(
+            parent_key[0] if len(parent_key) == 1 else parent_key, key, order=_order(parent, node)
+        )
     return found
 
 

@@ -25,7 +25,7 @@ from gui.plain_text import plain_label
 TIPS = {o.name: o.help for o in OPTIONS if o.name != "max_bins"} | {
     "cv_folds": "Evaluate by stratified k-fold cross-validation after training (0 = skip)",
     "weka_folds": "Deal the folds exactly as Weka's -x K -s SEED does, so the accuracy can be set "
-                  "beside J48's fold for fold (otherwise Arbor deals its own stratified folds)",
+    "beside J48's fold for fold (otherwise Arbor deals its own stratified folds)",
 }
 
 
@@ -55,7 +55,9 @@ class Choice(QComboBox):
             if tip:
                 self.setItemData(self.count() - 1, tip, Qt.ItemDataRole.ToolTipRole)
         self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.setMinimumContentsLength(6)  # a narrow dock elides the label instead of scrolling sideways
+        self.setMinimumContentsLength(
+            6
+        )  # a narrow dock elides the label instead of scrolling sideways
 
     def value(self) -> str:
         return self.currentData()
@@ -99,8 +101,10 @@ class AlgorithmPanel(QWidget):
         self.max_depth = QSpinBox(minimum=0, maximum=10_000, value=5)
         self.no_depth_limit = QCheckBox("No depth limit")
         self.no_depth_limit.setChecked(True)
-        self.no_depth_limit.setToolTip("Grow as deep as the data allows (the command line's default; "
-                                       "--max-depth N sets a limit, 0 a single leaf)")
+        self.no_depth_limit.setToolTip(
+            "Grow as deep as the data allows (the command line's default; "
+            "--max-depth N sets a limit, 0 a single leaf)"
+        )
         self.max_depth.setEnabled(False)
         # A depth typed or set is meant as a limit: the box ticks itself off.
         self.max_depth.valueChanged.connect(lambda *_: self.no_depth_limit.setChecked(False))
@@ -111,14 +115,18 @@ class AlgorithmPanel(QWidget):
         self.growth = Choice("growth")
         self.splitter = Choice("splitter")
         self.prune = Choice("prune")
-        self.confidence = QDoubleSpinBox(minimum=0.001, maximum=0.5, decimals=3, singleStep=0.05, value=0.25)
+        self.confidence = QDoubleSpinBox(
+            minimum=0.001, maximum=0.5, decimals=3, singleStep=0.05, value=0.25
+        )
         self.subtree_raising = QCheckBox("Subtree raising")
         self.subtree_raising.setChecked(True)
         self.error_estimate = Choice("error_estimate")
         self.alpha = QDoubleSpinBox(maximum=1e6, decimals=5, singleStep=0.001)
         self.cv_alpha = QSpinBox(maximum=100, specialValueText="off")
         self.one_se = QCheckBox("One-standard-error rule")
-        self.holdout = QDoubleSpinBox(minimum=0.05, maximum=0.9, decimals=2, singleStep=0.05, value=0.33)
+        self.holdout = QDoubleSpinBox(
+            minimum=0.05, maximum=0.9, decimals=2, singleStep=0.05, value=0.33
+        )
         self.cv_folds = QSpinBox(maximum=100, value=10, specialValueText="off")
         self.seed = QSpinBox(maximum=2**31 - 1, value=1)
         self.weka_folds = QCheckBox("Weka's folds")
@@ -131,19 +139,45 @@ class AlgorithmPanel(QWidget):
         self.switch_requested.connect(self.algorithm.set_value)
 
         groups = [
-            ("Algorithm", [("Algorithm", self.algorithm), ("Task", self.task), ("Criterion", self.criterion)]),
+            (
+                "Algorithm",
+                [("Algorithm", self.algorithm), ("Task", self.task), ("Criterion", self.criterion)],
+            ),
             # "No depth limit" on a row of its own: beside the depth it widened the dock at 1024 px.
-            ("Growth", [("Max depth", self.max_depth), ("", self.no_depth_limit),
-                        ("Min samples to split", self.min_samples_split),
-                        ("Min samples per leaf", self.min_samples_leaf), ("Min gain (tau)", self.min_gain),
-                        ("Max leaves", self.max_leaves), ("Order", self.growth),
-                        ("Numeric search", self.splitter)]),
-            ("Pruning", [("Method", self.prune), ("Confidence", self.confidence), ("", self.subtree_raising),
-                         ("Error bound", self.error_estimate), ("Alpha", self.alpha),
-                         ("CV folds for alpha", self.cv_alpha), ("", self.one_se),
-                         ("Holdout share", self.holdout)]),
-            ("Evaluation", [("Cross-validation folds", self.cv_folds), ("Seed", self.seed),
-                            ("", self.weka_folds)]),
+            (
+                "Growth",
+                [
+                    ("Max depth", self.max_depth),
+                    ("", self.no_depth_limit),
+                    ("Min samples to split", self.min_samples_split),
+                    ("Min samples per leaf", self.min_samples_leaf),
+                    ("Min gain (tau)", self.min_gain),
+                    ("Max leaves", self.max_leaves),
+                    ("Order", self.growth),
+                    ("Numeric search", self.splitter),
+                ],
+            ),
+            (
+                "Pruning",
+                [
+                    ("Method", self.prune),
+                    ("Confidence", self.confidence),
+                    ("", self.subtree_raising),
+                    ("Error bound", self.error_estimate),
+                    ("Alpha", self.alpha),
+                    ("CV folds for alpha", self.cv_alpha),
+                    ("", self.one_se),
+                    ("Holdout share", self.holdout),
+                ],
+            ),
+            (
+                "Evaluation",
+                [
+                    ("Cross-validation folds", self.cv_folds),
+                    ("Seed", self.seed),
+                    ("", self.weka_folds),
+                ],
+            ),
         ]
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -162,8 +196,11 @@ class AlgorithmPanel(QWidget):
         self.algorithm.currentTextChanged.connect(self._on_algorithm_changed)
         self.task.currentTextChanged.connect(self._on_algorithm_changed)
         for widget in self._widgets():
-            signal = getattr(widget, "currentTextChanged", None) or getattr(widget, "valueChanged", None) \
+            signal = (
+                getattr(widget, "currentTextChanged", None)
+                or getattr(widget, "valueChanged", None)
                 or widget.toggled
+            )
             signal.connect(self._on_changed)
         self._apply_defaults()
 
@@ -199,14 +236,33 @@ class AlgorithmPanel(QWidget):
             if top is not None:
                 widget.setMaximum(top)
             if not option.optional and option.low is not None:
-                widget.setMinimum(option.low + (10.0 ** -option.decimals if option.low_open else 0))
+                widget.setMinimum(option.low + (10.0**-option.decimals if option.low_open else 0))
 
     def _widgets(self):
-        return [self.algorithm, self.task, self.criterion, self.max_depth, self.no_depth_limit,
-                self.min_samples_split,
-                self.min_samples_leaf, self.min_gain, self.max_leaves, self.growth, self.splitter, self.prune,
-                self.confidence, self.subtree_raising, self.error_estimate, self.alpha, self.cv_alpha,
-                self.one_se, self.holdout, self.cv_folds, self.seed, self.weka_folds]
+        return [
+            self.algorithm,
+            self.task,
+            self.criterion,
+            self.max_depth,
+            self.no_depth_limit,
+            self.min_samples_split,
+            self.min_samples_leaf,
+            self.min_gain,
+            self.max_leaves,
+            self.growth,
+            self.splitter,
+            self.prune,
+            self.confidence,
+            self.subtree_raising,
+            self.error_estimate,
+            self.alpha,
+            self.cv_alpha,
+            self.one_se,
+            self.holdout,
+            self.cv_folds,
+            self.seed,
+            self.weka_folds,
+        ]
 
     # ------------------------------------------------------------------ values
     def params(self) -> dict:
@@ -267,8 +323,9 @@ class AlgorithmPanel(QWidget):
     # ------------------------------------------------------------------ reactions
     def _apply_defaults(self) -> None:
         defaults = DEFAULTS[self.algorithm.value()]
-        self.criterion.set_value(defaults["criterion"] if self.task.value() == "classification"
-                                      else "squared_error")
+        self.criterion.set_value(
+            defaults["criterion"] if self.task.value() == "classification" else "squared_error"
+        )
         self.min_samples_leaf.setValue(defaults["min_samples_leaf"])
         self.prune.set_value(defaults["prune"])
         self.cv_alpha.setValue(defaults["cv_alpha"] or 0)  # CART: alpha by 10-fold CV, one-SE rule
@@ -286,8 +343,10 @@ class AlgorithmPanel(QWidget):
         if self.algorithm.value() == "id3":
             numeric = [n for n, k in self._kinds.items() if k == NUMERIC and n != self._target]
             if numeric:
-                return (f"ID3 handles nominal attributes only, and {numeric[0]!r} is numeric: switch to "
-                        "C4.5 or CART, or make the column nominal")
+                return (
+                    f"ID3 handles nominal attributes only, and {numeric[0]!r} is numeric: switch to "
+                    "C4.5 or CART, or make the column nominal"
+                )
         return None
 
     def _on_changed(self, *_) -> None:
@@ -304,7 +363,9 @@ class AlgorithmPanel(QWidget):
             self._enable(self.max_depth, False, "No depth limit is ticked")
         problem = self.problem()
         self.message.setText(problem or "")
-        self.switch_button.setVisible(bool(problem) and "numeric" in (problem or "") and algorithm == "id3")
+        self.switch_button.setVisible(
+            bool(problem) and "numeric" in (problem or "") and algorithm == "id3"
+        )
         self.params_changed.emit()
 
     @staticmethod

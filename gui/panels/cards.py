@@ -19,8 +19,10 @@ class Card(QLabel):
         self.setWordWrap(True)
         self.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.setStyleSheet("QLabel { background: white; border: 1px solid #D0D5DD; border-radius: 4px;"
-                           " padding: 6px; }")
+        self.setStyleSheet(
+            "QLabel { background: white; border: 1px solid #D0D5DD; border-radius: 4px;"
+            " padding: 6px; }"
+        )
         self.setText(html)
 
     def setText(self, html: str) -> None:  # noqa: N802 - Qt override

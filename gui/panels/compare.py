@@ -47,9 +47,11 @@ def held_out(ev) -> bool:
 
 
 #: Why a row is never coloured: training figures reward a tree that learns its rows' noise.
-TRAINING_TIP = ("Not coloured: on the rows it was grown on, the bigger tree nearly always scores "
-                "better, noise learnt included; compare held-out figures (cross-validation, a test "
-                "file or a split) instead")
+TRAINING_TIP = (
+    "Not coloured: on the rows it was grown on, the bigger tree nearly always scores "
+    "better, noise learnt included; compare held-out figures (cross-validation, a test "
+    "file or a split) instead"
+)
 
 
 def comparison_rows(a, b, method_a: str, method_b: str):
@@ -58,14 +60,25 @@ def comparison_rows(a, b, method_a: str, method_b: str):
     ``higher_is_better`` is None for rows that are not coloured: sizes, settings, and every
     figure on training rows (issue 30: the higher training accuracy was green, rewarding
     over-fitting). Held-out figures are coloured only when both sides are held out."""
-    rows = [("Settings", settings_summary(a.settings), settings_summary(b.settings), "text", None),
-            ("Data", f"{a.data_name} ({a.n_rows:,} rows)", f"{b.data_name} ({b.n_rows:,} rows)", "text", None),
-            ("Leaves", a.n_leaves, b.n_leaves, "int", None),
-            ("Nodes", a.n_nodes, b.n_nodes, "int", None),
-            ("Depth", a.depth, b.depth, "int", None)]
+    rows = [
+        ("Settings", settings_summary(a.settings), settings_summary(b.settings), "text", None),
+        (
+            "Data",
+            f"{a.data_name} ({a.n_rows:,} rows)",
+            f"{b.data_name} ({b.n_rows:,} rows)",
+            "text",
+            None,
+        ),
+        ("Leaves", a.n_leaves, b.n_leaves, "int", None),
+        ("Nodes", a.n_nodes, b.n_nodes, "int", None),
+        ("Depth", a.depth, b.depth, "int", None),
+    ]
     ea = next((ev for ev in a.evaluations if ev.method == method_a), None)
     eb = next((ev for ev in b.evaluations if ev.method == method_b), None)
-    ta, tb = (a.evaluations[0] if a.evaluations else None), (b.evaluations[0] if b.evaluations else None)
+    ta, tb = (
+        (a.evaluations[0] if a.evaluations else None),
+        (b.evaluations[0] if b.evaluations else None),
+    )
     regression = (ea or eb or ta or tb) is not None and (ea or eb or ta or tb).classes is None
     held = held_out(ea) and held_out(eb)
 
@@ -77,17 +90,31 @@ def comparison_rows(a, b, method_a: str, method_b: str):
 
     if regression:
         rows.append(("Training RMSE", get(ta, "rmse"), get(tb, "rmse"), "g", None))
-        rows += [(f"RMSE ({'evaluated' if ea is not ta else 'training'})", get(ea, "rmse"), get(eb, "rmse"), "g",
-                  scored(False)),
-                 ("MAE", get(ea, "mae"), get(eb, "mae"), "g", scored(False)),
-                 ("R²", get(ea, "r2"), get(eb, "r2"), "f", scored(True))]
+        rows += [
+            (
+                f"RMSE ({'evaluated' if ea is not ta else 'training'})",
+                get(ea, "rmse"),
+                get(eb, "rmse"),
+                "g",
+                scored(False),
+            ),
+            ("MAE", get(ea, "mae"), get(eb, "mae"), "g", scored(False)),
+            ("R²", get(ea, "r2"), get(eb, "r2"), "f", scored(True)),
+        ]
         return rows, ea, eb
     rows.append(("Training accuracy", get(ta, "accuracy"), get(tb, "accuracy"), "%", None))
-    rows += [("Accuracy", get(ea, "accuracy"), get(eb, "accuracy"), "%", scored(True)),
-             ("± across folds", get(ea, "accuracy_std") if ea is not None and len(ea.fold_scores) > 1 else None,
-              get(eb, "accuracy_std") if eb is not None and len(eb.fold_scores) > 1 else None, "%", None),
-             ("Kappa", get(ea, "kappa"), get(eb, "kappa"), "f", scored(True)),
-             ("ROC area (weighted)", get(ea, "roc_auc"), get(eb, "roc_auc"), "f", scored(True))]
+    rows += [
+        ("Accuracy", get(ea, "accuracy"), get(eb, "accuracy"), "%", scored(True)),
+        (
+            "± across folds",
+            get(ea, "accuracy_std") if ea is not None and len(ea.fold_scores) > 1 else None,
+            get(eb, "accuracy_std") if eb is not None and len(eb.fold_scores) > 1 else None,
+            "%",
+            None,
+        ),
+        ("Kappa", get(ea, "kappa"), get(eb, "kappa"), "f", scored(True)),
+        ("ROC area (weighted)", get(ea, "roc_auc"), get(eb, "roc_auc"), "f", scored(True)),
+    ]
     if ea is not None and eb is not None and ea.classes == eb.classes:
         for k, label in enumerate(ea.classes):
             rows.append((f"F1 {label}", ea.f1[k], eb.f1[k], "f", scored(True)))
@@ -105,8 +132,10 @@ class _TreeSide(QStackedWidget):
         self.note.setWordWrap(True)
         self.note.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.grow_button = QPushButton("Grow it again")
-        self.grow_button.setToolTip("Grow the tree again from the run's settings on the open table "
-                                    "(it must be the table the run was trained on)")
+        self.grow_button.setToolTip(
+            "Grow the tree again from the run's settings on the open table "
+            "(it must be the table the run was trained on)"
+        )
         layout = QVBoxLayout(self.missing)
         layout.addStretch(1)
         layout.addWidget(self.note)
@@ -124,8 +153,10 @@ class _TreeSide(QStackedWidget):
         if run.tree is None:
             self.tree = None
             self.canvas.set_tree(None)
-            self.note.setText(f"Run {run.number}'s tree is no longer kept (the Runs list keeps the newest trees "
-                              "only).")
+            self.note.setText(
+                f"Run {run.number}'s tree is no longer kept (the Runs list keeps the newest trees "
+                "only)."
+            )
             self.setCurrentWidget(self.missing)
             return
         self.setCurrentWidget(self.canvas)
@@ -150,10 +181,14 @@ class CompareView(QWidget):
         self.table = QTableWidget()
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setWordWrap(True)
-        self.table.setToolTip("Green: the better of the two on held-out rows; red: the worse. "
-                              "Training figures and sizes are not coloured")
+        self.table.setToolTip(
+            "Green: the better of the two on held-out rows; red: the worse. "
+            "Training figures and sizes are not coloured"
+        )
         # Wrapped text takes as many lines as each new column width needs.
-        self.table.horizontalHeader().sectionResized.connect(lambda *_: self.table.resizeRowsToContents())
+        self.table.horizontalHeader().sectionResized.connect(
+            lambda *_: self.table.resizeRowsToContents()
+        )
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
         self.confusion_a, self.confusion_b = ConfusionView(), ConfusionView()
         self.tree_a, self.tree_b = _TreeSide(), _TreeSide()
@@ -202,8 +237,10 @@ class CompareView(QWidget):
             self.table.setRowCount(0)
             return
         a, b = (runs[n] for n in self.numbers)
-        self.title.setText(f"<b>Run {a.number}</b> ({escape(a.title)}) against <b>run {b.number}</b> "
-                           f"({escape(b.title)})")
+        self.title.setText(
+            f"<b>Run {a.number}</b> ({escape(a.title)}) against <b>run {b.number}</b> "
+            f"({escape(b.title)})"
+        )
         for box, run in ((self.method_a, a), (self.method_b, b)):
             methods = [ev.method for ev in run.evaluations]
             if [box.itemText(i) for i in range(box.count())] != methods:
@@ -211,7 +248,9 @@ class CompareView(QWidget):
                 box.blockSignals(True)
                 box.clear()
                 box.addItems(methods)
-                honest = run.honest.method if run.honest is not None else (methods[0] if methods else "")
+                honest = (
+                    run.honest.method if run.honest is not None else (methods[0] if methods else "")
+                )
                 box.setCurrentText(chosen if chosen in methods else honest)
                 box.blockSignals(False)
         self.tree_a.show_run(a)
@@ -222,7 +261,9 @@ class CompareView(QWidget):
         if self.numbers is None or any(n not in self.controller.runs for n in self.numbers):
             return
         a, b = (self.controller.runs[n] for n in self.numbers)
-        rows, ea, eb = comparison_rows(a, b, self.method_a.currentText(), self.method_b.currentText())
+        rows, ea, eb = comparison_rows(
+            a, b, self.method_a.currentText(), self.method_b.currentText()
+        )
         self.table.clear()
         self.table.setColumnCount(3)
         self.table.setRowCount(len(rows))
@@ -231,20 +272,31 @@ class CompareView(QWidget):
         evaluated = f"{ea.method} against {eb.method}" if ea is not None and eb is not None else ""
         held = held_out(ea) and held_out(eb)
         for r, (label, va, vb, kind, higher) in enumerate(rows):
-            items = [QTableWidgetItem(str(va) if kind == "text" else _value(va, kind)),
-                     QTableWidgetItem(str(vb) if kind == "text" else _value(vb, kind))]
+            items = [
+                QTableWidgetItem(str(va) if kind == "text" else _value(va, kind)),
+                QTableWidgetItem(str(vb) if kind == "text" else _value(vb, kind)),
+            ]
             diff, tip = "", ""
             if kind != "text" and va is not None and vb is not None:
                 d = vb - va
-                diff = (f"{100 * d:+.2f} points" if kind == "%" else f"{d:+,}" if kind == "int"
-                        else f"{d:+.3f}" if kind == "f" else f"{d:+.4g}")
+                diff = (
+                    f"{100 * d:+.2f} points"
+                    if kind == "%"
+                    else f"{d:+,}"
+                    if kind == "int"
+                    else f"{d:+.3f}"
+                    if kind == "f"
+                    else f"{d:+.4g}"
+                )
                 if higher is not None and d != 0:
                     better_b = (d > 0) == higher
                     items[0].setBackground(WORSE if better_b else BETTER)
                     items[1].setBackground(BETTER if better_b else WORSE)
                     better = b.number if better_b else a.number
-                    tip = (f"Better: run {better}, in {label} on held-out rows ({evaluated}); "
-                           f"{'higher' if higher else 'lower'} is better")
+                    tip = (
+                        f"Better: run {better}, in {label} on held-out rows ({evaluated}); "
+                        f"{'higher' if higher else 'lower'} is better"
+                    )
                 elif kind != "int" and (label.startswith("Training") or not held):
                     tip = TRAINING_TIP
             items.append(QTableWidgetItem(diff))
@@ -259,7 +311,9 @@ class CompareView(QWidget):
         for view, ev, run in ((self.confusion_a, ea, a), (self.confusion_b, eb, b)):
             if ev is not None and ev.classes is not None:
                 tree_target = run.tree.schema.target if run.tree is not None else target
-                view.show_matrix(ev.classes, ev.confusion, tree_target, f"Run {run.number}, {ev.method}")
+                view.show_matrix(
+                    ev.classes, ev.confusion, tree_target, f"Run {run.number}, {ev.method}"
+                )
                 view.show()
             else:
                 view.hide()
@@ -291,10 +345,16 @@ class CompareView(QWidget):
             self.controller.grow_run_again(self.numbers[side])
 
     def figures_text(self) -> str:
-        heads = ["", *(self.table.horizontalHeaderItem(c).text() for c in range(self.table.columnCount()))]
+        heads = [
+            "",
+            *(self.table.horizontalHeaderItem(c).text() for c in range(self.table.columnCount())),
+        ]
         lines = ["\t".join(heads)]
         for r in range(self.table.rowCount()):
             cells = [self.table.verticalHeaderItem(r).text()]
-            cells += [self.table.item(r, c).text() if self.table.item(r, c) else "" for c in range(self.table.columnCount())]
+            cells += [
+                self.table.item(r, c).text() if self.table.item(r, c) else ""
+                for c in range(self.table.columnCount())
+            ]
             lines.append("\t".join(cells))
         return "\n".join(lines)

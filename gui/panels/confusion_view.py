@@ -40,8 +40,10 @@ class ConfusionView(QWidget):
 
     def show_matrix(self, classes, confusion: np.ndarray, target: str, title: str = "") -> None:
         k = len(classes)
-        self.caption.setText(f"{escape(title)}{' — ' if title else ''}rows: actual <b>{escape(target)}</b>, "
-                             "columns: predicted")
+        self.caption.setText(
+            f"{escape(title)}{' — ' if title else ''}rows: actual <b>{escape(target)}</b>, "
+            "columns: predicted"
+        )
         self.table.clear()
         self.table.setRowCount(k)
         self.table.setColumnCount(k)
@@ -58,7 +60,11 @@ class ConfusionView(QWidget):
                     base = QColor("#0072B2") if i == j else QColor("#E69F00")
                     base.setAlphaF(0.15 + 0.6 * share)
                     item.setBackground(base)
-                item.setToolTip(plain_tip(f"actual {classes[i]}, predicted {classes[j]}: "
-                                          f"{number(round(float(value), 2))} ({100 * share:.1f}% of actual {classes[i]})"))
+                item.setToolTip(
+                    plain_tip(
+                        f"actual {classes[i]}, predicted {classes[j]}: "
+                        f"{number(round(float(value), 2))} ({100 * share:.1f}% of actual {classes[i]})"
+                    )
+                )
                 self.table.setItem(i, j, item)
         self.table.resizeColumnsToContents()

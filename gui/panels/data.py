@@ -87,11 +87,15 @@ class TablePanel(QWidget):
         self.view.horizontalHeader().customContextMenuRequested.connect(self._on_header_menu)
         self.view.selectionModel().selectionChanged.connect(self._on_selection_changed)
         self.show_all = QPushButton("Show all rows")
-        self.show_all.setToolTip("The table shows only the rows reaching a node; show every row again")
+        self.show_all.setToolTip(
+            "The table shows only the rows reaching a node; show every row again"
+        )
         self.show_all.hide()
         self.show_all.clicked.connect(lambda: self.show_rows(None))
         self.count = QLabel()
-        self.count.setToolTip("Rows shown of the table's rows (the filter or a node's rows hide the others)")
+        self.count.setToolTip(
+            "Rows shown of the table's rows (the filter or a node's rows hide the others)"
+        )
         for signal in (self.proxy.modelReset, self.proxy.rowsInserted, self.proxy.rowsRemoved):
             signal.connect(self._show_count)
         model.doc.loaded.connect(self._forget_view)
@@ -124,7 +128,9 @@ class TablePanel(QWidget):
         # is elided in its middle rather than widening the table past the screen.
         for col in range(self.model.columnCount()):
             wanted = header.sectionSizeFromContents(col).width() + 8
-            header.resizeSection(col, max(header.defaultSectionSize(), min(wanted, MAX_COLUMN_WIDTH)))
+            header.resizeSection(
+                col, max(header.defaultSectionSize(), min(wanted, MAX_COLUMN_WIDTH))
+            )
 
     def show_rows(self, rows) -> None:
         """Show only the source rows ``rows`` (a set), or every row again (None)."""
@@ -150,7 +156,9 @@ class TablePanel(QWidget):
         self.rows_selected.emit(self.selected_rows())
 
     def selected_rows(self) -> list[int]:
-        rows = {self.proxy.mapToSource(i).row() for i in self.view.selectionModel().selectedIndexes()}
+        rows = {
+            self.proxy.mapToSource(i).row() for i in self.view.selectionModel().selectedIndexes()
+        }
         return sorted(rows)
 
     def selected_cells(self) -> list[tuple[int, int]]:

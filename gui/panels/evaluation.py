@@ -44,8 +44,10 @@ class CurvesView(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.kind = QComboBox()
-        self.kind.setToolTip("ROC: true against false positive rate as the threshold falls; precision-"
-                             "recall: how pure the rows called positive are as more are found")
+        self.kind.setToolTip(
+            "ROC: true against false positive rate as the threshold falls; precision-"
+            "recall: how pure the rows called positive are as more are found"
+        )
         # Made when the tab is first shown or there is something to draw (issue 29).
         self.figure = LazyPlot(self._set_up, make=lambda: pg.PlotWidget(background="w"))
         self.legend = QLabel()
@@ -100,8 +102,10 @@ class CurvesView(QWidget):
         self.plot.setLabel("left", "true positive rate" if roc else "precision")
         kept = [c for c in ev.curves if len(c.roc)]
         if not kept:
-            self.legend.setText("The curve points of older runs are not kept (their areas are, in the "
-                                "Per class tab); show the run's tree and evaluate it again to draw them.")
+            self.legend.setText(
+                "The curve points of older runs are not kept (their areas are, in the "
+                "Per class tab); show the run's tree and evaluate it again to draw them."
+            )
             return
         if roc:
             self.plot.plot([0, 1], [0, 1], pen=pg.mkPen("#B0B7C3", style=Qt.PenStyle.DashLine))
@@ -114,28 +118,43 @@ class CurvesView(QWidget):
             if not roc:
                 points = np.vstack([[0.0, points[0, 1]], points])  # the curve starts at recall 0
             ok = ~np.isnan(points).any(axis=1)
-            self.lines[curve.label] = self.plot.plot(points[ok, 0], points[ok, 1], pen=pg.mkPen(colour, width=2),
-                                                     stepMode=None)
+            self.lines[curve.label] = self.plot.plot(
+                points[ok, 0], points[ok, 1], pen=pg.mkPen(colour, width=2), stepMode=None
+            )
             value = curve.roc_auc if roc else curve.average_precision
             baseline = "" if roc else f", random {curve.positives / curve.n:.3f}" if curve.n else ""
-            entries.append(f"<span style='color:{colour.name()}'>&#9632;</span>&nbsp;{escape(curve.label)} "
-                           f"({'AUC' if roc else 'AP'} {_cell(value)}{baseline})")
+            entries.append(
+                f"<span style='color:{colour.name()}'>&#9632;</span>&nbsp;{escape(curve.label)} "
+                f"({'AUC' if roc else 'AP'} {_cell(value)}{baseline})"
+            )
         self.plot.setXRange(0, 1, padding=0.02)
         self.plot.setYRange(0, 1, padding=0.02)
-        note = ("each class against the rest; dashed: a random ranking" if roc
-                else "each class against the rest; AP: average precision")
-        self.legend.setText(" &nbsp; ".join(entries) + f"<br><span style='color:#6B7280'>{note}</span>")
+        note = (
+            "each class against the rest; dashed: a random ranking"
+            if roc
+            else "each class against the rest; AP: average precision"
+        )
+        self.legend.setText(
+            " &nbsp; ".join(entries) + f"<br><span style='color:#6B7280'>{note}</span>"
+        )
 
     def _draw_regression(self, ev) -> None:
         points = ev.points
         if points is None or not len(points):
-            self.legend.setText("The points of older runs are not kept; show the run's tree and "
-                                "evaluate it again to draw them.")
+            self.legend.setText(
+                "The points of older runs are not kept; show the run's tree and "
+                "evaluate it again to draw them."
+            )
             return
         actual, predicted = points[:, 0], points[:, 1]
-        brush = pg.mkBrush(palette.REGRESSION.red(), palette.REGRESSION.green(), palette.REGRESSION.blue(), 140)
+        brush = pg.mkBrush(
+            palette.REGRESSION.red(), palette.REGRESSION.green(), palette.REGRESSION.blue(), 140
+        )
         if self.kind.currentText() == PLOTS[0]:
-            lo, hi = float(min(actual.min(), predicted.min())), float(max(actual.max(), predicted.max()))
+            lo, hi = (
+                float(min(actual.min(), predicted.min())),
+                float(max(actual.max(), predicted.max())),
+            )
             self.plot.plot([lo, hi], [lo, hi], pen=pg.mkPen("#B0B7C3", style=Qt.PenStyle.DashLine))
             self.plot.addItem(pg.ScatterPlotItem(actual, predicted, size=5, pen=None, brush=brush))
             self.plot.setLabel("bottom", "actual")
@@ -143,15 +162,26 @@ class CurvesView(QWidget):
             note = "dashed: predicted = actual"
         else:
             residual = actual - predicted
-            self.plot.addItem(pg.InfiniteLine(pos=0, angle=0, pen=pg.mkPen("#B0B7C3", style=Qt.PenStyle.DashLine)))
-            self.plot.addItem(pg.ScatterPlotItem(predicted, residual, size=5, pen=None, brush=brush))
+            self.plot.addItem(
+                pg.InfiniteLine(pos=0, angle=0, pen=pg.mkPen("#B0B7C3", style=Qt.PenStyle.DashLine))
+            )
+            self.plot.addItem(
+                pg.ScatterPlotItem(predicted, residual, size=5, pen=None, brush=brush)
+            )
             self.plot.setLabel("bottom", "predicted")
             self.plot.setLabel("left", "residual")
             note = "residual = actual − predicted" + (
-                "; one value per leaf, so they stand in columns" if len(ev.fold_scores) <= 1 else "")
-        shown = f"{len(points):,} of {ev.n:g} rows" if len(points) < ev.n else f"all {len(points):,} rows"
-        self.legend.setText(f"<span style='color:#6B7280'>{shown}; {note}; RMSE {ev.rmse:.4g}, "
-                            f"R² {ev.r2:.3f}</span>")
+                "; one value per leaf, so they stand in columns" if len(ev.fold_scores) <= 1 else ""
+            )
+        shown = (
+            f"{len(points):,} of {ev.n:g} rows"
+            if len(points) < ev.n
+            else f"all {len(points):,} rows"
+        )
+        self.legend.setText(
+            f"<span style='color:#6B7280'>{shown}; {note}; RMSE {ev.rmse:.4g}, "
+            f"R² {ev.r2:.3f}</span>"
+        )
 
 
 class EvaluationPanel(QWidget):
@@ -164,16 +194,20 @@ class EvaluationPanel(QWidget):
         self.title = QLabel("Train a tree (F5): each run's figures show here.")
         self.title.setWordWrap(True)
         self.choice = QComboBox()
-        self.choice.setToolTip("Which evaluation of the run to show: the training rows, cross-validation, "
-                               "a test file or a percentage split")
+        self.choice.setToolTip(
+            "Which evaluation of the run to show: the training rows, cross-validation, "
+            "a test file or a percentage split"
+        )
         self.headline = QLabel()
         self.headline.setWordWrap(True)
         self.per_class = QTableWidget()
         self.per_class.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.per_class.setToolTip("Precision: of the rows predicted as the class, the share that are; recall: "
-                                  "of the rows of the class, the share found; F1: their harmonic mean; ROC: "
-                                  "the area under the class's ROC curve against the rest; PR: its average "
-                                  "precision (the area under its precision-recall curve)")
+        self.per_class.setToolTip(
+            "Precision: of the rows predicted as the class, the share that are; recall: "
+            "of the rows of the class, the share found; F1: their harmonic mean; ROC: "
+            "the area under the class's ROC curve against the rest; PR: its average "
+            "precision (the area under its precision-recall curve)"
+        )
         self.per_class.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
         self.confusion = ConfusionView()
         figures = QWidget()
@@ -214,7 +248,9 @@ class EvaluationPanel(QWidget):
         controller.run_selected.connect(self._on_controller_run_selected)
 
     def _on_controller_run_selected(self, number: int) -> None:
-        self.show_run(self.controller.runs[number] if number >= 0 and number in self.controller.runs else None)
+        self.show_run(
+            self.controller.runs[number] if number >= 0 and number in self.controller.runs else None
+        )
 
     def show_run(self, run) -> None:
         """Show ``run``'s evaluations: its newest on held-out rows (or its training figures); the same
@@ -246,7 +282,11 @@ class EvaluationPanel(QWidget):
 
     def evaluation(self):
         k = self.choice.currentIndex()
-        return self.run.evaluations[k] if self.run is not None and 0 <= k < len(self.run.evaluations) else None
+        return (
+            self.run.evaluations[k]
+            if self.run is not None and 0 <= k < len(self.run.evaluations)
+            else None
+        )
 
     def _show_chosen(self) -> None:
         self._show(self.evaluation())
@@ -258,11 +298,17 @@ class EvaluationPanel(QWidget):
             self.per_class.setRowCount(0)
             self.report.setPlainText("")
             return
-        target = self.run.tree.schema.target if self.run.tree is not None else self.controller.doc.target or "class"
+        target = (
+            self.run.tree.schema.target
+            if self.run.tree is not None
+            else self.controller.doc.target or "class"
+        )
         self.report.setPlainText(evaluation_text(ev, target))
         if ev.classes is None:
-            self.headline.setText(f"{escape(ev.method)} ({ev.n:g} rows): RMSE {ev.rmse:.4g}, MAE {ev.mae:.4g}, "
-                                  f"R² {ev.r2:.3f}")
+            self.headline.setText(
+                f"{escape(ev.method)} ({ev.n:g} rows): RMSE {ev.rmse:.4g}, MAE {ev.mae:.4g}, "
+                f"R² {ev.r2:.3f}"
+            )
             self.per_class.setRowCount(0)
             self.per_class.hide()
             self.tabs.setTabVisible(1, False)
@@ -272,11 +318,16 @@ class EvaluationPanel(QWidget):
         self.tabs.setTabText(0, "Per class")
         self.tabs.setTabText(2, "Curves")
         self.tabs.setTabVisible(1, True)
-        spread = (f" ± {100 * ev.accuracy_std:.2f} over {len(ev.fold_scores)} folds" if len(ev.fold_scores) > 1
-                  else "")
+        spread = (
+            f" ± {100 * ev.accuracy_std:.2f} over {len(ev.fold_scores)} folds"
+            if len(ev.fold_scores) > 1
+            else ""
+        )
         auc = f", ROC area {ev.roc_auc:.3f}" if ev.curves and ev.roc_auc is not None else ""
-        self.headline.setText(f"{escape(ev.method)} ({ev.n:g} rows): accuracy {100 * ev.accuracy:.2f}%{spread}, "
-                              f"kappa {ev.kappa:.3f}{auc}")
+        self.headline.setText(
+            f"{escape(ev.method)} ({ev.n:g} rows): accuracy {100 * ev.accuracy:.2f}%{spread}, "
+            f"kappa {ev.kappa:.3f}{auc}"
+        )
         self._fill_per_class(ev)
         self.per_class.show()
         self.confusion.show_matrix(ev.classes, ev.confusion, target, ev.method)

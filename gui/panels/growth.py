@@ -76,8 +76,10 @@ class GrowthPanel(QWidget):
         self._collapsed = False  # C4.5's closing collapse step taken
         self.count = 0
         self.step_button = QPushButton("Step")
-        self.step_button.setToolTip("Grow one split (depth-first as ID3's recursion, or best-first "
-                                    "through the priority queue, as the Growth option says)")
+        self.step_button.setToolTip(
+            "Grow one split (depth-first as ID3's recursion, or best-first "
+            "through the priority queue, as the Growth option says)"
+        )
         self.play_button = QPushButton("Play")
         self.play_button.setCheckable(True)
         self.play_button.setToolTip("Keep stepping at the chosen speed (press again to pause)")
@@ -88,17 +90,23 @@ class GrowthPanel(QWidget):
         self.speed.setValue(DEFAULT_SPEED)
         self.speed.setToolTip("How fast Play steps")
         self.speed_label = QLabel()
-        self.status = plain_label("Press Step to grow the tree split by split.")  # names split nodes
+        self.status = plain_label(
+            "Press Step to grow the tree split by split."
+        )  # names split nodes
         self.status.setWordWrap(True)
-        self.log = _table(["node", "split", "score", "priority"],
-                          "Every split so far, in the order taken, with its score and, growing "
-                          "best-first, its priority n/N × gain; click one to select its node",
-                          numbered=True)
+        self.log = _table(
+            ["node", "split", "score", "priority"],
+            "Every split so far, in the order taken, with its score and, growing "
+            "best-first, its priority n/N × gain; click one to select its node",
+            numbered=True,
+        )
         self.queue_title = QLabel()
         self.queue_title.setWordWrap(True)
-        self.queue = _table(["", "node", "rows", "gain", "priority"],
-                            "The leaves still to split: rows n, the gain of their best split, and "
-                            "their priority n/N × gain; ▶ marks the next")
+        self.queue = _table(
+            ["", "node", "rows", "gain", "priority"],
+            "The leaves still to split: rows n, the gain of their best split, and "
+            "their priority n/N × gain; ▶ marks the next",
+        )
         self._timer = QTimer(self)
         self._timer.timeout.connect(self.step)
         self.step_button.clicked.connect(self.step)
@@ -131,7 +139,9 @@ class GrowthPanel(QWidget):
         from gui.controller import STEPPED
 
         self.set_source(controller.growth_source)
-        self.step_taken.connect(lambda tree, expanded: controller.show_tree(tree, expanded, STEPPED))
+        self.step_taken.connect(
+            lambda tree, expanded: controller.show_tree(tree, expanded, STEPPED)
+        )
         self.started_over.connect(lambda tree: controller.show_tree(tree, 0, STEPPED))
         self.node_chosen.connect(controller.select_node)
         controller.result_changed.connect(lambda *_: self.reset())
@@ -187,8 +197,9 @@ class GrowthPanel(QWidget):
                 return True
             self._timer.stop()
             self.play_button.setChecked(False)
-            self.status.setText(f"Done: the tree is fully grown after {self.count} splits"
-                                f"{self._collapse_words()}.")
+            self.status.setText(
+                f"Done: the tree is fully grown after {self.count} splits{self._collapse_words()}."
+            )
             self.queue.setRowCount(0)
             self.finished.emit()
             return False
@@ -200,8 +211,10 @@ class GrowthPanel(QWidget):
         self._tree = tree
         node = tree.node(step.expanded)
         split, score = self._split_words(tree, node)
-        self.status.setText(f"Step {self.count}: node {step.expanded} splits on {split} "
-                            f"({self._score_name()} {score}).")
+        self.status.setText(
+            f"Step {self.count}: node {step.expanded} splits on {split} "
+            f"({self._score_name()} {score})."
+        )
         self.log.horizontalHeaderItem(2).setText(self._score_name())
         self._log(tree, step, split, score)
         self._fill_queue(tree, step)
@@ -218,10 +231,14 @@ class GrowthPanel(QWidget):
 
         self._collapsed = True
         before = self._tree
-        after = Tree(self._ids.apply(collapse_tree(before, self._data, self._settings).root)[0], self._schema)
+        after = Tree(
+            self._ids.apply(collapse_tree(before, self._data, self._settings).root)[0], self._schema
+        )
         if after.n_leaves == before.n_leaves:
             return False
-        made_leaves = sorted(n.id for n in after.nodes() if n.is_leaf and not before.node(n.id).is_leaf)
+        made_leaves = sorted(
+            n.id for n in after.nodes() if n.is_leaf and not before.node(n.id).is_leaf
+        )
         self._tree = after
         names = ", ".join(str(i) for i in made_leaves)
         row = self.log.rowCount()
@@ -229,15 +246,19 @@ class GrowthPanel(QWidget):
         for col, text in enumerate((names, "collapse: become leaves", "", "")):
             self.log.setItem(row, col, QTableWidgetItem(text))
         plural = len(made_leaves) > 1
-        why = (f"C4.5 ends growth by collapsing splits that do not lower the training error: "
-               f"node{'s' if plural else ''} {names} become{'' if plural else 's'} "
-               f"{'leaves' if plural else 'a leaf'}, {before.n_leaves} leaves become {after.n_leaves}, "
-               "as Train makes them (J48 does this even with pruning off).")
+        why = (
+            f"C4.5 ends growth by collapsing splits that do not lower the training error: "
+            f"node{'s' if plural else ''} {names} become{'' if plural else 's'} "
+            f"{'leaves' if plural else 'a leaf'}, {before.n_leaves} leaves become {after.n_leaves}, "
+            "as Train makes them (J48 does this even with pruning off)."
+        )
         self.log.item(row, 1).setToolTip(plain_tip(why))
         self._log_ids.append(made_leaves[0])
         self.log.scrollToBottom()
         pruning = self._settings.prune != "none"
-        self.status.setText(f"{why}{' Train then prunes as well (the Pruning tab shows how).' if pruning else ''}")
+        self.status.setText(
+            f"{why}{' Train then prunes as well (the Pruning tab shows how).' if pruning else ''}"
+        )
         self.queue.setRowCount(0)
         self._queue_ids = []
         self.step_taken.emit(after, made_leaves[0])
@@ -280,8 +301,13 @@ class GrowthPanel(QWidget):
         for k, (node_id, priority) in enumerate(step.queue):
             node = tree.node(node_id)
             gain = priority * tree.root.weight / node.weight if node.weight > 0 else math.nan
-            cells = ("▶" if k == 0 else "", str(node_id), number(round(node.weight, 2)),
-                     f"{gain:.4f}", f"{priority:.4f}")
+            cells = (
+                "▶" if k == 0 else "",
+                str(node_id),
+                number(round(node.weight, 2)),
+                f"{gain:.4f}",
+                f"{priority:.4f}",
+            )
             self.queue.insertRow(k)
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
@@ -294,15 +320,20 @@ class GrowthPanel(QWidget):
 
     def _show_queue_title(self) -> None:
         if self._best_first():
-            self.queue_title.setText("<b>Queue</b>: open leaves by priority n/N × gain (seed 004, "
-                                     "Algorithm 3); the first is split next")
+            self.queue_title.setText(
+                "<b>Queue</b>: open leaves by priority n/N × gain (seed 004, "
+                "Algorithm 3); the first is split next"
+            )
         else:
-            self.queue_title.setText("<b>Stack</b>: open leaves, depth-first (the last one put in "
-                                     "is split next)")
+            self.queue_title.setText(
+                "<b>Stack</b>: open leaves, depth-first (the last one put in is split next)"
+            )
 
     @staticmethod
     def _rule(tree: Tree, node_id: int) -> str:
-        return " AND ".join(condition(tree, a, b) for a, b in tree.path_to(node_id)[:-1]) or "the root"
+        return (
+            " AND ".join(condition(tree, a, b) for a, b in tree.path_to(node_id)[:-1]) or "the root"
+        )
 
     def _on_pick(self, table: QTableWidget, ids: list[int]) -> None:
         rows = table.selectionModel().selectedRows()
@@ -311,7 +342,9 @@ class GrowthPanel(QWidget):
             try:
                 self._tree.node(node_id)
             except KeyError:  # below a split C4.5's collapse took back
-                self.status.setText(f"Node {node_id} is gone: the collapse step made its parent a leaf.")
+                self.status.setText(
+                    f"Node {node_id} is gone: the collapse step made its parent a leaf."
+                )
                 return
             self.node_chosen.emit(node_id)
 

@@ -24,10 +24,12 @@ from gui.session.jobs import start_on_pool
 #: thread (a million rows take about a second), the rest of its card shown at once.
 BACKGROUND_WEIGHT = 50_000
 #: Where the lecture notes and Arbor differ in the third decimal, and why.
-ROUNDING_NOTE = ("Figures are exact values rounded once to three places. The lecture notes "
-                 "truncate each intermediate product, so they can differ in the last digit: for "
-                 "the weather root they print mean info 0.693 (outlook) and 0.787 (humidity), "
-                 "exactly 0.6935 and 0.7885.")
+ROUNDING_NOTE = (
+    "Figures are exact values rounded once to three places. The lecture notes "
+    "truncate each intermediate product, so they can differ in the last digit: for "
+    "the weather root they print mean info 0.693 (outlook) and 0.787 (humidity), "
+    "exactly 0.6935 and 0.7885."
+)
 MUTED = "#8A94A3"
 
 
@@ -43,36 +45,65 @@ def summary_html(tree, node_id: int) -> str:
     rule = " AND ".join(condition(tree, a, b) for a, b in path[:-1]) or "every instance (root)"
     parts = [f"<h3 style='margin:2px'>Node {node_id}</h3><p><b>Rule:</b> {escape(rule)}</p>"]
     if tree.is_regression:
-        parts.append(f"<p>{number(node.weight)} instances, mean {number(node.value)}, "
-                     f"squared error {node.impurity:.3f}</p>")
+        parts.append(
+            f"<p>{number(node.weight)} instances, mean {number(node.value)}, "
+            f"squared error {node.impurity:.3f}</p>"
+        )
         return "".join(parts) + node_pruning_html(tree, node_id)
     total = node.distribution.sum()
     rows = "".join(
         f"<tr><td>{escape(c)}</td><td align=right>{number(round(v, 3))}</td>"
         f"<td align=right>{(v / total if total else 0):.3f}</td></tr>"
-        for c, v in zip(tree.classes, node.distribution, strict=True))
-    parts.append(f"<table cellspacing=3><tr><th align=left>class</th><th>count</th><th>share</th></tr>"
-                 f"{rows}</table>")
-    parts.append(f"<p><b>Entropy</b> {entropy(node.distribution):.3f} &nbsp; "
-                 f"<b>Gini</b> {gini(node.distribution):.3f} &nbsp; n = {number(round(total, 3))}</p>")
+        for c, v in zip(tree.classes, node.distribution, strict=True)
+    )
+    parts.append(
+        f"<table cellspacing=3><tr><th align=left>class</th><th>count</th><th>share</th></tr>"
+        f"{rows}</table>"
+    )
+    parts.append(
+        f"<p><b>Entropy</b> {entropy(node.distribution):.3f} &nbsp; "
+        f"<b>Gini</b> {gini(node.distribution):.3f} &nbsp; n = {number(round(total, 3))}</p>"
+    )
     recorded = node_pruning_html(tree, node_id)
     if recorded:
         parts.append(recorded)
         return "".join(parts)
-    bounds = [(k, node.stats[k]) for k in ("error_as_leaf", "error_as_subtree", "error_as_branch")
-              if k in node.stats]
+    bounds = [
+        (k, node.stats[k])
+        for k in ("error_as_leaf", "error_as_subtree", "error_as_branch")
+        if k in node.stats
+    ]
     if bounds:  # no record (an opened or edited tree): the estimates kept on the node
-        verdict = "pruned to a leaf" if node.stats.get("pruned") else (
-            "replaced by its largest branch" if node.stats.get("raised") else "kept")
-        names = {"error_as_leaf": "as a leaf", "error_as_subtree": "as the subtree",
-                 "error_as_branch": "largest branch raised"}
-        parts.append("<p><b>Pessimistic error estimates</b> (" + verdict + "):<br>" + "<br>".join(
-            f"&nbsp;&nbsp;{names[k]}: {v:.3f}" for k, v in bounds) + "</p>")
+        verdict = (
+            "pruned to a leaf"
+            if node.stats.get("pruned")
+            else ("replaced by its largest branch" if node.stats.get("raised") else "kept")
+        )
+        names = {
+            "error_as_leaf": "as a leaf",
+            "error_as_subtree": "as the subtree",
+            "error_as_branch": "largest branch raised",
+        }
+        parts.append(
+            "<p><b>Pessimistic error estimates</b> ("
+            + verdict
+            + "):<br>"
+            + "<br>".join(f"&nbsp;&nbsp;{names[k]}: {v:.3f}" for k, v in bounds)
+            + "</p>"
+        )
     return "".join(parts)
 
 
-HEADERS = ("attribute", "split", "entropy", "mean<br>info", "info<br>gain", "split<br>info",
-           "gain<br>ratio", "gini<br>gain")
+HEADERS = (
+    "attribute",
+    "split",
+    "entropy",
+    "mean<br>info",
+    "info<br>gain",
+    "split<br>info",
+    "gain<br>ratio",
+    "gini<br>gain",
+)
 #: The on-screen table's columns after the attribute names (which sit in its row header, so
 #: they stay put while the columns scroll): the four seed figures first, then the rest.
 #: Each is (field, short two-line header, full name for the header's tooltip).
@@ -101,10 +132,12 @@ def candidate_rows(tree, node_id: int, data, settings):
 
 
 def reasons_html(table) -> str:
-    notes = "<br>".join(f"– {escape(r.name)}: {escape(REASONS[r.reason])}"
-                        for r in table if r.reason is not None)
-    return ((f"<p style='color:{MUTED}'>Cannot split here:<br>{notes}</p>" if notes else "")
-            + f"<p style='color:{MUTED}'><small>{escape(ROUNDING_NOTE)}</small></p>")
+    notes = "<br>".join(
+        f"– {escape(r.name)}: {escape(REASONS[r.reason])}" for r in table if r.reason is not None
+    )
+    return (
+        f"<p style='color:{MUTED}'>Cannot split here:<br>{notes}</p>" if notes else ""
+    ) + f"<p style='color:{MUTED}'><small>{escape(ROUNDING_NOTE)}</small></p>"
 
 
 def splits_html(tree, node_id: int, data, settings) -> str:
@@ -117,19 +150,36 @@ def splits_html(tree, node_id: int, data, settings) -> str:
 
 def table_html(table) -> str:
     """The candidate splits as an HTML table (pinned cards, copying, the inspector's text)."""
-    head = "<tr>" + "".join(f"<th{' align=left' if k < 2 else ''}>{h}</th>"
-                            for k, h in enumerate(HEADERS)) + "</tr>"
+    head = (
+        "<tr>"
+        + "".join(f"<th{' align=left' if k < 2 else ''}>{h}</th>" for k, h in enumerate(HEADERS))
+        + "</tr>"
+    )
     body = []
     for r in table:
-        style = f" style='background:{CHOSEN}'" if r.chosen else (
-            f" style='color:{MUTED}'" if r.reason is not None else "")
+        style = (
+            f" style='background:{CHOSEN}'"
+            if r.chosen
+            else (f" style='color:{MUTED}'" if r.reason is not None else "")
+        )
         mark = " –" if r.reason is not None else ""
-        cells = (f"{r.entropy_before:.3f}", f"{r.mean_info:.3f}", f"{r.info_gain:.3f}",
-                 f"{r.split_info:.3f}", f"{r.gain_ratio:.3f}", f"{r.gini_gain:.3f}")
-        body.append(f"<tr{style}><td>{escape(r.name)}{mark}</td><td>{escape(candidate_split(r, '≤'))}</td>"
-                    + "".join(f"<td align=right>{c}</td>" for c in cells) + "</tr>")
-    return (f"<p><b>Candidate splits here</b></p><table cellspacing=4>{head}{''.join(body)}</table>"
-            + reasons_html(table))
+        cells = (
+            f"{r.entropy_before:.3f}",
+            f"{r.mean_info:.3f}",
+            f"{r.info_gain:.3f}",
+            f"{r.split_info:.3f}",
+            f"{r.gain_ratio:.3f}",
+            f"{r.gini_gain:.3f}",
+        )
+        body.append(
+            f"<tr{style}><td>{escape(r.name)}{mark}</td><td>{escape(candidate_split(r, '≤'))}</td>"
+            + "".join(f"<td align=right>{c}</td>" for c in cells)
+            + "</tr>"
+        )
+    return (
+        f"<p><b>Candidate splits here</b></p><table cellspacing=4>{head}{''.join(body)}</table>"
+        + reasons_html(table)
+    )
 
 
 def scored(tree, node_id: int, data, settings):
@@ -159,7 +209,10 @@ class _SplitsTask:
             try:
                 html = scored(*self.args)
             except Exception as err:  # noqa: BLE001 - shown in the card rather than lost in a thread
-                html = (f"<p>The candidate splits could not be worked out: {escape(str(err))}</p>", None)
+                html = (
+                    f"<p>The candidate splits could not be worked out: {escape(str(err))}</p>",
+                    None,
+                )
         self.inspector.relay.ready.emit(self, html)
 
 
@@ -196,7 +249,9 @@ class Inspector(QWidget):
         layout.addWidget(self.splits)
         layout.addWidget(self.curve)
         pinned = QLabel("<b>Pinned</b> (press P, or Alt-drag nodes here, to compare)")
-        pinned.setWordWrap(True)  # a narrow dock (1024 px screens) wraps it instead of scrolling sideways
+        pinned.setWordWrap(
+            True
+        )  # a narrow dock (1024 px screens) wraps it instead of scrolling sideways
         layout.addWidget(pinned)
         layout.addWidget(row)
         layout.addWidget(clear)
@@ -214,16 +269,23 @@ class Inspector(QWidget):
         so its names and seed figures are in view with the inspector scrolled to the left."""
         if watched is self.scroll.viewport() and event.type() == QEvent.Type.Resize:
             margins = self.scroll.widget().layout().contentsMargins()
-            self.splits.table.setMaximumWidth(max(0, event.size().width() - margins.left() - margins.right()))
+            self.splits.table.setMaximumWidth(
+                max(0, event.size().width() - margins.left() - margins.right())
+            )
         return super().eventFilter(watched, event)
 
     def bind(self, controller) -> None:
         """Show the selected node of the controller's tree, with the rows and options it was made from."""
         controller.tree_changed.connect(
-            lambda tree, _select: self.set_context(tree, controller.data, controller.settings))
+            lambda tree, _select: self.set_context(tree, controller.data, controller.settings)
+        )
         controller.node_selected.connect(
-            lambda node_id: self.show_node(controller.tree, node_id, controller.data, controller.settings)
-            if controller.tree is not None else self.clear())
+            lambda node_id: (
+                self.show_node(controller.tree, node_id, controller.data, controller.settings)
+                if controller.tree is not None
+                else self.clear()
+            )
+        )
 
     def set_context(self, tree, data, settings) -> None:
         self._context = (tree, data, settings)
@@ -262,8 +324,10 @@ class Inspector(QWidget):
                 self._splits[key] = scored(tree, node_id, data, settings)
             else:
                 self._waiting = (key, summary)
-                self._show(summary + f"<p><i>Scoring the candidate splits over "
-                                     f"{number(weight)} rows…</i></p>")
+                self._show(
+                    summary + f"<p><i>Scoring the candidate splits over "
+                    f"{number(weight)} rows…</i></p>"
+                )
                 task = _SplitsTask(self, key, (tree, node_id, data, settings))
                 self._tasks.add(task)
                 start_on_pool(task.run)  # held by the pool until run, and here until ready
@@ -295,7 +359,11 @@ class Inspector(QWidget):
         tree, data, settings = self._context
         self._pinned.append(node_id)
         splits = self._splits.get((id(tree), node_id))
-        html = node_html(tree, node_id, data, settings) if splits is None else summary_html(tree, node_id) + splits[0]
+        html = (
+            node_html(tree, node_id, data, settings)
+            if splits is None
+            else summary_html(tree, node_id) + splits[0]
+        )
         self._pins.addWidget(Card(html))
 
     def pinned(self) -> list[int]:

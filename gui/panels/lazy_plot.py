@@ -48,8 +48,11 @@ def _lay_out(view: pg.GraphicsView) -> None:
     widgets = [item for item in view.scene().items() if isinstance(item, QGraphicsWidget)]
     for _ in range(4):  # laying out one level can change the room of the one above
         # QGraphicsWidget.layout: pyqtgraph's items have an attribute of that name.
-        pending = [layout for w in widgets
-                   if (layout := QGraphicsWidget.layout(w)) is not None and not layout.isActivated()]
+        pending = [
+            layout
+            for w in widgets
+            if (layout := QGraphicsWidget.layout(w)) is not None and not layout.isActivated()
+        ]
         if not pending:
             return
         for layout in pending:
@@ -64,13 +67,19 @@ class LazyPlot(QWidget):
     ``make`` that overrides it), so docks and scroll areas are laid out as with the plot.
     """
 
-    def __init__(self, setup: Callable[[pg.GraphicsView], None],
-                 make: Callable[[], pg.GraphicsView] = pg.PlotWidget, hint: QSize | None = None,
-                 parent: QWidget | None = None):
+    def __init__(
+        self,
+        setup: Callable[[pg.GraphicsView], None],
+        make: Callable[[], pg.GraphicsView] = pg.PlotWidget,
+        hint: QSize | None = None,
+        parent: QWidget | None = None,
+    ):
         super().__init__(parent)
         self._setup, self._make, self._hint = setup, make, hint
         self._plot: pg.GraphicsView | None = None
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)  # as pyqtgraph's
+        self.setSizePolicy(
+            QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding
+        )  # as pyqtgraph's
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
 

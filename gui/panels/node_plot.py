@@ -86,7 +86,9 @@ class NodePlot(QWidget):
         self.relay.ready.connect(self._on_relay_ready)
         self.title = QLabel("<b>Node plot</b>")
         # Made on the first node to draw (issue 29): hidden until then, as an empty plot was.
-        self.figure = LazyPlot(self._set_up, make=lambda: _PlotWidget(background="w"), hint=_PlotWidget.HINT)
+        self.figure = LazyPlot(
+            self._set_up, make=lambda: _PlotWidget(background="w"), hint=_PlotWidget.HINT
+        )
         self.caption = QLabel()
         self.caption.setTextFormat(Qt.TextFormat.RichText)  # names in it are escaped
         self.caption.setWordWrap(True)
@@ -126,12 +128,17 @@ class NodePlot(QWidget):
         super().showEvent(event)
 
     def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt override
-        if event.type() == QEvent.Type.Resize and watched is getattr(self, "_area", None).viewport():
+        if (
+            event.type() == QEvent.Type.Resize
+            and watched is getattr(self, "_area", None).viewport()
+        ):
             self._fit_width(event.size().width())
         return super().eventFilter(watched, event)
 
     def _fit_width(self, width: int) -> None:
-        margins = self.parentWidget().layout().contentsMargins() if self.parentWidget().layout() else None
+        margins = (
+            self.parentWidget().layout().contentsMargins() if self.parentWidget().layout() else None
+        )
         spare = margins.left() + margins.right() if margins is not None else 0
         self.setMaximumWidth(max(0, width - spare))
 
@@ -226,16 +233,26 @@ class NodePlot(QWidget):
         base = np.zeros(counts.shape[1])
         for c, row in enumerate(counts):
             colour = class_colour(c)
-            item = pg.BarGraphItem(x0=x0, x1=x1, y0=base.copy(), y1=base + row,
-                                   brush=colour, pen=pg.mkPen(colour.darker(130), width=0.5))
+            item = pg.BarGraphItem(
+                x0=x0,
+                x1=x1,
+                y0=base.copy(),
+                y1=base + row,
+                brush=colour,
+                pen=pg.mkPen(colour.darker(130), width=0.5),
+            )
             self.plot.addItem(item)
             self.bars.append(item)
             base = base + row
 
     def _legend(self, classes, by_class) -> str:
-        return " &nbsp;".join(_swatch(CLASS_COLOURS[c] if c < len(CLASS_COLOURS)
-                                      else class_colour(c).name(), f"{name} {number(round(w, 3))}")
-                              for c, (name, w) in enumerate(zip(classes, by_class, strict=True)))
+        return " &nbsp;".join(
+            _swatch(
+                CLASS_COLOURS[c] if c < len(CLASS_COLOURS) else class_colour(c).name(),
+                f"{name} {number(round(w, 3))}",
+            )
+            for c, (name, w) in enumerate(zip(classes, by_class, strict=True))
+        )
 
     def _rows(self, plot) -> str:
         return f"{number(plot.n_rows)} rows"
@@ -243,16 +260,23 @@ class NodePlot(QWidget):
     def _numeric(self, plot: NumericSplitData) -> None:
         self.title.setText(f"<b>Node {plot.node_id}</b>: {escape(plot.attribute)} by class")
         self._stacked(plot.edges[:-1], plot.edges[1:], plot.counts)
-        self.cut = pg.InfiniteLine(pos=plot.threshold, angle=90,
-                                   pen=pg.mkPen(SELECTED, width=2, style=Qt.PenStyle.DashLine))
+        self.cut = pg.InfiniteLine(
+            pos=plot.threshold,
+            angle=90,
+            pen=pg.mkPen(SELECTED, width=2, style=Qt.PenStyle.DashLine),
+        )
         self.plot.addItem(self.cut)
         top = float(plot.counts.sum(axis=0).max()) if plot.counts.size else 1.0
         cut = number(plot.threshold)
         # Each side's share in its top corner: at the cut, a cut near an edge pushed it out.
         corners = ((plot.edges[0], (0, 0)), (plot.edges[-1], (1, 0)))
         for side, (share, (x, anchor)) in enumerate(zip(plot.shares, corners, strict=True)):
-            label = pg.TextItem(f"{'≤' if side == 0 else '>'} {cut}: {_percent(share)}",
-                                color=TEXT, anchor=anchor, fill=pg.mkBrush(255, 255, 255, 230))
+            label = pg.TextItem(
+                f"{'≤' if side == 0 else '>'} {cut}: {_percent(share)}",
+                color=TEXT,
+                anchor=anchor,
+                fill=pg.mkBrush(255, 255, 255, 230),
+            )
             label.setZValue(10)  # over the cut's line
             label.setPos(float(x), top * 1.3)
             self.plot.addItem(label)
@@ -261,11 +285,16 @@ class NodePlot(QWidget):
         self.plot.getAxis("left").setLabel("rows")
         self.plot.setYRange(0, top * 1.3, padding=0.02)
         missing = plot.missing.sum()
-        note = (f"<br>{number(round(missing, 3))} of them have no {escape(plot.attribute)} "
-                f"(not drawn; they go down both branches, weighted)" if missing > 0 else "")
-        self.caption.setText(f"{self._rows(plot)}, cut at {escape(cut)}: ≤ {_percent(plot.shares[0])}, "
-                             f"&gt; {_percent(plot.shares[1])}{note}<br>"
-                             + self._legend(plot.classes, plot.by_class))
+        note = (
+            f"<br>{number(round(missing, 3))} of them have no {escape(plot.attribute)} "
+            f"(not drawn; they go down both branches, weighted)"
+            if missing > 0
+            else ""
+        )
+        self.caption.setText(
+            f"{self._rows(plot)}, cut at {escape(cut)}: ≤ {_percent(plot.shares[0])}, "
+            f"&gt; {_percent(plot.shares[1])}{note}<br>" + self._legend(plot.classes, plot.by_class)
+        )
 
     def _nominal(self, plot: NominalSplitData) -> None:
         self.title.setText(f"<b>Node {plot.node_id}</b>: {escape(plot.attribute)} by class")
@@ -274,18 +303,33 @@ class NodePlot(QWidget):
         # A branch per category (ID3, C4.5) needs no numbers; CART's groups say their branch.
         grouped = len(plot.shares) < len([b for b in plot.branch if b >= 0])
         self.plot.getAxis("bottom").setTicks(
-            [[(k, f"{name} [{b + 1}]" if grouped and b >= 0 else name)
-              for k, (name, b) in enumerate(zip(plot.categories, plot.branch, strict=True))], []])
+            [
+                [
+                    (k, f"{name} [{b + 1}]" if grouped and b >= 0 else name)
+                    for k, (name, b) in enumerate(zip(plot.categories, plot.branch, strict=True))
+                ],
+                [],
+            ]
+        )
         self.plot.getAxis("left").setLabel("rows")
         branches = []
         for b, share in enumerate(plot.shares):
-            names = ", ".join(name for name, k in zip(plot.categories, plot.branch, strict=True) if k == b)
-            branches.append(f"{f'[{b + 1}] ' if grouped else ''}{_unbroken(names)}: {_percent(share)}")
+            names = ", ".join(
+                name for name, k in zip(plot.categories, plot.branch, strict=True) if k == b
+            )
+            branches.append(
+                f"{f'[{b + 1}] ' if grouped else ''}{_unbroken(names)}: {_percent(share)}"
+            )
         missing = plot.missing.sum()
-        note = (f"<br>{number(round(missing, 3))} have no {escape(plot.attribute)} (not drawn)"
-                if missing > 0 else "")
-        self.caption.setText(f"{self._rows(plot)}; {' · '.join(branches)}{note}<br>"
-                             + self._legend(plot.classes, plot.by_class))
+        note = (
+            f"<br>{number(round(missing, 3))} have no {escape(plot.attribute)} (not drawn)"
+            if missing > 0
+            else ""
+        )
+        self.caption.setText(
+            f"{self._rows(plot)}; {' · '.join(branches)}{note}<br>"
+            + self._legend(plot.classes, plot.by_class)
+        )
 
     def _regression(self, plot: RegressionSplitData) -> None:
         self.title.setText(f"<b>Node {plot.node_id}</b>: target against {escape(plot.attribute)}")
@@ -294,14 +338,23 @@ class NodePlot(QWidget):
             x = x + (np.random.default_rng(0).random(len(x)) - 0.5) * 0.5
             self.plot.getAxis("bottom").setTicks([list(enumerate(plot.categories)), []])
         colour = REGRESSION
-        self.points = pg.ScatterPlotItem(x, plot.y, size=4, pen=None,
-                                         brush=pg.mkBrush(colour.red(), colour.green(), colour.blue(), 110))
+        self.points = pg.ScatterPlotItem(
+            x,
+            plot.y,
+            size=4,
+            pen=None,
+            brush=pg.mkBrush(colour.red(), colour.green(), colour.blue(), 110),
+        )
         self.plot.addItem(self.points)
         lo = float(np.min(plot.x)) if len(plot.x) else 0.0
         hi = float(np.max(plot.x)) if len(plot.x) else 1.0
         for b, mean in enumerate(plot.means):
             if plot.threshold is not None:
-                xs = [min(lo, plot.threshold), plot.threshold] if b == 0 else [plot.threshold, max(hi, plot.threshold)]
+                xs = (
+                    [min(lo, plot.threshold), plot.threshold]
+                    if b == 0
+                    else [plot.threshold, max(hi, plot.threshold)]
+                )
                 segments = [xs]
             else:
                 segments = [[k - 0.35, k + 0.35] for k, g in enumerate(plot.branch) if g == b]
@@ -310,15 +363,23 @@ class NodePlot(QWidget):
                 self.plot.addItem(line)
                 self.means.append(line)
         if plot.threshold is not None:
-            self.cut = pg.InfiniteLine(pos=plot.threshold, angle=90,
-                                       pen=pg.mkPen(MUTED, width=1.5, style=Qt.PenStyle.DashLine))
+            self.cut = pg.InfiniteLine(
+                pos=plot.threshold,
+                angle=90,
+                pen=pg.mkPen(MUTED, width=1.5, style=Qt.PenStyle.DashLine),
+            )
             self.plot.addItem(self.cut)
         self.plot.getAxis("bottom").setLabel(plot.attribute)
         self.plot.getAxis("left").setLabel("target")
-        sample = (f"; a sample of {number(plot.n_sampled)} of the {number(plot.n_known)} points"
-                  if plot.sampled else "")
-        means = " · ".join(f"[{b + 1}] mean {escape(number(round(m, 4)))} ({_percent(s)})"
-                           for b, (m, s) in enumerate(zip(plot.means, plot.shares, strict=True)))
+        sample = (
+            f"; a sample of {number(plot.n_sampled)} of the {number(plot.n_known)} points"
+            if plot.sampled
+            else ""
+        )
+        means = " · ".join(
+            f"[{b + 1}] mean {escape(number(round(m, 4)))} ({_percent(s)})"
+            for b, (m, s) in enumerate(zip(plot.means, plot.shares, strict=True))
+        )
         cut = f", cut at {escape(number(plot.threshold))}" if plot.threshold is not None else ""
         self.caption.setText(f"{self._rows(plot)}{cut}{sample}<br>{means}")
 
@@ -330,11 +391,19 @@ class NodePlot(QWidget):
             self._stacked(x - 0.4, x + 0.4, np.diag(plot.counts) if k else np.zeros((0, 0)))
             self.plot.getAxis("bottom").setTicks([list(enumerate(plot.classes)), []])
             self.plot.getAxis("left").setLabel("rows")
-            self.caption.setText(f"{self._rows(plot)}<br>" + self._legend(plot.classes, plot.by_class))
+            self.caption.setText(
+                f"{self._rows(plot)}<br>" + self._legend(plot.classes, plot.by_class)
+            )
             return
         self.title.setText(f"<b>Node {plot.node_id}</b> (leaf): target")
-        item = pg.BarGraphItem(x0=plot.edges[:-1], x1=plot.edges[1:], y0=np.zeros(len(plot.counts)),
-                               y1=plot.counts, brush=REGRESSION, pen=pg.mkPen(REGRESSION.darker(130)))
+        item = pg.BarGraphItem(
+            x0=plot.edges[:-1],
+            x1=plot.edges[1:],
+            y0=np.zeros(len(plot.counts)),
+            y1=plot.counts,
+            brush=REGRESSION,
+            pen=pg.mkPen(REGRESSION.darker(130)),
+        )
         self.plot.addItem(item)
         self.bars.append(item)
         self.cut = pg.InfiniteLine(pos=plot.mean, angle=90, pen=pg.mkPen(SELECTED, width=2))

@@ -32,19 +32,27 @@ from gui.panels.lazy_plot import LazyPlot
 from gui.panels.pruning_text import decision_html
 
 INTROS = {
-    "pessimistic": ("C4.5 prunes bottom-up (seed 001): at each node, keep the subtree, make a "
-                    "leaf, or raise the biggest branch, whichever has the fewest estimated errors."),
-    "reduced-error": ("Reduced-error pruning goes bottom-up over rows held out from growing (seed "
-                      "004): a subtree becomes a leaf when that adds no error on them."),
+    "pessimistic": (
+        "C4.5 prunes bottom-up (seed 001): at each node, keep the subtree, make a "
+        "leaf, or raise the biggest branch, whichever has the fewest estimated errors."
+    ),
+    "reduced-error": (
+        "Reduced-error pruning goes bottom-up over rows held out from growing (seed "
+        "004): a subtree becomes a leaf when that adds no error on them."
+    ),
 }
 DETAILS = {
-    "pessimistic": ("An estimate is the rows times the upper confidence bound on the error rate; "
-                    "a subtree's is the sum over its leaves. Before that, splits that do not lower "
-                    "the training error are collapsed."),
+    "pessimistic": (
+        "An estimate is the rows times the upper confidence bound on the error rate; "
+        "a subtree's is the sum over its leaves. Before that, splits that do not lower "
+        "the training error are collapsed."
+    ),
     "reduced-error": "The held-out rows are routed through the grown tree; errors are counted, not estimated.",
 }
-HOW = ("Select a node to see its options in the Inspector (leaves too), show what was cut on the "
-       "canvas, or walk through the decisions in the order they were made.")
+HOW = (
+    "Select a node to see its options in the Inspector (leaves too), show what was cut on the "
+    "canvas, or walk through the decisions in the order they were made."
+)
 
 
 class _Plots(pg.GraphicsLayoutWidget):
@@ -118,8 +126,10 @@ class PruningPanel(QWidget):
         self.marker = pg.InfiniteLine(angle=90, pen=pg.mkPen("#D55E00", width=2))
         self.scale = QComboBox()
         self.scale.addItems(["rank", "log"])
-        self.scale.setToolTip("Space the alphas evenly (rank) or by their logarithm (log); "
-                              "the ticks name the alphas either way")
+        self.scale.setToolTip(
+            "Space the alphas evenly (rank) or by their logarithm (log); "
+            "the ticks name the alphas either way"
+        )
         self.scale.currentTextChanged.connect(lambda *_: self._redraw())
         self.slider = QSlider(Qt.Orientation.Horizontal)
         self.slider.setToolTip("Prune at the k-th alpha of the path: the canvas follows")
@@ -166,7 +176,9 @@ class PruningPanel(QWidget):
         plot.scene().addItem(leaves)
         plot.getAxis("right").linkToView(leaves)
         leaves.setXLink(plot)
-        plot.getViewBox().sigResized.connect(lambda: leaves.setGeometry(plot.getViewBox().sceneBoundingRect()))
+        plot.getViewBox().sigResized.connect(
+            lambda: leaves.setGeometry(plot.getViewBox().sceneBoundingRect())
+        )
 
     def _x(self) -> np.ndarray:
         """Where each alpha of the path sits on the x axis."""
@@ -182,7 +194,9 @@ class PruningPanel(QWidget):
         ticks = [(float(x[k]), f"{self.alphas[k]:.3g}") for k in range(0, len(x), every)]
         self.plot.getAxis("bottom").setTicks([ticks, []])
         scale = self.scale.currentText()
-        self.plot.getAxis("bottom").setLabel(f"alpha (effective), {'by rank' if scale == 'rank' else 'log scale'}")
+        self.plot.getAxis("bottom").setLabel(
+            f"alpha (effective), {'by rank' if scale == 'rank' else 'log scale'}"
+        )
 
     def set_tree(self, full_tree, path=None) -> None:
         """``full_tree``: the unpruned CART tree whose path to show (None clears); ``path`` its
@@ -199,7 +213,9 @@ class PruningPanel(QWidget):
         self.path = path if path is not None else cost_complexity_path(full_tree)
         self.alphas, _ = np.unique(self.path.alphas, return_index=True)
         # The tree pruned at an alpha has taken every step with that alpha: the last one counts.
-        self.steps = len(self.path.alphas) - 1 - np.unique(self.path.alphas[::-1], return_index=True)[1]
+        self.steps = (
+            len(self.path.alphas) - 1 - np.unique(self.path.alphas[::-1], return_index=True)[1]
+        )
         self._redraw()
         self.slider.blockSignals(True)
         self.slider.setRange(0, len(self.alphas) - 1)
@@ -207,8 +223,10 @@ class PruningPanel(QWidget):
         self.slider.blockSignals(False)
         self.marker.setValue(float(self._x()[0]))
         leaves = self.path.n_leaves[np.unique(self.path.alphas, return_index=True)[1]]
-        self.info.setText(f"{len(self.alphas)} subtrees from {leaves[0]} leaves down to 1. "
-                          "Drag the slider to prune.")
+        self.info.setText(
+            f"{len(self.alphas)} subtrees from {leaves[0]} leaves down to 1. "
+            "Drag the slider to prune."
+        )
 
     def _redraw(self) -> None:
         if self.full is None:
@@ -219,20 +237,36 @@ class PruningPanel(QWidget):
         x = self._x()
         first = np.unique(self.path.alphas, return_index=True)[1]
         impurity = self.path.impurities[first]
-        curve = self.plot.plot(x, impurity, pen=pg.mkPen("#0072B2", width=2), symbol="o", symbolSize=5,
-                               symbolBrush="#0072B2")
+        curve = self.plot.plot(
+            x,
+            impurity,
+            pen=pg.mkPen("#0072B2", width=2),
+            symbol="o",
+            symbolSize=5,
+            symbolBrush="#0072B2",
+        )
         self.legend.addItem(curve, "leaf impurity (training)")
         if not self.full.is_regression:
             errors = self.path.errors[self.steps]
-            curve = self.plot.plot(x, errors, pen=pg.mkPen("#E69F00", width=2), symbol="s", symbolSize=5,
-                                   symbolBrush="#E69F00")
+            curve = self.plot.plot(
+                x,
+                errors,
+                pen=pg.mkPen("#E69F00", width=2),
+                symbol="s",
+                symbolSize=5,
+                symbolBrush="#E69F00",
+            )
             self.legend.addItem(curve, "training error")
         # Subtree k is the best from alpha k up to alpha k + 1: a step, not a slope.
         right = x[-1] + (1.0 if self.scale.currentText() == "rank" else 0.5)
         edges = np.append(x, right)
         leaves = self.path.n_leaves[first].astype(float)
-        steps = pg.PlotCurveItem(edges, leaves, stepMode="center",
-                                 pen=pg.mkPen("#6B7280", width=1.5, style=Qt.PenStyle.DashLine))
+        steps = pg.PlotCurveItem(
+            edges,
+            leaves,
+            stepMode="center",
+            pen=pg.mkPen("#6B7280", width=1.5, style=Qt.PenStyle.DashLine),
+        )
         self.leaves_axis.addItem(steps)
         self.legend.addItem(_StepSample(steps), "leaves (right axis)")
         self.leaves_axis.setYRange(0, leaves.max() * 1.05)
@@ -247,23 +281,36 @@ class PruningPanel(QWidget):
         self._choice = choice
         self._redraw()
         self.select_alpha(choice.chosen_alpha)
-        self.info.setText(f"Minimum CV error at alpha = {choice.min_alpha:.4g}; one-standard-error "
-                          f"rule: alpha = {choice.one_se_alpha:.4g} (chosen: {choice.chosen_alpha:.4g}).")
+        self.info.setText(
+            f"Minimum CV error at alpha = {choice.min_alpha:.4g}; one-standard-error "
+            f"rule: alpha = {choice.one_se_alpha:.4g} (chosen: {choice.chosen_alpha:.4g})."
+        )
 
     def _draw_cv(self, choice) -> None:
         x = np.interp(choice.alphas, self.alphas, self._x())
         err, se = choice.cv_error, choice.cv_se
-        curve = self.plot.plot(x, err, pen=pg.mkPen("#009E73", width=2), symbol="t", symbolSize=6,
-                               symbolBrush="#009E73")
+        curve = self.plot.plot(
+            x,
+            err,
+            pen=pg.mkPen("#009E73", width=2),
+            symbol="t",
+            symbolSize=6,
+            symbolBrush="#009E73",
+        )
         self.legend.addItem(curve, "cross-validated error (± 1 SE)")
         upper = pg.PlotCurveItem(x, err + se, pen=pg.mkPen(None))
         lower = pg.PlotCurveItem(x, err - se, pen=pg.mkPen(None))
         self.plot.addItem(pg.FillBetweenItem(upper, lower, brush=pg.mkBrush(0, 158, 115, 50)))
         best = err.min() + se[int(np.argmin(err))]
-        self.plot.addItem(pg.InfiniteLine(pos=best, angle=0, pen=pg.mkPen("#009E73", style=Qt.PenStyle.DotLine)))
+        self.plot.addItem(
+            pg.InfiniteLine(pos=best, angle=0, pen=pg.mkPen("#009E73", style=Qt.PenStyle.DotLine))
+        )
         chosen = float(np.interp(choice.chosen_alpha, self.alphas, self._x()))
-        self.plot.addItem(pg.InfiniteLine(pos=chosen, angle=90,
-                                          pen=pg.mkPen("#CC79A7", width=2, style=Qt.PenStyle.DashLine)))
+        self.plot.addItem(
+            pg.InfiniteLine(
+                pos=chosen, angle=90, pen=pg.mkPen("#CC79A7", width=2, style=Qt.PenStyle.DashLine)
+            )
+        )
 
     def select_alpha(self, alpha: float, emit: bool = True) -> None:
         """Move the slider to ``alpha``; without ``emit`` the tree on screen stays as it is."""
@@ -290,8 +337,10 @@ class PruningPanel(QWidget):
         self.summary = QLabel()
         self.summary.setWordWrap(True)
         self.ghosts = QCheckBox("Show what pruning cut on the canvas")
-        self.ghosts.setToolTip("Draw the removed subtrees faintly below the leaves pruning left "
-                               "(View > Show what pruning cut, Ctrl+G)")
+        self.ghosts.setToolTip(
+            "Draw the removed subtrees faintly below the leaves pruning left "
+            "(View > Show what pruning cut, Ctrl+G)"
+        )
         self.ghosts.toggled.connect(self.ghosts_toggled)
         self.walk_start = QPushButton("« Start")
         self.walk_start.setToolTip("Back to the tree as grown, before the first decision")
@@ -334,14 +383,24 @@ class PruningPanel(QWidget):
         self.walk = [d.step for d in self.record.decisions if d.verdict != IS_LEAF]
         self.position = -1
         counts = Counter(self.record.decisions[k].verdict for k in self.walk)
-        words = [f"{counts[v]} {w}" for v, w in ((PRUNED, "pruned to a leaf"), (RAISED, "raised"),
-                                                  (COLLAPSED, "collapsed"), (KEPT, "kept")) if counts[v]]
+        words = [
+            f"{counts[v]} {w}"
+            for v, w in (
+                (PRUNED, "pruned to a leaf"),
+                (RAISED, "raised"),
+                (COLLAPSED, "collapsed"),
+                (KEPT, "kept"),
+            )
+            if counts[v]
+        ]
         before, after = self.record.before.n_nodes, tree.n_nodes
         self.intro.setText(INTROS[self.record.method])
         self.intro.setToolTip(f"{DETAILS[self.record.method]} {HOW}")
-        self.summary.setText(f"{len(self.walk)} decision{'s' if len(self.walk) != 1 else ''} "
-                             f"({', '.join(words) or 'none'}): "
-                             f"{before} nodes as grown, {after} after.")
+        self.summary.setText(
+            f"{len(self.walk)} decision{'s' if len(self.walk) != 1 else ''} "
+            f"({', '.join(words) or 'none'}): "
+            f"{before} nodes as grown, {after} after."
+        )
         self.walk_label.setText("Press Start to walk through pruning, bottom-up.")
         self.decision.setText("")
         self._enable_walk()
@@ -359,12 +418,20 @@ class PruningPanel(QWidget):
             decision = self.record.decisions[self.walk[self.position]]
             state = self.record.tree_at(decision.step)
             node = node_at(state.root, decision.path)
-            self.walk_label.setText(f"Decision {self.position + 1} of {len(self.walk)}: node "
-                                    f"{node.id} (highlighted), in the order C4.5 makes them"
-                                    if self.record.method == "pessimistic" else
-                                    f"Decision {self.position + 1} of {len(self.walk)}: node {node.id}")
-            self.decision.setText(decision_html(state, decision, self.record,
-                                                decision.before if decision.before is not None else node))
+            self.walk_label.setText(
+                f"Decision {self.position + 1} of {len(self.walk)}: node "
+                f"{node.id} (highlighted), in the order C4.5 makes them"
+                if self.record.method == "pessimistic"
+                else f"Decision {self.position + 1} of {len(self.walk)}: node {node.id}"
+            )
+            self.decision.setText(
+                decision_html(
+                    state,
+                    decision,
+                    self.record,
+                    decision.before if decision.before is not None else node,
+                )
+            )
             self.walk_shown.emit(state, node.id)
         self._enable_walk()
 
@@ -388,14 +455,21 @@ class PruningPanel(QWidget):
         if result.full_tree is not None and settings.prune != "reduced-error":
             self.set_tree(result.full_tree, result.path)
             self.pages.setCurrentIndex(1)
-            if settings.prune == "cost-complexity":  # the trained tree is on screen: so are slider and marker
+            if (
+                settings.prune == "cost-complexity"
+            ):  # the trained tree is on screen: so are slider and marker
                 alpha = alpha_on_screen(tree, result.path, settings.alpha)
                 self.select_alpha(alpha, emit=False)
-                how = (f"chosen by {settings.cv_alpha}-fold cross-validation"
-                       f"{', one-standard-error rule' if settings.one_se else ''}"
-                       if settings.cv_alpha else "as set in the Algorithm panel")
-                self.info.setText(f"The tree on screen is pruned at alpha = {alpha:.4g} ({how}): "
-                                  f"{tree.n_leaves} leaves. Drag the slider to prune differently.")
+                how = (
+                    f"chosen by {settings.cv_alpha}-fold cross-validation"
+                    f"{', one-standard-error rule' if settings.one_se else ''}"
+                    if settings.cv_alpha
+                    else "as set in the Algorithm panel"
+                )
+                self.info.setText(
+                    f"The tree on screen is pruned at alpha = {alpha:.4g} ({how}): "
+                    f"{tree.n_leaves} leaves. Drag the slider to prune differently."
+                )
             return
         if tree.pruning is not None:
             self.set_record(tree)
@@ -426,7 +500,9 @@ class PruningPanel(QWidget):
             if node_id >= 0:
                 controller.show_tree(tree, node_id, WALKED)
             else:  # the walk's end: the trained tree again, with its training's figures
-                recipe = controller.result.model.settings_ if controller.result is not None else None
+                recipe = (
+                    controller.result.model.settings_ if controller.result is not None else None
+                )
                 controller.show_tree(tree, -1, TRAINED, recipe)
 
         self.walk_shown.connect(on_walk_shown)
@@ -446,11 +522,17 @@ def _why_nothing(settings) -> str:
     """What the Pruning tab offers when the tree on screen has neither a path nor a record."""
     if settings.prune == "none":
         if settings.algorithm == "c45":
-            return ("C4.5 with pruning off: only its collapse step ran (splits that do not lower the "
-                    "training error become leaves). Choose pessimistic pruning (C4.5's own) or "
-                    "reduced-error pruning and train again: this tab then shows every decision, "
-                    "lets you walk through them and draws what was cut.")
-        return ("This tree is not pruned. Choose reduced-error pruning and train again to see its "
-                "decisions here.")
-    return (f"The grown tree had more than {RECORD_LIMIT:,} nodes, so its pruning decisions were "
-            "not kept: each node's estimates are still in the Inspector.")
+            return (
+                "C4.5 with pruning off: only its collapse step ran (splits that do not lower the "
+                "training error become leaves). Choose pessimistic pruning (C4.5's own) or "
+                "reduced-error pruning and train again: this tab then shows every decision, "
+                "lets you walk through them and draws what was cut."
+            )
+        return (
+            "This tree is not pruned. Choose reduced-error pruning and train again to see its "
+            "decisions here."
+        )
+    return (
+        f"The grown tree had more than {RECORD_LIMIT:,} nodes, so its pruning decisions were "
+        "not kept: each node's estimates are still in the Inspector."
+    )

@@ -34,11 +34,15 @@ VERDICTS = {
 }
 OPTION_NAMES = {SUBTREE: "keep the subtree", LEAF: "make it a leaf", BRANCH: "raise a branch"}
 #: Why the notes' toys example prints 2.512 where the exact bound gives 2.554.
-EXACT_NOTE = ("p solves P(at most E errors in N | p) = CF exactly, the notes' own equation. The MIT "
-              "notes print p = 0.157 for the toys' leaf (N = 16, E = 1) and so 16 × 0.157 = 2.512; "
-              "the root of their equation is p = 0.1596, giving 2.554.")
-C45_NOTE = ("Estimates use J48's normal approximation to the upper confidence bound "
-            "(error estimate 'exact' solves the binomial equation of the notes).")
+EXACT_NOTE = (
+    "p solves P(at most E errors in N | p) = CF exactly, the notes' own equation. The MIT "
+    "notes print p = 0.157 for the toys' leaf (N = 16, E = 1) and so 16 × 0.157 = 2.512; "
+    "the root of their equation is p = 0.1596, giving 2.554."
+)
+C45_NOTE = (
+    "Estimates use J48's normal approximation to the upper confidence bound "
+    "(error estimate 'exact' solves the binomial equation of the notes)."
+)
 
 
 def _method(record: PruningRecord) -> str:
@@ -49,18 +53,28 @@ def _method(record: PruningRecord) -> str:
 
 
 def _share_row(tree: Tree, node: Node | None, share: Share, pessimistic: bool, indent: bool) -> str:
-    if share.branch < 0 or node is None or node.split is None or share.branch >= node.split.n_branches:
+    if (
+        share.branch < 0
+        or node is None
+        or node.split is None
+        or share.branch >= node.split.n_branches
+    ):
         name = "as one leaf, with every row" if share.branch < 0 else f"branch {share.branch}"
     else:
         name = condition(tree, node, share.branch)
     if share.leaves > 1:
         name += f" ({share.leaves} leaves)"
     pad = "&nbsp;&nbsp;&nbsp;" if indent else ""
-    rate = f"{share.rate:.3f}" if pessimistic and share.leaves == 1 else (
-        f"{share.rate:.3f} avg" if pessimistic else "")
-    return (f"<tr><td>{pad}{escape(name)}</td><td align=right>{number(round(share.n, 3))}</td>"
-            f"<td align=right>{number(round(share.errors, 3))}</td><td align=right>{rate}</td>"
-            f"<td align=right>{share.estimate:.3f}</td></tr>")
+    rate = (
+        f"{share.rate:.3f}"
+        if pessimistic and share.leaves == 1
+        else (f"{share.rate:.3f} avg" if pessimistic else "")
+    )
+    return (
+        f"<tr><td>{pad}{escape(name)}</td><td align=right>{number(round(share.n, 3))}</td>"
+        f"<td align=right>{number(round(share.errors, 3))}</td><td align=right>{rate}</td>"
+        f"<td align=right>{share.estimate:.3f}</td></tr>"
+    )
 
 
 def decision_html(tree: Tree, decision: Decision, record: PruningRecord, node: Node | None) -> str:
@@ -71,10 +85,14 @@ def decision_html(tree: Tree, decision: Decision, record: PruningRecord, node: N
     held = record.method == "reduced-error"
     rows_word = "held-out rows" if held else "rows"
     errors_word = "errors" if not held else "held-out errors"
-    head = (f"<tr><th align=left>option</th><th>{rows_word}</th><th>{errors_word}</th>"
-            f"<th>{'p (bound)' if pessimistic else ''}</th>"
-            f"<th>{'estimated errors' if pessimistic else 'errors'}</th></tr>")
-    taken = {KEPT: SUBTREE, PRUNED: LEAF, RAISED: BRANCH, COLLAPSED: LEAF, IS_LEAF: LEAF}[decision.verdict]
+    head = (
+        f"<tr><th align=left>option</th><th>{rows_word}</th><th>{errors_word}</th>"
+        f"<th>{'p (bound)' if pessimistic else ''}</th>"
+        f"<th>{'estimated errors' if pessimistic else 'errors'}</th></tr>"
+    )
+    taken = {KEPT: SUBTREE, PRUNED: LEAF, RAISED: BRANCH, COLLAPSED: LEAF, IS_LEAF: LEAF}[
+        decision.verdict
+    ]
     body = []
     for option in decision.options:
         style = " style='background:#FFE08A'" if option.kind == taken else ""
@@ -90,27 +108,37 @@ def decision_html(tree: Tree, decision: Decision, record: PruningRecord, node: N
                 raised_node = decision.after
         if decision.verdict == IS_LEAF:
             label = "as a leaf"
-        body.append(f"<tr{style}><td><b>{escape(label)}</b></td><td></td><td></td><td></td>"
-                    f"<td align=right><b>{option.total:.3f}</b></td></tr>")
+        body.append(
+            f"<tr{style}><td><b>{escape(label)}</b></td><td></td><td></td><td></td>"
+            f"<td align=right><b>{option.total:.3f}</b></td></tr>"
+        )
         if option.kind == LEAF:
             share = option.parts[0]
             rate = f"{share.rate:.3f}" if pessimistic else ""
-            body[-1] = (f"<tr{style}><td><b>{escape(label)}</b></td>"
-                        f"<td align=right>{number(round(share.n, 3))}</td>"
-                        f"<td align=right>{number(round(share.errors, 3))}</td><td align=right>{rate}</td>"
-                        f"<td align=right><b>{option.total:.3f}</b></td></tr>")
+            body[-1] = (
+                f"<tr{style}><td><b>{escape(label)}</b></td>"
+                f"<td align=right>{number(round(share.n, 3))}</td>"
+                f"<td align=right>{number(round(share.errors, 3))}</td><td align=right>{rate}</td>"
+                f"<td align=right><b>{option.total:.3f}</b></td></tr>"
+            )
             continue
         owner = raised_node if option.kind == BRANCH else node
         for share in option.parts:
             body.append(_share_row(tree, owner, share, pessimistic, indent=True))
-    parts = [f"<p><b>Pruning</b> — {escape(_method(record))}<br>"
-             f"<b>Verdict:</b> {escape(VERDICTS[decision.verdict])}</p>",
-             f"<table cellspacing=3>{head}{''.join(body)}</table>"]
+    parts = [
+        f"<p><b>Pruning</b> — {escape(_method(record))}<br>"
+        f"<b>Verdict:</b> {escape(VERDICTS[decision.verdict])}</p>",
+        f"<table cellspacing=3>{head}{''.join(body)}</table>",
+    ]
     if pessimistic and decision.verdict != IS_LEAF:
-        parts.append("<p style='color:#6B7280'>J48's rule: a leaf if its estimate is within 0.1 of "
-                     "both others; else the raised branch if within 0.1 of the subtree; else keep.</p>")
+        parts.append(
+            "<p style='color:#6B7280'>J48's rule: a leaf if its estimate is within 0.1 of "
+            "both others; else the raised branch if within 0.1 of the subtree; else keep.</p>"
+        )
     if pessimistic:
-        parts.append(f"<p style='color:#6B7280'>{escape(EXACT_NOTE if record.estimate == 'exact' else C45_NOTE)}</p>")
+        parts.append(
+            f"<p style='color:#6B7280'>{escape(EXACT_NOTE if record.estimate == 'exact' else C45_NOTE)}</p>"
+        )
     return "".join(parts)
 
 
@@ -124,5 +152,7 @@ def node_pruning_html(tree: Tree, node_id: int, step: int | None = None) -> str:
         return ""
     here = tree.node(node_id)
     # The node as it stood when decided: a cut or raise kept it whole; otherwise it is unchanged.
-    return "".join(decision_html(tree, d, record, d.before if d.before is not None else here)
-                   for d in decisions)
+    return "".join(
+        decision_html(tree, d, record, d.before if d.before is not None else here)
+        for d in decisions
+    )

@@ -14,7 +14,9 @@ from engine.export.labels import number
 from gui.panels.confusion_view import ConfusionView
 
 EMPTY = "Train a tree (F5) to see its results."
-STALE_STYLE = "QLabel { background: #FEF0C7; color: #7A2E0E; border: 1px solid #FEC84B; padding: 4px; }"
+STALE_STYLE = (
+    "QLabel { background: #FEF0C7; color: #7A2E0E; border: 1px solid #FEC84B; padding: 4px; }"
+)
 
 
 def _label(name: str, value) -> str:
@@ -31,14 +33,20 @@ def describe(origin: str, recipe, settings, tree) -> str:
 
     algorithm = _label("algorithm", settings.algorithm) if settings is not None else "a"
     alpha = f"{recipe.alpha:.4g}" if recipe is not None and recipe.alpha is not None else "?"
-    what = {TRAINED: f"trained {algorithm} tree",
-            PRUNED: f"the trained {algorithm} tree pruned at alpha = {alpha}",
-            CV_ALPHA: f"the trained {algorithm} tree pruned at the cross-validated alpha = {alpha}",
-            EDITED: "a tree edited by hand", STEPPED: "a tree grown step by step",
-            OPENED: "a tree opened from a project", RUN: f"an earlier run's {algorithm} tree",
-            WALKED: f"the {algorithm} tree as the pruning walk-through has it"}.get(origin, "a tree")
-    return (f"<b>On screen:</b> {escape(what)} — {tree.n_leaves} leaves, {tree.n_nodes} nodes, "
-            f"depth {tree.depth}")
+    what = {
+        TRAINED: f"trained {algorithm} tree",
+        PRUNED: f"the trained {algorithm} tree pruned at alpha = {alpha}",
+        CV_ALPHA: f"the trained {algorithm} tree pruned at the cross-validated alpha = {alpha}",
+        EDITED: "a tree edited by hand",
+        STEPPED: "a tree grown step by step",
+        OPENED: "a tree opened from a project",
+        RUN: f"an earlier run's {algorithm} tree",
+        WALKED: f"the {algorithm} tree as the pruning walk-through has it",
+    }.get(origin, "a tree")
+    return (
+        f"<b>On screen:</b> {escape(what)} — {tree.n_leaves} leaves, {tree.n_nodes} nodes, "
+        f"depth {tree.depth}"
+    )
 
 
 def _classification_cells(ev, spread: bool) -> tuple[str, str]:
@@ -54,7 +62,9 @@ def figures_html(figures, tree) -> str:
     columns = [figures.training] + ([figures.cv] if figures.cv is not None else [])
     heads = ["Training set<br><small>(the rows it was made from)</small>"]
     if figures.cv is not None:
-        heads.append(f"{figures.cv.folds}-fold cross-validation<br><small>(rows left out of each fit)</small>")
+        heads.append(
+            f"{figures.cv.folds}-fold cross-validation<br><small>(rows left out of each fit)</small>"
+        )
     head = "<tr><th></th>" + "".join(f"<th align=left>{h}</th>" for h in heads) + "</tr>"
     rows = []
     if tree.is_regression:
@@ -65,15 +75,23 @@ def figures_html(figures, tree) -> str:
         spread = [m is figures.cv for m in columns]
         cells = [_classification_cells(m.tree, s) for m, s in zip(columns, spread, strict=True)]
         rows.append(("<b>Tree</b>", [f"<b>{a}</b><br><small>{w}</small>" for a, w in cells]))
-        for name, says, get in (("0-R", figures.zero_r_says, lambda m: m.zero_r),
-                                ("1-R", figures.one_r_says, lambda m: m.one_r)):
+        for name, says, get in (
+            ("0-R", figures.zero_r_says, lambda m: m.zero_r),
+            ("1-R", figures.one_r_says, lambda m: m.one_r),
+        ):
             if get(columns[0]) is None:
                 continue
             cells = [_classification_cells(get(m), False) for m in columns]
-            rows.append((f"{name}: {escape(says)}", [f"{a}<br><small>{w}</small>" for a, w in cells]))
+            rows.append(
+                (f"{name}: {escape(says)}", [f"{a}<br><small>{w}</small>" for a, w in cells])
+            )
         rows.append(("Kappa of the tree", [f"{m.tree.kappa:.3f}" for m in columns]))
-    body = "".join(f"<tr><td valign=top>{name}</td>" + "".join(f"<td valign=top>{c}</td>" for c in cells) + "</tr>"
-                   for name, cells in rows)
+    body = "".join(
+        f"<tr><td valign=top>{name}</td>"
+        + "".join(f"<td valign=top>{c}</td>" for c in cells)
+        + "</tr>"
+        for name, cells in rows
+    )
     return f"<table cellspacing=2 cellpadding=3>{head}{body}</table>"
 
 
@@ -82,18 +100,24 @@ def notes_html(figures, n_rows: float) -> str:
     notes = []
     cv = figures.cv
     if cv is None:
-        notes.append("Training figures score the tree on the rows it was made from, so they flatter it; "
-                     "cross-validate it for an honest estimate.")
+        notes.append(
+            "Training figures score the tree on the rows it was made from, so they flatter it; "
+            "cross-validate it for an honest estimate."
+        )
     else:
         if cv.tree.classes is not None:
-            notes.append(f"± is the standard deviation of the accuracy over the {cv.folds} folds. "
-                         "In each fold 0-R and 1-R are fitted on the same rows as the tree.")
+            notes.append(
+                f"± is the standard deviation of the accuracy over the {cv.folds} folds. "
+                "In each fold 0-R and 1-R are fitted on the same rows as the tree."
+            )
         hint = few_rows_note(n_rows, cv.folds)
         if hint:
             notes.append(hint)
         if cv.refit == "structure":
-            notes.append("Cross-validation kept this tree's splits and re-counted its leaves from each fold's "
-                         "training rows; the splits were chosen on all the rows, so this still flatters it.")
+            notes.append(
+                "Cross-validation kept this tree's splits and re-counted its leaves from each fold's "
+                "training rows; the splits were chosen on all the rows, so this still flatters it."
+            )
     return "".join(f"<p style='color:#475467'>{escape(n, quote=False)}</p>" for n in notes)
 
 
@@ -115,8 +139,10 @@ class ResultsPanel(QWidget):
         self.summary.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.cv_button = QPushButton("Cross-validate this tree")
-        self.cv_button.setToolTip("Work out cross-validated figures for the tree on screen in the background, "
-                                  "with 0-R and 1-R on the same folds (folds and seed from the Algorithm panel)")
+        self.cv_button.setToolTip(
+            "Work out cross-validated figures for the tree on screen in the background, "
+            "with 0-R and 1-R on the same folds (folds and seed from the Algorithm panel)"
+        )
         self.cv_button.hide()
         self.notes = QLabel()
         self.notes.setWordWrap(True)
@@ -144,10 +170,16 @@ class ResultsPanel(QWidget):
             return
         self.header.setText(describe(c.origin, c.recipe, c.settings, tree))
         self.stale.setVisible(bool(c.stale))
-        self.stale.setText(f"<b>Out of date:</b> {escape('; '.join(c.stale))}. Train again (F5) to bring "
-                           "the tree and its numbers up to date." if c.stale else "")
+        self.stale.setText(
+            f"<b>Out of date:</b> {escape('; '.join(c.stale))}. Train again (F5) to bring "
+            "the tree and its numbers up to date."
+            if c.stale
+            else ""
+        )
         if figures is None:
-            self.summary.setText("<p>No figures: the rows this tree was made from are not at hand.</p>")
+            self.summary.setText(
+                "<p>No figures: the rows this tree was made from are not at hand.</p>"
+            )
             self.cv_button.hide()
             self.notes.setText("")
             self.confusion.hide()
@@ -166,8 +198,12 @@ class ResultsPanel(QWidget):
             self.confusion.hide()
             return
         title = f"{shown.folds}-fold cross-validation" if shown is figures.cv else "Training set"
-        self.confusion.show_matrix(shown.tree.classes, shown.tree.confusion, tree.schema.target,
-                                   f"Confusion matrix, {title}")
+        self.confusion.show_matrix(
+            shown.tree.classes,
+            shown.tree.confusion,
+            tree.schema.target,
+            f"Confusion matrix, {title}",
+        )
         self.confusion.show()
 
     def clear(self) -> None:
@@ -179,6 +215,10 @@ class ResultsPanel(QWidget):
 
     def text(self) -> str:
         """Everything the panel says, as rich text (for tests and copying)."""
-        parts = [self.header.text(), self.stale.text() if self.stale.isVisibleTo(self) else "",
-                 self.summary.text(), self.notes.text()]
+        parts = [
+            self.header.text(),
+            self.stale.text() if self.stale.isVisibleTo(self) else "",
+            self.summary.text(),
+            self.notes.text(),
+        ]
         return "".join(parts)

@@ -61,7 +61,9 @@ class RunsModel(QAbstractTableModel):
 
     def on_screen_changed(self) -> None:
         if self._runs:
-            self.dataChanged.emit(self.index(0, 0), self.index(len(self._runs) - 1, len(COLUMNS) - 1))
+            self.dataChanged.emit(
+                self.index(0, 0), self.index(len(self._runs) - 1, len(COLUMNS) - 1)
+            )
 
     def run_at(self, row: int) -> Run:
         return self._runs[row]
@@ -82,10 +84,14 @@ class RunsModel(QAbstractTableModel):
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
             return COLUMNS[section]
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.ToolTipRole:
-            return ("Run number", "Algorithm, the options that differ from its defaults, and the data",
-                    "Leaves / nodes of the tree", "Accuracy (or RMSE) on the training rows",
-                    "The latest evaluation on rows the tree did not learn from: CV (cross-validation), "
-                    "test (a test file) or split (a percentage split)")[section]
+            return (
+                "Run number",
+                "Algorithm, the options that differ from its defaults, and the data",
+                "Leaves / nodes of the tree",
+                "Accuracy (or RMSE) on the training rows",
+                "The latest evaluation on rows the tree did not learn from: CV (cross-validation), "
+                "test (a test file) or split (a percentage split)",
+            )[section]
         return None
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
@@ -93,15 +99,22 @@ class RunsModel(QAbstractTableModel):
             return None
         run, col = self._runs[index.row()], index.column()
         if role == Qt.ItemDataRole.DisplayRole:
-            return (str(run.number), f"{settings_summary(run.settings)} · {run.data_name}",
-                    f"{run.n_leaves}/{run.n_nodes}", score_text(run.evaluations[0] if run.evaluations else None,
-                                                                 with_method=False),
-                    score_text(run.honest))[col]
+            return (
+                str(run.number),
+                f"{settings_summary(run.settings)} · {run.data_name}",
+                f"{run.n_leaves}/{run.n_nodes}",
+                score_text(run.evaluations[0] if run.evaluations else None, with_method=False),
+                score_text(run.honest),
+            )[col]
         if role == Qt.ItemDataRole.ToolTipRole:
             if col == 4 and run.honest is not None:
                 return plain_tip(run.honest.method)
             return self.tooltip(run)
-        if role == Qt.ItemDataRole.FontRole and run.tree is not None and run.tree is self.controller.tree:
+        if (
+            role == Qt.ItemDataRole.FontRole
+            and run.tree is not None
+            and run.tree is self.controller.tree
+        ):
             font = QFont()
             font.setBold(True)
             return font
@@ -110,12 +123,18 @@ class RunsModel(QAbstractTableModel):
         return None
 
     def tooltip(self, run: Run) -> str:
-        lines = [f"<b>Run {run.number}</b> at {run.when}: {escape(run.title)} ({run.n_rows:,} rows)",
-                 escape(settings_summary(run.settings)),
-                 f"{run.n_leaves} leaves, {run.n_nodes} nodes, depth {run.depth}"]
-        lines += [escape(f"{ev.method}: {score_text(ev, with_method=False)}") for ev in run.evaluations]
+        lines = [
+            f"<b>Run {run.number}</b> at {run.when}: {escape(run.title)} ({run.n_rows:,} rows)",
+            escape(settings_summary(run.settings)),
+            f"{run.n_leaves} leaves, {run.n_nodes} nodes, depth {run.depth}",
+        ]
+        lines += [
+            escape(f"{ev.method}: {score_text(ev, with_method=False)}") for ev in run.evaluations
+        ]
         if run.tree is None:
-            lines.append("<i>Its tree is no longer kept: Show tree grows it again from its settings.</i>")
+            lines.append(
+                "<i>Its tree is no longer kept: Show tree grows it again from its settings.</i>"
+            )
         if run.tree is not None and run.tree is self.controller.tree:
             lines.append("<i>Its tree is on screen.</i>")
         lines += [f"<span style='color:#6B7280'>{escape(n)}</span>" for n in run.notes]
@@ -150,33 +169,44 @@ class RunsPanel(QWidget):
         self.view.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
         self.view.setWordWrap(False)
         self.view.setTextElideMode(Qt.TextElideMode.ElideRight)
-        self.view.setToolTip("Every training since the window opened (or saved in the project). "
-                             "Select one to see its figures; Ctrl+click a second to compare them")
+        self.view.setToolTip(
+            "Every training since the window opened (or saved in the project). "
+            "Select one to see its figures; Ctrl+click a second to compare them"
+        )
         self.empty = QLabel("Each training (F5) adds a run here.")
         self.empty.setWordWrap(True)
         self.show_button = QPushButton("Show tree")
-        self.show_button.setToolTip("Put the selected run's tree on the canvas (grown again from its "
-                                    "settings if it is no longer kept)")
+        self.show_button.setToolTip(
+            "Put the selected run's tree on the canvas (grown again from its "
+            "settings if it is no longer kept)"
+        )
         self.compare_button = QPushButton("Compare")
-        self.compare_button.setToolTip("Compare the two selected runs side by side: figures, confusion "
-                                       "matrices and trees (Ctrl+click to select two)")
+        self.compare_button.setToolTip(
+            "Compare the two selected runs side by side: figures, confusion "
+            "matrices and trees (Ctrl+click to select two)"
+        )
         self.remove_button = QPushButton("Remove")
         self.remove_button.setToolTip("Remove the selected runs from the list")
         self.test_button = QPushButton("Test file…")
-        self.test_button.setToolTip("Score the selected run's tree on the rows of another data file "
-                                    "(a supplied test set)")
+        self.test_button.setToolTip(
+            "Score the selected run's tree on the rows of another data file (a supplied test set)"
+        )
         self.split = QDoubleSpinBox()
         self.split.setRange(1, 99)
         self.split.setValue(66)
         self.split.setDecimals(0)
         self.split.setSuffix(" % train")
-        self.split.setToolTip("Percentage split: train the run's settings on this share of the rows "
-                              "(stratified, the run's seed) and test on the rest")
+        self.split.setToolTip(
+            "Percentage split: train the run's settings on this share of the rows "
+            "(stratified, the run's seed) and test on the rest"
+        )
         self.split_button = QPushButton("Split")
         self.split_button.setToolTip("Evaluate the selected run's settings on a percentage split")
         self.predict_button = QPushButton("Predict a file…")
-        self.predict_button.setToolTip("Predict every row of a data file with the tree on screen and save "
-                                       "them with the class probabilities")
+        self.predict_button.setToolTip(
+            "Predict every row of a data file with the tree on screen and save "
+            "them with the class probabilities"
+        )
         side = QWidget()
         grid = QGridLayout(side)
         grid.setContentsMargins(0, 0, 0, 0)
@@ -213,13 +243,17 @@ class RunsPanel(QWidget):
         self.view.selectionModel().selectionChanged.connect(self._on_view_selection_changed)
         controller.runs_changed.connect(self._on_controller_runs_changed)
         controller.run_selected.connect(self._on_controller_run_selected)
-        controller.tree_changed.connect(lambda *_: (self.model.on_screen_changed(), self._update_buttons()))
+        controller.tree_changed.connect(
+            lambda *_: (self.model.on_screen_changed(), self._update_buttons())
+        )
         controller.busy_changed.connect(lambda *_: self._update_buttons())
         self.show_button.clicked.connect(self.show_selected)
         self.remove_button.clicked.connect(self._on_remove_clicked)
         self.compare_button.clicked.connect(self._on_compare_clicked)
         self.test_button.clicked.connect(lambda: self.test_file_requested.emit(self.current()))
-        self.split_button.clicked.connect(lambda: self.split_requested.emit(self.current(), self.split.value()))
+        self.split_button.clicked.connect(
+            lambda: self.split_requested.emit(self.current(), self.split.value())
+        )
         self.predict_button.clicked.connect(self.predict_requested)
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
@@ -249,7 +283,9 @@ class RunsPanel(QWidget):
             if row >= 0:
                 self.view.selectionModel().select(
                     self.model.index(row, 0),
-                    QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows)
+                    QItemSelectionModel.SelectionFlag.Select
+                    | QItemSelectionModel.SelectionFlag.Rows,
+                )
         self.view.selectionModel().blockSignals(False)
         self.empty.setVisible(len(self.controller.runs) == 0)
         self._update_buttons()
@@ -278,7 +314,9 @@ class RunsPanel(QWidget):
         self.compare_button.setEnabled(len(self.selected_numbers()) == 2)
         for b in (self.test_button, self.split_button, self.split):
             b.setEnabled(has and not busy)
-        self.predict_button.setEnabled(self.controller is not None and self.controller.tree is not None and not busy)
+        self.predict_button.setEnabled(
+            self.controller is not None and self.controller.tree is not None and not busy
+        )
 
     def show_selected(self) -> None:
         if self.current() >= 0:

@@ -42,11 +42,20 @@ CACHED = 64
 MUTED = "#6B7280"
 CHOSEN = "#009E73"
 #: Each measure's pen: colour, and dashed for C4.5's MDL-corrected figures.
-PENS = {"info_gain": ("#0072B2", Qt.PenStyle.SolidLine), "gain_ratio": ("#E69F00", Qt.PenStyle.SolidLine),
-        "gini_gain": ("#CC79A7", Qt.PenStyle.SolidLine), "mdl_gain": ("#0072B2", Qt.PenStyle.DashLine),
-        "mdl_gain_ratio": ("#E69F00", Qt.PenStyle.DashLine)}
-SHORT = {"info_gain": "info gain", "gain_ratio": "gain ratio", "gini_gain": "Gini gain",
-         "mdl_gain": "MDL gain", "mdl_gain_ratio": "MDL ratio"}
+PENS = {
+    "info_gain": ("#0072B2", Qt.PenStyle.SolidLine),
+    "gain_ratio": ("#E69F00", Qt.PenStyle.SolidLine),
+    "gini_gain": ("#CC79A7", Qt.PenStyle.SolidLine),
+    "mdl_gain": ("#0072B2", Qt.PenStyle.DashLine),
+    "mdl_gain_ratio": ("#E69F00", Qt.PenStyle.DashLine),
+}
+SHORT = {
+    "info_gain": "info gain",
+    "gain_ratio": "gain ratio",
+    "gini_gain": "Gini gain",
+    "mdl_gain": "MDL gain",
+    "mdl_gain_ratio": "MDL ratio",
+}
 
 
 class _PlotWidget(pg.GraphicsLayoutWidget):
@@ -93,12 +102,17 @@ class SplitCurveView(QWidget):
         self.fold.setArrowType(Qt.ArrowType.DownArrow)
         self.fold.setAutoRaise(True)
         self.fold.setStyleSheet("QToolButton { font-weight: bold; }")
-        self.fold.setToolTip("Every candidate cut of an attribute at this node, scored "
-                             "(fold or unfold)")
+        self.fold.setToolTip(
+            "Every candidate cut of an attribute at this node, scored (fold or unfold)"
+        )
         self.fold.toggled.connect(self._on_fold)
         self.attribute = QComboBox()
-        self.attribute.setToolTip("The attribute whose cuts are scored (or click a row of the table above)")
-        self.attribute.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.attribute.setToolTip(
+            "The attribute whose cuts are scored (or click a row of the table above)"
+        )
+        self.attribute.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
         self.attribute.setMinimumContentsLength(8)
         self.attribute.currentIndexChanged.connect(self._on_attribute)
         head = QHBoxLayout()
@@ -107,7 +121,9 @@ class SplitCurveView(QWidget):
         head.addWidget(self.attribute, 1)
         # Made on the first curve to draw (issue 29): hidden until then, as an empty plot was.
         self.figure = LazyPlot(self._set_up, make=_PlotWidget, hint=_PlotWidget.HINT)
-        self.hover_line = pg.InfiniteLine(angle=90, pen=pg.mkPen(MUTED, width=1, style=Qt.PenStyle.DotLine))
+        self.hover_line = pg.InfiniteLine(
+            angle=90, pen=pg.mkPen(MUTED, width=1, style=Qt.PenStyle.DotLine)
+        )
         self.caption = QLabel()
         self.caption.setTextFormat(Qt.TextFormat.RichText)  # names in it are escaped
         self.caption.setWordWrap(True)
@@ -157,8 +173,13 @@ class SplitCurveView(QWidget):
             axis.setTextPen(pg.mkPen(TEXT))
             axis.setPen(pg.mkPen(MUTED))
         axes.getAxis("left").setLabel("score")
-        plot.addItem(pg.LegendItem(colCount=3, labelTextColor=TEXT, labelTextSize="7pt",
-                                   horSpacing=6, verSpacing=-8), row=1, col=0)
+        plot.addItem(
+            pg.LegendItem(
+                colCount=3, labelTextColor=TEXT, labelTextSize="7pt", horSpacing=6, verSpacing=-8
+            ),
+            row=1,
+            col=0,
+        )
         plot.scene().sigMouseMoved.connect(self._on_mouse)
 
     # ------------------------------------------------------------------ wiring
@@ -219,8 +240,11 @@ class SplitCurveView(QWidget):
             self.clear()
             return
         if data is None or settings is None or tree.is_regression:
-            self.clear("Split curves need the rows the tree was grown from and a class target."
-                       if not tree.is_regression else "Split curves are for classification trees.")
+            self.clear(
+                "Split curves need the rows the tree was grown from and a class target."
+                if not tree.is_regression
+                else "Split curves are for classification trees."
+            )
             return
         if self._node is None or self._node[0] is not tree:
             self._cache = {}
@@ -232,7 +256,9 @@ class SplitCurveView(QWidget):
         if [self.attribute.itemText(k) for k in range(self.attribute.count())] != names:
             self.attribute.clear()
             self.attribute.addItems(names)
-        index = split.attribute if split is not None else (names.index(keep) if keep in names else 0)
+        index = (
+            split.attribute if split is not None else (names.index(keep) if keep in names else 0)
+        )
         self.attribute.setCurrentIndex(index)
         self.attribute.blockSignals(False)
         self.attribute.setEnabled(True)
@@ -302,7 +328,11 @@ class SplitCurveView(QWidget):
 
     # ------------------------------------------------------------------ drawing
     def _x(self, curve) -> np.ndarray:
-        return np.arange(len(curve), dtype=float) if curve.nominal else np.asarray(curve.thresholds, float)
+        return (
+            np.arange(len(curve), dtype=float)
+            if curve.nominal
+            else np.asarray(curve.thresholds, float)
+        )
 
     def _draw(self, curve) -> None:
         self.lines, self.marks = {}, {}
@@ -323,9 +353,11 @@ class SplitCurveView(QWidget):
 
     def _curve(self, curve) -> None:
         if len(curve) == 0:
-            self.caption.setText(f"<span style='color:{MUTED}'>{escape(curve.attribute)} offers no "
-                                 f"split here: it has one value, or none known, or no cut gains "
-                                 f"anything or leaves both sides big enough.</span>")
+            self.caption.setText(
+                f"<span style='color:{MUTED}'>{escape(curve.attribute)} offers no "
+                f"split here: it has one value, or none known, or no cut gains "
+                f"anything or leaves both sides big enough.</span>"
+            )
             return
         x = self._x(curve)
         for key in LABELS:
@@ -334,10 +366,15 @@ class SplitCurveView(QWidget):
             colour, style = PENS[key]
             width = 2.5 if key == curve.criterion else 1.5
             symbol = "o" if (curve.nominal or len(x) <= 40) else None
-            item = self.axes.plot(x, curve.values[key],
-                                  pen=None if curve.nominal else pg.mkPen(colour, width=width, style=style),
-                                  symbol=symbol, symbolSize=5 if not curve.nominal else 8,
-                                  symbolBrush=colour, symbolPen=None)
+            item = self.axes.plot(
+                x,
+                curve.values[key],
+                pen=None if curve.nominal else pg.mkPen(colour, width=width, style=style),
+                symbol=symbol,
+                symbolSize=5 if not curve.nominal else 8,
+                symbolBrush=colour,
+                symbolPen=None,
+            )
             self.lines[key] = item
             self.legend.addItem(item, SHORT[key])
         self.axes.addItem(self.hover_line, ignoreBounds=True)
@@ -348,9 +385,17 @@ class SplitCurveView(QWidget):
             if index is None:
                 continue
             label = "chosen = best" if (name == "chosen" and curve.chosen == curve.best) else name
-            line = pg.InfiniteLine(pos=float(x[index]), angle=90, pen=pg.mkPen(colour, width=1.5, style=style),
-                                   label=label, labelOpts={"position": 0.92 if name == "best" else 0.78,
-                                                           "color": colour, "anchors": [(0, 0.5), (0, 0.5)]})
+            line = pg.InfiniteLine(
+                pos=float(x[index]),
+                angle=90,
+                pen=pg.mkPen(colour, width=1.5, style=style),
+                label=label,
+                labelOpts={
+                    "position": 0.92 if name == "best" else 0.78,
+                    "color": colour,
+                    "anchors": [(0, 0.5), (0, 0.5)],
+                },
+            )
             self.axes.addItem(line)
             self.marks[name] = line
         bottom = self.axes.getAxis("bottom")
@@ -364,23 +409,33 @@ class SplitCurveView(QWidget):
 
     def _caption(self, curve) -> str:
         what = "groupings" if curve.nominal else "cuts"
-        parts = [f"{len(curve)} candidate {what} over {escape(number(round(curve.n, 3)))} rows; "
-                 f"the scorer maximises {escape(SHORT[curve.criterion])}"]
+        parts = [
+            f"{len(curve)} candidate {what} over {escape(number(round(curve.n, 3)))} rows; "
+            f"the scorer maximises {escape(SHORT[curve.criterion])}"
+        ]
         best = curve.cut(curve.best)
         if best is not None:
-            parts.append(f"<span style='color:{SELECTED.name()}'>best</span>: "
-                         f"{escape(self._cut_text(curve, curve.best))}, "
-                         f"{escape(SHORT[curve.criterion])} {curve.values[curve.criterion][curve.best]:.4f}")
+            parts.append(
+                f"<span style='color:{SELECTED.name()}'>best</span>: "
+                f"{escape(self._cut_text(curve, curve.best))}, "
+                f"{escape(SHORT[curve.criterion])} {curve.values[curve.criterion][curve.best]:.4f}"
+            )
         if curve.chosen is not None:
-            parts.append(f"<span style='color:{CHOSEN}'>chosen</span> (this node's split): "
-                         f"{escape(self._cut_text(curve, curve.chosen))}")
+            parts.append(
+                f"<span style='color:{CHOSEN}'>chosen</span> (this node's split): "
+                f"{escape(self._cut_text(curve, curve.chosen))}"
+            )
         if curve.nominal and len(curve) > 1:
-            parts.append("groupings: " + "; ".join(
-                f"{k + 1}: {escape(curve.cut(k))}" for k in range(min(len(curve), 12)))
-                + (" …" if len(curve) > 12 else ""))
+            parts.append(
+                "groupings: "
+                + "; ".join(f"{k + 1}: {escape(curve.cut(k))}" for k in range(min(len(curve), 12)))
+                + (" …" if len(curve) > 12 else "")
+            )
         if "mdl_gain" in curve.values:
-            parts.append(f"dashed: C4.5's figures after its MDL penalty (log2 {len(curve)} / "
-                         f"{escape(number(round(curve.n, 3)))})")
+            parts.append(
+                f"dashed: C4.5's figures after its MDL penalty (log2 {len(curve)} / "
+                f"{escape(number(round(curve.n, 3)))})"
+            )
         parts.append(f"<span style='color:{MUTED}'>hover the plot for the values at a cut</span>")
         return "<br>".join(parts)
 
@@ -397,9 +452,12 @@ class SplitCurveView(QWidget):
         self.hover_line.setPos(float(self._x(curve)[index]))
         self.hover_line.show()
         text = self.values_text(index)
-        self.hover.setText(text)  # under the plot, and beside the mouse (a short dock hides the line)
-        QToolTip.showText(QCursor.pos(), self.values_text(index, coloured=False).replace(" · ", "<br>"),
-                          self.plot)
+        self.hover.setText(
+            text
+        )  # under the plot, and beside the mouse (a short dock hides the line)
+        QToolTip.showText(
+            QCursor.pos(), self.values_text(index, coloured=False).replace(" · ", "<br>"), self.plot
+        )
 
     def nearest(self, x: float) -> int:
         """The cut (or grouping) nearest to ``x`` on the plot."""
@@ -411,8 +469,12 @@ class SplitCurveView(QWidget):
         """Every measure at one cut, as the hover line shows them (names in their curve's
         colour, or plain on a tooltip's yellow)."""
         curve = self.shown
-        values = " · ".join(f"<span style='color:{PENS[k][0] if coloured else TEXT.name()}'>{escape(SHORT[k])}</span> "
-                            f"{curve.values[k][index]:.4f}" for k in LABELS if k in curve.values)
+        values = " · ".join(
+            f"<span style='color:{PENS[k][0] if coloured else TEXT.name()}'>{escape(SHORT[k])}</span> "
+            f"{curve.values[k][index]:.4f}"
+            for k in LABELS
+            if k in curve.values
+        )
         return f"<b>{escape(self._cut_text(curve, index))}</b>: {values}"
 
     # ------------------------------------------------------------------ for tests

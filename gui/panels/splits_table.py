@@ -78,7 +78,9 @@ class SplitsTable(QWidget):
             for k, (field, _short, _full) in enumerate(self._columns):
                 item = QTableWidgetItem(text_of(r, field))
                 if field != "split":
-                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                    item.setTextAlignment(
+                        Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+                    )
                 if r.chosen:
                     item.setBackground(QBrush(self._chosen))
                 elif r.reason is not None:
@@ -106,7 +108,9 @@ class SplitsTable(QWidget):
         bold = QFont(table.font())
         bold.setBold(True)
         wide = QFontMetrics(bold)  # the chosen attribute's name is bold
-        table.verticalHeader().setFixedWidth(max((wide.horizontalAdvance(n) for n in names), default=0) + pad)
+        table.verticalHeader().setFixedWidth(
+            max((wide.horizontalAdvance(n) for n in names), default=0) + pad
+        )
 
     def _fit_height(self) -> None:
         """Every row shown (the inspector scrolls up and down), room kept for the sideways bar."""

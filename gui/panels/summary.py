@@ -33,12 +33,17 @@ WORKER_CELLS = 200_000
 REFRESH_DELAY_MS = 400
 
 HEADINGS = ("Column", "Kind", "Missing", "Distinct", "Min", "Max", "Mean", "Std", "Most frequent")
-HEADING_TIPS = ("The column's name (★: the target)",
-                "nominal: categories; numeric: numbers; ignored: left out of learning",
-                "Missing cells, and their share of the rows", "Distinct values present",
-                "Smallest value", "Largest value", "Mean of the values present",
-                "Standard deviation of the values present (n - 1)",
-                "Nominal columns: the most frequent categories and their rows")
+HEADING_TIPS = (
+    "The column's name (★: the target)",
+    "nominal: categories; numeric: numbers; ignored: left out of learning",
+    "Missing cells, and their share of the rows",
+    "Distinct values present",
+    "Smallest value",
+    "Largest value",
+    "Mean of the values present",
+    "Standard deviation of the values present (n - 1)",
+    "Nominal columns: the most frequent categories and their rows",
+)
 HOW = "Click a bar (a class's part of it) to show those rows in the Data table"
 
 
@@ -49,8 +54,10 @@ def _number(value: float) -> str:
 def _bar_labels(column: ColumnSummary) -> list[str]:
     if column.kind == NUMERIC:
         last = len(column.counts) - 1
-        return [f"[{_number(a)}, {_number(b)}{']' if k == last else ')'}"
-                for k, (a, b) in enumerate(zip(column.edges, column.edges[1:], strict=False))]
+        return [
+            f"[{_number(a)}, {_number(b)}{']' if k == last else ')'}"
+            for k, (a, b) in enumerate(zip(column.edges, column.edges[1:], strict=False))
+        ]
     return list(column.categories)
 
 
@@ -185,7 +192,9 @@ class SummaryPanel(QWidget):
         job = Job("Table summary", lambda monitor: summarize(table))
         self._job = job
         job.finished.connect(lambda summary, j=job: self._job is j and self._show(summary, table))
-        job.failed.connect(lambda message, _details, j=job: self._job is j and self.status.setText(message))
+        job.failed.connect(
+            lambda message, _details, j=job: self._job is j and self.status.setText(message)
+        )
         run_aside(job)
 
     def _show(self, summary: TableSummary | None, table) -> None:
@@ -201,7 +210,9 @@ class SummaryPanel(QWidget):
         for r, c in enumerate(summary.columns):
             self._fill_row(r, c)
         self.columns.resizeColumnsToContents()
-        for k in range(len(HEADINGS) - 1):  # a long name is cut, not the table widened past the dock
+        for k in range(
+            len(HEADINGS) - 1
+        ):  # a long name is cut, not the table widened past the dock
             self.columns.setColumnWidth(k, min(self.columns.columnWidth(k), 160))
         by = f"by {summary.target}" if summary.classes else "(the target is numeric: no classes)"
         self.status.setText(f"{summary.n_rows:,} rows, {len(summary.columns)} columns; counts {by}")
@@ -211,10 +222,20 @@ class SummaryPanel(QWidget):
     def _fill_row(self, r: int, c: ColumnSummary) -> None:
         frequent = ""
         if c.kind == NOMINAL:
-            frequent = ", ".join(f"{k} {n}" for k, n in zip(c.categories[:3], c.counts[:3], strict=True))
-        cells = (f"{c.name} ★" if c.is_target else c.name, c.kind,
-                 f"{c.missing:,} ({100 * c.missing_share:.0f}%)", f"{c.distinct:,}",
-                 _number(c.minimum), _number(c.maximum), _number(c.mean), _number(c.std), frequent)
+            frequent = ", ".join(
+                f"{k} {n}" for k, n in zip(c.categories[:3], c.counts[:3], strict=True)
+            )
+        cells = (
+            f"{c.name} ★" if c.is_target else c.name,
+            c.kind,
+            f"{c.missing:,} ({100 * c.missing_share:.0f}%)",
+            f"{c.distinct:,}",
+            _number(c.minimum),
+            _number(c.maximum),
+            _number(c.mean),
+            _number(c.std),
+            frequent,
+        )
         for k, text in enumerate(cells):
             item = QTableWidgetItem(text)  # items show text as it is: no HTML
             if 2 <= k <= 7:
@@ -263,15 +284,29 @@ class SummaryPanel(QWidget):
             x1 = x0 + 0.8
         else:
             x0, x1 = np.asarray(column.edges[:-1]), np.asarray(column.edges[1:])
-        stacks = (np.asarray(column.class_counts, dtype=float) if classes
-                  else np.asarray(column.counts, dtype=float)[:, None])
+        stacks = (
+            np.asarray(column.class_counts, dtype=float)
+            if classes
+            else np.asarray(column.counts, dtype=float)[:, None]
+        )
         tops = np.cumsum(stacks, axis=1)
         bottoms = tops - stacks
         for k in range(stacks.shape[1]):
             colour = palette.class_colour(k) if classes else palette.REGRESSION
-            self.plot.addItem(pg.BarGraphItem(x0=x0, x1=x1, y0=bottoms[:, k], height=stacks[:, k],
-                                              brush=colour, pen=pg.mkPen("w", width=0.5)))
-        self._bars = [(float(a), float(b), tops[i].tolist()) for i, (a, b) in enumerate(zip(x0, x1, strict=True))]
+            self.plot.addItem(
+                pg.BarGraphItem(
+                    x0=x0,
+                    x1=x1,
+                    y0=bottoms[:, k],
+                    height=stacks[:, k],
+                    brush=colour,
+                    pen=pg.mkPen("w", width=0.5),
+                )
+            )
+        self._bars = [
+            (float(a), float(b), tops[i].tolist())
+            for i, (a, b) in enumerate(zip(x0, x1, strict=True))
+        ]
         bottom = self.plot.getAxis("bottom")
         if nominal:
             names = [c if len(c) <= 12 else c[:11] + "…" for c in column.categories]
@@ -284,9 +319,12 @@ class SummaryPanel(QWidget):
         note = f" ({column.note})" if column.note else ""
         self.caption.setText(f"{column.name}: {what}{note}; click a bar for its rows")
         # Each class's square in its colour; the names escaped, so a name is shown as it is.
-        self.legend.setText("&nbsp;&nbsp; ".join(
-            f"<span style='color:{palette.class_colour(k).name()}'>■</span>&nbsp;{escape(c)}"
-            for k, c in enumerate(classes or ())))
+        self.legend.setText(
+            "&nbsp;&nbsp; ".join(
+                f"<span style='color:{palette.class_colour(k).name()}'>■</span>&nbsp;{escape(c)}"
+                for k, c in enumerate(classes or ())
+            )
+        )
 
     def _bar_at(self, scene_pos) -> tuple[int, int | None] | None:
         """The bar under a scene position and the class whose part of it is there (None: above
@@ -313,8 +351,10 @@ class SummaryPanel(QWidget):
         c = self.column
         text = f"{c.name} {_bar_labels(c)[k]}: {c.counts[k]:,} rows"
         if self.summary.classes:
-            text += "".join(f"\n  {cls}: {n:,}" for cls, n in zip(self.summary.classes, c.class_counts[k],
-                                                                     strict=True))
+            text += "".join(
+                f"\n  {cls}: {n:,}"
+                for cls, n in zip(self.summary.classes, c.class_counts[k], strict=True)
+            )
         self.plot.setToolTip(plain_tip(f"{text}\n{HOW}"))
 
     def _on_plot_clicked(self, event) -> None:

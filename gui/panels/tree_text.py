@@ -17,10 +17,12 @@ from PySide6.QtWidgets import (
 from gui.session.jobs import Job, run_aside
 
 VIEWS = ("Tree (J48 layout)", "Rules", "Simplified rules")
-TIPS = ("One line per branch as Weka's J48 prints it; a leaf shows (instances/errors) on the training rows",
-        "One IF-THEN rule per leaf, with (correct/covered) training rows",
-        "C4.5rules: each rule generalised by the pessimistic error, grouped by class (fewest false "
-        "positives first), a default rule; the first rule that fires decides")
+TIPS = (
+    "One line per branch as Weka's J48 prints it; a leaf shows (instances/errors) on the training rows",
+    "One IF-THEN rule per leaf, with (correct/covered) training rows",
+    "C4.5rules: each rule generalised by the pessimistic error, grouped by class (fewest false "
+    "positives first), a default rule; the first rule that fires decides",
+)
 
 
 def tree_text(view: str, tree, data, settings) -> str:
@@ -28,7 +30,11 @@ def tree_text(view: str, tree, data, settings) -> str:
     from engine.export.text import summary, to_text
 
     if view == VIEWS[0] or data is None:
-        note = "" if view == VIEWS[0] else "(Rules need the rows the tree was trained on; showing the tree.)\n\n"
+        note = (
+            ""
+            if view == VIEWS[0]
+            else "(Rules need the rows the tree was trained on; showing the tree.)\n\n"
+        )
         return f"{note}{to_text(tree)}\n{summary(tree)}"
     from engine.export.rule_set import accuracy_note, rules_text, simplify_rules, to_rules
 
@@ -105,7 +111,9 @@ class TreeTextPanel(QWidget):
         job = Job("Tree as text", lambda monitor: tree_text(view, tree, data, settings))
         self._job = job
         job.finished.connect(lambda text, j=job: self._job is j and self._show(text, tree))
-        job.failed.connect(lambda message, _details, j=job: self._job is j and self.status.setText(message))
+        job.failed.connect(
+            lambda message, _details, j=job: self._job is j and self.status.setText(message)
+        )
         run_aside(job)
 
     def _show(self, text: str, tree) -> None:
@@ -116,7 +124,9 @@ class TreeTextPanel(QWidget):
     def copy(self) -> None:
         QGuiApplication.clipboard().setText(self.text.toPlainText())
         if self.controller is not None:
-            self.controller.say(f"Copied the {self.view.currentText().split(' (')[0].lower()} as text")
+            self.controller.say(
+                f"Copied the {self.view.currentText().split(' (')[0].lower()} as text"
+            )
 
     def plain_text(self) -> str:
         return self.text.toPlainText()

@@ -42,11 +42,16 @@ class WhatIfPanel(QWidget):
 
     def bind(self, controller) -> None:
         """Follow the tree on screen; a new table's first row fills the form."""
-        self.algorithm = lambda: controller.settings.algorithm if controller.settings is not None else None
+        self.algorithm = lambda: (
+            controller.settings.algorithm if controller.settings is not None else None
+        )
 
         def on_tree(tree, _select) -> None:
-            same_form = (tree is not None and self.tree is not None
-                         and tree.schema.attributes == self.tree.schema.attributes)
+            same_form = (
+                tree is not None
+                and self.tree is not None
+                and tree.schema.attributes == self.tree.schema.attributes
+            )
             if same_form:
                 self.tree = tree
                 self.update_prediction()
@@ -119,9 +124,13 @@ class WhatIfPanel(QWidget):
             probs = predict_proba(self.tree, X)
             best = int(class_codes(probs, self.algorithm())[0])
             probs = probs[0]
-            shares = ", ".join(f"{escape(c)} {p:.2f}" for c, p in zip(self.tree.classes, probs, strict=True))
-            text = (f"Predicted {escape(self.tree.schema.target)}: <b>{escape(self.tree.classes[best])}</b> "
-                    f"({shares})")
+            shares = ", ".join(
+                f"{escape(c)} {p:.2f}" for c, p in zip(self.tree.classes, probs, strict=True)
+            )
+            text = (
+                f"Predicted {escape(self.tree.schema.target)}: <b>{escape(self.tree.classes[best])}</b> "
+                f"({shares})"
+            )
         self.result.setText(text)
         self._path = nodes
         if self._on_screen:  # a lit path nobody asked for explains nothing

@@ -28,7 +28,9 @@ class Evaluating(QObject):
         c = self.controller
         number = c.selected_run if number is None else number
         if number not in c.runs:
-            self.dialogs.error("Train a tree first (F5): evaluations belong to a run in the Runs list.")
+            self.dialogs.error(
+                "Train a tree first (F5): evaluations belong to a run in the Runs list."
+            )
             return None
         return c.runs[number]
 
@@ -62,7 +64,9 @@ class Evaluating(QObject):
             monitor.report(0.5, "reading the test file")
             test = read_table(path, target=tree.schema.target)
             monitor.check()
-            return evaluate_tree(tree, encode_like(test, tree.schema), f"test set {Path(path).name}")
+            return evaluate_tree(
+                tree, encode_like(test, tree.schema), f"test set {Path(path).name}"
+            )
 
         return self._start(Job(f"Testing run {run.number} on {Path(path).name}", call), run.number)
 
@@ -87,12 +91,18 @@ class Evaluating(QObject):
             data = encode(table, run.settings.task)
             return holdout_evaluate(data, run.settings, percent, run.settings.seed, monitor)
 
-        return self._start(Job(f"Evaluating run {run.number} on a {percent:g}% split", call), run.number)
+        return self._start(
+            Job(f"Evaluating run {run.number} on a {percent:g}% split", call), run.number
+        )
 
     def _start(self, job: Job, number: int) -> Job:
         c = self.controller
-        job.finished.connect(lambda ev, j=job: c.runner.is_current(j) and self._on_evaluated(number, ev))
-        job.cancelled.connect(lambda j=job: c.runner.is_current(j) and c.say("Evaluation cancelled"))
+        job.finished.connect(
+            lambda ev, j=job: c.runner.is_current(j) and self._on_evaluated(number, ev)
+        )
+        job.cancelled.connect(
+            lambda j=job: c.runner.is_current(j) and c.say("Evaluation cancelled")
+        )
         c.start(job)
         c.say(job.name + "…")
         return job
@@ -114,11 +124,15 @@ class Evaluating(QObject):
         if not path:
             return None
         suggested = str(Path(path).with_name(f"{Path(path).stem}-predicted.csv"))
-        output = output or self.dialogs.save_path("Save the predictions", PREDICTIONS_FILTER, suggested)
+        output = output or self.dialogs.save_path(
+            "Save the predictions", PREDICTIONS_FILTER, suggested
+        )
         if not output:
             return None
         if Path(output).resolve() == Path(path).resolve():
-            self.dialogs.error("Save the predictions under another name: the data file would be overwritten.")
+            self.dialogs.error(
+                "Save the predictions under another name: the data file would be overwritten."
+            )
             return None
 
         settings = self.controller.settings
@@ -132,7 +146,9 @@ class Evaluating(QObject):
             frame = read_table(path).frame
             monitor.check()
             monitor.report(0.4, "predicting")
-            out = prediction_frame(tree, frame, probabilities=not tree.is_regression, algorithm=algorithm)
+            out = prediction_frame(
+                tree, frame, probabilities=not tree.is_regression, algorithm=algorithm
+            )
             monitor.check()
             monitor.report(0.7, "saving")
             save_predictions(out, output)
@@ -140,9 +156,14 @@ class Evaluating(QObject):
 
         c = self.controller
         job = Job(f"Predicting {Path(path).name}", call)
-        job.finished.connect(lambda n, j=job: c.runner.is_current(j) and c.say(
-            f"Saved {n:,} prediction(s) to {output}"))
-        job.cancelled.connect(lambda j=job: c.runner.is_current(j) and c.say("Prediction cancelled; nothing saved"))
+        job.finished.connect(
+            lambda n, j=job: (
+                c.runner.is_current(j) and c.say(f"Saved {n:,} prediction(s) to {output}")
+            )
+        )
+        job.cancelled.connect(
+            lambda j=job: c.runner.is_current(j) and c.say("Prediction cancelled; nothing saved")
+        )
         c.start(job)
         return job
 
@@ -151,8 +172,10 @@ def _check_same_table(run, table) -> None:
     from engine.runs import data_key
 
     if data_key(table) != run.data_key:
-        raise ArborError(f"the table has changed since run {run.number} was trained (or another table is "
-                         "open); train again to evaluate on this table")
+        raise ArborError(
+            f"the table has changed since run {run.number} was trained (or another table is "
+            "open); train again to evaluate on this table"
+        )
 
 
 def _grow_again(run, table, monitor):

@@ -7,12 +7,22 @@ from pathlib import Path
 from engine.errors import ArborError
 from gui.dialogs import suggested_name
 
-EXPORT_FILTERS = {"rules": "Text (*.txt);;Markdown (*.md)", "python": "Python (*.py)",
-                  "pmml": "PMML (*.pmml *.xml)", "dot": "Graphviz (*.dot *.gv)"}
+EXPORT_FILTERS = {
+    "rules": "Text (*.txt);;Markdown (*.md)",
+    "python": "Python (*.py)",
+    "pmml": "PMML (*.pmml *.xml)",
+    "dot": "Graphviz (*.dot *.gv)",
+}
 #: The name an export suggests after the data's: (what ends the stem, suffix).
-EXPORT_NAMES = {"rules": ("-rules", ".txt"), "python": ("_tree", ".py"), "pmml": ("", ".pmml"),
-                "dot": ("", ".dot"), "model": ("-model", ".json"), "image": ("", ".png"),
-                "slide": ("-slide", ".png")}
+EXPORT_NAMES = {
+    "rules": ("-rules", ".txt"),
+    "python": ("_tree", ".py"),
+    "pmml": ("", ".pmml"),
+    "dot": ("", ".dot"),
+    "model": ("-model", ".json"),
+    "image": ("", ".png"),
+    "slide": ("-slide", ".png"),
+}
 IMAGE_SCALES = (1.0, 2.0, 3.0, 4.0)
 
 
@@ -51,16 +61,27 @@ class Exports:
             self._save_image(tree, "Export tree image for a slide", slide=True)
 
     def _save_image(self, tree, title: str, slide: bool) -> None:
-        path = self.dialogs.save_path(title, "PNG (*.png);;SVG (*.svg);;PDF (*.pdf)",
-                                      self._suggested("slide" if slide else "image"))
+        path = self.dialogs.save_path(
+            title,
+            "PNG (*.png);;SVG (*.svg);;PDF (*.pdf)",
+            self._suggested("slide" if slide else "image"),
+        )
         if not path:
             return
         from gui.drawing.image import save_image
 
         scale, transparent, orientation, style, ghosts = self.image_options()
         try:
-            note = save_image(tree, path, scale=scale, orientation=orientation, transparent=transparent,
-                              style=style, slide=slide, ghosts=ghosts)
+            note = save_image(
+                tree,
+                path,
+                scale=scale,
+                orientation=orientation,
+                transparent=transparent,
+                style=style,
+                slide=slide,
+                ghosts=ghosts,
+            )
         except ArborError as err:
             self.dialogs.error(str(err))
             return
@@ -107,7 +128,9 @@ class Exports:
         tree = self._tree("export")
         if tree is None:
             return
-        path = self.dialogs.save_path("Export model", "Arbor model (*.json)", self._suggested("model"))
+        path = self.dialogs.save_path(
+            "Export model", "Arbor model (*.json)", self._suggested("model")
+        )
         if path:
             from engine.export.model_json import save_model
 

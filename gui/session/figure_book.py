@@ -18,7 +18,9 @@ class FigureBook:
 
     def __init__(self):
         self._figures: dict[int, tuple[weakref.ref, Figures]] = {}
-        self._by_recipe: dict[object, Figures] = {}  # the same options on the same rows: the same tree
+        self._by_recipe: dict[
+            object, Figures
+        ] = {}  # the same options on the same rows: the same tree
         self._baselines: tuple[weakref.ref, Baselines] | None = None
 
     def get(self, tree, recipe=None) -> Figures | None:
@@ -44,8 +46,10 @@ class FigureBook:
     def remember_baselines(self, data, figures: Figures) -> None:
         """The baselines of a training's figures serve every tree made from the same rows."""
         t = figures.training
-        self._baselines = (weakref.ref(data), Baselines(t.zero_r, t.one_r, figures.zero_r_says,
-                                                       figures.one_r_says))
+        self._baselines = (
+            weakref.ref(data),
+            Baselines(t.zero_r, t.one_r, figures.zero_r_says, figures.one_r_says),
+        )
 
     def _baselines_of(self, data) -> Baselines | None:
         if self._baselines is not None and self._baselines[0]() is data:
@@ -59,7 +63,9 @@ class FigureBook:
         self._baselines = None
 
 
-def stale_reasons(*, table_changed: bool, options_changed: bool, evaluation_changed: bool) -> tuple[str, ...]:
+def stale_reasons(
+    *, table_changed: bool, options_changed: bool, evaluation_changed: bool
+) -> tuple[str, ...]:
     """Why the figures on screen are out of date, in words (empty: they are current)."""
     reasons = []
     if table_changed:

@@ -98,11 +98,21 @@ class FileActions(QObject):
             return True
         name, edits = Path(path).name, self.doc.undo_stack.index()
         job = Job(f"Opening {name}", lambda monitor: read_table(path))
-        job.finished.connect(lambda table, j=job: self._on_open_finished(j, table, str(path), edits))
-        job.failed.connect(lambda msg, details, j=job: self.controller.runner.is_current(j) and self.dialogs.error(
-            f"Could not open {name}: {msg}", details))
-        job.cancelled.connect(lambda j=job: self.controller.runner.is_current(j) and self.controller.say(
-            f"Stopped opening {name}; the table is unchanged"))
+        job.finished.connect(
+            lambda table, j=job: self._on_open_finished(j, table, str(path), edits)
+        )
+        job.failed.connect(
+            lambda msg, details, j=job: (
+                self.controller.runner.is_current(j)
+                and self.dialogs.error(f"Could not open {name}: {msg}", details)
+            )
+        )
+        job.cancelled.connect(
+            lambda j=job: (
+                self.controller.runner.is_current(j)
+                and self.controller.say(f"Stopped opening {name}; the table is unchanged")
+            )
+        )
         self.controller.start(job, report_failure=False, fractions=False)
         self.controller.say(f"Opening {path}…")
         return True
@@ -110,7 +120,9 @@ class FileActions(QObject):
     def _on_open_finished(self, job: Job, table, path: str, edits: int) -> None:
         if not self.controller.runner.is_current(job):
             return
-        if self.doc.undo_stack.index() != edits and not self.confirm_discard("opening another file"):
+        if self.doc.undo_stack.index() != edits and not self.confirm_discard(
+            "opening another file"
+        ):
             self.controller.say(f"Kept the table you edited; {Path(path).name} was not opened")
             return
         self._opened(table, path)
@@ -138,8 +150,10 @@ class FileActions(QObject):
             c.options_loaded.emit(settings)
         c.load_tree(tree, None, settings)
         self.remember(str(path))
-        c.say(f"Opened the model {path} ({tree.n_leaves} leaves); it holds no training rows: "
-              "open its data to retrain or to see the candidate splits")
+        c.say(
+            f"Opened the model {path} ({tree.n_leaves} leaves); it holds no training rows: "
+            "open its data to retrain or to see the candidate splits"
+        )
         return True
 
     def open_sample(self, name: str, confirmed: bool = False) -> bool:
@@ -183,7 +197,9 @@ class FileActions(QObject):
         from engine.data.io import write_table
 
         try:
-            if not self._replacing(path, lambda force: write_table(self.doc.snapshot(), path, force)):
+            if not self._replacing(
+                path, lambda force: write_table(self.doc.snapshot(), path, force)
+            ):
                 return False
         except ArborError as err:
             self.dialogs.error(f"Could not save: {err}. The previous file is unchanged.")
@@ -212,16 +228,30 @@ class FileActions(QObject):
         runs = RunLog(list(c.runs), c.runs.next_number) if c.runs is not None else None
         origin = None
         if session:
-            origin = Origin(project_path=str(Path(doc.project_path).resolve()) if doc.project_path else None,
-                            data_path=str(Path(doc.path).resolve()) if doc.path else None,
-                            sample=doc.sample_name)
-        project = Project(doc.snapshot(), c.settings, c.tree, positions, tuple(collapsed), runs=runs,
-                          origin=origin)
+            origin = Origin(
+                project_path=str(Path(doc.project_path).resolve()) if doc.project_path else None,
+                data_path=str(Path(doc.path).resolve()) if doc.path else None,
+                sample=doc.sample_name,
+            )
+        project = Project(
+            doc.snapshot(),
+            c.settings,
+            c.tree,
+            positions,
+            tuple(collapsed),
+            runs=runs,
+            origin=origin,
+        )
         # A big table is referenced by its file only while it equals the file (no unsaved
         # edits); otherwise the project stores the table itself.
         unchanged = doc.path if not doc.table_modified else None
-        return lambda: save_project(project, path, data_path=unchanged, replace_read_only=replace_read_only,
-                                    run_trees=session)
+        return lambda: save_project(
+            project,
+            path,
+            data_path=unchanged,
+            replace_read_only=replace_read_only,
+            run_trees=session,
+        )
 
     def save_project_dialog(self) -> bool:
         from gui.dialogs import suggested_name
@@ -269,11 +299,15 @@ class FileActions(QObject):
         if origin is not None:
             c.load_table(project.table, origin.data_path, sample=origin.sample)
         else:
-            c.load_table(project.table, project.table.source if project.table_is_file or modified else None)
+            c.load_table(
+                project.table, project.table.source if project.table_is_file or modified else None
+            )
         if project.settings is not None:
             c.options_loaded.emit(project.settings)
         if project.tree is not None and project.settings is not None:
-            c.load_tree(project.tree, encode(project.table, project.settings.task), project.settings)
+            c.load_tree(
+                project.tree, encode(project.table, project.settings.task), project.settings
+            )
             self.apply_layout(project.positions, set(project.collapsed))
         from engine.runs import RunLog
 
@@ -293,8 +327,10 @@ class FileActions(QObject):
         doc = self.doc
         when = f" (autosaved {autosaved})" if autosaved else ""
         if doc.project_path:
-            return (f"Restored the unsaved work on project {Path(doc.project_path).name}{when}; "
-                    f"Save writes it to {doc.project_path}")
+            return (
+                f"Restored the unsaved work on project {Path(doc.project_path).name}{when}; "
+                f"Save writes it to {doc.project_path}"
+            )
         if doc.path and Path(doc.path).suffix.lower() in SAVE_SUFFIXES:
             return f"Restored the unsaved work on {Path(doc.path).name}{when}; Save writes it to {doc.path}"
         name = Path(doc.path).name if doc.path else doc.sample_name or "an untitled table"

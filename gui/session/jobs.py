@@ -37,7 +37,9 @@ class _Relay(QObject):
 
     def __init__(self):
         super().__init__()
-        self.deliver.connect(self._fire)  # a slot of an object of the GUI thread: queued from workers
+        self.deliver.connect(
+            self._fire
+        )  # a slot of an object of the GUI thread: queued from workers
 
     @Slot(object, object)
     def _fire(self, hook: Hook, args: tuple) -> None:
@@ -229,7 +231,9 @@ class TrainResult:
     """What a training job hands back to the window."""
 
     model: object
-    figures: object  # engine.evaluate.figures.Figures: training and (when asked) CV, with the baselines
+    figures: (
+        object  # engine.evaluate.figures.Figures: training and (when asked) CV, with the baselines
+    )
     notes: tuple[str, ...]
     full_tree: object | None = None  # CART: the unpruned tree, for the pruning path
     path: object | None = None  # and its cost-complexity path (worked out here, not in the window)
@@ -247,8 +251,9 @@ class TrainResult:
         return self.figures.cv.tree if self.figures.cv is not None else None
 
 
-def train_call(table, params: dict, cv_folds: int, seed: int,
-               weka_folds: bool = False) -> Callable[[Monitor], TrainResult]:
+def train_call(
+    table, params: dict, cv_folds: int, seed: int, weka_folds: bool = False
+) -> Callable[[Monitor], TrainResult]:
     """The engine work behind Train: fit, its figures beside the baselines, and optionally
     cross-validation of the tree and the baselines on the same folds (Weka's with ``weka_folds``)."""
     from engine.data.encoding import encode
@@ -265,9 +270,16 @@ def train_call(table, params: dict, cv_folds: int, seed: int,
         model.fit(table, monitor=monitor.scaled(0.0, fit_share), record=True)
         figures = training_figures(model.tree_, data, algorithm=settings.algorithm)
         if cv_folds:
-            figures = figures.with_cv(cross_validated(data, cv_folds, seed, settings=settings,
-                                                      monitor=monitor.scaled(fit_share, 1.0),
-                                                      weka_folds=weka_folds))
+            figures = figures.with_cv(
+                cross_validated(
+                    data,
+                    cv_folds,
+                    seed,
+                    settings=settings,
+                    monitor=monitor.scaled(fit_share, 1.0),
+                    weka_folds=weka_folds,
+                )
+            )
         full = path = None
         if settings.algorithm == "cart":
             from dataclasses import replace
@@ -276,11 +288,20 @@ def train_call(table, params: dict, cv_folds: int, seed: int,
             from engine.prune.cost_complexity import cost_complexity_path
             from engine.tree import Tree
 
-            full = model.tree_ if settings.prune == "none" else Tree(
-                grow(data, replace(settings, prune="none"), monitor.scaled(0.95, 1.0)), data.schema)
+            full = (
+                model.tree_
+                if settings.prune == "none"
+                else Tree(
+                    grow(data, replace(settings, prune="none"), monitor.scaled(0.95, 1.0)),
+                    data.schema,
+                )
+            )
             monitor.report(1.0, "the pruning path")
             path = cost_complexity_path(full)
-        for tree in (model.tree_, full):  # counted here, so the window reads them, not walks the tree
+        for tree in (
+            model.tree_,
+            full,
+        ):  # counted here, so the window reads them, not walks the tree
             if tree is not None:
                 _ = tree.n_nodes, tree.n_leaves, tree.depth
         monitor.report(1.0, "done")

@@ -54,18 +54,27 @@ class LargeDataDialog(QDialog):
             f"<b>Preview</b>: the first {shown:,} rows of {layout.pieces[0].name} "
             f"(read-only). The dataset: {len(layout.pieces):,} partition(s), {counted}, "
             f"{len(layout.columns)} columns. Training reads every row through Dask; none is "
-            "loaded here.")
+            "loaded here."
+        )
         heading.setWordWrap(True)
         self.preview = QTableWidget(shown, len(frame.columns))
-        self.preview.setHorizontalHeaderLabels([f"{c}\n({layout.types.get(c, '?')})"
-                                                for c in frame.columns])
+        self.preview.setHorizontalHeaderLabels(
+            [f"{c}\n({layout.types.get(c, '?')})" for c in frame.columns]
+        )
         self.preview.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.preview.setToolTip("A preview of the first rows, read-only: the table is not loaded")
         for r, row in enumerate(frame.itertuples(index=False)):
             for c, value in enumerate(row):
-                text = ("?" if value is None or value != value
-                        else number(value) if isinstance(value, float) else str(value))
-                item = QTableWidgetItem(text)  # a count read as float (a column with gaps) reads "2", not "2.0"
+                text = (
+                    "?"
+                    if value is None or value != value
+                    else number(value)
+                    if isinstance(value, float)
+                    else str(value)
+                )
+                item = QTableWidgetItem(
+                    text
+                )  # a count read as float (a column with gaps) reads "2", not "2.0"
                 self.preview.setItem(r, c, item)
         self.target = QComboBox()
         self.target.addItems(list(layout.columns))
@@ -73,14 +82,18 @@ class LargeDataDialog(QDialog):
         self.target.setToolTip("The column to predict (default: the last one)")
         self.scheduler = QLineEdit(owner.address or "")
         self.scheduler.setPlaceholderText("empty: a local cluster, one worker per core")
-        self.scheduler.setToolTip("A Dask scheduler (tcp://HOST:PORT) whose workers have Arbor "
-                                  "installed; empty starts a local cluster")
+        self.scheduler.setToolTip(
+            "A Dask scheduler (tcp://HOST:PORT) whose workers have Arbor "
+            "installed; empty starts a local cluster"
+        )
         form = QFormLayout()
         form.addRow("Target", self.target)
         form.addRow("Dask scheduler", self.scheduler)
         self.train_button = QPushButton("&Train on all rows")
-        self.train_button.setToolTip("Grow the tree over every partition with the Algorithm "
-                                     "panel's options (F5 in this dialog)")
+        self.train_button.setToolTip(
+            "Grow the tree over every partition with the Algorithm "
+            "panel's options (F5 in this dialog)"
+        )
         self.train_button.setShortcut("F5")
         self.train_button.clicked.connect(owner.train)
         cancel = QPushButton("Cancel training")
@@ -122,18 +135,22 @@ class LargeData(QObject):
         return start() if start is not None else ""
 
     def open_dialog(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self.window, "Open a large dataset (Parquet)", self._start_folder(),
-                                              PARQUET_FILTER)
+        path, _ = QFileDialog.getOpenFileName(
+            self.window, "Open a large dataset (Parquet)", self._start_folder(), PARQUET_FILTER
+        )
         if path:
             self.open(path)
 
     def open_folder_dialog(self) -> None:
-        path = QFileDialog.getExistingDirectory(self.window, "Open a folder of Parquet files", self._start_folder())
+        path = QFileDialog.getExistingDirectory(
+            self.window, "Open a folder of Parquet files", self._start_folder()
+        )
         if path:
             self.open(path)
 
     def open(self, location: str) -> Job:
         """Read the footers and the first rows (a worker thread), then show the dialog."""
+
         def call(monitor):
             from engine.scale.source import describe, preview
 
@@ -152,8 +169,10 @@ class LargeData(QObject):
             self.dialog.close()
         self.dialog = LargeDataDialog(self, layout, frame, self.window)
         self.dialog.show()
-        self.controller.say(f"Opened {layout.location} as a large dataset: "
-                            f"{len(layout.pieces):,} partition(s); a preview is shown")
+        self.controller.say(
+            f"Opened {layout.location} as a large dataset: "
+            f"{len(layout.pieces):,} partition(s); a preview is shown"
+        )
 
     # ------------------------------------------------------------------ training
 
@@ -178,17 +197,24 @@ class LargeData(QObject):
             wait_until_compiled(monitor)  # before the workers: they load what it compiles
             cluster = self._cluster(address)
             monitor.report(0.0, f"reading the schema of {len(layout.pieces):,} partitions")
-            dataset = scan(layout, lambda f, items, *a: cluster.map(f, items, *a,
-                                                                     monitor=monitor), target)
+            dataset = scan(
+                layout, lambda f, items, *a: cluster.map(f, items, *a, monitor=monitor), target
+            )
             tree, facts = fit_partitions(dataset, settings, cluster, monitor)
             return tree, facts, dataset.schema(facts.settings.task)
 
         job = Job("Training over partitions", call)
         job.finished.connect(lambda result, j=job: self._on_trained(j, *result))
-        job.failed.connect(lambda *_: self.controller.say(
-            "Training over partitions failed; the previous tree is unchanged"))
-        job.cancelled.connect(lambda: self.controller.say(
-            "Cancelled; the Dask futures were cancelled and the previous tree is unchanged"))
+        job.failed.connect(
+            lambda *_: self.controller.say(
+                "Training over partitions failed; the previous tree is unchanged"
+            )
+        )
+        job.cancelled.connect(
+            lambda: self.controller.say(
+                "Cancelled; the Dask futures were cancelled and the previous tree is unchanged"
+            )
+        )
         self.controller.start(job)
         self.controller.say("Training over partitions…")
         return job
@@ -197,8 +223,11 @@ class LargeData(QObject):
         """The cluster for ``address`` (made in the worker thread: a local one takes seconds)."""
         from engine.scale.cluster import Cluster
 
-        if self.cluster is not None and self.cluster.address == address \
-                and self.cluster.client.status == "running":
+        if (
+            self.cluster is not None
+            and self.cluster.address == address
+            and self.cluster.client.status == "running"
+        ):
             return self.cluster
         self.close()
         self.cluster = Cluster(address)
@@ -217,13 +246,14 @@ class LargeData(QObject):
         kept = "kept in the workers' memory" if facts.kept_in_memory else "read from the files"
         where = facts.dashboard or "no dashboard"
         notes = "".join(f" — {n}" for n in facts.notes)
-        c.say(f"Trained over partitions: the tree saw {facts.rows:,} rows in "
-              f"{facts.partitions:,} partition(s) ({kept}; {facts.passes} passes, "
-              f"{facts.workers} worker(s), {facts.seconds:.1f} s). Dask dashboard: {where}{notes}")
+        c.say(
+            f"Trained over partitions: the tree saw {facts.rows:,} rows in "
+            f"{facts.partitions:,} partition(s) ({kept}; {facts.passes} passes, "
+            f"{facts.workers} worker(s), {facts.seconds:.1f} s). Dask dashboard: {where}{notes}"
+        )
 
     def close(self) -> None:
         """Close the cluster (a local one's worker processes end with it)."""
         if self.cluster is not None:
             self.cluster.close()
             self.cluster = None
-

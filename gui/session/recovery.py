@@ -209,7 +209,7 @@ def _text(value) -> str:
     if not isinstance(value, str):
         return ""
     text = printable(value)
-    return text if len(text) <= MAX_NAME_CHARS else text[:MAX_NAME_CHARS - 1] + "…"
+    return text if len(text) <= MAX_NAME_CHARS else text[: MAX_NAME_CHARS - 1] + "…"
 
 
 def _remove_stale_locks(folder: Path, excluded: set[Path]) -> None:
@@ -268,8 +268,12 @@ class Recovery(QObject):
         name = self.description()
         generation = self._generation
         if background:
-            self._writer = threading.Thread(target=self._write, args=(write, name, generation, True),
-                                            name="arbor-autosave", daemon=True)
+            self._writer = threading.Thread(
+                target=self._write,
+                args=(write, name, generation, True),
+                name="arbor-autosave",
+                daemon=True,
+            )
             self._writer.start()
             return True
         return self._write(write, name, generation, False)
@@ -283,12 +287,22 @@ class Recovery(QObject):
     def description(self) -> dict:
         """What the sidecar says of the work: its name, project and table."""
         doc = self.files.doc
-        table = (Path(doc.path).name if doc.path else f"the {doc.sample_name} sample" if doc.sample_name
-                 else "kept in the project" if doc.project_path else "an untitled table")
+        table = (
+            Path(doc.path).name
+            if doc.path
+            else f"the {doc.sample_name} sample"
+            if doc.sample_name
+            else "kept in the project"
+            if doc.project_path
+            else "an untitled table"
+        )
         with contextlib.suppress(AttributeError, TypeError):
             table += f" ({doc.n_rows:,} rows × {len(doc.columns)} columns, target {doc.target})"
-        return {"name": self.work_name(), "project": Path(doc.project_path).name if doc.project_path else "",
-                "table": table}
+        return {
+            "name": self.work_name(),
+            "project": Path(doc.project_path).name if doc.project_path else "",
+            "table": table,
+        }
 
     def _write(self, write, name: dict, generation: int, background: bool) -> bool:
         with self._lock:
@@ -333,7 +347,9 @@ class Recovery(QObject):
             self._writer.join(timeout)
 
     def _say_failed(self, reason: str) -> None:
-        self.files.controller.say(f"Autosave failed, your changes are not in the recovery file: {reason}")
+        self.files.controller.say(
+            f"Autosave failed, your changes are not in the recovery file: {reason}"
+        )
 
     def clear(self) -> None:
         """Remove this window's recovery file (saved, discarded, closed); never another's."""
@@ -377,7 +393,8 @@ def offer_orphans(window, folder: Path | None = None, ask=None) -> bool:
     found = orphans(folder or recovery.path.parent, exclude=(recovery.path,))
     if ask is None:
         ask = getattr(window.dialogs, "ask_recovery", None) or (
-            lambda orphan, can_restore: ask_recovery(window, orphan, can_restore))
+            lambda orphan, can_restore: ask_recovery(window, orphan, can_restore)
+        )
     restored = False
     try:
         while found:
@@ -387,8 +404,10 @@ def offer_orphans(window, folder: Path | None = None, ask=None) -> bool:
                 if window.files.open_project(orphan.path, modified=True, autosaved=orphan.when()):
                     restored = True
                     if not recovery.adopt(orphan):
-                        window.controller.say(f"Restored {orphan.name}; its recovery file "
-                                              f"{orphan.path} is kept for the next start")
+                        window.controller.say(
+                            f"Restored {orphan.name}; its recovery file "
+                            f"{orphan.path} is kept for the next start"
+                        )
                 else:
                     orphan.keep()  # open_project has said why; the file stays for another try
             elif answer == "discard":
@@ -409,9 +428,13 @@ def ask_recovery(window, orphan: Orphan, can_restore: bool) -> str:
     if not can_restore:
         later_note = "This window holds restored work already. " + later_note
     # All in the main text, which is plain: the name comes from a file and is never markup.
-    box = QMessageBox(QMessageBox.Icon.Question, "Arbor",
-                      "Arbor did not close properly last time. Restore the unsaved work it kept?\n\n"
-                      f"{orphan.describe()}\n\n{later_note}", parent=window)
+    box = QMessageBox(
+        QMessageBox.Icon.Question,
+        "Arbor",
+        "Arbor did not close properly last time. Restore the unsaved work it kept?\n\n"
+        f"{orphan.describe()}\n\n{later_note}",
+        parent=window,
+    )
     box.setTextFormat(Qt.TextFormat.PlainText)
     restore = box.addButton("&Restore", QMessageBox.ButtonRole.AcceptRole) if can_restore else None
     discard = box.addButton("&Discard", QMessageBox.ButtonRole.DestructiveRole)

@@ -67,7 +67,9 @@ class DataDocument(QObject):
         self.kinds: dict[str, str] = {}
         self.target: str | None = None
         self.path: str | None = None
-        self.project_path: str | None = None  # the project the window's work was opened from or saved to
+        self.project_path: str | None = (
+            None  # the project the window's work was opened from or saved to
+        )
         self.notes: tuple[str, ...] = ()
         self.sample_name: str | None = None
         # The tree on screen, and the one the project at ``project_path`` holds: a training or
@@ -105,8 +107,10 @@ class DataDocument(QObject):
     def modified(self) -> bool:
         """Work the file or project at hand does not hold: table or tree edits since the
         last save and, for a project, a tree trained or pruned or nodes dragged since."""
-        return self.table_modified or (self.project_path is not None
-                                       and (self._tree is not self._saved_tree or self._nodes_moved))
+        return self.table_modified or (
+            self.project_path is not None
+            and (self._tree is not self._saved_tree or self._nodes_moved)
+        )
 
     @property
     def table_modified(self) -> bool:
@@ -187,8 +191,11 @@ class DataDocument(QObject):
     def set_cell(self, row: int, col: int, value) -> None:
         name = self.frame.columns[col]
         series = self.frame[name]
-        if isinstance(series.dtype, pd.CategoricalDtype) and not pd.isna(value) \
-                and value not in series.cat.categories:
+        if (
+            isinstance(series.dtype, pd.CategoricalDtype)
+            and not pd.isna(value)
+            and value not in series.cat.categories
+        ):
             self.frame[name] = series.cat.add_categories([value])
         self.frame.iat[row, col] = value
         self._readers.pop(col, None)
@@ -199,8 +206,11 @@ class DataDocument(QObject):
             for c, v in enumerate(row):
                 name = self.frame.columns[left + c]
                 series = self.frame[name]
-                if isinstance(series.dtype, pd.CategoricalDtype) and not pd.isna(v) \
-                        and v not in series.cat.categories:
+                if (
+                    isinstance(series.dtype, pd.CategoricalDtype)
+                    and not pd.isna(v)
+                    and v not in series.cat.categories
+                ):
                     self.frame[name] = series.cat.add_categories([v])
                 self.frame.iat[top + r, left + c] = v
                 self._readers.pop(left + c, None)
@@ -218,8 +228,13 @@ class DataDocument(QObject):
     # ------------------------------------------------------------------ helpers for commands
     def converted(self, name: str, kind: str) -> pd.Series:
         """``name``'s values as ``kind`` (raises ArborError naming the first bad value)."""
-        table = make_table(self.frame[[name]], target=name if kind != IGNORED else None,
-                           kinds={name: kind}) if kind != IGNORED else None
+        table = (
+            make_table(
+                self.frame[[name]], target=name if kind != IGNORED else None, kinds={name: kind}
+            )
+            if kind != IGNORED
+            else None
+        )
         if table is None:
             return self.frame[name]
         return table.frame[name]

@@ -31,7 +31,9 @@ class PasteCommand(QUndoCommand):
     def __init__(self, doc: DataDocument, top: int, left: int, values: list[list]):
         super().__init__(f"Paste {len(values)} x {len(values[0]) if values else 0}")
         self.doc, self.top, self.left, self.new = doc, top, left, values
-        self.old = [[doc.value(top + r, left + c) for c in range(len(row))] for r, row in enumerate(values)]
+        self.old = [
+            [doc.value(top + r, left + c) for c in range(len(row))] for r, row in enumerate(values)
+        ]
 
     def redo(self) -> None:
         self.doc.set_block(self.top, self.left, self.new)
@@ -68,12 +70,14 @@ def insert_rows(doc: DataDocument, at: int, n: int = 1) -> StateCommand:
     def change(frame, kinds, target):
         top, bottom = frame.iloc[:at], frame.iloc[at:]
         return pd.concat([top, _blank_rows(frame, n), bottom], ignore_index=True), kinds, target
+
     return StateCommand(doc, f"Insert {n} row(s)", change)
 
 
 def delete_rows(doc: DataDocument, rows: list[int]) -> StateCommand:
     def change(frame, kinds, target):
         return frame.drop(index=frame.index[sorted(rows)]).reset_index(drop=True), kinds, target
+
     return StateCommand(doc, f"Delete {len(rows)} row(s)", change)
 
 
@@ -83,6 +87,7 @@ def duplicate_rows(doc: DataDocument, rows: list[int]) -> StateCommand:
         copies = frame.iloc[sorted(rows)]
         out = pd.concat([frame.iloc[:last], copies, frame.iloc[last:]], ignore_index=True)
         return out, kinds, target
+
     return StateCommand(doc, f"Duplicate {len(rows)} row(s)", change)
 
 
@@ -92,6 +97,7 @@ def move_row(doc: DataDocument, row: int, step: int) -> StateCommand:
         dest = max(0, min(len(frame) - 1, row + step))
         order.insert(dest, order.pop(row))
         return frame.iloc[order].reset_index(drop=True), kinds, target
+
     return StateCommand(doc, "Move row", change)
 
 
@@ -102,6 +108,7 @@ def insert_column(doc: DataDocument, at: int, name: str) -> StateCommand:
     def change(frame, kinds, target):
         frame.insert(at, name, pd.Categorical([np.nan] * len(frame), categories=[]))
         return frame, {**kinds, name: NOMINAL}, target
+
     return StateCommand(doc, f"Insert column {name}", change)
 
 
@@ -111,6 +118,7 @@ def delete_column(doc: DataDocument, name: str) -> StateCommand:
 
     def change(frame, kinds, target):
         return frame.drop(columns=[name]), {k: v for k, v in kinds.items() if k != name}, target
+
     return StateCommand(doc, f"Delete column {name}", change)
 
 
@@ -123,6 +131,7 @@ def duplicate_column(doc: DataDocument, name: str) -> StateCommand:
     def change(frame, kinds, target):
         frame.insert(frame.columns.get_loc(name) + 1, new, frame[name].copy())
         return frame, {**kinds, new: kinds[name]}, target
+
     return StateCommand(doc, f"Duplicate column {name}", change)
 
 
@@ -132,6 +141,7 @@ def move_column(doc: DataDocument, name: str, step: int) -> StateCommand:
         i = cols.index(name)
         cols.insert(max(0, min(len(cols) - 1, i + step)), cols.pop(i))
         return frame[cols], kinds, target
+
     return StateCommand(doc, f"Move column {name}", change)
 
 
@@ -146,6 +156,7 @@ def rename_column(doc: DataDocument, old: str, new: str) -> StateCommand:
         frame = frame.rename(columns={old: new})
         kinds = {(new if k == old else k): v for k, v in kinds.items()}
         return frame, kinds, new if target == old else target
+
     return StateCommand(doc, f"Rename {old} to {new}", change)
 
 
@@ -157,6 +168,7 @@ def set_kind(doc: DataDocument, name: str, kind: str) -> StateCommand:
     def change(frame, kinds, target):
         frame[name] = values
         return frame, {**kinds, name: kind}, target
+
     return StateCommand(doc, f"Make {name} {kind}", change)
 
 
@@ -166,4 +178,5 @@ def set_target(doc: DataDocument, name: str) -> StateCommand:
 
     def change(frame, kinds, target):
         return frame, kinds, name
+
     return StateCommand(doc, f"Predict {name}", change)

@@ -68,10 +68,18 @@ class TableEdits:
         menu.addSeparator()
         menu.addAction("Rename…").triggered.connect(lambda: self.rename(name))
         menu.addAction("Insert column…").triggered.connect(lambda: self.insert_column_at(col))
-        menu.addAction("Duplicate column").triggered.connect(lambda: push(lambda: duplicate_column(doc, name)))
-        menu.addAction("Move left").triggered.connect(lambda: push(lambda: move_column(doc, name, -1)))
-        menu.addAction("Move right").triggered.connect(lambda: push(lambda: move_column(doc, name, 1)))
-        menu.addAction("Delete column").triggered.connect(lambda: push(lambda: delete_column(doc, name)))
+        menu.addAction("Duplicate column").triggered.connect(
+            lambda: push(lambda: duplicate_column(doc, name))
+        )
+        menu.addAction("Move left").triggered.connect(
+            lambda: push(lambda: move_column(doc, name, -1))
+        )
+        menu.addAction("Move right").triggered.connect(
+            lambda: push(lambda: move_column(doc, name, 1))
+        )
+        menu.addAction("Delete column").triggered.connect(
+            lambda: push(lambda: delete_column(doc, name))
+        )
         menu.addSeparator()
         menu.addAction("Move selected row up").triggered.connect(lambda: self.move_row(-1))
         menu.addAction("Move selected row down").triggered.connect(lambda: self.move_row(1))
@@ -94,5 +102,7 @@ class TableEdits:
     def offer_nominal(self, row: int, col: int, message: str) -> None:
         """A numeric column refused text: offer to make it nominal."""
         name = self.doc.columns[col]
-        if self.dialogs.ask_yes_no(f"{message}.\n\nMake {name!r} a nominal column so it can hold text?"):
+        if self.dialogs.ask_yes_no(
+            f"{message}.\n\nMake {name!r} a nominal column so it can hold text?"
+        ):
             self.push(lambda: set_kind(self.doc, name, "nominal"))

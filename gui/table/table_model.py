@@ -23,9 +23,16 @@ MISSING_TEXT = "?"
 NO_PARENT = QModelIndex()
 RIGHT_ALIGNED = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 CELL_FLAGS = Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsEditable
-_ROLES = frozenset(int(r) for r in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole,
-                                    Qt.ItemDataRole.ForegroundRole, Qt.ItemDataRole.FontRole,
-                                    Qt.ItemDataRole.TextAlignmentRole))
+_ROLES = frozenset(
+    int(r)
+    for r in (
+        Qt.ItemDataRole.DisplayRole,
+        Qt.ItemDataRole.EditRole,
+        Qt.ItemDataRole.ForegroundRole,
+        Qt.ItemDataRole.FontRole,
+        Qt.ItemDataRole.TextAlignmentRole,
+    )
+)
 KIND_MARK = {"nominal": "N", "numeric": "#", "ignored": "–"}
 
 
@@ -46,8 +53,11 @@ class TableModel(QAbstractTableModel):
         self._missing_font.setItalic(True)
         doc.reset.connect(self._on_doc_reset)
         doc.cells_changed.connect(self._on_doc_cells_changed)
-        doc.columns_changed.connect(lambda: self.headerDataChanged.emit(
-            Qt.Orientation.Horizontal, 0, max(0, self.columnCount() - 1)))
+        doc.columns_changed.connect(
+            lambda: self.headerDataChanged.emit(
+                Qt.Orientation.Horizontal, 0, max(0, self.columnCount() - 1)
+            )
+        )
 
     def _on_doc_reset(self) -> None:
         self.beginResetModel()
@@ -100,7 +110,9 @@ class TableModel(QAbstractTableModel):
             mark = " ◎" if name == self.doc.target else ""
             return f"{name} [{KIND_MARK[kind]}]{mark}"
         if role == Qt.ItemDataRole.ToolTipRole:
-            role_text = "the target (what the tree predicts)" if name == self.doc.target else "an attribute"
+            role_text = (
+                "the target (what the tree predicts)" if name == self.doc.target else "an attribute"
+            )
             return plain_tip(f"{name}: {kind}, {role_text}. Right-click to change.")
         if role == Qt.ItemDataRole.FontRole and name == self.doc.target:
             font = QFont()

@@ -61,7 +61,9 @@ class RowsProxy(QAbstractTableModel):
         return CELL_FLAGS if index.isValid() else Qt.ItemFlag.NoItemFlags
 
     def headerData(self, section: int, orientation, role: int = Qt.ItemDataRole.DisplayRole):  # noqa: N802
-        if orientation == Qt.Orientation.Vertical:  # the row's number in the table, as in a spreadsheet
+        if (
+            orientation == Qt.Orientation.Vertical
+        ):  # the row's number in the table, as in a spreadsheet
             if 0 <= section < len(self._rows):
                 return self._source.headerData(int(self._rows[section]), orientation, role)
             return None
@@ -74,8 +76,9 @@ class RowsProxy(QAbstractTableModel):
         cells = [(int(self._rows[i.row()]), i.column()) for i in persistent]
         self._rows = self._sorted(self._rows)
         self._where = None
-        self.changePersistentIndexList(persistent, [self.mapFromSource(self._source.index(r, c))
-                                                    for r, c in cells])
+        self.changePersistentIndexList(
+            persistent, [self.mapFromSource(self._source.index(r, c)) for r, c in cells]
+        )
         self.layoutChanged.emit()
 
     # ------------------------------------------------------------------ mapping
@@ -103,13 +106,19 @@ class RowsProxy(QAbstractTableModel):
 
     def set_rows(self, rows) -> None:
         """Show only these source rows (a node's), or every row again with None."""
-        self._node_rows = None if rows is None else np.unique(np.asarray(list(rows), dtype=np.int64))
+        self._node_rows = (
+            None if rows is None else np.unique(np.asarray(list(rows), dtype=np.int64))
+        )
         self._refresh()
 
     def _refresh(self) -> None:
         self.beginResetModel()
         n = self._source.rowCount()
-        rows = np.arange(n, dtype=np.int64) if self._node_rows is None else self._node_rows[self._node_rows < n]
+        rows = (
+            np.arange(n, dtype=np.int64)
+            if self._node_rows is None
+            else self._node_rows[self._node_rows < n]
+        )
         if self._needle:
             rows = rows[self._matches(self._needle.lower())[rows]]
         self._rows = self._sorted(rows)
@@ -131,12 +140,18 @@ class RowsProxy(QAbstractTableModel):
     def _text(self, col: int) -> pa.Array:
         """The column as the cells display it, one string a row."""
         if col not in self._texts:
-            self._texts[col] = pa.array(_display_text(self._source.doc.frame.iloc[:, col]), type=pa.string())
+            self._texts[col] = pa.array(
+                _display_text(self._source.doc.frame.iloc[:, col]), type=pa.string()
+            )
         return self._texts[col]
 
     # ------------------------------------------------------------------ sorting
     def _sorted(self, rows: np.ndarray) -> np.ndarray:
-        if self._sort_column < 0 or self._sort_column >= self._source.columnCount() or not len(rows):
+        if (
+            self._sort_column < 0
+            or self._sort_column >= self._source.columnCount()
+            or not len(rows)
+        ):
             return np.sort(rows)  # unsorted: the table's own order
         key = _sort_key(self._source.doc.frame.iloc[:, self._sort_column])[rows]
         if self._sort_order == Qt.SortOrder.DescendingOrder:
@@ -149,7 +164,9 @@ class RowsProxy(QAbstractTableModel):
         self._node_rows = None  # the rows of a node belong to the table that was replaced
         self._refresh()
 
-    def _on_source_data_changed(self, top_left: QModelIndex, bottom_right: QModelIndex, roles=()) -> None:
+    def _on_source_data_changed(
+        self, top_left: QModelIndex, bottom_right: QModelIndex, roles=()
+    ) -> None:
         for col in range(top_left.column(), bottom_right.column() + 1):
             self._texts.pop(col, None)
         if top_left.row() == bottom_right.row():
@@ -158,8 +175,10 @@ class RowsProxy(QAbstractTableModel):
                 self.dataChanged.emit(first, self.index(first.row(), bottom_right.column()))
             return
         if self._rows.size:
-            self.dataChanged.emit(self.index(0, top_left.column()),
-                                  self.index(len(self._rows) - 1, bottom_right.column()))
+            self.dataChanged.emit(
+                self.index(0, top_left.column()),
+                self.index(len(self._rows) - 1, bottom_right.column()),
+            )
 
 
 def _display_text(series: pd.Series) -> list[str] | np.ndarray:

@@ -35,8 +35,12 @@ def test_help_lists_every_subcommand(capsys):
 
 def test_baseline_on_weather(capsys):
     result = run_json(capsys, "baseline", "--sample", "weather")
-    assert (result["zero_r_errors"], result["one_r_attribute"], result["one_r_errors"], result["n"]) == (
-        5, "outlook", 4, 14)
+    assert (
+        result["zero_r_errors"],
+        result["one_r_attribute"],
+        result["one_r_errors"],
+        result["n"],
+    ) == (5, "outlook", 4, 14)
     code, out, _ = run(capsys, "baseline", "--sample", "weather")
     assert "0-R: predict play = yes: 5/14 errors" in out
     assert "1-R: on outlook: 4/14 errors" in out
@@ -57,9 +61,22 @@ def test_train_text_is_like_weka(capsys):
 
 
 def test_regression_reports_rmse(capsys):
-    result = run_json(capsys, "train", "--sample", "weather-numeric", "--target", "humidity",
-                      "--algorithm", "cart", "--task", "regression", "--max-depth", "2",
-                      "--prune", "none")
+    result = run_json(
+        capsys,
+        "train",
+        "--sample",
+        "weather-numeric",
+        "--target",
+        "humidity",
+        "--algorithm",
+        "cart",
+        "--task",
+        "regression",
+        "--max-depth",
+        "2",
+        "--prune",
+        "none",
+    )
     assert "train_rmse" in result and result["depth"] == 2
 
 
@@ -68,8 +85,15 @@ def test_explain_root_and_node(capsys):
     gains = {a["name"]: round(a["info_gain"], 3) for a in result["attributes"]}
     assert gains == {"outlook": 0.247, "temperature": 0.029, "humidity": 0.152, "windy": 0.048}
     for row in result["attributes"]:
-        assert set(row) >= {"name", "entropy_before", "mean_info", "info_gain", "split_info",
-                            "gain_ratio", "gini_gain"}
+        assert set(row) >= {
+            "name",
+            "entropy_before",
+            "mean_info",
+            "info_gain",
+            "split_info",
+            "gain_ratio",
+            "gini_gain",
+        }
     node = run_json(capsys, "explain", "--sample", "weather", "--algorithm", "id3", "--node", "1")
     chosen = [a["name"] for a in node["attributes"] if a["chosen"]]
     assert chosen == ["humidity"]
@@ -89,7 +113,9 @@ def test_explain_text_names_thresholds_rule_and_why_not(capsys, tmp_path):
     assert "<= 4.75" in row and not row.endswith("*")
     assert next(line for line in lines if line.startswith("petalwidth ")).endswith(" *")
     # ID3 at outlook = sunny: outlook is used above, and the table says so.
-    code, out, _ = run(capsys, "explain", "--sample", "weather", "--algorithm", "id3", "--node", "1")
+    code, out, _ = run(
+        capsys, "explain", "--sample", "weather", "--algorithm", "id3", "--node", "1"
+    )
     assert out.splitlines()[:2] == ["Node 1: outlook = sunny", "5 rows (yes 2, no 3)"]
     assert next(line for line in out.splitlines() if line.startswith("outlook ")).endswith(" -")
     assert "  outlook: already split on above" in out
@@ -101,8 +127,12 @@ def test_explain_text_names_thresholds_rule_and_why_not(capsys, tmp_path):
     # C4.5 at the weather-numeric root: the thresholds gain less than their MDL charge.
     root = run_json(capsys, "explain", "--sample", "weather-numeric")
     reasons = {a["name"]: a["reason"] for a in root["attributes"]}
-    assert reasons == {"outlook": None, "temperature": "no gain (MDL)", "humidity": "no gain (MDL)",
-                       "windy": None}
+    assert reasons == {
+        "outlook": None,
+        "temperature": "no gain (MDL)",
+        "humidity": "no gain (MDL)",
+        "windy": None,
+    }
     # They show the cut weighed and its gain before the charge: temperature <= 83 leaves
     # 9 yes / 4 no against 1 no, 0.940 - 13/14 x 0.891 = 0.113, less than log2(cuts) / 14.
     temperature = next(a for a in root["attributes"] if a["name"] == "temperature")
@@ -158,23 +188,32 @@ def test_path_is_carts_whatever_the_default_algorithm(capsys):
     assert plain == run_json(capsys, "path", "--sample", "iris", "--algorithm", "cart")
     assert plain["algorithm"] == "cart" and plain["n_leaves"][0] == 9
     code, out, _ = run(capsys, "path", "--sample", "iris")
-    assert out.startswith("CART's cost-complexity pruning path (gini; the unpruned tree has 9 leaves)")
+    assert out.startswith(
+        "CART's cost-complexity pruning path (gini; the unpruned tree has 9 leaves)"
+    )
     # ... and another algorithm is refused in one line.
     for algorithm, name in (("c45", "C4.5"), ("id3", "ID3")):
         code, _, err = run(capsys, "path", "--sample", "weather", "--algorithm", algorithm)
         assert code == 2 and err.strip() == (
             f"arbor path: error: path is CART's cost-complexity pruning path; {name} has none "
-            "(leave out --algorithm, or use --algorithm cart)")
+            "(leave out --algorithm, or use --algorithm cart)"
+        )
 
 
-@pytest.mark.parametrize(("argv", "message"), [
-    (["baseline", "no/such/file.csv"], "no such file"),
-    (["baseline", "--sample", "nope"], "nope"),
-    (["train", "--sample", "weather", "--target", "colour"], "unknown target column 'colour'"),
-    (["train", "--sample", "weather-numeric", "--algorithm", "id3"], "ID3 handles nominal attributes only"),
-    (["train", "--sample", "weather", "--confidence", "0.9"], "confidence must be between"),
-    (["train"], "no data"),
-])
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["baseline", "no/such/file.csv"], "no such file"),
+        (["baseline", "--sample", "nope"], "nope"),
+        (["train", "--sample", "weather", "--target", "colour"], "unknown target column 'colour'"),
+        (
+            ["train", "--sample", "weather-numeric", "--algorithm", "id3"],
+            "ID3 handles nominal attributes only",
+        ),
+        (["train", "--sample", "weather", "--confidence", "0.9"], "confidence must be between"),
+        (["train"], "no data"),
+    ],
+)
 def test_bad_input_is_one_line_and_status_2(capsys, argv, message):
     code, out, err = run(capsys, *argv)
     assert code == 2
@@ -191,12 +230,22 @@ def test_unknown_extension(capsys, tmp_path):
 
 
 def test_main_py_runs_the_cli_in_a_fresh_process():
-    out = subprocess.run([sys.executable, "main.py", "baseline", "--sample", "weather", "--json"],
-                         cwd=ROOT, capture_output=True, text=True, timeout=120)
+    out = subprocess.run(
+        [sys.executable, "main.py", "baseline", "--sample", "weather", "--json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["one_r_errors"] == 4
-    bad = subprocess.run([sys.executable, "main.py", "train", "missing.csv"], cwd=ROOT,
-                         capture_output=True, text=True, timeout=120)
+    bad = subprocess.run(
+        [sys.executable, "main.py", "train", "missing.csv"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
 
 
@@ -204,9 +253,24 @@ def test_train_exports_every_format(capsys, tmp_path):
     from PySide6.QtGui import QImage
 
     paths = {k: tmp_path / f"t.{k}" for k in ("md", "dot", "pmml", "py", "png", "svg", "pdf")}
-    argv = ["train", "--sample", "iris", "--rules", str(paths["md"]), "--dot", str(paths["dot"]),
-            "--pmml", str(paths["pmml"]), "--python", str(paths["py"]), "--image", str(paths["png"]),
-            "--image-scale", "1", "--transparent"]
+    argv = [
+        "train",
+        "--sample",
+        "iris",
+        "--rules",
+        str(paths["md"]),
+        "--dot",
+        str(paths["dot"]),
+        "--pmml",
+        str(paths["pmml"]),
+        "--python",
+        str(paths["py"]),
+        "--image",
+        str(paths["png"]),
+        "--image-scale",
+        "1",
+        "--transparent",
+    ]
     code, out, err = run(capsys, *argv)
     assert code == 0, err
     for key in ("md", "dot", "pmml", "py", "png"):

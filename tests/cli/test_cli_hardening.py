@@ -41,16 +41,27 @@ def _csv(tmp_path: Path, name: str, frame: pd.DataFrame) -> str:
 # ------------------------------------------------------------- 4. finite numbers that overflow
 def _huge_target(tmp_path: Path) -> str:
     rng = np.random.default_rng(1)
-    return _csv(tmp_path, "d06b_1e308_regress.csv", pd.DataFrame({
-        "a": np.arange(20.0), "b": rng.choice(["p", "q"], 20),
-        "y": rng.choice([1.7e308, -1.7e308, 1.0], 20)}))
+    return _csv(
+        tmp_path,
+        "d06b_1e308_regress.csv",
+        pd.DataFrame(
+            {
+                "a": np.arange(20.0),
+                "b": rng.choice(["p", "q"], 20),
+                "y": rng.choice([1.7e308, -1.7e308, 1.0], 20),
+            }
+        ),
+    )
 
 
-@pytest.mark.parametrize("command", [
-    ["train", "--task", "regression", "--algorithm", "cart"],
-    ["evaluate", "--task", "regression", "--algorithm", "cart", "--folds", "3"],
-    ["path", "--task", "regression"],
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["train", "--task", "regression", "--algorithm", "cart"],
+        ["evaluate", "--task", "regression", "--algorithm", "cart", "--folds", "3"],
+        ["path", "--task", "regression"],
+    ],
+)
 def test_a_regression_target_whose_squares_overflow_is_refused(tmp_path, capsys, command):
     data = _huge_target(tmp_path)
     with np.errstate(all="raise"):  # and no overflow warning on the way
@@ -62,11 +73,35 @@ def test_the_target_limit_shrinks_with_the_rows_and_large_targets_within_it_fit(
     frame = pd.DataFrame({"a": np.arange(40.0), "y": np.linspace(-1e74, 1e74, 40)})
     with np.errstate(over="raise"):
         for command in ("train", "evaluate", "path"):
-            assert main([command, _csv(tmp_path, "ok.csv", frame), "--task", "regression",
-                         "--algorithm", "cart", "--json"]) == 0
+            assert (
+                main(
+                    [
+                        command,
+                        _csv(tmp_path, "ok.csv", frame),
+                        "--task",
+                        "regression",
+                        "--algorithm",
+                        "cart",
+                        "--json",
+                    ]
+                )
+                == 0
+            )
             assert "Warning" not in capsys.readouterr().err
-        assert main(["train", _csv(tmp_path, "ok.csv", frame), "--task", "regression",
-                     "--algorithm", "cart", "--json"]) == 0
+        assert (
+            main(
+                [
+                    "train",
+                    _csv(tmp_path, "ok.csv", frame),
+                    "--task",
+                    "regression",
+                    "--algorithm",
+                    "cart",
+                    "--json",
+                ]
+            )
+            == 0
+        )
     assert json.loads(capsys.readouterr().out)["n_leaves"] >= 1
     with pytest.raises(ArborError, match=r"over 40 rows must stay within"):
         encode(make_table(frame.assign(y=frame.y * 1e2), target="y"), "regression")
@@ -74,23 +109,39 @@ def test_the_target_limit_shrinks_with_the_rows_and_large_targets_within_it_fit(
 
 @pytest.mark.parametrize("algorithm", ["c45", "cart"])
 @pytest.mark.parametrize("command", ["train", "evaluate", "path"])
-def test_a_numeric_attribute_near_the_largest_float_is_refused(tmp_path, capsys, algorithm,
-                                                               command):
+def test_a_numeric_attribute_near_the_largest_float_is_refused(
+    tmp_path, capsys, algorithm, command
+):
     if command == "path" and algorithm != "cart":
         pytest.skip("the pruning path is CART's")
     rng = np.random.default_rng(2)
-    data = _csv(tmp_path, "bigx.csv", pd.DataFrame({
-        "a": rng.choice([1.7e308, -1.7e308, 1.6e308, 1.0, -1.5e308], 30),
-        "b": rng.choice(["p", "q"], 30), "c": rng.choice(["x", "y"], 30)}))
+    data = _csv(
+        tmp_path,
+        "bigx.csv",
+        pd.DataFrame(
+            {
+                "a": rng.choice([1.7e308, -1.7e308, 1.6e308, 1.0, -1.5e308], 30),
+                "b": rng.choice(["p", "q"], 30),
+                "c": rng.choice(["x", "y"], 30),
+            }
+        ),
+    )
     extra = ["--folds", "3"] if command == "evaluate" else []
     assert main([command, data, "--algorithm", algorithm, *extra]) == 2
     assert "column 'a' has the value" in _one_line(capsys)
 
 
 def test_large_attributes_within_the_limit_still_split(tmp_path, capsys):
-    data = _csv(tmp_path, "large.csv", pd.DataFrame({
-        "a": [1e299, 2e299, 3e299, 4e299, -1e299, -2e299] * 3,
-        "c": ["x", "x", "x", "y", "y", "y"] * 3}))
+    data = _csv(
+        tmp_path,
+        "large.csv",
+        pd.DataFrame(
+            {
+                "a": [1e299, 2e299, 3e299, 4e299, -1e299, -2e299] * 3,
+                "c": ["x", "x", "x", "y", "y", "y"] * 3,
+            }
+        ),
+    )
     with np.errstate(over="raise"):
         assert main(["train", data, "--algorithm", "c45", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["n_leaves"] >= 2
@@ -121,8 +172,14 @@ def test_a_project_with_a_lone_surrogate_is_refused_when_read(tmp_path):
 
 # ------------------------------------------------------------------------ 8. no stdout
 def _shell(command: str) -> subprocess.CompletedProcess:
-    return subprocess.run(["bash", "-c", command], cwd=ROOT, capture_output=True, text=True,
-                          stdin=subprocess.DEVNULL, timeout=300)
+    return subprocess.run(
+        ["bash", "-c", command],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=300,
+    )
 
 
 def _refused_in_one_line(out: subprocess.CompletedProcess, fragment: str) -> None:
@@ -151,8 +208,12 @@ def test_ctrl_c_while_the_imports_run_is_one_line_and_130():
     for delay in (0.3, 0.6, 1.0):
         process = subprocess.Popen(
             [sys.executable, "main.py", "evaluate", "--sample", "iris", "--algorithm", "cart"],
-            cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            text=True)
+            cwd=ROOT,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         time.sleep(delay)
         process.send_signal(signal.SIGINT)
         _, err = process.communicate(timeout=300)
@@ -195,9 +256,16 @@ def test_an_xlsx_of_predictions_on_a_full_disk_in_a_fresh_process(tmp_path):
         "resource.setrlimit(resource.RLIMIT_FSIZE, (2000, 2000))\n"
         "import main\n"
         f"sys.exit(main.main(['predict', {str(model)!r}, '--sample', 'weather', "
-        f"'--output', {str(tmp_path / 'p.xlsx')!r}]))\n")
-    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
-                         text=True, stdin=subprocess.DEVNULL, timeout=300)
+        f"'--output', {str(tmp_path / 'p.xlsx')!r}]))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=300,
+    )
     _refused_in_one_line(out, "File too large")
     assert not (tmp_path / "p.xlsx").exists()
 
@@ -220,8 +288,15 @@ def test_a_table_saved_as_xlsx_on_a_full_disk_is_one_error(tmp_path):
         "try:\n"
         f"    write_table(table, {str(target)!r})\n"
         "except ArborError as err:\n"
-        "    print(err, file=sys.stderr); sys.exit(2)\n")
-    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
-                         text=True, stdin=subprocess.DEVNULL, timeout=300)
+        "    print(err, file=sys.stderr); sys.exit(2)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=300,
+    )
     _refused_in_one_line(out, "File too large")
     assert not target.exists()

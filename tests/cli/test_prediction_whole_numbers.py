@@ -25,8 +25,9 @@ def regression_table():
 def numeric_class_table():
     x = np.arange(12, dtype=float)
     label = np.where(x < 6, 1.0, 2.0)
-    return make_table(pd.DataFrame({"x": x, "label": label}), target="label",
-                      kinds={"label": "nominal"})
+    return make_table(
+        pd.DataFrame({"x": x, "label": label}), target="label", kinds={"label": "nominal"}
+    )
 
 
 def rows(path, sep):
@@ -38,7 +39,9 @@ def rows(path, sep):
 @pytest.mark.parametrize("suffix, sep", [(".csv", ","), (".tsv", "\t")])
 def test_whole_number_predictions_are_written_as_integers(tmp_path, suffix, sep):
     table = regression_table()
-    out = prediction_frame(DecisionTree(algorithm="cart", task="regression").fit(table).tree_, table.frame)
+    out = prediction_frame(
+        DecisionTree(algorithm="cart", task="regression").fit(table).tree_, table.frame
+    )
     path = tmp_path / f"p{suffix}"
     save_predictions(out, path)
     header, body = rows(path, sep)
@@ -50,8 +53,9 @@ def test_whole_number_predictions_are_written_as_integers(tmp_path, suffix, sep)
 
 def test_a_class_that_is_a_number_is_written_as_an_integer(tmp_path):
     table = numeric_class_table()
-    out = prediction_frame(DecisionTree(algorithm="c45").fit(table).tree_, table.frame,
-                           probabilities=True)
+    out = prediction_frame(
+        DecisionTree(algorithm="c45").fit(table).tree_, table.frame, probabilities=True
+    )
     path = tmp_path / "p.csv"
     save_predictions(out, path)
     header, body = rows(path, ",")
@@ -71,7 +75,9 @@ def test_missing_and_fractional_values_are_kept(tmp_path):
 
 def test_xlsx_stores_whole_numbers_as_integers(tmp_path):
     table = regression_table()
-    out = prediction_frame(DecisionTree(algorithm="cart", task="regression").fit(table).tree_, table.frame)
+    out = prediction_frame(
+        DecisionTree(algorithm="cart", task="regression").fit(table).tree_, table.frame
+    )
     path = tmp_path / "p.xlsx"
     save_predictions(out, path)
     sheet = openpyxl.load_workbook(path).active
@@ -84,8 +90,23 @@ def test_predict_command_writes_integers(tmp_path, capsys):
     data = tmp_path / "d.csv"
     regression_table().frame.to_csv(data, index=False)
     model = tmp_path / "m.json"
-    assert main(["train", str(data), "--target", "y", "--algorithm", "cart", "--task", "regression",
-                 "--save", str(model)]) == 0
+    assert (
+        main(
+            [
+                "train",
+                str(data),
+                "--target",
+                "y",
+                "--algorithm",
+                "cart",
+                "--task",
+                "regression",
+                "--save",
+                str(model),
+            ]
+        )
+        == 0
+    )
     assert main(["predict", str(model), str(data), "--output", str(tmp_path / "p.csv")]) == 0
     capsys.readouterr()
     header, body = rows(tmp_path / "p.csv", ",")

@@ -34,15 +34,33 @@ with open(sys.argv[2], "w") as f:
 def fresh(tmp_path: Path, *argv: str) -> tuple[int, set[str], subprocess.CompletedProcess]:
     """``main.main(argv)`` in a new interpreter: exit status, top-level packages imported, output."""
     report = tmp_path / "modules.json"
-    out = subprocess.run([sys.executable, "-c", PROBE, json.dumps(argv), str(report)], cwd=ROOT,
-                         stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=300)
+    out = subprocess.run(
+        [sys.executable, "-c", PROBE, json.dumps(argv), str(report)],
+        cwd=ROOT,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert report.exists(), out.stderr
     result = json.loads(report.read_text())
     return result["code"], {name.split(".")[0] for name in result["modules"]}, out
 
 
-HEAVY = {"numpy", "pandas", "numba", "llvmlite", "dask", "distributed", "pyarrow", "networkx",
-         "openpyxl", "scipy", "PySide6", "matplotlib"}
+HEAVY = {
+    "numpy",
+    "pandas",
+    "numba",
+    "llvmlite",
+    "dask",
+    "distributed",
+    "pyarrow",
+    "networkx",
+    "openpyxl",
+    "scipy",
+    "PySide6",
+    "matplotlib",
+}
 
 
 @pytest.mark.parametrize("argv", [["--help"], ["train", "--help"], ["evaluate", "--help"]])
@@ -91,18 +109,45 @@ def test_training_on_a_sample_imports_only_what_it_runs(tmp_path):
     parts for evaluating, exporting to files or training over partitions. pyarrow is not
     listed: pandas imports it itself when it is installed."""
     report = tmp_path / "modules.json"
-    out = subprocess.run([sys.executable, "-c", PROBE, json.dumps(["train", "--sample", "weather"]),
-                          str(report)], cwd=ROOT, stdin=subprocess.DEVNULL, capture_output=True,
-                         text=True, timeout=300)
+    out = subprocess.run(
+        [sys.executable, "-c", PROBE, json.dumps(["train", "--sample", "weather"]), str(report)],
+        cwd=ROOT,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     result = json.loads(report.read_text())
     assert result["code"] == 0, out.stderr
     modules = set(result["modules"])
     packages = {name.split(".")[0] for name in modules}
-    unwanted = {"numba", "llvmlite", "scipy", "sklearn", "openpyxl", "networkx", "dask",
-                "distributed", "PySide6", "pyqtgraph", "matplotlib", "gui"}
+    unwanted = {
+        "numba",
+        "llvmlite",
+        "scipy",
+        "sklearn",
+        "openpyxl",
+        "networkx",
+        "dask",
+        "distributed",
+        "PySide6",
+        "pyqtgraph",
+        "matplotlib",
+        "gui",
+    }
     assert not packages & unwanted, sorted(packages & unwanted)
-    parts = ("engine.evaluate", "engine.scale", "engine.export.dot", "engine.export.graph",
-             "engine.export.pmml", "engine.export.python_code", "engine.export.tidy_tree",
-             "engine.compiling.warmup", "engine.sklearn", "engine.project", "engine.runs")
+    parts = (
+        "engine.evaluate",
+        "engine.scale",
+        "engine.export.dot",
+        "engine.export.graph",
+        "engine.export.pmml",
+        "engine.export.python_code",
+        "engine.export.tidy_tree",
+        "engine.compiling.warmup",
+        "engine.sklearn",
+        "engine.project",
+        "engine.runs",
+    )
     loaded = sorted(m for m in modules if m.startswith(parts))
     assert not loaded, loaded

@@ -62,8 +62,9 @@ def test_every_file_is_written_when_all_can_be(tmp_path, capsys):
 
 
 def test_one_file_named_twice_is_refused(tmp_path, capsys):
-    code, out = train(tmp_path, capsys, data_file(tmp_path),
-                      outputs={"--rules": "same.txt", "--dot": "same.txt"})
+    code, out = train(
+        tmp_path, capsys, data_file(tmp_path), outputs={"--rules": "same.txt", "--dot": "same.txt"}
+    )
     assert code == 2 and "--rules and --dot both name" in out.err
     assert left(tmp_path) == []
 
@@ -78,5 +79,7 @@ def test_write_all_atomic_keeps_old_files_when_one_write_fails(tmp_path):
     with pytest.raises(ArborError, match="refused"):
         write_all_atomic([(old, lambda p: p.write_text("new")), (tmp_path / "b.txt", refuse)])
     assert old.read_text() == "old" and sorted(p.name for p in tmp_path.iterdir()) == ["a.txt"]
-    write_all_atomic([(old, lambda p: p.write_text("new")), (tmp_path / "b.txt", lambda p: p.write_text("b"))])
+    write_all_atomic(
+        [(old, lambda p: p.write_text("new")), (tmp_path / "b.txt", lambda p: p.write_text("b"))]
+    )
     assert old.read_text() == "new" and (tmp_path / "b.txt").read_text() == "b"

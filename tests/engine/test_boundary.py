@@ -28,8 +28,9 @@ def test_engine_loads_no_qt_and_no_gui():
         "bad = [m for m in sys.modules if m.split('.')[0] in ('PySide6', 'pyqtgraph', 'gui', 'shiboken6')]\n"
         "print(','.join(bad))\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
-                         check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
     assert out.stdout.strip() == ""
 
 
@@ -42,7 +43,11 @@ def test_engine_modules_import_each_other_without_cycles():
         graph.add_node(name)
         for node in ast.walk(ast.parse(path.read_text())):
             targets = []
-            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("engine"):
+            if (
+                isinstance(node, ast.ImportFrom)
+                and node.module
+                and node.module.startswith("engine")
+            ):
                 targets = [f"{node.module}.{a.name}" for a in node.names] + [node.module]
             elif isinstance(node, ast.Import):
                 targets = [a.name for a in node.names]

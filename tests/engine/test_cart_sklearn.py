@@ -50,8 +50,10 @@ def _structure(tree):
 
 
 def _ours(tree):
-    return [("leaf", round(n.weight, 6)) if n.is_leaf else (n.split.attribute, n.split.threshold)
-            for n in tree.nodes()]
+    return [
+        ("leaf", round(n.weight, 6)) if n.is_leaf else (n.split.attribute, n.split.threshold)
+        for n in tree.nodes()
+    ]
 
 
 def _reference(cls, X, y, **params):
@@ -63,9 +65,12 @@ def _reference(cls, X, y, **params):
 
 
 CLASSIFICATION_CASES = [
-    dict(max_depth=3), dict(max_depth=5, min_samples_leaf=8, criterion="entropy"),
-    dict(max_depth=6, min_samples_leaf=10), dict(max_depth=8, min_samples_split=40, min_samples_leaf=6),
-    dict(max_leaf_nodes=12, min_samples_leaf=5), dict(max_leaf_nodes=30, max_depth=7, min_samples_leaf=8),
+    dict(max_depth=3),
+    dict(max_depth=5, min_samples_leaf=8, criterion="entropy"),
+    dict(max_depth=6, min_samples_leaf=10),
+    dict(max_depth=8, min_samples_split=40, min_samples_leaf=6),
+    dict(max_leaf_nodes=12, min_samples_leaf=5),
+    dict(max_leaf_nodes=30, max_depth=7, min_samples_leaf=8),
 ]
 
 
@@ -75,9 +80,14 @@ def test_classifier_equal_to_scikit_learn(seed, params):
     X, frame = _data(seed)
     ref, shape = _reference(sklearn_tree.DecisionTreeClassifier, X, frame["y"], **params)
     ours = DecisionTree(
-        algorithm="cart", prune="none", criterion=params.get("criterion", "gini"), max_depth=params.get("max_depth"),
-        min_samples_leaf=params.get("min_samples_leaf"), min_samples_split=params.get("min_samples_split"),
-        max_leaves=params.get("max_leaf_nodes"), growth="best" if "max_leaf_nodes" in params else "depth",
+        algorithm="cart",
+        prune="none",
+        criterion=params.get("criterion", "gini"),
+        max_depth=params.get("max_depth"),
+        min_samples_leaf=params.get("min_samples_leaf"),
+        min_samples_split=params.get("min_samples_split"),
+        max_leaves=params.get("max_leaf_nodes"),
+        growth="best" if "max_leaf_nodes" in params else "depth",
     ).fit(frame)
     assert _ours(ours.tree_) == shape
     assert ours.tree_.n_leaves == ref.get_n_leaves() and ours.tree_.depth == ref.get_depth()
@@ -89,15 +99,24 @@ def test_classifier_equal_to_scikit_learn(seed, params):
 @pytest.mark.parametrize("seed", [0, 1])
 # Nodes of a few rows tie mathematically on many splits, and scikit-learn's float
 # rounding, not the data, then decides; a minimum leaf size keeps such nodes out.
-@pytest.mark.parametrize("params", [dict(max_depth=5, min_samples_leaf=3),
-                                    dict(max_depth=7, min_samples_leaf=4),
-                                    dict(max_leaf_nodes=20, min_samples_leaf=3)])
+@pytest.mark.parametrize(
+    "params",
+    [
+        dict(max_depth=5, min_samples_leaf=3),
+        dict(max_depth=7, min_samples_leaf=4),
+        dict(max_leaf_nodes=20, min_samples_leaf=3),
+    ],
+)
 def test_regressor_equal_to_scikit_learn(seed, params):
     X, frame = _data(seed, regression=True)
     ref, shape = _reference(sklearn_tree.DecisionTreeRegressor, X, frame["y"], **params)
     ours = DecisionTree(
-        algorithm="cart", task="regression", prune="none", max_depth=params.get("max_depth"),
-        min_samples_leaf=params.get("min_samples_leaf"), max_leaves=params.get("max_leaf_nodes"),
+        algorithm="cart",
+        task="regression",
+        prune="none",
+        max_depth=params.get("max_depth"),
+        min_samples_leaf=params.get("min_samples_leaf"),
+        max_leaves=params.get("max_leaf_nodes"),
         growth="best" if "max_leaf_nodes" in params else "depth",
     ).fit(frame)
     assert _ours(ours.tree_) == shape
@@ -111,8 +130,12 @@ def test_cost_complexity_path_equal_to_scikit_learn(seed, regression):
     cls = sklearn_tree.DecisionTreeRegressor if regression else sklearn_tree.DecisionTreeClassifier
     _reference(cls, X, frame["y"], min_samples_leaf=2)
     ref = cls(random_state=0, min_samples_leaf=2).cost_complexity_pruning_path(X, frame["y"])
-    ours = DecisionTree(algorithm="cart", task="regression" if regression else None, prune="none",
-                        min_samples_leaf=2).fit(frame)
+    ours = DecisionTree(
+        algorithm="cart",
+        task="regression" if regression else None,
+        prune="none",
+        min_samples_leaf=2,
+    ).fit(frame)
     path = cost_complexity_path(ours.tree_)
     assert np.allclose(path.alphas, ref.ccp_alphas, rtol=1e-9, atol=1e-12)
     assert np.allclose(path.impurities, ref.impurities, rtol=1e-9, atol=1e-12)
@@ -143,7 +166,9 @@ def test_cv_alpha_reports_error_per_alpha_and_both_rules():
     choice = choose_alpha(full, data, model.settings())
     assert len(choice.cv_error) == len(choice.alphas) == len(choice.cv_se)
     assert choice.one_se_alpha >= choice.min_alpha
-    assert choice.cv_error[np.searchsorted(choice.alphas, choice.min_alpha)] == choice.cv_error.min()
+    assert (
+        choice.cv_error[np.searchsorted(choice.alphas, choice.min_alpha)] == choice.cv_error.min()
+    )
     again = choose_alpha(full, data, model.settings())
     assert np.array_equal(choice.cv_error, again.cv_error)
     pruned = model.fit(frame).tree_
@@ -206,8 +231,11 @@ def test_best_first_queue_takes_nodes_in_scikit_learns_max_leaf_nodes_order():
     for leaves in range(2, len(steps) + 2):
         ref = sklearn_tree.DecisionTreeClassifier(max_leaf_nodes=leaves, random_state=0)
         t = ref.fit(data.X, data.y).tree_
-        split = {tuple((t.value[i][0] * t.weighted_n_node_samples[i]).round().astype(int))
-                 for i in range(t.node_count) if t.children_left[i] >= 0}
+        split = {
+            tuple((t.value[i][0] * t.weighted_n_node_samples[i]).round().astype(int))
+            for i in range(t.node_count)
+            if t.children_left[i] >= 0
+        }
         (new,) = split - before
         theirs.append(new)
         before = split

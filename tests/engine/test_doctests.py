@@ -11,7 +11,9 @@ ENGINE = Path(__file__).resolve().parents[2] / "engine"
 #: restructure; only the top level was collected before).
 MODULES = ["engine"] + sorted(
     ".".join(p.relative_to(ENGINE.parent).with_suffix("").parts).removesuffix(".__init__")
-    for p in ENGINE.rglob("*.py") if p.parent != ENGINE or p.stem != "__init__")
+    for p in ENGINE.rglob("*.py")
+    if p.parent != ENGINE or p.stem != "__init__"
+)
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -62,7 +62,9 @@ def test_shared_matrix_refuses_columns_out_of_memory_order():
     assert shared_matrix(table.frame, attributes) is not None
     assert shared_matrix(table.frame, attributes[::-1]) is None  # strides would run backwards
     assert shared_matrix(table.frame, attributes[::2]) is not None  # evenly spaced, every other
-    assert np.array_equal(shared_matrix(table.frame, attributes[::2]), table.frame[["a", "c"]].to_numpy())
+    assert np.array_equal(
+        shared_matrix(table.frame, attributes[::2]), table.frame[["a", "c"]].to_numpy()
+    )
     assert shared_matrix(table.frame, attributes[:1] + attributes[3:]) is not None
     assert shared_matrix(table.frame, attributes[:2] + attributes[3:]) is None  # a, b, d: uneven
 
@@ -127,16 +129,19 @@ def _compiled_and_plain(settings_kw, n=3000, seed=11, regression=False):
     signal = frame["a"] * 2 + frame["b"] * frame["c"] + np.random.default_rng(seed).normal(size=n)
     frame["y"] = signal if regression else pd.Categorical(np.where(signal > 0, "p", "q"))
     data = encode(make_table(frame), "regression" if regression else "classification")
-    settings = resolve(algorithm="cart", task="regression" if regression else "classification",
-                       **settings_kw)
+    settings = resolve(
+        algorithm="cart", task="regression" if regression else "classification", **settings_kw
+    )
     compiled = Tree(grow(data, settings), data.schema)
     plain = Tree(oracle.grow(data, settings), data.schema)
     return data, compiled, plain
 
 
 def _numbers(tree):
-    return [(n.id, n.depth, n.weight, n.impurity, tuple(n.distribution), n.value, n.stats.get("gain"))
-            for n in tree.nodes()]
+    return [
+        (n.id, n.depth, n.weight, n.impurity, tuple(n.distribution), n.value, n.stats.get("gain"))
+        for n in tree.nodes()
+    ]
 
 
 @pytest.mark.parametrize("regression", [False, True], ids=["classification", "regression"])
@@ -150,7 +155,9 @@ def test_array_nodes_read_as_ordinary_nodes(regression):
     for a, b in zip(got, want, strict=True):
         assert a[:2] == b[:2] and a[2] == b[2] and a[4] == b[4]
         assert a[3] == pytest.approx(b[3], abs=1e-12)
-        assert (np.isnan(a[5]) and np.isnan(b[5])) if np.isnan(b[5]) else a[5] == pytest.approx(b[5])
+        assert (
+            (np.isnan(a[5]) and np.isnan(b[5])) if np.isnan(b[5]) else a[5] == pytest.approx(b[5])
+        )
     node = compiled.root
     assert isinstance(node.weight, float) and isinstance(node.impurity, float)
     assert not node.distribution.flags.writeable
@@ -168,7 +175,9 @@ def test_editing_pruning_and_export_of_array_nodes_match_ordinary_nodes():
 
     data, compiled, plain = _compiled_and_plain({})
     path_c, path_p = cost_complexity_path(compiled), cost_complexity_path(plain)
-    assert np.allclose(path_c.alphas, path_p.alphas) and list(path_c.n_leaves) == list(path_p.n_leaves)
+    assert np.allclose(path_c.alphas, path_p.alphas) and list(path_c.n_leaves) == list(
+        path_p.n_leaves
+    )
     alpha = float(path_c.alphas[len(path_c.alphas) // 2])
     pruned_c, pruned_p = prune_cost_complexity(compiled, alpha), prune_cost_complexity(plain, alpha)
     assert pruned_c.n_leaves == pruned_p.n_leaves

@@ -77,12 +77,22 @@ def _parquet_project(tmp_path, frame, declared_rows, kinds=None):
     from engine.data.table import make_table
 
     table = make_table(pd.DataFrame(frame), kinds=kinds)
-    doc = {"format": proj.FORMAT, "version": 2,
-           "table": {"columns": list(table.frame.columns), "kinds": dict(table.kinds),
-                     "target": table.target, "rows": declared_rows,
-                     "categories": {c: list(table.frame[c].cat.categories)
-                                    for c, k in table.kinds.items() if k == "nominal"},
-                     "parquet": base64.b64encode(parquet_bytes(table)).decode("ascii")}}
+    doc = {
+        "format": proj.FORMAT,
+        "version": 2,
+        "table": {
+            "columns": list(table.frame.columns),
+            "kinds": dict(table.kinds),
+            "target": table.target,
+            "rows": declared_rows,
+            "categories": {
+                c: list(table.frame[c].cat.categories)
+                for c, k in table.kinds.items()
+                if k == "nominal"
+            },
+            "parquet": base64.b64encode(parquet_bytes(table)).decode("ascii"),
+        },
+    }
     path = tmp_path / "p.arbor"
     path.write_text(json.dumps(doc))
     return path
@@ -101,7 +111,9 @@ def _no_column_reading(monkeypatch):
 
 def test_an_embedded_table_of_more_rows_than_declared_is_refused_unread(tmp_path, monkeypatch):
     rows = 2_000_000
-    path = _parquet_project(tmp_path, {"x": np.ones(rows), "y": np.full(rows, "a", dtype=object)}, 4)
+    path = _parquet_project(
+        tmp_path, {"x": np.ones(rows), "y": np.full(rows, "a", dtype=object)}, 4
+    )
     assert path.stat().st_size < 200_000  # compressed to almost nothing
     _no_column_reading(monkeypatch)
     with pytest.raises(ArborError) as err:
@@ -114,7 +126,9 @@ def test_an_embedded_table_bigger_than_memory_is_refused_unread(tmp_path, monkey
     import engine.data.io as io
 
     rows = 200_000
-    path = _parquet_project(tmp_path, {"x": np.ones(rows), "y": np.full(rows, "a", dtype=object)}, rows)
+    path = _parquet_project(
+        tmp_path, {"x": np.ones(rows), "y": np.full(rows, "a", dtype=object)}, rows
+    )
     _no_column_reading(monkeypatch)
     monkeypatch.setattr(io, "available_memory", lambda: 1 << 20)
     with pytest.raises(ArborError, match="more than this machine can load now"):
@@ -149,10 +163,18 @@ def test_an_embedded_table_still_round_trips(tmp_path):
 
 # --------------------------------- issue 31, item 6: cells outside their declared categories
 def _json_project(tmp_path, cells, categories, kind="nominal"):
-    doc = {"format": proj.FORMAT, "version": 1,
-           "table": {"columns": ["x", "y"], "kinds": {"x": kind, "y": "nominal"}, "target": "y",
-                     "rows": len(cells), "categories": {"y": ["p", "q"]},
-                     "data": {"x": cells, "y": (["p", "q"] * len(cells))[:len(cells)]}}}
+    doc = {
+        "format": proj.FORMAT,
+        "version": 1,
+        "table": {
+            "columns": ["x", "y"],
+            "kinds": {"x": kind, "y": "nominal"},
+            "target": "y",
+            "rows": len(cells),
+            "categories": {"y": ["p", "q"]},
+            "data": {"x": cells, "y": (["p", "q"] * len(cells))[: len(cells)]},
+        },
+    }
     if categories is not None:
         doc["table"]["categories"]["x"] = categories
     path = tmp_path / "p.arbor"
@@ -186,8 +208,12 @@ def test_booleans_in_a_nominal_column_load_as_their_text(tmp_path):
 def test_declared_categories_are_kept_exactly(tmp_path):
     """A category Arbor saved (from a quoted ARFF value, say) comes back even where a data
     file's cell would be cleaned: " a" unstripped, "NA" not missing, "1.0" not "1"."""
-    table = proj.load_project(_json_project(tmp_path, [" a", "NA", 1.0, "?"], [" a", "NA", "1.0"])).table
-    assert table.frame["x"].tolist()[:3] == [" a", "NA", "1.0"] and table.frame["x"].isna().tolist()[3]
+    table = proj.load_project(
+        _json_project(tmp_path, [" a", "NA", 1.0, "?"], [" a", "NA", "1.0"])
+    ).table
+    assert (
+        table.frame["x"].tolist()[:3] == [" a", "NA", "1.0"] and table.frame["x"].isna().tolist()[3]
+    )
 
 
 def test_a_saved_table_of_text_booleans_round_trips(tmp_path):
@@ -195,8 +221,10 @@ def test_a_saved_table_of_text_booleans_round_trips(tmp_path):
 
     from engine.data.table import make_table
 
-    table = make_table(pd.DataFrame({"x": ["true", "false", "true", "1"], "y": list("pqpq")}),
-                       kinds={"x": "nominal"})
+    table = make_table(
+        pd.DataFrame({"x": ["true", "false", "true", "1"], "y": list("pqpq")}),
+        kinds={"x": "nominal"},
+    )
     path = tmp_path / "p.arbor"
     proj.save_project(proj.Project(table), path)
     back = proj.load_project(path).table

@@ -21,11 +21,13 @@ def consistent_tables(draw):
     """Random nominal/numeric data whose label is a function of the attributes (no conflicts)."""
     n = draw(st.integers(4, 40))
     rng = np.random.default_rng(draw(st.integers(0, 10_000)))
-    frame = pd.DataFrame({
-        "a": rng.choice(["p", "q", "r"], n),
-        "b": rng.choice(["u", "v"], n),
-        "x": np.round(rng.normal(size=n), 1) + 0.0,  # + 0.0 turns -0.0 into 0.0 for the key
-    })
+    frame = pd.DataFrame(
+        {
+            "a": rng.choice(["p", "q", "r"], n),
+            "b": rng.choice(["u", "v"], n),
+            "x": np.round(rng.normal(size=n), 1) + 0.0,  # + 0.0 turns -0.0 into 0.0 for the key
+        }
+    )
     key = frame.a + frame.b + frame.x.astype(str)
     labels = {k: rng.choice(["yes", "no"]) for k in key.unique()}
     frame["y"] = key.map(labels)
@@ -49,7 +51,9 @@ def test_trees_are_deterministic(table, algorithm):
         table = table.with_kinds(x="ignored")
     a = DecisionTree(algorithm=algorithm).fit(table).tree_
     b = DecisionTree(algorithm=algorithm).fit(table).tree_
-    assert [(n.id, n.weight, n.split) for n in a.nodes()] == [(n.id, n.weight, n.split) for n in b.nodes()]
+    assert [(n.id, n.weight, n.split) for n in a.nodes()] == [
+        (n.id, n.weight, n.split) for n in b.nodes()
+    ]
 
 
 @settings(max_examples=30, deadline=None)
@@ -57,11 +61,18 @@ def test_trees_are_deterministic(table, algorithm):
 def test_fractional_weights_sum_to_the_parent(seed, missing):
     rng = np.random.default_rng(seed)
     n = 60
-    frame = pd.DataFrame({"a": rng.choice(["p", "q", "r"], n), "x": rng.normal(size=n),
-                          "y": rng.choice(["s", "t"], n)})
+    frame = pd.DataFrame(
+        {
+            "a": rng.choice(["p", "q", "r"], n),
+            "x": rng.normal(size=n),
+            "y": rng.choice(["s", "t"], n),
+        }
+    )
     frame.loc[rng.random(n) < missing, "a"] = None
     frame.loc[rng.random(n) < missing, "x"] = np.nan
-    tree = DecisionTree(algorithm="c45", prune="none", min_samples_leaf=1).fit(make_table(frame)).tree_
+    tree = (
+        DecisionTree(algorithm="c45", prune="none", min_samples_leaf=1).fit(make_table(frame)).tree_
+    )
     assert tree.root.weight == pytest.approx(n)
     for node in tree.nodes():
         if node.children:

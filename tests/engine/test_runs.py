@@ -19,11 +19,23 @@ def _fields(table, **params):
     model = DecisionTree(**params).fit(table)
     data = encode(table, model.settings_.task)
     tree = model.tree_
-    evaluations = (evaluate_tree(tree, data, "training set"),
-                   cross_validate(data, model.settings_, 5, 1))
-    return dict(when="2024-01-01 10:00", data_name="iris", n_rows=data.n_rows, data_key=data_key(table),
-                settings=model.settings_, n_nodes=tree.n_nodes, n_leaves=tree.n_leaves, depth=tree.depth,
-                evaluations=evaluations, notes=tuple(model.notes_), tree=tree)
+    evaluations = (
+        evaluate_tree(tree, data, "training set"),
+        cross_validate(data, model.settings_, 5, 1),
+    )
+    return dict(
+        when="2024-01-01 10:00",
+        data_name="iris",
+        n_rows=data.n_rows,
+        data_key=data_key(table),
+        settings=model.settings_,
+        n_nodes=tree.n_nodes,
+        n_leaves=tree.n_leaves,
+        depth=tree.depth,
+        evaluations=evaluations,
+        notes=tuple(model.notes_),
+        tree=tree,
+    )
 
 
 def test_a_run_says_what_it_was():
@@ -34,15 +46,23 @@ def test_a_run_says_what_it_was():
     assert settings_summary(run.settings) == "CART, max depth 2"
     assert run.honest.method == "5-fold cross-validation"
     assert figure(run.evaluations[0]) == "96.00% (training set)"  # CART depth 2 on iris: 144/150
-    assert settings_summary(resolve(algorithm="c45", confidence=0.1, prune="pessimistic")) == "C4.5, confidence 0.1"
+    assert (
+        settings_summary(resolve(algorithm="c45", confidence=0.1, prune="pessimistic"))
+        == "C4.5, confidence 0.1"
+    )
 
 
 def test_a_summary_leaves_out_options_the_algorithm_does_not_use():
     # What the window's panel sends for C4.5: CART's alpha and the reduced-error holdout too.
     assert settings_summary(resolve(algorithm="c45", alpha=0.0, holdout=0.25)) == "C4.5"
-    assert settings_summary(resolve(algorithm="c45", prune="none", confidence=0.1)) == "C4.5, prune none"
-    assert (settings_summary(resolve(algorithm="cart", prune="reduced-error", holdout=0.25))
-            == "CART, prune reduced-error, holdout 0.25")
+    assert (
+        settings_summary(resolve(algorithm="c45", prune="none", confidence=0.1))
+        == "C4.5, prune none"
+    )
+    assert (
+        settings_summary(resolve(algorithm="cart", prune="reduced-error", holdout=0.25))
+        == "CART, prune reduced-error, holdout 0.25"
+    )
 
 
 def test_the_log_is_bounded(monkeypatch):
@@ -83,12 +103,18 @@ def test_a_project_keeps_the_runs_without_their_trees(tmp_path):
     back = load_project(path).runs
     assert back.numbers() == [2] and back.next_number == 3
     run, original = back[2], log[2]
-    assert run.tree is None and run.settings == original.settings and run.data_key == original.data_key
+    assert (
+        run.tree is None and run.settings == original.settings and run.data_key == original.data_key
+    )
     for ours, theirs in zip(run.evaluations, original.evaluations, strict=True):
         assert ours.method == theirs.method and ours.accuracy == theirs.accuracy
-        assert ours.precision == theirs.precision and np.array_equal(ours.confusion, theirs.confusion)
+        assert ours.precision == theirs.precision and np.array_equal(
+            ours.confusion, theirs.confusion
+        )
         assert [c.roc_auc for c in ours.curves] == [c.roc_auc for c in theirs.curves]
-        assert all(np.allclose(a.roc, b.roc) for a, b in zip(ours.curves, theirs.curves, strict=True))
+        assert all(
+            np.allclose(a.roc, b.roc) for a, b in zip(ours.curves, theirs.curves, strict=True)
+        )
 
 
 def test_a_regression_run_round_trips(tmp_path):
@@ -98,7 +124,9 @@ def test_a_regression_run_round_trips(tmp_path):
     path = tmp_path / "r.arbor"
     save_project(Project(table, runs=log), path)
     ev = load_project(path).runs[1].evaluations[1]
-    assert ev.rmse == log[1].evaluations[1].rmse and np.allclose(ev.points, log[1].evaluations[1].points)
+    assert ev.rmse == log[1].evaluations[1].rmse and np.allclose(
+        ev.points, log[1].evaluations[1].points
+    )
 
 
 def test_damaged_runs_are_refused(tmp_path):
@@ -112,7 +140,9 @@ def test_damaged_runs_are_refused(tmp_path):
     doc = json.loads(path.read_text())
     doc["runs"][0]["evaluations"][0]["confusion"] = [[1, 2]]
     path.write_text(json.dumps(doc))
-    with pytest.raises(ArborError, match="runs: run 1: evaluation 1: the confusion matrix must be 2 rows of 2"):
+    with pytest.raises(
+        ArborError, match="runs: run 1: evaluation 1: the confusion matrix must be 2 rows of 2"
+    ):
         load_project(path)
     doc["runs"][0]["evaluations"] = "x" * 10
     path.write_text(json.dumps(doc))

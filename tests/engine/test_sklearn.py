@@ -38,24 +38,46 @@ def test_scikit_learns_estimator_checks(estimator, check):
 
 # ---------------------------------------------------------------- the same numbers as scikit-learn
 
+
 def test_cart_on_numeric_data_is_scikit_learns_tree():
     X, y = load_breast_cancer(return_X_y=True)
     ours, theirs = ArborClassifier().fit(X, y), DecisionTreeClassifier(random_state=0).fit(X, y)
-    assert (ours.get_n_leaves(), ours.get_depth()) == (theirs.get_n_leaves(), theirs.get_depth()) == (22, 7)
+    assert (
+        (ours.get_n_leaves(), ours.get_depth())
+        == (theirs.get_n_leaves(), theirs.get_depth())
+        == (22, 7)
+    )
     assert np.array_equal(ours.predict(X), theirs.predict(X))
     a, b = ours.cost_complexity_pruning_path(X, y), theirs.cost_complexity_pruning_path(X, y)
     assert np.allclose(a.ccp_alphas, b.ccp_alphas) and np.allclose(a.impurities, b.impurities)
     alpha = b.ccp_alphas[-4]
     pruned = ArborClassifier(ccp_alpha=alpha).fit(X, y)
-    assert pruned.get_n_leaves() == DecisionTreeClassifier(ccp_alpha=alpha, random_state=0).fit(X, y).get_n_leaves()
+    assert (
+        pruned.get_n_leaves()
+        == DecisionTreeClassifier(ccp_alpha=alpha, random_state=0).fit(X, y).get_n_leaves()
+    )
 
 
 def test_regression_tree_and_importances_are_scikit_learns():
     X, y = load_diabetes(return_X_y=True)
-    ours, theirs = ArborRegressor(max_depth=3).fit(X, y), DecisionTreeRegressor(max_depth=3).fit(X, y)
+    ours, theirs = (
+        ArborRegressor(max_depth=3).fit(X, y),
+        DecisionTreeRegressor(max_depth=3).fit(X, y),
+    )
     assert np.allclose(ours.predict(X), theirs.predict(X))
     assert np.allclose(ours.feature_importances_, theirs.feature_importances_)
-    assert ours.feature_importances_.round(4).tolist() == [0.0208, 0, 0.3758, 0, 0, 0, 0.0211, 0, 0.5823, 0]
+    assert ours.feature_importances_.round(4).tolist() == [
+        0.0208,
+        0,
+        0.3758,
+        0,
+        0,
+        0,
+        0.0211,
+        0,
+        0.5823,
+        0,
+    ]
     assert ours.score(X, y) == pytest.approx(theirs.score(X, y))
 
 
@@ -69,6 +91,7 @@ def test_apply_and_decision_path_follow_the_tree():
 
 # ---------------------------------------------------------------- C4.5 and ID3, nominal data, missing values
 
+
 def _weather():
     frame = load_sample("weather").frame
     return frame.drop(columns="play"), frame["play"]
@@ -79,7 +102,9 @@ def test_c45_on_a_frame_is_arbors_c45():
 
     X, y = _weather()
     model = ArborClassifier(algorithm="c45").fit(X, y)
-    assert to_text(model.tree_) == to_text(DecisionTree(algorithm="c45").fit(load_sample("weather")).tree_)
+    assert to_text(model.tree_) == to_text(
+        DecisionTree(algorithm="c45").fit(load_sample("weather")).tree_
+    )
     assert list(model.feature_names_in_) == ["outlook", "temperature", "humidity", "windy"]
     assert model.classes_.tolist() == ["no", "yes"] and model.tree_.schema.target == "play"
     assert model.score(X, y) == 1.0
@@ -114,10 +139,14 @@ def test_nominal_features_by_name_index_or_mask_and_unseen_categories():
 
 
 def test_missing_values_and_categorical_dtype():
-    frame = pd.DataFrame({
-        "colour": pd.Categorical(["red", "blue", None, "red", "blue", "red"], categories=["red", "blue"]),
-        "size": [1.0, np.nan, 3.0, 1.5, 2.5, np.nan],
-    })
+    frame = pd.DataFrame(
+        {
+            "colour": pd.Categorical(
+                ["red", "blue", None, "red", "blue", "red"], categories=["red", "blue"]
+            ),
+            "size": [1.0, np.nan, 3.0, 1.5, 2.5, np.nan],
+        }
+    )
     y = ["p", "q", "q", "p", "q", "p"]
     model = ArborClassifier(algorithm="c45", min_samples_leaf=1).fit(frame, y)
     assert model.tree_.schema.attributes[0].categories == ("red", "blue")
@@ -125,7 +154,14 @@ def test_missing_values_and_categorical_dtype():
     assert to_text(model.tree_) == "colour = red: p (3.6/0.6)\ncolour = blue: q (2.4)\n"
     proba = model.predict_proba(frame)
     assert np.allclose(proba[[0, 1, 2]], [[5 / 6, 1 / 6], [0, 1], [0.5, 0.5]])
-    assert model.predict(frame).tolist() == ["p", "q", "p", "p", "q", "p"]  # the tie: the first class
+    assert model.predict(frame).tolist() == [
+        "p",
+        "q",
+        "p",
+        "p",
+        "q",
+        "p",
+    ]  # the tie: the first class
 
 
 def test_labels_keep_their_type():
@@ -145,8 +181,9 @@ def test_sample_weights_count_as_repeated_rows():
     # C4.5 follows J48, which asks for enough known *rows* (not weight) before a numeric
     # split: three rows of weights 2, 2, 1 are too few where five repeated rows are not.
     weighted = ArborClassifier(algorithm="c45", prune="none").fit(X, y, sample_weight=weight)
-    repeated = ArborClassifier(algorithm="c45", prune="none").fit(np.repeat(X, weight, axis=0),
-                                                                  np.repeat(y, weight))
+    repeated = ArborClassifier(algorithm="c45", prune="none").fit(
+        np.repeat(X, weight, axis=0), np.repeat(y, weight)
+    )
     assert (weighted.get_n_leaves(), repeated.get_n_leaves()) == (6, 7)
 
 
@@ -169,16 +206,29 @@ def test_errors_are_scikit_learns_kinds():
 
 # ---------------------------------------------------------------- workflows
 
-@pytest.mark.filterwarnings("ignore::sklearn.exceptions.FitFailedWarning",
-                            "ignore:One or more of the test scores are non-finite:UserWarning")
+
+@pytest.mark.filterwarnings(
+    "ignore::sklearn.exceptions.FitFailedWarning",
+    "ignore:One or more of the test scores are non-finite:UserWarning",
+)
 def test_grid_search_over_algorithm_and_criterion():
     X, y = load_iris(return_X_y=True)
-    grid = GridSearchCV(ArborClassifier(), {"algorithm": ["cart", "c45"],
-                                            "criterion": ["gini", "entropy", "gain_ratio", "misclassification"]},
-                        cv=3, error_score=np.nan)
+    grid = GridSearchCV(
+        ArborClassifier(),
+        {
+            "algorithm": ["cart", "c45"],
+            "criterion": ["gini", "entropy", "gain_ratio", "misclassification"],
+        },
+        cv=3,
+        error_score=np.nan,
+    )
     grid.fit(X, y)
-    scores = dict(zip(map(str, grid.cv_results_["params"]), grid.cv_results_["mean_test_score"], strict=True))
-    assert np.isnan(scores[str({"algorithm": "cart", "criterion": "gain_ratio"})])  # CART splits in two
+    scores = dict(
+        zip(map(str, grid.cv_results_["params"]), grid.cv_results_["mean_test_score"], strict=True)
+    )
+    assert np.isnan(
+        scores[str({"algorithm": "cart", "criterion": "gain_ratio"})]
+    )  # CART splits in two
     assert scores[str({"algorithm": "c45", "criterion": "gain_ratio"})] == pytest.approx(0.94)
     assert grid.best_params_ == {"algorithm": "cart", "criterion": "gini"}
     assert grid.best_score_ == pytest.approx(0.9733333)
@@ -187,9 +237,13 @@ def test_grid_search_over_algorithm_and_criterion():
 def test_pipeline_with_a_column_transformer_keeps_nominal_columns():
     X, y = _weather()
     numeric, nominal = ["temperature", "humidity"], ["outlook", "windy"]
-    X = X.assign(temperature=[85, 80, 83, 70, 68, 65, 64, 72, 69, 75, 75, 72, 81, 71],
-                 humidity=[85, 90, 86, 96, 80, 70, 65, 95, 70, 80, 70, 90, 75, 91])
-    prepare = ColumnTransformer([("scale", StandardScaler(), numeric), ("keep", "passthrough", nominal)])
+    X = X.assign(
+        temperature=[85, 80, 83, 70, 68, 65, 64, 72, 69, 75, 75, 72, 81, 71],
+        humidity=[85, 90, 86, 96, 80, 70, 65, 95, 70, 80, 70, 90, 75, 91],
+    )
+    prepare = ColumnTransformer(
+        [("scale", StandardScaler(), numeric), ("keep", "passthrough", nominal)]
+    )
     prepare.set_output(transform="pandas")  # the nominal columns stay text: nominal attributes
     pipe = Pipeline([("prepare", prepare), ("tree", ArborClassifier(algorithm="c45"))]).fit(X, y)
     tree = pipe[-1].tree_
@@ -219,8 +273,13 @@ def test_pickles_and_saves_a_model_the_cli_and_window_open(tmp_path):
     assert to_text(tree) == to_text(model.tree_) and settings.algorithm == "c45"
     data = tmp_path / "weather.csv"
     load_sample("weather").frame.to_csv(data, index=False)
-    out = subprocess.run([sys.executable, "main.py", "predict", str(path), str(data), "--json"],
-                         cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "main.py", "predict", str(path), str(data), "--json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     assert json.loads(out)["predictions"] == model.predict(X).tolist()
 
 
@@ -238,6 +297,10 @@ def test_engine_imports_without_scikit_learn():
         "except ImportError as err:\n"
         "    print(err)\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == ("engine.sklearn needs scikit-learn: pip install -e '.[sklearn]' "
-                                  "(or pip install scikit-learn)")
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == (
+        "engine.sklearn needs scikit-learn: pip install -e '.[sklearn]' "
+        "(or pip install scikit-learn)"
+    )

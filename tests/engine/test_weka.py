@@ -49,7 +49,10 @@ def test_pruned_c45_equals_j48(name):
 @pytest.mark.parametrize("name", NAMES)
 def test_pruning_options_equal_j48(name):
     t = table(name)
-    for key, params in (("j48_no_raising", {"subtree_raising": False}), ("j48_c01", {"confidence": 0.1})):
+    for key, params in (
+        ("j48_no_raising", {"subtree_raising": False}),
+        ("j48_c01", {"confidence": 0.1}),
+    ):
         expected = RECORDED[name][key]
         tree = DecisionTree(algorithm="c45", **params).fit(t).tree_
         assert (tree.n_leaves, tree.n_nodes) == (expected["n_leaves"], expected["size"]), key
@@ -80,8 +83,10 @@ def test_id3_equals_weka_id3(name):
     assert model.predict(t).tolist() == RECORDED[name]["id3"]["train_predictions"]
 
 
-live = pytest.mark.skipif(not (WEKA_JAR.exists() and shutil.which("java")),
-                          reason="Weka (Debian package weka) is not installed")
+live = pytest.mark.skipif(
+    not (WEKA_JAR.exists() and shutil.which("java")),
+    reason="Weka (Debian package weka) is not installed",
+)
 
 
 @live
@@ -89,8 +94,12 @@ live = pytest.mark.skipif(not (WEKA_JAR.exists() and shutil.which("java")),
 @pytest.mark.parametrize("name", ["synth-mixed", "glass"])
 def test_live_j48_run(name, tmp_path):
     path = HERE / RECORDED[name]["arff"]
-    out = subprocess.run(["java", "-cp", str(WEKA_JAR), "weka.classifiers.trees.J48", "-t", str(path),
-                          "-no-cv"], capture_output=True, text=True, timeout=120).stdout
+    out = subprocess.run(
+        ["java", "-cp", str(WEKA_JAR), "weka.classifiers.trees.J48", "-t", str(path), "-no-cv"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    ).stdout
     leaves = int(re.search(r"Number of Leaves\s*:\s*(\d+)", out).group(1))
     size = int(re.search(r"Size of the tree\s*:\s*(\d+)", out).group(1))
     tree = DecisionTree(algorithm="c45").fit(table(name)).tree_
@@ -107,10 +116,14 @@ def test_live_j48_on_fresh_random_data(tmp_path):
 
     rng = np.random.default_rng(2024)
     n = 400
-    frame = pd.DataFrame({
-        "x": np.round(rng.normal(size=n), 2), "z": np.round(rng.uniform(0, 10, n), 1),
-        "c": rng.choice(list("pqrs"), n), "d": rng.choice(["u", "v"], n),
-    })
+    frame = pd.DataFrame(
+        {
+            "x": np.round(rng.normal(size=n), 2),
+            "z": np.round(rng.uniform(0, 10, n), 1),
+            "c": rng.choice(list("pqrs"), n),
+            "d": rng.choice(["u", "v"], n),
+        }
+    )
     score = frame.x + (frame.c == "q") - 0.2 * frame.z + rng.normal(0, 0.5, n)
     frame["y"] = np.where(score > -0.5, "hi", "lo")
     frame.loc[rng.random(n) < 0.05, "x"] = np.nan
@@ -118,8 +131,21 @@ def test_live_j48_on_fresh_random_data(tmp_path):
     path = tmp_path / "fresh.arff"
     write_table(t, path)
     for opts, prune in ((["-U"], "none"), ([], "pessimistic")):
-        out = subprocess.run(["java", "-cp", str(WEKA_JAR), "weka.classifiers.trees.J48", *opts, "-t",
-                              str(path), "-no-cv"], capture_output=True, text=True, timeout=120).stdout
+        out = subprocess.run(
+            [
+                "java",
+                "-cp",
+                str(WEKA_JAR),
+                "weka.classifiers.trees.J48",
+                *opts,
+                "-t",
+                str(path),
+                "-no-cv",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        ).stdout
         leaves = int(re.search(r"Number of Leaves\s*:\s*(\d+)", out).group(1))
         size = int(re.search(r"Size of the tree\s*:\s*(\d+)", out).group(1))
         tree = DecisionTree(algorithm="c45", prune=prune).fit(read_arff(path)).tree_

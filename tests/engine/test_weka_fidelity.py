@@ -31,8 +31,10 @@ from engine.settings import resolve
 
 HERE = Path(__file__).resolve().parents[1] / "fixtures" / "weka"
 WEKA_JAR = Path("/usr/share/java/weka.jar")
-live = pytest.mark.skipif(not (WEKA_JAR.exists() and shutil.which("java")),
-                          reason="Weka (Debian package weka) is not installed")
+live = pytest.mark.skipif(
+    not (WEKA_JAR.exists() and shutil.which("java")),
+    reason="Weka (Debian package weka) is not installed",
+)
 
 
 def weka(classifier: str, *options: str) -> str:
@@ -94,7 +96,8 @@ def test_the_56_57_58_case_prints_like_j48(compiled):
     assert root.children[0].split.threshold == 5.7
     # An unseen 5.7 goes left, as in J48 (it went right when the threshold was 5.6).
     assert DecisionTree(algorithm="c45").fit(_table(SNAP)).predict(
-        pd.DataFrame({"a": ["p"], "x": [5.7]})).tolist() == ["A"]
+        pd.DataFrame({"a": ["p"], "x": [5.7]})
+    ).tolist() == ["A"]
 
 
 THRESHOLDS = json.loads((HERE / "thresholds.json").read_text())
@@ -119,7 +122,9 @@ def test_live_j48_snaps_thresholds_as_we_do(tmp_path):
     # Three of the generated tables, made afresh (record_thresholds.py's generator) for J48 now.
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location("record_thresholds", HERE / "record_thresholds.py")
+    spec = importlib.util.spec_from_file_location(
+        "record_thresholds", HERE / "record_thresholds.py"
+    )
     recorder = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(recorder)
     table_text = recorder.table_text
@@ -179,14 +184,18 @@ def test_an_exact_category_wins_over_one_that_matches_without_spaces():
 
 def test_string_attributes_load_as_nominal_with_a_note(tmp_path, capsys):
     path = tmp_path / "texts.arff"
-    path.write_text("@relation t\n@attribute s string\n@attribute c {p,q}\n@data\n"
-                    "' hello ',p\nbye,q\n' hello ',p\n'good day',q\n")
+    path.write_text(
+        "@relation t\n@attribute s string\n@attribute c {p,q}\n@data\n"
+        "' hello ',p\nbye,q\n' hello ',p\n'good day',q\n"
+    )
     table = read_arff(path)
     assert list(table.frame["s"].cat.categories) == [" hello ", "bye", "good day"]
-    assert table.notes == ("texts.arff: string attribute(s) 's' (3 different texts) read as "
-                           "nominal, one category per text (Weka's J48 and Id3 refuse string "
-                           "attributes): mark a free-text column ignored, or turn its words into "
-                           "attributes first (e.g. Weka's StringToWordVector)",)
+    assert table.notes == (
+        "texts.arff: string attribute(s) 's' (3 different texts) read as "
+        "nominal, one category per text (Weka's J48 and Id3 refuse string "
+        "attributes): mark a free-text column ignored, or turn its words into "
+        "attributes first (e.g. Weka's StringToWordVector)",
+    )
     model = DecisionTree(algorithm="id3").fit(table)
     assert model.tree_.n_leaves == 3 and model.notes_[0] == table.notes[0]
     from cli.main import main
@@ -204,9 +213,15 @@ def test_live_id3_on_quoted_spaces_and_string_refusal(tmp_path):
     out = weka("Id3", "-t", str(path), "-no-cv")
     assert out.split("Id3\n", 1)[1].split("\nTime taken")[0].strip() == SPACES_ID3
     texts = tmp_path / "texts.arff"
-    texts.write_text("@relation t\n@attribute s string\n@attribute c {p,q}\n@data\nhello,p\nbye,q\n")
-    refused = subprocess.run(["java", "-cp", str(WEKA_JAR), "weka.classifiers.trees.J48", "-t",
-                              str(texts), "-no-cv"], capture_output=True, text=True, timeout=120)
+    texts.write_text(
+        "@relation t\n@attribute s string\n@attribute c {p,q}\n@data\nhello,p\nbye,q\n"
+    )
+    refused = subprocess.run(
+        ["java", "-cp", str(WEKA_JAR), "weka.classifiers.trees.J48", "-t", str(texts), "-no-cv"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert "Cannot handle string attributes" in refused.stdout + refused.stderr
 
 
@@ -227,18 +242,24 @@ def test_java_random_draws_as_java_does():
         assert next_ints(case["seed"], np.array(case["bounds"])).tolist() == case["values"]
 
 
-@pytest.mark.parametrize("case", FOLDS["cases"], ids=lambda c: f"{c['data']}-x{c['folds']}-s{c['seed']}")
+@pytest.mark.parametrize(
+    "case", FOLDS["cases"], ids=lambda c: f"{c['data']}-x{c['folds']}-s{c['seed']}"
+)
 def test_folds_are_wekas(case):
     table = _weka_table(case["data"])
     regression = case["data"] == "regression"
     data = encode(table, "regression" if regression else "classification")
-    folds = weka_folds(None if regression else data.y, data.n_rows, case["folds"], case["seed"],
-                       data.unlabelled)
+    folds = weka_folds(
+        None if regression else data.y, data.n_rows, case["folds"], case["seed"], data.unlabelled
+    )
     # Weka's rows are the file's; ours, the rows with a class (a file's rows without one
     # are dealt by Weka too, then neither trained on nor scored).
     unlabelled = data.unlabelled if data.unlabelled is not None else np.zeros(0, dtype=int)
     labelled = np.setdiff1d(np.arange(data.n_rows + len(unlabelled)), unlabelled)
-    expected = [np.searchsorted(labelled, np.intersect1d(rows, labelled)).tolist() for rows in case["test_rows"]]
+    expected = [
+        np.searchsorted(labelled, np.intersect1d(rows, labelled)).tolist()
+        for rows in case["test_rows"]
+    ]
     assert [f.tolist() for f in folds] == expected
 
 
@@ -263,8 +284,16 @@ def test_rows_without_a_class_are_dealt_into_wekas_folds(prune, folds, seed, fla
 @pytest.mark.weka
 @pytest.mark.parametrize("prune, folds, seed, flags, correct", J48_MISSING_CLASS)
 def test_j48_still_counts_what_was_recorded_without_a_class(prune, folds, seed, flags, correct):
-    out = weka("J48", "-t", str(HERE / "data" / "synth-missing-class.arff"), "-x", str(folds),
-               "-s", str(seed), *flags)
+    out = weka(
+        "J48",
+        "-t",
+        str(HERE / "data" / "synth-missing-class.arff"),
+        "-x",
+        str(folds),
+        "-s",
+        str(seed),
+        *flags,
+    )
     cv = out.split("=== Stratified cross-validation ===")[1]
     assert re.search(r"Correctly Classified Instances\s+(\d+)", cv).group(1) == str(correct)
 

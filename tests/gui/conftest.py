@@ -14,9 +14,17 @@ class FakeDialogs:
     def __init__(self):
         self.errors: list[tuple[str, str]] = []
         self.infos: list[str] = []
-        self.replies: dict[str, list] = {"ask_unsaved": [], "ask_yes_no": [], "open_path": [],
-                                          "save_path": [], "ask_text": [], "ask_replace_or_queue": []}
-        self.asked: list[tuple[str, tuple]] = []  # questions that offer choices, with what they said
+        self.replies: dict[str, list] = {
+            "ask_unsaved": [],
+            "ask_yes_no": [],
+            "open_path": [],
+            "save_path": [],
+            "ask_text": [],
+            "ask_replace_or_queue": [],
+        }
+        self.asked: list[
+            tuple[str, tuple]
+        ] = []  # questions that offer choices, with what they said
 
     def _reply(self, name, default=None):
         queue = self.replies[name]
@@ -77,7 +85,9 @@ def window(qtbot, settings):
 def train_and_wait(qtbot, win, timeout=60000):
     job = win.train()
     assert job is not None, win.dialogs.errors
-    with qtbot.waitSignal(win.controller.runner.busy_changed, timeout=timeout, check_params_cb=lambda busy: not busy):
+    with qtbot.waitSignal(
+        win.controller.runner.busy_changed, timeout=timeout, check_params_cb=lambda busy: not busy
+    ):
         pass
     qtbot.waitUntil(lambda: job.done, timeout=timeout)
     return job

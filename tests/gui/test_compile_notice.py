@@ -15,15 +15,27 @@ def _tell_from_another_thread(notice):
 def test_the_status_bar_shows_the_compilation_and_then_that_it_is_ready(qtbot, window):
     label = window.compile_notice
     assert label.isHidden()
-    _tell_from_another_thread(kernels.Notice(
-        "compiling", "compiling the fast split search for this machine, once (about a minute); "
-                     "until then bigger fits wait for it", expected=60.0))
+    _tell_from_another_thread(
+        kernels.Notice(
+            "compiling",
+            "compiling the fast split search for this machine, once (about a minute); "
+            "until then bigger fits wait for it",
+            expected=60.0,
+        )
+    )
     qtbot.waitUntil(lambda: not label.isHidden())
-    assert label.text().startswith("Compiling the fast split search for this machine, once (about a minute)")
+    assert label.text().startswith(
+        "Compiling the fast split search for this machine, once (about a minute)"
+    )
     assert "python main.py compile" in label.toolTip()
     assert label.parent() is not None and window.statusBar().isAncestorOf(label)
-    _tell_from_another_thread(kernels.Notice("ready", "the fast split search is compiled (52 s); "
-                                                      "fits use it from now on", seconds=52.0))
+    _tell_from_another_thread(
+        kernels.Notice(
+            "ready",
+            "the fast split search is compiled (52 s); fits use it from now on",
+            seconds=52.0,
+        )
+    )
     qtbot.waitUntil(lambda: label.text().startswith("The fast split search is compiled (52 s)"))
     label._hide_later.timeout.emit()  # instead of waiting ten seconds
     assert label.isHidden()

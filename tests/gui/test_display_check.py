@@ -37,14 +37,18 @@ def fake_ldd(monkeypatch, listing):
 
 def test_no_display_is_one_line_and_exit_2():
     linux = "linux"
-    assert display_problem({}, linux) == "there is no display to open the window on (DISPLAY is not set)"
+    assert (
+        display_problem({}, linux)
+        == "there is no display to open the window on (DISPLAY is not set)"
+    )
     assert display_problem({"DISPLAY": ":987"}, linux) == "there is no X server on display :987"
     assert display_problem({"QT_QPA_PLATFORM": "offscreen"}, linux) is None
     assert display_problem({"WAYLAND_DISPLAY": "wayland-0"}, linux) is None
     assert display_problem({}, "win32") is None
     env = {"PATH": "/usr/bin:/bin", "HOME": str(Path.home())}
-    done = subprocess.run([sys.executable, "main.py"], cwd=ROOT, env=env, capture_output=True,
-                          text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "main.py"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and "no display" in done.stderr
 
@@ -52,7 +56,9 @@ def test_no_display_is_one_line_and_exit_2():
 def test_the_package_list_gives_each_package_what_qt_loads_from_it():
     lines = package_lines()
     names = [package for package, _ in lines]
-    assert len(names) == len(set(names)) and all(re.fullmatch(r"[a-z0-9][a-z0-9.+-]+", n) for n in names)
+    assert len(names) == len(set(names)) and all(
+        re.fullmatch(r"[a-z0-9][a-z0-9.+-]+", n) for n in names
+    )
     for package, provides in lines:
         assert provides, package
         if package.startswith("fonts-"):
@@ -71,8 +77,11 @@ def test_every_system_library_of_the_xcb_plugin_and_the_qt_it_loads_is_listed():
     if plugin is None:
         pytest.skip("PySide6 has no xcb platform plugin here")
     qt = plugin.parents[2]
-    todo = [plugin, *sorted((qt / "plugins" / "xcbglintegrations").glob("*.so")),
-            *(qt / "lib" / f"libQt6{name}.so.6" for name in ("Widgets", "Svg"))]
+    todo = [
+        plugin,
+        *sorted((qt / "plugins" / "xcbglintegrations").glob("*.so")),
+        *(qt / "lib" / f"libQt6{name}.so.6" for name in ("Widgets", "Svg")),
+    ]
     system, seen = set(), set()
     while todo:
         for name in needed_libraries(todo.pop()):
@@ -90,9 +99,17 @@ def test_every_system_library_of_the_xcb_plugin_and_the_qt_it_loads_is_listed():
 def test_the_install_line_in_the_header_gives_exactly_the_package_names():
     text = PACKAGES.read_text(encoding="utf-8")
     assert f"#   {INSTALL}\n" in text
-    words = INSTALL.removeprefix("sudo apt-get install ")  # split by the shell, as apt-get gets them
-    done = subprocess.run(["bash", "-c", f"printf '%s\\n' {words}"], cwd=ROOT, capture_output=True,
-                          text=True, timeout=30, check=True)
+    words = INSTALL.removeprefix(
+        "sudo apt-get install "
+    )  # split by the shell, as apt-get gets them
+    done = subprocess.run(
+        ["bash", "-c", f"printf '%s\\n' {words}"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=True,
+    )
     assert done.stdout.split("\n")[:-1] == [package for package, _ in package_lines()]
 
 
@@ -100,7 +117,8 @@ def test_every_missing_library_is_named_with_its_package(monkeypatch):
     asked = fake_ldd(monkeypatch, LDD_TWO_MISSING)
     assert display_problem(REMOTE, "linux") == (
         "Qt needs system libraries that are missing: libxcb-icccm.so.4, libxcb-keysyms.so.1 "
-        "(on Debian or Ubuntu: sudo apt-get install libxcb-icccm4 libxcb-keysyms1)")
+        "(on Debian or Ubuntu: sudo apt-get install libxcb-icccm4 libxcb-keysyms1)"
+    )
     assert asked == [Path("/x/libqxcb.so")]
 
 
@@ -108,9 +126,12 @@ def test_a_library_the_list_does_not_know_is_named_too(monkeypatch):
     fake_ldd(monkeypatch, "\tlibxcb-icccm.so.4 => not found\n\tlibnew.so.9 => not found\n")
     assert display_problem(REMOTE, "linux") == (
         "Qt needs system libraries that are missing: libxcb-icccm.so.4, libnew.so.9 "
-        "(on Debian or Ubuntu: sudo apt-get install libxcb-icccm4)")
+        "(on Debian or Ubuntu: sudo apt-get install libxcb-icccm4)"
+    )
     fake_ldd(monkeypatch, "\tlibnew.so.9 => not found\n")
-    assert display_problem(REMOTE, "linux") == "Qt needs a system library that is missing: libnew.so.9"
+    assert (
+        display_problem(REMOTE, "linux") == "Qt needs a system library that is missing: libnew.so.9"
+    )
 
 
 def test_nothing_missing_is_no_problem(monkeypatch):
@@ -129,12 +150,16 @@ def test_without_ldd_the_plugins_needed_libraries_are_loaded_one_by_one(monkeypa
     assert display_check.run_ldd(plugin) is None
     absent = {"libxcb-icccm.so.4", "libxcb-keysyms.so.1"}
     tried = []
-    monkeypatch.setattr(display_check, "load_error",
-                        lambda name: tried.append(name) or (name if name in absent else None))
+    monkeypatch.setattr(
+        display_check,
+        "load_error",
+        lambda name: tried.append(name) or (name if name in absent else None),
+    )
     assert missing_libraries(plugin) == ["libxcb-icccm.so.4", "libxcb-keysyms.so.1"]
     assert display_problem(REMOTE, "linux") == (
         "Qt needs system libraries that are missing: libxcb-icccm.so.4, libxcb-keysyms.so.1 "
-        "(on Debian or Ubuntu: sudo apt-get install libxcb-icccm4 libxcb-keysyms1)")
+        "(on Debian or Ubuntu: sudo apt-get install libxcb-icccm4 libxcb-keysyms1)"
+    )
     assert "libxcb.so.1" in tried and "libdbus-1.so.3" in tried  # through Qt's own libraries
     assert not any(name.startswith("libQt6") for name in tried)  # those come with PySide6
 
@@ -159,9 +184,17 @@ def test_needed_libraries_reads_elf_files_and_nothing_else(tmp_path):
 
 
 def test_the_check_loads_no_qt():
-    code = ("import sys; from gui.display_check import display_problem as p; "
-            "p({'DISPLAY': 'otherhost:0'}, 'linux'); "
-            "print(sorted(m for m in sys.modules if m.startswith(('PySide6', 'shiboken6'))))")
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
-                          timeout=60, check=True)
+    code = (
+        "import sys; from gui.display_check import display_problem as p; "
+        "p({'DISPLAY': 'otherhost:0'}, 'linux'); "
+        "print(sorted(m for m in sys.modules if m.startswith(('PySide6', 'shiboken6'))))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
     assert done.stdout == "[]\n"

@@ -24,8 +24,10 @@ def test_the_shortcuts_dialog_lists_every_action_with_a_shortcut_once(qtbot, win
     for spec in ACTIONS:
         keys = [QKeySequence(s).toString(NATIVE) for s in spec.shortcuts]
         if any(keys):
-            expected[spec.text.replace("&", "").replace("…", "").strip()] = (", ".join(k for k in keys if k),
-                                                                            spec.tip)
+            expected[spec.text.replace("&", "").replace("…", "").strip()] = (
+                ", ".join(k for k in keys if k),
+                spec.tip,
+            )
     assert len(rows) == len({name for name, _, _ in rows})  # no duplicates
     assert {name: (keys, tip) for name, keys, tip in rows} == expected
     # The keys shown are the ones the window's actions are bound to.
@@ -42,14 +44,19 @@ def test_help_has_the_guide_the_shortcuts_and_about(window):
     titles = [a.text() for a in window.menuBar().actions()]
     help_menu = window.menuBar().actions()[titles.index("&Help")].menu()
     assert [a.text() for a in help_menu.actions() if not a.isSeparator()] == [
-        "&User guide", "&Keyboard shortcuts", "&About Arbor"]
+        "&User guide",
+        "&Keyboard shortcuts",
+        "&About Arbor",
+    ]
 
 
 def test_f1_opens_the_user_guide(qtbot, window, monkeypatch):
     import gui.help
 
     opened = []
-    monkeypatch.setattr(gui.help.QDesktopServices, "openUrl", lambda url: opened.append(url) or True)
+    monkeypatch.setattr(
+        gui.help.QDesktopServices, "openUrl", lambda url: opened.append(url) or True
+    )
     assert [k.toString(NATIVE) for k in window.act["guide"].shortcuts()] == ["F1"]
     window.act["guide"].trigger()
     assert len(opened) == 1 and opened[0].isLocalFile()
@@ -59,11 +66,15 @@ def test_f1_opens_the_user_guide(qtbot, window, monkeypatch):
     assert window.dialogs.infos == []
 
 
-def test_without_the_guide_at_hand_the_window_says_where_it_is(qtbot, window, monkeypatch, tmp_path):
+def test_without_the_guide_at_hand_the_window_says_where_it_is(
+    qtbot, window, monkeypatch, tmp_path
+):
     import gui.help
 
     opened = []
-    monkeypatch.setattr(gui.help.QDesktopServices, "openUrl", lambda url: opened.append(url) or True)
+    monkeypatch.setattr(
+        gui.help.QDesktopServices, "openUrl", lambda url: opened.append(url) or True
+    )
     monkeypatch.setattr(gui.help, "GUIDE", tmp_path / "docs" / "window.md")
     window.act["guide"].trigger()
     assert opened == []
@@ -80,6 +91,7 @@ def asked(monkeypatch):
         def static(parent, title, directory="", filters="", *rest, **kwargs):
             calls.append((which, title, directory))
             return (answers.pop(0) if answers else "", "")
+
         return staticmethod(static)
 
     monkeypatch.setattr(QFileDialog, "getOpenFileName", ask("open"))
@@ -107,13 +119,17 @@ def credit(window, tmp_path):
     folder = tmp_path / "data"
     folder.mkdir()
     path = folder / "credit-g.arff"
-    path.write_bytes((Path(__file__).parents[2] / "resources" / "datasets" / "weather.arff").read_bytes())
+    path.write_bytes(
+        (Path(__file__).parents[2] / "resources" / "datasets" / "weather.arff").read_bytes()
+    )
     assert window.files.open_path(str(path), confirmed=True)
     window.dialogs = FileDialogs(window)
     return window, folder
 
 
-def test_open_and_test_file_dialogs_start_in_the_data_folder(qtbot, credit, asked, monkeypatch, tmp_path):
+def test_open_and_test_file_dialogs_start_in_the_data_folder(
+    qtbot, credit, asked, monkeypatch, tmp_path
+):
     window, folder = credit
     calls, _ = asked
     monkeypatch.chdir(tmp_path)  # not the working folder
@@ -140,8 +156,16 @@ def test_save_dialogs_suggest_names_after_the_data_file(qtbot, credit, asked):
     assert all(which == "save" for which, _, _ in calls)
     assert {p.parent for p in suggested} == {folder}
     assert [p.name for p in suggested] == [
-        "credit-g.arbor", "credit-g.arff", "credit-g.png", "credit-g-slide.png", "credit-g-rules.txt",
-        "credit-g_tree.py", "credit-g.pmml", "credit-g.dot", "credit-g-model.json"]
+        "credit-g.arbor",
+        "credit-g.arff",
+        "credit-g.png",
+        "credit-g-slide.png",
+        "credit-g-rules.txt",
+        "credit-g_tree.py",
+        "credit-g.pmml",
+        "credit-g.dot",
+        "credit-g-model.json",
+    ]
     assert window.dialogs.errors == []
 
 
@@ -187,8 +211,13 @@ def test_whole_counts_show_as_integers_and_fractions_stay(qtbot, window, tmp_pat
 
     rng = np.random.default_rng(1)
     n = 60
-    frame = pd.DataFrame({"a": rng.choice(["x", "y", "z"], n), "b": rng.integers(0, 5, n).astype(float),
-                          "c": rng.choice(["p", "q"], n)})
+    frame = pd.DataFrame(
+        {
+            "a": rng.choice(["x", "y", "z"], n),
+            "b": rng.integers(0, 5, n).astype(float),
+            "c": rng.choice(["p", "q"], n),
+        }
+    )
     frame["class"] = np.where((frame.a == "x") | (frame.b > 2), "good", "bad")
     frame.loc[rng.choice(n, 10, replace=False), "a"] = np.nan
     frame.loc[rng.choice(n, 8, replace=False), "b"] = np.nan
@@ -212,8 +241,11 @@ def test_whole_counts_show_as_integers_and_fractions_stay(qtbot, window, tmp_pat
                 texts.append(widget.toPlainText())
             elif isinstance(widget, QAbstractItemView) and widget.model() is not None:
                 model = widget.model()
-                texts += [str(model.index(r, c).data()) for r in range(min(model.rowCount(), 30))
-                          for c in range(model.columnCount())]
+                texts += [
+                    str(model.index(r, c).data())
+                    for r in range(min(model.rowCount(), 30))
+                    for c in range(model.columnCount())
+                ]
         whole_as_float = [t for t in texts if re.search(r"(?<![\d.])\d+\.0(?![\d%])", t or "")]
         assert whole_as_float == [], node.id
 
@@ -221,10 +253,16 @@ def test_whole_counts_show_as_integers_and_fractions_stay(qtbot, window, tmp_pat
 def test_large_dataset_dialogs_start_in_the_data_folder(credit, monkeypatch):
     window, folder = credit
     seen = []
-    monkeypatch.setattr(QFileDialog, "getOpenFileName",
-                        staticmethod(lambda parent, title, directory="", *a: seen.append(directory) or ("", "")))
-    monkeypatch.setattr(QFileDialog, "getExistingDirectory",
-                        staticmethod(lambda parent, title, directory="", *a: seen.append(directory) or ""))
+    monkeypatch.setattr(
+        QFileDialog,
+        "getOpenFileName",
+        staticmethod(lambda parent, title, directory="", *a: seen.append(directory) or ("", "")),
+    )
+    monkeypatch.setattr(
+        QFileDialog,
+        "getExistingDirectory",
+        staticmethod(lambda parent, title, directory="", *a: seen.append(directory) or ""),
+    )
     window.large.open_dialog()
     window.large.open_folder_dialog()
     assert seen == [str(folder)] * 2
@@ -233,5 +271,7 @@ def test_large_dataset_dialogs_start_in_the_data_folder(credit, monkeypatch):
 def test_every_part_and_command_the_actions_reach_is_on_the_window(window):
     from gui.actions import Window
 
-    reached = set(Window.__annotations__) | {name for name in vars(Window) if not name.startswith("_")}
+    reached = set(Window.__annotations__) | {
+        name for name in vars(Window) if not name.startswith("_")
+    }
     assert reached and not [name for name in sorted(reached) if not hasattr(window, name)]

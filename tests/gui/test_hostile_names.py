@@ -27,10 +27,20 @@ MARKUP = (IMG_COLUMN, BOLD_COLUMN, TARGET, "<b>sunny</b>", "<img src=y>", "<i>ye
 
 
 def hostile_csv(tmp_path):
-    rows = [("<b>sunny</b>", 85, "no"), ("<b>sunny</b>", 80, "no"), ("<img src=y>", 83, "<i>yes</i>"),
-            ("rain&co", 70, "<i>yes</i>"), ("rain&co", 68, "<i>yes</i>"), ("rain&co", 65, "no"),
-            ("<img src=y>", 64, "<i>yes</i>"), ("<b>sunny</b>", 72, "no"), ("<b>sunny</b>", 69, "<i>yes</i>"),
-            ("rain&co", 75, "<i>yes</i>"), ("<b>sunny</b>", 75, "<i>yes</i>"), ("<img src=y>", 72, "<i>yes</i>")]
+    rows = [
+        ("<b>sunny</b>", 85, "no"),
+        ("<b>sunny</b>", 80, "no"),
+        ("<img src=y>", 83, "<i>yes</i>"),
+        ("rain&co", 70, "<i>yes</i>"),
+        ("rain&co", 68, "<i>yes</i>"),
+        ("rain&co", 65, "no"),
+        ("<img src=y>", 64, "<i>yes</i>"),
+        ("<b>sunny</b>", 72, "no"),
+        ("<b>sunny</b>", 69, "<i>yes</i>"),
+        ("rain&co", 75, "<i>yes</i>"),
+        ("<b>sunny</b>", 75, "<i>yes</i>"),
+        ("<img src=y>", 72, "<i>yes</i>"),
+    ]
     path = tmp_path / "hostile.csv"
     lines = [f'"{IMG_COLUMN}",{BOLD_COLUMN},{TARGET}'] + [f"{a},{t},{c}" for a, t, c in rows]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -56,8 +66,10 @@ def item_view_tips(view: QAbstractItemView, limit: int = 200):
     for row in range(min(model.rowCount(), limit)):
         for col in range(min(model.columnCount(), 50)):
             yield str(model.data(model.index(row, col), Qt.ItemDataRole.ToolTipRole) or "")
-    for orientation, count in ((Qt.Orientation.Horizontal, model.columnCount()),
-                               (Qt.Orientation.Vertical, model.rowCount())):
+    for orientation, count in (
+        (Qt.Orientation.Horizontal, model.columnCount()),
+        (Qt.Orientation.Vertical, model.rowCount()),
+    ):
         for section in range(min(count, 50)):
             yield str(model.headerData(section, orientation, Qt.ItemDataRole.ToolTipRole) or "")
 
@@ -77,10 +89,18 @@ def offenders(win) -> list[str]:
                 tip = str(widget.itemData(k, Qt.ItemDataRole.ToolTipRole) or "")
                 if markup_shown(tip):
                     found.append(f"item tooltip of {name}: {tip!r}")
-        if isinstance(widget, QAbstractItemView) and not isinstance(widget, QHeaderView):  # its view's
-            found += [f"item tooltip in {name}: {t!r}" for t in item_view_tips(widget) if markup_shown(t)]
+        if isinstance(widget, QAbstractItemView) and not isinstance(
+            widget, QHeaderView
+        ):  # its view's
+            found += [
+                f"item tooltip in {name}: {t!r}" for t in item_view_tips(widget) if markup_shown(t)
+            ]
         if isinstance(widget, QGraphicsView) and widget.scene() is not None:
-            found += [f"canvas tooltip: {i.toolTip()!r}" for i in widget.scene().items() if markup_shown(i.toolTip())]
+            found += [
+                f"canvas tooltip: {i.toolTip()!r}"
+                for i in widget.scene().items()
+                if markup_shown(i.toolTip())
+            ]
     for action in win.findChildren(QAction):
         if markup_shown(action.toolTip()):
             found.append(f"action tooltip: {action.toolTip()!r}")
@@ -97,7 +117,13 @@ def shown_as(tip: str) -> str:
 
 
 def test_plain_tip_shows_the_text_as_it_is(qtbot):
-    for text in (IMG_COLUMN, f"rule: {BOLD_COLUMN} = a & b", "two\nlines <i>x</i>", "plain", "&lt;b&gt;"):
+    for text in (
+        IMG_COLUMN,
+        f"rule: {BOLD_COLUMN} = a & b",
+        "two\nlines <i>x</i>",
+        "plain",
+        "&lt;b&gt;",
+    ):
         assert shown_as(plain_tip(text)) == text
     assert plain_tip("no markup here") == "no markup here"
 
@@ -155,15 +181,18 @@ def test_hostile_names_and_values_are_text_everywhere(qtbot, window, tmp_path):
 
 def test_save_table_as_xlsx_keeps_formula_like_values_as_text(qtbot, window, tmp_path):
     path = tmp_path / "f.csv"
-    path.write_text('"=cmd|\' /C calc\'!A0",play\n=1+1,yes\n@SUM(A1),no\n#N/A,yes\n"=x",no\n',
-                    encoding="utf-8")
+    path.write_text(
+        '"=cmd|\' /C calc\'!A0",play\n=1+1,yes\n@SUM(A1),no\n#N/A,yes\n"=x",no\n', encoding="utf-8"
+    )
     assert window.files.open_path(str(path), confirmed=True), window.dialogs.errors
     before = window.doc.snapshot()
     target = tmp_path / "saved.xlsx"
     window.dialogs.replies["save_path"].append(str(target))
     assert window.files.save_as(), window.dialogs.errors
     with zipfile.ZipFile(target) as book:
-        sheets = "".join(book.read(n).decode() for n in book.namelist() if n.startswith("xl/worksheets/"))
+        sheets = "".join(
+            book.read(n).decode() for n in book.namelist() if n.startswith("xl/worksheets/")
+        )
     assert "<f>" not in sheets and "<f " not in sheets
     back = read_table(target)
     assert not back.notes, back.notes

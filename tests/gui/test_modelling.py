@@ -34,8 +34,9 @@ def test_split_on_a_chosen_attribute_then_undo(qtbot, window):
 
 def test_grow_make_leaf_and_grow_one_level(qtbot, window):
     _stump(qtbot, window)
-    window.controller.settings = window.controller.settings.__class__(**{**window.controller.settings.__dict__,
-                                                            "max_depth": None})
+    window.controller.settings = window.controller.settings.__class__(
+        **{**window.controller.settings.__dict__, "max_depth": None}
+    )
     window.modelling.grow(0, levels=1)
     assert window.controller.tree.depth == 1 and window.controller.tree.n_leaves == 3
     window.modelling.grow(0)
@@ -63,7 +64,9 @@ def test_typed_threshold_split(qtbot, window):
 def test_step_through_id3_on_weather(qtbot, window):
     window.config.algorithm.set_value("id3")
     order = []
-    window.growth.step_taken.connect(lambda tree, node: order.append(attribute_name(tree, tree.node(node))))
+    window.growth.step_taken.connect(
+        lambda tree, node: order.append(attribute_name(tree, tree.node(node)))
+    )
     while window.growth.step():
         pass
     assert order == ["outlook", "humidity", "windy"]
@@ -150,7 +153,9 @@ def test_a_compiled_tree_is_inspected_edited_and_undone_like_any_other(qtbot, wi
     assert type(node) is ArrayNode and not node.is_leaf
     window.canvas.select_node(1)
     text = window.inspector.text()
-    assert f"Rule: {condition(tree, tree.root, 0)}" in _shown(text)  # "x0 <= ..." is text, not a tag
+    assert f"Rule: {condition(tree, tree.root, 0)}" in _shown(
+        text
+    )  # "x0 <= ..." is text, not a tag
     assert _shown(tooltip(tree, 1)).startswith(condition(tree, tree.root, 0))
     counts = [int(round(c)) for c in node.distribution]
     assert all(f"<td align=right>{c}</td>" in text for c in counts)
@@ -160,7 +165,10 @@ def test_a_compiled_tree_is_inspected_edited_and_undone_like_any_other(qtbot, wi
     assert type(leaf) is Node and leaf.is_leaf and leaf.weight == node.weight
     assert list(leaf.distribution) == list(node.distribution)
     window.doc.undo_stack.undo()
-    assert not window.controller.tree.node(1).is_leaf and window.controller.tree.n_nodes == tree.n_nodes
+    assert (
+        not window.controller.tree.node(1).is_leaf
+        and window.controller.tree.n_nodes == tree.n_nodes
+    )
 
 
 def _shown(html: str) -> str:

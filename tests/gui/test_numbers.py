@@ -21,15 +21,24 @@ def _trained(qtbot, window, **options):
 def test_figures_are_labelled_with_how_they_were_measured(qtbot, window):
     c = _trained(qtbot, window)
     text = window.results.text()
-    for label in ("Training set", "10-fold cross-validation", "0-R: predict yes", "1-R: on outlook",
-                  "± is the standard deviation of the accuracy over the 10 folds",
-                  "each fold tests 1 or 2 rows"):
+    for label in (
+        "Training set",
+        "10-fold cross-validation",
+        "0-R: predict yes",
+        "1-R: on outlook",
+        "± is the standard deviation of the accuracy over the 10 folds",
+        "each fold tests 1 or 2 rows",
+    ):
         assert label in text, label
     cv = c.figures.cv
     assert cv.tree.accuracy == pytest.approx(6 / 14)  # 42.86%, as J48 -x 10 would not say: 14 rows
     assert "42.86% ± 47.14" in text and "64.29%" in text
     caption = window.results.confusion.caption.text()
-    assert "10-fold cross-validation" in caption and "rows: actual" in caption and "columns: predicted" in caption
+    assert (
+        "10-fold cross-validation" in caption
+        and "rows: actual" in caption
+        and "columns: predicted" in caption
+    )
 
 
 def test_results_are_marked_out_of_date_until_retrained(qtbot, window):
@@ -56,16 +65,22 @@ def test_a_pruned_tree_gets_its_own_figures_and_its_cross_validation(qtbot, wind
     tree, alpha = c.tree, float(window.pruning.alphas[window.pruning.slider.value()])
     assert c.origin == PRUNED and tree.n_leaves < trained.n_leaves
     assert c.figures.training.tree.accuracy == evaluate_tree(tree, data).accuracy
-    assert c.figures.cv is None and window.results.cv_button.isVisible() is window.results.isVisible()
+    assert (
+        c.figures.cv is None and window.results.cv_button.isVisible() is window.results.isVisible()
+    )
     assert f"pruned at alpha = {alpha:.4g}" in window.results.text()
     job = c.cross_validate_tree()
     qtbot.waitUntil(lambda: job.done, timeout=60000)
     qtbot.waitUntil(lambda: c.figures.cv is not None)
-    expected = cross_validate(data, replace(settings, prune="cost-complexity", alpha=alpha, cv_alpha=None), 10, 1)
+    expected = cross_validate(
+        data, replace(settings, prune="cost-complexity", alpha=alpha, cv_alpha=None), 10, 1
+    )
     assert c.figures.cv.tree.accuracy == expected.accuracy
     assert c.figures.cv.refit == "options"
     assert "10-fold cross-validation" in window.results.text()
-    window.pruning.slider.setValue(0)  # back to the full tree, and to the pruned one: its CV is kept
+    window.pruning.slider.setValue(
+        0
+    )  # back to the full tree, and to the pruned one: its CV is kept
     window.pruning.slider.setValue(window.pruning.slider.maximum() - 2)
     assert c.figures.cv is not None and c.figures.cv.tree.accuracy == expected.accuracy
 
@@ -83,7 +98,9 @@ def test_a_hand_edit_gets_training_figures_and_a_structure_cross_validation(qtbo
     c = _trained(qtbot, window, algorithm="id3", cv_folds=0)
     window.modelling.make_leaf(1)
     assert c.origin == EDITED and c.recipe is None
-    assert c.figures.training.tree.accuracy == pytest.approx(12 / 14)  # sunny a leaf "no": 2 of 5 wrong
+    assert c.figures.training.tree.accuracy == pytest.approx(
+        12 / 14
+    )  # sunny a leaf "no": 2 of 5 wrong
     job = c.cross_validate_tree()
     qtbot.waitUntil(lambda: job.done, timeout=60000)
     qtbot.waitUntil(lambda: c.figures.cv is not None)

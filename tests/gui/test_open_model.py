@@ -49,7 +49,11 @@ def test_a_broken_model_file_is_one_message(window, tmp_path):
 
 def test_an_arff_string_attribute_is_noted_when_opened(window, tmp_path):
     path = tmp_path / "texts.arff"
-    path.write_text("@relation t\n@attribute s string\n@attribute c {p,q}\n@data\n' hello ',p\nbye,q\n")
+    path.write_text(
+        "@relation t\n@attribute s string\n@attribute c {p,q}\n@data\n' hello ',p\nbye,q\n"
+    )
     assert window.files.open_path(str(path), confirmed=True), window.dialogs.errors
-    assert "string attribute(s) 's' (2 different texts) read as nominal" in window.status_label.text()
+    assert (
+        "string attribute(s) 's' (2 different texts) read as nominal" in window.status_label.text()
+    )
     assert window.doc.frame["s"].tolist() == [" hello ", "bye"]  # the quoted spaces are kept

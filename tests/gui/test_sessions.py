@@ -62,15 +62,23 @@ def test_train_again_while_the_same_training_runs_does_nothing_but_say_so(qtbot,
     for _ in range(5):
         assert win.train() is None
     assert len(gate.started) == 1 and not win.dialogs.asked
-    assert messages == ["Already training with these options on this table: its tree appears when it is "
-                        "done (Esc cancels it)"] * 5
+    assert (
+        messages
+        == [
+            "Already training with these options on this table: its tree appears when it is "
+            "done (Esc cancels it)"
+        ]
+        * 5
+    )
     assert win.status_label.text() == messages[-1]
     gate.set()
     _idle(qtbot, win, 1)
     assert first.done and win.controller.tree is not None and len(win.controller.runs) == 1
 
 
-def test_other_settings_while_training_can_be_queued_and_the_status_bar_shows_the_queue(qtbot, window, gate):
+def test_other_settings_while_training_can_be_queued_and_the_status_bar_shows_the_queue(
+    qtbot, window, gate
+):
     win = window
     win.train()
     _set_depth(win, 1)
@@ -101,7 +109,9 @@ def test_replace_cancels_the_running_training_and_starts_the_new_one(qtbot, wind
     qtbot.waitUntil(lambda: first.done, timeout=10000)
     gate.set()
     _idle(qtbot, win, 1)
-    assert [run.settings.max_depth for run in win.controller.runs] == [1]  # the first never finished
+    assert [run.settings.max_depth for run in win.controller.runs] == [
+        1
+    ]  # the first never finished
 
 
 def test_declining_leaves_the_running_training_alone(qtbot, window, gate):
@@ -258,10 +268,20 @@ def test_undo_keeps_the_newest_hundred_steps(qtbot, window):
     del leaf
     stack.push(TreeEditCommand(win.controller, "Put the tree back", win.controller.tree, trained))
     for _ in range(UNDO_LIMIT - 2):
-        stack.push(TreeEditCommand(win.controller, "Make the root a leaf", trained, make_leaf(trained, 0)))
-    assert stack.count() == UNDO_LIMIT == 100 and oldest() is not None  # both steps that hold it are kept
-    stack.push(TreeEditCommand(win.controller, "Make the root a leaf", trained, make_leaf(trained, 0)))
+        stack.push(
+            TreeEditCommand(win.controller, "Make the root a leaf", trained, make_leaf(trained, 0))
+        )
+    assert (
+        stack.count() == UNDO_LIMIT == 100 and oldest() is not None
+    )  # both steps that hold it are kept
+    stack.push(
+        TreeEditCommand(win.controller, "Make the root a leaf", trained, make_leaf(trained, 0))
+    )
     assert stack.count() == 100 and oldest() is not None  # the second one is
-    stack.push(TreeEditCommand(win.controller, "Make the root a leaf", trained, make_leaf(trained, 0)))
+    stack.push(
+        TreeEditCommand(win.controller, "Make the root a leaf", trained, make_leaf(trained, 0))
+    )
     _settled(qtbot)
-    assert stack.count() == 100 and oldest() is None  # the oldest steps went, and the tree they held
+    assert (
+        stack.count() == 100 and oldest() is None
+    )  # the oldest steps went, and the tree they held

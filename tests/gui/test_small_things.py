@@ -115,7 +115,9 @@ def test_the_panel_asks_for_the_defaults_the_command_line_uses(qtbot, window):
     config.algorithm.set_value("cart")
     config.prune.set_value("reduced-error")
     params = window.controller.options.params
-    assert config.holdout.value() == 0.33 and params["holdout"] == 1 / 3  # shown rounded, used exact
+    assert (
+        config.holdout.value() == 0.33 and params["holdout"] == 1 / 3
+    )  # shown rounded, used exact
     config.holdout.setValue(0.25)
     assert window.controller.options.params["holdout"] == 0.25
     config.prune.set_value("cost-complexity")
@@ -128,7 +130,9 @@ def test_the_panel_asks_for_the_defaults_the_command_line_uses(qtbot, window):
     assert settings_summary(resolve(**window.controller.options.params)) == "C4.5"
 
 
-def test_every_prediction_on_screen_breaks_near_ties_as_the_algorithm_does(qtbot, window, monkeypatch):
+def test_every_prediction_on_screen_breaks_near_ties_as_the_algorithm_does(
+    qtbot, window, monkeypatch
+):
     """C4.5 keeps the first class unless another is more than 1e-6 likelier (as J48); CART the
     first maximum (as scikit-learn): the row sentence and the what-if form say the same as the
     command line."""

@@ -25,9 +25,16 @@ INPUTS = (QAbstractSpinBox, QComboBox, QAbstractSlider)
 def _wheel(widget, notches: int) -> None:
     """``notches`` clicks of a mouse wheel (positive: up, away from the user) over ``widget``'s middle."""
     centre = QPointF(widget.rect().center())
-    event = QWheelEvent(centre, QPointF(widget.mapToGlobal(centre)), QPoint(0, 0), QPoint(0, 120 * notches),
-                        Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase,
-                        False)
+    event = QWheelEvent(
+        centre,
+        QPointF(widget.mapToGlobal(centre)),
+        QPoint(0, 0),
+        QPoint(0, 120 * notches),
+        Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.NoModifier,
+        Qt.ScrollPhase.NoScrollPhase,
+        False,
+    )
     QApplication.sendEvent(widget, event)
 
 

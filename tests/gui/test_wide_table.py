@@ -10,8 +10,12 @@ from tests.gui.conftest import train_and_wait
 
 def test_a_wide_table_opens_trains_and_fills_the_what_if_form(qtbot, window, tmp_path):
     pair = np.arange(6) // 2  # rows 2k, 2k+1 differ only in key and class
-    frame = pd.DataFrame({f"a{j}": [f"{(p + j) % 5}.5" if j % 2 else "xyz"[(p + j) % 3] for p in pair]
-                          for j in range(999)})
+    frame = pd.DataFrame(
+        {
+            f"a{j}": [f"{(p + j) % 5}.5" if j % 2 else "xyz"[(p + j) % 3] for p in pair]
+            for j in range(999)
+        }
+    )
     frame.insert(500, "key", ["p", "q"] * 3)
     frame["class"] = ["yes", "no"] * 3
     path = tmp_path / "wide.csv"

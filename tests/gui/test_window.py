@@ -85,7 +85,10 @@ def test_bad_file_shows_one_error_and_keeps_the_table(qtbot, window, tmp_path):
     bad = tmp_path / "bad.arff"
     bad.write_text("@relation x\n@attribute a {p,q}\n@data\nz\n")
     assert not window.files.open_path(str(bad), confirmed=True)
-    assert len(window.dialogs.errors) == 1 and "not among its declared values" in window.dialogs.errors[0][0]
+    assert (
+        len(window.dialogs.errors) == 1
+        and "not among its declared values" in window.dialogs.errors[0][0]
+    )
     assert window.doc.n_rows == 14
 
 
@@ -119,7 +122,9 @@ def test_save_and_reopen(qtbot, window, tmp_path):
 
 def _csv(tmp_path, rows=2000):
     rng = np.random.default_rng(0)
-    frame = pd.DataFrame({"x": rng.normal(size=rows).round(3), "y": np.where(rng.random(rows) < 0.5, "a", "b")})
+    frame = pd.DataFrame(
+        {"x": rng.normal(size=rows).round(3), "y": np.where(rng.random(rows) < 0.5, "a", "b")}
+    )
     path = tmp_path / "big.csv"
     frame.to_csv(path, index=False)
     return path
@@ -147,7 +152,9 @@ def test_a_big_bad_file_reports_and_keeps_the_table(qtbot, window, tmp_path, mon
     assert window.doc.n_rows == 14
 
 
-def test_edits_made_while_a_file_opens_are_not_dropped_silently(qtbot, window, tmp_path, monkeypatch):
+def test_edits_made_while_a_file_opens_are_not_dropped_silently(
+    qtbot, window, tmp_path, monkeypatch
+):
     import gui.session.files as files
 
     monkeypatch.setattr(files, "BACKGROUND_OPEN_BYTES", 0)
@@ -162,7 +169,9 @@ def test_edits_made_while_a_file_opens_are_not_dropped_silently(qtbot, window, t
     monkeypatch.setattr(window.files, "_on_open_finished", edit_first)
     assert window.files.open_path(str(_csv(tmp_path)))
     qtbot.waitUntil(lambda: handled != [])  # the finished file reached the window
-    assert window.doc.n_rows == 14 and window.doc.value(0, 0) == "overcast"  # asked; answer was cancel
+    assert (
+        window.doc.n_rows == 14 and window.doc.value(0, 0) == "overcast"
+    )  # asked; answer was cancel
 
 
 def _big_table(n=300_000):
@@ -309,7 +318,9 @@ def test_exports_from_the_menu(qtbot, window, tmp_path):
         window.dialogs.replies["save_path"].append(str(tmp_path / name))
         window.exports.export_file(kind)
         assert (tmp_path / name).stat().st_size > 100, window.dialogs.errors
-    assert "IF outlook = sunny AND humidity = high THEN play = no" in (tmp_path / "r.md").read_text()
+    assert (
+        "IF outlook = sunny AND humidity = high THEN play = no" in (tmp_path / "r.md").read_text()
+    )
     window.dialogs.replies["save_path"].append(str(tmp_path / "t.png"))
     window.exports.export_image()
     assert (tmp_path / "t.png").exists()
@@ -331,8 +342,13 @@ def test_node_filters_the_table_and_drop_pins(qtbot, window):
     assert window.table.proxy.rowCount() == 14
     mime = QMimeData()
     mime.setData(NODE_MIME, b"4")
-    drop = QDropEvent(QPointF(5, 5), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
-                      Qt.KeyboardModifier.NoModifier)
+    drop = QDropEvent(
+        QPointF(5, 5),
+        Qt.DropAction.CopyAction,
+        mime,
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
     window.inspector.dropEvent(drop)
     assert window.inspector.pinned() == [4]
 
@@ -356,7 +372,9 @@ def test_overview_for_big_trees(qtbot, window):
     frame["y"] = np.where(rng.random(400) < 0.5, "p", "q")
     window.doc.load(make_table(frame), None)
     train_and_wait(qtbot, window)
-    qtbot.waitUntil(lambda: window.controller.tree is not None and window.controller.tree.n_nodes > 40)
+    qtbot.waitUntil(
+        lambda: window.controller.tree is not None and window.controller.tree.n_nodes > 40
+    )
     assert not window.canvas.overview.isVisible()  # fitted whole: the overview would hide nodes
     window.canvas.zoom_in()
     window.canvas.zoom_in()
@@ -378,8 +396,13 @@ def test_row_dropped_on_the_canvas_lights_its_path(qtbot, window):
     qtbot.waitUntil(lambda: window.controller.tree is not None)
     mime = QMimeData()
     mime.setData(ROWS_MIME, b"0")
-    event = QDropEvent(QPointF(10, 10), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
-                       Qt.KeyboardModifier.NoModifier)
+    event = QDropEvent(
+        QPointF(10, 10),
+        Qt.DropAction.CopyAction,
+        mime,
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
     window.canvas.dropEvent(event)
     lit = {i for i, it in window.canvas.tree_scene().items_by_id.items() if it.highlighted}
     assert lit == {0, 1, 2}
@@ -418,10 +441,15 @@ def test_a_big_trained_tree_opens_with_its_top_levels(qtbot, window):
     assert window.status_label.text().startswith("Trained:")
     shown = len(window.canvas.tree_scene().items_by_id)
     assert shown < window.controller.result.model.tree_.n_nodes
-    window.act["expand_all"].trigger()  # laid out in the background (it is more than BACKGROUND_NODES)
+    window.act[
+        "expand_all"
+    ].trigger()  # laid out in the background (it is more than BACKGROUND_NODES)
     total = window.controller.result.model.tree_.n_nodes
     qtbot.waitUntil(lambda: len(window.canvas.tree_scene().items_by_id) == total, timeout=60000)
-    assert window.status_label.text() == f"Every node shown: {total:,} of {total:,} nodes on the canvas"
+    assert (
+        window.status_label.text()
+        == f"Every node shown: {total:,} of {total:,} nodes on the canvas"
+    )
 
 
 def test_no_two_actions_share_a_shortcut(window):
@@ -473,8 +501,10 @@ def test_rows_picked_in_a_sorted_filtered_view_are_the_ones_deleted_and_pasted_i
     shown = [proxy.mapToSource(proxy.index(r, 0)).row() for r in range(proxy.rowCount())]
     assert sorted(shown) == [3, 4, 5, 9, 13]  # the rainy days
     assert [window.doc.value(r, 1) for r in shown] == ["mild", "mild", "mild", "cool", "cool"]
-    view.selectionModel().select(proxy.index(3, 0), QItemSelectionModel.SelectionFlag.Select
-                                 | QItemSelectionModel.SelectionFlag.Rows)
+    view.selectionModel().select(
+        proxy.index(3, 0),
+        QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows,
+    )
     target = shown[3]
     expected = window.doc.frame.drop(index=target).reset_index(drop=True)
     window.table_edits.delete_selected_rows()

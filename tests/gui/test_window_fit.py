@@ -14,8 +14,15 @@ WANTED = QSize(1400, 900)
 FRAME = QMargins(8, 40, 8, 8)
 
 
-@pytest.mark.parametrize("available", [QRect(0, 0, 1024, 700), QRect(0, 0, 1280, 720),
-                                       QRect(0, 27, 1366, 741), QRect(1920, 0, 1440, 873)])
+@pytest.mark.parametrize(
+    "available",
+    [
+        QRect(0, 0, 1024, 700),
+        QRect(0, 0, 1280, 720),
+        QRect(0, 27, 1366, 741),
+        QRect(1920, 0, 1440, 873),
+    ],
+)
 def test_a_small_screen_starts_maximized_and_its_normal_size_leaves_room_for_a_frame(available):
     inside, maximize = first_geometry(available, WANTED)
     assert maximize

@@ -45,7 +45,9 @@ def test_every_training_adds_a_run_with_its_settings_size_and_figures(qtbot, win
     assert model.data(model.index(1, 4)) == f"{100 * cv.accuracy:.1f}% CV"
     assert window.controller.selected_run == 2  # the newest run is selected
     assert window.evaluation.choice.currentText() == "5-fold cross-validation"
-    assert window.evaluation.report.toPlainText().startswith("=== 5-fold cross-validation (14 instances) ===")
+    assert window.evaluation.report.toPlainText().startswith(
+        "=== 5-fold cross-validation (14 instances) ==="
+    )
 
 
 def test_iris_roc_areas_on_screen_equal_scikit_learns(qtbot, window):
@@ -124,10 +126,16 @@ def test_predictions_saved_for_a_file(qtbot, window, tmp_path):
     out = tmp_path / "predicted.csv"
     _wait_job(qtbot, window.evaluating.predict_file(str(source), str(out)))
     saved = pd.read_csv(out)
-    expected = DecisionTree(algorithm="id3").fit(load_sample("weather")).predict(load_sample("weather"))
+    expected = (
+        DecisionTree(algorithm="id3").fit(load_sample("weather")).predict(load_sample("weather"))
+    )
     assert saved["predicted play"].tolist() == list(expected)
-    assert list(saved.columns) == [*load_sample("weather").frame.columns.drop("play"), "predicted play",
-                                   "P(yes)", "P(no)"]  # the classes in the data's order
+    assert list(saved.columns) == [
+        *load_sample("weather").frame.columns.drop("play"),
+        "predicted play",
+        "P(yes)",
+        "P(no)",
+    ]  # the classes in the data's order
     assert np.allclose(saved[["P(yes)", "P(no)"]].sum(axis=1), 1)
 
 

@@ -11,8 +11,17 @@ from engine.data.encoding import encode
 from engine.data.table import make_table
 
 
-def generated(seed, n=1200, numeric=4, nominal=0, classes=3, regression=False, decimals=None,
-              missing=0.0, categories=3):
+def generated(
+    seed,
+    n=1200,
+    numeric=4,
+    nominal=0,
+    classes=3,
+    regression=False,
+    decimals=None,
+    missing=0.0,
+    categories=3,
+):
     """Numeric (float32-representable) and nominal attributes, a noisy class (or target) that
     depends on a few of them, and a share of every column's cells missing."""
     rng = np.random.default_rng(seed)
@@ -51,8 +60,13 @@ def shape(root):
     for n in root.walk():
         split = None
         if n.split is not None:
-            split = (n.split.attribute, n.split.kind, n.split.threshold, n.split.groups,
-                     tuple(np.round(n.split.fractions, 12)))
+            split = (
+                n.split.attribute,
+                n.split.kind,
+                n.split.threshold,
+                n.split.groups,
+                tuple(np.round(n.split.fractions, 12)),
+            )
         out.append((n.id, n.depth, n.weight, tuple(n.distribution), split))
     return out
 
@@ -62,8 +76,9 @@ def assert_same(a, b):
     assert shape(a) == shape(b)
     for x, y in zip(a.walk(), b.walk(), strict=True):
         # The oracle sums a regression node's target with BLAS, in its own order.
-        assert (x.impurity, x.value) == pytest.approx((y.impurity, y.value), rel=1e-10,
-                                                      abs=1e-12, nan_ok=True)
+        assert (x.impurity, x.value) == pytest.approx(
+            (y.impurity, y.value), rel=1e-10, abs=1e-12, nan_ok=True
+        )
         assert x.stats.keys() == y.stats.keys()
         for key in x.stats:
             assert x.stats[key] == pytest.approx(y.stats[key], rel=1e-9, abs=1e-12)
@@ -77,5 +92,9 @@ def assert_close(a, b, rel=1e-9):
         if x.split is not None:
             sx, sy = x.split, y.split
             assert (sx.attribute, sx.kind, sx.threshold, sx.groups) == (
-                sy.attribute, sy.kind, sy.threshold, sy.groups)
+                sy.attribute,
+                sy.kind,
+                sy.threshold,
+                sy.groups,
+            )
             assert sx.fractions == pytest.approx(sy.fractions, rel=rel)

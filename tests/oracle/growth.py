@@ -37,9 +37,14 @@ def is_pure(problem: Problem, draft: Draft) -> bool:
 def evaluate(problem: Problem, draft: Draft) -> None:
     """Find the split ``draft`` would take, or leave ``candidate`` None for a leaf."""
     s = problem.settings
-    if rules.stops_before_search(draft.weight, draft.depth, is_pure(problem, draft),
-                                 s.min_samples_split, s.min_samples_leaf,
-                                 -1 if s.max_depth is None else s.max_depth):
+    if rules.stops_before_search(
+        draft.weight,
+        draft.depth,
+        is_pure(problem, draft),
+        s.min_samples_split,
+        s.min_samples_leaf,
+        -1 if s.max_depth is None else s.max_depth,
+    ):
         return
     best = choose(problem, score_all(problem, draft.rows, draft.weights, exclude=draft.used))
     if best is None or rules.gain_too_small(best.gain, s.min_gain, s.binary):
@@ -109,8 +114,14 @@ def preorder_ids(root: Draft) -> dict[int, int]:
     return ids
 
 
-def grow(data: Encoded, settings: Settings, rows=None, weights=None, depth: int = 0,
-         used: frozenset = frozenset()) -> Node:
+def grow(
+    data: Encoded,
+    settings: Settings,
+    rows=None,
+    weights=None,
+    depth: int = 0,
+    used: frozenset = frozenset(),
+) -> Node:
     """The tree (or the subtree below a node holding ``rows``) the compiled builder must grow."""
     problem = Problem(data, settings)
     rows = np.arange(data.n_rows) if rows is None else np.asarray(rows)
@@ -132,5 +143,7 @@ def grow_steps(data: Encoded, settings: Settings) -> Iterator[tuple]:
     frontier: list = []
     for draft in expansions(problem, root, frontier):
         ids = preorder_ids(root)
-        queue = tuple((ids[id(d)], priority(d, total)) for _, _, d in sorted(frontier, key=lambda e: e[:2]))
+        queue = tuple(
+            (ids[id(d)], priority(d, total)) for _, _, d in sorted(frontier, key=lambda e: e[:2])
+        )
         yield freeze(problem, root), ids[id(draft)], priority(draft, total), queue

@@ -37,8 +37,9 @@ def reached(route, codes, X, i, weight, missing_code):
         if b >= 0:
             todo.append((c0 + b, w))
         else:
-            todo.extend((c, w * route.fraction[c]) for c in range(c0, c0 + k)
-                        if route.fraction[c] > 0)
+            todo.extend(
+                (c, w * route.fraction[c]) for c in range(c0, c0 + k) if route.fraction[c] > 0
+            )
     return out
 
 

@@ -153,6 +153,7 @@ def _module_file(engine: Path, name: str) -> Path | None:
 
 # ---------------------------------------------------------------------- the folder's state
 
+
 def is_complete(folder: Path) -> bool:
     return (folder / COMPLETE).is_file()
 
@@ -162,15 +163,28 @@ def is_empty(folder: Path) -> bool:
     return not any(folder.glob("*.nbi"))  # numba's index files, one per kernel
 
 
-def mark_complete(folder: Path, seconds: float, cpu_seconds: float | None = None,
-                  kernels: int | None = None, whole: bool = True) -> None:
+def mark_complete(
+    folder: Path,
+    seconds: float,
+    cpu_seconds: float | None = None,
+    kernels: int | None = None,
+    whole: bool = True,
+) -> None:
     """Record a finished compilation (written last, atomically: its presence means complete);
     ``whole``: it compiled every kernel, so its figures are the next one's estimate."""
-    timing = {"seconds": round(seconds, 1), "cpu_seconds": cpu_seconds and round(cpu_seconds, 1),
-              "kernels": kernels}
-    record = {**timing, "when": time.strftime("%Y-%m-%d %H:%M:%S"),
-              "python": sys.version.split()[0], "numba": _version("numba"),
-              "arbor": _version("arbor"), "sources": [str(p.relative_to(ENGINE)) for p in kernel_sources()]}
+    timing = {
+        "seconds": round(seconds, 1),
+        "cpu_seconds": cpu_seconds and round(cpu_seconds, 1),
+        "kernels": kernels,
+    }
+    record = {
+        **timing,
+        "when": time.strftime("%Y-%m-%d %H:%M:%S"),
+        "python": sys.version.split()[0],
+        "numba": _version("numba"),
+        "arbor": _version("arbor"),
+        "sources": [str(p.relative_to(ENGINE)) for p in kernel_sources()],
+    }
     _write_atomically(folder / COMPLETE, json.dumps(record, indent=1))
     if whole:
         with contextlib.suppress(OSError):
@@ -205,15 +219,22 @@ def failure(folder: Path) -> str | None:
 
 def mark_failed(folder: Path, reason: str) -> None:
     with contextlib.suppress(OSError):
-        _write_atomically(folder / FAILED, json.dumps({"driver": _driver_digest(), "reason": reason}))
+        _write_atomically(
+            folder / FAILED, json.dumps({"driver": _driver_digest(), "reason": reason})
+        )
 
 
 @cache
 def _driver_digest() -> str:
     """The content of what drives a compilation (not in the kernels' digest)."""
     h = hashlib.sha256()
-    for name in ("compiling/warmup.py", "compiling/lifecycle.py", "fast/builder.py",
-                 "scale/warmup.py", "compile_child.py"):
+    for name in (
+        "compiling/warmup.py",
+        "compiling/lifecycle.py",
+        "fast/builder.py",
+        "scale/warmup.py",
+        "compile_child.py",
+    ):
         with contextlib.suppress(OSError):
             h.update((ENGINE / name).read_bytes())
     return h.hexdigest()[:16]

@@ -73,8 +73,9 @@ class Kernel(CPUDispatcher):
     """
 
     def get_call_template(self, args, kws):
-        return super().get_call_template([types.unliteral(a) for a in args],
-                                         {k: types.unliteral(v) for k, v in kws.items()})
+        return super().get_call_template(
+            [types.unliteral(a) for a in args], {k: types.unliteral(v) for k, v in kws.items()}
+        )
 
 
 class LinkedKernel(Kernel):
@@ -91,8 +92,10 @@ class LinkedKernel(Kernel):
     """
 
     def __call__(self, *args, **kwargs):
-        raise TypeError(f"{self.py_func.__qualname__} is compiled into the kernels that call "
-                        "it; call one of those (njit(linked=True) marks it)")
+        raise TypeError(
+            f"{self.py_func.__qualname__} is compiled into the kernels that call "
+            "it; call one of those (njit(linked=True) marks it)"
+        )
 
 
 class _LinkedLibrary(JITCodeLibrary):
@@ -171,5 +174,7 @@ class _RefuseToCompile(numba.core.event.Listener):
 def loading_only():
     """In this block, this thread loads kernels from the cache and raises :class:`NotCached`
     instead of compiling one (which would hold this process for most of a minute)."""
-    with numba.core.event.install_listener("numba:compile", _RefuseToCompile(threading.get_ident())):
+    with numba.core.event.install_listener(
+        "numba:compile", _RefuseToCompile(threading.get_ident())
+    ):
         yield

@@ -55,9 +55,16 @@ def _env(tmp_path: Path, seconds: float = 0.0) -> dict:
     (hooks / "sitecustomize.py").write_text(FAKE_WARM_UP)
     ran = tmp_path / "ran"
     ran.mkdir(exist_ok=True)
-    env = dict(os.environ, ARBOR_CACHE_DIR=str(tmp_path / "cache"), ARBOR_TEST_RAN=str(ran),
-               ARBOR_TEST_WARM_UP_SECONDS=str(seconds), QT_QPA_PLATFORM="offscreen")
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), str(hooks), env.get("PYTHONPATH")) if p)
+    env = dict(
+        os.environ,
+        ARBOR_CACHE_DIR=str(tmp_path / "cache"),
+        ARBOR_TEST_RAN=str(ran),
+        ARBOR_TEST_WARM_UP_SECONDS=str(seconds),
+        QT_QPA_PLATFORM="offscreen",
+    )
+    env["PYTHONPATH"] = os.pathsep.join(
+        p for p in (str(ROOT), str(hooks), env.get("PYTHONPATH")) if p
+    )
     env.pop("XDG_CACHE_HOME", None)
     return env
 
@@ -88,6 +95,7 @@ def _wait_for(condition, seconds: float = 30.0) -> bool:
 
 # ---------------------------------------------------------------------- where the cache is
 
+
 def test_the_cache_is_in_the_per_user_cache_folder(monkeypatch, tmp_path):
     monkeypatch.delenv("ARBOR_CACHE_DIR", raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
@@ -107,8 +115,13 @@ def test_the_cache_is_in_the_per_user_cache_folder(monkeypatch, tmp_path):
 
 def test_the_digest_covers_the_kernels_and_what_they_import():
     names = {p.relative_to(cache.ENGINE).as_posix() for p in cache.kernel_sources()}
-    assert {"fast/kernels.py", "fast/sweeps.py", "fast/growth_loop.py", "fast/histogram.py",
-            "learn/tolerances.py"} <= names  # tolerances: constants compiled into the kernels
+    assert {
+        "fast/kernels.py",
+        "fast/sweeps.py",
+        "fast/growth_loop.py",
+        "fast/histogram.py",
+        "learn/tolerances.py",
+    } <= names  # tolerances: constants compiled into the kernels
     assert {"fast/compile/jit.py"} <= names  # the options numba compiles with
     assert not {"fast/builder.py", "compiling/lifecycle.py", "fast/compile/cache.py"} & names
 
@@ -123,8 +136,12 @@ def test_the_kernels_cache_into_the_shared_folder():
 def _clone(tmp_path: Path, name: str) -> Path:
     """A copy of the engine at another path: new files, so new modification times."""
     target = tmp_path / name
-    shutil.copytree(ROOT / "engine", target / "engine", copy_function=shutil.copyfile,
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(
+        ROOT / "engine",
+        target / "engine",
+        copy_function=shutil.copyfile,
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
     return target
 
 
@@ -157,8 +174,15 @@ def test_two_clones_at_other_paths_share_one_compilation(tmp_path):
     env.pop("PYTHONPATH", None)
 
     def run(where: Path) -> dict:
-        out = subprocess.run([sys.executable, "-c", script], cwd=where, env=env, stdin=subprocess.DEVNULL,
-                             capture_output=True, text=True, timeout=300)
+        out = subprocess.run(
+            [sys.executable, "-c", script],
+            cwd=where,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
         assert out.returncode == 0, out.stderr
         return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -174,6 +198,7 @@ def test_two_clones_at_other_paths_share_one_compilation(tmp_path):
 
 
 # ---------------------------------------------------------------------- the warm-up
+
 
 def _signatures() -> dict:
     """Every compiled kernel's signatures in this process, and the cache index's entries."""
@@ -212,16 +237,20 @@ def _other_fits(tmp_path: Path) -> None:
     frame = pd.DataFrame({f"a{i}": rng.normal(size=n).round(3) for i in range(6)})
     frame["k"] = rng.integers(0, 4, n)
     frame["colour"] = rng.choice(list("pqrst"), n)
-    frame["y"] = np.array(list("vwxyz"))[(frame.a0 > 0).astype(int) + 2 * (frame.a1 > 0.5) + (frame.k == 3)]
+    frame["y"] = np.array(list("vwxyz"))[
+        (frame.a0 > 0).astype(int) + 2 * (frame.a1 > 0.5) + (frame.k == 3)
+    ]
     frame.to_csv(tmp_path / "big.csv", index=False)
     table = read_table(tmp_path / "big.csv")
     numeric = read_table(tmp_path / "big.csv", ignored=["colour"])
-    for options in ({"algorithm": "cart", "splitter": "histogram"},
-                    {"algorithm": "cart", "criterion": "entropy", "max_depth": 8},
-                    {"algorithm": "cart", "criterion": "misclassification", "growth": "best", "max_leaves": 30},
-                    {"algorithm": "cart", "prune": "cost-complexity", "cv_alpha": 3, "max_depth": 6},
-                    {"algorithm": "c45", "max_depth": 6},
-                    {"algorithm": "c45", "prune": "reduced-error", "max_depth": 6}):
+    for options in (
+        {"algorithm": "cart", "splitter": "histogram"},
+        {"algorithm": "cart", "criterion": "entropy", "max_depth": 8},
+        {"algorithm": "cart", "criterion": "misclassification", "growth": "best", "max_leaves": 30},
+        {"algorithm": "cart", "prune": "cost-complexity", "cv_alpha": 3, "max_depth": 6},
+        {"algorithm": "c45", "max_depth": 6},
+        {"algorithm": "c45", "prune": "reduced-error", "max_depth": 6},
+    ):
         DecisionTree(**options).fit(numeric)
     DecisionTree(algorithm="c45", max_depth=5).fit(table)
     model = DecisionTree(algorithm="c45", prune="none", max_depth=2).fit(table)
@@ -238,10 +267,19 @@ def _other_fits(tmp_path: Path) -> None:
     steps = grow_steps(data, DecisionTree(algorithm="cart", max_depth=3).settings())
     for _ in zip(range(3), steps, strict=False):
         pass
-    cross_validate(data, DecisionTree(algorithm="cart", splitter="histogram", max_leaves=20).settings(),
-                   folds=3, seed=2)
-    grow(data, DecisionTree(algorithm="cart", max_depth=4).settings(), compiled=True,
-         rows=np.arange(0, n, 3), weights=np.full(len(range(0, n, 3)), 2.0))
+    cross_validate(
+        data,
+        DecisionTree(algorithm="cart", splitter="histogram", max_leaves=20).settings(),
+        folds=3,
+        seed=2,
+    )
+    grow(
+        data,
+        DecisionTree(algorithm="cart", max_depth=4).settings(),
+        compiled=True,
+        rows=np.arange(0, n, 3),
+        weights=np.full(len(range(0, n, 3)), 2.0),
+    )
 
 
 @needs_numba
@@ -279,17 +317,19 @@ def _partition_files(tmp_path: Path) -> dict:
         folder = tmp_path / name
         folder.mkdir()
         for k in range(4):
-            table.iloc[k * n // 4:(k + 1) * n // 4].to_parquet(folder / f"part.{k}.parquet")
+            table.iloc[k * n // 4 : (k + 1) * n // 4].to_parquet(folder / f"part.{k}.parquet")
         folders[name] = str(folder)
     return folders
 
 
 #: Fits over partitions unlike the warm-up's: alpha on held-out rows, C4.5, a leaf limit, regression.
-PARTITION_FITS = (("holes", "y", {"algorithm": "cart"}),
-                  ("holes", "y", {"algorithm": "c45", "max_depth": 6}),
-                  ("plain", "y", {"algorithm": "cart", "prune": "none", "max_depth": 8}),
-                  ("plain", "y", {"algorithm": "cart", "growth": "best", "max_leaves": 40}),
-                  ("holes", "z", {"algorithm": "cart", "task": "regression", "max_depth": 6}))
+PARTITION_FITS = (
+    ("holes", "y", {"algorithm": "cart"}),
+    ("holes", "y", {"algorithm": "c45", "max_depth": 6}),
+    ("plain", "y", {"algorithm": "cart", "prune": "none", "max_depth": 8}),
+    ("plain", "y", {"algorithm": "cart", "growth": "best", "max_leaves": 40}),
+    ("holes", "z", {"algorithm": "cart", "task": "regression", "max_depth": 6}),
+)
 
 
 def _fit_partitions_on(cluster, folders) -> None:
@@ -353,19 +393,27 @@ def test_worker_processes_load_only_kernels_the_warm_up_compiles(tmp_path):
 
 # ---------------------------------------------------------------------- the child
 
+
 @needs_numba
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 @pytest.mark.parametrize("how", ["killed", "exits"])
 def test_the_compiling_child_never_outlives_its_parent(tmp_path, how):
     parent = subprocess.Popen(
-        [sys.executable, "-c",
-         "import sys, time\n"
-         "from engine.compiling import lifecycle as c\n"
-         "c.prepare()\n"
-         "while c._child is None: time.sleep(0.02)\n"
-         "print(c._child.pid, flush=True)\n"
-         "sys.stdin.readline()\n"],  # then exits
-        env=_env(tmp_path, seconds=120), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        [
+            sys.executable,
+            "-c",
+            "import sys, time\n"
+            "from engine.compiling import lifecycle as c\n"
+            "c.prepare()\n"
+            "while c._child is None: time.sleep(0.02)\n"
+            "print(c._child.pid, flush=True)\n"
+            "sys.stdin.readline()\n",
+        ],  # then exits
+        env=_env(tmp_path, seconds=120),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     child = int(parent.stdout.readline())
     assert _alive(child)
     if how == "killed":
@@ -402,6 +450,7 @@ def test_one_compilation_at_a_time_and_a_second_child_joins_the_first(tmp_path):
 
 # ---------------------------------------------------------------------- what people see
 
+
 def _big_csv(tmp_path: Path) -> Path:
     rng = np.random.default_rng(1)
     n = 3_000
@@ -412,8 +461,15 @@ def _big_csv(tmp_path: Path) -> Path:
 
 
 def _cli(args, env) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(ROOT / "main.py"), *args], env=env, cwd=ROOT,
-                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, str(ROOT / "main.py"), *args],
+        env=env,
+        cwd=ROOT,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def _small_csv(tmp_path: Path) -> Path:
@@ -439,15 +495,21 @@ def test_a_small_command_neither_starts_nor_waits_for_the_compilation(tmp_path):
 def test_a_fit_too_big_to_run_uncompiled_compiles_says_so_and_waits(tmp_path):
     env = _env(tmp_path, seconds=1)
     hooks = tmp_path / "hooks" / "sitecustomize.py"
-    hooks.write_text(hooks.read_text() + (  # (and then grows it uncompiled: the stand-in
-        "import engine.fast.builder as builder\n"  # compilation compiled nothing to load)
-        "import engine.fast.interpreted as interpreted\n"
-        "interpreted.INTERPRETED_MAX_CELLS = interpreted.UNCOMPILED_MAX_CELLS = 0\n"
-        "uncompiled = builder.kernels\n"
-        "builder.kernels = lambda compiled: uncompiled(False)\n"))
+    hooks.write_text(
+        hooks.read_text()
+        + (  # (and then grows it uncompiled: the stand-in
+            "import engine.fast.builder as builder\n"  # compilation compiled nothing to load)
+            "import engine.fast.interpreted as interpreted\n"
+            "interpreted.INTERPRETED_MAX_CELLS = interpreted.UNCOMPILED_MAX_CELLS = 0\n"
+            "uncompiled = builder.kernels\n"
+            "builder.kernels = lambda compiled: uncompiled(False)\n"
+        )
+    )
     out = _cli(["train", str(_big_csv(tmp_path)), "--algorithm", "cart", "--max-depth", "2"], env)
     assert out.returncode == 0, out.stderr
-    compiling = [line for line in out.stderr.splitlines() if "compiling the fast split search" in line]
+    compiling = [
+        line for line in out.stderr.splitlines() if "compiling the fast split search" in line
+    ]
     assert len(compiling) == 1 and "once" in compiling[0]
     assert "CART tree" in out.stdout
     assert cache.is_complete(_folder(tmp_path))  # compiled, then used
@@ -462,7 +524,9 @@ def test_progress_is_told_with_the_time_left_at_this_machines_rate(monkeypatch):
     monkeypatch.setattr(kernels, "_state", "compiling")
     monkeypatch.setattr(kernels, "_expected_kernels", 40)
     monkeypatch.setattr(kernels, "_started_at", time.monotonic() - 30.0)
-    monkeypatch.setattr(kernels, "_compiling_notice", kernels.Notice("compiling", "", expected=20.0))
+    monkeypatch.setattr(
+        kernels, "_compiling_notice", kernels.Notice("compiling", "", expected=20.0)
+    )
     monkeypatch.setattr(kernels, "_listeners", [told.append])
     kernels._progress(10)  # 30 s for 10 of 40: about 90 s left, whatever the last one took
     assert told[-1].done == 10 and told[-1].total == 40 and told[-1].fraction == 0.25
@@ -489,7 +553,12 @@ def test_compile_says_why_it_failed_and_tries_again_when_asked(tmp_path):
 
 def test_expected_times_read_like_a_person_says_them():
     assert [kernels.describe_seconds(s) for s in (3, 38, 60, 100, 250)] == [
-        "5 s", "40 s", "about a minute", "2 min", "4 min"]
+        "5 s",
+        "40 s",
+        "about a minute",
+        "2 min",
+        "4 min",
+    ]
 
 
 def test_a_failure_is_remembered_until_what_drives_the_compilation_changes(tmp_path):

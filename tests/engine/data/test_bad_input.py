@@ -30,10 +30,18 @@ CORPUS = {  # name: (content, loads?, message or note fragment)
     "dupes.csv": (b"a,a\n1,2\n", False, "duplicate column names"),
     "empty_name.csv": (b"a,,c\n1,2,3\n", False, "no name"),
     "all_missing.csv": (b"a,b\n?,x\n,y\n", True, None),
-    "stray_text.csv": (b"a,b\n1,x\n2,y\n3,x\n4,y\n5,x\n6,y\n7,x\n8,y\n9,x\nten,y\n", True, "mostly numbers"),
+    "stray_text.csv": (
+        b"a,b\n1,x\n2,y\n3,x\n4,y\n5,x\n6,y\n7,x\n8,y\n9,x\nten,y\n",
+        True,
+        "mostly numbers",
+    ),
     "random.bin": (bytes(range(256)) * 20, False, "unknown extension"),
     "binary.csv": (b"\x00\xff\x10" * 500, False, "binary"),
-    "bad_header.arff": (b"@relation r\n@attribute a wrongtype\n@data\n1\n", False, "unknown attribute type"),
+    "bad_header.arff": (
+        b"@relation r\n@attribute a wrongtype\n@data\n1\n",
+        False,
+        "unknown attribute type",
+    ),
     "csv_as.xlsx": (b"a,b\n1,2\n", False, "not a readable .xlsx"),
     "csv_as.parquet": (b"a,b\n1,2\n", False, "not a readable Parquet"),
 }
@@ -87,13 +95,17 @@ def test_learners_validate_their_inputs():
     model = DecisionTree().fit(one_class)
     assert model.tree_.root.is_leaf and "single leaf" in model.notes_[0]
     with pytest.raises(ArborError, match="no values: every row is missing it"):
-        DecisionTree().fit(make_table(pd.DataFrame({"a": ["x", "y"], "c": [None, None]}),
-                                      kinds={"c": "nominal"}))
+        DecisionTree().fit(
+            make_table(pd.DataFrame({"a": ["x", "y"], "c": [None, None]}), kinds={"c": "nominal"})
+        )
     with pytest.raises(ArborError, match="regression needs a numeric target"):
         DecisionTree(algorithm="cart", task="regression").fit(one_class)
     with pytest.raises(ArborError, match="there are no rows"):
-        DecisionTree().fit(make_table(pd.DataFrame({"a": pd.Series([], dtype=object),
-                                                    "c": pd.Series([], dtype=object)})))
+        DecisionTree().fit(
+            make_table(
+                pd.DataFrame({"a": pd.Series([], dtype=object), "c": pd.Series([], dtype=object)})
+            )
+        )
     many = make_table(pd.DataFrame({"a": ["x"] * 2000, "c": [f"id{i}" for i in range(2000)]}))
     with pytest.raises(ArborError, match="2000 different values"):
         encode(many)
@@ -102,17 +114,25 @@ def test_learners_validate_their_inputs():
 
 
 def test_missing_values_are_kept_not_dropped():
-    frame = pd.DataFrame({"a": [1.0, np.nan, 3.0, 4.0], "b": ["x", None, "y", "x"], "c": list("ppqq")})
+    frame = pd.DataFrame(
+        {"a": [1.0, np.nan, 3.0, 4.0], "b": ["x", None, "y", "x"], "c": list("ppqq")}
+    )
     model = DecisionTree(algorithm="c45", min_samples_leaf=1).fit(frame)
     assert model.tree_.root.weight == 4
 
 
-cell = st.one_of(st.text(alphabet=string.printable, max_size=6), st.sampled_from(["", "?", "NaN", "1", "2.5"]))
+cell = st.one_of(
+    st.text(alphabet=string.printable, max_size=6), st.sampled_from(["", "?", "NaN", "1", "2.5"])
+)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(rows=st.lists(st.lists(cell, min_size=1, max_size=4), min_size=0, max_size=8),
-       algorithm=st.sampled_from(["id3", "c45", "cart"]))
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    rows=st.lists(st.lists(cell, min_size=1, max_size=4), min_size=0, max_size=8),
+    algorithm=st.sampled_from(["id3", "c45", "cart"]),
+)
 def test_fuzzed_csv_never_crashes(tmp_path, capsys, rows, algorithm):
     text = "\n".join(",".join(r) for r in rows)
     path = tmp_path / "fuzz.csv"

@@ -55,14 +55,21 @@ def test_an_xlsx_that_expands_a_hundredfold_is_refused(tmp_path, monkeypatch):
     small = tmp_path / "small.xlsx"
     pd.DataFrame({"a": ["x"], "y": ["p"]}).to_excel(small, index=False)
     row = b'<row><c t="inlineStr"><is><t>x</t></is></c><c t="inlineStr"><is><t>p</t></is></c></row>'
-    sheet = (b'<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.'
-             b'org/spreadsheetml/2006/main"><sheetData>' + row * 100_000 + b"</sheetData></worksheet>")
+    sheet = (
+        b'<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.'
+        b'org/spreadsheetml/2006/main"><sheetData>' + row * 100_000 + b"</sheetData></worksheet>"
+    )
     path = tmp_path / "bomb.xlsx"
     with zipfile.ZipFile(small) as source, zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as bomb:
         for member in source.infolist():
             data = sheet if member.filename == "xl/worksheets/sheet1.xml" else source.read(member)
             bomb.writestr(member.filename, data, compresslevel=9)
-    assert path.stat().st_size < 100_000 < 8_000_000 < sum(i.file_size for i in zipfile.ZipFile(path).infolist())
+    assert (
+        path.stat().st_size
+        < 100_000
+        < 8_000_000
+        < sum(i.file_size for i in zipfile.ZipFile(path).infolist())
+    )
     _refused(path, "expands to 8 MB from 0.0 MB")
 
 
@@ -83,13 +90,15 @@ def test_nested_parquet_columns_are_left_out_by_name(tmp_path):
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    data = pa.table({
-        "tags": pa.array([["a", "b"], ["c"], [], ["a"]]),
-        "point": pa.array([{"x": 1, "y": 2}] * 4),
-        "attrs": pa.array([[("k", 1)]] * 4, type=pa.map_(pa.string(), pa.int64())),
-        "size": [1.0, 2.0, 3.0, 4.0],
-        "y": ["p", "q", "p", "q"],
-    })
+    data = pa.table(
+        {
+            "tags": pa.array([["a", "b"], ["c"], [], ["a"]]),
+            "point": pa.array([{"x": 1, "y": 2}] * 4),
+            "attrs": pa.array([[("k", 1)]] * 4, type=pa.map_(pa.string(), pa.int64())),
+            "size": [1.0, 2.0, 3.0, 4.0],
+            "y": ["p", "q", "p", "q"],
+        }
+    )
     path = tmp_path / "nested.parquet"
     pq.write_table(data, path)
     table = read_table(path)
@@ -113,7 +122,9 @@ def test_a_file_in_a_folder_without_permission(tmp_path, monkeypatch, capsys):
         return real_open(name, *args, **kwargs)
 
     monkeypatch.setattr(os, "open", refuse)
-    monkeypatch.setattr(os, "access", lambda p, mode: str(p) != str(folder) and real_access(p, mode))
+    monkeypatch.setattr(
+        os, "access", lambda p, mode: str(p) != str(folder) and real_access(p, mode)
+    )
     _refused(path, "permission denied on its folder", capsys)
 
 
@@ -130,8 +141,14 @@ def test_a_regression_target_with_infinity_is_refused(tmp_path, capsys):
 @pytest.mark.parametrize(("sep", "word"), [(";", "semicolons"), ("\t", "tabs"), ("|", "pipes")])
 def test_the_delimiter_is_detected(tmp_path, sep, word):
     path = tmp_path / "d.csv"
-    path.write_text(sep.join(["a", "b", "class"]) + "\n" + sep.join(["1", "x", "yes"]) + "\n"
-                    + sep.join(["2", "y", "no"]) + "\n")
+    path.write_text(
+        sep.join(["a", "b", "class"])
+        + "\n"
+        + sep.join(["1", "x", "yes"])
+        + "\n"
+        + sep.join(["2", "y", "no"])
+        + "\n"
+    )
     table = read_table(path)
     assert list(table.frame.columns) == ["a", "b", "class"] and table.frame["a"].tolist() == [1, 2]
     assert any(f"separated by {word}" in n for n in table.notes)
@@ -188,7 +205,9 @@ def test_json_output_stays_valid_json(tmp_path, capsys):
     path = tmp_path / "d.csv"
     path.write_text("x,y\n1,p\n2,q\n3,p\n4,q\n")
     assert main(["evaluate", str(path), "--folds", "2", "--json"]) == 0
-    json.loads(capsys.readouterr().out, parse_constant=lambda c: pytest.fail(f"{c} in --json output"))
+    json.loads(
+        capsys.readouterr().out, parse_constant=lambda c: pytest.fail(f"{c} in --json output")
+    )
 
 
 def test_formula_cells_without_a_saved_value_are_noted(tmp_path):
@@ -211,7 +230,10 @@ def test_utf16_and_utf32_files_are_read(tmp_path, encoding):
     path = tmp_path / "wide.csv"
     path.write_bytes("größe,y\n1,ja\n2,nein\n".encode(encoding))
     table = read_table(path)
-    assert list(table.frame.columns) == ["größe", "y"] and table.frame["y"].tolist() == ["ja", "nein"]
+    assert list(table.frame.columns) == ["größe", "y"] and table.frame["y"].tolist() == [
+        "ja",
+        "nein",
+    ]
     assert any(f"is UTF-{encoding[4:6]} text" in n for n in table.notes)
 
 

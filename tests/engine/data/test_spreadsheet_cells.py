@@ -17,18 +17,29 @@ from engine.data.table import make_table
 from engine.estimator import DecisionTree
 from engine.predict import prediction_frame, save_predictions
 
-HOSTILE = ["=cmd|' /C calc'!A0", "=1+1", "+SUM(A1)", "-2+3", "@HYPERLINK(\"x\")", "#N/A",
-           "#REF!", "<b>x</b>", "plain"]
+HOSTILE = [
+    "=cmd|' /C calc'!A0",
+    "=1+1",
+    "+SUM(A1)",
+    "-2+3",
+    '@HYPERLINK("x")',
+    "#N/A",
+    "#REF!",
+    "<b>x</b>",
+    "plain",
+]
 EVIL_COLUMN = "=evil()"
 
 
 def hostile_frame() -> pd.DataFrame:
     n = len(HOSTILE)
-    return pd.DataFrame({
-        EVIL_COLUMN: HOSTILE,
-        "weight": [-1.5, 2.0, 3.25, -4.0, 5.0, 6.5, -7.0, 8.0, 9.0],
-        "class": [HOSTILE[i % 3] for i in range(n)],
-    })
+    return pd.DataFrame(
+        {
+            EVIL_COLUMN: HOSTILE,
+            "weight": [-1.5, 2.0, 3.25, -4.0, 5.0, 6.5, -7.0, 8.0, 9.0],
+            "class": [HOSTILE[i % 3] for i in range(n)],
+        }
+    )
 
 
 def hostile_table():
@@ -37,7 +48,9 @@ def hostile_table():
 
 def sheet_xml(path) -> str:
     with zipfile.ZipFile(path) as book:
-        return "".join(book.read(n).decode() for n in book.namelist() if n.startswith("xl/worksheets/"))
+        return "".join(
+            book.read(n).decode() for n in book.namelist() if n.startswith("xl/worksheets/")
+        )
 
 
 def test_the_rule():
@@ -94,7 +107,9 @@ def test_csv_predictions_guard_text_cells_and_leave_numbers_alone(tmp_path, suff
     assert [float(r[1]) for r in rows] == out["weight"].tolist()  # numbers unguarded
     assert all(not r[1].startswith("'") for r in rows)
     for value in [c for r in rows for c in r] + header:
-        assert not value.startswith(FORMULA_STARTS) or value.lstrip("+-").replace(".", "", 1).isdigit()
+        assert (
+            not value.startswith(FORMULA_STARTS) or value.lstrip("+-").replace(".", "", 1).isdigit()
+        )
     # Arbor's own reader takes the numbers back as numbers, -1.5 and all.
     back = read_table(path)
     assert back.frame["weight"].tolist() == out["weight"].tolist()
@@ -129,9 +144,23 @@ def test_predict_command_guards_csv_and_writes_xlsx_as_text(tmp_path, capsys):
     assert guarded["'" + EVIL_COLUMN].tolist() == [guard_formula(v) for v in HOSTILE]
     back = read_table(tmp_path / "p.xlsx", target="class")
     assert not back.notes and back.frame[EVIL_COLUMN].astype(str).tolist() == HOSTILE
-    assert main(["predict", str(model), str(data), "--output", str(tmp_path / "raw.csv"),
-                 "--no-formula-guard"]) == 0
-    assert pd.read_csv(tmp_path / "raw.csv", dtype=str, keep_default_na=False)[EVIL_COLUMN].tolist() == HOSTILE
+    assert (
+        main(
+            [
+                "predict",
+                str(model),
+                str(data),
+                "--output",
+                str(tmp_path / "raw.csv"),
+                "--no-formula-guard",
+            ]
+        )
+        == 0
+    )
+    assert (
+        pd.read_csv(tmp_path / "raw.csv", dtype=str, keep_default_na=False)[EVIL_COLUMN].tolist()
+        == HOSTILE
+    )
 
 
 def test_predict_help_documents_the_guard(capsys):

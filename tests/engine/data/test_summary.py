@@ -23,10 +23,14 @@ def test_weather_counts_by_class():
     assert outlook.class_counts == ((2, 3), (3, 2), (4, 0))
     humidity = s.column("humidity")
     assert dict(zip(humidity.categories, humidity.class_counts, strict=True)) == {
-        "high": (3, 4), "normal": (6, 1)}
+        "high": (3, 4),
+        "normal": (6, 1),
+    }
     windy = s.column("windy")
     assert dict(zip(windy.categories, windy.class_counts, strict=True)) == {
-        "FALSE": (6, 2), "TRUE": (3, 3)}
+        "FALSE": (6, 2),
+        "TRUE": (3, 3),
+    }
     play = s.column("play")
     assert play.is_target and play.counts == (9, 5)
 
@@ -50,8 +54,17 @@ def test_iris_figures():
     assert sl.mean == pytest.approx(5.8433333) and sl.std == pytest.approx(0.8280661)
     pl = s.column("petallength")
     assert pl.counts == (44, 6, 0, 6, 17, 31, 21, 19, 6)
-    assert pl.class_counts == ((44, 0, 0), (6, 0, 0), (0, 0, 0), (0, 6, 0), (0, 17, 0),
-                               (0, 25, 6), (0, 2, 19), (0, 0, 19), (0, 0, 6))
+    assert pl.class_counts == (
+        (44, 0, 0),
+        (6, 0, 0),
+        (0, 0, 0),
+        (0, 6, 0),
+        (0, 17, 0),
+        (0, 25, 6),
+        (0, 2, 19),
+        (0, 0, 19),
+        (0, 0, 6),
+    )
     pw = s.column("petalwidth")
     assert pw.distinct == 22 and pw.mean == pytest.approx(1.1986667)
     for column in s.columns:  # every bar adds up to its rows, and every class to its 50
@@ -78,8 +91,9 @@ def test_rows_in_bar_are_the_rows_counted():
 
 
 def test_missing_values_are_counted_not_dropped():
-    frame = pd.DataFrame({"x": [1.0, np.nan, 3.0, np.nan], "c": ["a", "b", None, "a"],
-                          "y": ["p", "q", "p", None]})
+    frame = pd.DataFrame(
+        {"x": [1.0, np.nan, 3.0, np.nan], "c": ["a", "b", None, "a"], "y": ["p", "q", "p", None]}
+    )
     s = summarize(make_table(frame, target="y"))
     x, c = s.column("x"), s.column("c")
     assert (x.missing, x.missing_share, x.distinct, sum(x.counts)) == (2, 0.5, 2, 2)
@@ -90,8 +104,13 @@ def test_missing_values_are_counted_not_dropped():
 def test_caps_are_said():
     n = 5000
     rng = np.random.default_rng(0)
-    frame = pd.DataFrame({"id": [f"r{i}" for i in range(n)], "v": rng.normal(size=n),
-                          "y": rng.choice(["a", "b"], size=n)})
+    frame = pd.DataFrame(
+        {
+            "id": [f"r{i}" for i in range(n)],
+            "v": rng.normal(size=n),
+            "y": rng.choice(["a", "b"], size=n),
+        }
+    )
     table = make_table(frame, target="y")
     s = summarize(table)
     ids = s.column("id")
@@ -99,8 +118,11 @@ def test_caps_are_said():
     assert ids.categories[-1] == OTHERS and sum(ids.counts) == n and "5000" in ids.note
     assert len(rows_in_bar(table, ids, MAX_CATEGORIES - 1)) == n - (MAX_CATEGORIES - 1)
     n = 2**19 + 1  # Sturges' rule asks for 21 bins
-    v = summarize(make_table(pd.DataFrame({"v": rng.normal(size=n), "y": rng.choice(["a", "b"], size=n)}),
-                             target="y")).column("v")
+    v = summarize(
+        make_table(
+            pd.DataFrame({"v": rng.normal(size=n), "y": rng.choice(["a", "b"], size=n)}), target="y"
+        )
+    ).column("v")
     assert len(v.counts) == MAX_BINS and sum(v.counts) == n and "20 bins" in v.note
 
 

@@ -89,18 +89,63 @@ def test_id3_and_c45_on_a_nominal_table_at_the_column_limit(wide_nominal_csv, ca
 
 # Cells that every kind of column holds: numbers of each spelling, text, missing tokens,
 # blanks Python and Arrow strip differently, digits of other scripts, infinity and NaN.
-CELLS = ["1", "2", "3.5", "-4", "+1", "1e5", "1.", ".5", " 7 ", "x", "y", " y", "z ", "NA", "?", "",
-         " ", "nan", "NaN", "inf", "-Inf", "1,5", "\u0663", "true", "TRUE", "None", "0x10", "1_000",
-         "a b", "\u00a0x", "x\u2003", "\x1cNA", "00", "0.0", "1.0", "10", "9" * 30, "\u00e9",
-         "nan(1)"]
+CELLS = [
+    "1",
+    "2",
+    "3.5",
+    "-4",
+    "+1",
+    "1e5",
+    "1.",
+    ".5",
+    " 7 ",
+    "x",
+    "y",
+    " y",
+    "z ",
+    "NA",
+    "?",
+    "",
+    " ",
+    "nan",
+    "NaN",
+    "inf",
+    "-Inf",
+    "1,5",
+    "\u0663",
+    "true",
+    "TRUE",
+    "None",
+    "0x10",
+    "1_000",
+    "a b",
+    "\u00a0x",
+    "x\u2003",
+    "\x1cNA",
+    "00",
+    "0.0",
+    "1.0",
+    "10",
+    "9" * 30,
+    "\u00e9",
+    "nan(1)",
+]
 MOSTLY_NUMBERS = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "x", "?"]
 
 
 def tricky_frame(rng: random.Random, rows: int, width: int) -> pd.DataFrame:
-    pools = [CELLS, ["1", "2", "3.25", "-1e3", "", "?"], ["a", "b", " a", "c", "", "NA"],
-             MOSTLY_NUMBERS]
-    frame = pd.DataFrame({f"c{j}": [rng.choice(pool) for _ in range(rows)]
-                          for j, pool in enumerate(rng.choice(pools) for _ in range(width))})
+    pools = [
+        CELLS,
+        ["1", "2", "3.25", "-1e3", "", "?"],
+        ["a", "b", " a", "c", "", "NA"],
+        MOSTLY_NUMBERS,
+    ]
+    frame = pd.DataFrame(
+        {
+            f"c{j}": [rng.choice(pool) for _ in range(rows)]
+            for j, pool in enumerate(rng.choice(pools) for _ in range(width))
+        }
+    )
     if rng.random() < 0.5:
         frame = frame.astype(object)
     elif rows:

@@ -33,6 +33,7 @@ def table():
 
 def _job(table, params: dict, folds: int = 0):
     """The window's Train without the window: fit, baselines, CV, training accuracy, path."""
+
     def job(monitor):
         with watching(monitor):
             data = encode(table)
@@ -42,6 +43,7 @@ def _job(table, params: dict, folds: int = 0):
                 cross_validate(data, model.settings_, folds, 1, monitor)
             predict_proba(model.tree_, data.X)
             cost_complexity_path(model.tree_)
+
     return job
 
 
@@ -52,16 +54,36 @@ PHASES = {
     "pessimistic error estimates": ({"algorithm": "c45"}, 0, "engine.prune.pessimistic:_leaves"),
     "rebuilding the pruned tree": ({"algorithm": "c45"}, 0, "engine.prune.routing:to_node"),
     "renumbering": ({"algorithm": "c45"}, 0, "engine.prune.routing:renumber"),
-    "cost-complexity pruning": ({"algorithm": "cart", "prune": "cost-complexity", "alpha": 0.001}, 0,
-                                "engine.prune.cost_complexity:_weakest_links"),
-    "cutting subtrees": ({"algorithm": "cart", "prune": "cost-complexity", "alpha": 0.001}, 0,
-                         "engine.prune.cost_complexity:cut_below"),
-    "CV alpha": ({"algorithm": "cart", "prune": "cost-complexity", "cv_alpha": 3}, 0,
-                 "engine.prune.alpha:_visits"),
-    "reduced error": ({"algorithm": "cart", "prune": "reduced-error"}, 0,
-                      "engine.fitting:prune_reduced_error"),
-    "baselines": ({"algorithm": "cart", "max_depth": 3}, 0, "engine.evaluate.baseline:_numeric_rule"),
-    "cross-validation": ({"algorithm": "cart", "max_depth": 3}, 3, "engine.evaluate.evaluation:fit_tree"),
+    "cost-complexity pruning": (
+        {"algorithm": "cart", "prune": "cost-complexity", "alpha": 0.001},
+        0,
+        "engine.prune.cost_complexity:_weakest_links",
+    ),
+    "cutting subtrees": (
+        {"algorithm": "cart", "prune": "cost-complexity", "alpha": 0.001},
+        0,
+        "engine.prune.cost_complexity:cut_below",
+    ),
+    "CV alpha": (
+        {"algorithm": "cart", "prune": "cost-complexity", "cv_alpha": 3},
+        0,
+        "engine.prune.alpha:_visits",
+    ),
+    "reduced error": (
+        {"algorithm": "cart", "prune": "reduced-error"},
+        0,
+        "engine.fitting:prune_reduced_error",
+    ),
+    "baselines": (
+        {"algorithm": "cart", "max_depth": 3},
+        0,
+        "engine.evaluate.baseline:_numeric_rule",
+    ),
+    "cross-validation": (
+        {"algorithm": "cart", "max_depth": 3},
+        3,
+        "engine.evaluate.evaluation:fit_tree",
+    ),
     "predicting": ({"algorithm": "cart"}, 0, "engine.predict:_route"),
     "the pruning path": ({"algorithm": "cart"}, 0, "engine.prune.cost_complexity:_subtree_arrays"),
 }

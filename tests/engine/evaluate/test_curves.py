@@ -42,7 +42,9 @@ def test_iris_one_vs_rest_roc_area_equals_scikit_learn(iris_out_of_fold):
         positive = data.y == k
         assert curve.label == data.schema.classes[k]
         assert curve.roc_auc == pytest.approx(roc_auc_score(positive, proba[:, k]), abs=1e-12)
-        assert curve.average_precision == pytest.approx(average_precision_score(positive, proba[:, k]), abs=1e-12)
+        assert curve.average_precision == pytest.approx(
+            average_precision_score(positive, proba[:, k]), abs=1e-12
+        )
         fpr, tpr, _ = roc_curve(positive, proba[:, k], drop_intermediate=False)
         assert np.allclose(curve.roc, np.column_stack([fpr, tpr]))
     weighted = roc_auc_score(data.y, proba, multi_class="ovr", average="weighted")
@@ -57,11 +59,16 @@ def test_weights_count_as_that_many_instances():
     scores = rng.integers(0, 6, 200) / 5  # many ties, as a tree's leaves give
     positive = rng.random(200) < scores * 0.8
     weight = rng.integers(1, 4, 200).astype(float)
-    assert roc_auc(scores, positive, weight) == pytest.approx(roc_auc_score(positive, scores, sample_weight=weight))
+    assert roc_auc(scores, positive, weight) == pytest.approx(
+        roc_auc_score(positive, scores, sample_weight=weight)
+    )
     assert average_precision(scores, positive, weight) == pytest.approx(
-        average_precision_score(positive, scores, sample_weight=weight))
+        average_precision_score(positive, scores, sample_weight=weight)
+    )
     precision, recall, _ = precision_recall_curve(positive, scores, sample_weight=weight)
-    ours = class_curves(np.column_stack([1 - scores, scores]), positive.astype(int), ("no", "yes"), weight)[1]
+    ours = class_curves(
+        np.column_stack([1 - scores, scores]), positive.astype(int), ("no", "yes"), weight
+    )[1]
     # scikit-learn lists the points from the lowest threshold up and adds (recall 0, precision 1).
     assert np.allclose(ours.pr, np.column_stack([recall[:-1], precision[:-1]])[::-1])
 
@@ -86,10 +93,18 @@ def test_report_lists_per_class_figures_and_weighted_average(iris_out_of_fold):
     data, settings, _ = iris_out_of_fold
     ev = cross_validate(data, settings, 10, 1)
     text = evaluation_text(ev, "class")
-    assert text.splitlines()[1] == f"Accuracy: {100 * ev.accuracy:.2f}%  (+/- {100 * ev.accuracy_std:.2f} across 10 folds)"
+    assert (
+        text.splitlines()[1]
+        == f"Accuracy: {100 * ev.accuracy:.2f}%  (+/- {100 * ev.accuracy_std:.2f} across 10 folds)"
+    )
     line = next(row for row in text.splitlines() if row.startswith("Iris-setosa"))
-    assert line.split()[1:] == [f"{ev.precision[0]:.3f}", f"{ev.recall[0]:.3f}", f"{ev.f1[0]:.3f}",
-                                f"{ev.curves[0].roc_auc:.3f}", f"{ev.curves[0].average_precision:.3f}"]
+    assert line.split()[1:] == [
+        f"{ev.precision[0]:.3f}",
+        f"{ev.recall[0]:.3f}",
+        f"{ev.f1[0]:.3f}",
+        f"{ev.curves[0].roc_auc:.3f}",
+        f"{ev.curves[0].average_precision:.3f}",
+    ]
     avg = next(row for row in text.splitlines() if row.startswith("Weighted avg."))
     assert avg.split()[-2] == f"{ev.roc_auc:.3f}"
     per_class = ev.as_dict()["per_class"]

@@ -102,14 +102,18 @@ def test_regression_has_a_mean_baseline_and_no_one_r():
     data = encode(make_table(frame), "regression")
     figures = training_figures(tree, data)
     assert figures.training.one_r is None
-    assert figures.training.zero_r.rmse == pytest.approx(np.sqrt(np.mean((frame.y - frame.y.mean()) ** 2)))
+    assert figures.training.zero_r.rmse == pytest.approx(
+        np.sqrt(np.mean((frame.y - frame.y.mean()) ** 2))
+    )
     cv = cross_validated(data, 5, 1, tree=tree)
     assert cv.one_r is None and cv.zero_r.rmse > cv.tree.rmse
 
 
 def test_a_note_when_folds_are_too_small_for_their_spread():
-    assert few_rows_note(14, 10) == ("With 14 rows in 10 folds each fold tests 1 or 2 rows, so one fold's "
-                                     "score moves in large steps and the spread over the folds says little.")
+    assert few_rows_note(14, 10) == (
+        "With 14 rows in 10 folds each fold tests 1 or 2 rows, so one fold's "
+        "score moves in large steps and the spread over the folds says little."
+    )
     assert few_rows_note(1000, 10) is None and few_rows_note(14, 0) is None
 
 
@@ -138,10 +142,16 @@ def test_one_r_buckets_match_the_row_by_row_oracle(seed):
 
     rng = np.random.default_rng(seed)
     n, K = int(rng.integers(1, 400)), int(rng.integers(2, 5))
-    x = rng.integers(0, int(rng.integers(2, 60)), n).astype(float)  # many ties: values of several rows
+    x = rng.integers(0, int(rng.integers(2, 60)), n).astype(
+        float
+    )  # many ties: values of several rows
     if seed % 3 == 0:
         x = rng.normal(size=n).round(int(rng.integers(0, 3)))
-    y = rng.integers(0, K, n) if seed % 2 else (x > np.median(x)).astype(int) ^ (rng.random(n) < 0.2)
+    y = (
+        rng.integers(0, K, n)
+        if seed % 2
+        else (x > np.median(x)).astype(int) ^ (rng.random(n) < 0.2)
+    )
     w = np.ones(n) if seed % 4 else rng.choice([0.5, 1.0, 2.0], n)
     m = int(rng.integers(1, 8))
     got = _numeric_buckets(x, y, w, K, m)

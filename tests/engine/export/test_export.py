@@ -24,9 +24,20 @@ IF outlook = rainy AND windy = TRUE THEN play = no  (2/2)
 IF outlook = rainy AND windy = FALSE THEN play = yes  (3/3)
 """
 
-CASES = [("weather", "id3"), ("weather", "c45"), ("weather", "cart"), ("weather-numeric", "c45"),
-         ("weather-numeric", "cart"), ("restaurant", "id3"), ("restaurant", "cart"), ("toys", "c45"),
-         ("contact-lenses", "id3"), ("contact-lenses", "c45"), ("iris", "c45"), ("iris", "cart")]
+CASES = [
+    ("weather", "id3"),
+    ("weather", "c45"),
+    ("weather", "cart"),
+    ("weather-numeric", "c45"),
+    ("weather-numeric", "cart"),
+    ("restaurant", "id3"),
+    ("restaurant", "cart"),
+    ("toys", "c45"),
+    ("contact-lenses", "id3"),
+    ("contact-lenses", "c45"),
+    ("iris", "c45"),
+    ("iris", "cart"),
+]
 
 
 def test_weather_rules_golden(weather):
@@ -34,7 +45,10 @@ def test_weather_rules_golden(weather):
     rules = to_rules(model.tree_, encode(weather))
     assert rules_text(model.tree_, rules) == WEATHER_RULES
     md = rules_text(model.tree_, rules, "markdown")
-    assert md.splitlines()[2] == "| 1 | IF outlook = sunny AND humidity = high THEN play = no | (3/3) |"
+    assert (
+        md.splitlines()[2]
+        == "| 1 | IF outlook = sunny AND humidity = high THEN play = no | (3/3) |"
+    )
 
 
 def test_numeric_conditions_merge_into_intervals():
@@ -60,7 +74,9 @@ def test_simplified_rules_are_fewer_conditions_and_end_with_a_default():
     simple = simplify_rules(model.tree_, rules, data)
     assert sum(len(r.conditions) for r in simple) < sum(len(r.conditions) for r in rules)
     assert simple[-1].conditions == ()
-    assert any(len(r.conditions) == 1 and t.attributes[r.conditions[0].attribute] == "a" for r in simple)
+    assert any(
+        len(r.conditions) == 1 and t.attributes[r.conditions[0].attribute] == "a" for r in simple
+    )
 
 
 @pytest.mark.parametrize(("sample", "algorithm"), CASES)
@@ -77,7 +93,9 @@ def test_generated_python_predicts_like_the_model(sample, algorithm):
     nominal = [n for n in table.attributes if table.kinds[n] == "nominal"]
     if nominal:
         frame.loc[frame.index[0], nominal[0]] = "never-seen"
-    rows = [{k: (None if pd.isna(v) else v) for k, v in r.items()} for r in frame.to_dict("records")]
+    rows = [
+        {k: (None if pd.isna(v) else v) for k, v in r.items()} for r in frame.to_dict("records")
+    ]
     assert [namespace["predict"](r) for r in rows] == model.predict(frame).tolist()
     got = np.array([namespace["predict_proba"](r) for r in rows])
     assert np.allclose(got, model.predict_proba(frame), atol=1e-9)
@@ -112,7 +130,9 @@ def test_graphviz_reads_every_sample_tree(sample, algorithm, tmp_path):
     tree = DecisionTree(algorithm=algorithm).fit(load_sample(sample)).tree_
     path = tmp_path / "t.dot"
     path.write_text(to_dot(tree))
-    plain = subprocess.run(["dot", "-Tplain", str(path)], check=True, capture_output=True, text=True).stdout
+    plain = subprocess.run(
+        ["dot", "-Tplain", str(path)], check=True, capture_output=True, text=True
+    ).stdout
     kinds = [line.split()[0] for line in plain.splitlines()]
     assert kinds.count("node") == tree.n_nodes and kinds.count("edge") == tree.n_nodes - 1
 

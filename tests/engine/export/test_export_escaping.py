@@ -115,8 +115,12 @@ def _condition(text: str, found: list[str]) -> tuple[str, str, list[str]]:
 def _parse_rule(line: str) -> tuple[list, str, str]:
     hidden, found = _hide_quoted(line)
     body, _stats = hidden.rsplit("  (", 1) if "  (" in hidden else (hidden, "")
-    head, conclusion = body.split(" THEN ") if body.startswith("IF ") else ("", body.removeprefix("OTHERWISE "))
-    conditions = [_condition(c, found) for c in head.removeprefix("IF ").split(" AND ")] if head else []
+    head, conclusion = (
+        body.split(" THEN ") if body.startswith("IF ") else ("", body.removeprefix("OTHERWISE "))
+    )
+    conditions = (
+        [_condition(c, found) for c in head.removeprefix("IF ").split(" AND ")] if head else []
+    )
     target, label = conclusion.split(" = ")
     return conditions, _names_in(target, found), _names_in(label, found)
 
@@ -157,7 +161,9 @@ def test_graphviz_reads_the_names_back(trained, tmp_path):
     table, model, marker = trained
     path = tmp_path / "t.dot"
     path.write_text(to_dot(model.tree_), encoding="utf-8")
-    out = subprocess.run(["dot", "-Tjson", str(path)], check=True, capture_output=True, text=True).stdout
+    out = subprocess.run(
+        ["dot", "-Tjson", str(path)], check=True, capture_output=True, text=True
+    ).stdout
     graph = json.loads(out)
     assert not marker.exists()
 
@@ -169,8 +175,10 @@ def test_graphviz_reads_the_names_back(trained, tmp_path):
     names, values = _used(model.tree_)
     shown_heads = {_read_shown(h) for h in heads}
     assert names <= shown_heads and shown_heads - names <= set(model.classes_)
-    assert graph["name"] == "tree: " + json.dumps(table.target, ensure_ascii=False) or \
-        _read_shown(unescape(graph["name"]).removeprefix("tree: ")) == table.target
+    assert (
+        graph["name"] == "tree: " + json.dumps(table.target, ensure_ascii=False)
+        or _read_shown(unescape(graph["name"]).removeprefix("tree: ")) == table.target
+    )
     seen = set()
     for edge in graph.get("edges", []):
         hidden, found = _hide_quoted(unescape(edge["label"]))
@@ -187,7 +195,9 @@ def test_pmml_parses_and_scores_with_every_name(trained):
     assert [f.get("name") for f in fields] == [*table.attributes, table.target]
     for f in fields[:-1]:
         if table.kinds[f.get("name")] == "nominal":
-            assert [v.get("value") for v in f.findall(f"{P}Value")] == list(table.frame[f.get("name")].cat.categories)
+            assert [v.get("value") for v in f.findall(f"{P}Value")] == list(
+                table.frame[f.get("name")].cat.categories
+            )
     assert [v.get("value") for v in fields[-1].findall(f"{P}Value")] == list(model.classes_)
     top = root.find(f"{P}TreeModel/{P}Node")
     rows = table.frame[table.attributes].to_dict("records")

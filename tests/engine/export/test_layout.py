@@ -75,11 +75,14 @@ def test_big_and_deep_trees_lay_out_without_recursion():
     assert len(tidy_layout(wide)) == wide.number_of_nodes()
 
 
-@pytest.mark.parametrize(("graph", "message"), [
-    (nx.DiGraph(), "empty"),
-    (nx.DiGraph([(0, 1), (2, 3)]), "not a rooted tree"),
-    (nx.DiGraph([(0, 1), (1, 0)]), "not a rooted tree"),
-])
+@pytest.mark.parametrize(
+    ("graph", "message"),
+    [
+        (nx.DiGraph(), "empty"),
+        (nx.DiGraph([(0, 1), (2, 3)]), "not a rooted tree"),
+        (nx.DiGraph([(0, 1), (1, 0)]), "not a rooted tree"),
+    ],
+)
 def test_bad_graphs(graph, message):
     with pytest.raises(ValueError, match=message):
         tidy_layout(graph)

@@ -54,6 +54,7 @@ def _set(path, value):
         for key in path[:-1]:
             target = target[key]
         target[path[-1]] = value
+
     return change
 
 
@@ -61,35 +62,64 @@ MODEL_CASES = {  # name: (change, message fragment)
     "version is text": (_set(["version"], "1"), "format version is '1', not a whole number"),
     "version is null": (_set(["version"], None), "not a whole number"),
     "version is newer": (_set(["version"], 7), "newer Arbor"),
-    "threshold is text": (lambda d: _first(d, "threshold")["split"].update(threshold="75"),
-                          "threshold must be a number, not text"),
-    "attribute out of range": (lambda d: _first(d, "threshold")["split"].update(attribute=9),
-                               "attribute 9 is not between 0 and 3"),
-    "attribute -1": (lambda d: _first(d, "threshold")["split"].update(attribute=-1),
-                     "attribute -1 is not between"),
-    "category code 10^12": (lambda d: _first(d, "subset")["split"]["groups"][0].append(10**12),
-                            "category code 1000000000000 is not between"),
-    "negative category code": (lambda d: _first(d, "subset")["split"]["groups"][0].append(-1),
-                               "category code -1 is not between"),
-    "category in two branches": (lambda d: _first(d, "subset")["split"]["groups"][1].extend(
-        _first(d, "subset")["split"]["groups"][0]), "in two branches"),
+    "threshold is text": (
+        lambda d: _first(d, "threshold")["split"].update(threshold="75"),
+        "threshold must be a number, not text",
+    ),
+    "attribute out of range": (
+        lambda d: _first(d, "threshold")["split"].update(attribute=9),
+        "attribute 9 is not between 0 and 3",
+    ),
+    "attribute -1": (
+        lambda d: _first(d, "threshold")["split"].update(attribute=-1),
+        "attribute -1 is not between",
+    ),
+    "category code 10^12": (
+        lambda d: _first(d, "subset")["split"]["groups"][0].append(10**12),
+        "category code 1000000000000 is not between",
+    ),
+    "negative category code": (
+        lambda d: _first(d, "subset")["split"]["groups"][0].append(-1),
+        "category code -1 is not between",
+    ),
+    "category in two branches": (
+        lambda d: _first(d, "subset")["split"]["groups"][1].extend(
+            _first(d, "subset")["split"]["groups"][0]
+        ),
+        "in two branches",
+    ),
     "fractions shorter than branches": (
-        lambda d: _first(d, "threshold")["split"]["fractions"].pop(), "1 branch shares for 2 children"),
-    "distribution of the wrong length": (lambda d: d["nodes"][0]["distribution"].append(1.0),
-                                         "3 entries for 2 classes"),
+        lambda d: _first(d, "threshold")["split"]["fractions"].pop(),
+        "1 branch shares for 2 children",
+    ),
+    "distribution of the wrong length": (
+        lambda d: d["nodes"][0]["distribution"].append(1.0),
+        "3 entries for 2 classes",
+    ),
     "no classes": (_set(["classes"], []), "at least one class"),
     "classes repeat": (_set(["classes"], ["yes", "yes"]), "repeat"),
-    "leaf with a split": (lambda d: d["nodes"][-1].update(split=d["nodes"][0]["split"]),
-                          "branch shares for 0 children"),
+    "leaf with a split": (
+        lambda d: d["nodes"][-1].update(split=d["nodes"][0]["split"]),
+        "branch shares for 0 children",
+    ),
     "children without a split": (lambda d: d["nodes"][0].pop("split"), "children but no split"),
-    "unknown split kind": (lambda d: _first(d, "threshold")["split"].update(kind="oblique"),
-                           "kind must be one of"),
+    "unknown split kind": (
+        lambda d: _first(d, "threshold")["split"].update(kind="oblique"),
+        "kind must be one of",
+    ),
     "threshold split on a nominal attribute": (
-        lambda d: _first(d, "threshold")["split"].update(attribute=0), "needs a numeric attribute"),
+        lambda d: _first(d, "threshold")["split"].update(attribute=0),
+        "needs a numeric attribute",
+    ),
     "negative weight": (lambda d: d["nodes"][1].update(weight=-3), "at least 0.0"),
-    "child missing": (lambda d: d["nodes"][0]["children"].__setitem__(0, 999), "child 999 is not in"),
-    "a loop to the root": (lambda d: d["nodes"][1].update(
-        children=[0, 0], split=d["nodes"][0]["split"]), "already has a parent"),
+    "child missing": (
+        lambda d: d["nodes"][0]["children"].__setitem__(0, 999),
+        "child 999 is not in",
+    ),
+    "a loop to the root": (
+        lambda d: d["nodes"][1].update(children=[0, 0], split=d["nodes"][0]["split"]),
+        "already has a parent",
+    ),
     "node counts disagree": (_set(["n_nodes"], 3), "declares 3 nodes"),
     "leaf count disagrees": (_set(["n_leaves"], 1), "declares 1 leaves"),
     "depth disagrees": (_set(["depth"], 40), "declares depth 40"),
@@ -118,8 +148,17 @@ def test_a_shared_subtree_is_not_expanded(model_doc, tmp_path):
     doc = copy.deepcopy(model_doc)
     split = _first(doc, "threshold")["split"]
     leaf = {"id": 40, "weight": 1.0, "impurity": 0.0, "children": [], "distribution": [1.0, 0.0]}
-    doc["nodes"] = [{"id": i, "weight": 1.0, "impurity": 0.0, "children": [i + 1, i + 1],
-                     "distribution": [1.0, 0.0], "split": split} for i in range(40)] + [leaf]
+    doc["nodes"] = [
+        {
+            "id": i,
+            "weight": 1.0,
+            "impurity": 0.0,
+            "children": [i + 1, i + 1],
+            "distribution": [1.0, 0.0],
+            "split": split,
+        }
+        for i in range(40)
+    ] + [leaf]
     doc["n_nodes"] = 41
     path = tmp_path / "dag.json"
     path.write_text(json.dumps(doc))
@@ -128,8 +167,10 @@ def test_a_shared_subtree_is_not_expanded(model_doc, tmp_path):
 
 
 HOSTILE_JSON = {
-    "a million digits": (lambda: '{"format": "arbor-tree", "version": ' + "9" * 1_000_000 + "}",
-                         "digits"),
+    "a million digits": (
+        lambda: '{"format": "arbor-tree", "version": ' + "9" * 1_000_000 + "}",
+        "digits",
+    ),
     "1e400": (lambda: '{"format": "arbor-tree", "version": 1e400}', "out of range"),
     "NaN": (lambda: '{"format": "arbor-tree", "version": NaN}', "NaN, which is not JSON"),
     "nested 100,000 deep": (lambda: '{"a": ' * 100_000 + "1" + "}" * 100_000, "nested more deeply"),
@@ -184,7 +225,9 @@ def project_doc(tmp_path_factory):
     table = load_sample("weather-numeric")
     model = DecisionTree(algorithm="c45").fit(table)
     path = tmp_path_factory.mktemp("p") / "p.arbor"
-    proj.save_project(proj.Project(table, model.settings_, model.tree_, {0: (1.0, 2.0)}, (1,)), path)
+    proj.save_project(
+        proj.Project(table, model.settings_, model.tree_, {0: (1.0, 2.0)}, (1,)), path
+    )
     return json.loads(path.read_text())
 
 
@@ -197,8 +240,10 @@ PROJECT_CASES = {
     "a short column": (lambda d: d["table"]["data"]["outlook"].pop(), "13 cells for 14 rows"),
     "a cell that is a list": (_set(["table", "data", "outlook", 0], ["x"]), "list, not a value"),
     "tree is damaged": (_set(["tree", "nodes", 0, "split", "attribute"], -1), "tree: node 0"),
-    "tree uses a missing column": (_set(["tree", "attributes", 0, "name"], "ghost"),
-                                   "'ghost' the table lacks"),
+    "tree uses a missing column": (
+        _set(["tree", "attributes", 0, "name"], "ghost"),
+        "'ghost' the table lacks",
+    ),
     "position key is not an id": (_set(["positions"], {"1e9": [1, 2]}), "keyed by node id"),
     "position is a word": (_set(["positions"], {"0": ["x", 2]}), "must be a number"),
     "layout names a node the tree lacks": (_set(["collapsed"], [10**6]), "node 1000000"),
@@ -228,11 +273,13 @@ def _referencing(project_doc, tmp_path, data_path):
 def test_data_paths_are_not_followed_anywhere(project_doc, tmp_path):
     outside = tmp_path.parent / "outside.csv"
     outside.write_text("a,b\n1,2\n")
-    cases = [("../outside.csv", "outside the project's folder"),
-             ("../../../../../../etc/passwd", "outside the project's folder"),
-             ("/dev/zero", "device"),
-             ("fifo.csv", "FIFO"),
-             ("gone.csv", "missing")]
+    cases = [
+        ("../outside.csv", "outside the project's folder"),
+        ("../../../../../../etc/passwd", "outside the project's folder"),
+        ("/dev/zero", "device"),
+        ("fifo.csv", "FIFO"),
+        ("gone.csv", "missing"),
+    ]
     os.mkfifo(tmp_path / "fifo.csv")
     for data_path, fragment in cases:
         path = _referencing(project_doc, tmp_path, data_path)
@@ -280,16 +327,24 @@ def test_a_big_edited_table_is_stored_not_referenced(tmp_path, monkeypatch):
     assert doc["version"] == 2 and "parquet" in doc["table"] and "path" not in doc["table"]
     assert path.stat().st_size < data.stat().st_size  # compressed
     back = proj.load_project(path)
-    assert back.table.frame.iloc[12_345, 0] == 99.5 and back.table.frame.iloc[7, 9] == edited.iloc[7, 9]
+    assert (
+        back.table.frame.iloc[12_345, 0] == 99.5
+        and back.table.frame.iloc[7, 9] == edited.iloc[7, 9]
+    )
     assert back.table.source == str(data) and not back.table_is_file
     pd.testing.assert_frame_equal(back.table.frame, table.frame)
 
 
 # ------------------------------------------------------------------------------- fuzzers
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-(10**15), 10**15) | st.floats(allow_nan=False, allow_infinity=False)
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**15), 10**15)
+    | st.floats(allow_nan=False, allow_infinity=False)
     | st.text(max_size=8),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4)
+    ),
     max_leaves=8,
 )
 
@@ -319,7 +374,9 @@ def _mutate(doc, data):
     return doc
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(data=st.data(), which=st.sampled_from(["cart", "c45"]))
 def test_fuzzed_models_load_cleanly_or_are_refused(model_doc, c45_doc, tmp_path, data, which):
     doc = _mutate(model_doc if which == "cart" else c45_doc, data)
@@ -339,7 +396,9 @@ def test_fuzzed_models_load_cleanly_or_are_refused(model_doc, c45_doc, tmp_path,
         assert np.isfinite(out).all()
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(data=st.data())
 def test_fuzzed_projects_load_cleanly_or_are_refused(project_doc, tmp_path, data):
     doc = _mutate(project_doc, data)
@@ -354,7 +413,9 @@ def test_fuzzed_projects_load_cleanly_or_are_refused(project_doc, tmp_path, data
         encode(project.table, project.settings.task)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(st.data())
 def test_fuzzed_bytes_of_a_model_are_refused_or_loaded(model_doc, tmp_path, data):
     raw = bytearray(json.dumps(model_doc).encode())
@@ -374,8 +435,13 @@ def test_output_cut_short_by_the_reader_is_not_an_error():
 
     root = Path(__file__).parents[3]
     script = f"{sys.executable} main.py train --sample iris --json | head -1"
-    done = subprocess.run(["bash", "-o", "pipefail", "-c", script], cwd=root, capture_output=True,
-                          text=True, timeout=120)
+    done = subprocess.run(
+        ["bash", "-o", "pipefail", "-c", script],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.stdout == "{\n" and done.stderr == "" and done.returncode == 0
 
 

@@ -21,8 +21,11 @@ DATA = Path(__file__).resolve().parents[3] / "resources" / "datasets"
 
 
 def _fit(table, task="classification", **options):
-    model = DecisionTree(**options).fit(table) if task == "classification" else \
-        DecisionTree(task=task, **options).fit(table)
+    model = (
+        DecisionTree(**options).fit(table)
+        if task == "classification"
+        else DecisionTree(task=task, **options).fit(table)
+    )
     return model, encode(table, model.settings_.task)
 
 
@@ -38,8 +41,10 @@ def _every_node_adds_up(model, data):
             assert plot.threshold in plot.edges
             left = plot.edges[1:] <= plot.threshold
             assert plot.shares[0] == pytest.approx(node.children[0].weight / node.weight)
-            np.testing.assert_allclose(plot.counts[:, left].sum() + plot.missing.sum() * plot.shares[0],
-                                       node.children[0].weight)
+            np.testing.assert_allclose(
+                plot.counts[:, left].sum() + plot.missing.sum() * plot.shares[0],
+                node.children[0].weight,
+            )
         elif isinstance(plot, NominalSplitData):
             np.testing.assert_allclose(plot.counts.sum(axis=1) + plot.missing, node.distribution)
         elif isinstance(plot, LeafData):
@@ -56,13 +61,19 @@ def test_iris_bins_add_up_to_each_nodes_rows_by_class():
     assert root.n_rows == 150 and root.counts.sum() == 150
     # Bins are closed on the right: everything left of the cut went to the first branch.
     left = root.edges[1:] <= root.threshold
-    np.testing.assert_allclose(root.counts[:, left].sum(axis=1), model.tree_.root.children[0].distribution)
+    np.testing.assert_allclose(
+        root.counts[:, left].sum(axis=1), model.tree_.root.children[0].distribution
+    )
 
 
 def test_weather_numeric_bins_add_up_to_each_nodes_rows_by_class():
     for algorithm in ("c45", "cart"):
-        model, data = _fit(read_table(DATA / "weather-numeric.arff"), algorithm=algorithm, prune="none",
-                           min_samples_leaf=1)
+        model, data = _fit(
+            read_table(DATA / "weather-numeric.arff"),
+            algorithm=algorithm,
+            prune="none",
+            min_samples_leaf=1,
+        )
         assert NumericSplitData in _every_node_adds_up(model, data)
 
 

@@ -25,9 +25,18 @@ SCHEMA = Path(__file__).parents[2] / "fixtures" / "pmml" / "pmml-4-4.xsd"
 P = f"{{{NS}}}"
 PREDICATES = {"True", "False", "SimplePredicate", "SimpleSetPredicate", "CompoundPredicate"}
 
-CASES = [("weather", "id3"), ("weather", "c45"), ("weather-numeric", "c45"), ("weather-numeric", "cart"),
-         ("restaurant", "cart"), ("restaurant", "c45"), ("contact-lenses", "c45"), ("toys", "c45"),
-         ("iris", "c45"), ("iris", "cart")]
+CASES = [
+    ("weather", "id3"),
+    ("weather", "c45"),
+    ("weather-numeric", "c45"),
+    ("weather-numeric", "cart"),
+    ("restaurant", "cart"),
+    ("restaurant", "c45"),
+    ("contact-lenses", "c45"),
+    ("toys", "c45"),
+    ("iris", "c45"),
+    ("iris", "cart"),
+]
 
 
 def _with_holes(frame: pd.DataFrame, seed: int, share: float = 0.25) -> pd.DataFrame:
@@ -63,7 +72,7 @@ def _quoted(text: str) -> list[str]:
         end = start + 1
         while text[end] != '"' or text[end - 1] == "\\":
             end += 1
-        out.append(text[start + 1:end])
+        out.append(text[start + 1 : end])
         i = end + 1
     return out
 
@@ -86,7 +95,9 @@ def score(node: ET.Element, row: dict, regression: bool) -> np.ndarray:
     counts = np.array([float(c.get("recordCount")) for c in unknown])
     if not unknown or counts.sum() <= 0:
         return _own(node, regression)
-    return sum(w * score(c, row, regression) for w, c in zip(counts / counts.sum(), unknown, strict=True))
+    return sum(
+        w * score(c, row, regression) for w, c in zip(counts / counts.sum(), unknown, strict=True)
+    )
 
 
 def _predicate_of(node: ET.Element) -> ET.Element:
@@ -96,7 +107,9 @@ def _predicate_of(node: ET.Element) -> ET.Element:
 
 
 def _rows(frame: pd.DataFrame) -> list[dict]:
-    return [{k: (None if pd.isna(v) else v) for k, v in r.items()} for r in frame.to_dict("records")]
+    return [
+        {k: (None if pd.isna(v) else v) for k, v in r.items()} for r in frame.to_dict("records")
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -142,12 +155,16 @@ def test_pmml_is_valid_and_scores_like_arbor(sample, algorithm, holes, schema):
 def test_regression_pmml_scores_like_arbor(schema):
     table = load_sample("weather-numeric")
     frame = table.frame.copy()
-    model = DecisionTree(algorithm="cart", task="regression", min_samples_leaf=2).fit(frame, target="temperature")
+    model = DecisionTree(algorithm="cart", task="regression", min_samples_leaf=2).fit(
+        frame, target="temperature"
+    )
     text = to_pmml(model.tree_)
     assert [str(e) for e in schema.iter_errors(text)] == []
     top = ET.fromstring(text).find(f"{P}TreeModel/{P}Node")
     attributes = [c for c in frame.columns if c != "temperature"]
-    probe = pd.concat([frame[attributes], _with_holes(frame[attributes], seed=3, share=0.4)], ignore_index=True)
+    probe = pd.concat(
+        [frame[attributes], _with_holes(frame[attributes], seed=3, share=0.4)], ignore_index=True
+    )
     got = np.array([score(top, row, True)[0] for row in _rows(probe)])
     np.testing.assert_allclose(got, model.predict(probe), rtol=0, atol=1e-12)
 
@@ -155,10 +172,12 @@ def test_regression_pmml_scores_like_arbor(schema):
 def test_schema_catches_what_it_should(schema):
     text = to_pmml(DecisionTree(algorithm="cart").fit(load_sample("iris")).tree_)
     assert schema.is_valid(text)
-    broken = [text.replace('functionName="classification"', 'functionName="classify"'),
-              text.replace("<MiningSchema>", "<MiningSchema><Stray />", 1),
-              text.replace("<ScoreDistribution value=", "<ScoreDistribution label=", 1),
-              text.replace("</MiningSchema>", "</MiningSchema><Header />", 1)]
+    broken = [
+        text.replace('functionName="classification"', 'functionName="classify"'),
+        text.replace("<MiningSchema>", "<MiningSchema><Stray />", 1),
+        text.replace("<ScoreDistribution value=", "<ScoreDistribution label=", 1),
+        text.replace("</MiningSchema>", "</MiningSchema><Header />", 1),
+    ]
     assert not any(schema.is_valid(b) for b in broken)
 
 
@@ -169,7 +188,10 @@ def test_pmml_structure():
     ns = {"p": NS}
     assert root.get("version") == "4.4"
     tm = root.find("p:TreeModel", ns)
-    assert tm.get("functionName") == "classification" and tm.get("splitCharacteristic") == "binarySplit"
+    assert (
+        tm.get("functionName") == "classification"
+        and tm.get("splitCharacteristic") == "binarySplit"
+    )
     assert [f.get("name") for f in root.findall("p:DataDictionary/p:DataField", ns)][-1] == "class"
     first = tm.find("p:Node/p:Node", ns)
     assert first.find("p:SimplePredicate", ns).get("operator") == "lessOrEqual"
@@ -189,9 +211,17 @@ def test_pmml_keeps_fractional_weights_in_full():
     assert sorted(counts) == sorted(float(w) for w in weights)
 
 
-@pytest.mark.parametrize(("sample", "algorithm"), [("iris", "cart"), ("iris", "c45"), ("weather", "id3"),
-                                                   ("weather-numeric", "c45"), ("restaurant", "cart"),
-                                                   ("contact-lenses", "c45")])
+@pytest.mark.parametrize(
+    ("sample", "algorithm"),
+    [
+        ("iris", "cart"),
+        ("iris", "c45"),
+        ("weather", "id3"),
+        ("weather-numeric", "c45"),
+        ("restaurant", "cart"),
+        ("contact-lenses", "c45"),
+    ],
+)
 def test_pmml_scored_by_an_independent_evaluator(sample, algorithm, tmp_path):
     """pypmml (PMML4S) on complete rows. With missing values it is not comparable: it does
     not apply ``weightedConfidence`` recursively, and JPMML refuses the strategy outright."""

@@ -49,7 +49,8 @@ def test_weather_id3_rules_classify_every_row_as_the_tree_does(weather):
     assert np.array_equal(rule_predictions(tree, simple, data.X), by_tree)
     assert rules_accuracy(tree, simple, data) == 1.0
     assert accuracy_note(tree, simple, data) == (
-        "Training accuracy: these rules 14/14 (100.0%), the tree 14/14 (100.0%)")
+        "Training accuracy: these rules 14/14 (100.0%), the tree 14/14 (100.0%)"
+    )
 
 
 def test_generalising_takes_the_lowest_pessimistic_rate_while_it_does_not_rise(weather):
@@ -108,8 +109,9 @@ def test_bundled_samples_report_the_rules_accuracy_beside_the_trees(name, algori
 
 
 @pytest.mark.skipif(not WEKA.exists(), reason="Weka's example sets are not installed")
-@pytest.mark.parametrize("path", sorted(WEKA.glob("*.arff")) if WEKA.exists() else [],
-                         ids=lambda p: p.stem)
+@pytest.mark.parametrize(
+    "path", sorted(WEKA.glob("*.arff")) if WEKA.exists() else [], ids=lambda p: p.stem
+)
 def test_weka_example_sets(path):
     table = read_table(path)
     if table.kinds[table.target] != "nominal":

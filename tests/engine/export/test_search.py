@@ -38,8 +38,21 @@ def credit_tree():
     return DecisionTree(algorithm="cart", prune="none", min_samples_leaf=1).fit(table).tree_
 
 
-@pytest.mark.parametrize("text", ["checking_status", "no checking", "in {", "<= 22.5", "good", "BAD",
-                                  "purpose = radio/tv", "credit_amount >", "zzz", " savings "])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "checking_status",
+        "no checking",
+        "in {",
+        "<= 22.5",
+        "good",
+        "BAD",
+        "purpose = radio/tv",
+        "credit_amount >",
+        "zzz",
+        " savings ",
+    ],
+)
 def test_the_index_finds_what_reading_every_label_finds(credit_tree, text):
     assert find_nodes(credit_tree, text) == _by_reading(credit_tree, text)
 

@@ -44,29 +44,53 @@ def local_rows(request, monkeypatch):
 
 CASES = [
     ("cart gini", dict(algorithm="cart"), dict()),
-    ("cart entropy", dict(algorithm="cart", criterion="entropy", max_depth=6, min_samples_leaf=4),
-     dict(classes=2)),
-    ("cart misclassification", dict(algorithm="cart", criterion="misclassification",
-                                    max_depth=7), dict(classes=4)),
-    ("cart best-first", dict(algorithm="cart", growth="best", max_leaves=25, min_samples_leaf=3),
-     dict()),
-    ("cart regression", dict(algorithm="cart", task="regression", min_samples_leaf=3, max_depth=8),
-     dict(regression=True)),
+    (
+        "cart entropy",
+        dict(algorithm="cart", criterion="entropy", max_depth=6, min_samples_leaf=4),
+        dict(classes=2),
+    ),
+    (
+        "cart misclassification",
+        dict(algorithm="cart", criterion="misclassification", max_depth=7),
+        dict(classes=4),
+    ),
+    (
+        "cart best-first",
+        dict(algorithm="cart", growth="best", max_leaves=25, min_samples_leaf=3),
+        dict(),
+    ),
+    (
+        "cart regression",
+        dict(algorithm="cart", task="regression", min_samples_leaf=3, max_depth=8),
+        dict(regression=True),
+    ),
     ("cart min gain", dict(algorithm="cart", min_gain=0.005), dict(classes=4)),
     ("cart subsets", dict(algorithm="cart", max_depth=8), dict(nominal=2, classes=3)),
     ("cart subsets two classes", dict(algorithm="cart"), dict(nominal=3, classes=2, categories=9)),
-    ("cart subsets heuristic", dict(algorithm="cart", max_depth=6),
-     dict(nominal=2, classes=4, categories=14)),
-    ("cart subsets regression", dict(algorithm="cart", task="regression", min_samples_leaf=5),
-     dict(nominal=2, regression=True, categories=7)),
+    (
+        "cart subsets heuristic",
+        dict(algorithm="cart", max_depth=6),
+        dict(nominal=2, classes=4, categories=14),
+    ),
+    (
+        "cart subsets regression",
+        dict(algorithm="cart", task="regression", min_samples_leaf=5),
+        dict(nominal=2, regression=True, categories=7),
+    ),
     ("c45 mixed", dict(algorithm="c45", prune="none"), dict(nominal=2)),
     ("c45 ties", dict(algorithm="c45", prune="none"), dict(nominal=2, decimals=1)),
-    ("c45 best-first", dict(algorithm="c45", prune="none", growth="best", max_leaves=12),
-     dict(nominal=1)),
+    (
+        "c45 best-first",
+        dict(algorithm="c45", prune="none", growth="best", max_leaves=12),
+        dict(nominal=1),
+    ),
     ("c45 four classes", dict(algorithm="c45", prune="none"), dict(nominal=1, classes=4)),
     ("id3", dict(algorithm="id3"), dict(numeric=0, nominal=4)),
-    ("id3 best-first", dict(algorithm="id3", growth="best", max_leaves=9),
-     dict(numeric=0, nominal=4)),
+    (
+        "id3 best-first",
+        dict(algorithm="id3", growth="best", max_leaves=9),
+        dict(numeric=0, nominal=4),
+    ),
 ]
 
 
@@ -87,9 +111,12 @@ def test_many_attributes_and_many_classes():
     frame["k"] = pd.Categorical(rng.choice([f"g{i}" for i in range(5)], n))
     frame.loc[rng.random(n) < 0.05, "a3"] = np.nan
     classes = [f"c{i:03d}" for i in range(150)]
-    frame["y"] = pd.Categorical(np.array(classes)[np.clip(((frame.a0 + 3) * 25).astype(int)
-                                                           + rng.integers(0, 3, n), 0, 149)],
-                                categories=classes)
+    frame["y"] = pd.Categorical(
+        np.array(classes)[
+            np.clip(((frame.a0 + 3) * 25).astype(int) + rng.integers(0, 3, n), 0, 149)
+        ],
+        categories=classes,
+    )
     data = encode(make_table(frame))
     assert len(data.schema.classes) == 150 and data.y.max() > 128
     for params in (dict(algorithm="cart", max_depth=6), dict(algorithm="c45", prune="none")):
@@ -117,29 +144,36 @@ def test_segments_outgrow_the_arena_and_best_first_compacts_it(monkeypatch):
     monkeypatch.setattr(builder, "MISSING_SLACK", 0.0)
     monkeypatch.setattr(builder, "LOCAL_ROWS", 300)
     data = generated(5, n=3000, nominal=2, missing=0.2)
-    for params in (dict(algorithm="c45", prune="none"), dict(algorithm="cart", growth="best"),
-                   dict(algorithm="cart")):
+    for params in (
+        dict(algorithm="c45", prune="none"),
+        dict(algorithm="cart", growth="best"),
+        dict(algorithm="cart"),
+    ):
         settings = resolve(**params)
         assert_same(grow(data, settings), oracle.grow(data, settings))
 
 
 def test_interpreted_kernels_grow_the_same_tree_to_the_bit(compiled_builder):
     """While the kernels compile, small fits run their Python source: the same tree."""
-    for shape, params in ((dict(nominal=2, missing=0.1), dict(algorithm="c45", prune="none")),
-                          (dict(nominal=1, missing=0.1), dict(algorithm="cart")),
-                          (dict(regression=True), dict(algorithm="cart", task="regression",
-                                                       max_depth=5))):
+    for shape, params in (
+        (dict(nominal=2, missing=0.1), dict(algorithm="c45", prune="none")),
+        (dict(nominal=1, missing=0.1), dict(algorithm="cart")),
+        (dict(regression=True), dict(algorithm="cart", task="regression", max_depth=5)),
+    ):
         data = generated(9, n=300, **shape)
         settings = resolve(**params)
         problem = Problem(data, settings)
         rows, weights = np.arange(data.n_rows), np.ones(data.n_rows)
-        runs = [builder.grow_tree(problem, "exact", rows, weights, 0, frozenset(), Monitor(), c)
-                for c in (True, False)]
+        runs = [
+            builder.grow_tree(problem, "exact", rows, weights, 0, frozenset(), Monitor(), c)
+            for c in (True, False)
+        ]
         assert_same(*runs)
         for x, y in zip(runs[0].walk(), runs[1].walk(), strict=True):
             # repr() of a float is exact and spells NaN as nan: equal text, equal bits.
             assert repr((float(x.impurity), float(x.value), sorted(x.stats.items()))) == repr(
-                (float(y.impurity), float(y.value), sorted(y.stats.items())))
+                (float(y.impurity), float(y.value), sorted(y.stats.items()))
+            )
     compiled_builder.clear()  # the interpreted runs were this test's own
 
 
@@ -162,8 +196,9 @@ def test_histogram_equals_exact_when_every_value_has_its_own_bin(algorithm, miss
     """To the bit on complete data. With missing values, weights become fractions, which
     histograms add bin by bin and exact search value by value: the same splits, the numbers
     to rounding (a tree is kept to nodes big enough not to hinge on a rounding-level tie)."""
-    data = generated(5, n=3000, numeric=5, nominal=1 if algorithm == "c45" else 0, decimals=1,
-                     missing=missing)
+    data = generated(
+        5, n=3000, numeric=5, nominal=1 if algorithm == "c45" else 0, decimals=1, missing=missing
+    )
     assert all(len(np.unique(data.X[:, j])) <= 256 for j in range(data.X.shape[1]))
     limits = dict(max_depth=7, min_samples_leaf=10) if missing else {}
     exact = resolve(algorithm=algorithm, prune="none", splitter="exact", **limits)
@@ -199,8 +234,14 @@ def test_bins_are_quantiles_and_route_like_their_thresholds():
         checks = []
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(histogram, "BLOCK_ROWS", 1000)
-            blocks = bin_columns(X, picked, np.array([0, 4]), 255, whole=whole,
-                                 check=lambda checks=checks: checks.append(1))
+            blocks = bin_columns(
+                X,
+                picked,
+                np.array([0, 4]),
+                255,
+                whole=whole,
+                check=lambda checks=checks: checks.append(1),
+            )
         for a, b in zip(whole_column, blocks, strict=True):
             assert np.array_equal(a, b)
         assert len(checks) >= len(picked) // 1000
@@ -209,8 +250,9 @@ def test_bins_are_quantiles_and_route_like_their_thresholds():
 def test_presorted_ties_and_duplicates_give_the_exact_split():
     """Many equal values: the root's stable presort must cut where per-node sorting does."""
     rng = np.random.default_rng(4)
-    frame = pd.DataFrame({"a": rng.integers(0, 6, 5000).astype(float),
-                          "b": rng.integers(0, 3, 5000).astype(float)})
+    frame = pd.DataFrame(
+        {"a": rng.integers(0, 6, 5000).astype(float), "b": rng.integers(0, 3, 5000).astype(float)}
+    )
     frame["y"] = np.where(frame.a + rng.normal(size=5000) > 2.5, "p", "q")
     frame.loc[rng.random(5000) < 0.1, "a"] = np.nan
     data = encode(make_table(frame))

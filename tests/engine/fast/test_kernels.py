@@ -29,12 +29,16 @@ pytestmark = pytest.mark.usefixtures("compiled_builder")
 @given(st.integers(0, 2000), st.integers(0, 10))
 @hsettings(max_examples=60, deadline=None)
 def test_pairwise_sum_is_numpys_sum_to_the_bit(n, seed):
-    a = np.random.default_rng(seed).random(n + 5) * 10.0 ** np.random.default_rng(seed).integers(-3, 4)
+    a = np.random.default_rng(seed).random(n + 5) * 10.0 ** np.random.default_rng(seed).integers(
+        -3, 4
+    )
     for lo in (0, 3):
-        assert K.pairwise_sum(a, lo, n) == a[lo:lo + n].sum()
+        assert K.pairwise_sum(a, lo, n) == a[lo : lo + n].sum()
 
 
-@given(st.lists(st.floats(0, 50), min_size=1, max_size=200), st.sampled_from(list(K.IMPURITY_CODES)))
+@given(
+    st.lists(st.floats(0, 50), min_size=1, max_size=200), st.sampled_from(list(K.IMPURITY_CODES))
+)
 @hsettings(max_examples=80, deadline=None)
 def test_impurity_is_the_criteria(counts, name):
     counts = np.array(counts)
@@ -78,11 +82,17 @@ def nodes(draw):
         schema = Schema(tuple(attrs), "y", tuple(f"k{c}" for c in range(n_classes)))
     data = Encoded(schema, X, y, np.ones(n))
     rows = np.sort(rng.choice(n, draw(st.integers(2, n)), replace=False))
-    weights = rng.choice([1.0, 1.0, 0.5, 1 / 3, 0.7], len(rows)) if draw(st.booleans()) \
+    weights = (
+        rng.choice([1.0, 1.0, 0.5, 1 / 3, 0.7], len(rows))
+        if draw(st.booleans())
         else np.ones(len(rows))
+    )
     algorithm = "cart" if regression else draw(st.sampled_from(["cart", "c45", "id3"]))
-    params = dict(algorithm=algorithm, task="regression" if regression else "classification",
-                  min_samples_leaf=draw(st.sampled_from([0.0, 1.0, 2.0, 3.5])))
+    params = dict(
+        algorithm=algorithm,
+        task="regression" if regression else "classification",
+        min_samples_leaf=draw(st.sampled_from([0.0, 1.0, 2.0, 3.5])),
+    )
     if algorithm == "cart" and not regression:
         params["criterion"] = draw(st.sampled_from(["gini", "entropy", "misclassification"]))
     if algorithm == "id3":
@@ -97,15 +107,25 @@ def test_each_attributes_best_split_is_the_numpy_scorers(node):
     attribute the numpy scorer's candidate, and choose the same attribute."""
     data, rows, weights, settings = node
     problem = Problem(data, settings)
-    growth = builder.Growth(problem, "exact", rows, weights, 0, frozenset(), Monitor(),
-                            builder.kernels(True), stepwise=True)
+    growth = builder.Growth(
+        problem,
+        "exact",
+        rows,
+        weights,
+        0,
+        frozenset(),
+        Monitor(),
+        builder.kernels(True),
+        stepwise=True,
+    )
     growth.run(1)  # evaluates the root, and only that
     stats = problem.stats(rows, weights)
     impurity = float(problem.impurity(stats))
     top = 0.0 if problem.regression else float(stats.max())
     pure = rules.is_pure(top, float(stats.sum()), problem.regression, impurity)
-    if rules.stops_before_search(float(weights.sum()), 0, pure, settings.min_samples_split,
-                                 settings.min_samples_leaf, -1):
+    if rules.stops_before_search(
+        float(weights.sum()), 0, pure, settings.min_samples_split, settings.min_samples_leaf, -1
+    ):
         assert growth.nodes.attribute[0] == -1
         return
     cand = growth.candidates
@@ -117,8 +137,10 @@ def test_each_attributes_best_split_is_the_numpy_scorers(node):
         assert cand.gain[j] == pytest.approx(c.gain, rel=1e-12, abs=1e-15)
         assert cand.ratio[j] == pytest.approx(c.gain_ratio, rel=1e-12, abs=1e-15)
         if c.split.threshold is not None:
-            assert builder._threshold(problem, j, cand.threshold[j], settings.binary) \
+            assert (
+                builder._threshold(problem, j, cand.threshold[j], settings.binary)
                 == c.split.threshold
+            )
         if len(c.split.fractions) == 2 and (settings.binary or c.split.threshold is not None):
             assert (cand.fraction0[j], cand.fraction1[j]) == c.split.fractions
     best = choose(problem, want)
@@ -129,7 +151,9 @@ def test_each_attributes_best_split_is_the_numpy_scorers(node):
         assert chosen == best.attribute
 
 
-@pytest.mark.parametrize("splitter,max_bins", [("exact", 255), ("histogram", 255), ("histogram", 4)])
+@pytest.mark.parametrize(
+    "splitter,max_bins", [("exact", 255), ("histogram", 255), ("histogram", 4)]
+)
 def test_a_local_copys_orders_are_a_stable_sort_of_its_values(splitter, max_bins, monkeypatch):
     """A small node grown on a private copy gets its sorted orders without sorting: renumbered
     from the node's own (exact search) or counted out of its bin codes, each bin's run then
@@ -137,9 +161,16 @@ def test_a_local_copys_orders_are_a_stable_sort_of_its_values(splitter, max_bins
     way the stable argsort of the copied values, missing values last in entry order."""
     rng = np.random.default_rng(7)
     n = 3000
-    X = np.asfortranarray(np.column_stack([rng.normal(size=n), np.round(rng.normal(size=n), 1),
-                                           rng.integers(0, 3, n).astype(float),
-                                           rng.normal(size=n)]))
+    X = np.asfortranarray(
+        np.column_stack(
+            [
+                rng.normal(size=n),
+                np.round(rng.normal(size=n), 1),
+                rng.integers(0, 3, n).astype(float),
+                rng.normal(size=n),
+            ]
+        )
+    )
     X[rng.random(X.shape) < 0.1] = np.nan
     X[:, 3] = np.nan  # an attribute with no value at all
     X[0, 3] = 1.0
@@ -150,11 +181,13 @@ def test_a_local_copys_orders_are_a_stable_sort_of_its_values(splitter, max_bins
         monkeypatch.setattr(builder, name, n)  # the root is not local, its copy holds n
     problem = Problem(data, resolve(algorithm="cart", splitter=splitter, max_bins=max_bins))
     C = builder.kernels(True)
-    growth = builder.Growth(problem, splitter, np.arange(n), np.ones(n), 0, frozenset(),
-                            Monitor(), C)
+    growth = builder.Growth(
+        problem, splitter, np.arange(n), np.ones(n), 0, frozenset(), Monitor(), C
+    )
     local = growth.local_space
     local.private_values[:] = X.ravel(order="F")  # build_local's copy of the root's entries
-    C._local_orders(np.int64(0), np.int64(n), growth.space, local, growth.hist,
-                    splitter == "histogram")
+    C._local_orders(
+        np.int64(0), np.int64(n), growth.space, local, growth.hist, splitter == "histogram"
+    )
     for j in range(4):
         assert np.array_equal(local.arena.order[j, :n], np.argsort(X[:, j], kind="stable")), j

@@ -10,13 +10,20 @@ from engine.tree import Tree
 
 
 def _rules(tree):
-    return {n.id: " AND ".join(condition(tree, a, b) for a, b in tree.path_to(n.id)[:-1]) for n in tree.nodes()}
+    return {
+        n.id: " AND ".join(condition(tree, a, b) for a, b in tree.path_to(n.id)[:-1])
+        for n in tree.nodes()
+    }
 
 
 def test_a_node_keeps_its_id_as_weather_grows():
     data = encode(load_sample("weather"))
     steps = list(with_stable_ids(grow_steps(data, resolve(algorithm="id3"))))
-    assert [s.expanded for s in steps] == [0, 1, 3]  # outlook, then sunny's humidity, then rainy's windy
+    assert [s.expanded for s in steps] == [
+        0,
+        1,
+        3,
+    ]  # outlook, then sunny's humidity, then rainy's windy
     seen = {}
     for step in steps:
         for node_id, rule in _rules(Tree(step.root, data.schema)).items():
@@ -29,7 +36,10 @@ def test_a_node_keeps_its_id_as_weather_grows():
 def test_the_tree_is_the_one_grown_with_other_numbers():
     data = encode(load_sample("iris"))
     settings = resolve(algorithm="cart", growth="best")
-    plain, kept = list(grow_steps(data, settings)), list(with_stable_ids(grow_steps(data, settings)))
+    plain, kept = (
+        list(grow_steps(data, settings)),
+        list(with_stable_ids(grow_steps(data, settings))),
+    )
     for a, b in zip(plain, kept, strict=True):
         ta, tb = Tree(a.root, data.schema), Tree(b.root, data.schema)
         assert sorted(_rules(ta).values()) == sorted(_rules(tb).values())

@@ -22,23 +22,26 @@ HUMIDITY = [[3, 4], [6, 1]]
 WINDY = [[3, 3], [6, 2]]
 
 
-@pytest.mark.parametrize(("counts", "expected", "places"), [
-    ([50, 5], 0.44, 2),          # seed 000, biased coin
-    ([30, 25], 0.99, 2),         # seed 000, fair coin
-    ([99, 1], 0.08, 2),          # seed 001, [0.99, 0.01]
-    ([1, 1], 1.0, 9),            # seed 001, fair coin is 1 bit
-    ([9, 5], 0.940, 3),          # seed 000, weather root
-    ([3, 2], 0.971, 3),          # seed 000, H(rainy)
-    ([4, 0], 0.0, 9),            # seed 000, H(overcast)
-    ([8, 1], 0.5, 1),            # seed 003, sequence 1 "about 1/2"
-    ([4, 5], 0.99, 2),           # seed 003, sequence 2
-    ([24, 1, 25, 50], 1.56, 2),  # seed 003, joint entropy H(X, Y)
-    ([24, 1], 0.24, 2),          # seed 003, H(Y | raining)
-    ([5, 2], 0.86, 2),           # seed 003, oranges and lemons root
-    ([3, 1], 0.81, 2),
-    ([2, 1], 0.92, 2),
-    ([2, 3], 0.97, 2),
-])
+@pytest.mark.parametrize(
+    ("counts", "expected", "places"),
+    [
+        ([50, 5], 0.44, 2),  # seed 000, biased coin
+        ([30, 25], 0.99, 2),  # seed 000, fair coin
+        ([99, 1], 0.08, 2),  # seed 001, [0.99, 0.01]
+        ([1, 1], 1.0, 9),  # seed 001, fair coin is 1 bit
+        ([9, 5], 0.940, 3),  # seed 000, weather root
+        ([3, 2], 0.971, 3),  # seed 000, H(rainy)
+        ([4, 0], 0.0, 9),  # seed 000, H(overcast)
+        ([8, 1], 0.5, 1),  # seed 003, sequence 1 "about 1/2"
+        ([4, 5], 0.99, 2),  # seed 003, sequence 2
+        ([24, 1, 25, 50], 1.56, 2),  # seed 003, joint entropy H(X, Y)
+        ([24, 1], 0.24, 2),  # seed 003, H(Y | raining)
+        ([5, 2], 0.86, 2),  # seed 003, oranges and lemons root
+        ([3, 1], 0.81, 2),
+        ([2, 1], 0.92, 2),
+        ([2, 3], 0.97, 2),
+    ],
+)
 def test_entropy_matches_the_seeds(counts, expected, places):
     assert round(entropy(counts), places) == pytest.approx(expected)
 
@@ -52,12 +55,15 @@ def test_expected_conditional_entropy_is_0_75():
     assert mean_info([[24, 1], [25, 50]]) == pytest.approx(0.75, abs=0.005)
 
 
-@pytest.mark.parametrize(("children", "mean", "gain"), [
-    (OUTLOOK, 0.693, 0.247),
-    (TEMPERATURE, 0.911, 0.029),
-    (HUMIDITY, 0.787, 0.152),
-    (WINDY, 0.892, 0.048),
-])
+@pytest.mark.parametrize(
+    ("children", "mean", "gain"),
+    [
+        (OUTLOOK, 0.693, 0.247),
+        (TEMPERATURE, 0.911, 0.029),
+        (HUMIDITY, 0.787, 0.152),
+        (WINDY, 0.892, 0.048),
+    ],
+)
 def test_weather_mean_info_and_gain(children, mean, gain):
     # The notes round intermediate entropies (0.971, 0.985) before averaging, so their
     # mean infos are off in the third decimal (humidity: 0.7885 exactly, printed 0.787).
@@ -65,12 +71,15 @@ def test_weather_mean_info_and_gain(children, mean, gain):
     assert round(info_gain([9, 5], children), 3) == gain
 
 
-@pytest.mark.parametrize(("children", "si", "gr"), [
-    (OUTLOOK, 1.577, 0.156),
-    (TEMPERATURE, 1.557, 0.019),
-    (HUMIDITY, 1.000, 0.152),
-    (WINDY, 0.985, 0.049),
-])
+@pytest.mark.parametrize(
+    ("children", "si", "gr"),
+    [
+        (OUTLOOK, 1.577, 0.156),
+        (TEMPERATURE, 1.557, 0.019),
+        (HUMIDITY, 1.000, 0.152),
+        (WINDY, 0.985, 0.049),
+    ],
+)
 def test_weather_split_info_and_gain_ratio(children, si, gr):
     sizes = np.asarray(children).sum(axis=1)
     assert round(split_info(sizes), 3) == si

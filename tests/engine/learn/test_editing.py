@@ -20,9 +20,16 @@ def stump(weather):
 
 def test_ranked_splits_follow_the_seed(stump):
     tree, data, settings = stump
-    ranked = [(data.schema.attributes[c.attribute].name, round(c.gain, 3))
-              for c in ranked_splits(tree, data, settings, 0)]
-    assert ranked == [("outlook", 0.247), ("humidity", 0.152), ("windy", 0.048), ("temperature", 0.029)]
+    ranked = [
+        (data.schema.attributes[c.attribute].name, round(c.gain, 3))
+        for c in ranked_splits(tree, data, settings, 0)
+    ]
+    assert ranked == [
+        ("outlook", 0.247),
+        ("humidity", 0.152),
+        ("windy", 0.048),
+        ("temperature", 0.029),
+    ]
 
 
 def test_split_on_any_attribute_not_only_the_best(stump):

@@ -19,7 +19,10 @@ WEATHER_ROOT = {  # name: (info gain, split info, gain ratio), seed 000 to 3 dec
 @pytest.mark.parametrize("algorithm", ["id3", "c45"])
 def test_weather_root_table(weather, algorithm):
     rows = attribute_table(encode(weather), resolve(algorithm=algorithm))
-    got = {r.name: (round(r.info_gain, 3), round(r.split_info, 3), round(r.gain_ratio, 3)) for r in rows}
+    got = {
+        r.name: (round(r.info_gain, 3), round(r.split_info, 3), round(r.gain_ratio, 3))
+        for r in rows
+    }
     assert got == WEATHER_ROOT
     assert all(round(r.entropy_before, 3) == 0.940 for r in rows)
     assert [r.name for r in rows if r.chosen] == ["outlook"]
@@ -57,7 +60,12 @@ def test_weather_baselines(weather):
     # outlook and humidity both make 4 errors: the tie goes to outlook, which comes first.
     assert (b.one_r_attribute, b.one_r_errors) == ("outlook", 4)
     assert dict(b.one_r_rules) == {"sunny": "no", "overcast": "yes", "rainy": "yes"}
-    assert dict(b.errors_by_attribute) == {"outlook": 4, "temperature": 5, "humidity": 4, "windy": 5}
+    assert dict(b.errors_by_attribute) == {
+        "outlook": 4,
+        "temperature": 5,
+        "humidity": 4,
+        "windy": 5,
+    }
 
 
 def test_restaurant_baselines(restaurant):

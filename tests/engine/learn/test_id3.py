@@ -119,12 +119,16 @@ def test_paths_walk_down_by_id_and_search_a_tree_numbered_otherwise(restaurant):
     tree = DecisionTree(algorithm="id3").fit(restaurant).tree_
     for node in tree.nodes():
         path = tree.path_to(node.id)
-        assert path[-1][0] is node and all(a.children[b] is c for (a, b), (c, _) in zip(path[:-1], path[1:], strict=True))
+        assert path[-1][0] is node and all(
+            a.children[b] is c for (a, b), (c, _) in zip(path[:-1], path[1:], strict=True)
+        )
     # The same shape with ids in reverse pre-order: found by the search.
     n = tree.n_nodes
     flipped = {}
     for node in reversed(list(tree.nodes())):
-        flipped[node.id] = replace(node, id=n - 1 - node.id, children=tuple(flipped[c.id] for c in node.children))
+        flipped[node.id] = replace(
+            node, id=n - 1 - node.id, children=tuple(flipped[c.id] for c in node.children)
+        )
     other = Tree(flipped[tree.root.id], tree.schema)
     for node in other.nodes():
         assert other.path_to(node.id)[-1][0] is node

@@ -22,7 +22,11 @@ MEASURES = ("info_gain", "gain_ratio", "gini_gain")
 
 
 def _table(name):
-    return load_sample(name) if (name in ("weather", "weather-numeric", "iris")) else read_arff(WEKA / name)
+    return (
+        load_sample(name)
+        if (name in ("weather", "weather-numeric", "iris"))
+        else read_arff(WEKA / name)
+    )
 
 
 def test_weather_numeric_temperature_cuts_by_hand():
@@ -47,7 +51,9 @@ def test_weather_numeric_temperature_cuts_by_hand():
     assert curve.values["gini_gain"][curve.best] == pytest.approx(gini83, abs=1e-15)
     # C4.5's MDL correction: log2(11 candidate cuts) / 14 rows off every cut's gain.
     penalty = math.log2(11) / 14
-    np.testing.assert_allclose(curve.values["mdl_gain"], curve.values["info_gain"] - penalty, rtol=0, atol=1e-15)
+    np.testing.assert_allclose(
+        curve.values["mdl_gain"], curve.values["info_gain"] - penalty, rtol=0, atol=1e-15
+    )
 
 
 def test_weather_numeric_sunny_humidity_is_the_chosen_cut():
@@ -64,11 +70,17 @@ def test_weather_numeric_sunny_humidity_is_the_chosen_cut():
 
 
 CASES = [
-    ("weather", "id3"), ("weather", "c45"), ("weather", "cart"),
-    ("weather-numeric", "c45"), ("weather-numeric", "cart"),
-    ("iris", "c45"), ("iris", "cart"),
-    ("credit-g.arff", "c45"), ("credit-g.arff", "cart"),
-    ("synth-missing.arff", "c45"), ("synth-missing.arff", "cart"),
+    ("weather", "id3"),
+    ("weather", "c45"),
+    ("weather", "cart"),
+    ("weather-numeric", "c45"),
+    ("weather-numeric", "cart"),
+    ("iris", "c45"),
+    ("iris", "cart"),
+    ("credit-g.arff", "c45"),
+    ("credit-g.arff", "cart"),
+    ("synth-missing.arff", "c45"),
+    ("synth-missing.arff", "cart"),
     ("soybean.arff", "cart"),
 ]
 
@@ -88,7 +100,9 @@ def test_curve_maximum_is_explains_figure(name, algorithm):
     for node in [tree.root, *internal[1:]]:
         rows, weights = node_rows(tree, data, node.id, settings)
         chosen = node.split.attribute if node.split is not None else -1
-        rows_out = attribute_table(data, settings, rows, weights, chosen, used_on_path(tree, node.id))
+        rows_out = attribute_table(
+            data, settings, rows, weights, chosen, used_on_path(tree, node.id)
+        )
         for r in rows_out:
             curve = split_curve(data, settings, r.name, rows, weights, node.split)
             if curve.best is None:
@@ -128,12 +142,22 @@ def test_unknown_attribute_is_refused():
 
 
 def test_cli_curve_json_keys_and_numbers(capsys):
-    code = main(["explain", "--sample", "weather-numeric", "--node", "1", "--curve", "humidity", "--json"])
+    code = main(
+        ["explain", "--sample", "weather-numeric", "--node", "1", "--curve", "humidity", "--json"]
+    )
     out, err = capsys.readouterr()
     assert code == 0, err
     result = json.loads(out)
-    assert set(result) >= {"thresholds", "info_gain", "gain_ratio", "gini_gain", "mdl_gain",
-                           "chosen", "best", "criterion"}
+    assert set(result) >= {
+        "thresholds",
+        "info_gain",
+        "gain_ratio",
+        "gini_gain",
+        "mdl_gain",
+        "chosen",
+        "best",
+        "criterion",
+    }
     assert result["thresholds"] == [75.0, 86.0] and result["chosen"] == result["best"] == 75.0
     code = main(["explain", "--sample", "weather-numeric", "--node", "1", "--json"])
     table = json.loads(capsys.readouterr()[0])

@@ -49,7 +49,9 @@ def _pruned_sums(tree, data, probes):
 def test_loss_sums_per_probe_equal_pruning_at_each_probe(regression, missing, weighted):
     train, held = _table(1, regression=regression), _table(2, 150, regression, missing)
     task = "regression" if regression else "classification"
-    tree = DecisionTree(algorithm="cart", task=task, prune="none", min_samples_leaf=3).fit(train).tree_
+    tree = (
+        DecisionTree(algorithm="cart", task=task, prune="none", min_samples_leaf=3).fit(train).tree_
+    )
     alphas = np.unique(cost_complexity_path(tree).alphas)
     probes = np.append(np.sqrt(alphas[:-1] * alphas[1:]), np.inf)
     data = encode(held, task)

@@ -49,8 +49,12 @@ def _choice(name: str) -> dict:
     full = DecisionTree(algorithm="cart", task=task, prune="none", **options).fit(table).tree_
     settings = DecisionTree(algorithm="cart", task=task, **options).settings()
     choice = choose_alpha(full, encode(table, task), settings)
-    return {key: [float(x).hex() for x in value] if isinstance(value, np.ndarray) else float(value).hex()
-            for key, value in choice.__dict__.items()}
+    return {
+        key: [float(x).hex() for x in value]
+        if isinstance(value, np.ndarray)
+        else float(value).hex()
+        for key, value in choice.__dict__.items()
+    }
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

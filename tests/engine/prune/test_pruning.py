@@ -38,8 +38,10 @@ def _colour_split(toys):
 def test_toys_subtree_against_leaf_totals(toys):
     tree, _ = _colour_split(toys)
     assert [c.weight for c in tree.root.children] == [6, 9, 1]
-    subtree = sum(estimated_errors(c.weight, c.weight - c.distribution.max(), 0.25, "exact")
-                  for c in tree.root.children)
+    subtree = sum(
+        estimated_errors(c.weight, c.weight - c.distribution.max(), 0.25, "exact")
+        for c in tree.root.children
+    )
     leaf = estimated_errors(16, 1, 0.25, "exact")
     assert subtree == pytest.approx(3.273, abs=2e-3)
     assert leaf == pytest.approx(2.512, abs=0.05)
@@ -96,7 +98,9 @@ def test_reduced_error_pruning_uses_held_out_rows():
     full = DecisionTree(algorithm="id3").fit(table).tree_
     rep = DecisionTree(algorithm="id3", prune="reduced-error", holdout=0.3, seed=2).fit(table).tree_
     assert rep.n_leaves < full.n_leaves
-    again = DecisionTree(algorithm="id3", prune="reduced-error", holdout=0.3, seed=2).fit(table).tree_
+    again = (
+        DecisionTree(algorithm="id3", prune="reduced-error", holdout=0.3, seed=2).fit(table).tree_
+    )
     assert again.n_leaves == rep.n_leaves
 
 
@@ -109,9 +113,13 @@ def test_path_training_errors_are_those_of_the_pruned_trees(seed):
     frame["y"] = np.array(["p", "q", "r"])[rng.integers(0, 3, 400)]
     full = DecisionTree(algorithm="cart", prune="none").fit(frame).tree_
     path = cost_complexity_path(full)
-    assert path.errors[0] == 0.0 and path.errors[-1] == pytest.approx(1 - frame["y"].value_counts().max() / 400)
+    assert path.errors[0] == 0.0 and path.errors[-1] == pytest.approx(
+        1 - frame["y"].value_counts().max() / 400
+    )
     for alpha in np.unique(path.alphas)[::7]:
         pruned = prune_cost_complexity(full, alpha)
-        wrong = sum(n.distribution.sum() - n.distribution.max() for n in pruned.nodes() if n.is_leaf)
+        wrong = sum(
+            n.distribution.sum() - n.distribution.max() for n in pruned.nodes() if n.is_leaf
+        )
         last = np.flatnonzero(path.alphas == alpha)[-1]
         assert path.errors[last] == pytest.approx(wrong / 400, abs=1e-12)

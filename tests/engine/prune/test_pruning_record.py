@@ -38,10 +38,14 @@ def _same(a, b) -> bool:
     if not np.allclose(a.distribution, b.distribution):
         return False
     if a.split is not None and (a.split.attribute, a.split.threshold, a.split.groups) != (
-            b.split.attribute, b.split.threshold, b.split.groups):
+        b.split.attribute,
+        b.split.threshold,
+        b.split.groups,
+    ):
         return False
     return len(a.children) == len(b.children) and all(
-        _same(x, y) for x, y in zip(a.children, b.children, strict=True))
+        _same(x, y) for x, y in zip(a.children, b.children, strict=True)
+    )
 
 
 def _toys_record(toys, method):
@@ -56,13 +60,18 @@ def _toys_record(toys, method):
 def test_toys_root_weighs_the_notes_bounds(toys, method):
     grown, pruned = _toys_record(toys, method)
     record = pruned.pruning
-    assert record.method == "pessimistic" and record.estimate == method and record.confidence == 0.25
+    assert (
+        record.method == "pessimistic" and record.estimate == method and record.confidence == 0.25
+    )
     assert [d.verdict for d in record.decisions] == [IS_LEAF, IS_LEAF, IS_LEAF, PRUNED]
     root = record.decisions[-1]
     assert root.path == ()
     subtree = root.option(SUBTREE)
     assert [(s.branch, s.n, s.errors, s.leaves) for s in subtree.parts] == [
-        (0, 6, 0, 1), (1, 9, 0, 1), (2, 1, 0, 1)]
+        (0, 6, 0, 1),
+        (1, 9, 0, 1),
+        (2, 1, 0, 1),
+    ]
     # A leaf with no errors has the exact bound 1 - CF^(1/N) under both estimates.
     assert [round(s.rate, 3) for s in subtree.parts] == [0.206, 0.143, 0.75]
     assert round(subtree.total, 3) == 3.273
@@ -76,7 +85,11 @@ def test_toys_root_weighs_the_notes_bounds(toys, method):
     assert branch.branch == 1 and branch.total == pytest.approx(leaf.total)  # green, 9 of 16
     assert root.option(SUBTREE).total == pruned.root.stats["error_as_subtree"]
     # The leaves' own bounds are kept too, as the decisions at their paths.
-    assert [round(d.option(LEAF).parts[0].rate, 3) for d in record.decisions[:3]] == [0.206, 0.143, 0.75]
+    assert [round(d.option(LEAF).parts[0].rate, 3) for d in record.decisions[:3]] == [
+        0.206,
+        0.143,
+        0.75,
+    ]
 
 
 def test_toys_record_replays_and_keeps_what_was_cut(toys):
@@ -168,7 +181,9 @@ def test_reduced_error_record_counts_held_out_errors():
     x = np.array(list("vwxyz"))[rng.integers(0, 5, size=(300, 3))]
     y = np.where(rng.random(300) < 0.8, x[:, 0] == "w", rng.random(300) < 0.5)
     table = make_table(pd.DataFrame(x, columns=list("abc")).assign(y=np.where(y, "t", "f")))
-    pruned = DecisionTree(algorithm="id3", prune="reduced-error", seed=2).fit(table, record=True).tree_
+    pruned = (
+        DecisionTree(algorithm="id3", prune="reduced-error", seed=2).fit(table, record=True).tree_
+    )
     record = pruned.pruning
     assert record.method == "reduced-error" and record.estimate is None
     assert _same(record.tree_at(len(record.decisions)).root, pruned.root)

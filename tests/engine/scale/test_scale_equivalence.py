@@ -64,8 +64,15 @@ def uneven(df, target):
 def in_memory(df, target, settings):
     data = encode(make_table(df.reset_index(drop=True), target), settings.task)
     rows = np.arange(data.n_rows)
-    root = grow_tree(Problem(data, settings), "histogram", rows, np.ones(data.n_rows), 0,
-                     frozenset(), NULL_MONITOR)
+    root = grow_tree(
+        Problem(data, settings),
+        "histogram",
+        rows,
+        np.ones(data.n_rows),
+        0,
+        frozenset(),
+        NULL_MONITOR,
+    )
     tree = Tree(root, data.schema)
     return collapse_tree(tree, data, settings) if settings.algorithm == "c45" else tree
 
@@ -76,8 +83,12 @@ def assert_same_tree(got, want):
     for x, y in zip(a, b, strict=True):
         assert (x.split is None) == (y.split is None), x.id
         if x.split is not None:
-            assert (x.split.attribute, x.split.kind, x.split.threshold, x.split.groups) == \
-                (y.split.attribute, y.split.kind, y.split.threshold, y.split.groups), x.id
+            assert (x.split.attribute, x.split.kind, x.split.threshold, x.split.groups) == (
+                y.split.attribute,
+                y.split.kind,
+                y.split.threshold,
+                y.split.groups,
+            ), x.id
             np.testing.assert_allclose(x.split.fractions, y.split.fractions, rtol=1e-9)
         np.testing.assert_allclose(x.distribution, y.distribution, rtol=1e-9, atol=1e-9)
         assert x.weight == pytest.approx(y.weight, rel=1e-9)
@@ -87,18 +98,25 @@ def assert_same_tree(got, want):
 
 CASES = {
     "cart": (dict(), "c", dict(algorithm="cart", prune="none", max_depth=8)),
-    "cart-regression": (dict(regression=True), "y",
-                        dict(algorithm="cart", task="regression", prune="none",
-                             max_depth=7)),
+    "cart-regression": (
+        dict(regression=True),
+        "y",
+        dict(algorithm="cart", task="regression", prune="none", max_depth=7),
+    ),
     "c45": (dict(nominal=True), "c", dict(algorithm="c45", prune="none", max_depth=6)),
-    "c45-missing": (dict(missing=0.1, nominal=True), "c",
-                    dict(algorithm="c45", prune="none", max_depth=6)),
+    "c45-missing": (
+        dict(missing=0.1, nominal=True),
+        "c",
+        dict(algorithm="c45", prune="none", max_depth=6),
+    ),
     "cart-missing": (dict(missing=0.1), "c", dict(algorithm="cart", prune="none", max_depth=7)),
     "cart-subsets-whole": (dict(nominal=True), "c", dict(algorithm="cart", prune="none")),
-    "cart-best-first": (dict(), "c", dict(algorithm="cart", prune="none", growth="best",
-                                          max_leaves=30)),
-    "c45-leaf-limit": (dict(missing=0.05), "c",
-                       dict(algorithm="c45", prune="none", max_leaves=20)),
+    "cart-best-first": (
+        dict(),
+        "c",
+        dict(algorithm="cart", prune="none", growth="best", max_leaves=30),
+    ),
+    "c45-leaf-limit": (dict(missing=0.05), "c", dict(algorithm="c45", prune="none", max_leaves=20)),
 }
 
 

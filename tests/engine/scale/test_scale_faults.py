@@ -26,7 +26,7 @@ def _data(tmp_path, n=16000, parts=6):
     df = pd.DataFrame(X, columns=list("abcd"))
     df["c"] = np.where(X[:, 0] + X[:, 1] * X[:, 2] + rng.normal(scale=0.5, size=n) > 0, "y", "n")
     for k in range(parts):
-        df.iloc[k * n // parts:(k + 1) * n // parts].to_parquet(tmp_path / f"part.{k}.parquet")
+        df.iloc[k * n // parts : (k + 1) * n // parts].to_parquet(tmp_path / f"part.{k}.parquet")
     return str(tmp_path)
 
 
@@ -40,8 +40,10 @@ def _fit(location, cluster, monitor=None):
 
 
 def _shape(tree):
-    return [(n.split.attribute, n.split.threshold) if n.split else tuple(n.distribution)
-            for n in tree.root.walk()]
+    return [
+        (n.split.attribute, n.split.threshold) if n.split else tuple(n.distribution)
+        for n in tree.root.walk()
+    ]
 
 
 def _on_pass(k, action):
@@ -52,6 +54,7 @@ def _on_pass(k, action):
         if message.startswith(f"pass {k}:") and not fired.is_set():
             fired.set()
             threading.Thread(target=action, daemon=True).start()
+
     return Monitor(report), fired
 
 
@@ -93,7 +96,9 @@ def test_an_unreachable_scheduler_is_one_message(monkeypatch):
     from engine.scale.cluster import Cluster
 
     monkeypatch.setattr(module, "CONNECT_SECONDS", 1)
-    with pytest.raises(ArborError, match=r"cannot reach the Dask scheduler at tcp://127\.0\.0\.1:9"):
+    with pytest.raises(
+        ArborError, match=r"cannot reach the Dask scheduler at tcp://127\.0\.0\.1:9"
+    ):
         Cluster("tcp://127.0.0.1:9")
 
 
@@ -173,15 +178,21 @@ def test_a_local_cluster_that_never_starts_is_one_line(monkeypatch, tmp_path, ca
     from engine.scale.cluster import START_ATTEMPTS, Cluster
 
     starts = _failing_starts(monkeypatch, 1000)
-    with pytest.raises(ArborError, match=rf"could not start a local Dask cluster of 1 worker\(s\), "
-                                         rf"{START_ATTEMPTS} times \(Nanny failed to start\.\)"):
+    with pytest.raises(
+        ArborError,
+        match=rf"could not start a local Dask cluster of 1 worker\(s\), "
+        rf"{START_ATTEMPTS} times \(Nanny failed to start\.\)",
+    ):
         Cluster(n_workers=1, processes=False)
     assert len(starts) == START_ATTEMPTS
     code = main(["train", _data(tmp_path, n=400, parts=2), "--engine", "dask", "--target", "c"])
     out, err = capsys.readouterr()
     assert code == 2 and "Traceback" not in err
-    assert err.strip().splitlines()[-1].startswith("arbor train: error: could not start a local "
-                                                   "Dask cluster")
+    assert (
+        err.strip()
+        .splitlines()[-1]
+        .startswith("arbor train: error: could not start a local Dask cluster")
+    )
     assert "cannot reach the Dask scheduler" not in err
 
 

@@ -23,7 +23,9 @@ from tests.oracle import partitions as oracle
 
 def _data(n=400, seed=0):
     rng = np.random.default_rng(seed)
-    X = np.column_stack([rng.normal(size=n), rng.normal(size=n), rng.integers(0, 3, n)]).astype(float)
+    X = np.column_stack([rng.normal(size=n), rng.normal(size=n), rng.integers(0, 3, n)]).astype(
+        float
+    )
     X[rng.random(n) < 0.15, 0] = np.nan
     X[rng.random(n) < 0.1, 2] = np.nan
     edges = [np.array([-1.0, 0.0, 1.0]), np.array([-0.5, 0.5]), np.zeros(0)]
@@ -42,9 +44,18 @@ def _route():
     n_children = np.array([2, 3, 2, 0, 0, 0, 2, 0, 0, 0])
     fraction = np.array([1.0, 0.6, 0.4, 0.5, 0.2, 0.3, 0.7, 0.3, 0.45, 0.55])
     slot = np.array([-1, -1, -1, 0, 1, 2, -1, 3, 4, -1])  # leaf 9 is closed
-    return Route(rule, attribute, np.array([1] + [0] * 9), np.array([0.0] * 6 + [0.25] + [0.0] * 3),
-                 child0, n_children, fraction, np.zeros(n, np.int64), slot,
-                 np.array([0, 1, 0], np.int64))
+    return Route(
+        rule,
+        attribute,
+        np.array([1] + [0] * 9),
+        np.array([0.0] * 6 + [0.25] + [0.0] * 3),
+        child0,
+        n_children,
+        fraction,
+        np.zeros(n, np.int64),
+        slot,
+        np.array([0, 1, 0], np.int64),
+    )
 
 
 @pytest.mark.parametrize("K", [0, 3])
@@ -59,16 +70,36 @@ def test_accumulate_leaves_matches_the_oracle(K):
     want = oracle.leaves(route, hist, gather, codes, X, y, K, n_bins, 255, True, width)
     capacity = 4  # too small: the kernel says how much it needs
     for _ in range(2):
-        leaves = Leaves(hist, gather, np.zeros((5, S)), np.zeros(5, np.int64),
-                        np.zeros((3, 3, width, S + 1)), np.zeros(capacity, np.int64),
-                        np.zeros(capacity), np.zeros(capacity, np.int64))
-        got = accumulate_leaves(route, leaves, codes, X, y.astype(np.int64) if K else np.zeros(1, np.int64),
-                                y if K == 0 else np.zeros(1), np.ones(len(X)), K, n_bins, 255, True)
+        leaves = Leaves(
+            hist,
+            gather,
+            np.zeros((5, S)),
+            np.zeros(5, np.int64),
+            np.zeros((3, 3, width, S + 1)),
+            np.zeros(capacity, np.int64),
+            np.zeros(capacity),
+            np.zeros(capacity, np.int64),
+        )
+        got = accumulate_leaves(
+            route,
+            leaves,
+            codes,
+            X,
+            y.astype(np.int64) if K else np.zeros(1, np.int64),
+            y if K == 0 else np.zeros(1),
+            np.ones(len(X)),
+            K,
+            n_bins,
+            255,
+            True,
+        )
         capacity = got
     np.testing.assert_allclose(leaves.stats, want[0], rtol=1e-12)
     np.testing.assert_array_equal(leaves.entries, want[1])
     np.testing.assert_allclose(leaves.H, want[2], rtol=1e-12, atol=1e-12)
-    rows = list(zip(leaves.rows.tolist(), leaves.weights.tolist(), leaves.slots.tolist(), strict=True))
+    rows = list(
+        zip(leaves.rows.tolist(), leaves.weights.tolist(), leaves.slots.tolist(), strict=True)
+    )
     assert [(r, s) for r, _, s in rows] == [(r, s) for r, _, s in want[3]]
     np.testing.assert_allclose([w for _, w, _ in rows], [w for _, w, _ in want[3]])
     assert got == len(want[3]) > 4
@@ -77,9 +108,10 @@ def test_accumulate_leaves_matches_the_oracle(K):
 def test_node_statistics_adds_every_node_passed():
     X, codes, _ = _data()
     y = np.random.default_rng(2).integers(0, 2, len(X)).astype(np.int64)
-    route = _route()._replace(rule=np.array([BY_THRESHOLD, BY_CATEGORY, BY_GROUP, 0, 0, 0,
-                                             BY_THRESHOLD, 0, 0, 0]),
-                              threshold=np.array([0.4, 0, 0, 0, 0, 0, 0.25, 0, 0, 0.0]))
+    route = _route()._replace(
+        rule=np.array([BY_THRESHOLD, BY_CATEGORY, BY_GROUP, 0, 0, 0, BY_THRESHOLD, 0, 0, 0]),
+        threshold=np.array([0.4, 0, 0, 0, 0, 0, 0.25, 0, 0, 0.0]),
+    )
     stats = np.zeros((10, 2))
     node_statistics(route, X, y, np.zeros(1), np.ones(len(X)), 2, stats)
     want = np.zeros((10, 2))
@@ -99,13 +131,16 @@ def test_values_below_places_c45_thresholds_as_on_the_whole_column(monkeypatch):
 
     rng = np.random.default_rng(3)
     x = np.round(rng.normal(size=600), 3)
-    cuts = np.unique(np.concatenate([x[:12] - 5e-7, x[12:20] + 5e-7, x[20:26] - 2e-6,
-                                     [-9.0, 0.0123]]))
+    cuts = np.unique(
+        np.concatenate([x[:12] - 5e-7, x[12:20] + 5e-7, x[20:26] - 2e-6, [-9.0, 0.0123]])
+    )
     pieces = np.array_split(x, 4)
-    monkeypatch.setattr(tasks, "source_part",
-                        lambda source, *a: tasks.Part(source[:, None], np.zeros(len(source))))
-    found = np.maximum.reduce([tasks.values_below(p, None, None, None, {0: cuts})[0]
-                               for p in pieces])
+    monkeypatch.setattr(
+        tasks, "source_part", lambda source, *a: tasks.Part(source[:, None], np.zeros(len(source)))
+    )
+    found = np.maximum.reduce(
+        [tasks.values_below(p, None, None, None, {0: cuts})[0] for p in pieces]
+    )
     snaps = np.unique(found[np.isfinite(found)])
     whole = np.unique(x)
     for cut in cuts:

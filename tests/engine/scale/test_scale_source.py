@@ -20,14 +20,16 @@ def _local(function, items, *args):
 
 def _frame(n=300, seed=0):
     rng = np.random.default_rng(seed)
-    df = pd.DataFrame({
-        "x": rng.normal(size=n),
-        "count": rng.integers(0, 5, n),
-        "colour": rng.choice(["red", "green", "blue"], n),
-        "flag": rng.random(n) < 0.5,
-        "digits": rng.choice(["1", "2", "3.5"], n),   # text that is all numbers: numeric
-        "cls": rng.choice(["yes", "no", "maybe"], n),
-    })
+    df = pd.DataFrame(
+        {
+            "x": rng.normal(size=n),
+            "count": rng.integers(0, 5, n),
+            "colour": rng.choice(["red", "green", "blue"], n),
+            "flag": rng.random(n) < 0.5,
+            "digits": rng.choice(["1", "2", "3.5"], n),  # text that is all numbers: numeric
+            "cls": rng.choice(["yes", "no", "maybe"], n),
+        }
+    )
     df.loc[rng.random(n) < 0.1, "x"] = np.nan
     df.loc[rng.random(n) < 0.05, "colour"] = None
     df.loc[rng.random(n) < 0.05, "cls"] = None
@@ -60,16 +62,26 @@ def test_schema_and_codes_match_the_whole_table(tmp_path):
 def test_folders_sort_naturally_and_csv_globs_read_as_text(tmp_path):
     df = _frame(120)
     for k in range(12):
-        df.iloc[10 * k:10 * (k + 1)].to_csv(tmp_path / f"part.{k}.csv", index=False)
+        df.iloc[10 * k : 10 * (k + 1)].to_csv(tmp_path / f"part.{k}.csv", index=False)
     fmt, files = find_files(str(tmp_path / "*.csv"))
-    assert fmt == "csv" and [f.name for f in files][:3] == ["part.0.csv", "part.1.csv", "part.2.csv"]
+    assert fmt == "csv" and [f.name for f in files][:3] == [
+        "part.0.csv",
+        "part.1.csv",
+        "part.2.csv",
+    ]
     dataset = scan(describe(str(tmp_path / "*.csv")), _local, "cls")
-    whole = make_table(pd.read_csv(tmp_path / "part.0.csv", dtype=str, keep_default_na=False)
-                       .iloc[:0], "cls")
+    whole = make_table(
+        pd.read_csv(tmp_path / "part.0.csv", dtype=str, keep_default_na=False).iloc[:0], "cls"
+    )
     assert [c.name for c in dataset.attributes] == list(whole.attributes)
     kinds = {c.name: c.kind for c in dataset.attributes}
-    assert kinds == {"x": "numeric", "count": "numeric", "colour": "nominal", "flag": "nominal",
-                     "digits": "numeric"}
+    assert kinds == {
+        "x": "numeric",
+        "count": "numeric",
+        "colour": "nominal",
+        "flag": "nominal",
+        "digits": "numeric",
+    }
 
 
 def test_kinds_can_be_set_and_columns_left_out(tmp_path):
@@ -89,8 +101,11 @@ def test_a_column_of_another_type_names_the_file(tmp_path):
     other = df.iloc[150:].copy()
     other["x"] = other["x"].astype(str)
     location = _write(tmp_path, [df.iloc[:150], other])
-    with pytest.raises(ArborError, match=r"part\.1\.parquet: column 'x' holds text where "
-                                         r"part\.0\.parquet holds numbers"):
+    with pytest.raises(
+        ArborError,
+        match=r"part\.1\.parquet: column 'x' holds text where "
+        r"part\.0\.parquet holds numbers",
+    ):
         describe(location)
 
 

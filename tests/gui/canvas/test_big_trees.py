@@ -87,7 +87,10 @@ def test_the_find_bar_of_the_window(qtbot, window, big_tree):
     assert bar.count.text() == f"1 of {len(expected):,}"
     assert window.canvas.selected_node() == expected[0]
     window.act["find_next"].trigger()
-    assert bar.count.text() == f"2 of {len(expected):,}" and window.canvas.selected_node() == expected[1]
+    assert (
+        bar.count.text() == f"2 of {len(expected):,}"
+        and window.canvas.selected_node() == expected[1]
+    )
     window.act["find_previous"].trigger()
     assert bar.count.text() == f"1 of {len(expected):,}"
     bar.edit.setText("no such thing")
@@ -102,7 +105,9 @@ def test_expand_all_lays_out_in_the_background_and_can_be_cancelled(qtbot, windo
     canvas = window.canvas
     first = len(canvas.tree_scene().items_by_id)
     window.expand_all()
-    assert window.controller.busy and len(canvas.tree_scene().items_by_id) == first  # not yet: in the background
+    assert (
+        window.controller.busy and len(canvas.tree_scene().items_by_id) == first
+    )  # not yet: in the background
     window.controller.cancel()
     qtbot.waitUntil(lambda: not window.controller.busy, timeout=30000)
     qtbot.wait(100)
@@ -112,7 +117,9 @@ def test_expand_all_lays_out_in_the_background_and_can_be_cancelled(qtbot, windo
     qtbot.waitUntil(lambda: len(canvas.tree_scene().items_by_id) == big_tree.n_nodes, timeout=60000)
     assert window.status_label.text().startswith(f"Every node shown: {big_tree.n_nodes:,} of")
     # The view follows: the whole tree is fitted into the window.
-    assert canvas.visible_scene_rect().contains(canvas.tree_scene().content_rect().adjusted(5, 5, -5, -5))
+    assert canvas.visible_scene_rect().contains(
+        canvas.tree_scene().content_rect().adjusted(5, 5, -5, -5)
+    )
 
 
 def test_opening_a_big_node_shows_its_top_levels_and_follows_them(qtbot, canvas, big_tree):
@@ -134,12 +141,25 @@ def test_opening_a_big_node_shows_its_top_levels_and_follows_them(qtbot, canvas,
 
 def _long_label_tree():
     rng = np.random.default_rng(3)
-    values = ["no checking account", "less than zero", "between 0 and 200 DM", "200 DM or more for a year",
-              "unknown or none at all", "closed last month"]
+    values = [
+        "no checking account",
+        "less than zero",
+        "between 0 and 200 DM",
+        "200 DM or more for a year",
+        "unknown or none at all",
+        "closed last month",
+    ]
     n = 1200
-    frame = pd.DataFrame({"checking_status": rng.choice(values, n), "savings": rng.choice(values, n),
-                          "x": rng.normal(size=n)})
-    frame["class"] = np.where((frame.checking_status.isin(values[:3])) ^ (rng.random(n) < 0.2), "good", "bad")
+    frame = pd.DataFrame(
+        {
+            "checking_status": rng.choice(values, n),
+            "savings": rng.choice(values, n),
+            "x": rng.normal(size=n),
+        }
+    )
+    frame["class"] = np.where(
+        (frame.checking_status.isin(values[:3])) ^ (rng.random(n) < 0.2), "good", "bad"
+    )
     return DecisionTree(algorithm="cart", max_depth=4).fit(make_table(frame, target="class")).tree_
 
 
@@ -162,7 +182,7 @@ def test_edge_labels_never_overlap_and_an_elided_one_tells_all(qtbot):
         drawn = [edges.label(k) for k in range(len(view.tree_scene().edges))]
         boxes = [box for text, box in drawn if text]
         for i, a in enumerate(boxes):
-            for b in boxes[i + 1:]:
+            for b in boxes[i + 1 :]:
                 assert not a.intersects(b), (a, b)
     # Left to right, levels part only so far (gui.drawing.plan.LONGEST_ROOM): long ones are cut.
     elided = [k for k, (text, _) in enumerate(drawn) if text != view.tree_scene().edges[k][2]]
@@ -173,7 +193,9 @@ def test_edge_labels_never_overlap_and_an_elided_one_tells_all(qtbot):
     if text:
         assert edges.label_at(box.center()) == k
         parent = tree.node(view.tree_scene().edges[k][0])
-        full = f"{tree.schema.attributes[parent.split.attribute].name} {view.tree_scene().edges[k][2]}"
+        full = (
+            f"{tree.schema.attributes[parent.split.attribute].name} {view.tree_scene().edges[k][2]}"
+        )
         from PySide6.QtWidgets import QGraphicsSceneHoverEvent
 
         event = QGraphicsSceneHoverEvent()

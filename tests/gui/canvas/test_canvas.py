@@ -23,7 +23,8 @@ def test_one_item_per_node_and_edges_with_conditions(canvas):
     scene = canvas.tree_scene()
     assert len(scene.items_by_id) == 8
     assert sorted(text for _, _, text in scene.edges) == sorted(
-        ["= sunny", "= overcast", "= rainy", "= high", "= normal", "= TRUE", "= FALSE"])
+        ["= sunny", "= overcast", "= rainy", "= high", "= normal", "= TRUE", "= FALSE"]
+    )
 
 
 def test_parents_are_centred_and_positions_deterministic(canvas):
@@ -43,8 +44,16 @@ def test_zoom_buttons_and_wheel_keep_the_point_under_the_cursor(qtbot, canvas):
     assert canvas.scale_factor() == pytest.approx(start)
     pos = QPointF(300, 200)
     before = canvas.mapToScene(pos.toPoint())
-    event = QWheelEvent(pos, canvas.mapToGlobal(pos), QPoint(0, 0), QPoint(0, 120), Qt.MouseButton.NoButton,
-                        Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase, False)
+    event = QWheelEvent(
+        pos,
+        canvas.mapToGlobal(pos),
+        QPoint(0, 0),
+        QPoint(0, 120),
+        Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.NoModifier,
+        Qt.ScrollPhase.NoScrollPhase,
+        False,
+    )
     canvas.wheelEvent(event)
     after = canvas.mapToScene(pos.toPoint())
     assert canvas.scale_factor() > start
@@ -62,7 +71,9 @@ def test_pan_moves_the_visible_rect(canvas):
 
 def test_clicking_a_node_selects_it(qtbot, canvas):
     with qtbot.waitSignal(canvas.node_selected) as blocker:
-        qtbot.mouseClick(canvas.viewport(), Qt.MouseButton.LeftButton, pos=canvas.node_view_position(0))
+        qtbot.mouseClick(
+            canvas.viewport(), Qt.MouseButton.LeftButton, pos=canvas.node_view_position(0)
+        )
     assert blocker.args == [0] and canvas.selected_node() == 0
 
 
@@ -104,11 +115,17 @@ def test_edges_end_on_the_nodes_even_after_a_drag(qtbot, canvas):
     scene.items_by_id[2].setSelected(True)
     scene.items_by_id[3].setSelected(True)
     item = scene.items_by_id[3]
-    qtbot.mousePress(canvas.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.ControlModifier,
-                     canvas.node_view_position(3))
+    qtbot.mousePress(
+        canvas.viewport(),
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.ControlModifier,
+        canvas.node_view_position(3),
+    )
     target = canvas.node_view_position(3) + QPoint(40, 60)
     qtbot.mouseMove(canvas.viewport(), target)
-    qtbot.mouseRelease(canvas.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.ControlModifier, target)
+    qtbot.mouseRelease(
+        canvas.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.ControlModifier, target
+    )
     assert item.pos() != QPointF(*scene.layout_positions[3])  # both selected nodes moved
     assert scene.items_by_id[2].pos() != QPointF(*scene.layout_positions[2])
     ends_touch_boxes()
@@ -131,7 +148,11 @@ def test_overview_draws_a_big_tree(qtbot):
     view.zoom_in()
     assert view.overview.isVisible()
     image = view.overview.grab().toImage()
-    colours = {image.pixelColor(x, y).name() for x in range(0, image.width(), 3) for y in range(0, image.height(), 3)}
+    colours = {
+        image.pixelColor(x, y).name()
+        for x in range(0, image.width(), 3)
+        for y in range(0, image.height(), 3)
+    }
     assert len(colours) > 4  # edges, and boxes in both class colours, not a blank picture
 
 
@@ -228,13 +249,13 @@ def test_a_big_tree_opens_with_its_top_levels_and_expands(qtbot):
     assert tree.n_nodes > SHOW_AT_MOST
     level, collapsed = top_levels(tree)
     depth_counts = np.bincount([n.depth for n in tree.nodes()])
-    assert depth_counts[:level + 1].sum() <= FIRST_VIEW < depth_counts[:level + 2].sum()
+    assert depth_counts[: level + 1].sum() <= FIRST_VIEW < depth_counts[: level + 2].sum()
     view = TreeCanvas()
     qtbot.addWidget(view)
     with qtbot.waitSignal(view.big_tree_shown) as shown:
         view.set_tree(tree)
     assert shown.args == [level + 1, len(view.tree_scene().items_by_id), tree.n_nodes]
-    assert len(view.tree_scene().items_by_id) == depth_counts[:level + 1].sum()
+    assert len(view.tree_scene().items_by_id) == depth_counts[: level + 1].sum()
     assert view.tree_scene().collapsed == collapsed
     view.expand_all()
     assert len(view.tree_scene().items_by_id) == tree.n_nodes
@@ -279,7 +300,9 @@ def test_far_out_the_boxes_are_drawn_in_one_item_and_look_the_same(qtbot, canvas
     assert scene._boxes_item.isVisible()
     # Clicks still reach the (contentless) items, and a drag moves the drawn box.
     with qtbot.waitSignal(canvas.node_selected) as blocker:
-        qtbot.mouseClick(canvas.viewport(), Qt.MouseButton.LeftButton, pos=canvas.node_view_position(1))
+        qtbot.mouseClick(
+            canvas.viewport(), Qt.MouseButton.LeftButton, pos=canvas.node_view_position(1)
+        )
     assert blocker.args == [1] and canvas.selected_node() == 1
     before = _grab(canvas)
     start = scene.items_by_id[6].pos()
@@ -299,8 +322,10 @@ def test_a_hand_edit_far_out_keeps_boxes_only(canvas):
     assert scene.low_detail and len(scene.items_by_id) == 6
     from PySide6.QtWidgets import QGraphicsItem
 
-    assert all(item.flags() & QGraphicsItem.GraphicsItemFlag.ItemHasNoContents
-               for item in scene.items_by_id.values())
+    assert all(
+        item.flags() & QGraphicsItem.GraphicsItemFlag.ItemHasNoContents
+        for item in scene.items_by_id.values()
+    )
     assert canvas.tree() is tree
 
 
@@ -310,7 +335,9 @@ def test_the_legend_takes_a_corner_free_of_nodes(qtbot):
     from engine.data.arff import read_arff
     from gui.canvas.corners import covers
 
-    segment = read_arff(Path(__file__).parents[2] / "fixtures" / "weka" / "data" / "segment-challenge.arff")
+    segment = read_arff(
+        Path(__file__).parents[2] / "fixtures" / "weka" / "data" / "segment-challenge.arff"
+    )
     view = TreeCanvas()
     view.resize(580, 340)  # the canvas of a 1280x720 window
     qtbot.addWidget(view)

@@ -34,8 +34,10 @@ def view(qtbot, random_tree):
 def node_rects(canvas):
     """Every node shown that is in view, as viewport rectangles."""
     port = canvas.viewport().rect()
-    rects = [canvas.mapFromScene(item.sceneBoundingRect()).boundingRect()
-             for item in canvas.tree_scene().items_by_id.values()]
+    rects = [
+        canvas.mapFromScene(item.sceneBoundingRect()).boundingRect()
+        for item in canvas.tree_scene().items_by_id.values()
+    ]
     return [r for r in rects if r.intersects(port)]
 
 
@@ -47,7 +49,8 @@ def assert_nothing_covered(canvas):
 
 def corner_of(rect, port):
     return (rect.left() < 20 or rect.right() > port.width() - 20) and (
-        rect.top() < 20 or rect.bottom() > port.height() - 20)
+        rect.top() < 20 or rect.bottom() > port.height() - 20
+    )
 
 
 def test_overlays_leave_corners_with_nodes_and_hide_while_no_place_is_free(view):
@@ -66,7 +69,9 @@ def test_overlays_leave_corners_with_nodes_and_hide_while_no_place_is_free(view)
             scene.move_node(next(nodes), where.x(), where.y())
 
     w, h = port.width(), port.height()
-    put([QPoint(70, 45), QPoint(w - 70, 45), QPoint(70, h - 45), QPoint(w - 70, h - 45)])  # each corner
+    put(
+        [QPoint(70, 45), QPoint(w - 70, 45), QPoint(70, h - 45), QPoint(w - 70, h - 45)]
+    )  # each corner
     rects = view.overlay_rects()
     assert set(rects) == {"legend", "overview"}  # moved along the edges, not hidden
     assert not any(corner_of(r, port) for r in rects.values())
@@ -108,10 +113,16 @@ def test_a_huge_wide_tree_has_a_usable_overview():
     boxes = np.column_stack([x, y, x + 40, y + 30])
     classes = [(palette.class_colour(k), np.flatnonzero(np.arange(n) % 2 == k)) for k in (0, 1)]
     image = density_image(boxes, classes, source, round(width), round(height))
-    alpha = np.array([[image.pixelColor(i, j).alpha() for i in range(image.width())]
-                      for j in range(image.height())])
+    alpha = np.array(
+        [
+            [image.pixelColor(i, j).alpha() for i in range(image.width())]
+            for j in range(image.height())
+        ]
+    )
     assert image.width() == round(width) and image.height() == round(height)
-    assert (alpha > 0).sum(axis=1).max() > 0.9 * image.width()  # every level's band across the width
+    assert (alpha > 0).sum(
+        axis=1
+    ).max() > 0.9 * image.width()  # every level's band across the width
 
 
 def test_the_overview_of_a_big_tree_shows_density_and_a_grabbable_view_mark(view, qtbot):
@@ -127,9 +138,16 @@ def test_the_overview_of_a_big_tree_shows_density_and_a_grabbable_view_mark(view
     before = view.visible_scene_rect().center()
     target = overview.picture_rect().bottomLeft() + QPointF(4, -4)
     qtbot.mousePress(overview, Qt.MouseButton.LeftButton, pos=mark.center().toPoint())
-    overview.mouseMoveEvent(QMouseEvent(QEvent.Type.MouseMove, target, overview.mapToGlobal(target),
-                                        Qt.MouseButton.NoButton, Qt.MouseButton.LeftButton,
-                                        Qt.KeyboardModifier.NoModifier))  # dragged: the view follows
+    overview.mouseMoveEvent(
+        QMouseEvent(
+            QEvent.Type.MouseMove,
+            target,
+            overview.mapToGlobal(target),
+            Qt.MouseButton.NoButton,
+            Qt.MouseButton.LeftButton,
+            Qt.KeyboardModifier.NoModifier,
+        )
+    )  # dragged: the view follows
     assert view.visible_scene_rect().center().x() < before.x()
 
 

@@ -34,7 +34,11 @@ def test_node_lines_weka_counts_percentages(toys):
     root, red, _, blue = tree.root, *tree.root.children
     assert weka_counts(root) == "(16.0/1.0)" and weka_counts(red) == "(6.0)"
     everything = NodeLabels(n=True, weka=True, counts=True, percent=True)
-    assert node_lines(tree, root, everything) == ["n = 16", "(16.0/1.0)", "yes 15 (94%) · no 1 (6%)"]
+    assert node_lines(tree, root, everything) == [
+        "n = 16",
+        "(16.0/1.0)",
+        "yes 15 (94%) · no 1 (6%)",
+    ]
     assert node_lines(tree, root, NodeLabels(n=False, percent=True)) == ["yes 94% · no 6%"]
     assert node_lines(tree, blue, NodeLabels(n=False, counts=True)) == ["no 1"]
     assert node_lines(tree, root, NodeLabels(n=False), hidden=3) == ["+3 hidden"]
@@ -70,7 +74,9 @@ def _svg_elements(path):
         if match:
             dx, dy = dx + float(match[1]), dy + float(match[2])
         if element.tag in (SVG + "rect", SVG + "text"):
-            out.append((element.tag[len(SVG):], element.attrib, (element.text or "").strip(), dx, dy))
+            out.append(
+                (element.tag[len(SVG) :], element.attrib, (element.text or "").strip(), dx, dy)
+            )
         for child in element:
             walk(child, dx, dy)
 
@@ -83,11 +89,16 @@ def test_svg_legend_text_sits_on_its_square_and_fonts_have_fallbacks(tmp_path, q
     path = tmp_path / "tree.svg"
     image.save_image(tree, path)
     elements = _svg_elements(path)
-    texts = {text: (float(a["x"]) + dx, float(a["y"]) + dy, float(a["font-size"]))
-             for tag, a, text, dx, dy in elements if tag == "text"}
-    squares = [(float(a["x"]) + dx, float(a["y"]) + dy, float(a["width"]), float(a["height"]))
-               for tag, a, _, dx, dy in elements
-               if tag == "rect" and float(a["width"]) == float(a["height"]) == picture.SWATCH]
+    texts = {
+        text: (float(a["x"]) + dx, float(a["y"]) + dy, float(a["font-size"]))
+        for tag, a, text, dx, dy in elements
+        if tag == "text"
+    }
+    squares = [
+        (float(a["x"]) + dx, float(a["y"]) + dy, float(a["width"]), float(a["height"]))
+        for tag, a, _, dx, dy in elements
+        if tag == "rect" and float(a["width"]) == float(a["height"]) == picture.SWATCH
+    ]
     assert len(squares) == 3  # one per class
     for name, (x, y, w, h) in zip(tree.classes, sorted(squares, key=lambda s: s[1]), strict=True):
         tx, baseline, size = texts[name]
@@ -114,8 +125,9 @@ def test_legend_shows_the_dashed_pruned_mark_only_when_used(tmp_path, qapp):
     image.save_image(grown, path, style=SCREEN.with_labels(NodeLabels(weka=True, bar=False)))
     text = path.read_text()
     assert ">(16.0/1.0)<" in text and ">(6.0)<" in text and ">yes<" in text
-    assert not any(float(a["width"]) == picture.SWATCH
-                   for tag, a, *_ in _svg_elements(path) if tag == "rect")
+    assert not any(
+        float(a["width"]) == picture.SWATCH for tag, a, *_ in _svg_elements(path) if tag == "rect"
+    )
 
 
 def test_slide_preset_pages(tmp_path, qapp, weather):
@@ -126,7 +138,9 @@ def test_slide_preset_pages(tmp_path, qapp, weather):
     image.save_image(tree, tmp_path / "s.svg", slide=True)
     root = ET.parse(tmp_path / "s.svg").getroot()
     assert root.get("viewBox") == "0 0 720 405"
-    sizes = {float(a["font-size"]) for tag, a, *_ in _svg_elements(tmp_path / "s.svg") if tag == "text"}
+    sizes = {
+        float(a["font-size"]) for tag, a, *_ in _svg_elements(tmp_path / "s.svg") if tag == "text"
+    }
     assert min(sizes) == SLIDE.body_px
     image.save_image(tree, tmp_path / "s.pdf", slide=True)
     pdf = (tmp_path / "s.pdf").read_bytes()
@@ -144,12 +158,16 @@ def test_slide_preset_says_when_a_tree_is_too_big_for_a_slide(tmp_path, qapp):
     smallest = picture.smallest_text_pt(whole, 720)
     if smallest >= image.SLIDE_MIN_PT:
         pytest.skip("this tree fits a slide")
-    assert note == (f"on a 10-inch slide the smallest text is {smallest:.1f} pt (under 10 pt): "
-                    "collapse subtrees, or show fewer labels")
+    assert note == (
+        f"on a 10-inch slide the smallest text is {smallest:.1f} pt (under 10 pt): "
+        "collapse subtrees, or show fewer labels"
+    )
 
 
 @pytest.mark.parametrize("suffix", [".png", ".pdf", ".svg"])
-def test_a_full_disk_is_one_line_and_leaves_nothing(tmp_path, qapp, weather, monkeypatch, capfd, suffix):
+def test_a_full_disk_is_one_line_and_leaves_nothing(
+    tmp_path, qapp, weather, monkeypatch, capfd, suffix
+):
     """Every format is drawn into memory and written by Python: a full disk is one OSError,
     said once (no libpng 'Write Error' on stderr, no truncated PDF left behind)."""
     import errno
@@ -185,11 +203,17 @@ def test_pictures_drawn_in_memory_are_whole_files(tmp_path, qapp, weather):
 
 def test_the_command_line_draws_without_the_windows_widgets(tmp_path):
     # A fresh interpreter: this one has the tests' QApplication, so QtWidgets is loaded already.
-    code = ("import sys; from cli.main import main; status = main(sys.argv[1:]); "
-            "sys.exit(status or ('PySide6.QtWidgets' in sys.modules and 'QtWidgets was imported'))")
+    code = (
+        "import sys; from cli.main import main; status = main(sys.argv[1:]); "
+        "sys.exit(status or ('PySide6.QtWidgets' in sys.modules and 'QtWidgets was imported'))"
+    )
     target = tmp_path / "tree.png"
-    run = subprocess.run([sys.executable, "-c", code, "train", "--sample", "weather", "--image", str(target)],
-                         cwd=Path(__file__).resolve().parents[3], capture_output=True, text=True,
-                         env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
+    run = subprocess.run(
+        [sys.executable, "-c", code, "train", "--sample", "weather", "--image", str(target)],
+        cwd=Path(__file__).resolve().parents[3],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+    )
     assert run.returncode == 0, run.stderr
     assert not QImage(str(target)).isNull()

@@ -14,8 +14,10 @@ from gui.drawing.picture import natural_size
 def _labels(pic):
     plan, metrics = pic.plan, pic.style.edge_metrics
     geometry = plan.edge_geometry
-    return [(text, edge_label(text, geometry.anchors[k], geometry.room[k], metrics)[0])
-            for k, (_, _, text) in enumerate(plan.edges)]
+    return [
+        (text, edge_label(text, geometry.anchors[k], geometry.room[k], metrics)[0])
+        for k, (_, _, text) in enumerate(plan.edges)
+    ]
 
 
 def _ink(path) -> tuple[float, float]:
@@ -31,7 +33,9 @@ def _ink(path) -> tuple[float, float]:
     return (max(xs) - min(xs)) / picture.width(), (max(ys) - min(ys)) / picture.height()
 
 
-@pytest.mark.parametrize("sample, algorithm", [("weather", "id3"), ("iris", "c45"), ("contact-lenses", "c45")])
+@pytest.mark.parametrize(
+    "sample, algorithm", [("weather", "id3"), ("iris", "c45"), ("contact-lenses", "c45")]
+)
 def test_no_edge_label_is_cut_on_a_slide(qapp, sample, algorithm):
     tree = DecisionTree(algorithm=algorithm).fit(load_sample(sample)).tree_
     pic = image._picture(tree, "top-down", image.SCREEN, slide=True, ghosts=False)
@@ -43,7 +47,9 @@ def test_iris_fills_the_slide_page(qapp, tmp_path):
     tree = DecisionTree(algorithm="c45").fit(load_sample("iris")).tree_
     pic = image._picture(tree, "top-down", image.SCREEN, slide=True, ghosts=False)
     width, height = natural_size(pic)
-    assert width / height == pytest.approx(16 / 9, rel=0.03)  # the page's shape, so no side left empty
+    assert width / height == pytest.approx(
+        16 / 9, rel=0.03
+    )  # the page's shape, so no side left empty
     path = tmp_path / "iris.png"
     assert image.save_image(tree, path, slide=True) is None
     across, down = _ink(path)
@@ -53,6 +59,8 @@ def test_iris_fills_the_slide_page(qapp, tmp_path):
 def test_a_slide_takes_the_orientation_that_draws_the_tree_larger(qapp):
     tree = DecisionTree(algorithm="c45").fit(load_sample("iris")).tree_
     chosen = image._picture(tree, "left-to-right", image.SCREEN, slide=True, ghosts=False)
-    options = [image.page_scale(image.picture(tree, o, image.SLIDE)) for o in ("top-down", "left-to-right")]
+    options = [
+        image.page_scale(image.picture(tree, o, image.SLIDE)) for o in ("top-down", "left-to-right")
+    ]
     assert chosen.plan.orientation == "top-down" and options[0] > options[1]
     assert image.page_scale(chosen) == pytest.approx(max(options), rel=1e-6)

@@ -13,8 +13,13 @@ def _usable_width(box: QComboBox) -> int:
     """The width the combo box draws its current text in (its frame, arrow and margins off)."""
     option = QStyleOptionComboBox()
     box.initStyleOption(option)
-    return box.style().subControlRect(QStyle.ComplexControl.CC_ComboBox, option,
-                                      QStyle.SubControl.SC_ComboBoxEditField, box).width()
+    return (
+        box.style()
+        .subControlRect(
+            QStyle.ComplexControl.CC_ComboBox, option, QStyle.SubControl.SC_ComboBoxEditField, box
+        )
+        .width()
+    )
 
 
 def test_at_1024x700_every_algorithm_combo_shows_every_item_whole(qtbot, window):
@@ -61,9 +66,16 @@ def test_at_1024x700_the_right_docks_tabs_are_not_elided(qtbot, window):
     window._size_docks()
 
     def tabs_whole():  # a tab narrower than it asks for elides its title
-        bars = [b for b in window.findChildren(QTabBar) if b.isVisible()
-                and {"Inspector", "Pruning"} <= {b.tabText(i) for i in range(b.count())}]
-        return bars and all(bar.tabRect(i).width() >= bar.tabSizeHint(i).width()
-                            for bar in bars for i in range(bar.count()))
+        bars = [
+            b
+            for b in window.findChildren(QTabBar)
+            if b.isVisible()
+            and {"Inspector", "Pruning"} <= {b.tabText(i) for i in range(b.count())}
+        ]
+        return bars and all(
+            bar.tabRect(i).width() >= bar.tabSizeHint(i).width()
+            for bar in bars
+            for i in range(bar.count())
+        )
 
     qtbot.waitUntil(lambda: window.canvas.width() >= 400 and tabs_whole(), timeout=3000)

@@ -16,8 +16,13 @@ def _train(qtbot, window, cv_folds, **params):
     c.set_options({"algorithm": "c45", **params}, cv_folds, 1)
     job = c.train()
     qtbot.waitUntil(lambda: job.done and not c.busy, timeout=60000)
-    qtbot.waitUntil(lambda: len(c.runs) > 0 and len(c.runs[c.runs.numbers()[-1]].evaluations)
-                    == (2 if cv_folds else 1), timeout=60000)
+    qtbot.waitUntil(
+        lambda: (
+            len(c.runs) > 0
+            and len(c.runs[c.runs.numbers()[-1]].evaluations) == (2 if cv_folds else 1)
+        ),
+        timeout=60000,
+    )
 
 
 def _rows(view):
@@ -31,7 +36,9 @@ def _colour(view, row, column):
 @pytest.fixture
 def compared(qtbot, window):
     window.files.open_sample("iris", confirmed=True)
-    _train(qtbot, window, 10, prune="none", min_samples_leaf=1)  # the bigger tree, better on training rows
+    _train(
+        qtbot, window, 10, prune="none", min_samples_leaf=1
+    )  # the bigger tree, better on training rows
     _train(qtbot, window, 10, max_depth=1)
     window.compare_runs(1, 2)
     qtbot.waitExposed(window.compare_window)
@@ -49,7 +56,9 @@ def test_only_held_out_figures_are_coloured(qtbot, window, compared):
     assert {_colour(view, accuracy, 0), _colour(view, accuracy, 1)} == {BETTER, WORSE}
     better = 1 if _colour(view, accuracy, 0) == BETTER else 2
     tip = view.table.item(accuracy, 0).toolTip()
-    assert f"Better: run {better}, in Accuracy on held-out rows" in tip and "cross-validation" in tip
+    assert (
+        f"Better: run {better}, in Accuracy on held-out rows" in tip and "cross-validation" in tip
+    )
     assert "higher is better" in tip
     assert view.table.item(rows["Leaves"], 0).text() == str(a.n_leaves)
     assert view.table.item(rows["Nodes"], 0).text() == str(a.n_nodes)

@@ -50,7 +50,9 @@ def test_a_log_entry_selects_and_centres_its_node(qtbot, window):
     canvas.zoom_in()
     canvas.zoom_in()
     last = int(growth.log.item(4, 0).text())
-    canvas.centerOn(canvas.tree_scene().items_by_id[0])  # the root in the middle, the last split away
+    canvas.centerOn(
+        canvas.tree_scene().items_by_id[0]
+    )  # the root in the middle, the last split away
     growth.log.selectRow(4)
     assert window.controller.selected == last and canvas.selected_node() == last
     item = canvas.tree_scene().items_by_id[last]

@@ -9,9 +9,11 @@ from tests.gui.conftest import train_and_wait
 def _seed_columns_visible(table) -> bool:
     header = table.horizontalHeader()
     width = table.viewport().width()
-    return all(header.sectionViewportPosition(k) >= 0
-               and header.sectionViewportPosition(k) + header.sectionSize(k) <= width
-               for k in range(4))
+    return all(
+        header.sectionViewportPosition(k) >= 0
+        and header.sectionViewportPosition(k) + header.sectionSize(k) <= width
+        for k in range(4)
+    )
 
 
 def test_at_1024x700_the_names_and_seed_figures_show_without_scrolling(qtbot, window):
@@ -30,7 +32,11 @@ def test_at_1024x700_the_names_and_seed_figures_show_without_scrolling(qtbot, wi
     assert table.isVisible() and table.rowCount() == 4
     header = table.horizontalHeader()
     assert [table.horizontalHeaderItem(k).text().replace("\n", " ") for k in range(4)] == [
-        "info gain", "split info", "gain ratio", "Gini gain"]
+        "info gain",
+        "split info",
+        "gain ratio",
+        "Gini gain",
+    ]
     assert "information gain" in table.horizontalHeaderItem(0).toolTip()
     names = [table.verticalHeaderItem(i).text() for i in range(4)]
     assert names == ["outlook", "temperature", "humidity", "windy"]
@@ -40,8 +46,9 @@ def test_at_1024x700_the_names_and_seed_figures_show_without_scrolling(qtbot, wi
     assert table.verticalHeader().isVisible() and table.verticalHeader().width() > 0
     area = window.inspector.scroll
     assert table.width() <= area.viewport().width()
-    assert _seed_columns_visible(table), [(header.sectionViewportPosition(k), header.sectionSize(k))
-                                          for k in range(4)] + [table.viewport().width()]
+    assert _seed_columns_visible(table), [
+        (header.sectionViewportPosition(k), header.sectionSize(k)) for k in range(4)
+    ] + [table.viewport().width()]
     # Scrolled sideways, then a growth step (a new tree): back to the start.
     bar = table.horizontalScrollBar()
     bar.setValue(bar.maximum())

@@ -51,6 +51,9 @@ def test_the_command_line_reads_max_depth_0_as_one_leaf(capsys):
 
     from cli.main import main
 
-    assert main(["train", "--sample", "weather", "--algorithm", "id3", "--max-depth", "0", "--json"]) == 0
+    assert (
+        main(["train", "--sample", "weather", "--algorithm", "id3", "--max-depth", "0", "--json"])
+        == 0
+    )
     out = json.loads(capsys.readouterr().out)
     assert out["n_leaves"] == 1 and out["depth"] == 0

@@ -78,8 +78,15 @@ def test_many_rows_are_binned_on_a_worker(qtbot, monkeypatch, window):
 def test_a_name_that_looks_like_html_is_shown_as_text(qtbot):
     widget = NodePlot()
     qtbot.addWidget(widget)
-    data = LeafData(3, ("<b>x</b>", "y"), np.array([2.0, 1.0]), np.zeros(0), np.array([2.0, 1.0]),
-                    float("nan"), 3)
+    data = LeafData(
+        3,
+        ("<b>x</b>", "y"),
+        np.array([2.0, 1.0]),
+        np.zeros(0),
+        np.array([2.0, 1.0]),
+        float("nan"),
+        3,
+    )
     widget._show(data)
     assert "&lt;b&gt;x&lt;/b&gt;" in widget.caption.text().replace("\u2060", "")
 
@@ -93,7 +100,9 @@ def test_a_regression_split_draws_the_engines_points_and_means(qtbot):
 
     path = Path(__file__).resolve().parents[3] / "resources" / "datasets" / "weather-numeric.arff"
     table = read_table(path, target="temperature")
-    model = DecisionTree(task="regression", algorithm="cart", prune="none", min_samples_leaf=2).fit(table)
+    model = DecisionTree(task="regression", algorithm="cart", prune="none", min_samples_leaf=2).fit(
+        table
+    )
     data = encode(table, "regression")
     expected = node_data(model.tree_, data, 0, model.settings_, max_points=10)
     widget = NodePlot()
@@ -103,6 +112,7 @@ def test_a_regression_split_draws_the_engines_points_and_means(qtbot):
     np.testing.assert_allclose(x, expected.x)
     np.testing.assert_allclose(y, expected.y)
     assert [line.getData()[1][0] for line in widget.means] == pytest.approx(
-        [c.value for c in model.tree_.root.children])
+        [c.value for c in model.tree_.root.children]
+    )
     assert widget.cut.value() == pytest.approx(expected.threshold)
     assert "a sample of 10 of the 14 points" in widget.caption.text()

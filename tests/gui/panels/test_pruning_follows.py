@@ -17,7 +17,9 @@ def test_after_cart_trains_the_slider_stands_at_the_tree_on_screen(qtbot, window
     assert k > 0 and tree.n_leaves < panel.full.n_leaves  # pruned, and the slider says so
     assert prune_to_step(panel.full, panel.path, int(panel.steps[k])).n_leaves == tree.n_leaves
     assert panel.marker.value() == float(panel._x()[k])
-    assert f"{tree.n_leaves} leaves" in panel.info.text() and "cross-validation" in panel.info.text()
+    assert (
+        f"{tree.n_leaves} leaves" in panel.info.text() and "cross-validation" in panel.info.text()
+    )
     assert window.controller.tree is tree  # showing the slider's place put no other tree on screen
 
 
@@ -32,4 +34,7 @@ def test_a_set_alpha_is_where_the_slider_stands(qtbot, window):
     panel = window.pruning
     k = panel.slider.value()
     assert panel.alphas[k] <= 0.02 and (k + 1 == len(panel.alphas) or panel.alphas[k + 1] > 0.02)
-    assert prune_to_step(panel.full, panel.path, int(panel.steps[k])).n_leaves == window.controller.tree.n_leaves
+    assert (
+        prune_to_step(panel.full, panel.path, int(panel.steps[k])).n_leaves
+        == window.controller.tree.n_leaves
+    )

@@ -82,7 +82,9 @@ def test_nominal_groupings_and_worker_thread(qtbot, window, monkeypatch):
     controller.select_node(0)
     qtbot.waitUntil(lambda: view.shown is not None, timeout=10000)
     view.attribute.setCurrentText("outlook")
-    qtbot.waitUntil(lambda: view.shown is not None and view.shown.attribute == "outlook", timeout=10000)
+    qtbot.waitUntil(
+        lambda: view.shown is not None and view.shown.attribute == "outlook", timeout=10000
+    )
     expected = _engine_curve(controller, 0, "outlook")
     x, y = view.plotted("gini_gain")
     np.testing.assert_array_equal(x, np.arange(len(expected)))

@@ -23,7 +23,12 @@ def _cells(panel, row):
 def test_the_dock_shows_every_column(qtbot, window):
     panel = _summary(qtbot, window)
     assert [panel.columns.item(r, 0).text() for r in range(panel.columns.rowCount())] == [
-        "outlook", "temperature", "humidity", "windy", "play ★"]
+        "outlook",
+        "temperature",
+        "humidity",
+        "windy",
+        "play ★",
+    ]
     assert _cells(panel, 0)[1:4] == ["nominal", "0 (0%)", "3"]
     assert _cells(panel, 0)[8] == "sunny 5, rainy 5, overcast 4"
     window.files.open_sample("iris", confirmed=True)
@@ -83,7 +88,9 @@ def test_a_big_table_is_summarised_in_a_worker(qtbot, window, monkeypatch):
     frame = pd.DataFrame({"x": np.arange(40, dtype=float), "y": ["a", "b"] * 20})
     window.controller.load_table(make_table(frame, target="y"), None)
     panel = _summary(qtbot, window)
-    qtbot.waitUntil(lambda: panel.columns.rowCount() == 2 and panel.columns.item(0, 0).text() == "x")
+    qtbot.waitUntil(
+        lambda: panel.columns.rowCount() == 2 and panel.columns.item(0, 0).text() == "x"
+    )
     assert _cells(panel, 0)[3] == "40"
 
 

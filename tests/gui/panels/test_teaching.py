@@ -54,11 +54,16 @@ def test_growth_log_and_best_first_queue_on_iris(qtbot, window):
         assert growth.step()
     assert growth.log.rowCount() == 3
     assert [growth.log.item(k, 1).text() for k in range(3)] == [
-        "petallength <= 2.45", "petalwidth <= 1.75", "petallength <= 4.95"]
+        "petallength <= 2.45",
+        "petalwidth <= 1.75",
+        "petallength <= 4.95",
+    ]
     assert [growth.log.item(k, 3).text() for k in range(3)] == ["0.3333", "0.2598", "0.0297"]
     assert growth.log.horizontalHeaderItem(2).text() == "gain"
     # The queue after three steps: the next is marked, priorities fall.
-    cells = [[growth.queue.item(r, c).text() for c in range(5)] for r in range(growth.queue.rowCount())]
+    cells = [
+        [growth.queue.item(r, c).text() for c in range(5)] for r in range(growth.queue.rowCount())
+    ]
     assert cells[0][0] == "▶" and all(row[0] == "" for row in cells[1:])
     priorities = [float(row[4]) for row in cells]
     assert priorities == sorted(priorities, reverse=True) and len(priorities) == 3
@@ -90,8 +95,11 @@ def test_walk_through_and_ghosts(qtbot, window):
     window.toggle_ghosts()
     scene = window.canvas.tree_scene()
     assert scene.ghosts_item is not None and panel.ghosts.isChecked()
-    cut = sum(sum(1 for _ in record.removed(tree, n.id).walk()) - 1
-              for n in tree.nodes() if n.is_leaf and record.removed(tree, n.id) is not None)
+    cut = sum(
+        sum(1 for _ in record.removed(tree, n.id).walk()) - 1
+        for n in tree.nodes()
+        if n.is_leaf and record.removed(tree, n.id) is not None
+    )
     assert len(scene.ghosts_item._ghosts) == cut > 0
     legend = window.canvas._legend.text()
     assert "pruned here" in legend and "cut by pruning" in legend  # every mark drawn is explained
@@ -140,8 +148,12 @@ def test_inspector_fits_stacks_pins_and_greys_used_attributes(qtbot, window):
     qtbot.waitUntil(lambda: table.isVisible())
     assert table.width() <= inspector.scroll.viewport().width()
     header = table.horizontalHeader()
-    qtbot.waitUntil(lambda: table.horizontalScrollBar().maximum()
-                    == max(0, header.length() - table.viewport().width()))
+    qtbot.waitUntil(
+        lambda: (
+            table.horizontalScrollBar().maximum()
+            == max(0, header.length() - table.viewport().width())
+        )
+    )
     assert table.verticalHeaderItem(0).text() == "outlook –"
     inspector.pin_node(0)
     inspector.pin_node(3)
@@ -162,7 +174,6 @@ def test_node_labels_are_drawn_and_exported_alike(qtbot, window, tmp_path):
     window.exports.export_image()
     svg = path.read_text()
     assert ">(14.0/5.0)<" in svg and ">yes 9 · no 5<" in svg
-
 
 
 def test_cart_with_reduced_error_pruning_walks_its_decisions(qtbot, window):

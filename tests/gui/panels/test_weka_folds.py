@@ -23,7 +23,9 @@ def test_weka_folds_give_j48s_cross_validated_count(qtbot, window):
     evaluation = window.controller.result.evaluation
     assert evaluation.method == "10-fold cross-validation (Weka's folds, seed 2)"
     # J48 -t glass.arff -x 10 -s 2: 157 of 214 (tests/fixtures/weka/recorded.json)
-    runs = json.loads((RECORDED / "recorded.json").read_text())["datasets"]["glass"]["cv"]["cv10_runs"]
+    runs = json.loads((RECORDED / "recorded.json").read_text())["datasets"]["glass"]["cv"][
+        "cv10_runs"
+    ]
     assert round(evaluation.accuracy * 214) == round(runs[1] * 214 / 100) == 157
 
 

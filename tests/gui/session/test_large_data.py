@@ -24,7 +24,7 @@ def folder(tmp_path):
     df = pd.DataFrame(X, columns=["a", "b", "c"])
     df["cls"] = np.where(X[:, 0] + X[:, 1] > 0, "yes", "no")
     for k in range(3):
-        df.iloc[k * 1000:(k + 1) * 1000].to_parquet(tmp_path / f"part.{k}.parquet")
+        df.iloc[k * 1000 : (k + 1) * 1000].to_parquet(tmp_path / f"part.{k}.parquet")
     return str(tmp_path)
 
 
@@ -39,12 +39,15 @@ def test_the_preview_is_marked_and_read_only(qtbot, window, folder):
     assert dialog.preview.rowCount() == 200 and dialog.preview.columnCount() == 4
     assert dialog.preview.editTriggers() == dialog.preview.EditTrigger.NoEditTriggers
     assert dialog.target.currentText() == "cls"
-    assert "Preview" in dialog.heading.text() and "3 partition(s), 3,000 rows" in dialog.heading.text()
+    assert (
+        "Preview" in dialog.heading.text() and "3 partition(s), 3,000 rows" in dialog.heading.text()
+    )
     assert window.doc.n_rows == 14  # the open table (weather) is untouched by a preview
 
 
-def test_training_shows_the_tree_and_says_rows_partitions_and_dashboard(qtbot, window, folder,
-                                                                        cluster):
+def test_training_shows_the_tree_and_says_rows_partitions_and_dashboard(
+    qtbot, window, folder, cluster
+):
     window.large._cluster = lambda address: cluster
     window.controller.set_options({"algorithm": "cart", "max_depth": 3, "prune": "none"}, 10, 1)
     _open(qtbot, window, folder)

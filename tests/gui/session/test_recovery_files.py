@@ -54,9 +54,17 @@ def test_a_live_window_in_another_process_is_not_offered(two):
     assert a.recovery.autosave()
     a.recovery._file_lock.release()  # A "crashed": its file is an orphan...
     holder = subprocess.Popen(  # ...but another process, alive, holds it now
-        [sys.executable, "-c", "import fcntl, sys; f = open(sys.argv[1], 'a+b'); "
-         "fcntl.flock(f, fcntl.LOCK_EX); print('held', flush=True); sys.stdin.read()",
-         str(lock_of(a.recovery.path))], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        [
+            sys.executable,
+            "-c",
+            "import fcntl, sys; f = open(sys.argv[1], 'a+b'); "
+            "fcntl.flock(f, fcntl.LOCK_EX); print('held', flush=True); sys.stdin.read()",
+            str(lock_of(a.recovery.path)),
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert holder.stdout.readline().strip() == "held"
         assert orphans(folder) == []

@@ -23,7 +23,9 @@ def _crashed(qtbot, window, tmp_path):
     return project
 
 
-def test_restore_brings_back_the_project_its_runs_and_trees_and_save_writes_it(qtbot, window, settings, tmp_path):
+def test_restore_brings_back_the_project_its_runs_and_trees_and_save_writes_it(
+    qtbot, window, settings, tmp_path
+):
     from gui.main_window import MainWindow
 
     project = _crashed(qtbot, window, tmp_path)
@@ -33,9 +35,13 @@ def test_restore_brings_back_the_project_its_runs_and_trees_and_save_writes_it(q
     qtbot.addWidget(start)
     start.recovery.path = folder / "recovery-2-new.arbor"
     asked = []
-    assert offer_orphans(start, ask=lambda orphan, can_restore: asked.append(orphan.describe()) or "restore")
-    assert asked[0].startswith("Project: play.arbor\nTable: kept in the project (14 rows × 5 columns, target "
-                               "play)\nLast autosaved: 20")
+    assert offer_orphans(
+        start, ask=lambda orphan, can_restore: asked.append(orphan.describe()) or "restore"
+    )
+    assert asked[0].startswith(
+        "Project: play.arbor\nTable: kept in the project (14 rows × 5 columns, target "
+        "play)\nLast autosaved: 20"
+    )
     assert start.windowTitle() == "play.arbor * — Arbor"
     assert start.doc.value(2, 0) == "rainy" and start.doc.project_path == str(project)
     before = list(window.controller.runs)
@@ -55,7 +61,9 @@ def test_restore_brings_back_the_project_its_runs_and_trees_and_save_writes_it(q
 def test_a_hostile_sidecar_only_loses_its_description(qtbot, window, tmp_path):
     _crashed(qtbot, window, tmp_path)
     sidecar = sidecar_of(window.recovery.path)
-    sidecar.write_text('{"name": ["x"], "project": "' + "p" * 5000 + '", "table": "a\\nb", "saved": "soon"}')
+    sidecar.write_text(
+        '{"name": ["x"], "project": "' + "p" * 5000 + '", "table": "a\\nb", "saved": "soon"}'
+    )
     (orphan,) = orphans(window.recovery.path.parent)
     assert orphan.name == "unsaved work" and len(orphan.project) == 200 and orphan.table == "a\\nb"
     assert "\n" not in orphan.table and orphan.describe().count("\n") == 2

@@ -59,6 +59,7 @@ def test_failed_training_leaves_table_and_tree(qtbot, window, monkeypatch):
     def broken(*args, **kwargs):
         def call(monitor):
             raise ArborError("the engine refused")
+
         return call
 
     monkeypatch.setattr("gui.controller.train_call", broken)
@@ -118,15 +119,22 @@ def _big_csv(tmp_path, rows=2000):
     import pandas as pd
 
     rng = np.random.default_rng(5)
-    frame = pd.DataFrame({"a": rng.normal(size=rows).round(3), "b": rng.choice(["x", "y", "z"], rows),
-                          "c": rng.integers(0, 50, rows), "y": rng.choice(["p", "q"], rows)})
+    frame = pd.DataFrame(
+        {
+            "a": rng.normal(size=rows).round(3),
+            "b": rng.choice(["x", "y", "z"], rows),
+            "c": rng.integers(0, 50, rows),
+            "y": rng.choice(["p", "q"], rows),
+        }
+    )
     path = tmp_path / "big.csv"
     frame.to_csv(path, index=False)
     return path
 
 
-def test_edits_to_a_big_table_survive_save_project_and_a_crash(qtbot, window, settings, tmp_path,
-                                                                monkeypatch):
+def test_edits_to_a_big_table_survive_save_project_and_a_crash(
+    qtbot, window, settings, tmp_path, monkeypatch
+):
     """A table above the embedding limit was referenced by its unchanged file, edits lost."""
     import json
 

@@ -14,9 +14,13 @@ from gui.table.table_proxy import RowsProxy
 @pytest.fixture
 def proxy(qtbot):
     doc = DataDocument()
-    frame = pd.DataFrame({"x": [3.5, np.nan, -1.0, 12.25, 3.5, 0.0],
-                          "colour": ["red", "Blue", None, "green", "red", "blue"],
-                          "y": ["a", "b", "a", "b", "a", "b"]})
+    frame = pd.DataFrame(
+        {
+            "x": [3.5, np.nan, -1.0, 12.25, 3.5, 0.0],
+            "colour": ["red", "Blue", None, "green", "red", "blue"],
+            "y": ["a", "b", "a", "b", "a", "b"],
+        }
+    )
     doc.load(make_table(frame), None)
     return RowsProxy(TableModel(doc))
 
@@ -84,7 +88,9 @@ def test_selection_follows_its_rows_through_a_sort(qtbot, proxy):
     view = QTableView()
     qtbot.addWidget(view)
     view.setModel(proxy)
-    view.selectionModel().select(proxy.index(3, 0), QItemSelectionModel.SelectionFlag.Select)  # source row 3
+    view.selectionModel().select(
+        proxy.index(3, 0), QItemSelectionModel.SelectionFlag.Select
+    )  # source row 3
     proxy.sort(0, Qt.SortOrder.AscendingOrder)
     selected = [proxy.mapToSource(i).row() for i in view.selectionModel().selectedIndexes()]
     assert selected == [3]
@@ -101,8 +107,12 @@ def test_a_new_table_drops_the_node_rows(proxy):
 def test_a_big_table_sorts_and_filters(proxy):
     rng = np.random.default_rng(0)
     n = 200_000
-    frame = pd.DataFrame({"x": rng.normal(size=n).round(3),
-                          "c": np.array(["red", "green", "blue"])[rng.integers(0, 3, n)]})
+    frame = pd.DataFrame(
+        {
+            "x": rng.normal(size=n).round(3),
+            "c": np.array(["red", "green", "blue"])[rng.integers(0, 3, n)],
+        }
+    )
     doc = proxy.sourceModel().doc
     doc.load(make_table(frame), None)
     proxy.sort(0, Qt.SortOrder.AscendingOrder)
