@@ -10,7 +10,7 @@ from collections import Counter
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QSize, Qt, Signal
-from PySide6.QtGui import QPainterPath
+from PySide6.QtGui import QFontMetricsF, QPainterPath
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -123,6 +123,7 @@ class PruningPanel(QWidget):
         # Made when the page is first shown or a path drawn (issue 29): most trees are not CART's.
         self.figure = LazyPlot(self._set_up_plots, make=_Plots, hint=_Plots.HINT)
         self.leaves_axis: pg.ViewBox | None = None  # the right axis's view, made with the plot
+        self._tick_x = np.zeros(0)  # where the path's alphas sit on the x axis, to name some
         self.marker = pg.InfiniteLine(angle=90, pen=pg.mkPen("#D55E00", width=2))
         self.scale = QComboBox()
         self.scale.addItems(["rank", "log"])
@@ -179,6 +180,9 @@ class PruningPanel(QWidget):
         plot.getViewBox().sigResized.connect(
             lambda: leaves.setGeometry(plot.getViewBox().sceneBoundingRect())
         )
+        # The labels that fit depend on the plot's width and range: thinned again as they change.
+        plot.getViewBox().sigResized.connect(lambda *_: self._fit_ticks())
+        plot.getViewBox().sigXRangeChanged.connect(lambda *_: self._fit_ticks())
 
     def _x(self) -> np.ndarray:
         """Where each alpha of the path sits on the x axis."""
@@ -190,13 +194,34 @@ class PruningPanel(QWidget):
             return np.where(self.alphas > 0, np.log10(np.maximum(self.alphas, 1e-300)), floor)
 
     def _ticks(self, x: np.ndarray) -> None:
-        every = max(1, int(np.ceil(len(x) / 8)))
-        ticks = [(float(x[k]), f"{self.alphas[k]:.3g}") for k in range(0, len(x), every)]
-        self.plot.getAxis("bottom").setTicks([ticks, []])
+        self._tick_x = x
+        self._fit_ticks()
         scale = self.scale.currentText()
         self.plot.getAxis("bottom").setLabel(
             f"alpha (effective), {'by rank' if scale == 'rank' else 'log scale'}"
         )
+
+    def _fit_ticks(self) -> None:
+        """Name as many alphas as fit at the plot's width, each label clear of the last by a
+        gap (issue 30: at 1024 px the dock is narrow and eight labels ran into each other)."""
+        x = self._tick_x
+        if not len(x) or len(x) != len(self.alphas) or not self.figure.built:
+            return
+        axis, box = self.plot.getAxis("bottom"), self.plot.getViewBox()
+        metrics = QFontMetricsF(axis.style.get("tickFont") or axis.font())
+        gap = metrics.horizontalAdvance("  ")
+        (left, right), width = box.viewRange()[0], box.width()
+        span = right - left
+        ticks, end = [], -np.inf
+        for k in range(len(x)):
+            text = f"{self.alphas[k]:.3g}"
+            half = metrics.horizontalAdvance(text) / 2
+            at = (x[k] - left) / span * width if span > 0 and width > 0 else 0.0
+            if span > 0 and width > 0 and at - half < end + gap:
+                continue  # would run into the label before it
+            ticks.append((float(x[k]), text))
+            end = at + half
+        axis.setTicks([ticks, []])
 
     def set_tree(self, full_tree, path=None) -> None:
         """``full_tree``: the unpruned CART tree whose path to show (None clears); ``path`` its

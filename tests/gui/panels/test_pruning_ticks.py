@@ -1,0 +1,45 @@
+"""The pruning path's alpha ticks are readable at 1024x700 (issue 30): at the dock's width
+the labels of adjacent ticks used to run into each other."""
+
+from PySide6.QtCore import QPointF, QRectF
+from PySide6.QtGui import QFontMetricsF
+
+from tests.gui.conftest import train_and_wait
+
+
+def _label_rects(panel):
+    axis = panel.plot.getAxis("bottom")
+    box = panel.plot.getViewBox()
+    metrics = QFontMetricsF(axis.style.get("tickFont") or axis.font())
+    major = axis._tickLevels[0] if axis._tickLevels else []
+    left, right = box.viewRange()[0]
+    rects = []
+    for value, text in major:
+        if not left <= value <= right:
+            continue  # pyqtgraph draws no tick outside the view
+        x = box.mapViewToScene(QPointF(value, 0)).x()
+        width = metrics.horizontalAdvance(text)
+        rects.append(QRectF(x - width / 2, 0, width, metrics.height()))
+    return rects
+
+
+def test_adjacent_alpha_labels_do_not_overlap_at_1024(qtbot, window):
+    window.resize(1008, 652)  # 1024x700 less a window manager's frame
+    window.show()
+    qtbot.waitExposed(window)
+    window.files.open_sample("iris", confirmed=True)
+    window.config.algorithm.set_value("cart")
+    train_and_wait(qtbot, window)
+    window.docks["Pruning"].show()
+    window.docks["Pruning"].raise_()
+    panel = window.pruning
+    qtbot.waitUntil(lambda: panel.figure.built and panel.plot.getViewBox().width() > 50)
+    qtbot.wait(50)
+    for scale in ("rank", "log"):
+        panel.scale.setCurrentText(scale)
+        qtbot.wait(50)
+        rects = _label_rects(panel)
+        assert len(rects) >= 2, scale  # still some alphas named
+        rects.sort(key=lambda r: r.left())
+        for a, b in zip(rects, rects[1:], strict=False):
+            assert not a.intersects(b), (scale, a, b, panel.plot.getViewBox().width())
