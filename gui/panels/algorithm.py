@@ -28,6 +28,9 @@ TIPS = {o.name: o.help for o in OPTIONS if o.name != "max_bins"} | {
     "beside J48's fold for fold (otherwise Arbor deals its own stratified folds)",
 }
 
+#: Optional options whose "no limit" is a check box of their own (the spin box starts at
+#: the option's real minimum): the option's name, the check box's attribute.
+NO_LIMIT_BOXES = {"max_depth": "no_depth_limit", "max_leaves": "no_leaf_limit"}
 
 #: Shorter item texts for the options table's longest labels, so that the combo boxes show
 #: them whole in the dock of a 1024x700 window; the item's tooltip keeps the full label.
@@ -111,7 +114,17 @@ class AlgorithmPanel(QWidget):
         self.min_samples_split = CountBox(maximum=1e9, decimals=1, value=2)
         self.min_samples_leaf = CountBox(maximum=1e9, decimals=1, value=2)
         self.min_gain = QDoubleSpinBox(maximum=100, decimals=4, singleStep=0.01)
-        self.max_leaves = QSpinBox(maximum=1_000_000, specialValueText="no limit")
+        # Likewise max leaves: its box starts at the engine's minimum, 2 (a "limit" of 1 would
+        # not train), and "no limit" is a box of its own, not the 0 two steps below it (issue 30).
+        self.max_leaves = QSpinBox(minimum=2, maximum=1_000_000, value=8)
+        self.no_leaf_limit = QCheckBox("No leaf limit")
+        self.no_leaf_limit.setChecked(True)
+        self.no_leaf_limit.setToolTip(
+            "Grow as many leaves as the data allows (the command line's default; "
+            "--max-leaves N sets a limit of at least 2)"
+        )
+        self.max_leaves.setEnabled(False)
+        self.max_leaves.valueChanged.connect(lambda *_: self.no_leaf_limit.setChecked(False))
         self.growth = Choice("growth")
         self.splitter = Choice("splitter")
         self.prune = Choice("prune")
@@ -153,6 +166,7 @@ class AlgorithmPanel(QWidget):
                     ("Min samples per leaf", self.min_samples_leaf),
                     ("Min gain (tau)", self.min_gain),
                     ("Max leaves", self.max_leaves),
+                    ("", self.no_leaf_limit),
                     ("Order", self.growth),
                     ("Numeric search", self.splitter),
                 ],
@@ -224,7 +238,7 @@ class AlgorithmPanel(QWidget):
 
     def _fit_ranges_to_the_table(self) -> None:
         """Spin boxes offer what the options table allows (optional options keep their
-        "no limit"/"off" value below the range)."""
+        "no limit"/"off" value below the range, but for those with a box of their own)."""
         for option in OPTIONS:
             widget = getattr(self, option.name, None)
             if not isinstance(widget, QSpinBox | QDoubleSpinBox):
@@ -235,7 +249,7 @@ class AlgorithmPanel(QWidget):
             top = option.high if option.high is not None else option.widget_high
             if top is not None:
                 widget.setMaximum(top)
-            if not option.optional and option.low is not None:
+            if option.low is not None and (not option.optional or option.name in NO_LIMIT_BOXES):
                 widget.setMinimum(option.low + (10.0**-option.decimals if option.low_open else 0))
 
     def _widgets(self):
@@ -249,6 +263,7 @@ class AlgorithmPanel(QWidget):
             self.min_samples_leaf,
             self.min_gain,
             self.max_leaves,
+            self.no_leaf_limit,
             self.growth,
             self.splitter,
             self.prune,
@@ -274,7 +289,7 @@ class AlgorithmPanel(QWidget):
             "min_samples_split": self.min_samples_split.value(),
             "min_samples_leaf": self.min_samples_leaf.value(),
             "min_gain": self.min_gain.value(),
-            "max_leaves": self.max_leaves.value() or None,
+            "max_leaves": None if self.no_leaf_limit.isChecked() else self.max_leaves.value(),
             "growth": self.growth.value(),
             "splitter": self.splitter.value(),
             "prune": self.prune.value(),
@@ -299,6 +314,8 @@ class AlgorithmPanel(QWidget):
         self.blockSignals(True)
         if "max_depth" in params:  # None is "no limit", said by its own box
             self.no_depth_limit.setChecked(params["max_depth"] is None)
+        if "max_leaves" in params:
+            self.no_leaf_limit.setChecked(params["max_leaves"] is None)
         for name, value in params.items():
             widget = getattr(self, name, None)
             if widget is None or value is None:
@@ -361,6 +378,9 @@ class AlgorithmPanel(QWidget):
         self.no_depth_limit.setEnabled(self.max_depth.isEnabled())
         if self.no_depth_limit.isChecked() and self.max_depth.isEnabled():
             self._enable(self.max_depth, False, "No depth limit is ticked")
+        self.no_leaf_limit.setEnabled(self.max_leaves.isEnabled())
+        if self.no_leaf_limit.isChecked() and self.max_leaves.isEnabled():
+            self._enable(self.max_leaves, False, "No leaf limit is ticked")
         problem = self.problem()
         self.message.setText(problem or "")
         self.switch_button.setVisible(
@@ -385,6 +405,9 @@ class AlgorithmPanel(QWidget):
         params = {}
         for name in [*self.params(), "cv_folds", "weka_folds"]:
             value = settings.value(f"learner/{name}")
+            if value == "" and name in NO_LIMIT_BOXES:
+                params[name] = None  # saved as "no limit": its box ticked
+                continue
             if value in (None, ""):
                 continue
             widget = getattr(self, name)
