@@ -190,7 +190,10 @@ class CompareView(QWidget):
             lambda *_: self.table.resizeRowsToContents()
         )
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
-        self.confusion_a, self.confusion_b = ConfusionView(), ConfusionView()
+        self.confusion_a, self.confusion_b = (
+            ConfusionView(letters=True),
+            ConfusionView(letters=True),
+        )
         self.tree_a, self.tree_b = _TreeSide(), _TreeSide()
         self.tree_a.grow_button.clicked.connect(lambda: self._grow(0))
         self.tree_b.grow_button.clicked.connect(lambda: self._grow(1))
@@ -203,17 +206,27 @@ class CompareView(QWidget):
         choose.addWidget(QLabel("against"))
         choose.addWidget(self.method_b, 1)
         choose.addWidget(copy)
-        upper = QSplitter(Qt.Orientation.Horizontal)
+        # The matrices one above the other beside the figures (issue 30: side by side, at 1024
+        # both were cut on the right); the window's size changes the figures and the trees.
+        matrices = QWidget()
+        stack = QVBoxLayout(matrices)
+        stack.setContentsMargins(0, 0, 0, 0)
+        stack.addWidget(self.confusion_a)
+        stack.addWidget(self.confusion_b)
+        self.upper = upper = QSplitter(Qt.Orientation.Horizontal)
         upper.addWidget(self.table)
-        upper.addWidget(self.confusion_a)
-        upper.addWidget(self.confusion_b)
-        upper.setSizes([480, 300, 300])
+        upper.addWidget(matrices)
+        upper.setStretchFactor(0, 1)
+        upper.setStretchFactor(1, 0)
+        upper.setSizes([700, 300])
         trees = QSplitter(Qt.Orientation.Horizontal)
         trees.addWidget(self.tree_a)
         trees.addWidget(self.tree_b)
-        body = QSplitter(Qt.Orientation.Vertical)
+        self.body = body = QSplitter(Qt.Orientation.Vertical)
         body.addWidget(upper)
         body.addWidget(trees)
+        body.setStretchFactor(0, 0)
+        body.setStretchFactor(1, 1)
         body.setSizes([300, 400])
         layout = QVBoxLayout(self)
         layout.addWidget(self.title)
@@ -317,6 +330,30 @@ class CompareView(QWidget):
                 view.show()
             else:
                 view.hide()
+        self._fit_layout()
+
+    def _fit_layout(self) -> None:
+        """The matrices as wide as they need (at most half the window), the figures and the
+        matrices as tall as they need (at most two thirds of it): at 1024x700 no matrix is cut
+        and the figures do not scroll; the trees have the rest."""
+        views = [v for v in (self.confusion_a, self.confusion_b) if not v.isHidden()]
+        width = self.upper.width() if self.upper.isVisible() else self.width()
+        handle = self.upper.handleWidth()
+        wide = max((v.needed_size().width() for v in views), default=0)
+        wide = min(wide, (width - handle) // 2)
+        self.upper.setSizes([width - handle - wide, wide])
+        t = self.table
+        figures = (
+            t.horizontalHeader().sizeHint().height()
+            + t.verticalHeader().length()
+            + 2 * t.frameWidth()
+        )
+        spacing = views[0].parentWidget().layout().spacing() if views else 0
+        matrices = sum(v.needed_size().height() for v in views) + spacing * (len(views) - 1)
+        height = self.body.height() if self.body.isVisible() else max(self.height() - 80, 0)
+        handle = self.body.handleWidth()
+        tall = min(max(figures, matrices), (height - handle) * 2 // 3)
+        self.body.setSizes([tall, height - handle - tall])
 
     def _fit_columns(self) -> None:
         """Difference as wide as its figures, the two runs sharing the rest, so Difference is
@@ -338,6 +375,7 @@ class CompareView(QWidget):
 
     def showEvent(self, event) -> None:  # noqa: N802 - Qt override
         super().showEvent(event)
+        QTimer.singleShot(0, self._fit_layout)
         QTimer.singleShot(0, self.fit_trees)
 
     def _grow(self, side: int) -> None:

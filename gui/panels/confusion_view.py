@@ -5,11 +5,12 @@ from __future__ import annotations
 from html import escape
 
 import numpy as np
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QLabel,
+    QStyle,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -24,8 +25,12 @@ class ConfusionView(QWidget):
     """Rows are actual classes, columns predicted; each cell tinted by its share of its row
     (blue on the diagonal, orange off it), so a 19-class matrix reads at a glance."""
 
-    def __init__(self, parent=None):
+    def __init__(self, parent=None, letters: bool = False):
+        """``letters``: name the predicted columns a, b, c… and the rows "a = class", as Weka
+        does, so a matrix of long class names is as narrow as its counts (the Compare window,
+        where two matrices share the room of one)."""
         super().__init__(parent)
+        self.letters = letters
         self.caption = QLabel()
         self.caption.setWordWrap(True)
         self.table = QTableWidget()
@@ -47,8 +52,17 @@ class ConfusionView(QWidget):
         self.table.clear()
         self.table.setRowCount(k)
         self.table.setColumnCount(k)
-        self.table.setHorizontalHeaderLabels([f"→ {c}" for c in classes])
-        self.table.setVerticalHeaderLabels(list(classes))
+        if self.letters:
+            names = [_letter(i) for i in range(k)]
+            self.table.setHorizontalHeaderLabels(names)
+            self.table.setVerticalHeaderLabels(
+                [f"{n} = {c}" for n, c in zip(names, classes, strict=True)]
+            )
+            for j, c in enumerate(classes):
+                self.table.horizontalHeaderItem(j).setToolTip(plain_tip(f"predicted {c}"))
+        else:
+            self.table.setHorizontalHeaderLabels([f"→ {c}" for c in classes])
+            self.table.setVerticalHeaderLabels(list(classes))
         totals = confusion.sum(axis=1)
         for i in range(k):
             for j in range(k):
@@ -68,3 +82,33 @@ class ConfusionView(QWidget):
                 )
                 self.table.setItem(i, j, item)
         self.table.resizeColumnsToContents()
+
+    def needed_size(self) -> QSize:
+        """The room the whole matrix takes, caption (at that width) and scroll bars' room included."""
+        t = self.table
+        bar = t.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
+        width = (
+            t.verticalHeader().sizeHint().width()
+            + t.horizontalHeader().length()
+            + 2 * t.frameWidth()
+            + bar
+        )
+        height = (
+            t.horizontalHeader().sizeHint().height()
+            + t.verticalHeader().length()
+            + 2 * t.frameWidth()
+            + bar
+        )
+        caption = self.caption.heightForWidth(width)
+        spacing = self.layout().spacing()
+        return QSize(width, height + max(caption, self.caption.sizeHint().height()) + spacing)
+
+
+def _letter(i: int) -> str:
+    """a, b, … z, aa, ab, …: Weka's names for the classes of a confusion matrix."""
+    name = ""
+    i += 1
+    while i:
+        i, r = divmod(i - 1, 26)
+        name = chr(ord("a") + r) + name
+    return name

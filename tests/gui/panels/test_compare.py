@@ -82,3 +82,35 @@ def test_the_difference_column_is_in_sight(qtbot, compared, size):
     assert all(table.fontMetrics().horizontalAdvance(t) < table.columnWidth(2) for t in texts)
     assert table.columnWidth(0) > 60 and table.columnWidth(1) > 60  # the runs keep room too
     assert not table.horizontalScrollBar().isVisible()
+
+
+def _cells_in_sight(matrix) -> bool:
+    """Every cell of a confusion matrix inside its table's viewport (nothing to scroll to)."""
+    table = matrix.table
+    port = table.viewport().rect()
+    for r in range(table.rowCount()):
+        for c in range(table.columnCount()):
+            if not port.contains(table.visualItemRect(table.item(r, c))):
+                return False
+    return True
+
+
+def test_at_1024x700_the_matrices_and_figures_are_whole(qtbot, compared):
+    """Issue 30: at 1024x700 the two matrices side by side were cut on the right and the
+    figures scrolled; stacked, with the classes as letters, both fit and so do the figures."""
+    view = compared
+    view.resize(1008, 652)  # 1024x700 less a window manager's frame
+    qtbot.waitUntil(lambda: view.width() == 1008 and view.height() == 652)
+    qtbot.wait(50)
+    for matrix in (view.confusion_a, view.confusion_b):
+        assert matrix.isVisible()
+        assert matrix.table.horizontalHeaderItem(0).text() == "a"
+        assert matrix.table.verticalHeaderItem(1).text() == "b = Iris-versicolor"
+        assert not matrix.table.horizontalScrollBar().isVisible()
+        assert _cells_in_sight(matrix)
+        assert matrix.mapTo(view, matrix.rect().bottomRight()).x() <= view.width()
+    table = view.table
+    assert not table.verticalScrollBar().isVisible()
+    last = table.rowCount() - 1
+    assert table.rowViewportPosition(last) + table.rowHeight(last) <= table.viewport().height()
+    assert view.tree_a.height() > 150  # the trees keep room
