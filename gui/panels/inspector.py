@@ -49,7 +49,7 @@ def summary_html(tree, node_id: int) -> str:
             f"<p>{number(node.weight)} instances, mean {number(node.value)}, "
             f"squared error {node.impurity:.3f}</p>"
         )
-        return "".join(parts) + node_pruning_html(tree, node_id)
+        return "".join(parts) + node_pruning_html(tree, node_id, compact=True)
     total = node.distribution.sum()
     rows = "".join(
         f"<tr><td>{escape(c)}</td><td align=right>{number(round(v, 3))}</td>"
@@ -64,7 +64,7 @@ def summary_html(tree, node_id: int) -> str:
         f"<p><b>Entropy</b> {entropy(node.distribution):.3f} &nbsp; "
         f"<b>Gini</b> {gini(node.distribution):.3f} &nbsp; n = {number(round(total, 3))}</p>"
     )
-    recorded = node_pruning_html(tree, node_id)
+    recorded = node_pruning_html(tree, node_id, compact=True)
     if recorded:
         parts.append(recorded)
         return "".join(parts)

@@ -52,6 +52,18 @@ def _method(record: PruningRecord) -> str:
     return f"C4.5's pessimistic pruning ({estimate}, CF = {number(record.confidence)})"
 
 
+#: The compact form's column heads (the inspector's narrow dock) and what they stand for, said
+#: once in a legend under the table: (head, meaning) for rows, errors, the bound, the estimate.
+COMPACT_HEADS = {
+    "rows": ("rows", "training rows reaching it"),
+    "held-out rows": ("rows", "held-out rows reaching it"),
+    "errors": ("err.", "training errors made there"),
+    "held-out errors": ("err.", "held-out errors made there"),
+    "p (bound)": ("p", "the upper confidence bound on the error rate"),
+    "estimated errors": ("est.", "estimated errors, rows × p"),
+}
+
+
 def _share_row(tree: Tree, node: Node | None, share: Share, pessimistic: bool, indent: bool) -> str:
     if (
         share.branch < 0
@@ -68,7 +80,7 @@ def _share_row(tree: Tree, node: Node | None, share: Share, pessimistic: bool, i
     rate = (
         f"{share.rate:.3f}"
         if pessimistic and share.leaves == 1
-        else (f"{share.rate:.3f} avg" if pessimistic else "")
+        else (f"{share.rate:.3f}&nbsp;avg" if pessimistic else "")
     )
     return (
         f"<tr><td>{pad}{escape(name)}</td><td align=right>{number(round(share.n, 3))}</td>"
@@ -77,18 +89,31 @@ def _share_row(tree: Tree, node: Node | None, share: Share, pessimistic: bool, i
     )
 
 
-def decision_html(tree: Tree, decision: Decision, record: PruningRecord, node: Node | None) -> str:
+def decision_html(
+    tree: Tree, decision: Decision, record: PruningRecord, node: Node | None, compact: bool = False
+) -> str:
     """One decision as a table: options (bold: the one taken), their shares, the verdict.
 
-    ``node`` is the node as it stood when decided (its split words the branches)."""
+    ``node`` is the node as it stood when decided (its split words the branches).
+    ``compact``: short column heads ("rows", "err.", "p", "est.") with their meaning in a
+    legend under the table, for a narrow dock (the inspector's); the numbers are the same."""
     pessimistic = record.method == "pessimistic" and decision.verdict != COLLAPSED
     held = record.method == "reduced-error"
-    rows_word = "held-out rows" if held else "rows"
-    errors_word = "errors" if not held else "held-out errors"
+    words = [
+        "held-out rows" if held else "rows",
+        "errors" if not held else "held-out errors",
+        "p (bound)" if pessimistic else "",
+        "estimated errors" if pessimistic else "errors",
+    ]
+    legend = ""
+    if compact:  # one legend entry per short head, the first column's meaning
+        meanings = dict(COMPACT_HEADS[w] for w in reversed(words) if w)
+        heads = dict.fromkeys(COMPACT_HEADS[w][0] for w in words if w)
+        legend = "; ".join(f"{h}: {meanings[h]}" for h in heads)
+        words = [COMPACT_HEADS[w][0] if w else "" for w in words]
     head = (
-        f"<tr><th align=left>option</th><th>{rows_word}</th><th>{errors_word}</th>"
-        f"<th>{'p (bound)' if pessimistic else ''}</th>"
-        f"<th>{'estimated errors' if pessimistic else 'errors'}</th></tr>"
+        f"<tr><th align=left>option</th><th>{words[0]}</th><th>{words[1]}</th>"
+        f"<th>{words[2]}</th><th>{words[3]}</th></tr>"
     )
     taken = {KEPT: SUBTREE, PRUNED: LEAF, RAISED: BRANCH, COLLAPSED: LEAF, IS_LEAF: LEAF}[
         decision.verdict
@@ -130,6 +155,8 @@ def decision_html(tree: Tree, decision: Decision, record: PruningRecord, node: N
         f"<b>Verdict:</b> {escape(VERDICTS[decision.verdict])}</p>",
         f"<table cellspacing=3>{head}{''.join(body)}</table>",
     ]
+    if legend:
+        parts.append(f"<p style='color:#6B7280'>{escape(legend)}.</p>")
     if pessimistic and decision.verdict != IS_LEAF:
         parts.append(
             "<p style='color:#6B7280'>J48's rule: a leaf if its estimate is within 0.1 of "
@@ -142,8 +169,11 @@ def decision_html(tree: Tree, decision: Decision, record: PruningRecord, node: N
     return "".join(parts)
 
 
-def node_pruning_html(tree: Tree, node_id: int, step: int | None = None) -> str:
-    """Every decision about ``node_id`` in ``tree`` (a pruned tree or a walk-through state)."""
+def node_pruning_html(
+    tree: Tree, node_id: int, step: int | None = None, compact: bool = False
+) -> str:
+    """Every decision about ``node_id`` in ``tree`` (a pruned tree or a walk-through state);
+    ``compact`` as for :func:`decision_html`."""
     record = tree.pruning
     if record is None:
         return ""
@@ -153,6 +183,6 @@ def node_pruning_html(tree: Tree, node_id: int, step: int | None = None) -> str:
     here = tree.node(node_id)
     # The node as it stood when decided: a cut or raise kept it whole; otherwise it is unchanged.
     return "".join(
-        decision_html(tree, d, record, d.before if d.before is not None else here)
+        decision_html(tree, d, record, d.before if d.before is not None else here, compact)
         for d in decisions
     )
