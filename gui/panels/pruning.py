@@ -182,6 +182,7 @@ class PruningPanel(QWidget):
         )
         # The labels that fit depend on the plot's width and range: thinned again as they change.
         plot.getViewBox().sigResized.connect(lambda *_: self._fit_ticks())
+        plot.getViewBox().sigResized.connect(lambda *_: self._fit_legend())
         plot.getViewBox().sigXRangeChanged.connect(lambda *_: self._fit_ticks())
 
     def _x(self) -> np.ndarray:
@@ -192,6 +193,17 @@ class PruningPanel(QWidget):
         floor = np.log10(positive.min()) - 0.5 if len(positive) else 0.0
         with np.errstate(divide="ignore"):
             return np.where(self.alphas > 0, np.log10(np.maximum(self.alphas, 1e-300)), floor)
+
+    def _fit_legend(self) -> None:
+        """The curves' names in two columns where two fit the plot's width, else in one: at
+        1024 px the dock is too narrow for two, and "training error" read "training"."""
+        legend = self.legend
+        widths = [
+            sample.boundingRect().width() + label.boundingRect().width() + 12
+            for sample, label in legend.items
+        ]
+        two = max((sum(widths[k : k + 2]) for k in range(0, len(widths), 2)), default=0.0)
+        legend.setColumnCount(2 if two + 24 <= self.figure.plot.width() else 1)
 
     def _ticks(self, x: np.ndarray) -> None:
         self._tick_x = x
@@ -295,6 +307,7 @@ class PruningPanel(QWidget):
         self.leaves_axis.addItem(steps)
         self.legend.addItem(_StepSample(steps), "leaves (right axis)")
         self.leaves_axis.setYRange(0, leaves.max() * 1.05)
+        self._fit_legend()
         self.plot.addItem(self.marker)
         self.marker.setValue(float(x[self.slider.value()]) if len(x) > self.slider.value() else 0.0)
         self._ticks(x)

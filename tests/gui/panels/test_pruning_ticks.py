@@ -43,3 +43,24 @@ def test_adjacent_alpha_labels_do_not_overlap_at_1024(qtbot, window):
         rects.sort(key=lambda r: r.left())
         for a, b in zip(rects, rects[1:], strict=False):
             assert not a.intersects(b), (scale, a, b, panel.plot.getViewBox().width())
+
+
+def test_every_curve_name_shows_whole_at_1024(qtbot, window):
+    """The legend's two columns ran past the dock's edge at 1024 ("training error" read
+    "training"); where two do not fit it takes one."""
+    window.resize(1008, 652)
+    window.show()
+    qtbot.waitExposed(window)
+    window.files.open_sample("iris", confirmed=True)
+    window.config.algorithm.set_value("cart")
+    train_and_wait(qtbot, window)
+    window.docks["Pruning"].show()
+    window.docks["Pruning"].raise_()
+    panel = window.pruning
+    qtbot.waitUntil(lambda: panel.figure.built and panel.plot.getViewBox().width() > 50)
+    qtbot.wait(50)
+    names = [label.text for _, label in panel.legend.items]
+    assert "training error" in names
+    width = panel.figure.plot.width()
+    for _, label in panel.legend.items:
+        assert label.sceneBoundingRect().right() <= width, (label.text, width)
