@@ -114,3 +114,32 @@ def test_at_1024x700_the_matrices_and_figures_are_whole(qtbot, compared):
     last = table.rowCount() - 1
     assert table.rowViewportPosition(last) + table.rowHeight(last) <= table.viewport().height()
     assert view.tree_a.height() > 150  # the trees keep room
+
+
+def _node_rects(canvas):
+    """Every node of ``canvas`` in view, as viewport rectangles."""
+    port = canvas.viewport().rect()
+    rects = [
+        canvas.mapFromScene(item.sceneBoundingRect()).boundingRect()
+        for item in canvas.tree_scene().items_by_id.values()
+    ]
+    return [r for r in rects if r.intersects(port)]
+
+
+def test_at_1024x700_no_legend_covers_a_node(qtbot, compared):
+    """Issue 30, item 4: each tree's class legend follows the main canvas's rule (the same
+    placement, gui.canvas.corners): a place free of nodes, or hidden until there is one,
+    fitted as opened and zoomed in until the nodes fill the view."""
+    view = compared
+    view.resize(1008, 652)  # 1024x700 less a window manager's frame
+    qtbot.waitUntil(lambda: view.width() == 1008 and view.height() == 652)
+    qtbot.wait(50)
+    for side in (view.tree_a, view.tree_b):
+        canvas = side.canvas
+        assert "legend" in canvas.overlay_rects()  # shown, over no node
+        for zoomed in range(4):
+            nodes = _node_rects(canvas)
+            assert nodes  # the tree is in view
+            for name, rect in canvas.overlay_rects().items():
+                assert not any(rect.intersects(n) for n in nodes), (side, name, zoomed)
+            canvas.zoom_in()
