@@ -370,6 +370,15 @@ ACTIONS = (
         checkable=True,
     ),
     Spec(
+        "label_plots",
+        "Node p&lots",
+        lambda w: w.set_node_labels(),
+        ("Ctrl+Shift+H",),
+        "Nodes show a small plot of their rows: the split attribute's histogram by class with "
+        "the cut, bars per category, the target against the attribute, or a leaf's classes",
+        checkable=True,
+    ),
+    Spec(
         "ghosts",
         "Show what pruning &cut",
         lambda w: w.toggle_ghosts(),

@@ -20,16 +20,18 @@ PER_LINE, MAX_LINES = 3, 2
 
 @dataclass(frozen=True)
 class NodeLabels:
-    """Which lines a node shows; ``bar`` is the class distribution drawn as a coloured bar."""
+    """Which lines a node shows; ``bar`` is the class distribution drawn as a coloured bar,
+    ``plots`` a small plot of the node's rows (issue 32: drawn by :mod:`gui.drawing.node_plots`)."""
 
     n: bool = True
     weka: bool = False
     counts: bool = False
     percent: bool = False
     bar: bool = True
+    plots: bool = False
 
-    #: Names for the command line and settings, in the order they are drawn.
-    NAMES = ("n", "weka", "counts", "percent", "bar")
+    #: Names for the command line and settings, in the order of the View menu.
+    NAMES = ("n", "weka", "counts", "percent", "bar", "plots")
 
     @classmethod
     def parse(cls, text: str) -> NodeLabels:
