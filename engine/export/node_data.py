@@ -14,7 +14,9 @@ depends on the node:
 - a leaf: its class weights, or (regression) a histogram of its target.
 
 Every figure is a weighted count, so the histogram, the missing row and the category bars
-add up to the node's weight by class.
+add up to the node's weight by class. :func:`node_data` works out one node (the inspector);
+:func:`nodes_data` many, in one walk down the tree (the plots drawn inside the canvas's
+nodes and in images).
 """
 
 from __future__ import annotations
@@ -133,7 +135,69 @@ def node_data(
     """
     settings = settings if settings is not None else resolve()
     rows, weights = node_rows(tree, data, node_id, settings)
-    node = tree.node(node_id)
+    return _data_at(tree.node(node_id), data, rows, weights, None, max_points, seed)
+
+
+def nodes_data(
+    tree: Tree,
+    data: Encoded,
+    node_ids=None,
+    max_points: int = MAX_POINTS,
+    seed: int = 0,
+    monitor=None,
+) -> dict[int, NodeData]:
+    """The data behind every node of ``tree`` (or those of ``node_ids``), by node id, in one
+    walk down from the root: each node's rows are split among its children once, where
+    :func:`node_data` walks from the root for every node. The figures are
+    :func:`node_data`'s, node for node. ``monitor`` (an engine Monitor) is checked as it goes.
+
+    Examples
+    --------
+    >>> from engine.data.table import make_table
+    >>> from engine.data.encoding import encode
+    >>> from engine.estimator import DecisionTree
+    >>> import pandas as pd
+    >>> frame = pd.DataFrame({"x": [1.0, 2.0, 3.0, 4.0], "y": ["a", "a", "b", "b"]})
+    >>> model = DecisionTree(algorithm="cart", min_samples_leaf=1).fit(make_table(frame))
+    >>> plots = nodes_data(model.tree_, encode(make_table(frame)))
+    >>> sorted(plots), plots[1].by_class.tolist(), plots[2].by_class.tolist()
+    ([0, 1, 2], [2.0, 0.0], [0.0, 2.0])
+    """
+    wanted = None if node_ids is None else set(node_ids)
+    needed = None
+    if wanted is not None:  # the nodes asked for and the ancestors their rows come through
+        parents = {c.id: n.id for n in tree.nodes() for c in n.children}
+        needed = set()
+        for node_id in wanted:
+            while node_id is not None and node_id not in needed:
+                needed.add(node_id)
+                node_id = parents.get(node_id)
+    out: dict[int, NodeData] = {}
+    stack = [(tree.root, np.arange(data.n_rows), data.weight.copy())]
+    while stack:
+        node, rows, weights = stack.pop()
+        parts = None
+        if node.split is not None and (
+            needed is None or any(c.id in needed for c in node.children)
+        ):
+            split = node.split
+            parts = partition_rows(split, data.X[rows, split.attribute], rows, weights)
+            stack.extend(
+                (child, *part)
+                for child, part in zip(node.children, parts, strict=True)
+                if needed is None or child.id in needed
+            )
+        if wanted is None or node.id in wanted:
+            out[node.id] = _data_at(node, data, rows, weights, parts, max_points, seed)
+            if monitor is not None and len(out) % 500 == 0:
+                monitor.check()
+    return out
+
+
+def _data_at(node, data: Encoded, rows, weights, parts, max_points: int, seed: int) -> NodeData:
+    """What :func:`node_data` works out of ``node``'s rows (``parts``: its branches' rows and
+    weights, when split already)."""
+    node_id = node.id
     schema = data.schema
     n_rows = len(rows)
     if node.split is None:
@@ -141,10 +205,12 @@ def node_data(
     split = node.split
     attribute = schema.attributes[split.attribute]
     values = data.X[rows, split.attribute]
-    shares = _shares(split, values, rows, weights)
+    if parts is None:
+        parts = partition_rows(split, values, rows, weights)
+    shares = _shares(parts)
     if schema.is_regression:
         return _regression_split(
-            data, node_id, split, rows, weights, values, shares, max_points, seed
+            data, node_id, split, rows, parts, values, shares, max_points, seed
         )
     y = data.y[rows]
     n_classes = len(schema.classes)
@@ -196,9 +262,8 @@ def _counts(
     return flat.astype(np.float64).reshape(n_classes, n_cells)
 
 
-def _shares(split: Split, values, rows, weights) -> tuple[float, ...]:
+def _shares(parts) -> tuple[float, ...]:
     """Each branch's share of the node's weight, missing values spread as C4.5 spreads them."""
-    parts = partition_rows(split, values, rows, weights)
     sums = np.array([w.sum() for _, w in parts])
     total = sums.sum()
     return tuple((sums / total).tolist()) if total > 0 else tuple(0.0 for _ in parts)
@@ -254,7 +319,7 @@ def _regression_split(
     node_id: int,
     split: Split,
     rows,
-    weights,
+    parts,
     values,
     shares,
     max_points: int,
@@ -267,7 +332,7 @@ def _regression_split(
     if len(known) > max_points:
         chosen = np.sort(np.random.default_rng(seed).choice(known, max_points, replace=False))
     means = []
-    for part_rows, part_weights in partition_rows(split, values, rows, weights):
+    for part_rows, part_weights in parts:
         total = part_weights.sum()
         means.append(
             float((part_weights * data.y[part_rows]).sum() / total) if total > 0 else float("nan")

@@ -15,6 +15,7 @@ from engine.export.node_data import (
     NumericSplitData,
     RegressionSplitData,
     node_data,
+    nodes_data,
 )
 
 DATA = Path(__file__).resolve().parents[3] / "resources" / "datasets"
@@ -127,3 +128,40 @@ def test_regression_points_means_and_sample():
     plot = node_data(tree, data, leaf.id, model.settings_)
     assert plot.classes is None and plot.counts.sum() == pytest.approx(leaf.weight)
     assert plot.mean == pytest.approx(leaf.value)
+
+
+def _same(one, other) -> None:
+    assert type(one) is type(other)
+    for name, value in vars(one).items():
+        if isinstance(value, np.ndarray):
+            np.testing.assert_array_equal(value, getattr(other, name))
+        else:
+            assert value == pytest.approx(getattr(other, name), nan_ok=True), name
+
+
+def test_every_nodes_data_in_one_walk_is_node_datas(weather):
+    """The canvas's and the image's plots come from one walk down the tree: node for node the
+    same figures as the inspector's, missing values (fractional weights) included."""
+    frame = weather.frame.copy()
+    frame.loc[[0, 5, 9], "outlook"] = None
+    frame.loc[[2, 7], "humidity"] = None
+    from engine.data.table import make_table
+
+    table = make_table(frame, categories={"windy": ["TRUE", "FALSE"], "play": ["yes", "no"]})
+    iris = read_table(DATA / "iris.arff")
+    regression = read_table(DATA / "weather-numeric.arff", target="temperature")
+    for model, data in (
+        _fit(table, algorithm="c45", prune="none", min_samples_leaf=1),
+        _fit(weather, algorithm="cart", min_samples_leaf=1, prune="none"),
+        _fit(iris, algorithm="cart"),
+        _fit(regression, task="regression", algorithm="cart", min_samples_leaf=2, prune="none"),
+    ):
+        tree = model.tree_
+        every = nodes_data(tree, data)
+        assert sorted(every) == [n.id for n in tree.nodes()]
+        for node in tree.nodes():
+            _same(every[node.id], node_data(tree, data, node.id, model.settings_))
+        leaf = max(n.id for n in tree.nodes())
+        some = nodes_data(tree, data, [leaf, 0])
+        assert sorted(some) == [0, leaf]
+        _same(some[leaf], every[leaf])
