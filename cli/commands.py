@@ -322,8 +322,9 @@ def table_summary(args):
 
 
 def evaluate(args):
-    from cli.evaluate import evaluate_command
+    from cli.evaluate import check_per_node, evaluate_command
 
+    check_per_node(args)
     if args.engine == "dask":
         from cli import scale
 

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
-from engine.data.encoding import encode, encode_like
+from engine.data.encoding import encode, encode_like, subset
 from engine.errors import ArborError
 from engine.estimator import check_trainable
-from engine.evaluate.evaluation import cross_validate, evaluate_tree, holdout_evaluate
+from engine.evaluate.evaluation import (
+    cross_validate,
+    evaluate_tree,
+    holdout_method,
+    holdout_rows,
+)
 from engine.evaluate.report import evaluation_text
 from engine.fitting import fit_tree
 
@@ -21,25 +26,63 @@ def _prepare(args, load, learner):
     return table, settings, data
 
 
+def check_per_node(args) -> None:
+    """``--per-node`` needs one tree and rows it did not see: a test file or a split."""
+    if getattr(args, "per_node", False) and not (args.test or args.split):
+        raise ArborError(
+            "--per-node needs one tree and the rows held out from it: use --test FILE or "
+            "--split PCT (each cross-validation fold grows a tree of its own)"
+        )
+    if getattr(args, "per_node", False) and getattr(args, "engine", "memory") == "dask":
+        raise ArborError("--per-node routes the test rows in memory: leave out --engine dask")
+
+
 def evaluate_command(args, load, learner):
+    check_per_node(args)
     table, settings, data = _prepare(args, load, learner)
     seed = settings.seed
     if args.weka_folds and (args.test or args.split):
         raise ArborError(
             "--weka-folds chooses cross-validation folds; it does not go with --test or --split"
         )
+    if args.test and args.split:
+        raise ArborError("--test and --split are two ways to test: give one of them")
+    tree = test = None
     if args.test:
         from engine.data.io import read_table
 
         test_table = read_table(args.test, target=table.target)
         tree = fit_tree(data, settings)
         test = encode_like(test_table, data.schema)
-        ev = evaluate_tree(tree, test, f"test set {args.test}", settings.algorithm)
+        label = f"test set {args.test}"
     elif args.split:
-        ev = holdout_evaluate(data, settings, args.split, seed)
+        train_rows, test_rows = holdout_rows(data, args.split, seed)
+        tree = fit_tree(subset(data, train_rows), settings)
+        test = subset(data, test_rows)
+        label = holdout_method(args.split)
+    if tree is not None:
+        ev = evaluate_tree(tree, test, label, settings.algorithm)
     else:
         ev = cross_validate(data, settings, args.folds, seed, weka_folds=args.weka_folds)
-    return ev.as_dict(), evaluation_text(ev, table.target)
+    result, text = ev.as_dict(), evaluation_text(ev, table.target)
+    if getattr(args, "per_node", False):
+        from engine.evaluate.per_node import node_rows
+        from engine.export.test_rows import node_records, per_node_text
+
+        figures = node_rows(tree, test, settings.algorithm)
+        result["per_node"] = node_records(tree, figures)
+        train_error, test_error = figures.error_rates()
+        result["per_node_totals"] = {
+            "train_n": figures.train_total,
+            "test_n": figures.test_total,
+            "train_errors": figures.leaf_sums()[0],
+            "test_errors": figures.leaf_sums()[1],
+            "train_error": train_error,
+            "test_error": test_error,
+            "measure": "RMSE" if tree.is_regression else "error rate",
+        }
+        text += "\n\n" + per_node_text(tree, figures, label)
+    return result, text
 
 
 def path_command(args, load, learner):

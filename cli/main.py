@@ -173,6 +173,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="PCT",
         help="train on PCT percent, test on the rest (instead of cross-validation)",
     )
+    p.add_argument(
+        "--per-node",
+        action="store_true",
+        help="with --test or --split: every node's training and test rows and errors, "
+        "side by side (the test rows routed down the tree as prediction routes them)",
+    )
     _scale_arguments(p)
 
     p = sub.add_parser("predict", help="predict every row of DATA with a saved model")

@@ -298,14 +298,25 @@ def holdout_evaluate(
     monitor: Monitor = NULL_MONITOR,
 ) -> Evaluation:
     """Train on a random ``train_percent`` of the rows (stratified), test on the rest."""
+    train, test = holdout_rows(data, train_percent, seed)
+    tree = fit_tree(subset(data, train), settings, monitor)
+    return evaluate_tree(
+        tree, subset(data, test), holdout_method(train_percent), settings.algorithm
+    )
 
+
+def holdout_rows(data: Encoded, train_percent: float, seed: int = 1):
+    """(training rows, test rows) of :func:`holdout_evaluate`'s split: a random
+    ``train_percent`` of the rows (stratified by class) and the rest."""
     if not 0 < train_percent < 100:
         raise ArborError("the training percentage must be between 0 and 100")
     y = None if data.schema.is_regression else data.y
     train, test = holdout_split(y, data.n_rows, 1 - train_percent / 100, seed)
     if len(test) == 0 or len(train) == 0:
         raise ArborError("the split leaves no rows to train or to test on")
-    tree = fit_tree(subset(data, train), settings, monitor)
-    return evaluate_tree(
-        tree, subset(data, test), f"{train_percent:g}% train / rest test", settings.algorithm
-    )
+    return train, test
+
+
+def holdout_method(train_percent: float) -> str:
+    """How a percentage split's evaluation is named."""
+    return f"{train_percent:g}% train / rest test"

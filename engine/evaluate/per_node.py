@@ -1,0 +1,348 @@
+"""Test rows on the tree: every node's training and test rows and errors, side by side, and
+training against test error as a tree grows or is pruned (issue 32).
+
+A node's *training* figures are its own counts: the weight of the training rows that reach
+it and, had it been a leaf, how many of them it would misclassify. Its *test* figures are the
+same for rows held out from training (a test file, a percentage split's rest): the test rows
+are routed down the tree exactly as prediction routes them (:mod:`engine.predict`), a row
+missing the split attribute (or with a category no branch holds) going down every branch with
+its weight times the branch's share, as C4.5 does. A node errs on a row whose class is not the
+one it predicts (an empty node predicts its parent's class). For regression an error is the
+squared difference from the node's mean, summed over its rows.
+
+Every figure is a weight, so a node's test rows are its children's summed, and the leaves'
+add up to the test set. A tree's error on a set of rows is its leaves' errors summed: with no
+row split by a missing value that is exactly the test evaluation's count of wrong predictions
+(:func:`engine.evaluate.evaluation.evaluate_tree`); a row split at a missing value counts at
+each leaf it reaches by its share there.
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from dataclasses import dataclass
+
+import numpy as np
+
+from engine.data.encoding import Encoded
+from engine.errors import ArborError
+from engine.monitor import checkpoint
+from engine.predict import class_codes, node_output
+from engine.tree import Node, Tree, partition_rows
+
+
+@dataclass(frozen=True, eq=False)
+class HeldOut:
+    """Rows kept out of training, to be routed down trees: ``data`` encoded like the trees'
+    schema, ``label`` what they are (``"test set iris-test.csv"``, ``"the 33% held out"``),
+    ``algorithm`` the trees' (it picks the class rule of :func:`engine.predict.class_codes`)."""
+
+    data: Encoded
+    label: str
+    algorithm: str | None = None
+
+    @property
+    def n(self) -> float:
+        """The test rows' total weight."""
+        return float(np.sum(self.data.weight))
+
+    def fits(self, tree: Tree) -> bool:
+        """Whether ``tree`` can take these rows: the same attributes, target and classes."""
+        mine, its = self.data.schema, tree.schema
+        return (
+            mine.target == its.target
+            and mine.classes == its.classes
+            and [(a.name, a.kind, a.categories) for a in mine.attributes]
+            == [(a.name, a.kind, a.categories) for a in its.attributes]
+        )
+
+
+@dataclass(frozen=True, eq=False)
+class NodeRows:
+    """Training and test figures of every node of one tree, in pre-order (``ids``).
+
+    ``train_n``/``test_n`` are the weights reaching each node, ``train_errors``/
+    ``test_errors`` what it misclassifies of them as a leaf (regression: its squared errors,
+    summed). ``predicted`` is each node's class code (regression: its mean), ``test_dist`` the
+    test rows' class weights per node (regression: none). ``leaf`` marks the tree's leaves,
+    ``depth`` each node's depth.
+    """
+
+    ids: np.ndarray
+    depth: np.ndarray
+    leaf: np.ndarray
+    predicted: np.ndarray
+    train_n: np.ndarray
+    train_errors: np.ndarray
+    test_n: np.ndarray
+    test_errors: np.ndarray
+    test_dist: np.ndarray | None
+    regression: bool
+    test_total: float
+
+    @property
+    def position(self) -> dict[int, int]:
+        """Node id -> row of the arrays."""
+        known = self.__dict__.get("_position")
+        if known is None:
+            known = {int(i): k for k, i in enumerate(self.ids.tolist())}
+            object.__setattr__(self, "_position", known)
+        return known
+
+    def of(self, node_id: int) -> dict:
+        """One node's figures, as :meth:`records` gives them."""
+        return self._record(self.position[node_id])
+
+    def _record(self, k: int) -> dict:
+        out = {
+            "id": int(self.ids[k]),
+            "depth": int(self.depth[k]),
+            "leaf": bool(self.leaf[k]),
+            "train_n": float(self.train_n[k]),
+            "train_errors": float(self.train_errors[k]),
+            "test_n": float(self.test_n[k]),
+            "test_errors": float(self.test_errors[k]),
+        }
+        if self.regression:
+            out["train_rmse"] = _root_mean(self.train_errors[k], self.train_n[k])
+            out["test_rmse"] = _root_mean(self.test_errors[k], self.test_n[k])
+        return out
+
+    def records(self) -> list[dict]:
+        """Every node's figures, in pre-order: id, depth, leaf, train_n, train_errors,
+        test_n, test_errors (and, for regression, each side's root mean squared error)."""
+        return [self._record(k) for k in range(len(self.ids))]
+
+    @property
+    def train_total(self) -> float:
+        return float(self.train_n[0]) if len(self.train_n) else 0.0
+
+    def leaf_sums(self) -> tuple[float, float]:
+        """(training errors, test errors) of the tree: its leaves' summed."""
+        return float(self.train_errors[self.leaf].sum()), float(self.test_errors[self.leaf].sum())
+
+    def error_rates(self) -> tuple[float, float]:
+        """The tree's training and test error: the share of the weight its leaves misclassify
+        (regression: the root mean squared error). NaN where there are no rows."""
+        train, test = self.leaf_sums()
+        if self.regression:
+            return _root_mean(train, self.train_total), _root_mean(test, self.test_total)
+        return _share(train, self.train_total), _share(test, self.test_total)
+
+
+def _share(errors: float, n: float) -> float:
+    return errors / n if n > 0 else float("nan")
+
+
+def _root_mean(squared: float, n: float) -> float:
+    return float(np.sqrt(squared / n)) if n > 0 else float("nan")
+
+
+def node_rows(tree: Tree, test: Encoded, algorithm: str | None = None) -> NodeRows:
+    """Every node's training and test rows and errors (see the module's docstring).
+
+    ``test`` is encoded like the tree's schema (:func:`engine.data.encoding.encode_like`);
+    ``algorithm`` (the tree's) picks the class rule of :func:`engine.predict.class_codes`.
+
+    Examples
+    --------
+    >>> from engine.data.samples import load_sample
+    >>> from engine.data.encoding import encode
+    >>> from engine.estimator import DecisionTree
+    >>> table = load_sample("weather")
+    >>> tree = DecisionTree(algorithm="id3").fit(table).tree_
+    >>> figures = node_rows(tree, encode(table), "id3")
+    >>> figures.of(0)["train_n"], figures.of(0)["test_n"], figures.of(0)["test_errors"]
+    (14.0, 14.0, 5.0)
+    >>> figures.leaf_sums()
+    (0.0, 0.0)
+    """
+    regression = tree.is_regression
+    if test.schema.is_regression != regression:
+        raise ArborError("the test rows and the tree do not predict the same kind of target")
+    nodes = list(tree.nodes())
+    n = len(nodes)
+    at = {node.id: k for k, node in enumerate(nodes)}
+    K = 0 if regression else len(tree.classes)
+    ids = np.array([node.id for node in nodes], dtype=np.int64)
+    depth = np.array([node.depth for node in nodes], dtype=np.int64)
+    leaf = np.array([node.is_leaf for node in nodes], dtype=bool)
+    train_n = np.array([node.weight for node in nodes], dtype=np.float64)
+    predicted = np.zeros(n, dtype=np.float64 if regression else np.int64)
+    train_errors = np.zeros(n)
+    outputs: list = [None] * n
+    parent_output: list = [None] * n
+    for k, node in enumerate(nodes):  # pre-order: a parent's output is known before its children's
+        if not k & 1023:
+            checkpoint()
+        out = node_output(tree, node, parent_output[k])
+        outputs[k] = out
+        for child in node.children:
+            parent_output[at[child.id]] = out
+        if regression:
+            predicted[k] = out
+            train_errors[k] = node.impurity * node.weight if node.weight > 0 else 0.0
+        else:
+            code = int(class_codes(np.asarray(out, dtype=np.float64)[None, :], algorithm)[0])
+            predicted[k] = code
+            dist = np.asarray(node.distribution, dtype=np.float64)
+            train_errors[k] = float(dist.sum() - dist[code]) if dist.sum() > 0 else 0.0
+    test_n = np.zeros(n)
+    test_errors = np.zeros(n)
+    test_dist = None if regression else np.zeros((n, K))
+    weight = np.broadcast_to(np.asarray(test.weight, dtype=np.float64), (test.n_rows,))
+    stack: list[tuple[Node, np.ndarray, np.ndarray]] = [
+        (tree.root, np.arange(test.n_rows), np.ones(test.n_rows))
+    ]
+    while stack:
+        checkpoint()
+        node, rows, shares = stack.pop()
+        k = at[node.id]
+        w = shares * weight[rows]
+        test_n[k] = w.sum()
+        if regression:
+            test_errors[k] = float(w @ (test.y[rows] - predicted[k]) ** 2)
+        else:
+            test_dist[k] = np.bincount(test.y[rows], weights=w, minlength=K)
+            test_errors[k] = test_n[k] - test_dist[k, predicted[k]]
+        if node.is_leaf:
+            continue
+        parts = partition_rows(node.split, test.X[rows, node.split.attribute], rows, shares)
+        stack.extend(
+            (child, r, s) for child, (r, s) in zip(node.children, parts, strict=True) if len(r)
+        )
+    np.maximum(test_errors, 0.0, out=test_errors)  # n - right, rounded below zero
+    return NodeRows(
+        ids=ids,
+        depth=depth,
+        leaf=leaf,
+        predicted=predicted,
+        train_n=train_n,
+        train_errors=train_errors,
+        test_n=test_n,
+        test_errors=test_errors,
+        test_dist=test_dist,
+        regression=regression,
+        test_total=float(weight.sum()),
+    )
+
+
+# ---------------------------------------------------------------------- one tree, remembered
+_KNOWN: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_KNOWN_LOCK = threading.Lock()
+
+
+def node_rows_of(tree: Tree, held: HeldOut) -> NodeRows | None:
+    """:func:`node_rows` of ``held``'s rows in ``tree``, worked out once per tree and rows
+    (views ask again and again: every node's label, the inspector, the plot), or None when
+    the rows do not fit the tree. Kept only as long as the tree is."""
+    if not held.fits(tree):
+        return None
+    with _KNOWN_LOCK:
+        hit = _KNOWN.get(tree)
+    if hit is not None and hit[0] is held:
+        return hit[1]
+    figures = node_rows(tree, held.data, held.algorithm)
+    with _KNOWN_LOCK:
+        _KNOWN[tree] = (held, figures)
+    return figures
+
+
+# ---------------------------------------------------------------------- as the tree changes
+@dataclass(frozen=True)
+class ErrorCurve:
+    """Training against test error over a sequence of trees (growth steps, pruning steps):
+    ``train[k]``/``test[k]`` are tree k's error rates (regression: root mean squared errors,
+    ``measure`` says which) and ``leaves[k]`` its leaves."""
+
+    train: np.ndarray
+    test: np.ndarray
+    leaves: np.ndarray
+    measure: str
+
+    def as_dict(self) -> dict:
+        return {
+            "measure": self.measure,
+            "train": self.train.tolist(),
+            "test": self.test.tolist(),
+            "leaves": self.leaves.tolist(),
+        }
+
+
+def measure_of(tree: Tree) -> str:
+    """What an :class:`ErrorCurve` of ``tree``'s kind measures."""
+    return "RMSE" if tree.is_regression else "error rate"
+
+
+def error_curve(trees, test: Encoded, algorithm: str | None = None) -> ErrorCurve:
+    """Training and test error of each tree of ``trees`` (each routed on its own).
+
+    Examples
+    --------
+    >>> from engine.data.samples import load_sample
+    >>> from engine.data.encoding import encode
+    >>> from engine.estimator import DecisionTree
+    >>> table = load_sample("weather")
+    >>> tree = DecisionTree(algorithm="id3").fit(table).tree_
+    >>> curve = error_curve([tree], encode(table), "id3")
+    >>> curve.train.tolist(), curve.test.tolist(), curve.leaves.tolist()
+    ([0.0], [0.0], [5])
+    """
+    train, held, leaves, measure = [], [], [], "error rate"
+    for tree in trees:
+        figures = node_rows(tree, test, algorithm)
+        a, b = figures.error_rates()
+        train.append(a)
+        held.append(b)
+        leaves.append(int(figures.leaf.sum()))
+        measure = measure_of(tree)
+    return ErrorCurve(np.array(train), np.array(held), np.array(leaves, dtype=int), measure)
+
+
+def path_curve(full: Tree, path, test: Encoded, algorithm: str | None = "cart") -> ErrorCurve:
+    """Training and test error at every step of CART's cost-complexity ``path`` of ``full``
+    (:func:`engine.prune.cost_complexity.cost_complexity_path`), the test rows routed once.
+
+    Step k's tree is ``full`` with the first k weakest links cut
+    (:func:`engine.prune.cost_complexity.prune_to_step`): its leaves are the nodes cut so far
+    and the grown leaves not below them, so its errors are theirs summed, and each cut swaps
+    the errors of the leaves below a node for the node's own.
+    """
+    figures = node_rows(full, test, algorithm)
+    nodes = list(full.nodes())  # ids are pre-order positions
+    n = len(nodes)
+    parent = np.full(n, -1, dtype=np.int64)
+    for node in nodes:
+        for child in node.children:
+            parent[child.id] = node.id
+    own = np.column_stack([figures.train_errors, figures.test_errors])
+    below = np.where(figures.leaf[:, None], own, 0.0)  # errors of the leaves under each node
+    for i in range(n - 1, 0, -1):
+        below[parent[i]] += below[i]
+    leaves = figures.leaf.astype(np.int64)
+    for i in range(n - 1, 0, -1):
+        leaves[parent[i]] += leaves[i]
+    steps = len(path.pruned)
+    totals = np.zeros((steps, 2))
+    counts = np.zeros(steps, dtype=np.int64)
+    totals[0], counts[0] = below[0], leaves[0]
+    for k in range(1, steps):
+        if not k & 255:
+            checkpoint()
+        i = int(path.pruned[k])
+        delta, lost = own[i] - below[i], leaves[i] - 1
+        a = i
+        while a >= 0:
+            below[a] += delta
+            leaves[a] -= lost
+            a = parent[a]
+        totals[k], counts[k] = below[0], leaves[0]
+    train_total, test_total = figures.train_total, figures.test_total
+    if full.is_regression:
+        train = np.sqrt(totals[:, 0] / train_total) if train_total > 0 else np.full(steps, np.nan)
+        test_ = np.sqrt(totals[:, 1] / test_total) if test_total > 0 else np.full(steps, np.nan)
+    else:
+        train = totals[:, 0] / train_total if train_total > 0 else np.full(steps, np.nan)
+        test_ = totals[:, 1] / test_total if test_total > 0 else np.full(steps, np.nan)
+    return ErrorCurve(train, test_, counts, measure_of(full))
