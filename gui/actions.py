@@ -379,6 +379,15 @@ ACTIONS = (
         checkable=True,
     ),
     Spec(
+        "label_test",
+        "&Test rows (train 9 · 2 wrong | test 5 · 1 wrong)",
+        lambda w: w.set_node_labels(),
+        ("Ctrl+Shift+T",),
+        "Nodes show their training and test rows and the errors they make on each as a leaf, "
+        "once a tree is evaluated on a test file (Model > Evaluate on a test file)",
+        checkable=True,
+    ),
+    Spec(
         "ghosts",
         "Show what pruning &cut",
         lambda w: w.toggle_ghosts(),

@@ -26,6 +26,10 @@ _ALREADY = {
     "queued": "A training with these options is queued already: it starts when the running one ends",
 }
 
+#: Test rows times tree depth up to which the test rows are counted on a tree at once, on the
+#: window's thread (a few milliseconds); more are counted on a worker.
+COUNT_AT_ONCE = 200_000
+
 #: How the tree on screen came to be (``Controller.origin``).
 TRAINED, PRUNED, CV_ALPHA, EDITED, STEPPED, OPENED, RUN, WALKED = (
     "trained",
@@ -112,6 +116,10 @@ class Controller(QObject):
         run keeps its settings, sizes and evaluations, the newest few their trees.
     selected_run : int
         The run the Runs list has selected (its number; -1: none): the evaluation views show it.
+    held_out : engine.evaluate.per_node.HeldOut | None
+        Test rows on the tree (issue 32): rows kept out of training (a test file's), routed
+        down every tree shown so that each node has its training and test rows and errors
+        side by side (``test_figures``). Kept until another table is opened or they are dropped.
     queued : tuple[TrainRequest, ...]
         Trainings asked for while one was running, started one by one when the window is free
         (each with the options chosen when it was queued, on the table as it is when it starts).
@@ -129,6 +137,7 @@ class Controller(QObject):
     trained CART tree at ``alpha``; cross_validate_tree() -> Job | None the figures of the tree
     on screen; drop_tree(); growth_source() -> (data, settings) for stepping;
     select_node(node_id); rows_reaching(node_id); nodes_reached(rows); predict_row(row);
+    set_held_out(held) / drop_held_out(); test_figures(tree=None) -> NodeRows | None;
     say(text); fail(message, details=""); new_table().
     Runs: select_run(number); add_evaluation(number, evaluation); remove_run(number);
     load_runs(log); show_run(number) -> Job | None puts a run's tree on screen (grown again
@@ -152,6 +161,8 @@ class Controller(QObject):
     runs_changed() : a run was added, removed or given an evaluation, or the log was replaced.
     run_selected(int) : the selected run changed (its number; -1: none).
     queue_changed() : a training was queued, started from the queue, or the queue was cleared.
+    held_out_changed(object) : the test rows on the tree (a ``HeldOut``) or None.
+    test_counted(object) : the test rows' figures of this tree are ready (``test_figures``).
     """
 
     table_loaded = Signal()
@@ -169,6 +180,8 @@ class Controller(QObject):
     runs_changed = Signal()
     run_selected = Signal(int)
     queue_changed = Signal()
+    held_out_changed = Signal(object)
+    test_counted = Signal(object)
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -200,6 +213,8 @@ class Controller(QObject):
             signal.connect(self._on_doc_changed)
         self.runs = RunLog()
         self.selected_run = -1
+        self.held_out = None
+        self._counting: set[int] = set()  # ids of trees whose test rows are being counted aside
 
     # ------------------------------------------------------------------ reading
     @property
@@ -262,6 +277,7 @@ class Controller(QObject):
         """A blank table to type into (undo history cleared); the tree and results are dropped."""
         self.clear_queue(quiet=True)
         self.drop_tree()
+        self.drop_held_out()
         self.doc.sample_name = None
         self.doc.new_blank()
         self.table_loaded.emit()
@@ -272,6 +288,7 @@ class Controller(QObject):
         trainings queued for the table before go too."""
         self.clear_queue(quiet=True)
         self.drop_tree()
+        self.drop_held_out()
         self.doc.sample_name = sample
         self.doc.load(table, path)
         self.table_loaded.emit()
@@ -595,6 +612,7 @@ class Controller(QObject):
     def _show(self, tree, select: int, origin: str, recipe=None) -> None:
         self.tree, self.origin, self.recipe = tree, origin, recipe
         self.selected = select if _has_node(tree, select) else -1
+        self._count_test_rows(tree)  # small ones at once, so the tree is drawn with them
         self.tree_changed.emit(tree, self.selected)
         self.doc.tree_shown(tree)
         self.figures = None
@@ -669,6 +687,67 @@ class Controller(QObject):
         data = encode(table, settings.task)
         self.data, self.settings, self._data_version = data, settings, self._version
         return data, settings
+
+    # ------------------------------------------------------------------ test rows on the tree
+    def set_held_out(self, held) -> None:
+        """Route ``held`` (an ``engine.evaluate.per_node.HeldOut``) down every tree shown."""
+        self.held_out = held
+        self._counting.clear()
+        self.held_out_changed.emit(held)
+        self._count_test_rows(self.tree)
+
+    def drop_held_out(self) -> None:
+        if self.held_out is not None:
+            self.held_out = None
+            self._counting.clear()
+            self.held_out_changed.emit(None)
+
+    def _held_for(self, tree):
+        """The test rows if ``tree`` can take them, else None."""
+        held = self.held_out
+        return held if held is not None and tree is not None and held.fits(tree) else None
+
+    def _algorithm(self):
+        return self.settings.algorithm if self.settings is not None else None
+
+    def test_figures(self, tree=None):
+        """The test rows' figures of ``tree`` (the tree on screen by default): every node's
+        training and test rows and errors (``NodeRows``), or None (no test rows, rows that do
+        not fit the tree, or a big count still running aside: ``test_counted`` says when)."""
+        from engine.evaluate.per_node import known_node_rows
+
+        tree = self.tree if tree is None else tree
+        held = self._held_for(tree)
+        return None if held is None else known_node_rows(tree, held)
+
+    def _count_test_rows(self, tree) -> None:
+        """Count the test rows on ``tree``: at once when that is quick, else on a worker."""
+        held = self._held_for(tree)
+        if held is None or self.test_figures(tree) is not None or id(tree) in self._counting:
+            return
+        from engine.evaluate.per_node import node_rows_of
+
+        algorithm = self._algorithm()
+        if held.data.n_rows * max(tree.depth, 1) <= COUNT_AT_ONCE:
+            node_rows_of(tree, held, algorithm)
+            self.test_counted.emit(tree)
+            return
+        from gui.session.jobs import run_aside
+
+        self._counting.add(id(tree))
+        job = Job(
+            f"Counting {held.label} on the tree",
+            lambda monitor: node_rows_of(tree, held, algorithm),
+        )
+
+        def done(_figures, tree=tree) -> None:
+            self._counting.discard(id(tree))
+            if held is self.held_out:
+                self.test_counted.emit(tree)
+
+        job.finished.connect(done)
+        job.failed.connect(lambda *_, t=tree: self._counting.discard(id(t)))
+        run_aside(job)
 
     def select_node(self, node_id: int) -> None:
         if not _has_node(self.tree, node_id):

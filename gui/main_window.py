@@ -349,6 +349,8 @@ class MainWindow(QMainWindow):
         c.queue_changed.connect(self._update_actions)
         c.tree_changed.connect(self._on_controller_tree_changed)
         c.node_selected.connect(self._on_controller_node_selected)
+        c.held_out_changed.connect(self._on_controller_held_out_changed)
+        c.test_counted.connect(self._on_controller_test_counted)
         c.result_changed.connect(
             lambda result: result is not None and self.docks["Results"].raise_()
         )
@@ -550,9 +552,21 @@ class MainWindow(QMainWindow):
     def set_node_labels(self) -> None:
         """What nodes say, from the View > Node labels checks (exports draw the same)."""
         labels = NodeLabels(
-            **{name: self.act[f"label_{name}"].isChecked() for name in NodeLabels.NAMES}
+            **{name: self.act[f"label_{name}"].isChecked() for name in NodeLabels.NAMES},
+            held=self.controller.held_out,
         )
         self.canvas.set_style(self.canvas.style().with_labels(labels))
+
+    def _on_controller_held_out_changed(self, held) -> None:
+        """Test rows came (or went): nodes that show them count the new ones (issue 32)."""
+        if held is not None and not self.act["label_test"].isChecked():
+            self.act["label_test"].setChecked(True)  # what a person evaluating wants to see
+        self.set_node_labels()
+
+    def _on_controller_test_counted(self, tree) -> None:
+        """A big tree's test rows were counted aside: its nodes now have them to show."""
+        if tree is self.canvas.tree() and self.canvas.style().labels.test:
+            self.set_node_labels()
 
     def toggle_ghosts(self) -> None:
         on = self.act["ghosts"].isChecked()

@@ -35,12 +35,10 @@ from engine.tree import Node, Tree, partition_rows
 @dataclass(frozen=True, eq=False)
 class HeldOut:
     """Rows kept out of training, to be routed down trees: ``data`` encoded like the trees'
-    schema, ``label`` what they are (``"test set iris-test.csv"``, ``"the 33% held out"``),
-    ``algorithm`` the trees' (it picks the class rule of :func:`engine.predict.class_codes`)."""
+    schema, ``label`` what they are (``"test set iris-test.csv"``, ``"the 33% held out"``)."""
 
     data: Encoded
     label: str
-    algorithm: str | None = None
 
     @property
     def n(self) -> float:
@@ -80,6 +78,14 @@ class NodeRows:
     test_dist: np.ndarray | None
     regression: bool
     test_total: float
+    #: The tree's nodes in the same order (not the tree: a cache keyed by it would keep it).
+    nodes: tuple = ()
+
+    def row_of(self, node: Node) -> int | None:
+        """The row of ``node`` itself, or None for a node of another tree with the same id
+        (what pruning cut, drawn beside the tree it was cut from)."""
+        k = self.position.get(node.id)
+        return k if k is not None and (not self.nodes or self.nodes[k] is node) else None
 
     @property
     def position(self) -> dict[int, int]:
@@ -225,6 +231,7 @@ def node_rows(tree: Tree, test: Encoded, algorithm: str | None = None) -> NodeRo
         test_dist=test_dist,
         regression=regression,
         test_total=float(weight.sum()),
+        nodes=tuple(nodes),
     )
 
 
@@ -233,20 +240,30 @@ _KNOWN: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _KNOWN_LOCK = threading.Lock()
 
 
-def node_rows_of(tree: Tree, held: HeldOut) -> NodeRows | None:
-    """:func:`node_rows` of ``held``'s rows in ``tree``, worked out once per tree and rows
-    (views ask again and again: every node's label, the inspector, the plot), or None when
-    the rows do not fit the tree. Kept only as long as the tree is."""
+def node_rows_of(tree: Tree, held: HeldOut, algorithm: str | None = None) -> NodeRows | None:
+    """:func:`node_rows` of ``held``'s rows in ``tree`` (``algorithm``: the tree's), worked
+    out once per tree and rows (views ask again and again: every node's label, the inspector,
+    the plot), or None when the rows do not fit the tree. Kept only as long as the tree is."""
     if not held.fits(tree):
         return None
     with _KNOWN_LOCK:
         hit = _KNOWN.get(tree)
-    if hit is not None and hit[0] is held:
-        return hit[1]
-    figures = node_rows(tree, held.data, held.algorithm)
+    if hit is not None and hit[0] is held and hit[1] == algorithm:
+        return hit[2]
+    figures = node_rows(tree, held.data, algorithm)
     with _KNOWN_LOCK:
-        _KNOWN[tree] = (held, figures)
+        _KNOWN[tree] = (held, algorithm, figures)
     return figures
+
+
+def known_node_rows(tree: Tree, held: HeldOut | None) -> NodeRows | None:
+    """:func:`node_rows_of`'s figures if they are worked out already, else None (nothing is
+    counted: for views that must not wait, such as the nodes' labels)."""
+    if held is None:
+        return None
+    with _KNOWN_LOCK:
+        hit = _KNOWN.get(tree)
+    return hit[2] if hit is not None and hit[0] is held else None
 
 
 # ---------------------------------------------------------------------- as the tree changes

@@ -3,14 +3,17 @@
 Drawing-free, so the canvas, the image export and the tests read the same words:
 ``n = 16``; Weka's ``(16.0/1.0)`` (the node's weight / the training errors it makes as a
 leaf; ``(4.0)`` with none); class counts ``yes 15 · no 1``; percentages
-``yes 94% · no 6%``; or counts and percentages together ``yes 15 (94%)``.
+``yes 94% · no 6%``; or counts and percentages together ``yes 15 (94%)``; and with test rows
+on the tree (issue 32) the node's training and test rows and errors, ``train 9 · 2 wrong``
+over ``test 5 · 1 wrong``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field
 
 from engine.errors import ArborError
+from engine.evaluate.per_node import HeldOut, known_node_rows
 from engine.export.labels import number, shown
 from engine.tree import Node, Tree
 
@@ -29,9 +32,13 @@ class NodeLabels:
     percent: bool = False
     bar: bool = True
     plots: bool = False
+    test: bool = False
+    #: The test rows ``test`` counts: each tree's figures once worked out (the labels never
+    #: wait for them: :func:`engine.evaluate.per_node.known_node_rows`).
+    held: HeldOut | None = field(default=None, compare=False)
 
     #: Names for the command line and settings, in the order of the View menu.
-    NAMES = ("n", "weka", "counts", "percent", "bar", "plots")
+    NAMES = ("n", "weka", "counts", "percent", "bar", "plots", "test")
 
     @classmethod
     def parse(cls, text: str) -> NodeLabels:
@@ -43,7 +50,12 @@ class NodeLabels:
                 f"unknown node label {sorted(unknown)[0]!r}; use any of "
                 f"{', '.join(cls.NAMES)} (comma-separated)"
             )
-        return cls(**{f.name: f.name in chosen for f in fields(cls)})
+        if "test" in chosen:
+            raise ArborError(
+                "node label 'test' needs test rows on the tree: the window shows them once a "
+                "tree is evaluated on a test file; evaluate --test FILE --per-node prints them"
+            )
+        return cls(**{name: name in chosen for name in cls.NAMES})
 
     def names(self) -> str:
         return ",".join(name for name in self.NAMES if getattr(self, name))
@@ -58,6 +70,8 @@ def node_lines(tree: Tree, node: Node, labels: NodeLabels, hidden: int = 0) -> l
         lines.append(weka_counts(node))
     if (labels.counts or labels.percent) and not tree.is_regression:
         lines += _class_lines(tree, node, labels)
+    if labels.test:
+        lines += test_lines(tree, node, known_node_rows(tree, labels.held))
     if hidden:
         note = f"+{hidden} hidden"
         if lines and labels.n:
@@ -65,6 +79,26 @@ def node_lines(tree: Tree, node: Node, labels: NodeLabels, hidden: int = 0) -> l
         else:
             lines.append(note)
     return lines
+
+
+def test_lines(tree: Tree, node: Node, figures) -> list[str]:
+    """The node's training and test rows and errors (``figures``: the tree's
+    :class:`engine.evaluate.per_node.NodeRows`; None: no test rows counted, no lines)."""
+    k = None if figures is None else figures.row_of(node)
+    if k is None:
+        return []
+    out = []
+    for side, n, errors in (
+        ("train", figures.train_n[k], figures.train_errors[k]),
+        ("test", figures.test_n[k], figures.test_errors[k]),
+    ):
+        rows = number(round(float(n), 1))
+        if tree.is_regression:
+            said = f"RMSE {float(errors / n) ** 0.5:.3g}" if n > 0 else ""
+        else:
+            said = f"{number(round(float(errors), 1))} wrong" if n > 0 else ""
+        out.append(f"{side} {rows} · {said}" if said else f"{side} {rows}")
+    return out
 
 
 def weka_counts(node: Node) -> str:

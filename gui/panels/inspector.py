@@ -18,6 +18,7 @@ from gui.panels.node_plot import NodePlot
 from gui.panels.pruning_text import node_pruning_html
 from gui.panels.split_curve import SplitCurveView
 from gui.panels.splits_table import SplitsTable
+from gui.panels.test_rows_text import test_rows_html
 from gui.session.jobs import start_on_pool
 
 #: A node with at least this much training weight has its candidate splits scored on a worker
@@ -223,6 +224,7 @@ class Inspector(QWidget):
         super().__init__(parent)
         self.setAcceptDrops(True)
         self._context = None  # (tree, data, settings)
+        self._controller = None  # for the test rows on the tree (issue 32)
         self._splits: dict[tuple[int, int], tuple] = {}  # (HTML, rows) worked out, per (tree, node)
         self._waiting: tuple[tuple[int, int], str] | None = None  # the key and its summary
         self._tasks: set[_SplitsTask] = set()
@@ -286,6 +288,26 @@ class Inspector(QWidget):
                 else self.clear()
             )
         )
+        self._controller = controller
+
+        def refresh(*_) -> None:  # test rows came, went, or were counted on this tree
+            tree, node_id = controller.tree, controller.selected
+            if tree is not None and node_id >= 0 and self._waiting is None:
+                self._show(
+                    self._summary(tree, node_id), self._splits.get((id(tree), node_id), ("", None))
+                )
+
+        controller.held_out_changed.connect(refresh)
+        controller.test_counted.connect(lambda tree: refresh() if tree is controller.tree else None)
+
+    def _summary(self, tree, node_id: int) -> str:
+        """The card's text: the node's figures, and its test rows beside its training rows."""
+        summary = summary_html(tree, node_id)
+        c = self._controller
+        figures = c.test_figures(tree) if c is not None else None
+        if figures is None:
+            return summary
+        return summary + test_rows_html(tree, node_id, figures, c.held_out.label)
 
     def set_context(self, tree, data, settings) -> None:
         self._context = (tree, data, settings)
@@ -317,7 +339,7 @@ class Inspector(QWidget):
             return
         self.node_plot.show_node(tree, node_id, data, settings)
         self.curve.show_node(tree, node_id, data, settings)
-        summary, key = summary_html(tree, node_id), (id(tree), node_id)
+        summary, key = self._summary(tree, node_id), (id(tree), node_id)
         if key not in self._splits:
             weight = tree.node(node_id).weight
             if data is None or weight < BACKGROUND_WEIGHT:

@@ -44,7 +44,8 @@ class Evaluating(QObject):
 
     # ------------------------------------------------------------------ test file
     def test_file(self, number: int | None = None, path: str | None = None) -> Job | None:
-        """Score run ``number``'s tree (the selected run's by default) on the rows of a data file."""
+        """Score run ``number``'s tree (the selected run's by default) on the rows of a data file;
+        its rows then stay on the tree as test rows (every node counts them, issue 32)."""
         run = self._run(number)
         if run is None:
             return None
@@ -59,16 +60,19 @@ class Evaluating(QObject):
             from engine.data.encoding import encode_like
             from engine.data.io import read_table
             from engine.evaluate.evaluation import evaluate_tree
+            from engine.evaluate.per_node import HeldOut
 
             tree = run.tree if run.tree is not None else _grow_again(run, table, monitor)
             monitor.report(0.5, "reading the test file")
             test = read_table(path, target=tree.schema.target)
             monitor.check()
-            return evaluate_tree(
-                tree, encode_like(test, tree.schema), f"test set {Path(path).name}"
+            encoded, label = encode_like(test, tree.schema), f"test set {Path(path).name}"
+            return evaluate_tree(tree, encoded, label, run.settings.algorithm), HeldOut(
+                encoded, label
             )
 
-        return self._start(Job(f"Testing run {run.number} on {Path(path).name}", call), run.number)
+        job = Job(f"Testing run {run.number} on {Path(path).name}", call)
+        return self._start(job, run.number, self.controller.set_held_out)
 
     # ------------------------------------------------------------------ split
     def split(self, percent: float, number: int | None = None) -> Job | None:
@@ -95,11 +99,20 @@ class Evaluating(QObject):
             Job(f"Evaluating run {run.number} on a {percent:g}% split", call), run.number
         )
 
-    def _start(self, job: Job, number: int) -> Job:
+    def _start(self, job: Job, number: int, keep_rows=None) -> Job:
+        """Run ``job``; its evaluation goes to run ``number``. With ``keep_rows`` the job
+        gives (evaluation, held-out rows) and ``keep_rows`` takes the rows."""
         c = self.controller
-        job.finished.connect(
-            lambda ev, j=job: c.runner.is_current(j) and self._on_evaluated(number, ev)
-        )
+
+        def finished(out, j=job) -> None:
+            if not c.runner.is_current(j):
+                return
+            if keep_rows is not None:
+                out, held = out
+                keep_rows(held)
+            self._on_evaluated(number, out)
+
+        job.finished.connect(finished)
         job.cancelled.connect(
             lambda j=job: c.runner.is_current(j) and c.say("Evaluation cancelled")
         )

@@ -14,6 +14,7 @@ from engine.evaluate.evaluation import evaluate_tree, holdout_rows
 from engine.evaluate.per_node import (
     HeldOut,
     error_curve,
+    known_node_rows,
     node_rows,
     node_rows_of,
     path_curve,
@@ -154,9 +155,10 @@ def test_along_the_cost_complexity_path_each_step_is_its_pruned_tree():
 def test_held_out_rows_are_remembered_per_tree_and_checked_against_it():
     train, test = _split("weather")
     tree = fit_tree(train, resolve(algorithm="id3"))
-    held = HeldOut(test, "the rest", "id3")
-    first = node_rows_of(tree, held)
-    assert first is node_rows_of(tree, held)
+    held = HeldOut(test, "the rest")
+    assert known_node_rows(tree, held) is None
+    first = node_rows_of(tree, held, "id3")
+    assert first is node_rows_of(tree, held, "id3") is known_node_rows(tree, held)
     assert held.n == test.n_rows and held.fits(tree)
     other = encode(load_sample("weather-numeric"))
     assert node_rows_of(tree, HeldOut(other, "numbers")) is None
