@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
+import numpy as np
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
@@ -25,6 +26,7 @@ from engine.errors import ArborError
 from engine.export.labels import attribute_name, condition, number
 from engine.growth import StableIds, grow, grow_steps, with_stable_ids
 from engine.tree import THRESHOLD, Tree
+from gui.panels.error_plot import ErrorPlot
 from gui.plain_text import plain_label, plain_tip
 
 #: Play's speeds, in seconds per step; the default lets a person read each step.
@@ -107,6 +109,15 @@ class GrowthPanel(QWidget):
             "The leaves still to split: rows n, the gain of their best split, and "
             "their priority n/N × gain; ▶ marks the next",
         )
+        # Training against test error step by step (issue 32): over-fitting, seen as it grows.
+        self.errors = ErrorPlot("step")
+        self.errors.setToolTip(
+            "The tree's error after each step: on its training rows (its leaves' counts) and, "
+            "once a run is evaluated on a test file, on those test rows"
+        )
+        self._held = lambda: None  # the window's test rows (bind sets it)
+        self._grown: list[tuple[float, Tree]] = []  # (step, tree) drawn on the error plot
+        self._errors: list[tuple[float, float]] = []  # their (training, test) errors
         self._timer = QTimer(self)
         self._timer.timeout.connect(self.step)
         self.step_button.clicked.connect(self.step)
@@ -130,6 +141,8 @@ class GrowthPanel(QWidget):
         layout.addWidget(self.log, 3)
         layout.addWidget(self.queue_title)
         layout.addWidget(self.queue, 2)
+        layout.addWidget(QLabel("<b>Training and test error</b>"))
+        layout.addWidget(self.errors, 2)
         self._source = None
         self._on_speed_value_changed(self.speed.value())
         self._show_queue_title()
@@ -145,6 +158,8 @@ class GrowthPanel(QWidget):
         self.started_over.connect(lambda tree: controller.show_tree(tree, 0, STEPPED))
         self.node_chosen.connect(controller.select_node)
         controller.result_changed.connect(lambda *_: self.reset())
+        self._held = lambda: controller.held_out
+        controller.held_out_changed.connect(lambda *_: self._recount())
 
     def set_source(self, source) -> None:
         """``source()`` returns (encoded data, settings) to grow from, or raises ArborError."""
@@ -158,6 +173,8 @@ class GrowthPanel(QWidget):
         self.play_button.setChecked(False)
         self._steps, self._tree, self.count = None, None, 0
         self._log_ids, self._queue_ids, self._collapsed = [], [], False
+        self._grown, self._errors = [], []
+        self.errors.clear()
         self.log.setRowCount(0)
         self.queue.setRowCount(0)
         self.status.setText("Press Step to grow the tree split by split.")
@@ -170,6 +187,7 @@ class GrowthPanel(QWidget):
         data, settings = self._data, self._settings
         root = grow(data, replace(settings, max_depth=0), compiled=False)
         self._tree = Tree(self._ids.apply(root)[0], data.schema)
+        self._record(0, self._tree)
         self.status.setText("The root alone: press Step to split it.")
         self.started_over.emit(self._tree)
 
@@ -209,6 +227,7 @@ class GrowthPanel(QWidget):
         self.count += 1
         tree = Tree(step.root, self._schema)
         self._tree = tree
+        self._record(self.count, tree)
         node = tree.node(step.expanded)
         split, score = self._split_words(tree, node)
         self.status.setText(
@@ -240,6 +259,7 @@ class GrowthPanel(QWidget):
             n.id for n in after.nodes() if n.is_leaf and not before.node(n.id).is_leaf
         )
         self._tree = after
+        self._record(self.count + 1, after)
         names = ", ".join(str(i) for i in made_leaves)
         row = self.log.rowCount()
         self.log.insertRow(row)
@@ -263,6 +283,46 @@ class GrowthPanel(QWidget):
         self._queue_ids = []
         self.step_taken.emit(after, made_leaves[0])
         return True
+
+    # ------------------------------------------------------------------ training and test error
+    def _error_of(self, tree: Tree, held) -> tuple[float, float]:
+        from engine.data.encoding import without_rows
+        from engine.evaluate.per_node import node_rows, node_rows_of
+
+        algorithm = self._settings.algorithm if self._settings is not None else None
+        figures = node_rows_of(tree, held, algorithm) if held is not None else None
+        if figures is None:  # no test rows (or rows of another table): the training side
+            figures = node_rows(tree, without_rows(tree.schema), algorithm)
+        return figures.error_rates()
+
+    def _record(self, step: float, tree: Tree) -> None:
+        """A tree of the growth: its training and test error, drawn."""
+        self._grown.append((step, tree))
+        self._errors.append(self._error_of(tree, self._usable_held(tree)))
+        self._draw_errors()
+
+    def _usable_held(self, tree: Tree):
+        held = self._held()
+        return held if held is not None and held.fits(tree) else None
+
+    def _recount(self) -> None:
+        """Test rows came or went: every step's errors again."""
+        self._errors = [self._error_of(t, self._usable_held(t)) for _, t in self._grown]
+        self._draw_errors()
+
+    def _draw_errors(self) -> None:
+        if not self._grown:
+            self.errors.clear()
+            return
+        held = self._usable_held(self._grown[-1][1])
+        errors = np.array(self._errors, dtype=float)
+        self.errors.show_curve(
+            [s for s, _ in self._grown],
+            errors[:, 0],
+            errors[:, 1] if held is not None else None,
+            "RMSE" if self._grown[-1][1].is_regression else "error rate",
+            held.label if held is not None else "",
+        )
 
     def _collapse_words(self) -> str:
         """The end of the Done line: whether C4.5's collapse was a step of its own."""

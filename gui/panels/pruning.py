@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 from engine.prune.cost_complexity import cost_complexity_path, prune_to_step
 from engine.prune.record import COLLAPSED, IS_LEAF, KEPT, PRUNED, RAISED, RECORD_LIMIT, node_at
 from gui.panels.cards import Card
+from gui.panels.error_plot import ErrorPlot
 from gui.panels.lazy_plot import LazyPlot
 from gui.panels.pruning_text import decision_html
 
@@ -49,6 +50,11 @@ DETAILS = {
     ),
     "reduced-error": "The held-out rows are routed through the grown tree; errors are counted, not estimated.",
 }
+#: The walk-through's error plot has a point for at most this many of its states.
+WALK_POINTS = 200
+#: ... and at most about this many nodes counted over all its points.
+NODE_BUDGET = 200_000
+
 HOW = (
     "Select a node to see its options in the Inspector (leaves too), show what was cut on the "
     "canvas, or walk through the decisions in the order they were made."
@@ -107,6 +113,9 @@ class PruningPanel(QWidget):
         self.pruned_tree = None
         self.walk: list[int] = []  # decisions a person follows (leaves' bounds are in them)
         self.position = -1  # in ``walk``; len(walk): the end; -1: not walking
+        self.held = None  # the window's test rows, drawn along the path and the walk (issue 32)
+        self.algorithm: str | None = None
+        self._walk_x = np.zeros(0)  # the walk positions the error plot has a point for
         self.pages = QStackedWidget()
         self.message = QLabel("Train a tree to see how it was pruned.")
         self.message.setWordWrap(True)
@@ -294,6 +303,19 @@ class PruningPanel(QWidget):
                 symbolBrush="#E69F00",
             )
             self.legend.addItem(curve, "training error")
+        test = self._path_test()
+        if test is not None:
+            curve = self.plot.plot(
+                x,
+                test[self.steps],
+                pen=pg.mkPen("#D55E00", width=2),
+                symbol="d",
+                symbolSize=6,
+                symbolBrush="#D55E00",
+            )
+            self.legend.addItem(
+                curve, "test squared error" if self.full.is_regression else "test error"
+            )
         # Subtree k is the best from alpha k up to alpha k + 1: a step, not a slope.
         right = x[-1] + (1.0 if self.scale.currentText() == "rank" else 0.5)
         edges = np.append(x, right)
@@ -313,6 +335,26 @@ class PruningPanel(QWidget):
         self._ticks(x)
         if self._choice is not None:
             self._draw_cv(self._choice)
+
+    def _path_test(self) -> np.ndarray | None:
+        """The test rows' error at every step of the path (regression: their mean squared
+        error, beside the leaves' impurity), or None without test rows that fit the tree."""
+        held = self.held
+        if held is None or self.full is None or not held.fits(self.full):
+            return None
+        from engine.evaluate.per_node import path_curve
+
+        curve = path_curve(self.full, self.path, held.data, "cart")
+        return curve.test**2 if self.full.is_regression else curve.test
+
+    def set_held_out(self, held) -> None:
+        """Test rows (an ``engine.evaluate.per_node.HeldOut``) to draw along the path and the
+        walk-through, or None."""
+        self.held = held
+        if self.full is not None:
+            self._redraw()
+        if self.record is not None:
+            self._draw_walk_errors()
 
     def show_cv(self, choice) -> None:
         """Draw the CV error per alpha with its one-standard-error band and mark the choice."""
@@ -394,6 +436,11 @@ class PruningPanel(QWidget):
         self.walk_label = QLabel("Press Start to walk through pruning, bottom-up.")
         self.walk_label.setWordWrap(True)
         self.decision = Card("")
+        self.walk_errors = ErrorPlot("decisions made")
+        self.walk_errors.setToolTip(
+            "The tree's error as the walk's decisions are made: on its training rows and, "
+            "once a run is evaluated on a test file, on those test rows"
+        )
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setWidget(self.decision)
@@ -412,6 +459,7 @@ class PruningPanel(QWidget):
         layout.addWidget(QLabel("<b>Walk through pruning</b>"))
         layout.addLayout(buttons)
         layout.addWidget(self.walk_label)
+        layout.addWidget(self.walk_errors)
         layout.addWidget(scroll, 1)
         return page
 
@@ -441,6 +489,7 @@ class PruningPanel(QWidget):
         )
         self.walk_label.setText("Press Start to walk through pruning, bottom-up.")
         self.decision.setText("")
+        self._draw_walk_errors()
         self._enable_walk()
 
     def walk_to(self, position: int) -> None:
@@ -471,7 +520,52 @@ class PruningPanel(QWidget):
                 )
             )
             self.walk_shown.emit(state, node.id)
+        self._mark_walk()
         self._enable_walk()
+
+    def _walk_states(self) -> list[int]:
+        """The walk positions the error plot has a point for: every one (0: as grown; the
+        last: all decisions made), or as many as :data:`WALK_POINTS` evenly spread."""
+        n = len(self.walk)
+        # Each point is a tree of its own to count: fewer for big trees, so it stays quick.
+        points = max(20, min(WALK_POINTS, NODE_BUDGET // max(self.record.before.n_nodes, 1)))
+        if n + 1 <= points:
+            return list(range(n + 1))
+        return sorted(set(np.linspace(0, n, points).round().astype(int).tolist()))
+
+    def _draw_walk_errors(self) -> None:
+        """Training and test error of the tree after each decision of the walk."""
+        if self.record is None:
+            self.walk_errors.clear()
+            return
+        from engine.data.encoding import without_rows
+        from engine.evaluate.per_node import error_curve
+
+        positions = self._walk_states()
+        trees = [
+            self.pruned_tree
+            if p == len(self.walk)
+            else self.record.tree_at(self.record.decisions[self.walk[p]].step)
+            for p in positions
+        ]
+        held = self.held if self.held is not None and self.held.fits(self.pruned_tree) else None
+        rows = held.data if held is not None else without_rows(self.pruned_tree.schema)
+        curve = error_curve(trees, rows, self.algorithm)
+        self._walk_x = np.array(positions, dtype=float)
+        self.walk_errors.show_curve(
+            self._walk_x,
+            curve.train,
+            curve.test if held is not None else None,
+            curve.measure,
+            held.label if held is not None else "",
+        )
+        self._mark_walk()
+
+    def _mark_walk(self) -> None:
+        """Mark the walk's position on its error plot (as grown before the walk starts)."""
+        position = self.position if self.position >= 0 else len(self.walk)
+        at = np.flatnonzero(self._walk_x <= position)
+        self.walk_errors.mark(int(at[-1]) if len(at) else 0)
 
     def _enable_walk(self) -> None:
         walking = self.record is not None and bool(self.walk)
@@ -490,6 +584,7 @@ class PruningPanel(QWidget):
             self.pages.setCurrentIndex(0)
             return
         tree, settings = result.model.tree_, result.model.settings_
+        self.algorithm = settings.algorithm
         if result.full_tree is not None and settings.prune != "reduced-error":
             self.set_tree(result.full_tree, result.path)
             self.pages.setCurrentIndex(1)
@@ -530,6 +625,7 @@ class PruningPanel(QWidget):
                 origin[0] = PRUNED
 
         controller.result_changed.connect(self.show_result)
+        controller.held_out_changed.connect(self.set_held_out)
         controller.alpha_chosen.connect(on_alpha_chosen)
         self.pruned.connect(lambda tree, alpha: controller.show_pruned(tree, alpha, origin[0]))
         self.cv_requested.connect(controller.cross_validate_alpha)

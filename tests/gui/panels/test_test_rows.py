@@ -73,3 +73,59 @@ def test_test_rows_go_with_the_table(qtbot, window, tmp_path):
     _evaluate_on(qtbot, window, _test_file(tmp_path))
     window.files.open_sample("iris", confirmed=True)
     assert window.controller.held_out is None and window.controller.test_figures() is None
+
+
+def test_the_growth_steps_plot_training_against_test_error(qtbot, window, tmp_path):
+    _train(qtbot, window)
+    path = _test_file(tmp_path)
+    _evaluate_on(qtbot, window, path)
+    growth = window.growth
+    growth.start_over()
+    while growth.step():
+        pass
+    plot = growth.errors
+    test = encode_like(read_table(str(path), target="play"), window.controller.tree.schema)
+    trees = [t for _, t in growth._grown]
+    assert [s for s, _ in growth._grown] == list(range(len(trees)))
+    for k, tree in enumerate(trees):
+        figures = node_rows(tree, test, "id3")
+        assert plot.train[k] == pytest.approx(figures.error_rates()[0])
+        assert plot.test[k] == pytest.approx(figures.error_rates()[1])
+    assert plot.train[0] == pytest.approx(5 / 14) and plot.train[-1] == 0
+    xs, ys = plot.lines["test"].getData()
+    assert list(ys) == pytest.approx(list(plot.test)) and len(xs) == len(trees)
+    assert "test set test.csv" in plot.legend.text()
+
+
+def test_the_cart_path_and_the_c45_walk_plot_test_error(qtbot, window, tmp_path):
+    from engine.evaluate.per_node import error_curve
+    from engine.prune.cost_complexity import prune_to_step
+
+    window.files.open_sample("iris", confirmed=True)
+    _train(qtbot, window, algorithm="cart")
+    frame = load_sample("iris").frame.iloc[::3]
+    path = tmp_path / "iris-test.csv"
+    frame.to_csv(path, index=False)
+    _evaluate_on(qtbot, window, path)
+    pruning = window.pruning
+    test = encode_like(read_table(str(path), target="class"), window.controller.tree.schema)
+    names = [label.text for _, label in pruning.legend.items]
+    assert "test error" in names
+    curve = next(item for item in pruning.plot.listDataItems() if item.opts["symbol"] == "d")
+    _, ys = curve.getData()
+    trees = [prune_to_step(pruning.full, pruning.path, int(k)) for k in pruning.steps]
+    expected = error_curve(trees, test, "cart")
+    assert list(ys) == pytest.approx(list(expected.test))
+    # C4.5's walk-through: a point per state, the test error of each.
+    _train(qtbot, window, algorithm="c45")
+    pruning.walk_to(0)
+    plot = pruning.walk_errors
+    record = pruning.record
+    states = [record.tree_at(record.decisions[k].step) for k in pruning.walk]
+    states.append(pruning.pruned_tree)
+    expected = error_curve(states, test, "c45")
+    assert list(plot.test) == pytest.approx(list(expected.test))
+    assert list(plot.train) == pytest.approx(list(expected.train))
+    assert plot.marked == 0
+    pruning.walk_to(len(pruning.walk))
+    assert plot.marked == len(plot.x) - 1
