@@ -55,6 +55,7 @@ class Window(Protocol):
     def toggle_ghosts(self) -> None: ...
     def pin_selected(self) -> None: ...
     def evaluate_split(self) -> None: ...
+    def train_split(self) -> None: ...
     def compare_runs(self) -> None: ...
     def set_train_at_start(self) -> None: ...
     def show_shortcuts(self) -> None: ...
@@ -455,6 +456,15 @@ ACTIONS = (
         run_selected,
     ),
     Spec(
+        "split_on_tree",
+        "Train on a split, test rows on the &tree",
+        lambda w: w.train_split(),
+        ("Shift+F5",),
+        "Train with the current options on the Runs panel's percentage of the rows and keep "
+        "the rest on the tree: every node counts them, and the pruning and growth plots draw "
+        "their error beside the training error",
+    ),
+    Spec(
         "predict_file",
         "&Predict a file…",
         lambda w: w.evaluating.predict_file(),
@@ -565,6 +575,7 @@ MENUS = {
         None,
         "test_file",
         "split",
+        "split_on_tree",
         "predict_file",
     ],
     "&Help": ["guide", "shortcuts", None, "about"],

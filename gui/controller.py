@@ -15,7 +15,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from engine.errors import ArborError
 from engine.runs import RunLog
 from gui.session.figure_book import FigureBook, stale_reasons
-from gui.session.jobs import Job, JobRunner, TrainResult, train_call
+from gui.session.jobs import Job, JobRunner, TrainResult, split_train_call, train_call
 from gui.session.memory import give_back
 from gui.table.document import DataDocument
 
@@ -215,6 +215,11 @@ class Controller(QObject):
         self.selected_run = -1
         self.held_out = None
         self._counting: set[int] = set()  # ids of trees whose test rows are being counted aside
+        # A percentage split on the tree (train_split): (percent, seed, the training rows'
+        # positions among the table's labelled rows), and the encoded training part. Its test
+        # rows fit only trees grown on that part: another tree's rows drop them.
+        self._split: tuple[float, int, object] | None = None
+        self._split_data = None
 
     # ------------------------------------------------------------------ reading
     @property
@@ -427,6 +432,7 @@ class Controller(QObject):
     ) -> None:
         if not self.runner.is_current(job):
             return  # superseded by a newer run
+        self._drop_split()  # trained on every row: the rows held out are training rows now
         self.result = result
         self.data, self._data_version = result.data, version
         self._result_version = version
@@ -441,6 +447,53 @@ class Controller(QObject):
         self._add_run(result)
         self.say(f"Trained: {tree.n_leaves} leaves, {tree.n_nodes} nodes, depth {tree.depth}")
         self._give_back.start()  # the previous training's result, and the trees the runs let go
+
+    def train_split(self, percent: float) -> Job | None:
+        """Train with the current options on ``percent``% of the table's rows (stratified, the
+        options' seed) and keep the rest on the tree as its test rows (issue 32): a run like
+        any training's, with the split's evaluation, whose tree, pruning and growth steps all
+        count the held-out rows."""
+        if not 0 < percent < 100:
+            self.fail("The training share must be between 0 and 100 percent.")
+            return None
+        try:
+            table = self.doc.snapshot()
+        except ArborError as err:
+            self.fail(str(err))
+            return None
+        options, version = self.options, self._version
+        job = Job(
+            f"Training on {percent:g}% of the rows",
+            split_train_call(table, options.params, percent, options.seed),
+        )
+        job.finished.connect(
+            lambda out, j=job: self._on_split_trained(j, out, version, options, percent)
+        )
+        job.cancelled.connect(
+            lambda j=job: (
+                self.runner.is_current(j) and self.say("Cancelled; the previous tree is unchanged")
+            )
+        )
+        self.start(job)
+        self.say(f"Training on {percent:g}% of the rows; the rest go on the tree as test rows…")
+        return job
+
+    def _on_split_trained(self, job: Job, out, version: int, options: Options, percent) -> None:
+        if not self.runner.is_current(job):
+            return
+        result, evaluation, held, train_rows = out
+        self._on_train_finished(job, result, version, options)
+        self._split, self._split_data = (percent, options.seed, train_rows), result.data
+        number = self.runs.numbers()[-1] if len(self.runs) else -1
+        self.add_evaluation(number, evaluation)
+        self.set_held_out(held)
+        self.say(f"Trained on {percent:g}% of the rows; {held.label} are on the tree")
+
+    def _drop_split(self) -> None:
+        """Forget a split's test rows (a tree grown on other rows is shown)."""
+        if self._split is not None:
+            self._split, self._split_data = None, None
+            self.drop_held_out()
 
     def cross_validate_alpha(self) -> Job | None:
         """CV error per alpha of the last CART training's full tree; ``alpha_chosen`` reports it."""
@@ -612,6 +665,8 @@ class Controller(QObject):
     def _show(self, tree, select: int, origin: str, recipe=None) -> None:
         self.tree, self.origin, self.recipe = tree, origin, recipe
         self.selected = select if _has_node(tree, select) else -1
+        if self._split is not None and self.data is not self._split_data:
+            self._drop_split()  # a tree of other rows: the split's test rows may be its own
         self._count_test_rows(tree)  # small ones at once, so the tree is drawn with them
         self.tree_changed.emit(tree, self.selected)
         self.doc.tree_shown(tree)
@@ -685,6 +740,19 @@ class Controller(QObject):
         table = self.doc.snapshot()
         settings = resolve(**self.options.params)
         data = encode(table, settings.task)
+        if self._split is not None:  # grow on the split's training rows, count the rest
+            from engine.data.encoding import subset
+            from engine.evaluate.evaluation import holdout_rows
+            from engine.evaluate.per_node import HeldOut
+
+            percent, seed, _ = self._split
+            train_rows, test_rows = holdout_rows(data, percent, seed)
+            label = self.held_out.label if self.held_out is not None else f"{percent:g}% split"
+            full, data = data, subset(data, train_rows)
+            self._split, self._split_data = (percent, seed, train_rows), data
+            self.data, self.settings, self._data_version = data, settings, self._version
+            self.set_held_out(HeldOut(subset(full, test_rows), label))
+            return data, settings
         self.data, self.settings, self._data_version = data, settings, self._version
         return data, settings
 
@@ -764,9 +832,12 @@ class Controller(QObject):
         from engine.learn.explain import node_rows
 
         rows, weights = node_rows(self.tree, self.data, node_id, self.settings)
+        rows = rows[weights > 0]
+        if self._split is not None and self.data is self._split_data:
+            rows = self._split[2][rows]  # rows of the split's training part, in the table
         frame = self.doc.frame
         keep = frame.index[frame[self.doc.target].notna()]
-        return {int(keep[r]) for r in rows[weights > 0]} if len(keep) else set()
+        return {int(keep[r]) for r in rows} if len(keep) else set()
 
     def nodes_reached(self, rows: list[int]) -> set[int]:
         """Ids of the nodes on the paths of table rows ``rows`` (the first 5,000) through the tree."""

@@ -549,6 +549,14 @@ class MainWindow(QMainWindow):
     def evaluate_split(self) -> None:
         self.evaluating.split(self.runs.split.value())
 
+    def train_split(self) -> None:
+        """Train on the Runs panel's percentage of the rows, the rest on the tree (issue 32)."""
+        problem = self.config.problem()
+        if problem:
+            self.dialogs.error(problem)
+            return
+        self.controller.train_split(self.runs.split.value())
+
     def set_node_labels(self) -> None:
         """What nodes say, from the View > Node labels checks (exports draw the same)."""
         labels = NodeLabels(

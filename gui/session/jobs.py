@@ -308,3 +308,44 @@ def train_call(
         return TrainResult(model, figures, tuple(model.notes_), full, path, data, data_key(table))
 
     return call
+
+
+def split_train_call(table, params: dict, percent: float, seed: int) -> Callable[[Monitor], tuple]:
+    """Train as :func:`train_call` does on ``percent``% of the table's rows (stratified by
+    class, with ``seed``: :func:`engine.evaluate.evaluation.holdout_rows`) and test on the
+    rest, whose rows then stay on the tree (issue 32).
+
+    Gives (the training's result, the evaluation on the rest, the rest as an
+    ``engine.evaluate.per_node.HeldOut``, the training rows' positions among the table's
+    labelled rows).
+    """
+    from dataclasses import replace
+
+    import numpy as np
+
+    def call(monitor: Monitor):
+        from engine.data.encoding import encode, subset
+        from engine.evaluate.evaluation import evaluate_tree, holdout_method, holdout_rows
+        from engine.evaluate.per_node import HeldOut
+        from engine.settings import resolve
+
+        settings = resolve(**params)
+        data = encode(table, settings.task)
+        train_rows, test_rows = holdout_rows(data, percent, seed)
+        labelled = np.arange(len(table.frame))
+        if data.unlabelled is not None:  # rows without a target are in no part
+            labelled = np.setdiff1d(labelled, data.unlabelled)
+        part = replace(table, frame=table.frame.iloc[labelled[train_rows]])
+        result = train_call(part, params, 0, seed)(monitor.scaled(0.0, 0.95))
+        test = subset(data, test_rows)
+        method = holdout_method(percent)
+        evaluation = evaluate_tree(result.model.tree_, test, method, settings.algorithm)
+        note = (
+            f"trained on {percent:g}% of the rows ({len(train_rows):,} of {data.n_rows:,}); "
+            f"the other {len(test_rows):,} are the test rows on the tree"
+        )
+        result = replace(result, notes=(*result.notes, note))
+        held = HeldOut(test, f"the {100 - percent:g}% held out ({method})")
+        return result, evaluation, held, train_rows
+
+    return call

@@ -129,3 +129,42 @@ def test_the_cart_path_and_the_c45_walk_plot_test_error(qtbot, window, tmp_path)
     assert plot.marked == 0
     pruning.walk_to(len(pruning.walk))
     assert plot.marked == len(plot.x) - 1
+
+
+def test_a_split_trains_on_its_share_and_keeps_the_rest_on_the_tree(qtbot, window):
+    from engine.data.encoding import encode, subset
+    from engine.evaluate.evaluation import holdout_rows
+
+    window.files.open_sample("iris", confirmed=True)
+    c = window.controller
+    c.set_options({"algorithm": "c45"}, 0, 1)
+    with qtbot.waitSignal(c.held_out_changed, timeout=60000):
+        job = window.controller.train_split(66)
+    qtbot.waitUntil(lambda: job.done, timeout=60000)
+    data = encode(load_sample("iris"))
+    train_rows, test_rows = holdout_rows(data, 66, 1)
+    assert c.data.n_rows == len(train_rows) == 99 and c.tree.root.weight == 99
+    figures = c.test_figures()
+    assert figures.test_n[0] == len(test_rows) == 51
+    assert figures.test_n[figures.leaf].sum() == pytest.approx(51)  # adds up to the test set
+    run = c.runs[c.runs.numbers()[-1]]
+    ev = run.evaluations[-1]
+    assert ev.method == "66% train / rest test" and ev.n == 51
+    assert figures.error_rates()[1] == pytest.approx(1 - ev.accuracy)
+    assert "held out" in c.held_out.label
+    expected = node_rows(c.tree, subset(data, test_rows), "c45")
+    assert figures.test_errors.tolist() == pytest.approx(expected.test_errors.tolist())
+    # The rows a node selects in the table are its training rows, never the held-out ones.
+    selected = c.rows_reaching(0)
+    assert selected == set(train_rows.tolist())
+    # Growing step by step stays on the training part, the rest counted on each step.
+    growth = window.growth
+    growth.start_over()
+    assert c.data.n_rows == 99 and c.held_out is not None
+    growth.step()
+    assert growth.errors.test is not None and len(growth.errors.test) == 2
+    # Training on every row takes the held-out rows back: they are training rows again.
+    with qtbot.waitSignal(c.held_out_changed, timeout=60000):
+        job = c.train()
+    qtbot.waitUntil(lambda: job.done, timeout=60000)
+    assert c.held_out is None and c.test_figures() is None
