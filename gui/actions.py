@@ -55,6 +55,7 @@ class Window(Protocol):
     def toggle_ghosts(self) -> None: ...
     def pin_selected(self) -> None: ...
     def evaluate_split(self) -> None: ...
+    def draw_split(self) -> None: ...
     def train_split(self) -> None: ...
     def compare_runs(self) -> None: ...
     def set_train_at_start(self) -> None: ...
@@ -423,6 +424,16 @@ ACTIONS = (
         checkable=True,
     ),
     Spec(
+        "draw_split",
+        "&Draw a split on the plane",
+        lambda w: w.draw_split(),
+        ("Ctrl+Shift+D",),
+        "In the Regions dock, drag inside a leaf's box along an axis to split that leaf there "
+        "(undoable, as a split from the node's menu)",
+        tree_shown,
+        checkable=True,
+    ),
+    Spec(
         "cancel",
         "&Cancel",
         lambda w: w.controller.cancel(),
@@ -569,6 +580,8 @@ MENUS = {
         "cancel",
         "clear_queue",
         "train_at_start",
+        None,
+        "draw_split",
         None,
         "show_run",
         "compare",

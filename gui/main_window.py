@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 from engine.export.node_labels import NodeLabels
 from gui.actions import MENUS, TOOLBAR, build_actions, update_enabled
 from gui.canvas.find_bar import FindBar
+from gui.canvas.hovering import NodeHover
 from gui.canvas.modelling import Modelling
 from gui.canvas.tree_canvas import TreeCanvas
 from gui.compile_notice import CompileNotice
@@ -43,6 +44,7 @@ from gui.panels.evaluation import EvaluationPanel
 from gui.panels.growth import GrowthPanel
 from gui.panels.inspector import Inspector
 from gui.panels.pruning import PruningPanel
+from gui.panels.regions import RegionsPanel
 from gui.panels.results import ResultsPanel
 from gui.panels.runs import RunsPanel
 from gui.panels.summary import SummaryPanel
@@ -65,6 +67,7 @@ DOCKS = (
     ("Data", Qt.DockWidgetArea.BottomDockWidgetArea, None),
     ("Runs", Qt.DockWidgetArea.BottomDockWidgetArea, "Data"),
     ("Summary", Qt.DockWidgetArea.BottomDockWidgetArea, "Data"),
+    ("Regions", Qt.DockWidgetArea.BottomDockWidgetArea, "Data"),
     ("Algorithm", Qt.DockWidgetArea.LeftDockWidgetArea, None),
     ("Inspector", Qt.DockWidgetArea.RightDockWidgetArea, None),
     ("Results", Qt.DockWidgetArea.LeftDockWidgetArea, "Algorithm"),
@@ -122,6 +125,7 @@ class MainWindow(QMainWindow):
         self.evaluation = EvaluationPanel()
         self.tree_text = TreeTextPanel()
         self.summary = SummaryPanel()
+        self.regions = RegionsPanel()
         for panel in (
             self.config,
             self.inspector,
@@ -133,6 +137,7 @@ class MainWindow(QMainWindow):
             self.evaluation,
             self.tree_text,
             self.summary,
+            self.regions,
         ):
             panel.bind(self.controller)
         self._dialogs = Dialogs(self, self.doc, self.settings)
@@ -174,6 +179,7 @@ class MainWindow(QMainWindow):
         self.setTabPosition(Qt.DockWidgetArea.LeftDockWidgetArea, QTabWidget.TabPosition.West)
         self._build_status_bar()
         self.act = build_actions(self)
+        self.regions.use_draw_action(self.act["draw_split"])
         labels = self.canvas.style().labels
         for name in NodeLabels.NAMES:
             self.act[f"label_{name}"].setChecked(getattr(labels, name))
@@ -205,6 +211,7 @@ class MainWindow(QMainWindow):
             "Evaluation": self.evaluation,
             "Text": self.tree_text,
             "Summary": self.summary,
+            "Regions": self.regions,
         }[name]
 
     @property
@@ -389,6 +396,10 @@ class MainWindow(QMainWindow):
         self.modelling.collapse_requested.connect(self.canvas.toggle_collapsed)
         self.runs.compare_requested.connect(self.compare_runs)
         self.summary.rows_requested.connect(self._on_summary_rows_requested)
+        self.regions.nodes_lit.connect(self.canvas.highlight_nodes)
+        self.regions.split_drawn.connect(self.modelling.split)  # the node menu's hand split
+        self.node_hover = NodeHover(self.canvas)
+        self.node_hover.node_hovered.connect(self.regions.light_canvas_node)
         self.runs.test_file_requested.connect(self.evaluating.test_file)
         self.runs.split_requested.connect(
             lambda number, percent: self.evaluating.split(percent, number)
@@ -545,6 +556,12 @@ class MainWindow(QMainWindow):
         self.compare_window.show()
         self.compare_window.raise_()
         QTimer.singleShot(0, self.compare_window.fit_trees)  # shown again: the trees may be new
+
+    def draw_split(self) -> None:
+        """Model > Draw a split (Ctrl+Shift+D): the Regions dock comes up to draw it in."""
+        if self.act["draw_split"].isChecked():
+            self.docks["Regions"].show()
+            self.docks["Regions"].raise_()
 
     def evaluate_split(self) -> None:
         self.evaluating.split(self.runs.split.value())
