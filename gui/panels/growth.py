@@ -137,12 +137,13 @@ class GrowthPanel(QWidget):
         layout.addLayout(row)
         layout.addLayout(speed_row)
         layout.addWidget(self.status)
+        # Above the log: what over-fitting looks like should be in view as the tree grows.
+        layout.addWidget(QLabel("<b>Training and test error</b>"))
+        layout.addWidget(self.errors, 2)
         layout.addWidget(QLabel("<b>Growth log</b>"))
         layout.addWidget(self.log, 3)
         layout.addWidget(self.queue_title)
         layout.addWidget(self.queue, 2)
-        layout.addWidget(QLabel("<b>Training and test error</b>"))
-        layout.addWidget(self.errors, 2)
         self._source = None
         self._on_speed_value_changed(self.speed.value())
         self._show_queue_title()

@@ -50,6 +50,8 @@ DETAILS = {
     ),
     "reduced-error": "The held-out rows are routed through the grown tree; errors are counted, not estimated.",
 }
+#: The test rows' error along the path: not the slider marker's colour, nor the CV curve's.
+TEST_COLOUR = "#7B3294"
 #: The walk-through's error plot has a point for at most this many of its states.
 WALK_POINTS = 200
 #: ... and at most about this many nodes counted over all its points.
@@ -308,10 +310,10 @@ class PruningPanel(QWidget):
             curve = self.plot.plot(
                 x,
                 test[self.steps],
-                pen=pg.mkPen("#D55E00", width=2),
+                pen=pg.mkPen(TEST_COLOUR, width=2),
                 symbol="d",
-                symbolSize=6,
-                symbolBrush="#D55E00",
+                symbolSize=7,
+                symbolBrush=TEST_COLOUR,
             )
             self.legend.addItem(
                 curve, "test squared error" if self.full.is_regression else "test error"
