@@ -15,7 +15,14 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from engine.errors import ArborError
 from engine.runs import RunLog
 from gui.session.figure_book import FigureBook, stale_reasons
-from gui.session.jobs import Job, JobRunner, TrainResult, split_train_call, train_call
+from gui.session.jobs import (
+    COUNT_AT_ONCE,
+    Job,
+    JobRunner,
+    TrainResult,
+    split_train_call,
+    train_call,
+)
 from gui.session.memory import give_back
 from gui.table.document import DataDocument
 
@@ -25,10 +32,6 @@ _ALREADY = {
     "(Esc cancels it)",
     "queued": "A training with these options is queued already: it starts when the running one ends",
 }
-
-#: Test rows times tree depth up to which the test rows are counted on a tree at once, on the
-#: window's thread (a few milliseconds); more are counted on a worker.
-COUNT_AT_ONCE = 200_000
 
 #: How the tree on screen came to be (``Controller.origin``).
 TRAINED, PRUNED, CV_ALPHA, EDITED, STEPPED, OPENED, RUN, WALKED = (

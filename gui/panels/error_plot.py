@@ -105,7 +105,7 @@ class ErrorPlot(QWidget):
             symbolSize=5,
             symbolBrush=TRAIN_COLOUR,
         )
-        if self.test is not None:
+        if self.test is not None and np.isfinite(self.test).any():  # none yet: being counted
             self.lines["test"] = plot.plot(
                 self.x,
                 self.test,

@@ -299,8 +299,31 @@ class GrowthPanel(QWidget):
     def _record(self, step: float, tree: Tree) -> None:
         """A tree of the growth: its training and test error, drawn."""
         self._grown.append((step, tree))
-        self._errors.append(self._error_of(tree, self._usable_held(tree)))
+        self._errors.append((math.nan, math.nan))
+        self._count(len(self._grown) - 1)
         self._draw_errors()
+
+    def _count(self, k: int) -> None:
+        """Step ``k``'s errors: at once when quick, else its test rows counted on a worker
+        (the point is drawn when they are; the window stays live on big test sets)."""
+        from gui.session.jobs import COUNT_AT_ONCE, Job, run_aside
+
+        tree = self._grown[k][1]
+        held = self._usable_held(tree)
+        if held is None or held.data.n_rows * max(tree.depth, 1) <= COUNT_AT_ONCE:
+            self._errors[k] = self._error_of(tree, held)
+            return
+        self._errors[k] = (self._error_of(tree, None)[0], math.nan)
+        grown = self._grown
+        job = Job("Counting the test rows", lambda monitor: self._error_of(tree, held))
+
+        def done(errors, k=k) -> None:
+            if self._grown is grown and held is self._held():  # not started over since
+                self._errors[k] = errors
+                self._draw_errors()
+
+        job.finished.connect(done)
+        run_aside(job)
 
     def _usable_held(self, tree: Tree):
         held = self._held()
@@ -308,7 +331,9 @@ class GrowthPanel(QWidget):
 
     def _recount(self) -> None:
         """Test rows came or went: every step's errors again."""
-        self._errors = [self._error_of(t, self._usable_held(t)) for _, t in self._grown]
+        self._errors = [(math.nan, math.nan)] * len(self._grown)
+        for k in range(len(self._grown)):
+            self._count(k)
         self._draw_errors()
 
     def _draw_errors(self) -> None:

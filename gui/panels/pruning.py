@@ -117,6 +117,8 @@ class PruningPanel(QWidget):
         self.position = -1  # in ``walk``; len(walk): the end; -1: not walking
         self.held = None  # the window's test rows, drawn along the path and the walk (issue 32)
         self.algorithm: str | None = None
+        self._path_errors = None  # (full tree, test rows, their error per step) once counted
+        self._walk_token = 0  # counts the walk's error plots asked for (a late one is dropped)
         self._walk_x = np.zeros(0)  # the walk positions the error plot has a point for
         self.pages = QStackedWidget()
         self.message = QLabel("Train a tree to see how it was pruned.")
@@ -341,13 +343,33 @@ class PruningPanel(QWidget):
     def _path_test(self) -> np.ndarray | None:
         """The test rows' error at every step of the path (regression: their mean squared
         error, beside the leaves' impurity), or None without test rows that fit the tree."""
-        held = self.held
-        if held is None or self.full is None or not held.fits(self.full):
+        held, full, path = self.held, self.full, self.path
+        if held is None or full is None or not held.fits(full):
             return None
+        known = self._path_errors
+        if known is not None and known[0] is full and known[1] is held:
+            return known[2]
         from engine.evaluate.per_node import path_curve
+        from gui.session.jobs import COUNT_AT_ONCE, Job, run_aside
 
-        curve = path_curve(self.full, self.path, held.data, "cart")
-        return curve.test**2 if self.full.is_regression else curve.test
+        def count(_monitor=None):
+            curve = path_curve(full, path, held.data, "cart")
+            return curve.test**2 if full.is_regression else curve.test
+
+        if held.data.n_rows * max(full.depth, 1) <= COUNT_AT_ONCE:
+            self._path_errors = (full, held, count())
+            return self._path_errors[2]
+        self._path_errors = (full, held, None)  # counting: drawn when done
+
+        def done(errors) -> None:
+            if self.full is full and self.held is held:
+                self._path_errors = (full, held, errors)
+                self._redraw()
+
+        job = Job("Counting the test rows along the path", count)
+        job.finished.connect(done)
+        run_aside(job)
+        return None
 
     def set_held_out(self, held) -> None:
         """Test rows (an ``engine.evaluate.per_node.HeldOut``) to draw along the path and the
@@ -538,30 +560,48 @@ class PruningPanel(QWidget):
     def _draw_walk_errors(self) -> None:
         """Training and test error of the tree after each decision of the walk."""
         if self.record is None:
+            self._walk_token += 1
             self.walk_errors.clear()
             return
         from engine.data.encoding import without_rows
         from engine.evaluate.per_node import error_curve
+        from gui.session.jobs import COUNT_AT_ONCE, Job, run_aside
 
+        record, pruned, walk, algorithm = self.record, self.pruned_tree, self.walk, self.algorithm
         positions = self._walk_states()
-        trees = [
-            self.pruned_tree
-            if p == len(self.walk)
-            else self.record.tree_at(self.record.decisions[self.walk[p]].step)
-            for p in positions
-        ]
-        held = self.held if self.held is not None and self.held.fits(self.pruned_tree) else None
-        rows = held.data if held is not None else without_rows(self.pruned_tree.schema)
-        curve = error_curve(trees, rows, self.algorithm)
-        self._walk_x = np.array(positions, dtype=float)
-        self.walk_errors.show_curve(
-            self._walk_x,
-            curve.train,
-            curve.test if held is not None else None,
-            curve.measure,
-            held.label if held is not None else "",
-        )
-        self._mark_walk()
+        held = self.held if self.held is not None and self.held.fits(pruned) else None
+        rows = held.data if held is not None else without_rows(pruned.schema)
+
+        def count(_monitor=None):
+            trees = [
+                pruned if p == len(walk) else record.tree_at(record.decisions[walk[p]].step)
+                for p in positions
+            ]
+            return error_curve(trees, rows, algorithm)
+
+        self._walk_token += 1
+        token = self._walk_token
+
+        def show(curve) -> None:
+            if token != self._walk_token:
+                return  # another record or other test rows since
+            self._walk_x = np.array(positions, dtype=float)
+            self.walk_errors.show_curve(
+                self._walk_x,
+                curve.train,
+                curve.test if held is not None else None,
+                curve.measure,
+                held.label if held is not None else "",
+            )
+            self._mark_walk()
+
+        if held is None or rows.n_rows * max(pruned.depth, 1) <= COUNT_AT_ONCE:
+            show(count())
+            return
+        self.walk_errors.clear()
+        job = Job("Counting the test rows along the walk", count)
+        job.finished.connect(show)
+        run_aside(job)
 
     def _mark_walk(self) -> None:
         """Mark the walk's position on its error plot (as grown before the walk starts)."""

@@ -20,6 +20,9 @@ from engine.errors import ArborError, Cancelled
 from engine.monitor import Monitor, watching
 
 PROGRESS_INTERVAL = 0.05  # seconds: at most ~20 progress signals a second
+#: Test rows times tree depth up to which test rows are counted on a tree on the window's
+#: thread (a few milliseconds, issue 32); more are counted on a worker (``run_aside``).
+COUNT_AT_ONCE = 200_000
 
 
 class _Relay(QObject):

@@ -1,6 +1,7 @@
 """Test rows on the tree in the window (issue 32): a test file's rows counted on every node,
 in the inspector and the nodes' labels, and training against test error as the tree changes."""
 
+import numpy as np
 import pytest
 
 from engine.data.encoding import encode_like
@@ -168,3 +169,43 @@ def test_a_split_trains_on_its_share_and_keeps_the_rest_on_the_tree(qtbot, windo
         job = c.train()
     qtbot.waitUntil(lambda: job.done, timeout=60000)
     assert c.held_out is None and c.test_figures() is None
+
+
+def test_big_test_sets_are_counted_on_a_worker_with_the_same_numbers(
+    qtbot, window, tmp_path, monkeypatch
+):
+    import gui.controller
+    import gui.session.jobs
+    from engine.evaluate.per_node import error_curve
+    from engine.prune.cost_complexity import prune_to_step
+
+    # Every count "too big" for the window's thread: all of them go to workers.
+    monkeypatch.setattr(gui.session.jobs, "COUNT_AT_ONCE", 0)
+    monkeypatch.setattr(gui.controller, "COUNT_AT_ONCE", 0)
+    window.files.open_sample("iris", confirmed=True)
+    _train(qtbot, window, algorithm="cart")
+    c = window.controller
+    frame = load_sample("iris").frame.iloc[1::3]
+    path = tmp_path / "iris-test.csv"
+    frame.to_csv(path, index=False)
+    with qtbot.waitSignal(c.test_counted, timeout=60000):
+        _evaluate_on(qtbot, window, path)
+    test = encode_like(read_table(str(path), target="class"), c.tree.schema)
+    expected = node_rows(c.tree, test, "cart")
+    assert c.test_figures().test_n.tolist() == pytest.approx(expected.test_n.tolist())
+    assert c.test_figures().test_n[0] == 50
+    pruning = window.pruning
+
+    def drawn():
+        return [i for i in pruning.plot.listDataItems() if i.opts["symbol"] == "d"]
+
+    qtbot.waitUntil(lambda: bool(drawn()), timeout=60000)
+    trees = [prune_to_step(pruning.full, pruning.path, int(k)) for k in pruning.steps]
+    _, ys = drawn()[0].getData()
+    assert list(ys) == pytest.approx(list(error_curve(trees, test, "cart").test))
+    growth = window.growth
+    growth.start_over()
+    growth.step()
+    qtbot.waitUntil(lambda: not np.isnan(growth.errors.test).any(), timeout=60000)
+    steps = [t for _, t in growth._grown]
+    assert list(growth.errors.test) == pytest.approx(list(error_curve(steps, test, "cart").test))
