@@ -108,6 +108,10 @@ def snapped(value: float, pixel: float) -> float:
     return float(f"{round(value / step) * step:.{max(0, -exponent)}f}")
 
 
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n:,} {one if n == 1 else many}"
+
+
 def _interval(name: str, lo: float, hi: float) -> str:
     if math.isinf(lo) and math.isinf(hi):
         return f"any {name}"
@@ -521,7 +525,6 @@ class RegionsPanel(QWidget):
             dots = pg.ScatterPlotItem(
                 x=points.x[chosen],
                 y=points.y[chosen],
-                data=points.rows[chosen],
                 size=5 if len(points.x) <= 5_000 else 3,
                 brush=pg.mkBrush(colour),
                 pen=pg.mkPen(QColor(255, 255, 255, 170), width=0.6),
@@ -529,6 +532,7 @@ class RegionsPanel(QWidget):
             )
             dots.setZValue(3)
             dots.sigClicked.connect(self._on_points_clicked)
+            dots.rows = points.rows[chosen]  # a row per point (pyqtgraph's per-point data is slow)
             plot.addItem(dots)
             self.dots.append(dots)
         plot.addItem(self.outline)
@@ -562,7 +566,8 @@ class RegionsPanel(QWidget):
         parts = [escape(drawn)]
         if plane.on_screen:
             parts.append(
-                escape(f"Coloured by the tree on screen: {len(r)} boxes; ") + self._held_text(plane)
+                escape(f"Coloured by the tree on screen: {_count(len(r), 'box', 'boxes')}; ")
+                + self._held_text(plane)
             )
             if r.shared.any():
                 parts.append(
@@ -725,12 +730,12 @@ class RegionsPanel(QWidget):
             whose = f"Shared by leaves {shares}: {said}"
         return f"<b>{escape(whose)}</b>" + (f"<br>{escape(where)}" if where else "")
 
-    def _on_points_clicked(self, _item, points, _event=None) -> None:
+    def _on_points_clicked(self, item, points, _event=None) -> None:
         """A point clicked: the tree on screen, the others held at that point's row."""
         if not len(points) or self.drawing():
             return
         self.source.setCurrentIndex(ON_SCREEN)
-        self.row.setValue(int(points[0].data()) + 1)
+        self.row.setValue(int(item.rows[points[0].index()]) + 1)
 
     # ------------------------------------------------------------------ drawing a split
     def drag_line(self, start, vertical: bool, finished: bool) -> None:

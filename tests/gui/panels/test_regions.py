@@ -2,6 +2,8 @@
 lights its leaf on the canvas and back, and a split drawn on the plane is the node menu's
 hand split with the same threshold, undone the same way."""
 
+from functools import partial
+
 import numpy as np
 import pytest
 from PySide6.QtCore import QEvent, QPointF, Qt
@@ -181,7 +183,8 @@ def test_a_point_clicked_holds_the_others_at_its_row(qtbot, window):
     dots = panel.dots[-1]  # virginica's points
     point = dots.points()[0]
     panel._on_points_clicked(dots, [point])
-    row = int(point.data())
+    row = int(dots.rows[point.index()])
+    assert controller.tree.classes[int(controller.data.y[row])] == "Iris-virginica"
     assert panel.row.value() == row + 1
     qtbot.waitUntil(lambda: panel.plane.row == row)
     (leaf,) = panel.plane.regions.leaves[0]
@@ -214,3 +217,58 @@ def test_the_node_under_the_mouse_on_the_canvas_is_said(qtbot, window):
         qtbot.mouseMove(canvas.viewport(), point)
     assert said.args == [leaf]
     assert panel.lit.tolist() == panel.plane.regions.reaching([leaf]).tolist()
+
+
+def test_a_regression_tree_shades_its_boxes_by_mean_and_says_the_sample(qtbot, monkeypatch, window):
+    from pathlib import Path
+
+    import gui.panels.regions as module
+    from engine.data.encoding import encode
+    from engine.data.io import read_table
+    from engine.estimator import DecisionTree
+
+    monkeypatch.setattr(module, "plane_points", partial(module.plane_points, max_points=40))
+    path = Path(__file__).resolve().parents[3] / "resources" / "datasets" / "iris.arff"
+    table = read_table(path, target="petalwidth")
+    model = DecisionTree(task="regression", algorithm="cart", max_depth=3).fit(table)
+    data = encode(table, "regression")
+    window.show()
+    qtbot.waitExposed(window)
+    window.docks["Regions"].raise_()
+    window.controller.load_tree(model.tree_, data, model.settings_)
+    panel = window.regions
+    qtbot.waitUntil(lambda: panel.plane is not None and panel.plane.tree is model.tree_)
+    regions = panel.plane.regions
+    assert regions.classes is None and panel.drawn_boxes() == len(regions)
+    assert panel.drawn_points() == 40
+    caption = panel.caption.text()
+    assert "40 of 150 rows drawn (a fixed sample)" in caption
+    lo = min(regions.outputs.min(), panel.plane.points.target.min())
+    assert f"petalwidth from {lo:g}" in caption
+    k = int(np.argmax(regions.outputs))
+    panel.hover_region(k)
+    assert f"mean {regions.outputs[k]:.6g}"[:9] in panel.hover.text()
+
+
+def test_a_held_row_missing_a_value_shares_boxes_and_takes_no_drawn_split(qtbot, window):
+    from dataclasses import replace
+
+    controller, panel = _iris(qtbot, window)
+    X = np.array(controller.data.X, order="F")
+    X[0, 3] = np.nan  # row 1 lacks petalwidth, the root's attribute
+    controller.load_tree(controller.tree, replace(controller.data, X=X), controller.settings)
+    panel.x_box.setCurrentText("sepallength")
+    panel.y_box.setCurrentText("petallength")
+    qtbot.waitUntil(
+        lambda: panel.plane.x_name == "sepallength" and panel.plane.y_name == "petallength"
+    )
+    regions = panel.plane.regions
+    assert regions.shared.all() and "Hatched" in panel.caption.text()
+    assert "petalwidth = ?" in panel.caption.text()
+    before = controller.tree
+    spy = []
+    panel.split_drawn.connect(lambda *args: spy.append(args))
+    panel.draw_button.setChecked(True)
+    _drag(qtbot, panel, (5.0, 1.5), (5.01, 3.0))
+    assert not spy and controller.tree is before
+    assert "shared by several leaves" in panel.hover.text()
