@@ -16,10 +16,10 @@ from engine.errors import ArborError
 from engine.runs import RunLog
 from gui.session.figure_book import FigureBook, stale_reasons
 from gui.session.jobs import (
-    COUNT_AT_ONCE,
     Job,
     JobRunner,
     TrainResult,
+    count_at_once,
     split_train_call,
     train_call,
 )
@@ -799,7 +799,7 @@ class Controller(QObject):
         from engine.evaluate.per_node import node_rows_of
 
         algorithm = self._algorithm()
-        if held.data.n_rows * max(tree.depth, 1) <= COUNT_AT_ONCE:
+        if count_at_once(held.data.n_rows, tree):
             node_rows_of(tree, held, algorithm)
             self.test_counted.emit(tree)
             return

@@ -28,7 +28,7 @@ import numpy as np
 from engine.data.encoding import Encoded
 from engine.errors import ArborError
 from engine.monitor import checkpoint
-from engine.predict import class_codes, node_output
+from engine.predict import class_codes
 from engine.tree import Node, Tree, partition_rows
 
 
@@ -175,25 +175,31 @@ def node_rows(tree: Tree, test: Encoded, algorithm: str | None = None) -> NodeRo
     depth = np.array([node.depth for node in nodes], dtype=np.int64)
     leaf = np.array([node.is_leaf for node in nodes], dtype=bool)
     train_n = np.array([node.weight for node in nodes], dtype=np.float64)
-    predicted = np.zeros(n, dtype=np.float64 if regression else np.int64)
-    train_errors = np.zeros(n)
-    outputs: list = [None] * n
-    parent_output: list = [None] * n
-    for k, node in enumerate(nodes):  # pre-order: a parent's output is known before its children's
+    parent = np.full(n, -1, dtype=np.int64)
+    for k, node in enumerate(nodes):
         if not k & 1023:
             checkpoint()
-        out = node_output(tree, node, parent_output[k])
-        outputs[k] = out
         for child in node.children:
-            parent_output[at[child.id]] = out
-        if regression:
-            predicted[k] = out
-            train_errors[k] = node.impurity * node.weight if node.weight > 0 else 0.0
-        else:
-            code = int(class_codes(np.asarray(out, dtype=np.float64)[None, :], algorithm)[0])
-            predicted[k] = code
-            dist = np.asarray(node.distribution, dtype=np.float64)
-            train_errors[k] = float(dist.sum() - dist[code]) if dist.sum() > 0 else 0.0
+            parent[at[child.id]] = k
+    # What each node predicts, all at once (engine.predict.node_output's rule): its own
+    # class shares or mean, an empty node its parent's (pre-order: the parent's is known).
+    if regression:
+        impurity = np.array([node.impurity for node in nodes], dtype=np.float64)
+        predicted = np.array([node.value for node in nodes], dtype=np.float64)
+        empty = ~(train_n > 0)
+        for k in np.flatnonzero(empty & (parent >= 0)).tolist():
+            predicted[k] = predicted[parent[k]]
+        train_errors = np.where(empty, 0.0, impurity * train_n)
+    else:
+        dist = np.array([node.distribution for node in nodes], dtype=np.float64).reshape(n, K)
+        total = dist.sum(axis=1)
+        shares = np.full_like(dist, 1.0 / max(K, 1))
+        np.divide(dist, total[:, None], out=shares, where=total[:, None] > 0)
+        empty = ~(total > 0)
+        for k in np.flatnonzero(empty & (parent >= 0)).tolist():
+            shares[k] = shares[parent[k]]
+        predicted = class_codes(shares, algorithm)
+        train_errors = np.where(empty, 0.0, total - dist[np.arange(n), predicted])
     test_n = np.zeros(n)
     test_errors = np.zeros(n)
     test_dist = None if regression else np.zeros((n, K))

@@ -306,11 +306,11 @@ class GrowthPanel(QWidget):
     def _count(self, k: int) -> None:
         """Step ``k``'s errors: at once when quick, else its test rows counted on a worker
         (the point is drawn when they are; the window stays live on big test sets)."""
-        from gui.session.jobs import COUNT_AT_ONCE, Job, run_aside
+        from gui.session.jobs import Job, count_at_once, run_aside
 
         tree = self._grown[k][1]
         held = self._usable_held(tree)
-        if held is None or held.data.n_rows * max(tree.depth, 1) <= COUNT_AT_ONCE:
+        if held is None or count_at_once(held.data.n_rows, tree):
             self._errors[k] = self._error_of(tree, held)
             return
         self._errors[k] = (self._error_of(tree, None)[0], math.nan)

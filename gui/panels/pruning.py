@@ -54,8 +54,10 @@ DETAILS = {
 TEST_COLOUR = "#7B3294"
 #: The walk-through's error plot has a point for at most this many of its states.
 WALK_POINTS = 200
-#: ... and at most about this many nodes counted over all its points.
+#: ... and at most about this many nodes counted over all its points,
 NODE_BUDGET = 200_000
+#: ... on the window's thread up to this many (more are counted on a worker).
+NODES_AT_ONCE = 20_000
 
 HOW = (
     "Select a node to see its options in the Inspector (leaves too), show what was cut on the "
@@ -350,13 +352,13 @@ class PruningPanel(QWidget):
         if known is not None and known[0] is full and known[1] is held:
             return known[2]
         from engine.evaluate.per_node import path_curve
-        from gui.session.jobs import COUNT_AT_ONCE, Job, run_aside
+        from gui.session.jobs import Job, count_at_once, run_aside
 
         def count(_monitor=None):
             curve = path_curve(full, path, held.data, "cart")
             return curve.test**2 if full.is_regression else curve.test
 
-        if held.data.n_rows * max(full.depth, 1) <= COUNT_AT_ONCE:
+        if count_at_once(held.data.n_rows, full):
             self._path_errors = (full, held, count())
             return self._path_errors[2]
         self._path_errors = (full, held, None)  # counting: drawn when done
@@ -565,7 +567,7 @@ class PruningPanel(QWidget):
             return
         from engine.data.encoding import without_rows
         from engine.evaluate.per_node import error_curve
-        from gui.session.jobs import COUNT_AT_ONCE, Job, run_aside
+        from gui.session.jobs import Job, count_at_once, run_aside
 
         record, pruned, walk, algorithm = self.record, self.pruned_tree, self.walk, self.algorithm
         positions = self._walk_states()
@@ -595,7 +597,9 @@ class PruningPanel(QWidget):
             )
             self._mark_walk()
 
-        if held is None or rows.n_rows * max(pruned.depth, 1) <= COUNT_AT_ONCE:
+        # Each point is a tree built again and counted: many of a big tree go to a worker.
+        quick = len(positions) * record.before.n_nodes <= NODES_AT_ONCE
+        if quick and (held is None or count_at_once(rows.n_rows, pruned)):
             show(count())
             return
         self.walk_errors.clear()

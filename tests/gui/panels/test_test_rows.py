@@ -174,14 +174,12 @@ def test_a_split_trains_on_its_share_and_keeps_the_rest_on_the_tree(qtbot, windo
 def test_big_test_sets_are_counted_on_a_worker_with_the_same_numbers(
     qtbot, window, tmp_path, monkeypatch
 ):
-    import gui.controller
     import gui.session.jobs
     from engine.evaluate.per_node import error_curve
     from engine.prune.cost_complexity import prune_to_step
 
     # Every count "too big" for the window's thread: all of them go to workers.
     monkeypatch.setattr(gui.session.jobs, "COUNT_AT_ONCE", 0)
-    monkeypatch.setattr(gui.controller, "COUNT_AT_ONCE", 0)
     window.files.open_sample("iris", confirmed=True)
     _train(qtbot, window, algorithm="cart")
     c = window.controller
