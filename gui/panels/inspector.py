@@ -382,9 +382,9 @@ class Inspector(QWidget):
         self._pinned.append(node_id)
         splits = self._splits.get((id(tree), node_id))
         html = (
-            node_html(tree, node_id, data, settings)
+            self._summary(tree, node_id) + splits_html(tree, node_id, data, settings)
             if splits is None
-            else summary_html(tree, node_id) + splits[0]
+            else self._summary(tree, node_id) + splits[0]
         )
         self._pins.addWidget(Card(html))
 

@@ -146,3 +146,13 @@ def test_per_node_without_one_tree_is_refused_in_one_line(capsys, argv):
     assert len(err.strip().splitlines()) == 1 and "--per-node" in err
     if "--engine" not in argv:
         assert "use --test FILE or --split PCT" in err
+
+
+def test_the_test_label_asks_for_test_rows_in_one_line(capsys, tmp_path):
+    image = tmp_path / "tree.png"
+    code, out, err = run(
+        capsys, "train", "--sample", "weather", "--image", str(image), "--labels", "n,test"
+    )
+    assert code == 2 and out == "" and not image.exists()
+    assert len(err.strip().splitlines()) == 1
+    assert "node label 'test' needs test rows" in err and "--per-node" in err

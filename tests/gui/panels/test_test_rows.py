@@ -57,6 +57,9 @@ def test_a_test_files_rows_are_counted_on_every_node(qtbot, window, tmp_path):
     text = window.inspector.text()
     assert "Training and test rows" in text and "test set test.csv" in text
     assert "<td>rows</td><td align=right>14</td><td align=right>14</td>" in text
+    window.inspector.pin_node(0)  # a pinned card keeps them too
+    pinned = window.inspector._pins.itemAt(0).widget().text()
+    assert "Training and test rows" in pinned
     # The nodes say it too: the label is switched on with the test rows.
     assert window.act["label_test"].isChecked()
     items = window.canvas.tree_scene().items_by_id
