@@ -222,6 +222,7 @@ class RegionsPanel(QWidget):
         self.draw_button.setText("Draw split")
         self.draw_button.setCheckable(True)
         self.draw_button.setToolTip(DRAW_TIP)
+        self.draw_button.toggled.connect(self._on_draw_toggled)
         self.figure = LazyPlot(self._set_up, make=lambda: _PlotWidget(self), hint=_PlotWidget.HINT)
         self.figure.hide()
         self.hover = QLabel()  # the box under the mouse, or the line being drawn
@@ -289,6 +290,8 @@ class RegionsPanel(QWidget):
         self.line = pg.PlotDataItem(pen=pg.mkPen(SELECTED, width=2.5, style=Qt.PenStyle.DashLine))
         self.line.setZValue(10)
         plot.scene().sigMouseMoved.connect(self._on_mouse_moved)
+        if self.drawing():
+            plot.viewport().setCursor(Qt.CursorShape.CrossCursor)
 
     def use_draw_action(self, action) -> None:
         """Let the window's Draw split command (its shortcut, its menu entry) be the button."""
@@ -296,6 +299,12 @@ class RegionsPanel(QWidget):
 
     def drawing(self) -> bool:
         return self.draw_button.isChecked()
+
+    def _on_draw_toggled(self, on: bool) -> None:
+        """A cross over the plane while a drag draws, the hand's arrow while it pans."""
+        if self.figure.built:
+            shape = Qt.CursorShape.CrossCursor if on else Qt.CursorShape.ArrowCursor
+            self.plot.viewport().setCursor(shape)
 
     # ------------------------------------------------------------------ following the window
     def bind(self, controller) -> None:
@@ -402,7 +411,10 @@ class RegionsPanel(QWidget):
         settings = c.settings
         if not on_screen and settings is None:
             return self._nothing("The tree's options are not known, so no tree can be grown here.")
-        key = (id(tree) if on_screen else None, id(data), settings, x, y, on_screen, row)
+        # The objects, not their ids: a table freed after a retraining could lend its id to
+        # the next one, and the plane of the old rows would be kept. (Encoded and Tree compare
+        # by identity.)
+        key = (tree if on_screen else None, data, settings, x, y, on_screen, row)
         if key == self._key and (self.plane is not None or self._job is not None):
             return None
         self._key = key

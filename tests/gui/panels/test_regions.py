@@ -272,3 +272,13 @@ def test_a_held_row_missing_a_value_shares_boxes_and_takes_no_drawn_split(qtbot,
     _drag(qtbot, panel, (5.0, 1.5), (5.01, 3.0))
     assert not spy and controller.tree is before
     assert "shared by several leaves" in panel.hover.text()
+
+
+def test_a_drawn_threshold_is_the_roundest_number_within_a_pixel():
+    from gui.panels.regions import snapped
+
+    assert snapped(2.4537, 0.013) == 2.45
+    assert snapped(71.26, 0.4) == 71.3
+    assert snapped(1234.5, 3.0) == 1234.0
+    assert snapped(-0.30000001, 0.002) == -0.3
+    assert snapped(0.123456, 0.0) == 0.123456  # no pixel size known: as it was
