@@ -29,7 +29,7 @@ from engine.data.encoding import Encoded
 from engine.errors import ArborError
 from engine.monitor import checkpoint
 from engine.predict import class_codes
-from engine.tree import Node, Tree, partition_rows
+from engine.tree import Node, Tree
 
 
 @dataclass(frozen=True, eq=False)
@@ -200,30 +200,24 @@ def node_rows(tree: Tree, test: Encoded, algorithm: str | None = None) -> NodeRo
             shares[k] = shares[parent[k]]
         predicted = class_codes(shares, algorithm)
         train_errors = np.where(empty, 0.0, total - dist[np.arange(n), predicted])
+    weight = np.broadcast_to(np.asarray(test.weight, dtype=np.float64), (test.n_rows,))
+    pieces = _route_levels(nodes, at, test.X)
     test_n = np.zeros(n)
     test_errors = np.zeros(n)
     test_dist = None if regression else np.zeros((n, K))
-    weight = np.broadcast_to(np.asarray(test.weight, dtype=np.float64), (test.n_rows,))
-    stack: list[tuple[Node, np.ndarray, np.ndarray]] = [
-        (tree.root, np.arange(test.n_rows), np.ones(test.n_rows))
-    ]
-    while stack:
-        checkpoint()
-        node, rows, shares = stack.pop()
-        k = at[node.id]
+    for rows, where, shares in pieces:  # a level of the tree at a time
         w = shares * weight[rows]
-        test_n[k] = w.sum()
+        test_n += np.bincount(where, weights=w, minlength=n)
         if regression:
-            test_errors[k] = float(w @ (test.y[rows] - predicted[k]) ** 2)
+            test_errors += np.bincount(
+                where, weights=w * (test.y[rows] - predicted[where]) ** 2, minlength=n
+            )
         else:
-            test_dist[k] = np.bincount(test.y[rows], weights=w, minlength=K)
-            test_errors[k] = test_n[k] - test_dist[k, predicted[k]]
-        if node.is_leaf:
-            continue
-        parts = partition_rows(node.split, test.X[rows, node.split.attribute], rows, shares)
-        stack.extend(
-            (child, r, s) for child, (r, s) in zip(node.children, parts, strict=True) if len(r)
-        )
+            test_dist += np.bincount(where * K + test.y[rows], weights=w, minlength=n * K).reshape(
+                n, K
+            )
+    if not regression:
+        test_errors = test_n - test_dist[np.arange(n), predicted]
     np.maximum(test_errors, 0.0, out=test_errors)  # n - right, rounded below zero
     return NodeRows(
         ids=ids,
@@ -239,6 +233,77 @@ def node_rows(tree: Tree, test: Encoded, algorithm: str | None = None) -> NodeRo
         test_total=float(weight.sum()),
         nodes=tuple(nodes),
     )
+
+
+def _route_levels(nodes: list[Node], at: dict, X: np.ndarray):
+    """The rows reaching each node, a level of the tree at a time, every row at once: yields
+    (rows, node positions, shares) per level (one level held at a time: a million rows by
+    thirty levels would not fit). A row whose value at a split is missing (or
+    a category no branch holds) goes down every branch with a positive fraction, its share
+    times the fraction, as :func:`engine.tree.partition_rows` sends it."""
+    n = len(nodes)
+    width = max((len(node.children) for node in nodes), default=0) or 1
+    attribute = np.zeros(n, dtype=np.intp)
+    threshold = np.full(n, np.nan)
+    by_threshold = np.zeros(n, dtype=bool)
+    child = np.full((n, width), -1, dtype=np.intp)
+    fraction = np.zeros((n, width))
+    codes = 1 + max(
+        (max(g) for node in nodes if node.split is not None for g in node.split.groups if g),
+        default=0,
+    )
+    lookup = np.full((n, codes), -1, dtype=np.intp)  # category code -> branch, per node
+    for k, node in enumerate(nodes):
+        split = node.split
+        if split is None:
+            continue
+        attribute[k] = split.attribute
+        if split.kind == "threshold":
+            by_threshold[k], threshold[k] = True, split.threshold
+        else:
+            for b, group in enumerate(split.groups):
+                lookup[k, list(group)] = b
+        for b, c in enumerate(node.children):
+            child[k, b] = at[c.id]
+            fraction[k, b] = split.fractions[b]
+    inner = child[:, 0] >= 0
+    rows = np.arange(X.shape[0])
+    where = np.zeros(len(rows), dtype=np.intp)
+    shares = np.ones(len(rows))
+    yield rows, where, shares
+    while True:
+        checkpoint()
+        going = inner[where]
+        rows, where, shares = rows[going], where[going], shares[going]
+        if not len(rows):
+            return
+        values = X[rows, attribute[where]]
+        branch = np.full(len(rows), -1, dtype=np.intp)
+        known = ~np.isnan(values)
+        numeric = known & by_threshold[where]
+        branch[numeric] = np.where(values[numeric] <= threshold[where[numeric]], 0, 1)
+        nominal = known & ~by_threshold[where]
+        code = values[nominal].astype(np.intp)
+        inside = code < codes
+        mapped = np.full(len(code), -1, dtype=np.intp)
+        mapped[inside] = lookup[where[nominal][inside], code[inside]]
+        branch[nominal] = mapped
+        down = branch >= 0
+        parts_rows = [rows[down]]
+        parts_where = [child[where[down], branch[down]]]
+        parts_shares = [shares[down]]
+        lost = np.flatnonzero(~down)  # down every branch, by its share of the known weight
+        for b in range(width):
+            share = fraction[where[lost], b]
+            keep = lost[share > 0]
+            if len(keep):
+                parts_rows.append(rows[keep])
+                parts_where.append(child[where[keep], b])
+                parts_shares.append(shares[keep] * fraction[where[keep], b])
+        rows = np.concatenate(parts_rows)
+        where = np.concatenate(parts_where)
+        shares = np.concatenate(parts_shares)
+        yield rows, where, shares
 
 
 # ---------------------------------------------------------------------- one tree, remembered

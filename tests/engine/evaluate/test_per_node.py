@@ -162,3 +162,21 @@ def test_held_out_rows_are_remembered_per_tree_and_checked_against_it():
     assert held.n == test.n_rows and held.fits(tree)
     other = encode(load_sample("weather-numeric"))
     assert node_rows_of(tree, HeldOut(other, "numbers")) is None
+
+
+@pytest.mark.parametrize(("sample", "algorithm", "options"), CASES)
+def test_leaves_get_the_rows_and_shares_prediction_sends_them(sample, algorithm, options):
+    from engine.predict import leaf_weights
+
+    train, test = _split(sample)
+    test = _with_missing(test, 0.3, seed=5)
+    tree = fit_tree(train, resolve(algorithm=algorithm, **options))
+    figures = node_rows(tree, test, algorithm)
+    reached = leaf_weights(tree, test.X)  # engine.predict's own walk, node by node
+    at = figures.position
+    for node in tree.nodes():
+        if node.is_leaf:
+            rows, shares = reached.get(node.id, (np.zeros(0, int), np.zeros(0)))
+            assert figures.test_n[at[node.id]] == pytest.approx(shares.sum(), abs=1e-12)
+            by_class = np.bincount(test.y[rows], weights=shares, minlength=len(tree.classes))
+            assert figures.test_dist[at[node.id]] == pytest.approx(by_class, abs=1e-12)
