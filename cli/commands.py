@@ -129,11 +129,11 @@ def _output(option: str, path: str, args, model, table):
 
         text = files.render(option, model, table, Path(path))
     else:
-        return _image(path, args, model)
+        return _image(path, args, model, table)
     return (lambda target: target.write_text(text, encoding="utf-8")), None
 
 
-def _image(path: str, args, model):
+def _image(path: str, args, model, table):
     # Images are painted by the canvas's own painting code (gui.drawing, no widgets), offscreen:
     # the same look as on screen, with only a QGuiApplication.
     import os
@@ -157,7 +157,19 @@ def _image(path: str, args, model):
         transparent=args.transparent,
         style=style,
         slide=args.slide,
+        plots=_plots(model, table) if style.labels.plots else None,
     )
+
+
+def _plots(model, table) -> dict:
+    """Every node's plot data, from the rows the model was trained on."""
+    if table is None:
+        raise ArborError("--labels plots needs the training rows in memory: not with --engine dask")
+    from engine.data.encoding import encode
+    from engine.export.node_data import nodes_data
+    from gui.drawing.node_plots import THUMB_POINTS
+
+    return nodes_data(model.tree_, encode(table, model.settings_.task), max_points=THUMB_POINTS)
 
 
 def predict(args):

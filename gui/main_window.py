@@ -673,6 +673,7 @@ class MainWindow(QMainWindow):
         from gui.controller import TRAINED
 
         # A new training starts from a fitted view; edits, pruning and steps keep the view.
+        self.canvas.set_rows(self.controller.data)  # before the tree: its plots read them
         self.canvas.set_tree(tree, keep_view=self.controller.origin != TRAINED)
         self.find_bar.reset()
         if select >= 0:

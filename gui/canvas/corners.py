@@ -82,7 +82,8 @@ class CornersMixin:
         """Class colours (when bars show them) and every mark drawn: as the exported legend."""
         tree = self._scene.tree
         rows = []
-        if tree is not None and not tree.is_regression and self._scene.style.labels.bar:
+        labels = self._scene.style.labels
+        if tree is not None and not tree.is_regression and (labels.bar or labels.plots):
             rows.append(f"<b>{escape(tree.schema.target)}</b>")
             rows += [
                 f"<span style='color:{palette.class_colour(k).name()}'>&#9632;</span>&nbsp;{escape(c)}"

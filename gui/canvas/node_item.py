@@ -12,7 +12,16 @@ from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 from engine.export.labels import condition, number
 from engine.tree import Node, Tree
 from gui.drawing.figure_style import SCREEN, FigureStyle
-from gui.drawing.nodes import box_colour, is_dashed, node_size, node_texts, paint_node, shares, tint
+from gui.drawing.nodes import (
+    LOD_BOX,
+    box_colour,
+    is_dashed,
+    node_size,
+    node_texts,
+    paint_node,
+    shares,
+    tint,
+)
 
 _FLAGS = (
     QGraphicsItem.GraphicsItemFlag.ItemIsSelectable | QGraphicsItem.GraphicsItemFlag.ItemIsMovable
@@ -73,6 +82,10 @@ class NodeItem(QGraphicsItem):
         return is_dashed(self.node)
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
+        lod = option.levelOfDetailFromTransform(painter.worldTransform())
+        plot = None
+        if self.style.labels.plots and lod >= LOD_BOX and self.scene() is not None:
+            plot = self.scene().plots.plot_for(self.node.id)  # asks for it when not yet here
         paint_node(
             painter,
             self._rect,
@@ -82,10 +95,11 @@ class NodeItem(QGraphicsItem):
             self.tree,
             self._majority,
             self.style,
-            option.levelOfDetailFromTransform(painter.worldTransform()),
+            lod,
             selected=self.isSelected(),
             highlighted=self.highlighted,
             dashed=self.is_dashed(),
+            plot=plot,
         )
 
     # Moves are reported from mouseMoveEvent, not itemChange: on Python 3.11 an itemChange

@@ -147,6 +147,11 @@ class TreeCanvas(
             self.fit_to_window()
             self.node_selected.emit(-1)
 
+    def set_rows(self, data) -> None:
+        """The encoded rows the trees shown are grown from (None: not at hand): what the plots
+        inside the nodes show, when drawn."""
+        self._scene.set_rows(data)
+
     def clear(self) -> None:
         self.set_tree(None)
 

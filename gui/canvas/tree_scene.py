@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QStyleOptionGraphic
 
 from engine.tree import Tree
 from gui.canvas.node_item import NodeItem
+from gui.canvas.plot_store import PlotStore
 from gui.drawing import palette
 from gui.drawing.edges import (
     EdgeGeometry,
@@ -324,6 +325,8 @@ class TreeScene(QGraphicsScene):
         self._dashed: list[int] = []
         self._boxes_item: BoxesItem | None = None
         self.low_detail = False  # zoomed out below LOD_BOX: boxes drawn in one item
+        self.plots = PlotStore(self)  # the data of the plots inside the nodes, when drawn
+        self.plots.arrived.connect(self._on_plots_arrived)
         self.selectionChanged.connect(self._on_selection_changed)
 
     def build(
@@ -337,17 +340,15 @@ class TreeScene(QGraphicsScene):
         """(Re)create the items for ``tree``; collapsed nodes hide their descendants.
         ``style``: type sizes and node labels; ``ghosts``: draw what pruning cut (default:
         as before)."""
+        # Kept with no tree too: options chosen before the first tree are drawn with it.
+        self.orientation = orientation or self.orientation
+        self.style = style or self.style
+        self.show_ghosts = self.show_ghosts if ghosts is None else ghosts
         if tree is None:
             self.apply(None)
             return
         self.apply(
-            plan_scene(
-                tree,
-                orientation or self.orientation,
-                collapsed or (),
-                style or self.style,
-                self.show_ghosts if ghosts is None else ghosts,
-            )
+            plan_scene(tree, self.orientation, collapsed or (), self.style, self.show_ghosts)
         )
 
     def apply(
@@ -366,6 +367,7 @@ class TreeScene(QGraphicsScene):
         self._edge_rows = (np.zeros(0, np.intp), np.zeros(0, np.intp))
         self.ghosts_item = None
         self.tree = plan.tree if plan is not None else None
+        self.plots.set_tree(self.tree)
         self.collapsed = set(plan.collapsed) if plan is not None else set()
         if plan is None:
             self._building = False
@@ -419,6 +421,17 @@ class TreeScene(QGraphicsScene):
         self._boxes_item.setVisible(self.low_detail)
         if self.low_detail:
             self._boxes_item.rebuild(box_paths)
+
+    def set_rows(self, data) -> None:
+        """The encoded rows the tree was grown from, for the plots inside the nodes."""
+        if self.plots.set_rows(data) and self.style.labels.plots:
+            self._on_plots_arrived(list(self.items_by_id))
+
+    def _on_plots_arrived(self, node_ids: list) -> None:
+        for node_id in node_ids:
+            item = self.items_by_id.get(node_id)
+            if item is not None:
+                item.update()
 
     def _on_selection_changed(self) -> None:
         if self.low_detail and self._boxes_item is not None:

@@ -33,7 +33,7 @@ def ghost_marks(plan) -> tuple[list, list]:
         ox, oy = plan.positions[owner]
         x, y = plan.ghost_at[key]
         head, lines = node_texts(plan.tree, node, parent, 0, plan.style)
-        size = node_size(plan.tree, node, parent, 0, (head, lines), plan.style)
+        size = node_size(plan.tree, node, parent, 0, (head, lines), plan.style, plot=False)
         ghosts.append((owner, (x - ox, y - oy), size, head, lines, shares(plan.tree, node)[0]))
         edges.append((k, None if len(parent_key) == 1 else index[parent_key], text))
     return ghosts, edges

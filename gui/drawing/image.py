@@ -64,7 +64,7 @@ def _page(pic: Picture, slide: bool) -> QSizeF:
 
 
 def _picture(
-    tree: Tree, orientation: str, style: FigureStyle, slide: bool, ghosts: bool
+    tree: Tree, orientation: str, style: FigureStyle, slide: bool, ghosts: bool, plots=None
 ) -> Picture:
     """The picture to draw; for a slide, in whichever orientation draws it larger on the page.
 
@@ -73,11 +73,11 @@ def _picture(
     fills the page (issue 30). The orientation asked for wins a tie.
     """
     if not slide:
-        return picture(tree, orientation, style, ghosts)
+        return picture(tree, orientation, style, ghosts, plots)
     style = SLIDE.with_labels(style.labels)
     other = "left-to-right" if orientation == "top-down" else "top-down"
     return filling(
-        max((picture(tree, o, style, ghosts) for o in (orientation, other)), key=page_scale)
+        max((picture(tree, o, style, ghosts, plots) for o in (orientation, other)), key=page_scale)
     )
 
 
@@ -97,7 +97,7 @@ def filling(pic: Picture) -> Picture:
         across, down = 1.0, min(1 + (width / page - height) / spans[1], MAX_STRETCH)
     else:
         return pic
-    return picture_of(stretched(pic.plan, across, down))
+    return picture_of(stretched(pic.plan, across, down), pic.plots)
 
 
 def page_scale(pic: Picture) -> float:
@@ -114,9 +114,10 @@ def tree_image(
     style: FigureStyle = SCREEN,
     slide: bool = False,
     ghosts: bool = False,
+    plots: dict | None = None,
 ) -> QImage:
     """The whole tree as an image in memory (for the clipboard)."""
-    pic = _picture(tree, orientation, style, slide, ghosts)
+    pic = _picture(tree, orientation, style, slide, ghosts, plots)
     return _raster(pic, _pixels(pic, scale, slide), transparent)
 
 
@@ -138,15 +139,19 @@ def save_image(
     style: FigureStyle = SCREEN,
     slide: bool = False,
     ghosts: bool = False,
+    plots: dict | None = None,
 ) -> str | None:
     """Draw the whole ``tree`` to ``path``; the extension picks PNG, SVG or PDF.
 
     ``style`` says what nodes show and ``ghosts`` whether what pruning cut is drawn (the
-    canvas's options); ``slide`` draws on a 16:9 page 10 inches wide (PNG: 1920 pixels) with
+    canvas's options); ``plots`` each node's plot data by node id
+    (:func:`engine.export.node_data.nodes_data`), for a style whose labels draw plots; ``slide`` draws on a 16:9 page 10 inches wide (PNG: 1920 pixels) with
     type for a slide, top-down or left to right as fills the page better. Returns a note when the text comes out too small to read on such a
     slide, else None.
     """
-    draw, note = image_writer(tree, path, scale, transparent, orientation, style, slide, ghosts)
+    draw, note = image_writer(
+        tree, path, scale, transparent, orientation, style, slide, ghosts, plots
+    )
     write_atomic(path, draw)
     return note
 
@@ -160,6 +165,7 @@ def image_writer(
     style: FigureStyle = SCREEN,
     slide: bool = False,
     ghosts: bool = False,
+    plots: dict | None = None,
 ):
     """What :func:`save_image` does, short of writing: the function that draws the image
     into a file it is given, and the note :func:`save_image` returns. The format and the
@@ -171,7 +177,7 @@ def image_writer(
         raise ArborError(
             f"cannot draw an image as {suffix or '(no extension)'}; use .png, .svg or .pdf"
         )
-    pic = _picture(tree, orientation, style, slide, ghosts)
+    pic = _picture(tree, orientation, style, slide, ghosts, plots)
     page = _page(pic, slide)
     background = None if transparent else QColor("white")
 

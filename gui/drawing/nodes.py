@@ -19,9 +19,12 @@ from engine.export.node_labels import node_lines
 from engine.tree import Node, Tree
 from gui.drawing import palette
 from gui.drawing.figure_style import SCREEN, FigureStyle
+from gui.drawing.node_plots import paint_plot, plot_size
 
 LOD_BOX, LOD_TEXT = 0.3, 0.55
 PAD_X, PAD_Y, BAR_H = 10.0, 6.0, 7.0
+#: Room between the lines of text and a node's plot.
+PLOT_GAP = 4.0
 #: The bar of a node with no class weight to share out.
 EMPTY_BAR = QColor("#E5E7EB")
 
@@ -47,9 +50,11 @@ def node_size(
     texts: tuple[str, tuple[str, ...]] | None = None,
     style: FigureStyle = SCREEN,
     metrics=None,
+    plot: bool | None = None,
 ) -> tuple[float, float]:
     """Width and height of a node's box; ``metrics`` (title, body) measure off the GUI thread
-    (:func:`new_metrics`), where the style's shared ones must not be used."""
+    (:func:`new_metrics`), where the style's shared ones must not be used. ``plot``: room for
+    the node's plot (default: as the style's labels say; what pruning cut is drawn without)."""
     head, lines = texts or node_texts(tree, node, parent, hidden, style)
     title_metrics, body_metrics = metrics or (style.title_metrics, style.body_metrics)
     width = (
@@ -63,6 +68,10 @@ def node_size(
     height = title_metrics.height() + len(lines) * body_metrics.height() + 2 * PAD_Y
     if style.labels.bar:
         height += BAR_H + 4
+    if style.labels.plots if plot is None else plot:
+        plot_w, plot_h = plot_size(style.body_px)
+        width = max(width, plot_w + 2 * PAD_X)
+        height += plot_h + PLOT_GAP
     return width, height
 
 
@@ -126,8 +135,11 @@ def paint_node(
     selected: bool = False,
     highlighted: bool = False,
     dashed: bool = False,
+    plot=None,
 ) -> None:
-    """A node's box in ``rect``, with as much as ``lod`` leaves room for."""
+    """A node's box in ``rect``, with as much as ``lod`` leaves room for; ``plot`` the data of
+    its plot when the style's labels draw one (see :func:`gui.drawing.node_plots.paint_plot`),
+    drawn wherever the box is more than a bare box."""
     border = QPen(palette.SELECTED if selected else palette.NODE_BORDER, 2.5 if selected else 1.2)
     if dashed:
         border.setStyle(Qt.PenStyle.DashLine)
@@ -147,6 +159,8 @@ def paint_node(
             class_shares,
             None if class_shares else (palette.REGRESSION if tree.is_regression else EMPTY_BAR),
         )
+    if style.labels.plots:  # a picture still reads where words are too small to
+        paint_plot(painter, plot_rect(rect, style), plot, style.body_font if detail else None)
 
 
 def paint_words(
@@ -178,6 +192,13 @@ def bar_rect(rect: QRectF) -> QRectF:
     return QRectF(
         rect.left() + PAD_X, rect.bottom() - PAD_Y - BAR_H, rect.width() - 2 * PAD_X, BAR_H
     )
+
+
+def plot_rect(rect: QRectF, style: FigureStyle) -> QRectF:
+    """Where a node's plot sits in its box: at the bottom, over the bar when there is one."""
+    _, plot_h = plot_size(style.body_px)
+    bottom = rect.bottom() - PAD_Y - (BAR_H + 4 if style.labels.bar else 0.0)
+    return QRectF(rect.left() + PAD_X, bottom - plot_h, rect.width() - 2 * PAD_X, plot_h)
 
 
 def paint_bar(

@@ -26,6 +26,7 @@ from gui.drawing.ghosts import (
     ghosts_bounds,
     paint_ghosts,
 )
+from gui.drawing.node_plots import NO_ROWS
 from gui.drawing.nodes import LOD_TEXT, is_dashed, level_of_detail, paint_node, shares
 from gui.drawing.plan import ScenePlan, plan_scene
 
@@ -35,13 +36,16 @@ SWATCH = 12.0  # the legend's squares
 
 @dataclass(frozen=True)
 class Picture:
-    """A laid-out tree with its ghosts, and the rectangle its drawing covers (layout units)."""
+    """A laid-out tree with its ghosts, and the rectangle its drawing covers (layout units);
+    ``plots`` the data of each node's plot by node id, when the style draws plots (None: the
+    rows are not at hand)."""
 
     plan: ScenePlan
     ghosts: list
     ghost_edges: list
     ghost_centres: list
     bounds: QRectF
+    plots: dict | None = None
 
     @property
     def tree(self) -> Tree:
@@ -58,19 +62,24 @@ def gui_app() -> QGuiApplication:
 
 
 def picture(
-    tree: Tree, orientation: str = "top-down", style: FigureStyle = SCREEN, ghosts: bool = False
+    tree: Tree,
+    orientation: str = "top-down",
+    style: FigureStyle = SCREEN,
+    ghosts: bool = False,
+    plots: dict | None = None,
 ) -> Picture:
     """The whole ``tree`` laid out to be painted (on the GUI thread: it measures with the
-    style's shared metrics)."""
+    style's shared metrics); ``plots``: each node's plot data, by node id
+    (:func:`engine.export.node_data.nodes_data`), drawn when the style's labels say so."""
     gui_app()
-    return picture_of(plan_scene(tree, orientation, (), style, ghosts))
+    return picture_of(plan_scene(tree, orientation, (), style, ghosts), plots)
 
 
-def picture_of(plan: ScenePlan) -> Picture:
+def picture_of(plan: ScenePlan, plots: dict | None = None) -> Picture:
     """The picture of a laid-out tree (a plan as laid out, or stretched to fill a page)."""
     marks, edges = ghost_marks(plan) if plan.ghosts else ([], [])
     centres = ghost_centres(marks, plan.positions.__getitem__)
-    return Picture(plan, marks, edges, centres, _bounds(plan, marks, centres))
+    return Picture(plan, marks, edges, centres, _bounds(plan, marks, centres), plots)
 
 
 def _bounds(plan: ScenePlan, marks: list, centres: list) -> QRectF:
@@ -117,6 +126,8 @@ def paint_tree(painter: QPainter, pic: Picture) -> None:
         )
         painter.restore()
     tree = plan.tree
+    plots = pic.plots if pic.plots is not None else {}
+    missing = None if pic.plots is not None else NO_ROWS
     for node_id, (x, y) in plan.positions.items():
         node = plan.nodes[node_id]
         (w, h), (title, lines) = plan.sizes[node_id], plan.texts[node_id]
@@ -134,6 +145,7 @@ def paint_tree(painter: QPainter, pic: Picture) -> None:
             style,
             lod,
             dashed=is_dashed(node),
+            plot=plots.get(node_id, missing),
         )
         painter.restore()
 
@@ -143,7 +155,7 @@ def legend_entries(pic: Picture) -> list[tuple[str, object]]:
     every mark the picture uses (the dashed border of a node pruning cut or raised)."""
     tree = pic.tree
     entries: list[tuple[str, object]] = []
-    if not tree.is_regression and pic.style.labels.bar:
+    if not tree.is_regression and _classes_coloured(pic.style):
         entries += [(name, palette.class_colour(k)) for k, name in enumerate(tree.classes)]
     if pic.plan.dashed:
         entries.append(("pruned here", "dashed"))
@@ -154,7 +166,12 @@ def legend_entries(pic: Picture) -> list[tuple[str, object]]:
 
 def _legend_title(pic: Picture) -> str:
     tree = pic.tree
-    return tree.schema.target if not tree.is_regression and pic.style.labels.bar else ""
+    return tree.schema.target if not tree.is_regression and _classes_coloured(pic.style) else ""
+
+
+def _classes_coloured(style: FigureStyle) -> bool:
+    """Whether nodes show classes by colour (the bar, or the plots), for the legend to name."""
+    return style.labels.bar or style.labels.plots
 
 
 def legend_size(pic: Picture) -> QSizeF:

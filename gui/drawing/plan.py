@@ -230,7 +230,7 @@ def _ghost_nodes(tree: Tree, graph, style: FigureStyle, metrics=None) -> list:
             stack.extend((c, key, b, node) for b, c in enumerate(node.children))
     for key, _owner, parent_key, _text, node, parent in found:
         texts = node_texts(tree, node, parent, 0, style)
-        w, h = node_size(tree, node, parent, 0, texts, style, metrics)
+        w, h = node_size(tree, node, parent, 0, texts, style, metrics, plot=False)  # rows unknown
         graph.add_node(key, node=node, is_leaf=node.is_leaf, width=w, height=h, texts=texts)
         graph.add_edge(
             parent_key[0] if len(parent_key) == 1 else parent_key, key, order=_order(parent, node)

@@ -81,6 +81,7 @@ class Exports:
                 style=style,
                 slide=slide,
                 ghosts=ghosts,
+                plots=self._plots(tree, style),
             )
         except ArborError as err:
             self.dialogs.error(str(err))
@@ -97,12 +98,33 @@ class Exports:
 
         scale, transparent, orientation, style, ghosts = self.image_options()
         try:
-            image = tree_image(tree, scale, transparent, orientation, style, ghosts=ghosts)
+            image = tree_image(
+                tree,
+                scale,
+                transparent,
+                orientation,
+                style,
+                ghosts=ghosts,
+                plots=self._plots(tree, style),
+            )
         except ArborError as err:
             self.dialogs.error(str(err))
             return
         QGuiApplication.clipboard().setImage(image)
         self.controller.say("Copied the tree as an image")
+
+    def _plots(self, tree, style) -> dict | None:
+        """Every node's plot data, when the canvas draws plots and the rows are at hand."""
+        data = self.controller.data
+        if not style.labels.plots or data is None:
+            return None
+        from engine.export.node_data import nodes_data
+        from gui.drawing.node_plots import THUMB_POINTS
+
+        try:
+            return nodes_data(tree, data, max_points=THUMB_POINTS)
+        except (ArborError, ValueError, IndexError):
+            return None  # rows that no longer fit the tree: its nodes say so
 
     def export_file(self, kind: str) -> None:
         """Rules, Python, PMML or DOT of the tree on the canvas."""
