@@ -467,9 +467,16 @@ class PruningPanel(QWidget):
             "The tree's error as the walk's decisions are made: on its training rows and, "
             "once a run is evaluated on a test file, on those test rows"
         )
+        # The plot scrolls with the decision, under it: what is weighed comes first, and the
+        # card keeps the dock's height (at 1024 x 700 there is little of it).
+        walked = QWidget()
+        walked_layout = QVBoxLayout(walked)
+        walked_layout.setContentsMargins(0, 0, 0, 0)
+        walked_layout.addWidget(self.decision)
+        walked_layout.addWidget(self.walk_errors)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
-        scroll.setWidget(self.decision)
+        scroll.setWidget(walked)
         buttons = QHBoxLayout()
         for button in (self.walk_start, self.walk_back, self.walk_next, self.walk_end):
             # Narrow docks: the four share what there is rather than widen the panel.
@@ -485,7 +492,6 @@ class PruningPanel(QWidget):
         layout.addWidget(QLabel("<b>Walk through pruning</b>"))
         layout.addLayout(buttons)
         layout.addWidget(self.walk_label)
-        layout.addWidget(self.walk_errors)
         layout.addWidget(scroll, 1)
         return page
 
