@@ -52,10 +52,10 @@ from engine.fast import NUMBA_INSTALLED
 from engine.monitor import Monitor
 
 #: A compilation's expected time before this machine has timed one (an idle 2-core machine).
-EXPECTED_SECONDS = 90.0
+EXPECTED_SECONDS = 60.0
 #: Kernel compilations (numba's, of Arbor's kernels) a complete compilation makes, before this
 #: machine has counted them (engine.fast.compile.cache keeps the last count).
-EXPECTED_KERNELS = 78
+EXPECTED_KERNELS = 103
 #: The child's word for "one more kernel compiled", a line on its standard output.
 _PROGRESS = "kernel"
 
@@ -530,7 +530,7 @@ def _counting_kernels():
             pass
 
         def on_end(self, event):
-            if event.data["dispatcher"].py_func.__module__.startswith("engine."):
+            if (event.data["dispatcher"].py_func.__module__ or "").startswith("engine."):
                 done[0] += 1
                 with contextlib.suppress(OSError, ValueError):
                     print(_PROGRESS, done[0], flush=True)

@@ -39,6 +39,7 @@ import numpy as np
 from engine.fast.histogram import accumulate, score_histogram, subtract
 from engine.fast.kernels import (
     add_entry,
+    as_ref,
     gain_too_small,
     impurity,
     is_pure,
@@ -870,10 +871,28 @@ def _start(gsp, par, nodes, heap, hist, work, cand, groups, state):
 
 
 @njit(cache=True, nogil=True)  # the GUI thread keeps running during a chunk
-def run(budget, step, gsp, lsp, par, lpar, nodes, heap, hist, work, cand, groups, state):
+def run(
+    budget,
+    step,
+    gsp_t,
+    lsp_t,
+    par,
+    lpar,
+    nodes_t,
+    heap_t,
+    hist_t,
+    work_t,
+    cand_t,
+    groups_t,
+    state_t,
+):
     """Expand nodes until the frontier is empty (``DONE``), the work budget is spent or, with
     ``step``, one node was expanded (``PAUSED``), or an array needs more room (``NEEDS_ROOM``:
     ``state.need_*`` says which; call again once enlarged)."""
+    # The kernels below get each group by reference (engine.fast.compile.refs).
+    gsp, lsp, nodes, heap = as_ref(gsp_t), as_ref(lsp_t), as_ref(nodes_t), as_ref(heap_t)
+    hist, work, cand = as_ref(hist_t), as_ref(work_t), as_ref(cand_t)
+    groups, state = as_ref(groups_t), as_ref(state_t)
     data = gsp.data
     max_categories = 0  # the most categories of a nominal attribute (0: none)
     for j in range(data.kind.shape[0]):

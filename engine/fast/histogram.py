@@ -158,6 +158,7 @@ def score_histogram(
     ``MAX_BINNED_CATEGORIES`` are left to the caller.
     """
     K = par.n_classes
+    item_bin, item_stats = work.item_bin, work.item_stats
     for j in range(kind.shape[0]):
         cand.valid[j] = 0
         if skip[j]:
@@ -174,7 +175,7 @@ def score_histogram(
         L = 0
         for b in range(n_bins[j]):
             if size_of(H[j, b], K) > 0:
-                work.item_bin[L] = b
-                copy_into(work.item_stats[L], H[j, b], H.shape[2])
+                item_bin[L] = b
+                copy_into(item_stats[L], H[j, b], H.shape[2])
                 L += 1
         scan_items(j, L, low[j], high[j], known[j], par, node_weight, work, cand, flog)

@@ -19,8 +19,11 @@ from engine.learn import rules
 from engine.learn.tolerances import WEKA_EPS
 
 try:  # numba is a dependency; without it the same code runs as plain (slow) Python
-    from engine.fast.compile.jit import njit  # numba's, caching in the per-user kernel folder
+    from engine.fast.compile.jit import as_ref, njit  # numba's, caching in the kernel folder
 except ImportError:  # pragma: no cover - exercised on machines without numba
+
+    def as_ref(group):
+        return group
 
     def njit(*args, **kwargs):
         if args and callable(args[0]):
@@ -38,6 +41,14 @@ IMPURITY_CODES = {
 }
 #: numpy adds up to this many numbers in one pairwise block (8 running sums).
 PAIRWISE_BLOCK = 128
+
+
+@njit(cache=True)
+def by_ref(group):
+    """``group`` by reference, for Python to hand to kernels that other kernels call with it
+    (:mod:`engine.fast.compile.refs`); uncompiled, the group itself."""
+    return as_ref(group)
+
 
 # The shared rules, compiled (the numpy side calls the same functions directly).
 is_pure = njit(cache=True)(rules.is_pure)

@@ -1,5 +1,6 @@
-"""What the compiled builder's kernels work on: named groups of arrays (numba passes
-namedtuples of arrays as one argument), made and enlarged by :mod:`engine.fast.builder`.
+"""What the compiled builder's kernels work on: named groups of arrays, made and enlarged
+by :mod:`engine.fast.builder` as named tuples (the kernels get each as one reference:
+:mod:`engine.fast.compile.refs`).
 
 An *entry* is one training row reaching the root (the values are gathered by entry); a
 node holds a segment ``[start, end)`` of an :class:`Arena`: its entries

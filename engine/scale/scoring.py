@@ -160,10 +160,13 @@ class Scorer:
         only), or None: ``(attribute, cut, threshold, gain, ratio, fraction0, fraction1,
         groups)``."""
         from engine.fast.histogram import score_histogram
+        from engine.fast.kernels import by_ref
         from engine.fast.layout import MAX_BINNED_CATEGORIES
         from engine.fast.sweeps import choose, score_subset, score_table
 
         par, work, cand, b = self.params, self.work, self.cand, self.bins
+        # The kernels take them by reference, as the growth loop hands them (one compilation).
+        work_ref, cand_ref = by_ref(work), by_ref(cand)
         p = len(self.kind)
         H = np.ascontiguousarray(H)
         work.used[:] = used
@@ -184,8 +187,8 @@ class Scorer:
             work.used,
             par,
             weight,
-            work,
-            cand,
+            work_ref,
+            cand_ref,
             flog,
         )
         for j in range(p):  # many-valued nominal attributes: their rows of H are their tables
@@ -194,16 +197,18 @@ class Scorer:
                 continue
             table = np.ascontiguousarray(H[j, :V])
             if par.binary == 1:
-                score_subset(j, table, V, par, weight, work, cand)
+                score_subset(j, table, V, par, weight, work_ref, cand_ref)
             else:
-                score_table(j, table, V, par, weight, work, cand)
-        best = int(choose(cand, p, par, self.counted))
+                score_table(j, table, V, par, weight, work_ref, cand_ref)
+        best = int(choose(cand_ref, p, par, self.counted))
         if best < 0 or rules.gain_too_small(float(cand.gain[best]), par.min_gain, par.binary == 1):
             return None
         groups = None
         if self.kind[best] == NOMINAL and par.binary == 1:
             V = int(self.n_categories[best])
-            score_subset(best, np.ascontiguousarray(H[best, :V]), V, par, weight, work, cand)
+            score_subset(
+                best, np.ascontiguousarray(H[best, :V]), V, par, weight, work_ref, cand_ref
+            )
             groups = np.full(V, -1, np.int64)
             for c in range(int(cand.cut[best])):
                 groups[work.counts[c]] = 0 if work.best_mask[c] else 1

@@ -25,6 +25,7 @@ from numba.core.registry import CPUDispatcher
 from numba.core.typed_passes import AnnotateTypes
 
 from engine.fast.compile.cache import kernel_folder, sources_digest
+from engine.fast.compile.refs import as_ref  # noqa: F401 - the kernels take it from here
 
 
 class SharedFolderLocator(_CacheLocator):
