@@ -192,14 +192,42 @@ def _train(qtbot, win):
     return job
 
 
-def test_twenty_trainings_keep_what_two_kept(qtbot, window, monkeypatch):
-    """With the Runs list bounded at two runs (one with its tree), memory after the 20th training
-    is what it was after the 2nd: every training's snapshot, job, encoded rows, results, canvas
-    items and views go. (The list's own bounds are engine.runs's, tested with it.)"""
+def _bounded_runs(monkeypatch):
+    """The Runs list bounded at two runs, one with its tree."""
     import engine.runs
 
     for name, bound in (("MAX_RUNS", 2), ("KEEP_TREES", 1), ("KEEP_CURVES", 2)):
         monkeypatch.setattr(engine.runs, name, bound)
+
+
+def test_trainings_past_the_runs_lists_bound_let_go_of_their_jobs_and_results(
+    qtbot, window, monkeypatch
+):
+    """Every training but the last lets go of its job and results once the Runs list has
+    dropped it (the twenty-training test below, run with -m slow, measures the memory too)."""
+    _bounded_runs(monkeypatch)
+    win = window
+    win.controller.load_table(_table(300), None, sample="generated")
+    win.config.cv_folds.setValue(2)
+    _set_depth(win, 3)
+    jobs, results = [], []
+    for _ in range(3):
+        jobs.append(weakref.ref(_train(qtbot, win)))
+        results.append(weakref.ref(win.controller.result))
+    assert win.controller.runs.numbers() == [2, 3]  # the first dropped, the second kept
+    assert [run.tree is not None for run in win.controller.runs] == [False, True]
+    assert [ref() is None for ref in jobs] == [True, True, False]
+    assert [ref() is None for ref in results] == [True, True, False]
+
+
+@pytest.mark.slow
+def test_twenty_trainings_keep_what_two_kept(qtbot, window, monkeypatch):
+    """With the Runs list bounded at two runs (one with its tree), memory after the 20th training
+    is what it was after the 2nd: every training's snapshot, job, encoded rows, results, canvas
+    items and views go. (The list's own bounds are engine.runs's, tested with it.) Slow (6 s
+    of CPU): only many trainings show memory that does not grow; that each training lets go
+    of its job and results is checked on three quick ones above."""
+    _bounded_runs(monkeypatch)
     win = window
     win.controller.load_table(_table(1000), None, sample="generated")
     win.config.cv_folds.setValue(2)
@@ -229,7 +257,12 @@ def test_twenty_trainings_keep_what_two_kept(qtbot, window, monkeypatch):
     assert rss_last - rss_second < 8, (rss_second, rss_last)
 
 
+@pytest.mark.slow
 def test_a_large_table_opened_and_closed_again_and_again_is_let_go(qtbot, window):
+    """Four large tables in turn leave memory (traced and resident) where the first left it.
+    Slow (4 s of CPU): the tables must be large for the resident memory to tell; that a
+    closed table and its encoded rows are let go is checked on one quick table in
+    tests/gui/session/test_reliability.py."""
     win = window
     tables, closed = [], []
     tracemalloc.start()
