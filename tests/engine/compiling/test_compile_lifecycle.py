@@ -159,8 +159,11 @@ def test_the_digest_is_of_content_not_of_paths_or_times(tmp_path):
 
 
 @needs_numba
+@pytest.mark.slow
 def test_two_clones_at_other_paths_share_one_compilation(tmp_path):
-    """numba's own cache is keyed by path and modification time: a second clone compiled again."""
+    """numba's own cache is keyed by path and modification time: a second clone compiled again.
+    Slow (2 s of CPU, two processes loading numba): that clones at other paths, with other
+    times, name the same folder is checked quickly by the digest's test above."""
     script = (
         "import json, numpy as np\n"
         "from engine.fast import kernels\n"
@@ -396,7 +399,12 @@ def test_worker_processes_load_only_kernels_the_warm_up_compiles(tmp_path):
 
 @needs_numba
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
-@pytest.mark.parametrize("how", ["killed", "exits"])
+@pytest.mark.parametrize(
+    "how",
+    # A parent that exits ends the child the same two ways as one that is killed (the
+    # kernel's PR_SET_PDEATHSIG, the end of its input pipe): the second case with -m slow.
+    ["killed", pytest.param("exits", marks=pytest.mark.slow)],
+)
 def test_the_compiling_child_never_outlives_its_parent(tmp_path, how):
     parent = subprocess.Popen(
         [
@@ -505,7 +513,9 @@ def test_a_fit_too_big_to_run_uncompiled_compiles_says_so_and_waits(tmp_path):
             "builder.kernels = lambda compiled: uncompiled(False)\n"
         )
     )
-    out = _cli(["train", str(_big_csv(tmp_path)), "--algorithm", "cart", "--max-depth", "2"], env)
+    # Every fit is too big here (the limits are nought), so a small table does: it then grows
+    # on the interpreted kernels in a tenth of the big one's seven seconds of CPU.
+    out = _cli(["train", str(_small_csv(tmp_path)), "--algorithm", "cart", "--max-depth", "2"], env)
     assert out.returncode == 0, out.stderr
     compiling = [
         line for line in out.stderr.splitlines() if "compiling the fast split search" in line
