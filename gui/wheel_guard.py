@@ -73,6 +73,24 @@ class WheelGuard(QObject):
         return False
 
 
+class PlotInPanel:
+    """For a plot (a pyqtgraph view) inside a scrolling panel: the wheel zooms it only once
+    it is picked (clicked); passing over it on the way down the panel, the wheel scrolls the
+    panel, as for the inputs. Scrolling the Inspector zoomed its node plot whenever the plot
+    passed under the pointer. A plot in no scroll area takes the wheel as usual."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        steady(self)  # pyqtgraph's views take the focus from a passing wheel (WheelFocus)
+
+    def wheelEvent(self, event):  # noqa: N802 - Qt override
+        if picked(self) or _scroll_area_around(self) is None:
+            super().wheelEvent(event)
+            return
+        scroll_instead(self, event)
+        event.accept()
+
+
 class GuardingStyle(QProxyStyle):
     """The application's style as it was, handing every input it polishes to the guard."""
 
@@ -91,9 +109,7 @@ class GuardingStyle(QProxyStyle):
 
 def scroll_instead(widget: QWidget, event: QWheelEvent) -> None:
     """Hand the wheel ``event`` over ``widget`` to the scroll area that holds it."""
-    parent = widget.parentWidget()
-    while parent is not None and not isinstance(parent, QAbstractScrollArea):
-        parent = None if parent.isWindow() else parent.parentWidget()
+    parent = _scroll_area_around(widget)
     if parent is None:
         return  # nothing around it scrolls: the wheel does nothing here
     viewport = parent.viewport()  # a scroll area reads the wheel on its viewport
@@ -109,6 +125,14 @@ def scroll_instead(widget: QWidget, event: QWheelEvent) -> None:
         event.source(),
     )
     QCoreApplication.sendEvent(viewport, passed)
+
+
+def _scroll_area_around(widget: QWidget) -> QAbstractScrollArea | None:
+    """The nearest scroll area holding ``widget``, in its window (None: none)."""
+    parent = widget.parentWidget()
+    while parent is not None and not isinstance(parent, QAbstractScrollArea):
+        parent = None if parent.isWindow() else parent.parentWidget()
+    return parent
 
 
 def install_wheel_guard() -> WheelGuard:

@@ -12,11 +12,12 @@ from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from gui.panels.lazy_plot import LazyPlot
+from gui.wheel_guard import PlotInPanel
 
 TRAIN_COLOUR, TEST_COLOUR, MARK_COLOUR = "#0072B2", "#D55E00", "#6B7280"
 
 
-class _Small(pg.PlotWidget):
+class _Small(PlotInPanel, pg.PlotWidget):
     """A plot that asks for little room: a dock's other parts need it at 1024 x 700."""
 
     HINT = QSize(260, 150)

@@ -26,6 +26,7 @@ from engine.export.node_data import (
 from gui.drawing.palette import CLASS_COLOURS, REGRESSION, SELECTED, TEXT, class_colour
 from gui.panels.lazy_plot import LazyPlot
 from gui.session.jobs import start_on_pool
+from gui.wheel_guard import PlotInPanel
 
 #: A node with at least this much training weight is worked out on a worker thread.
 BACKGROUND_WEIGHT = 50_000
@@ -48,7 +49,7 @@ def _swatch(colour: str, name: str) -> str:
     return f"<span style='color:{colour}'>&#9632;</span>&nbsp;{_unbroken(name)}"
 
 
-class _PlotWidget(pg.PlotWidget):
+class _PlotWidget(PlotInPanel, pg.PlotWidget):
     """A plot that asks for little room (pyqtgraph asks for 480 px): the inspector scrolls."""
 
     HINT = QSize(280, 190)

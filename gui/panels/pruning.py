@@ -31,6 +31,7 @@ from gui.panels.cards import Card
 from gui.panels.error_plot import ErrorPlot
 from gui.panels.lazy_plot import LazyPlot
 from gui.panels.pruning_text import decision_html
+from gui.wheel_guard import PlotInPanel
 
 INTROS = {
     "pessimistic": (
@@ -65,7 +66,7 @@ HOW = (
 )
 
 
-class _Plots(pg.GraphicsLayoutWidget):
+class _Plots(PlotInPanel, pg.GraphicsLayoutWidget):
     """Plots that ask for little room: in a scrolling dock the panel's height follows its parts'
     size hints (the wrapped labels make it height-for-width), and pyqtgraph asks for 480 px."""
 

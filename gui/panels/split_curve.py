@@ -34,6 +34,7 @@ from engine.learn.split_curves import LABELS, split_curve
 from gui.drawing.palette import SELECTED, TEXT
 from gui.panels.lazy_plot import LazyPlot
 from gui.session.jobs import start_on_pool
+from gui.wheel_guard import PlotInPanel
 
 #: A node with at least this much training weight is scored on a worker thread.
 BACKGROUND_WEIGHT = 50_000
@@ -58,7 +59,7 @@ SHORT = {
 }
 
 
-class _PlotWidget(pg.GraphicsLayoutWidget):
+class _PlotWidget(PlotInPanel, pg.GraphicsLayoutWidget):
     """The plot with its legend underneath (inside it, the legend hid the peaks in a narrow
     dock), asking for little room: the inspector scrolls."""
 

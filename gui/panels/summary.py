@@ -26,6 +26,7 @@ from gui.drawing import palette
 from gui.panels.lazy_plot import LazyPlot
 from gui.plain_text import plain_label, plain_tip
 from gui.session.jobs import Job, run_aside
+from gui.wheel_guard import PlotInPanel
 
 #: Tables with more cells than this are summarised in a worker (a few tenths of a second and up).
 WORKER_CELLS = 200_000
@@ -61,7 +62,7 @@ def _bar_labels(column: ColumnSummary) -> list[str]:
     return list(column.categories)
 
 
-class _Plot(pg.PlotWidget):
+class _Plot(PlotInPanel, pg.PlotWidget):
     """A histogram that asks for little room (pyqtgraph asks for 480 px)."""
 
     HINT = QSize(280, 160)

@@ -134,3 +134,33 @@ def test_an_input_that_has_the_focus_takes_the_wheel(qtbot, window):
     assert criterion.currentIndex() == index + 1
     _wheel(box, 1)  # no longer the focused one
     assert box.value() == 3
+
+
+def test_the_wheel_passing_over_the_node_plot_scrolls_the_inspector(qtbot, window):
+    window.resize(1024, 700)
+    window.show()
+    qtbot.waitExposed(window)
+    window.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
+    window.files.open_sample("iris", confirmed=True)
+    window.config.algorithm.set_value("c45")
+    window.config.cv_folds.setValue(0)
+    train_and_wait(qtbot, window)
+    window.docks["Inspector"].raise_()
+    node_plot = window.inspector.node_plot
+    window.controller.select_node(0)
+    qtbot.waitUntil(lambda: node_plot.shown is not None)
+    view, bar = node_plot.plot, window.inspector.scroll.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() > bar.minimum())  # the card and plot overflow it
+    window.canvas.setFocus()
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is window.canvas)
+    bar.setValue(bar.minimum())
+    shown = view.getViewBox().viewRange()
+    _wheel(view.viewport(), -3)
+    assert bar.value() > bar.minimum()  # the inspector scrolled
+    assert view.getViewBox().viewRange() == shown  # and the plot kept its range
+    assert not view.hasFocus()
+    view.setFocus(Qt.FocusReason.MouseFocusReason)  # picked: now it zooms
+    qtbot.waitUntil(view.hasFocus)
+    _wheel(view.viewport(), 3)
+    assert view.getViewBox().viewRange() != shown
