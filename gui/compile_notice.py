@@ -33,8 +33,8 @@ class CompileNotice(QLabel):
         self.destroyed.connect(lambda *_: unsubscribe())
 
     def _on_engine_notice(self, notice) -> None:
-        text = notice.message[:1].upper() + notice.message[1:]
-        self.setText(text + ("…" if notice.state == "compiling" else ""))
+        sentence = notice.message[:1].upper() + notice.message[1:]
+        self.setText(_short(notice.state, sentence))
         tips = {
             "compiling": "Arbor compiles its fast split search once per machine and version; "
             "clones and virtual environments share it. 'python main.py compile' "
@@ -43,10 +43,21 @@ class CompileNotice(QLabel):
             "failed": "Fits give the same trees with the uncompiled search, far more slowly. "
             "'python main.py compile' tries again and says why it fails.",
         }
-        self.setToolTip(tips.get(notice.state, ""))
+        self.setToolTip(f"{sentence}.\n{tips.get(notice.state, '')}".strip())
         self.setStyleSheet("color: #B42318;" if notice.state == "failed" else "")
         self.show()
         if notice.state == "compiling":
             self._hide_later.stop()
         else:
             self._hide_later.start()
+
+
+def _short(state: str, sentence: str) -> str:
+    """The notice's first clause, and while compiling only its count and time left: the
+    whole sentence took most of the status bar and cut the window's own messages short
+    (it stays whole in the tooltip)."""
+    first = sentence.split(";")[0].strip()
+    if state != "compiling":
+        return first
+    progress = first.split(": ", 1)[1] if ": " in first else ""
+    return "Compiling the fast split search" + (f": {progress}" if progress else "") + "…"

@@ -24,10 +24,21 @@ def test_the_status_bar_shows_the_compilation_and_then_that_it_is_ready(qtbot, w
         )
     )
     qtbot.waitUntil(lambda: not label.isHidden())
-    assert label.text().startswith(
-        "Compiling the fast split search for this machine, once (about a minute)"
-    )
+    assert label.text() == "Compiling the fast split search…"
     assert "python main.py compile" in label.toolTip()
+    assert "until then bigger fits wait for it" in label.toolTip()  # the whole sentence
+    _tell_from_another_thread(
+        kernels.Notice(
+            "compiling",
+            "compiling the fast split search for this machine, once: 59 of about 103 "
+            "kernels, 45 s left; until then bigger fits wait for it",
+            expected=60.0,
+            done=59,
+            total=103,
+        )
+    )
+    qtbot.waitUntil(lambda: "59 of" in label.text())
+    assert label.text() == "Compiling the fast split search: 59 of about 103 kernels, 45 s left…"
     assert label.parent() is not None and window.statusBar().isAncestorOf(label)
     _tell_from_another_thread(
         kernels.Notice(
@@ -36,7 +47,7 @@ def test_the_status_bar_shows_the_compilation_and_then_that_it_is_ready(qtbot, w
             seconds=52.0,
         )
     )
-    qtbot.waitUntil(lambda: label.text().startswith("The fast split search is compiled (52 s)"))
+    qtbot.waitUntil(lambda: label.text() == "The fast split search is compiled (52 s)")
     label._hide_later.timeout.emit()  # instead of waiting ten seconds
     assert label.isHidden()
 
