@@ -282,7 +282,7 @@ class NodePlot(QWidget):
             label.setPos(float(x), top * 1.3)
             self.plot.addItem(label)
             self.share_labels.append(label)
-        self.plot.getAxis("bottom").setLabel(plot.attribute)
+        self.plot.getAxis("bottom").setLabel(escape(plot.attribute))  # shown as rich text
         self.plot.getAxis("left").setLabel("rows")
         self.plot.setYRange(0, top * 1.3, padding=0.02)
         missing = plot.missing.sum()
@@ -370,8 +370,9 @@ class NodePlot(QWidget):
                 pen=pg.mkPen(MUTED, width=1.5, style=Qt.PenStyle.DashLine),
             )
             self.plot.addItem(self.cut)
-        self.plot.getAxis("bottom").setLabel(plot.attribute)
-        self.plot.getAxis("left").setLabel("target")
+        self.plot.getAxis("bottom").setLabel(escape(plot.attribute))  # shown as rich text
+        target = self._tree.schema.target if self._tree is not None else "target"
+        self.plot.getAxis("left").setLabel(escape(target))
         sample = (
             f"; a sample of {number(plot.n_sampled)} of the {number(plot.n_known)} points"
             if plot.sampled

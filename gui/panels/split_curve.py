@@ -402,10 +402,10 @@ class SplitCurveView(QWidget):
         bottom = self.axes.getAxis("bottom")
         if curve.nominal:
             bottom.setTicks([[(k, str(k + 1)) for k in range(len(curve))], []])
-            bottom.setLabel(f"{curve.attribute}: grouping")
+            bottom.setLabel(f"{escape(curve.attribute)}: grouping")  # shown as rich text
             self.axes.setXRange(-0.5, len(curve) - 0.5, padding=0.05)
         else:
-            bottom.setLabel(f"{curve.attribute} ≤ cut")
+            bottom.setLabel(f"{escape(curve.attribute)} ≤ cut")
         self.caption.setText(self._caption(curve))
 
     def _caption(self, curve) -> str:

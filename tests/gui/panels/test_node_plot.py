@@ -116,3 +116,24 @@ def test_a_regression_split_draws_the_engines_points_and_means(qtbot):
     )
     assert widget.cut.value() == pytest.approx(expected.threshold)
     assert "a sample of 10 of the 14 points" in widget.caption.text()
+    widget.show_node(model.tree_, 0, data, model.settings_)  # through the front door
+    assert widget.plot.getAxis("left").labelText == "temperature"  # the target's name
+
+
+def test_an_attribute_named_like_html_is_an_axis_title_as_text(qtbot):
+    data = NumericSplitData(
+        0,
+        "<i>x</i>",
+        ("a", "b"),
+        np.array([3.0, 1.0]),
+        np.array([1.0, 2.0, 3.0]),
+        np.array([[2.0, 1.0], [0.0, 1.0]]),
+        np.zeros(2),
+        2.0,
+        (0.5, 0.5),
+        4,
+    )
+    widget = NodePlot()
+    qtbot.addWidget(widget)
+    widget._show(data)
+    assert widget.plot.getAxis("bottom").labelText == "&lt;i&gt;x&lt;/i&gt;"
