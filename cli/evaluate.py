@@ -7,6 +7,7 @@ from engine.errors import ArborError
 from engine.estimator import check_trainable
 from engine.evaluate.evaluation import (
     cross_validate,
+    cross_validate_outputs,
     evaluate_tree,
     holdout_method,
     holdout_rows,
@@ -27,12 +28,8 @@ def _prepare(args, load, learner):
 
 
 def check_per_node(args) -> None:
-    """``--per-node`` needs one tree and rows it did not see: a test file or a split."""
-    if getattr(args, "per_node", False) and not (args.test or args.split):
-        raise ArborError(
-            "--per-node needs one tree and the rows held out from it: use --test FILE or "
-            "--split PCT (each cross-validation fold grows a tree of its own)"
-        )
+    """``--per-node`` routes rows in memory: a test file's, a split's rest, or (with neither)
+    cross-validation's held-out rows with their out-of-fold predictions."""
     if getattr(args, "per_node", False) and getattr(args, "engine", "memory") == "dask":
         raise ArborError("--per-node routes the test rows in memory: leave out --engine dask")
 
@@ -60,16 +57,35 @@ def evaluate_command(args, load, learner):
         tree = fit_tree(subset(data, train_rows), settings)
         test = subset(data, test_rows)
         label = holdout_method(args.split)
+    per_node = getattr(args, "per_node", False)
+    predictions = None
     if tree is not None:
         ev = evaluate_tree(tree, test, label, settings.algorithm)
+    elif per_node:  # cross-validation's held-out rows, on the tree trained on all the rows
+        from engine.evaluate.per_node import fold_predictions
+
+        ev, out = cross_validate_outputs(
+            data, settings, args.folds, seed, weka_folds=args.weka_folds
+        )
+        predictions = fold_predictions(data, out, settings.algorithm)
+        tree, test, label = fit_tree(data, settings), data, f"{ev.method}: held-out rows"
     else:
         ev = cross_validate(data, settings, args.folds, seed, weka_folds=args.weka_folds)
     result, text = ev.as_dict(), evaluation_text(ev, table.target)
-    if getattr(args, "per_node", False):
-        from engine.evaluate.per_node import node_rows
+    if per_node:
+        from engine.evaluate.per_node import OUT_OF_FOLD_NOTE, node_rows
         from engine.export.test_rows import node_records, per_node_text
 
-        figures = node_rows(tree, test, settings.algorithm)
+        figures = node_rows(tree, test, settings.algorithm, predictions)
+        result["per_node_test_rows"] = (
+            "test file"
+            if args.test
+            else "percentage split"
+            if args.split
+            else "cross-validation out-of-fold"
+        )
+        if predictions is not None:
+            result["per_node_note"] = OUT_OF_FOLD_NOTE + "."
         result["per_node"] = node_records(tree, figures)
         train_error, test_error = figures.error_rates()
         result["per_node_totals"] = {

@@ -176,8 +176,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--per-node",
         action="store_true",
-        help="with --test or --split: every node's training and test rows and errors, "
-        "side by side (the test rows routed down the tree as prediction routes them)",
+        help="every node's training and test rows and errors, side by side (the test rows "
+        "routed down the tree as prediction routes them); without --test or --split the "
+        "test rows are cross-validation's held-out rows: every row once, scored by its "
+        "out-of-fold prediction (the tree of the fold that held it out), placed on the "
+        "nodes of the tree trained on all the rows",
     )
     _scale_arguments(p)
 

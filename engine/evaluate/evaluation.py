@@ -253,11 +253,24 @@ def cross_validate(
 ) -> Evaluation:
     """Stratified k-fold cross-validation; the same seed gives the same folds and scores.
     ``weka_folds``: Weka's folds, as in :func:`cross_val_predict`."""
+    return cross_validate_outputs(data, settings, folds, seed, monitor, weka_folds)[0]
+
+
+def cross_validate_outputs(
+    data: Encoded,
+    settings: Settings,
+    folds: int = 10,
+    seed: int = 1,
+    monitor: Monitor = NULL_MONITOR,
+    weka_folds: bool = False,
+) -> tuple[Evaluation, np.ndarray]:
+    """:func:`cross_validate`'s evaluation and the out-of-fold outputs it was scored from
+    (:func:`cross_val_predict`'s), for the held-out rows on the tree (issue 32)."""
     out, scores = cross_val_predict(data, settings, folds, seed, monitor, weka_folds)
     method = f"{folds}-fold cross-validation" + (
         f" (Weka's folds, seed {seed})" if weka_folds else ""
     )
-    return _summarise(method, data, out, scores, data.notes, settings.algorithm)
+    return _summarise(method, data, out, scores, data.notes, settings.algorithm), out
 
 
 def cross_validate_with(
@@ -270,8 +283,23 @@ def cross_validate_with(
     weka_folds: bool = False,
 ) -> Evaluation:
     """:func:`cross_validate` for any learner (see :func:`cross_val_predict_with`)."""
+    return cross_validate_with_outputs(data, learner, folds, seed, monitor, algorithm, weka_folds)[
+        0
+    ]
+
+
+def cross_validate_with_outputs(
+    data: Encoded,
+    learner,
+    folds: int = 10,
+    seed: int = 1,
+    monitor: Monitor = NULL_MONITOR,
+    algorithm: str | None = None,
+    weka_folds: bool = False,
+) -> tuple[Evaluation, np.ndarray]:
+    """:func:`cross_validate_with`'s evaluation and the out-of-fold outputs it was scored from."""
     out, scores = cross_val_predict_with(data, learner, folds, seed, monitor, weka_folds, algorithm)
-    return _summarise(f"{folds}-fold cross-validation", data, out, scores, (), algorithm)
+    return _summarise(f"{folds}-fold cross-validation", data, out, scores, (), algorithm), out
 
 
 def summarise(

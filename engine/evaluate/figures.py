@@ -11,17 +11,21 @@ refitted on the same folds beside cross-validated ones.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+import numpy as np
 
 from engine.data.encoding import Encoded
 from engine.evaluate.baseline import fit_one_r, fit_zero_r
 from engine.evaluate.evaluation import (
     Evaluation,
-    cross_validate,
+    cross_validate_outputs,
     cross_validate_with,
+    cross_validate_with_outputs,
     evaluate_tree,
     summarise,
 )
+from engine.evaluate.per_node import fold_predictions
 from engine.monitor import NULL_MONITOR, Monitor
 from engine.settings import Settings
 from engine.tree import Tree
@@ -47,6 +51,7 @@ class Measured:
     folds: int = 0
     seed: int = 0
     refit: str = ""
+    predictions: np.ndarray | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -115,10 +120,12 @@ def cross_validated(
         raise ValueError("cross-validate either settings or a tree")
     share = 0.9
     if settings is not None:
-        result = cross_validate(data, settings, folds, seed, monitor.scaled(0.0, share), weka_folds)
-        refit = "options"
+        result, out = cross_validate_outputs(
+            data, settings, folds, seed, monitor.scaled(0.0, share), weka_folds
+        )
+        refit, algorithm = "options", settings.algorithm
     else:
-        result = cross_validate_with(
+        result, out = cross_validate_with_outputs(
             data,
             _structure_learner(tree),
             folds,
@@ -148,7 +155,8 @@ def cross_validated(
             weka_folds=weka_folds,
         )
     )
-    return Measured(CROSS_VALIDATION, result, zero, one, folds, seed, refit)
+    predictions = fold_predictions(data, out, algorithm)
+    return Measured(CROSS_VALIDATION, result, zero, one, folds, seed, refit, predictions)
 
 
 def few_rows_note(n_rows: float, folds: int) -> str | None:

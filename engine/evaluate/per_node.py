@@ -15,6 +15,13 @@ add up to the test set. A tree's error on a set of rows is its leaves' errors su
 row split by a missing value that is exactly the test evaluation's count of wrong predictions
 (:func:`engine.evaluate.evaluation.evaluate_tree`); a row split at a missing value counts at
 each leaf it reaches by its share there.
+
+Cross-validation's held-out rows are every row once, each with its *out-of-fold* prediction,
+made by the tree of the fold that held it out (:func:`out_of_fold`). They are routed down the
+tree trained on all the rows just as test rows are, but a node counts as wrong the rows whose
+out-of-fold prediction was wrong (regression: their squared errors), not its own prediction's:
+so the leaves' errors add up to the cross-validation's count of wrong predictions exactly,
+missing values or not. The fold trees differ from that tree; only where its rows go is its.
 """
 
 from __future__ import annotations
@@ -35,18 +42,40 @@ from engine.tree import Node, Tree
 @dataclass(frozen=True, eq=False)
 class HeldOut:
     """Rows kept out of training, to be routed down trees: ``data`` encoded like the trees'
-    schema, ``label`` what they are (``"test set iris-test.csv"``, ``"the 33% held out"``)."""
+    schema, ``label`` what they are (``"test set iris-test.csv"``, ``"the 33% held out"``).
+
+    Cross-validation's held-out rows (:func:`out_of_fold`) also carry ``predictions``: each
+    row's out-of-fold prediction (class code or value), made by the tree of the fold that held
+    it out. They belong to the one tree ``only`` refers to (the tree trained on all the rows
+    whose recipe was cross-validated): any other tree (a pruning step, a growth step) would
+    be scored by fold trees that are not its own.
+    """
 
     data: Encoded
     label: str
+    predictions: np.ndarray | None = None
+    only: weakref.ref | None = None
 
     @property
     def n(self) -> float:
         """The test rows' total weight."""
         return float(np.sum(self.data.weight))
 
+    @property
+    def cross_validated(self) -> bool:
+        """Whether these are cross-validation's held-out rows, scored out of fold."""
+        return self.predictions is not None
+
+    @property
+    def side(self) -> str:
+        """What the rows are called beside the training rows: ``test`` or ``CV held-out``."""
+        return SIDE_CV if self.cross_validated else SIDE_TEST
+
     def fits(self, tree: Tree) -> bool:
-        """Whether ``tree`` can take these rows: the same attributes, target and classes."""
+        """Whether ``tree`` can take these rows: the same attributes, target and classes (and,
+        for cross-validation's rows, the very tree they were cross-validated for)."""
+        if self.only is not None and self.only() is not tree:
+            return False
         mine, its = self.data.schema, tree.schema
         return (
             mine.target == its.target
@@ -54,6 +83,33 @@ class HeldOut:
             and [(a.name, a.kind, a.categories) for a in mine.attributes]
             == [(a.name, a.kind, a.categories) for a in its.attributes]
         )
+
+
+SIDE_TEST, SIDE_CV = "test", "CV held-out"
+
+#: What cross-validation's held-out rows on a tree are, said wherever they are shown.
+OUT_OF_FOLD_NOTE = (
+    "CV held-out rows: every row once, with its out-of-fold prediction, made by the tree of "
+    "the fold that held it out; the rows are placed on the nodes of the tree trained on all "
+    "the rows, and a node's errors are its rows whose out-of-fold prediction was wrong"
+)
+
+
+def fold_predictions(data: Encoded, outputs: np.ndarray, algorithm: str | None = None):
+    """Each row's out-of-fold prediction (class code or value) from ``outputs`` as
+    :func:`engine.evaluate.evaluation.cross_val_predict` gives them (class probabilities or
+    values; ``algorithm`` picks the class rule, as the cross-validation's count does)."""
+    if data.schema.is_regression:
+        return np.asarray(outputs, dtype=np.float64)
+    return class_codes(outputs, algorithm).astype(np.int32)
+
+
+def out_of_fold(data: Encoded, predictions: np.ndarray, tree: Tree, label: str) -> HeldOut:
+    """Cross-validation's held-out rows for ``tree``: every row of ``data`` (the rows
+    cross-validated) with its out-of-fold prediction (:func:`fold_predictions`)."""
+    if len(predictions) != data.n_rows:
+        raise ArborError("one out-of-fold prediction per row is needed")
+    return HeldOut(data, label, predictions, weakref.ref(tree))
 
 
 @dataclass(frozen=True, eq=False)
@@ -78,6 +134,8 @@ class NodeRows:
     test_dist: np.ndarray | None
     regression: bool
     test_total: float
+    #: Whether the test side holds out-of-fold predictions (cross-validation's held-out rows).
+    out_of_fold: bool = False
     #: The tree's nodes in the same order (not the tree: a cache keyed by it would keep it).
     nodes: tuple = ()
 
@@ -145,11 +203,19 @@ def _root_mean(squared: float, n: float) -> float:
     return float(np.sqrt(squared / n)) if n > 0 else float("nan")
 
 
-def node_rows(tree: Tree, test: Encoded, algorithm: str | None = None) -> NodeRows:
+def node_rows(
+    tree: Tree, test: Encoded, algorithm: str | None = None, predictions: np.ndarray | None = None
+) -> NodeRows:
     """Every node's training and test rows and errors (see the module's docstring).
 
     ``test`` is encoded like the tree's schema (:func:`engine.data.encoding.encode_like`);
     ``algorithm`` (the tree's) picks the class rule of :func:`engine.predict.class_codes`.
+
+    ``predictions`` (one per test row: class codes or values) scores each test row by its own
+    prediction instead of the node's: cross-validation's out-of-fold predictions
+    (:func:`out_of_fold`). The rows are still routed down ``tree``, so a node's test rows are
+    the rows reaching it, and its errors those rows' wrong predictions (regression: their
+    squared errors); the leaves' errors then add up to the cross-validation's.
 
     Examples
     --------
@@ -167,6 +233,8 @@ def node_rows(tree: Tree, test: Encoded, algorithm: str | None = None) -> NodeRo
     regression = tree.is_regression
     if test.schema.is_regression != regression:
         raise ArborError("the test rows and the tree do not predict the same kind of target")
+    if predictions is not None and len(predictions) != test.n_rows:
+        raise ArborError("one out-of-fold prediction per test row is needed")
     nodes = list(tree.nodes())
     n = len(nodes)
     at = {node.id: k for k, node in enumerate(nodes)}
@@ -205,9 +273,15 @@ def node_rows(tree: Tree, test: Encoded, algorithm: str | None = None) -> NodeRo
     test_n = np.zeros(n)
     test_errors = np.zeros(n)
     test_dist = None if regression else np.zeros((n, K))
+    if predictions is not None:  # each row's own error, whichever node it reaches
+        own = (test.y - predictions) ** 2 if regression else (test.y != predictions).astype(float)
     for rows, where, shares in pieces:  # a level of the tree at a time
         w = shares * weight[rows]
         test_n += np.bincount(where, weights=w, minlength=n)
+        if predictions is not None:
+            test_errors += np.bincount(where, weights=w * own[rows], minlength=n)
+            if regression:
+                continue
         if regression:
             test_errors += np.bincount(
                 where, weights=w * (test.y[rows] - predicted[where]) ** 2, minlength=n
@@ -216,7 +290,7 @@ def node_rows(tree: Tree, test: Encoded, algorithm: str | None = None) -> NodeRo
             test_dist += np.bincount(where * K + test.y[rows], weights=w, minlength=n * K).reshape(
                 n, K
             )
-    if not regression:
+    if not regression and predictions is None:
         test_errors = test_n - test_dist[np.arange(n), predicted]
     np.maximum(test_errors, 0.0, out=test_errors)  # n - right, rounded below zero
     return NodeRows(
@@ -231,6 +305,7 @@ def node_rows(tree: Tree, test: Encoded, algorithm: str | None = None) -> NodeRo
         test_dist=test_dist,
         regression=regression,
         test_total=float(weight.sum()),
+        out_of_fold=predictions is not None,
         nodes=tuple(nodes),
     )
 
@@ -321,7 +396,7 @@ def node_rows_of(tree: Tree, held: HeldOut, algorithm: str | None = None) -> Nod
         hit = _KNOWN.get(tree)
     if hit is not None and hit[0] is held and hit[1] == algorithm:
         return hit[2]
-    figures = node_rows(tree, held.data, algorithm)
+    figures = node_rows(tree, held.data, algorithm, held.predictions)
     with _KNOWN_LOCK:
         _KNOWN[tree] = (held, algorithm, figures)
     return figures

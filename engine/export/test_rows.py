@@ -3,7 +3,9 @@ side by side, for ``evaluate --per-node`` (issue 32)."""
 
 from __future__ import annotations
 
-from engine.evaluate.per_node import NodeRows
+import textwrap
+
+from engine.evaluate.per_node import OUT_OF_FOLD_NOTE, SIDE_CV, SIDE_TEST, NodeRows
 from engine.export.labels import condition, number, shown
 from engine.tree import Tree
 
@@ -17,6 +19,10 @@ def node_records(tree: Tree, figures: NodeRows) -> list[dict]:
         record["condition"] = edges.get(record["id"], "")
         record["predicted"] = float(code) if tree.is_regression else str(tree.classes[int(code)])
     return records
+
+
+def _wrapped(text: str) -> str:
+    return "\n".join(textwrap.wrap(text, 92))
 
 
 def _cell(value: float) -> str:
@@ -44,6 +50,20 @@ def per_node_text(tree: Tree, figures: NodeRows, label: str) -> str:
     """
     regression = tree.is_regression
     what = "squared error, summed" if regression else "rows it would misclassify as a leaf"
+    side = SIDE_CV if figures.out_of_fold else SIDE_TEST
+    if figures.out_of_fold:
+        what = (
+            "training: "
+            + what
+            + "; "
+            + SIDE_CV
+            + ": "
+            + (
+                "squared errors of the rows' out-of-fold predictions, summed"
+                if regression
+                else "rows whose out-of-fold prediction was wrong"
+            )
+        )
     rows = []
     for record in node_records(tree, figures):
         where = "  " * record["depth"] + (record["condition"] or "(root)")
@@ -70,8 +90,9 @@ def per_node_text(tree: Tree, figures: NodeRows, label: str) -> str:
     )
     lines = [
         f"=== Per node: training rows | {label} ===",
-        f"errors: {what}; a node's rows are its children's summed",
-        f"{'':>{node_w}}  {'':<{where_w}}{'training':>{nums[0] + nums[1]}}{'test':>{nums[2] + nums[3]}}",
+        _wrapped(f"errors: {what}; a node's rows are its children's summed"),
+        *([_wrapped(OUT_OF_FOLD_NOTE + ".")] if figures.out_of_fold else []),
+        f"{'':>{node_w}}  {'':<{where_w}}{'training':>{nums[0] + nums[1]}}{side:>{nums[2] + nums[3]}}",
         f"{'node':>{node_w}}  {'condition -> prediction':<{where_w}}"
         f"{'rows':>{nums[0]}}{'errors':>{nums[1]}}{'rows':>{nums[2]}}{'errors':>{nums[3]}}",
     ]
@@ -83,7 +104,7 @@ def per_node_text(tree: Tree, figures: NodeRows, label: str) -> str:
     lines += [
         "",
         f"leaves: training {_cell(train_total)} errors of {_cell(figures.train_total)} "
-        f"({rate(rates[0])}); test {_cell(test_total)} errors of {_cell(figures.test_total)} "
+        f"({rate(rates[0])}); {side} {_cell(test_total)} errors of {_cell(figures.test_total)} "
         f"({rate(rates[1])})",
     ]
     return "\n".join(lines)

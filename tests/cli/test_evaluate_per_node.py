@@ -135,17 +135,76 @@ def test_regression_per_node_gives_squared_errors(capsys):
 @pytest.mark.parametrize(
     "argv",
     [
-        ["evaluate", "--sample", "weather", "--per-node"],
-        ["evaluate", "--sample", "weather", "--folds", "5", "--per-node"],
         ["evaluate", "--sample", "weather", "--split", "60", "--per-node", "--engine", "dask"],
+        ["evaluate", "--sample", "weather", "--per-node", "--engine", "dask"],
     ],
 )
-def test_per_node_without_one_tree_is_refused_in_one_line(capsys, argv):
+def test_per_node_on_dask_is_refused_in_one_line(capsys, argv):
     code, out, err = run(capsys, *argv)
     assert code == 2 and out == ""
-    assert len(err.strip().splitlines()) == 1 and "--per-node" in err
-    if "--engine" not in argv:
-        assert "use --test FILE or --split PCT" in err
+    assert len(err.strip().splitlines()) == 1 and "--per-node" in err and "dask" in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "classes"),
+    [
+        (["--sample", "iris", "--folds", "5"], 3),
+        (["--sample", "weather", "--algorithm", "id3", "--weka-folds"], 2),
+        (["--sample", "contact-lenses", "--algorithm", "cart"], 3),
+    ],
+)
+def test_per_node_without_a_test_file_places_cvs_held_out_rows(capsys, argv, classes):
+    result = run_json(capsys, "evaluate", *argv, "--per-node")
+    nodes, totals = result["per_node"], result["per_node_totals"]
+    rows = result["n"]
+    # Every row is held out once: the tree trained on all of them holds them on both sides.
+    _check_adds_up(nodes, rows, rows)
+    assert result["per_node_test_rows"] == "cross-validation out-of-fold"
+    assert "out-of-fold prediction" in result["per_node_note"]
+    # The leaves' errors are the cross-validation's wrong predictions, exactly.
+    wrong = rows - sum(result["confusion_matrix"][k][k] for k in range(classes))
+    assert totals["test_errors"] == pytest.approx(wrong, abs=1e-9)
+    assert sum(n["test_errors"] for n in nodes if n["leaf"]) == pytest.approx(wrong, abs=1e-9)
+    assert totals["test_error"] == pytest.approx(1 - result["accuracy"])
+    # Keeping the predictions changes nothing of the cross-validation's own figures.
+    plain = run_json(capsys, "evaluate", *argv)
+    assert {k: v for k, v in result.items() if not k.startswith("per_node")} == plain
+
+
+def test_per_node_cv_text_says_the_rows_are_out_of_fold(capsys):
+    code, out, _ = run(capsys, "evaluate", "--sample", "weather", "--per-node")
+    assert code == 0
+    assert "=== Per node: training rows | 10-fold cross-validation: held-out rows ===" in out
+    assert "out-of-fold prediction, made by the tree of the" in out
+    header = next(line for line in out.splitlines() if line.strip().startswith("training"))
+    assert header.split() == ["training", "CV", "held-out"]
+    assert "leaves: training 0 errors of 14 (0.00% wrong); CV held-out" in out
+
+
+def test_regression_per_node_cv_gives_the_cvs_squared_errors(capsys):
+    result = run_json(
+        capsys,
+        "evaluate",
+        "--sample",
+        "iris",
+        "--target",
+        "petallength",
+        "--ignore",
+        "class",
+        "--task",
+        "regression",
+        "--algorithm",
+        "cart",
+        "--max-depth",
+        "3",
+        "--folds",
+        "5",
+        "--per-node",
+    )
+    nodes, totals = result["per_node"], result["per_node_totals"]
+    _check_adds_up(nodes, 150, 150)
+    assert totals["test_errors"] == pytest.approx(result["rmse"] ** 2 * 150)
+    assert totals["test_error"] == pytest.approx(result["rmse"])
 
 
 def test_the_test_label_asks_for_test_rows_in_one_line(capsys, tmp_path):

@@ -10,6 +10,7 @@ import pytest
 
 from engine.data.encoding import encode, subset
 from engine.data.samples import load_sample
+from engine.errors import ArborError
 from engine.evaluate.evaluation import evaluate_tree, holdout_rows
 from engine.evaluate.per_node import (
     HeldOut,
@@ -180,3 +181,79 @@ def test_leaves_get_the_rows_and_shares_prediction_sends_them(sample, algorithm,
             assert figures.test_n[at[node.id]] == pytest.approx(shares.sum(), abs=1e-12)
             by_class = np.bincount(test.y[rows], weights=shares, minlength=len(tree.classes))
             assert figures.test_dist[at[node.id]] == pytest.approx(by_class, abs=1e-12)
+
+
+# ---------------------------------------------------------------- cross-validation's held-out rows
+CV_CASES = [
+    ("weather", "id3", "classification"),
+    ("iris", "c45", "classification"),
+    ("contact-lenses", "cart", "classification"),
+    ("iris petallength", "cart", "regression"),
+]
+
+
+def _cross_validated(sample: str, algorithm: str, task: str, missing: bool):
+    from engine.evaluate.figures import cross_validated
+
+    table = _regression_table() if task == "regression" else load_sample(sample)
+    data = encode(table, task)
+    if missing:
+        data = _with_missing(data, 0.15, seed=7)
+    small = {"max_depth": 4, "prune": "none"} if task == "regression" else {}
+    settings = resolve(algorithm=algorithm, task=task, **small)
+    measured = cross_validated(data, 5, 1, settings=settings)
+    return data, settings, measured
+
+
+@pytest.mark.parametrize(("sample", "algorithm", "task"), CV_CASES)
+@pytest.mark.parametrize("missing", [False, True])
+def test_cv_held_out_rows_add_up_to_the_cross_validations_errors(sample, algorithm, task, missing):
+    from engine.evaluate.evaluation import cross_validate
+    from engine.evaluate.per_node import out_of_fold
+
+    data, settings, measured = _cross_validated(sample, algorithm, task, missing)
+    ev = measured.tree
+    # The figures are the cross-validation's, unchanged by keeping its predictions.
+    again = cross_validate(data, settings, 5, 1)
+    assert ev.as_dict() == again.as_dict()
+    tree = fit_tree(data, settings)
+    held = out_of_fold(data, measured.predictions, tree, "5-fold CV")
+    figures = node_rows_of(tree, held, algorithm)
+    assert figures.out_of_fold and held.cross_validated and held.side == "CV held-out"
+    # Every row is held out once: the root has them all, the leaves share them out.
+    assert figures.test_n[0] == pytest.approx(data.n_rows)
+    assert figures.test_n[figures.leaf].sum() == pytest.approx(data.n_rows)
+    _children_add_up(tree, figures, "test_n")
+    _children_add_up(tree, figures, "test_errors")
+    if task == "regression":
+        assert figures.leaf_sums()[1] == pytest.approx(ev.rmse**2 * ev.n)
+        assert figures.error_rates()[1] == pytest.approx(ev.rmse)
+    else:
+        wrong = ev.n - np.trace(ev.confusion)
+        assert figures.leaf_sums()[1] == pytest.approx(wrong, abs=1e-9)
+        assert figures.test_errors[0] == pytest.approx(wrong, abs=1e-9)
+        assert figures.error_rates()[1] == pytest.approx(1 - ev.accuracy)
+        assert np.allclose(figures.test_dist.sum(axis=1), figures.test_n)
+    # The training side is the tree's own, as for a test file.
+    assert figures.train_n[0] == pytest.approx(data.n_rows)
+
+
+def test_a_cv_node_counts_its_rows_wrong_predictions_not_its_own():
+    from engine.evaluate.per_node import out_of_fold
+
+    data, settings, measured = _cross_validated("weather", "id3", "classification", False)
+    tree = fit_tree(data, settings)
+    figures = node_rows(tree, data, "id3", measured.predictions)
+    wrong = (measured.predictions != data.y).astype(float)
+    root_wrong = float(wrong.sum())
+    assert figures.test_errors[0] == root_wrong  # not the root's 5 as a leaf
+    for node in tree.nodes():  # no missing values: each row reaches one node per level
+        k = figures.position[node.id]
+        assert figures.test_errors[k] <= figures.test_n[k]
+    # The rows belong to the one tree cross-validated: another tree of the same schema has none.
+    held = out_of_fold(data, measured.predictions, tree, "cv")
+    other = fit_tree(data, resolve(algorithm="id3", max_depth=1))
+    assert held.fits(tree) and not held.fits(other)
+    assert node_rows_of(other, held, "id3") is None
+    with pytest.raises(ArborError):
+        out_of_fold(data, measured.predictions[:-1], tree, "cv")
