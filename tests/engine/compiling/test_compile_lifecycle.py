@@ -546,7 +546,11 @@ def test_progress_is_told_with_the_time_left_at_this_machines_rate(monkeypatch):
 
 
 @needs_numba
+@pytest.mark.slow
 def test_compile_says_why_it_failed_and_tries_again_when_asked(tmp_path):
+    """Slow (4 s of CPU: two commands and the compiling child, each its own process), and
+    only real commands show what they print: run with -m slow. That a failure is kept until
+    what drives the compilation changes is checked quickly, in this process, below."""
     env = _env(tmp_path)
     folder = _folder(tmp_path)
     cache.mark_failed(folder, "Traceback ...\nLoweringError: something numba could not do")
