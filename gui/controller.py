@@ -123,6 +123,7 @@ class Controller(QObject):
         Test rows on the tree (issue 32): rows kept out of training (a test file's), routed
         down every tree shown so that each node has its training and test rows and errors
         side by side (``test_figures``). Kept until another table is opened or they are dropped.
+        Cross-validation's held-out rows (``show_cv_rows``) fit only the tree cross-validated.
     queued : tuple[TrainRequest, ...]
         Trainings asked for while one was running, started one by one when the window is free
         (each with the options chosen when it was queued, on the table as it is when it starts).
@@ -141,6 +142,8 @@ class Controller(QObject):
     on screen; drop_tree(); growth_source() -> (data, settings) for stepping;
     select_node(node_id); rows_reaching(node_id); nodes_reached(rows); predict_row(row);
     set_held_out(held) / drop_held_out(); test_figures(tree=None) -> NodeRows | None;
+    show_cv_rows() -> bool puts the tree's cross-validation's held-out rows on it
+    (cv_rows_available() says whether there are some to put);
     say(text); fail(message, details=""); new_table().
     Runs: select_run(number); add_evaluation(number, evaluation); remove_run(number);
     load_runs(log); show_run(number) -> Job | None puts a run's tree on screen (grown again
@@ -725,7 +728,35 @@ class Controller(QObject):
         if tree is self.tree:
             self.figures = figures
             self.figures_changed.emit(figures)
-            self.say(f"Cross-validated the tree on screen: {cv.folds} folds")
+            said = f"Cross-validated the tree on screen: {cv.folds} folds"
+            # Asked for by hand: its held-out rows go on the tree, unless a test file's are there.
+            if (self.held_out is None or self.held_out.cross_validated) and self.show_cv_rows():
+                said += "; its held-out rows are on the tree (out-of-fold predictions)"
+            self.say(said)
+
+    def cv_rows_available(self) -> bool:
+        """Whether the tree on screen has cross-validated figures whose held-out rows could go
+        on it (and they are not there yet)."""
+        cv = self.figures.cv if self.figures is not None else None
+        if cv is None or cv.predictions is None or self.tree is None or self.data is None:
+            return False
+        held = self.held_out
+        return not (held is not None and held.cross_validated and held.fits(self.tree))
+
+    def show_cv_rows(self) -> bool:
+        """Put the cross-validation's held-out rows of the tree on screen on it (issue 32):
+        every row once, scored by its out-of-fold prediction (the tree of the fold that held it
+        out), placed on the nodes of this tree. False when it has no cross-validation."""
+        if not self.cv_rows_available():
+            return False
+        from engine.evaluate.per_node import out_of_fold
+
+        cv = self.figures.cv
+        if len(cv.predictions) != self.data.n_rows:
+            return False  # rows of another table (a project's figures)
+        label = f"{cv.folds}-fold cross-validation's held-out rows, out of fold"
+        self.set_held_out(out_of_fold(self.data, cv.predictions, self.tree, label))
+        return True
 
     def drop_tree(self) -> None:
         """Forget the tree, the training and its rows (a new table, a new blank table)."""

@@ -95,6 +95,13 @@ OUT_OF_FOLD_NOTE = (
 )
 
 
+#: Why no test curve is drawn for cross-validation's held-out rows as a tree changes.
+NO_CV_CURVE = (
+    "CV held-out rows are not drawn here: their predictions are the fold trees', which do "
+    "not change as this tree grows or is pruned (the nodes and the inspector show them)"
+)
+
+
 def fold_predictions(data: Encoded, outputs: np.ndarray, algorithm: str | None = None):
     """Each row's out-of-fold prediction (class code or value) from ``outputs`` as
     :func:`engine.evaluate.evaluation.cross_val_predict` gives them (class probabilities or

@@ -5,7 +5,8 @@ Drawing-free, so the canvas, the image export and the tests read the same words:
 leaf; ``(4.0)`` with none); class counts ``yes 15 · no 1``; percentages
 ``yes 94% · no 6%``; or counts and percentages together ``yes 15 (94%)``; and with test rows
 on the tree (issue 32) the node's training and test rows and errors, ``train 9 · 2 wrong``
-over ``test 5 · 1 wrong``.
+over ``test 5 · 1 wrong`` (cross-validation's held-out rows: ``CV held-out 14 · 3 wrong``,
+the rows reaching the node whose out-of-fold prediction was wrong).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine.errors import ArborError
-from engine.evaluate.per_node import HeldOut, known_node_rows
+from engine.evaluate.per_node import SIDE_CV, SIDE_TEST, HeldOut, known_node_rows
 from engine.export.labels import number, shown
 from engine.tree import Node, Tree
 
@@ -53,7 +54,8 @@ class NodeLabels:
         if "test" in chosen:
             raise ArborError(
                 "node label 'test' needs test rows on the tree: the window shows them once a "
-                "tree is evaluated on a test file; evaluate --test FILE --per-node prints them"
+                "tree is evaluated on a test file or cross-validated; evaluate --per-node "
+                "prints them"
             )
         return cls(**{name: name in chosen for name in cls.NAMES})
 
@@ -88,9 +90,10 @@ def test_lines(tree: Tree, node: Node, figures) -> list[str]:
     if k is None:
         return []
     out = []
+    held_out = SIDE_CV if figures.out_of_fold else SIDE_TEST
     for side, n, errors in (
         ("train", figures.train_n[k], figures.train_errors[k]),
-        ("test", figures.test_n[k], figures.test_errors[k]),
+        (held_out, figures.test_n[k], figures.test_errors[k]),
     ):
         rows = number(round(float(n), 1))
         if tree.is_regression:

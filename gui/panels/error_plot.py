@@ -47,6 +47,7 @@ class ErrorPlot(QWidget):
         self.test: np.ndarray | None = None
         self.measure = "error rate"
         self.test_label = ""
+        self.absent = ""
         self.marked = -1
         self.lines: dict[str, object] = {}
 
@@ -69,9 +70,12 @@ class ErrorPlot(QWidget):
         measure: str = "error rate",
         test_label: str = "",
         marked: int = -1,
+        absent: str = "",
     ) -> None:
         """Draw ``train`` (and ``test``) against ``x``; ``marked``: the index of the step on
-        screen (-1: the last)."""
+        screen (-1: the last); ``absent``: why there is no test curve, when there are rows
+        that cannot make one (cross-validation's)."""
+        self.absent = absent
         self.x = np.asarray(x, dtype=float)
         self.train = np.asarray(train, dtype=float)
         self.test = None if test is None else np.asarray(test, dtype=float)
@@ -144,7 +148,9 @@ class ErrorPlot(QWidget):
             )
         else:
             parts.append(
-                "<span style='color:#6B7280'>test rows: evaluate a run on a test file "
+                f"<span style='color:#6B7280'>{escape(self.absent)}</span>"
+                if self.absent
+                else "<span style='color:#6B7280'>test rows: evaluate a run on a test file "
                 "(Model menu) to draw their error too</span>"
             )
         return " &nbsp; ".join(parts) + (

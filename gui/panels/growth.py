@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.errors import ArborError
+from engine.evaluate.per_node import NO_CV_CURVE
 from engine.export.labels import attribute_name, condition, number
 from engine.growth import StableIds, grow, grow_steps, with_stable_ids
 from engine.tree import THRESHOLD, Tree
@@ -326,8 +327,11 @@ class GrowthPanel(QWidget):
         run_aside(job)
 
     def _usable_held(self, tree: Tree):
+        """The test rows to count on a step's tree; never cross-validation's (their
+        predictions are the fold trees', whatever step this tree is at)."""
         held = self._held()
-        return held if held is not None and held.fits(tree) else None
+        usable = held is not None and not held.cross_validated and held.fits(tree)
+        return held if usable else None
 
     def _recount(self) -> None:
         """Test rows came or went: every step's errors again."""
@@ -348,6 +352,7 @@ class GrowthPanel(QWidget):
             errors[:, 1] if held is not None else None,
             "RMSE" if self._grown[-1][1].is_regression else "error rate",
             held.label if held is not None else "",
+            absent=NO_CV_CURVE if self._held() is not None and self._held().cross_validated else "",
         )
 
     def _collapse_words(self) -> str:

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from engine.evaluate.per_node import NO_CV_CURVE
 from engine.prune.cost_complexity import cost_complexity_path, prune_to_step
 from engine.prune.record import COLLAPSED, IS_LEAF, KEPT, PRUNED, RAISED, RECORD_LIMIT, node_at
 from gui.panels.cards import Card
@@ -32,6 +33,13 @@ from gui.panels.error_plot import ErrorPlot
 from gui.panels.lazy_plot import LazyPlot
 from gui.panels.pruning_text import decision_html
 from gui.wheel_guard import PlotInPanel
+
+#: Said under the path instead of a test curve when cross-validation's rows are on the tree.
+NO_CV_PATH = (
+    "Cross-validation's held-out rows are on the tree, but no test curve is drawn along the "
+    "path: their predictions are the fold trees', which pruning this tree does not change. "
+    "Cross-validate alpha gives the cross-validated error of every step."
+)
 
 INTROS = {
     "pessimistic": (
@@ -156,6 +164,10 @@ class PruningPanel(QWidget):
         self.cv_button.clicked.connect(self.cv_requested.emit)
         self.info = QLabel("Train a CART tree to see its pruning path.")
         self.info.setWordWrap(True)
+        self.test_note = QLabel(NO_CV_PATH)
+        self.test_note.setWordWrap(True)
+        self.test_note.setStyleSheet("color: #6B7280")
+        self.test_note.hide()
         self._choice = None
         page = QWidget()
         row = QHBoxLayout()
@@ -169,6 +181,7 @@ class PruningPanel(QWidget):
         layout.addWidget(self.slider)
         layout.addWidget(self.cv_button)
         layout.addWidget(self.info)
+        layout.addWidget(self.test_note)
         return page
 
     @property
@@ -347,8 +360,8 @@ class PruningPanel(QWidget):
         """The test rows' error at every step of the path (regression: their mean squared
         error, beside the leaves' impurity), or None without test rows that fit the tree."""
         held, full, path = self.held, self.full, self.path
-        if held is None or full is None or not held.fits(full):
-            return None
+        if held is None or full is None or held.cross_validated or not held.fits(full):
+            return None  # cross-validation's rows: the fold trees' predictions, not the path's
         known = self._path_errors
         if known is not None and known[0] is full and known[1] is held:
             return known[2]
@@ -378,6 +391,7 @@ class PruningPanel(QWidget):
         """Test rows (an ``engine.evaluate.per_node.HeldOut``) to draw along the path and the
         walk-through, or None."""
         self.held = held
+        self.test_note.setVisible(held is not None and held.cross_validated)
         if self.full is not None:
             self._redraw()
         if self.record is not None:
@@ -578,7 +592,9 @@ class PruningPanel(QWidget):
 
         record, pruned, walk, algorithm = self.record, self.pruned_tree, self.walk, self.algorithm
         positions = self._walk_states()
-        held = self.held if self.held is not None and self.held.fits(pruned) else None
+        held = self.held
+        cv = held is not None and held.cross_validated  # the fold trees': no curve of this walk
+        held = held if held is not None and not cv and held.fits(pruned) else None
         rows = held.data if held is not None else without_rows(pruned.schema)
 
         def count(_monitor=None):
@@ -601,6 +617,7 @@ class PruningPanel(QWidget):
                 curve.test if held is not None else None,
                 curve.measure,
                 held.label if held is not None else "",
+                absent=NO_CV_CURVE if cv else "",
             )
             self._mark_walk()
 

@@ -144,13 +144,28 @@ class ResultsPanel(QWidget):
             "with 0-R and 1-R on the same folds (folds and seed from the Algorithm panel)"
         )
         self.cv_button.hide()
+        self.cv_rows_button = QPushButton("Show the held-out rows on the tree")
+        self.cv_rows_button.setToolTip(
+            "Put cross-validation's held-out rows on the nodes, beside the training rows: "
+            "every row once, scored by its out-of-fold prediction (made by the tree of the "
+            "fold that held it out), placed on the nodes of this tree, grown on all the rows. "
+            "The fold trees are not this tree: the nodes show where their mistakes land on it"
+        )
+        self.cv_rows_button.hide()
         self.notes = QLabel()
         self.notes.setWordWrap(True)
         self.confusion = ConfusionView()
         self.confusion.table.setMinimumHeight(120)
         self.confusion.hide()
         layout = QVBoxLayout(self)
-        for widget in (self.header, self.stale, self.summary, self.cv_button, self.notes):
+        for widget in (
+            self.header,
+            self.stale,
+            self.summary,
+            self.cv_button,
+            self.cv_rows_button,
+            self.notes,
+        ):
             layout.addWidget(widget)
         layout.addWidget(self.confusion, 1)
         layout.addStretch(0)
@@ -161,6 +176,8 @@ class ResultsPanel(QWidget):
         controller.figures_changed.connect(lambda *_: self.refresh())
         controller.stale_changed.connect(lambda *_: self.refresh())
         self.cv_button.clicked.connect(controller.cross_validate_tree)
+        self.cv_rows_button.clicked.connect(controller.show_cv_rows)
+        controller.held_out_changed.connect(lambda *_: self._show_cv_rows_button())
 
     def refresh(self) -> None:
         c = self._controller
@@ -181,6 +198,7 @@ class ResultsPanel(QWidget):
                 "<p>No figures: the rows this tree was made from are not at hand.</p>"
             )
             self.cv_button.hide()
+            self.cv_rows_button.hide()
             self.notes.setText("")
             self.confusion.hide()
             return
@@ -192,6 +210,7 @@ class ResultsPanel(QWidget):
         self.summary.setEnabled(not c.stale)  # greyed while out of date
         self.cv_button.setVisible(figures.cv is None)
         self.cv_button.setText(f"Cross-validate this tree ({c.options.cv_folds or 10} folds)")
+        self._show_cv_rows_button()
         self.notes.setText(notes_html(figures, figures.training.tree.n))
         shown = figures.cv if figures.cv is not None else figures.training
         if shown.tree.classes is None:
@@ -206,9 +225,15 @@ class ResultsPanel(QWidget):
         )
         self.confusion.show()
 
+    def _show_cv_rows_button(self) -> None:
+        """Offered while the tree on screen is cross-validated and its held-out rows are not on
+        it (a training's own cross-validation puts none there unasked)."""
+        c = self._controller
+        self.cv_rows_button.setVisible(c is not None and c.cv_rows_available())
+
     def clear(self) -> None:
         self.header.setText(EMPTY)
-        for widget in (self.stale, self.cv_button, self.confusion):
+        for widget in (self.stale, self.cv_button, self.cv_rows_button, self.confusion):
             widget.hide()
         self.summary.setText("")
         self.notes.setText("")

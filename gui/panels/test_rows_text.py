@@ -7,6 +7,7 @@ from html import escape
 
 import numpy as np
 
+from engine.evaluate.per_node import SIDE_CV, SIDE_TEST
 from engine.export.labels import number
 
 MUTED = "#8A94A3"
@@ -28,7 +29,9 @@ def test_rows_html(tree, node_id: int, figures, label: str) -> str:
         return ""
     train_n, test_n = figures.train_n[k], figures.test_n[k]
     train_err, test_err = figures.train_errors[k], figures.test_errors[k]
-    head = "<tr><th align=left></th><th align=right>training</th><th align=right>test</th></tr>"
+    cv = figures.out_of_fold
+    side = SIDE_CV if cv else SIDE_TEST
+    head = f"<tr><th align=left></th><th align=right>training</th><th align=right>{side}</th></tr>"
     rows = [
         f"<tr><td>rows</td><td align=right>{_count(train_n)}</td>"
         f"<td align=right>{_count(test_n)}</td></tr>"
@@ -43,6 +46,11 @@ def test_rows_html(tree, node_id: int, figures, label: str) -> str:
             f"<td align=right>{rmse[1]}</td></tr>"
         )
         note = "RMSE: the rows' root mean squared difference from the node's mean."
+        if cv:
+            note = (
+                "RMSE: training, the rows' root mean squared difference from the node's mean; "
+                "CV held-out, that of the rows' out-of-fold predictions."
+            )
     else:
         rows.append(
             f"<tr><td>wrong as a leaf</td><td align=right>{_wrong(train_err, train_n)}</td>"
@@ -58,9 +66,21 @@ def test_rows_html(tree, node_id: int, figures, label: str) -> str:
             )
         predicted = tree.classes[int(figures.predicted[k])]
         note = f"Wrong: rows whose class is not {escape(predicted)}, what the node predicts."
-    total = f"the tree: training {_tree_error(figures, 0)}, test {_tree_error(figures, 1)}"
+        if cv:
+            note = (
+                f"Wrong: training, rows whose class is not {escape(predicted)}, what the node "
+                "predicts; CV held-out, rows whose out-of-fold prediction was wrong."
+            )
+    total = f"the tree: training {_tree_error(figures, 0)}, {side} {_tree_error(figures, 1)}"
+    if cv:
+        note += (
+            " Out-of-fold: each row predicted by the tree of the cross-validation fold that "
+            "held it out, not by this tree; the rows are placed on the nodes of this tree, "
+            "grown on all the rows."
+        )
+    title = "Training and CV held-out rows" if cv else "Training and test rows"
     return (
-        f"<p><b>Training and test rows</b> <span style='color:{MUTED}'>"
+        f"<p><b>{title}</b> <span style='color:{MUTED}'>"
         f"({escape(label)})</span></p>"
         f"<table cellspacing=3>{head}{''.join(rows)}</table>"
         f"<p style='color:{MUTED}'><small>{note} Rows missing the split attribute go down "

@@ -210,3 +210,93 @@ def test_big_test_sets_are_counted_on_a_worker_with_the_same_numbers(
     qtbot.waitUntil(lambda: not np.isnan(growth.errors.test).any(), timeout=60000)
     steps = [t for _, t in growth._grown]
     assert list(growth.errors.test) == pytest.approx(list(error_curve(steps, test, "cart").test))
+
+
+# ---------------------------------------------------------------- cross-validation's held-out rows
+def _cv_rows_expected(window, folds: int, algorithm: str):
+    """The engine's figures for the window's tree: its cross-validation's out-of-fold rows."""
+    from engine.evaluate.evaluation import cross_validate_outputs
+    from engine.evaluate.per_node import fold_predictions
+
+    c = window.controller
+    ev, out = cross_validate_outputs(c.data, c.settings, folds, 1)
+    predictions = fold_predictions(c.data, out, algorithm)
+    return ev, node_rows(c.tree, c.data, algorithm, predictions)
+
+
+def test_cross_validations_held_out_rows_go_on_the_tree_when_asked(qtbot, window):
+    c = window.controller
+    c.set_options({"algorithm": "id3"}, 5, 1)
+    with qtbot.waitSignal(c.runs_changed, timeout=60000):
+        job = c.train()
+    qtbot.waitUntil(lambda: job.done, timeout=60000)
+    qtbot.wait(20)
+    # A training's own cross-validation puts nothing on the tree unasked: a button offers it.
+    assert c.held_out is None
+    button = window.results.cv_rows_button
+    assert button.isVisibleTo(window.results) and "out-of-fold" in button.toolTip()
+    button.click()
+    held = c.held_out
+    assert held.cross_validated and "cross-validation" in held.label
+    assert not button.isVisibleTo(window.results)
+    ev, expected = _cv_rows_expected(window, 5, "id3")
+    figures = c.test_figures()
+    assert figures.out_of_fold
+    assert figures.test_n.tolist() == expected.test_n.tolist()
+    assert figures.test_errors.tolist() == expected.test_errors.tolist()
+    # Every row once; the leaves' errors are the cross-validation's wrong predictions.
+    wrong = ev.n - np.trace(ev.confusion)
+    assert figures.test_n[0] == 14 and figures.test_n[figures.leaf].sum() == 14
+    assert (
+        figures.leaf_sums()[1]
+        == wrong
+        == c.figures.cv.tree.n - np.trace(c.figures.cv.tree.confusion)
+    )
+    # The nodes and the inspector say which rows these are.
+    assert window.act["label_test"].isChecked()
+    root_lines = window.canvas.tree_scene().items_by_id[0].lines
+    assert f"CV held-out 14 · {figures.test_errors[0]:g} wrong" in root_lines
+    assert "train 14 · 5 wrong" in root_lines
+    c.select_node(0)
+    text = window.inspector.text()
+    assert "Training and CV held-out rows" in text and "out-of-fold prediction" in text
+    assert "<th align=right>CV held-out</th>" in text
+    assert f"<td align=right>{figures.test_errors[0]:g} (" in text
+    # The growth steps draw no test curve for them, and say why.
+    growth = window.growth
+    growth.start_over()
+    growth.step()
+    assert growth.errors.test is None
+    assert "fold trees" in growth.errors.legend.text()
+    # A step's tree does not take them (the fold trees were the trained tree's recipe's).
+    assert c.tree is not held.only() and c.test_figures() is None
+    assert not any(line.startswith("CV held-out") for line in _root_lines(window))
+
+
+def _root_lines(window):
+    return window.canvas.tree_scene().items_by_id[0].lines
+
+
+def test_cross_validating_a_tree_by_hand_puts_its_rows_on_it(qtbot, window):
+    c = window.controller
+    c.set_options({"algorithm": "cart"}, 0, 1)
+    with qtbot.waitSignal(c.runs_changed, timeout=60000):
+        job = c.train()
+    qtbot.waitUntil(lambda: job.done, timeout=60000)
+    assert c.figures.cv is None
+    with qtbot.waitSignal(c.held_out_changed, timeout=60000):
+        c.cross_validate_tree()
+    assert c.held_out.cross_validated
+    ev, expected = _cv_rows_expected(window, 10, "cart")
+    assert f"CV held-out 14 · {expected.test_errors[0]:g} wrong" in _root_lines(window)
+    figures = c.test_figures()
+    assert figures.test_errors.tolist() == pytest.approx(expected.test_errors.tolist())
+    assert figures.leaf_sums()[1] == pytest.approx(ev.n - np.trace(ev.confusion))
+    assert figures.test_n[figures.leaf].sum() == pytest.approx(14)
+    # No test curve along CART's pruning path: the fold trees differ; the panel says so.
+    pruning = window.pruning
+    assert pruning._path_test() is None
+    assert pruning.test_note.isVisibleTo(pruning) or not pruning.isVisible()
+    assert not pruning.test_note.isHidden() and "fold trees" in pruning.test_note.text()
+    names = [label.text for _, label in pruning.legend.items] if pruning.figure.built else []
+    assert "test error" not in names
