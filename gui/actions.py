@@ -386,7 +386,9 @@ ACTIONS = (
         lambda w: w.set_node_labels(),
         ("Ctrl+Shift+T",),
         "Nodes show their training and test rows and the errors they make on each as a leaf, "
-        "once a tree is evaluated on a test file (Model > Evaluate on a test file)",
+        "once a tree is evaluated on a test file (Model > Evaluate on a test file); or "
+        "cross-validation's held-out rows (Results: Show the held-out rows on the tree), "
+        "each scored by its out-of-fold prediction",
         checkable=True,
     ),
     Spec(

@@ -42,7 +42,7 @@ def test_rows_html(tree, node_id: int, figures, label: str) -> str:
             for e, n in ((train_err, train_n), (test_err, test_n))
         ]
         rows.append(
-            f"<tr><td>RMSE as a leaf</td><td align=right>{rmse[0]}</td>"
+            f"<tr><td>{'RMSE' if cv else 'RMSE as a leaf'}</td><td align=right>{rmse[0]}</td>"
             f"<td align=right>{rmse[1]}</td></tr>"
         )
         note = "RMSE: the rows' root mean squared difference from the node's mean."
@@ -53,7 +53,7 @@ def test_rows_html(tree, node_id: int, figures, label: str) -> str:
             )
     else:
         rows.append(
-            f"<tr><td>wrong as a leaf</td><td align=right>{_wrong(train_err, train_n)}</td>"
+            f"<tr><td>{'wrong' if cv else 'wrong as a leaf'}</td><td align=right>{_wrong(train_err, train_n)}</td>"
             f"<td align=right>{_wrong(test_err, test_n)}</td></tr>"
         )
         node = tree.node(node_id)
