@@ -434,7 +434,11 @@ def test_the_compiling_child_never_outlives_its_parent(tmp_path, how):
 
 
 @needs_numba
+@pytest.mark.slow
 def test_one_compilation_at_a_time_and_a_second_child_joins_the_first(tmp_path):
+    """Slow (3 s of CPU: two compiling children, each its own process), and only processes
+    show how they share a lock: run with -m slow. (A child that compiles and marks the
+    folder complete is in the quick run: the too-big fit below.)"""
     env = _env(tmp_path)
     folder = _folder(tmp_path)
     ran = tmp_path / "ran"
