@@ -161,6 +161,17 @@ State = namedtuple(
     ],
 )
 
+#: What a numeric attribute's cut search at a node goes by, besides its entries and the
+#: ``Work`` arrays (the known values' statistics in ``Work.total``): the rule (``K`` classes,
+#: 0 for regression; the impurity ``code``; ``binary``, CART's two-way cuts; ``whole``,
+#: weights that are whole counts with no missing values), the known values' impurity,
+#: their share of the node's weight and their weight, the least weight of a side
+#: (``msl``) and C4.5's minimum split (``min_split``).
+Cut = namedtuple(
+    "Cut",
+    ["K", "code", "binary", "whole", "imp_parent", "known_frac", "known_w", "msl", "min_split"],
+)
+
 #: Per-attribute results of a node's split search.
 Candidates = namedtuple(
     "Candidates",

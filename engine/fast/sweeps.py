@@ -38,6 +38,7 @@ from engine.fast.kernels import (
     ratio,
     size_of,
 )
+from engine.fast.layout import Cut
 from engine.learn.rules import EXHAUSTIVE_SUBSET_LIMIT
 from engine.learn.tolerances import CHOICE_EPS, WEKA_EPS
 
@@ -269,35 +270,11 @@ _sweep_any = _sweep_sorted_for()
 
 
 @njit(cache=True, linked=True)
-def sweep_sorted(
-    col,
-    unit,
-    weight_of,
-    cls,
-    target,
-    seg,
-    lo,
-    n,
-    K,
-    code,
-    binary,
-    whole,
-    total,
-    imp_parent,
-    known_frac,
-    known_w,
-    msl,
-    min_split,
-    left,
-    right,
-    best_left,
-    tmp,
-    gains,
-    cuts,
-    flog,
-):
-    """The sweep of :func:`_sweep_sorted_for` for these arguments: a copy for the common
-    cases, the general one otherwise."""
+def sweep_sorted(col, unit, weight_of, cls, target, seg, lo, n, cut, work, flog):
+    """The sweep of :func:`_sweep_sorted_for` for ``cut``'s rule: a copy for the common
+    cases, the general one otherwise. The copies take the numbers and arrays one by one:
+    read from ``cut`` and ``work`` inside a copy, the sweep ran at half speed."""
+    K, code, binary = cut.K, cut.code, cut.binary
     args = (
         col,
         unit,
@@ -310,19 +287,19 @@ def sweep_sorted(
         K,
         code,
         binary,
-        whole,
-        total,
-        imp_parent,
-        known_frac,
-        known_w,
-        msl,
-        min_split,
-        left,
-        right,
-        best_left,
-        tmp,
-        gains,
-        cuts,
+        cut.whole,
+        work.total,
+        cut.imp_parent,
+        cut.known_frac,
+        cut.known_w,
+        cut.msl,
+        cut.min_split,
+        work.left,
+        work.right,
+        work.best_left,
+        work.tmp,
+        work.gains,
+        work.cuts,
         flog,
     )
     if binary and code == GINI and K == 2:
@@ -343,7 +320,37 @@ def sweep_sorted(
 
 
 @njit(cache=True, linked=True)
-def sweep_items(
+def sweep_items(item_bin, item_stats, L, lo, hi, cut, work, flog):
+    """:func:`_sweep_sorted_for` over items: non-empty bins or distinct values (cuts between
+    consecutive items), by ``cut``. A node has at most a few hundred, against thousands of
+    entries, so one general copy serves every class count and impurity."""
+    return _sweep_items(
+        item_bin,
+        item_stats,
+        L,
+        lo,
+        hi,
+        cut.K,
+        cut.code,
+        cut.binary,
+        work.total,
+        cut.imp_parent,
+        cut.known_frac,
+        cut.known_w,
+        cut.msl,
+        cut.min_split,
+        work.left,
+        work.right,
+        work.best_left,
+        work.tmp,
+        work.gains,
+        work.cuts,
+        flog,
+    )
+
+
+@njit(cache=True, linked=True)
+def _sweep_items(
     item_bin,
     item_stats,
     L,
@@ -366,9 +373,7 @@ def sweep_items(
     cuts,
     flog,
 ):
-    """:func:`_sweep_sorted_for` over items: non-empty bins or distinct values (cuts between
-    consecutive items). A node has at most a few hundred, against thousands of entries, so
-    one general copy serves every class count and impurity."""
+    """:func:`sweep_items` with the numbers and arrays one by one (as the sorted sweeps)."""
     S = left.shape[0]
     for k in range(S):
         left[k] = 0.0
@@ -487,32 +492,19 @@ def scan_sorted(
         if nk < 2 * min_split:
             return
     imp_parent = impurity(total, K, code, work.tmp)
-    best, best_i, ncut = sweep_sorted(
-        col,
-        node_unit,
-        weight_of,
-        cls,
-        target,
-        seg,
-        lo,
-        nk,
+    cut = Cut(
         K,
         code,
         binary,
         whole and binary,
-        total,
         imp_parent,
         known_frac,
         known_w,
         par.min_samples_leaf,
         min_split,
-        work.left,
-        work.right,
-        work.best_left,
-        work.tmp,
-        work.gains,
-        work.cuts,
-        flog,
+    )
+    best, best_i, ncut = sweep_sorted(
+        col, node_unit, weight_of, cls, target, seg, lo, nk, cut, work, flog
     )
     if ncut == 0:
         return
@@ -559,29 +551,10 @@ def scan_items(j, L, lo, hi, n_known, par, node_weight, work, cand, flog):
         if n_known < 2 * min_split:
             return
     imp_parent = impurity(total, K, code, work.tmp)
-    best, best_t, ncut = sweep_items(
-        item_bin,
-        item_stats,
-        L,
-        lo,
-        hi,
-        K,
-        code,
-        binary,
-        total,
-        imp_parent,
-        known_frac,
-        known_w,
-        par.min_samples_leaf,
-        min_split,
-        work.left,
-        work.right,
-        work.best_left,
-        work.tmp,
-        work.gains,
-        work.cuts,
-        flog,
+    cut = Cut(
+        K, code, binary, False, imp_parent, known_frac, known_w, par.min_samples_leaf, min_split
     )
+    best, best_t, ncut = sweep_items(item_bin, item_stats, L, lo, hi, cut, work, flog)
     if ncut == 0:
         return
     if not binary:
