@@ -17,7 +17,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from engine.errors import ArborError
-from engine.fast.layout import (
+from engine.fast.groups import (
     NOMINAL,
     NUMERIC,
     Arena,

@@ -8,7 +8,7 @@ among attributes. It returns after a budget of work so that the Python side
 after each expansion when asked (the window's step-by-step growth), and when an array
 needs more room. ``tests/oracle/growth.py`` grows the same trees with numpy, node for node.
 
-Each node owns a segment ``[start, end)`` of an :class:`~engine.fast.layout.Arena`: its
+Each node owns a segment ``[start, end)`` of an :class:`~engine.fast.groups.Arena`: its
 entries in root order with their weights there (the order numpy's sums over a node's
 rows run in) and, in the exact mode, the same entries sorted by each numeric attribute
 (sorted once at the root; missing values last). Splitting a node distributes each
@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from engine.fast.groups import MAX_BINNED_CATEGORIES, MISSING_CODE, NOMINAL, NUMERIC
 from engine.fast.histogram import accumulate, score_histogram, subtract
 from engine.fast.kernels import (
     add_entry,
@@ -50,7 +51,6 @@ from engine.fast.kernels import (
     stops_before_search,
     top_class_weight,
 )
-from engine.fast.layout import MAX_BINNED_CATEGORIES, MISSING_CODE, NOMINAL, NUMERIC
 from engine.fast.sweeps import choose, scan_items, scan_sorted, score_subset, score_table
 
 # What run() returns.

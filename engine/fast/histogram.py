@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from engine.fast.groups import MAX_BINNED_CATEGORIES, MISSING_CODE, NOMINAL
 from engine.fast.kernels import add_entry, copy_into, njit, size_of
-from engine.fast.layout import MAX_BINNED_CATEGORIES, MISSING_CODE, NOMINAL
 from engine.fast.sweeps import scan_items, score_subset, score_table
 
 #: Bin edges come from at most this many rows (evenly spaced), as in LightGBM's bin construction.

@@ -7,13 +7,14 @@ compiled builder (:mod:`engine.fast.growth_loop`), with the same arithmetic
 is scanned over the node's entries sorted by its value (:func:`scan_sorted`, missing
 values last) or over non-empty bins or distinct values (:func:`scan_items`); a nominal
 one is scored from its category table. Each writes attribute ``j``'s best split into
-row ``j`` of :class:`engine.fast.layout.Candidates`.
+row ``j`` of :class:`engine.fast.groups.Candidates`.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from engine.fast.groups import Cut
 from engine.fast.kernels import (
     ENTROPY,
     GINI,
@@ -38,7 +39,6 @@ from engine.fast.kernels import (
     ratio,
     size_of,
 )
-from engine.fast.layout import Cut
 from engine.learn.rules import EXHAUSTIVE_SUBSET_LIMIT
 from engine.learn.tolerances import CHOICE_EPS, WEKA_EPS
 

@@ -17,7 +17,7 @@ def snap_thresholds(table, keep, scorer, parts) -> dict:
     """Per numeric attribute, the training values C4.5's thresholds move onto: for each
     threshold of the kept tree, the largest training value not above it up to Weka's 1e-6
     (one pass; subtrees grown on a worker too, whose rows are not the whole column)."""
-    from engine.fast.layout import NUMERIC
+    from engine.fast.groups import NUMERIC
     from engine.scale.tasks import values_below
 
     cuts: dict[int, set] = {}
@@ -49,7 +49,7 @@ def assemble(
     """
     from engine.fast import growth_loop as C
     from engine.fast.builder import to_nodes
-    from engine.fast.layout import Groups, new_nodes
+    from engine.fast.groups import Groups, new_nodes
 
     S = 3 if schema.is_regression else len(schema.classes)
     order, index = [0], {0: 0}

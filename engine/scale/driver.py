@@ -31,7 +31,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from engine.errors import ArborError
-from engine.fast.layout import NOMINAL, NUMERIC
+from engine.fast.groups import NOMINAL, NUMERIC
 from engine.fast.partitions import BY_BIN, BY_CATEGORY, BY_GROUP, BY_THRESHOLD, Route
 from engine.monitor import NULL_MONITOR, Monitor
 from engine.scale.scoring import Bins, Scorer

@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from engine.data.encoding import Schema
-from engine.fast.layout import NOMINAL, NUMERIC, Candidates, Work
+from engine.fast.groups import NOMINAL, NUMERIC, Candidates, Work
 from engine.learn import rules
 from engine.settings import Settings
 
@@ -159,9 +159,9 @@ class Scorer:
         """The best split from the node's histogram ``H[attribute, bin, stat]`` (the stats
         only), or None: ``(attribute, cut, threshold, gain, ratio, fraction0, fraction1,
         groups)``."""
+        from engine.fast.groups import MAX_BINNED_CATEGORIES
         from engine.fast.histogram import score_histogram
         from engine.fast.kernels import by_ref
-        from engine.fast.layout import MAX_BINNED_CATEGORIES
         from engine.fast.sweeps import choose, score_subset, score_table
 
         par, work, cand, b = self.params, self.work, self.cand, self.bins

@@ -22,8 +22,8 @@ from engine.fast import (
     builder,  # noqa: E402
     histogram,  # noqa: E402
 )
+from engine.fast.groups import MISSING_CODE  # noqa: E402
 from engine.fast.histogram import bin_columns, edges_for  # noqa: E402
-from engine.fast.layout import MISSING_CODE  # noqa: E402
 from engine.growth import grow, grow_steps  # noqa: E402
 from engine.learn.problem import Problem  # noqa: E402
 from engine.monitor import Monitor  # noqa: E402
