@@ -1,0 +1,241 @@
+"""One tree against the fastest single-tree builders (issue 34): Arbor's exact and histogram
+CART beside scikit-learn, YDF's CART, LightGBM and XGBoost grown as one tree.
+
+    pip install -e '.[bench]'                      # scikit-learn, LightGBM, XGBoost, YDF
+    python benchmarks/bench_peers.py               # 1,000,000 rows (~10 min)
+    python benchmarks/bench_peers.py --quick       # 100,000 rows, one generator
+    python benchmarks/bench_peers.py --rows 300000 --generators tied --threads 1 2
+
+Every library grows one unpruned tree to depth 12 with no leaf-size limit on the same rows,
+then predicts 50,000 more; the time is the fit and the prediction (Arbor's includes typing
+the table, the others' their own conversion). LightGBM and XGBoost grow one round with
+learning rate 1, no regularisation and 255 bins (regression only: for classes they grow a
+tree per class); YDF's CART without its validation hold-out. Arbor grows on one thread
+whatever ``--threads`` says (issue 34 is to change that); the others are given the count.
+A library that is not installed is left out. Runs are interleaved; the best of ``--runs``
+is shown, with its ratio to scikit-learn's.
+
+Generators: ``mixed`` (12 normal attributes and 4 small integers, a noisy signal) and
+``tied`` (the same signal from attributes rounded to one decimal and integers 0-9: few
+distinct values, many ties).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from engine.compiling.lifecycle import compile_kernels  # noqa: E402
+from engine.data.table import make_table  # noqa: E402
+from engine.estimator import DecisionTree  # noqa: E402
+
+DEPTH = 12
+TEST_ROWS = 50_000
+#: Class boundaries on the signal (4 classes).
+CUTS = [-0.9, 0.0, 0.9]
+PEERS = ("sklearn", "arbor exact", "arbor hist", "ydf cart", "lightgbm", "xgb hist", "xgb exact")
+
+
+def make_data(n: int, generator: str, task: str, missing: float, seed: int = 0):
+    """``(X, y, frame)``: 16 attributes, a regression target or 4 classes."""
+    rng = np.random.default_rng(seed)
+    numeric = rng.normal(size=(n, 12))
+    small = rng.integers(0, 5 if generator == "mixed" else 10, size=(n, 4)).astype(float)
+    if generator == "tied":
+        numeric = np.round(numeric, 1)
+    signal = (
+        numeric[:, 0]
+        + numeric[:, 1] * numeric[:, 2]
+        + 0.4 * small[:, 0]
+        - 0.3 * (small[:, 1] == 2)
+        + rng.normal(scale=0.8, size=n)
+    )
+    y = signal if task == "regression" else np.digitize(signal - 0.4, CUTS)
+    X = np.hstack([numeric, small])
+    if missing:
+        X[rng.random(X.shape) < missing] = np.nan
+    frame = pd.DataFrame(X, columns=[f"x{i}" for i in range(X.shape[1])])
+    frame["y"] = y if task == "regression" else np.array(list("abcd"))[y]
+    return X, y, frame
+
+
+def fits(task: str, threads: int) -> dict:
+    """Each installed library's fit-and-predict, as ``f(train, test) -> predictions``."""
+    out = {}
+    classes = task == "classification"
+    try:
+        from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
+
+        def sklearn(train, test):
+            kind = DecisionTreeClassifier if classes else DecisionTreeRegressor
+            predicted = (
+                kind(max_depth=DEPTH, random_state=0).fit(train[0], train[1]).predict(test[0])
+            )
+            return np.array(list("abcd"))[predicted] if classes else predicted
+
+        out["sklearn"] = sklearn
+    except ImportError:
+        pass
+
+    def arbor(splitter):
+        def fit(train, test):
+            model = DecisionTree(
+                algorithm="cart",
+                task=task,
+                prune="none",
+                max_depth=DEPTH,
+                min_samples_split=2,
+                min_samples_leaf=1,
+                splitter=splitter,
+            ).fit(make_table(train[2]))
+            return model.predict(test[2])
+
+        return fit
+
+    out["arbor exact"], out["arbor hist"] = arbor("exact"), arbor("histogram")
+    try:
+        import ydf
+
+        ydf.verbose(0)  # no line per training
+
+        def ydf_cart(train, test):
+            model = ydf.CartLearner(
+                label="y",
+                task=ydf.Task.CLASSIFICATION if classes else ydf.Task.REGRESSION,
+                max_depth=DEPTH + 1,  # YDF counts the root as depth 1
+                min_examples=1,
+                validation_ratio=0.0,
+                num_threads=threads,
+            ).train(train[2])
+            return model.predict(test[2].drop(columns="y"))
+
+        out["ydf cart"] = ydf_cart
+    except ImportError:
+        pass
+    if classes:
+        return out
+    try:
+        import lightgbm
+
+        def lgbm(train, test):
+            params = {
+                "objective": "regression",
+                "learning_rate": 1.0,
+                "num_leaves": 2**DEPTH,
+                "max_depth": DEPTH,
+                "min_data_in_leaf": 1,
+                "min_sum_hessian_in_leaf": 0.0,
+                "lambda_l2": 0.0,
+                "max_bin": 255,
+                "num_threads": threads,
+                "verbose": -1,
+            }
+            booster = lightgbm.train(params, lightgbm.Dataset(train[0], train[1]), 1)
+            return booster.predict(test[0])
+
+        out["lightgbm"] = lgbm
+    except ImportError:
+        pass
+    try:
+        import xgboost
+
+        def xgb(method):
+            def fit(train, test):
+                params = {
+                    "tree_method": method,
+                    "max_depth": DEPTH,
+                    "eta": 1.0,
+                    "lambda": 0.0,
+                    "min_child_weight": 0.0,
+                    "max_bin": 255,
+                    "nthread": threads,
+                }
+                booster = xgboost.train(params, xgboost.DMatrix(train[0], train[1]), 1)
+                return booster.predict(xgboost.DMatrix(test[0]))
+
+            return fit
+
+        out["xgb hist"], out["xgb exact"] = xgb("hist"), xgb("exact")
+    except ImportError:
+        pass
+    return out
+
+
+def quality(task: str, truth, predicted) -> float:
+    """Holdout accuracy (%) or R² (%)."""
+    predicted = np.asarray(predicted)
+    if task == "classification":
+        if predicted.ndim == 2:  # YDF: probabilities of its classes in sorted order
+            predicted = np.array(list("abcd"))[predicted.argmax(axis=1)]
+        return 100 * float(np.mean(predicted.astype(str) == truth.astype(str)))
+    truth = np.asarray(truth, float)
+    return 100 * (1 - float(np.mean((truth - predicted) ** 2)) / float(np.var(truth)))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="100,000 rows, mixed only, one run")
+    parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--generators", nargs="*", default=["mixed", "tied"])
+    parser.add_argument("--threads", type=int, nargs="*", default=[1, 2])
+    parser.add_argument("--runs", type=int, default=2)
+    args = parser.parse_args()
+    rows, generators, runs = args.rows, args.generators, args.runs
+    if args.quick:
+        rows, generators, runs = 100_000, ["mixed"], 1
+    compile_kernels()
+    cases = [("regression", 0.0), ("classification", 0.0), ("classification", 0.1)]
+    print(
+        f"{rows:,} rows, depth {DEPTH}, fit + predict {TEST_ROWS:,}; seconds (best of {runs}), "
+        "ratio to scikit-learn; holdout accuracy or R2 in %"
+    )
+    print(
+        f"{'data':<8} {'task':<15} {'miss':>4} {'thr':>3} | "
+        + " | ".join(f"{p:>16}" for p in PEERS)
+    )
+    for generator in generators:
+        for task, missing in cases:
+            train = make_data(rows, generator, task, missing)
+            test = make_data(TEST_ROWS, generator, task, missing, seed=1)
+            for threads in args.threads:
+                peers = fits(task, threads)
+                small = make_data(2_000, generator, task, missing, seed=2)
+                for fit in peers.values():  # libraries loaded, kernels ready
+                    fit(small, small)
+                best, scores = {}, {}
+                for _ in range(runs):
+                    for who, fit in peers.items():
+                        start = time.perf_counter()
+                        predicted = fit(train, test)
+                        took = time.perf_counter() - start
+                        best[who] = min(best.get(who, np.inf), took)
+                        scores[who] = quality(
+                            task,
+                            test[1] if task == "regression" else test[2]["y"].to_numpy(),
+                            predicted,
+                        )
+                base = best.get("sklearn")
+                cells = []
+                for who in PEERS:
+                    if who not in best:
+                        cells.append(f"{'-':>16}")
+                        continue
+                    ratio = f" {best[who] / base:.2f}x" if base else ""
+                    cells.append(f"{best[who]:6.2f}s{ratio} {scores[who]:4.1f}".rjust(16))
+                print(
+                    f"{generator:<8} {task:<15} {100 * missing:>3.0f}% {threads:>3} | "
+                    + " | ".join(cells),
+                    flush=True,
+                )
+
+
+if __name__ == "__main__":
+    main()
