@@ -21,16 +21,16 @@ from engine.fast.groups import (
     NOMINAL,
     NUMERIC,
     Arena,
-    Candidates,
     Groups,
     Heap,
     Hist,
     Params,
     Space,
     Training,
-    Work,
+    new_candidates,
     new_nodes,
     new_state,
+    new_work,
 )
 from engine.learn import rules
 from engine.learn.problem import Problem
@@ -237,45 +237,10 @@ class Growth:
         self.nodes = new_nodes(1024, S)
         self.heap = Heap(np.zeros(1024, np.int64), np.zeros(1024), np.zeros(1024, np.int64))
         max_v = int(max(n_categories.max(initial=0), 2))
-        vec = max(S, K, max_v) + 2
         big = m if not s.binary else max(16, max_v)
-        self.work = Work(
-            total=np.zeros(S),
-            left=np.zeros(S),
-            right=np.zeros(S),
-            best_left=np.zeros(S),
-            tmp=np.zeros(vec),
-            sizes=np.zeros(vec),
-            tmp2=np.zeros(vec),
-            parent=np.zeros(vec),
-            gains=np.zeros(max(big, items)),
-            cuts=np.zeros(max(big, items), np.int64),
-            table=np.zeros((max_v, S)),
-            item_bin=np.zeros(items, np.int64),
-            item_stats=np.zeros((items, S)),
-            item_value=np.zeros(items),
-            value_buffer=np.zeros(max(items, max_v)),
-            weight_buffer2=np.zeros(items),
-            order_buffer=np.zeros(max_v, np.int64),
-            entry_buffer=np.zeros(items, np.int64),
-            mask=np.zeros(max_v, bool),
-            best_mask=np.zeros(max_v, bool),
-            offsets=np.zeros(2 * max_v, np.int64),
-            counts=np.zeros(max_v, np.int64),
-            flog=_flog(m) if unit and s.impurity == "entropy" else np.zeros(1),
-            used=np.zeros(p, bool),
-            known=np.zeros(p, np.int64),
-        )
-        self.candidates = Candidates(
-            np.zeros(p, np.int64),
-            np.zeros(p),
-            np.zeros(p),
-            np.zeros(p),
-            np.zeros(p),
-            np.zeros(p),
-            np.zeros(p, np.int64),
-            np.zeros(p, np.int64),
-        )
+        flog = _flog(m) if unit and s.impurity == "entropy" else np.zeros(1)
+        self.work = new_work(S, max_v, items, max(big, items), p, flog)
+        self.candidates = new_candidates(p)
         subsets = s.binary and any(a.is_nominal for a in attrs)
         self.groups = Groups(np.zeros(max(64, 16 * max_v) if subsets else 1, np.int8))
         self.state = new_state()

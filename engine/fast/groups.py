@@ -232,3 +232,42 @@ def new_nodes(capacity: int, n_stats: int) -> Nodes:
         arrays[name] = np.zeros(capacity)
     arrays["stats"] = np.zeros((capacity, n_stats))
     return Nodes(**arrays)
+
+
+def new_work(S: int, max_v: int, items: int, n_cuts: int, p: int, flog: np.ndarray) -> Work:
+    """Scratch for one node's scoring: statistics vectors of ``S``, up to ``max_v``
+    categories, ``items`` bins or distinct values, ``n_cuts`` cuts, ``p`` attributes."""
+    vec = max(S, max_v) + 2
+    return Work(
+        total=np.zeros(S),
+        left=np.zeros(S),
+        right=np.zeros(S),
+        best_left=np.zeros(S),
+        tmp=np.zeros(vec),
+        sizes=np.zeros(vec),
+        tmp2=np.zeros(vec),
+        parent=np.zeros(vec),
+        gains=np.zeros(n_cuts),
+        cuts=np.zeros(n_cuts, np.int64),
+        table=np.zeros((max_v, S)),
+        item_bin=np.zeros(items, np.int64),
+        item_stats=np.zeros((items, S)),
+        item_value=np.zeros(items),
+        value_buffer=np.zeros(max(items, max_v)),
+        weight_buffer2=np.zeros(items),
+        order_buffer=np.zeros(max_v, np.int64),
+        entry_buffer=np.zeros(items, np.int64),
+        mask=np.zeros(max_v, bool),
+        best_mask=np.zeros(max_v, bool),
+        offsets=np.zeros(2 * max_v, np.int64),
+        counts=np.zeros(max_v, np.int64),
+        flog=flog,
+        used=np.zeros(p, bool),
+        known=np.zeros(p, np.int64),
+    )
+
+
+def new_candidates(p: int) -> Candidates:
+    """Empty per-attribute results for ``p`` attributes."""
+    ints, floats = (lambda: np.zeros(p, np.int64)), (lambda: np.zeros(p))
+    return Candidates(ints(), floats(), floats(), floats(), floats(), floats(), ints(), ints())

@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from engine.data.encoding import Schema
-from engine.fast.groups import NOMINAL, NUMERIC, Candidates, Work
+from engine.fast.groups import NOMINAL, NUMERIC, new_candidates, new_work
 from engine.learn import rules
 from engine.settings import Settings
 
@@ -79,46 +79,10 @@ class Scorer:
         self.schema, self.bins = schema, bins
         self.params = kernel_params(s, K, S, 1, small, local)
         max_v = int(max(self.n_categories.max(initial=0), 2))
-        vec = max(S, K, max_v) + 2
         items = max(bins.width, 2 * max_v, 64)
         flog = _flog(n_rows) if s.impurity == "entropy" and n_rows <= FLOG_ROWS else np.zeros(1)
-        self.work = Work(
-            total=np.zeros(S),
-            left=np.zeros(S),
-            right=np.zeros(S),
-            best_left=np.zeros(S),
-            tmp=np.zeros(vec),
-            sizes=np.zeros(vec),
-            tmp2=np.zeros(vec),
-            parent=np.zeros(vec),
-            gains=np.zeros(items),
-            cuts=np.zeros(items, np.int64),
-            table=np.zeros((max_v, S)),
-            item_bin=np.zeros(items, np.int64),
-            item_stats=np.zeros((items, S)),
-            item_value=np.zeros(items),
-            value_buffer=np.zeros(items),
-            weight_buffer2=np.zeros(items),
-            order_buffer=np.zeros(max_v, np.int64),
-            entry_buffer=np.zeros(items, np.int64),
-            mask=np.zeros(max_v, bool),
-            best_mask=np.zeros(max_v, bool),
-            offsets=np.zeros(2 * max_v, np.int64),
-            counts=np.zeros(max_v, np.int64),
-            flog=flog,
-            used=np.zeros(p, bool),
-            known=np.zeros(p, np.int64),
-        )
-        self.cand = Candidates(
-            np.zeros(p, np.int64),
-            np.zeros(p),
-            np.zeros(p),
-            np.zeros(p),
-            np.zeros(p),
-            np.zeros(p),
-            np.zeros(p, np.int64),
-            np.zeros(p, np.int64),
-        )
+        self.work = new_work(S, max_v, items, items, p, flog)
+        self.cand = new_candidates(p)
 
     def set_bounds(self, low: np.ndarray, high: np.ndarray) -> None:
         """Each bin's smallest and largest training value (the root pass sums them)."""
