@@ -350,6 +350,12 @@ def path(args):
     return path_command(args, load, learner)
 
 
+def curve(args):
+    from cli.curve import curve_command
+
+    return curve_command(args, load, learner)
+
+
 def compile_kernels(args):
     from engine.compiling.lifecycle import compile_now
     from engine.fast import NUMBA_INSTALLED
@@ -382,6 +388,7 @@ HANDLERS = {
     "predict": predict,
     "explain": explain,
     "path": path,
+    "curve": curve,
     "baseline": baseline,
     "summary": table_summary,
     "compile": compile_kernels,

@@ -227,6 +227,46 @@ def build_parser() -> argparse.ArgumentParser:
     _learner_arguments(p)
     p.set_defaults(algorithm=None)  # CART's path: another algorithm given is refused, not run
 
+    p = sub.add_parser(
+        "curve",
+        help="a learning curve, or bias and variance against tree size",
+        description="--learning: training and cross-validated error against the number of "
+        "rows trained on, over stratified folds. --bias-variance: trees trained on resamples "
+        "of two thirds of the rows at a range of depths or leaf counts, their error on the "
+        "other third split into noise, bias and variance (squared error; Domingos' terms for "
+        "0-1 loss). The learner options are the tree's; --seed deals the folds and samples.",
+    )
+    _data_arguments(p)
+    _learner_arguments(p)
+    which = p.add_mutually_exclusive_group(required=True)
+    which.add_argument("--learning", action="store_true", help="the learning curve")
+    which.add_argument(
+        "--bias-variance",
+        action="store_true",
+        help="bias, variance and noise against max depth or max leaves",
+    )
+    g = p.add_argument_group("learning curve")
+    g.add_argument("--folds", type=int, metavar="K", help="stratified folds (default 5)")
+    g.add_argument("--steps", type=int, metavar="N", help="training sizes (default 8)")
+    g = p.add_argument_group("bias and variance")
+    g.add_argument(
+        "--vary",
+        choices=("depth", "leaves"),
+        help="the size to vary: max depth (default) or max leaves",
+    )
+    g.add_argument(
+        "--values",
+        metavar="LIST",
+        help="its values, comma-separated (default: up to 12 from 1 level or 2 leaves to "
+        "the unpruned tree's)",
+    )
+    g.add_argument(
+        "--resampling",
+        choices=("bootstrap", "folds"),
+        help="training sets drawn as bootstrap samples (default) or the training parts of folds",
+    )
+    g.add_argument("--resamples", type=int, metavar="B", help="how many training sets (default 20)")
+
     p = sub.add_parser("baseline", help="0-R and 1-R")
     _data_arguments(p)
 
