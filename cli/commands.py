@@ -85,7 +85,7 @@ def train(args):
     return result, text
 
 
-EXPORT_OPTIONS = ("rules", "dot", "pmml", "python", "image", "save")
+EXPORT_OPTIONS = ("rules", "dot", "pmml", "python", "html", "image", "save")
 
 
 def export_all(args, model, table) -> list[str]:

@@ -150,6 +150,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--python", metavar="FILE", help="write a standalone Python predict(row) function"
     )
+    p.add_argument(
+        "--html",
+        metavar="FILE",
+        help="write an interactive page: one self-contained HTML file that draws the tree, "
+        "collapses subtrees, searches, and routes a row typed into its form",
+    )
     _scale_arguments(p)
 
     p = sub.add_parser("evaluate", help="cross-validate, or test on a separate file")

@@ -1,4 +1,4 @@
-"""Writing exports to files, chosen by kind: what ``train --rules/--dot/--pmml/--python`` call."""
+"""Writing exports to files, chosen by kind: what ``train --rules/--dot/--pmml/--python/--html`` call."""
 
 from __future__ import annotations
 
@@ -52,7 +52,13 @@ def _python(model, table, path):
     return to_python(model.tree_)
 
 
-EXPORTERS = {"rules": _rules, "dot": _dot, "pmml": _pmml, "python": _python}
+def _html(model, table, path):
+    from engine.export.html_page import to_html
+
+    return to_html(model.tree_, model.settings_.algorithm)
+
+
+EXPORTERS = {"rules": _rules, "dot": _dot, "pmml": _pmml, "python": _python, "html": _html}
 
 
 def render(kind: str, model, table, path: Path) -> str:
