@@ -192,7 +192,7 @@ def zero_one_parts(codes: np.ndarray, y: np.ndarray, group, n_classes: int, w=No
     agree = np.sum(shares * target, axis=1)
     noise_term = right * noise - (agree - right * target[rows, optimal])
     error = 1.0 - agree
-    avg = lambda v: float(np.average(v, weights=w))  # noqa: E731 - five uses below
+    avg = lambda v: float(np.average(v, weights=w)) + 0.0  # noqa: E731 - no -0.0 shown
     return Decomposition(
         error=avg(error),
         bias=avg(bias),
