@@ -24,6 +24,7 @@ _HOMES = {
     "Tree": "engine.tree",
     "load_sample": "engine.data.samples",
     "make_table": "engine.data.table",
+    "plot": "engine.export.svg_tree",
     "read_table": "engine.data.io",
     "sample_names": "engine.data.samples",
     "write_table": "engine.data.io",

@@ -98,6 +98,15 @@ class DecisionTree:
             return predict_value(self.tree_, X)
         return self.classes_[predict_class(self.tree_, X, self.settings_.algorithm)]
 
+    def _repr_svg_(self) -> str | None:
+        """Jupyter shows a trained model as its tree (a big one to a depth, with a note);
+        :func:`engine.plot` draws it with other options."""
+        if not hasattr(self, "tree_"):
+            return None
+        from engine.export.svg_tree import plot
+
+        return plot(self).svg
+
 
 def check_trainable(data: Encoded, settings: Settings) -> None:
     """Refuse inputs the chosen algorithm cannot learn from, naming what to change."""

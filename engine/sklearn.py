@@ -223,6 +223,19 @@ class _ArborTree(BaseEstimator):
         self.n_outputs_ = 1
         return self
 
+    # ------------------------------------------------------------------ the notebook
+    def _repr_mimebundle_(self, **kwargs):
+        """A fitted estimator shows in Jupyter as its tree (a big one to a depth, with a
+        note; :func:`engine.plot` draws it with other options); an unfitted one as
+        scikit-learn shows it. The HTML is the same SVG, so it wins over scikit-learn's
+        diagram in front ends that prefer HTML."""
+        if not hasattr(self, "tree_"):
+            return super()._repr_mimebundle_(**kwargs)
+        from engine.export.svg_tree import plot
+
+        svg = plot(self).svg
+        return {"text/plain": repr(self), "image/svg+xml": svg, "text/html": f"<div>{svg}</div>"}
+
     # ------------------------------------------------------------------ the fitted tree
     def get_depth(self) -> int:
         """Edges on the longest root-to-leaf path (a single leaf: 0)."""
