@@ -55,6 +55,7 @@ class Window(Protocol):
     def toggle_ghosts(self) -> None: ...
     def pin_selected(self) -> None: ...
     def evaluate_split(self) -> None: ...
+    def compute_curve(self, kind: str) -> None: ...
     def draw_split(self) -> None: ...
     def train_split(self) -> None: ...
     def compare_runs(self) -> None: ...
@@ -478,6 +479,24 @@ ACTIONS = (
         "their error beside the training error",
     ),
     Spec(
+        "learning_curve",
+        "&Learning curve",
+        lambda w: w.compute_curve("learning"),
+        ("Ctrl+Alt+L",),
+        "Training and cross-validated error of the selected run's options against the rows "
+        "trained on (Evaluation panel)",
+        run_selected,
+    ),
+    Spec(
+        "bias_variance",
+        "&Bias and variance",
+        lambda w: w.compute_curve("bias-variance"),
+        ("Ctrl+Alt+B",),
+        "The selected run's error split into bias, variance and noise at a range of tree "
+        "sizes, the chosen tree's marked (Evaluation panel)",
+        run_selected,
+    ),
+    Spec(
         "predict_file",
         "&Predict a file…",
         lambda w: w.evaluating.predict_file(),
@@ -592,6 +611,9 @@ MENUS = {
         "split",
         "split_on_tree",
         "predict_file",
+        None,
+        "learning_curve",
+        "bias_variance",
     ],
     "&Help": ["guide", "shortcuts", None, "about"],
 }

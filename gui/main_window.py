@@ -53,6 +53,7 @@ from gui.panels.what_if import WhatIfPanel
 from gui.plain_text import plain_tip
 from gui.screen_fit import first_geometry, fit_to_screen
 from gui.session.collector import collect_in_gui_thread
+from gui.session.curve_jobs import CurveJobs
 from gui.session.evaluating import Evaluating
 from gui.session.exports import IMAGE_SCALES, Exports
 from gui.session.files import FileActions
@@ -148,6 +149,9 @@ class MainWindow(QMainWindow):
         self.table_edits = TableEdits(self.doc, self.table, self._dialogs, self)
         self.modelling = Modelling(self.controller, self._dialogs, self)
         self.evaluating = Evaluating(self.controller, self._dialogs, self)
+        self.curve_jobs = CurveJobs(
+            self.controller, self._dialogs, self.evaluation.show_curve, self
+        )
         self.large = LargeData(self.controller, self._dialogs, self)
         self.compare_window = None
         self.shortcuts_dialog = None
@@ -228,6 +232,7 @@ class MainWindow(QMainWindow):
             self.table_edits,
             self.modelling,
             self.evaluating,
+            self.curve_jobs,
             self.large,
         ):
             helper.dialogs = dialogs
@@ -405,6 +410,9 @@ class MainWindow(QMainWindow):
             lambda number, percent: self.evaluating.split(percent, number)
         )
         self.runs.predict_requested.connect(self.evaluating.predict_file)
+        self.evaluation.curve_requested.connect(
+            lambda kind, options: self.evaluation.follow(kind, self.curve_jobs.start(kind, options))
+        )
         c.run_selected.connect(self._on_controller_run_selected)
         c.runs_changed.connect(self._update_actions)
         c.run_selected.connect(self._update_actions)
@@ -562,6 +570,15 @@ class MainWindow(QMainWindow):
         if self.act["draw_split"].isChecked():
             self.docks["Regions"].show()
             self.docks["Regions"].raise_()
+
+    def compute_curve(self, kind: str) -> None:
+        """The Evaluation panel's learning curve or bias-variance view, computed for the
+        selected run with the view's options."""
+        if self.controller.selected_run not in self.controller.runs:
+            self.curve_jobs.start(kind, {})  # says what to do first
+            return
+        self.docks["Evaluation"].raise_()
+        self.evaluation.request(kind)
 
     def evaluate_split(self) -> None:
         self.evaluating.split(self.runs.split.value())

@@ -8,7 +8,7 @@ from html import escape
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont, QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -26,6 +26,12 @@ from PySide6.QtWidgets import (
 
 from engine.evaluate.report import evaluation_text, per_class_rows
 from gui.drawing import palette
+from gui.panels.bias_and_variance import (
+    BIAS_VARIANCE,
+    LEARNING,
+    BiasVarianceView,
+    LearningCurveView,
+)
 from gui.panels.confusion_view import ConfusionView
 from gui.panels.lazy_plot import LazyPlot
 
@@ -185,7 +191,16 @@ class CurvesView(QWidget):
 
 
 class EvaluationPanel(QWidget):
-    """Figures of the run selected in the Runs list, one evaluation at a time."""
+    """Figures of the run selected in the Runs list, one evaluation at a time; and the run's
+    learning curve and bias-variance view, once computed.
+
+    Signals
+    -------
+    curve_requested(str, dict) : compute the learning curve or the bias and variance
+        (``LEARNING`` or ``BIAS_VARIANCE``) of the selected run with these options.
+    """
+
+    curve_requested = Signal(str, dict)
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -233,6 +248,17 @@ class EvaluationPanel(QWidget):
         self.tabs.addTab(self.confusion, "Confusion")
         self.tabs.addTab(self.curves, "Curves")
         self.tabs.addTab(report, "Report")
+        self.learning = LearningCurveView()
+        self.bias_variance = BiasVarianceView()
+        self.tabs.addTab(self.learning, "Learning curve")
+        self.tabs.addTab(self.bias_variance, "Bias-variance")
+        self.learning.requested.connect(
+            lambda options: self.curve_requested.emit(LEARNING, options)
+        )
+        self.bias_variance.requested.connect(
+            lambda options: self.curve_requested.emit(BIAS_VARIANCE, options)
+        )
+        self._curves: dict[tuple[str, int], object] = {}  # (kind, run number): its result
         row = QHBoxLayout()
         row.addWidget(QLabel("Evaluation:"))
         row.addWidget(self.choice, 1)
@@ -262,6 +288,7 @@ class EvaluationPanel(QWidget):
         self.setEnabled(run is not None)
         self.choice.blockSignals(True)
         self.choice.clear()
+        self._show_curves()
         if run is None:
             self.title.setText("Train a tree (F5): each run's figures show here.")
             self.choice.blockSignals(False)
@@ -353,3 +380,37 @@ class EvaluationPanel(QWidget):
 
     def text(self) -> str:
         return self.report.toPlainText()
+
+    # ------------------------------------------------------------------ bias and variance
+    def curve_view(self, kind: str):
+        return self.learning if kind == LEARNING else self.bias_variance
+
+    def request(self, kind: str) -> None:
+        """Show ``kind``'s tab and compute it with its view's options."""
+        view = self.curve_view(kind)
+        self.tabs.setCurrentWidget(view)
+        if self.run is not None and not view.running:
+            view.request()
+
+    def follow(self, kind: str, job) -> None:
+        """Show ``job`` (computing ``kind``; None: it did not start) in its view."""
+        if job is not None:
+            self.curve_view(kind).follow(job)
+
+    def show_curve(self, kind: str, number: int, result) -> None:
+        """``result``, run ``number``'s ``kind``, is kept for the run and shown while it is."""
+        self._curves[(kind, number)] = result
+        if self.run is not None and self.run.number == number:
+            self._show_curves()
+
+    def _show_curves(self) -> None:
+        run = self.run
+        for kind, key in ((LEARNING, "Ctrl+Alt+L"), (BIAS_VARIANCE, "Ctrl+Alt+B")):
+            view = self.curve_view(kind)
+            if run is None:
+                view.show_result(None, "")
+                continue
+            result = self._curves.get((kind, run.number))
+            caption = f"Run {run.number} ({run.title})"
+            hint = f"Compute ({key}) works out run {run.number}'s {view.WHAT} with its options."
+            view.show_result(result, caption if result is not None else hint)
