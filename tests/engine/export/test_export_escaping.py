@@ -19,6 +19,7 @@ from engine.data.encoding import encode
 from engine.data.table import make_table
 from engine.estimator import DecisionTree
 from engine.export.dot import to_dot
+from engine.export.labels import shown
 from engine.export.model_json import load_model, save_model
 from engine.export.pmml import NS, to_pmml
 from engine.export.python_code import to_python
@@ -252,6 +253,34 @@ def test_model_json_round_trips_every_name(trained, tmp_path):
     save_model(model.tree_, model.settings_, path)
     tree, _ = load_model(path)
     assert tree.schema == model.tree_.schema
+    assert not marker.exists()
+
+
+def test_interactive_page_carries_every_name_as_data(trained):
+    from engine.export.html_page import to_html
+    from tests.engine.export.test_html_page import embedded
+
+    table, model, marker = trained
+    page = to_html(model.tree_, model.settings_.algorithm)
+    assert page.count("<script") == 2 and page.lower().count("</script") == 2
+    m = embedded(page)
+    assert m["target"] == model.tree_.schema.target and m["classes"] == list(CLASSES)
+    assert [a["name"] for a in m["attributes"]] == [a.name for a in model.tree_.schema.attributes]
+    names, values = _used(model.tree_)
+    assert names <= {a["name"] for a in m["attributes"]}
+    assert values <= {c for a in m["attributes"] for c in a["categories"]}
+    assert not marker.exists()
+
+
+def test_svg_figure_reads_back_every_name(trained):
+    from engine.export.svg_tree import plot
+
+    table, model, marker = trained
+    svg = plot(model, max_depth=None, labels="n,counts,bar").svg
+    texts = {t.text for t in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}text")}
+    assert set(CLASSES) <= texts  # the legend names every class as it is
+    names, _ = _used(model.tree_)
+    assert {shown(n) for n in names} <= texts  # split headlines, as the canvas writes them
     assert not marker.exists()
 
 
