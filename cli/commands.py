@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -85,7 +86,7 @@ def train(args):
     return result, text
 
 
-EXPORT_OPTIONS = ("rules", "dot", "pmml", "python", "html", "image", "save")
+EXPORT_OPTIONS = ("rules", "dot", "pmml", "python", "html", "sql", "onnx", "image", "save")
 
 
 def export_all(args, model, table) -> list[str]:
@@ -124,10 +125,19 @@ def _output(option: str, path: str, args, model, table):
         from engine.export.model_json import model_text
 
         text = model_text(model.tree_, model.settings_)
+    elif option == "onnx":
+        from engine.export import files
+        from engine.export.onnx_model import MISSING_NOTE
+
+        content = files.render(option, model, table, Path(path))
+        # Said on stderr as well as after the path: it changes what the file predicts.
+        print(f"arbor train: note: {MISSING_NOTE}", file=sys.stderr)
+        return (lambda target: target.write_bytes(content)), "complete rows only, see the note"
     elif option != "image":
         from engine.export import files
 
-        text = files.render(option, model, table, Path(path))
+        options = {"dialect": args.dialect} if option == "sql" else {}
+        text = files.render(option, model, table, Path(path), **options)
     else:
         return _image(path, args, model, table)
     return (lambda target: target.write_text(text, encoding="utf-8")), None

@@ -156,6 +156,23 @@ def build_parser() -> argparse.ArgumentParser:
         help="write an interactive page: one self-contained HTML file that draws the tree, "
         "collapses subtrees, searches, and routes a row typed into its form",
     )
+    p.add_argument(
+        "--sql",
+        metavar="FILE",
+        help="write one SQL SELECT that scores the rows of a table named data (NULLs routed "
+        "as Arbor does)",
+    )
+    p.add_argument(
+        "--dialect",
+        choices=("sqlite", "postgres", "duckdb"),
+        default="sqlite",
+        help="the SQL dialect of --sql (default sqlite)",
+    )
+    p.add_argument(
+        "--onnx",
+        metavar="FILE",
+        help="write an ONNX model (ai.onnx.ml tree ensemble; needs the onnx package)",
+    )
     _scale_arguments(p)
 
     p = sub.add_parser("evaluate", help="cross-validate, or test on a separate file")

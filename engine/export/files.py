@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.atomic import write_text_atomic
+from engine.atomic import write_atomic, write_text_atomic
 from engine.data.encoding import encode
 from engine.errors import ArborError
 
@@ -58,17 +58,42 @@ def _html(model, table, path):
     return to_html(model.tree_, model.settings_.algorithm)
 
 
-EXPORTERS = {"rules": _rules, "dot": _dot, "pmml": _pmml, "python": _python, "html": _html}
+def _sql(model, table, path, dialect: str = "sqlite"):
+    from engine.export.sql import to_sql
+
+    return to_sql(model.tree_, dialect, algorithm=model.settings_.algorithm)
 
 
-def render(kind: str, model, table, path: Path) -> str:
-    """``model``'s tree as ``kind``, the text :func:`export` writes to ``path``; refuses (with
-    :class:`ArborError`) what the format cannot hold, before anything is written."""
+def _onnx(model, table, path):
+    from engine.export.onnx_model import onnx_bytes
+
+    return onnx_bytes(model.tree_)
+
+
+EXPORTERS = {
+    "rules": _rules,
+    "dot": _dot,
+    "pmml": _pmml,
+    "python": _python,
+    "html": _html,
+    "sql": _sql,
+    "onnx": _onnx,
+}
+
+
+def render(kind: str, model, table, path: Path, **options) -> str | bytes:
+    """``model``'s tree as ``kind``, the text (or, for ONNX, bytes) :func:`export` writes to
+    ``path``; refuses (with :class:`ArborError`) what the format cannot hold, before anything
+    is written. ``options``: the format's own (``dialect`` for SQL)."""
     if kind not in EXPORTERS:
         raise ArborError(f"unknown export {kind!r}; use one of {', '.join(EXPORTERS)}")
-    return EXPORTERS[kind](model, table, Path(path))
+    return EXPORTERS[kind](model, table, Path(path), **options)
 
 
-def export(kind: str, model, table, path: Path) -> None:
+def export(kind: str, model, table, path: Path, **options) -> None:
     """Write ``model``'s tree as ``kind`` to ``path`` (atomically)."""
-    write_text_atomic(path, render(kind, model, table, path))
+    content = render(kind, model, table, path, **options)
+    if isinstance(content, bytes):
+        write_atomic(path, lambda target: target.write_bytes(content))
+    else:
+        write_text_atomic(path, content)
