@@ -223,6 +223,16 @@ ACTIONS = (
         tree_shown,
     ),
     Spec(
+        "export_html",
+        "Export &interactive page…",
+        lambda w: w.exports.export_file("html"),
+        ("Ctrl+Alt+H",),
+        "Save the tree as one self-contained HTML page that works offline: collapse and expand "
+        "subtrees, search, hover a node for its counts and rule, and type a row to light its "
+        "path and see the class probabilities",
+        tree_shown,
+    ),
+    Spec(
         "export_model",
         "Export &model (JSON)…",
         lambda w: w.exports.export_model(),
@@ -562,6 +572,7 @@ MENUS = {
         "export_python",
         "export_pmml",
         "export_dot",
+        "export_html",
         "export_model",
         None,
         "quit",

@@ -1,4 +1,5 @@
-"""Exporting the tree on screen: images (file or clipboard), rules, code, PMML, DOT and JSON."""
+"""Exporting the tree on screen: images (file or clipboard), rules, code, PMML, DOT, the
+interactive HTML page and JSON."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ EXPORT_FILTERS = {
     "python": "Python (*.py)",
     "pmml": "PMML (*.pmml *.xml)",
     "dot": "Graphviz (*.dot *.gv)",
+    "html": "Web page (*.html *.htm)",
 }
 #: The name an export suggests after the data's: (what ends the stem, suffix).
 EXPORT_NAMES = {
@@ -19,6 +21,7 @@ EXPORT_NAMES = {
     "python": ("_tree", ".py"),
     "pmml": ("", ".pmml"),
     "dot": ("", ".dot"),
+    "html": ("-tree", ".html"),
     "model": ("-model", ".json"),
     "image": ("", ".png"),
     "slide": ("-slide", ".png"),
@@ -127,7 +130,7 @@ class Exports:
             return None  # rows that no longer fit the tree: its nodes say so
 
     def export_file(self, kind: str) -> None:
-        """Rules, Python, PMML or DOT of the tree on the canvas."""
+        """Rules, Python, PMML, DOT or the interactive page of the tree on the canvas."""
         tree = self._tree("export")
         if tree is None:
             return

@@ -1,0 +1,22 @@
+"""File > Export interactive page (issue 36): the window writes the page of the tree on the
+canvas through the same exporter as ``train --html``."""
+
+from __future__ import annotations
+
+from tests.engine.export.test_html_page import embedded
+from tests.gui.conftest import train_and_wait
+
+
+def test_the_menu_writes_the_interactive_page(qtbot, window, tmp_path):
+    train_and_wait(qtbot, window)
+    qtbot.waitUntil(lambda: window.controller.tree is not None)
+    action = window.act["export_html"]
+    assert action.isEnabled() and action.shortcut().toString() == "Ctrl+Alt+H"
+    assert "self-contained" in action.toolTip() or "self-contained" in action.statusTip()
+    path = tmp_path / "tree.html"
+    window.dialogs.replies["save_path"].append(str(path))
+    action.trigger()
+    assert window.dialogs.errors == []
+    model = embedded(path.read_text(encoding="utf-8"))
+    assert len(model["nodes"]["id"]) == window.controller.tree.n_nodes
+    assert model["algorithm"] == window.controller.settings.algorithm
