@@ -25,6 +25,7 @@ from engine.export.pmml import NS, to_pmml
 from engine.export.python_code import to_python
 from engine.export.rule_set import rules_text, simplify_rules, to_rules
 from engine.export.text import to_text
+from engine.predict import prediction_frame
 from tests.engine.export.test_pmml import score
 
 P = f"{{{NS}}}"
@@ -281,6 +282,47 @@ def test_svg_figure_reads_back_every_name(trained):
     assert set(CLASSES) <= texts  # the legend names every class as it is
     names, _ = _used(model.tree_)
     assert {shown(n) for n in names} <= texts  # split headlines, as the canvas writes them
+    assert not marker.exists()
+
+
+@pytest.mark.parametrize("dialect", ["sqlite", "duckdb"])
+def test_sql_runs_with_every_name_and_scores_as_predict(trained, dialect):
+    from engine.export.sql import to_sql
+    from tests.engine.export.test_sql import RUNNERS, rows_for_sql
+
+    table, model, marker = trained
+    columns = [*table.attributes, table.target]
+    frame = rows_for_sql(table, columns, 0.2)
+    query = to_sql(model.tree_, dialect, algorithm=model.settings_.algorithm)
+    names, rows = RUNNERS[dialect](query, frame, table.kinds)
+    labels = list(model.classes_)
+    assert names == [*columns, *(f"P({c})" for c in labels), f"predicted {table.target}"]
+    expected = prediction_frame(model.tree_, frame, True, model.settings_.algorithm)
+    got = np.array([row[len(columns) : -1] for row in rows], dtype=float)
+    np.testing.assert_array_equal(got, expected[[f"P({c})" for c in labels]].to_numpy(float))
+    assert [row[-1] for row in rows] == expected[f"predicted {table.target}"].tolist()
+    assert not marker.exists()
+
+
+def test_onnx_holds_every_name(trained):
+    onnxruntime = pytest.importorskip("onnxruntime")
+    from engine.export.onnx_model import onnx_bytes, to_onnx
+
+    table, model, marker = trained
+    onnx_model = to_onnx(model.tree_)
+    props = {p.key: p.value for p in onnx_model.metadata_props}
+    inputs = json.loads(props["arbor.inputs"])
+    assert [i["name"] for i in inputs] == table.attributes
+    for i in inputs:
+        if i["kind"] == "nominal":
+            assert i["categories"] == list(table.frame[i["name"]].cat.categories)
+    assert props["arbor.target"] == table.target
+    session = onnxruntime.InferenceSession(
+        onnx_bytes(model.tree_), providers=["CPUExecutionProvider"]
+    )
+    label, proba = session.run(None, {"input": np.ascontiguousarray(encode(table).X)})
+    assert label.tolist() == model.predict(table).tolist()
+    np.testing.assert_allclose(proba, model.predict_proba(table), rtol=1e-6, atol=1e-7)
     assert not marker.exists()
 
 
