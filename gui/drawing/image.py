@@ -13,6 +13,7 @@ from PySide6.QtSvg import QSvgGenerator
 from engine.atomic import write_atomic
 from engine.errors import ArborError, printable
 from engine.tree import Tree
+from gui.drawing import palette
 from gui.drawing.figure_style import FAMILIES, SCREEN, SLIDE, FigureStyle
 from gui.drawing.picture import Picture, natural_size, picture, picture_of, render, smallest_text_pt
 from gui.drawing.plan import stretched
@@ -50,7 +51,7 @@ def _raster(pic: Picture, size: QSize, transparent: bool) -> QImage:
         pic,
         painter,
         QRectF(0, 0, size.width(), size.height()),
-        None if transparent else QColor("white"),
+        None if transparent else QColor(palette.current().paper),
     )
     painter.end()
     return image
@@ -179,7 +180,7 @@ def image_writer(
         )
     pic = _picture(tree, orientation, style, slide, ghosts, plots)
     page = _page(pic, slide)
-    background = None if transparent else QColor("white")
+    background = None if transparent else QColor(palette.current().paper)
 
     def draw(target_path: Path) -> None:
         # Every format is drawn into memory and written by Python: Qt's own file writers

@@ -140,7 +140,11 @@ def paint_node(
     """A node's box in ``rect``, with as much as ``lod`` leaves room for; ``plot`` the data of
     its plot when the style's labels draw one (see :func:`gui.drawing.node_plots.paint_plot`),
     drawn wherever the box is more than a bare box."""
-    border = QPen(palette.SELECTED if selected else palette.NODE_BORDER, 2.5 if selected else 1.2)
+    colours = palette.current()
+    border = QPen(
+        palette.SELECTED if selected else palette.NODE_BORDER,
+        2.5 if selected else colours.border_px,
+    )
     if dashed:
         border.setStyle(Qt.PenStyle.DashLine)
     painter.setPen(border)

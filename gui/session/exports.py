@@ -7,6 +7,7 @@ from pathlib import Path
 
 from engine.errors import ArborError
 from gui.dialogs import suggested_name
+from gui.drawing import palette
 
 EXPORT_FILTERS = {
     "rules": "Text (*.txt);;Markdown (*.md)",
@@ -40,6 +41,8 @@ class Exports:
         self.controller = controller
         self.dialogs = dialogs
         self.image_options = image_options
+        #: The palette pictures are drawn in (the window's theme says: light unless asked).
+        self.colours = lambda: palette.LIGHT
 
     def _suggested(self, kind: str) -> str:
         tail, suffix = EXPORT_NAMES[kind]
@@ -75,17 +78,18 @@ class Exports:
 
         scale, transparent, orientation, style, ghosts = self.image_options()
         try:
-            note = save_image(
-                tree,
-                path,
-                scale=scale,
-                orientation=orientation,
-                transparent=transparent,
-                style=style,
-                slide=slide,
-                ghosts=ghosts,
-                plots=self._plots(tree, style),
-            )
+            with palette.using(self.colours()):
+                note = save_image(
+                    tree,
+                    path,
+                    scale=scale,
+                    orientation=orientation,
+                    transparent=transparent,
+                    style=style,
+                    slide=slide,
+                    ghosts=ghosts,
+                    plots=self._plots(tree, style),
+                )
         except ArborError as err:
             self.dialogs.error(str(err))
             return
@@ -101,15 +105,16 @@ class Exports:
 
         scale, transparent, orientation, style, ghosts = self.image_options()
         try:
-            image = tree_image(
-                tree,
-                scale,
-                transparent,
-                orientation,
-                style,
-                ghosts=ghosts,
-                plots=self._plots(tree, style),
-            )
+            with palette.using(self.colours()):
+                image = tree_image(
+                    tree,
+                    scale,
+                    transparent,
+                    orientation,
+                    style,
+                    ghosts=ghosts,
+                    plots=self._plots(tree, style),
+                )
         except ArborError as err:
             self.dialogs.error(str(err))
             return
