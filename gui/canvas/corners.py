@@ -95,7 +95,9 @@ class CornersMixin:
                 "(dashed)"
             )
         if self._scene.ghosts_item is not None:
-            rows.append("<span style='color:#B0B6BF'>&#9633;</span>&nbsp;cut by pruning (faint)")
+            rows.append(
+                f"<span style='color:{palette.current().faint}'>&#9633;</span>&nbsp;cut by pruning (faint)"
+            )
         self._legend_wanted = bool(rows)
         # Two forms: a column, and the same entries in lines across the view, for a view whose
         # corners and edges leave no room for the column.
@@ -222,5 +224,5 @@ class CornersMixin:
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
         super().resizeEvent(event)
         if self._fitted and self._scene.tree is not None:
-            self.fit_to_window()  # still as fitted: fitted to the new size
+            self.fit_to_window(self._fitted == "readable")  # still as fitted, to the new size
         self._show_overview_if_needed()

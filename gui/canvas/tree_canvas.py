@@ -22,6 +22,7 @@ from gui.canvas.pointer import PointerMixin
 from gui.canvas.subtrees import SHOW_AT_MOST, SubtreesMixin, top_levels
 from gui.canvas.tree_scene import TreeScene
 from gui.canvas.zooming import ZoomMixin
+from gui.drawing import palette
 from gui.drawing.nodes import LOD_BOX
 
 
@@ -63,16 +64,12 @@ class TreeCanvas(
         self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
         self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
         self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
-        self.setBackgroundBrush(QColor("#F7F8FA"))
         self._hits: list[int] = []
         self._hit = -1
         self._start_job = None  # (name, call, done) -> bool: runs call(monitor) on a worker thread
         self._layout_token = 0  # the newest layout asked for; an older one arriving late is dropped
         self._legend = QLabel(self)
-        self._legend.setStyleSheet(
-            "background: rgba(255,255,255,225); border: 1px solid #D0D5DD;"
-            " border-radius: 4px; padding: 4px 6px;"
-        )
+        self._paint_colours()
         self._legend.hide()
         self.overview = Overview(self)
         self._overview_stale = True
@@ -97,6 +94,20 @@ class TreeCanvas(
         self.zoom_changed.connect(self._view_moved)
         for bar in (self.horizontalScrollBar(), self.verticalScrollBar()):
             bar.actionTriggered.connect(self._view_moved)  # the person scrolled (not setValue)
+
+    def _paint_colours(self) -> None:
+        colours = palette.current()
+        self.setBackgroundBrush(QColor(colours.background))
+        self._legend.setStyleSheet(
+            f"background: {colours.legend_background}; color: {colours.text};"
+            f" border: 1px solid {colours.node_border}; border-radius: 4px; padding: 4px 6px;"
+        )
+
+    def repaint_colours(self) -> None:
+        """Draw again in the palette now in force (a theme or the presentation changed it)."""
+        self._paint_colours()
+        self._rebuild()  # node items cache their painting: made again, in the new colours
+        self.viewport().update()
 
     def _view_moved(self, *_) -> None:
         self._fitted = False
@@ -144,7 +155,7 @@ class TreeCanvas(
             delta = item.pos() - target
             self.centerOn(self.mapToScene(self.viewport().rect().center()) + delta)
         else:
-            self.fit_to_window()
+            self.fit_to_window(readable=True)  # a new tree: its words readable (issue 38)
             self.node_selected.emit(-1)
 
     def set_rows(self, data) -> None:

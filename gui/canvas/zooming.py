@@ -37,7 +37,19 @@ class ZoomMixin:
         self.resetTransform()
         self.zoom_changed.emit(1.0)
 
-    def fit_to_window(self) -> None:
+    #: The smallest on-screen size (pixels) of a node's headline that a readable fit keeps
+    #: (0: none). The window sets it (issue 38): a new tree too big to fit readably is framed
+    #: at its root at this size, the overview showing the rest, rather than shrunk to bare
+    #: boxes. Fit tree (Ctrl+0) and Expand all still fit the whole tree, as asked.
+    min_label_px = 0.0
+
+    def readable_scale(self) -> float:
+        """The smallest scale at which node headlines are :attr:`min_label_px` on screen."""
+        return self.min_label_px / self._scene.style.title_px
+
+    def fit_to_window(self, readable: bool = False) -> None:
+        """The whole tree in view (at most at 1.5x); ``readable``: no smaller than
+        :meth:`readable_scale`, its root end in view when the whole would be smaller."""
         rect = self._scene.content_rect()
         if rect.isEmpty():
             return
@@ -47,9 +59,27 @@ class ZoomMixin:
             self.resetTransform()
             self.scale(1.5, 1.5)
             self.centerOn(rect.center())
+        elif readable and self.scale_factor() < self.readable_scale():
+            self._frame_root(rect, self.readable_scale())
         self._place_legend()  # a place free of nodes, at this zoom
         self.zoom_changed.emit(self.scale_factor())
-        self._fitted = True  # until the view is zoomed or moved: a resize fits it again
+        # Until the view is zoomed or moved, a resize fits it again, the same way.
+        self._fitted = "readable" if readable else "whole"
+
+    def _frame_root(self, rect: QRectF, scale: float) -> None:
+        """At ``scale``, the tree's root end in view: its top centred on the root (top-down),
+        or its left end at the root's height (left to right)."""
+        self.resetTransform()
+        self.scale(scale, scale)
+        root = self._scene.items_by_id.get(self._scene.tree.root.id) if self._scene.tree else None
+        port = self.viewport().rect()
+        half_w, half_h = port.width() / 2 / scale, port.height() / 2 / scale
+        if root is None:
+            self.centerOn(rect.center())
+        elif self._scene.orientation == "left-to-right":
+            self.centerOn(rect.left() - 20 + half_w, root.pos().y())
+        else:
+            self.centerOn(root.pos().x(), rect.top() - 20 + half_h)
 
     def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802 - Qt override
         steps = event.angleDelta().y() / 120

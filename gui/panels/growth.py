@@ -242,6 +242,26 @@ class GrowthPanel(QWidget):
         self.step_taken.emit(tree, step.expanded)
         return True
 
+    def back(self) -> bool:
+        """One step back (a presentation's Page Up): growth is a generator, so the tree is
+        grown again from the root to the step before, quietly, and only that one is shown.
+        False when there is no step to go back from."""
+        if self._steps is None or self.count == 0 and not self._collapsed:
+            return False
+        target = self.count if self._collapsed else self.count - 1
+        self.blockSignals(True)  # the replayed steps are not shown one by one (Play stops)
+        try:
+            self.start_over()
+            for _ in range(target):
+                self.step()
+        finally:
+            self.blockSignals(False)
+        if target == 0:
+            self.started_over.emit(self._tree)
+        else:
+            self.step_taken.emit(self._tree, self._log_ids[-1])
+        return True
+
     def _collapse(self) -> bool:
         """C4.5's closing step, once growth is done: splits that do not lower the training
         error become leaves, as Train does (J48 does it even with pruning off). True if it

@@ -375,6 +375,7 @@ def test_overview_for_big_trees(qtbot, window):
     qtbot.waitUntil(
         lambda: window.controller.tree is not None and window.controller.tree.n_nodes > 40
     )
+    window.canvas.fit_to_window()  # a new tree is fitted readably (issue 38); Ctrl+0: whole
     assert not window.canvas.overview.isVisible()  # fitted whole: the overview would hide nodes
     window.canvas.zoom_in()
     window.canvas.zoom_in()
