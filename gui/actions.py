@@ -21,12 +21,15 @@ if TYPE_CHECKING:
     from gui.controller import Controller
     from gui.panels.data import TablePanel
     from gui.panels.runs import RunsPanel
+    from gui.presenting import Presenter
     from gui.session.evaluating import Evaluating
     from gui.session.exports import Exports
     from gui.session.files import FileActions
     from gui.session.large_data import LargeData
     from gui.table.document import DataDocument
     from gui.table.table_edits import TableEdits
+    from gui.theme import Theme
+    from gui.workspaces import Workspaces
 
 K = QKeySequence.StandardKey
 
@@ -45,6 +48,10 @@ class Window(Protocol):
     large: LargeData
     evaluating: Evaluating
     table_edits: TableEdits
+    workspaces: Workspaces
+    presenter: Presenter
+    theme: Theme
+    act: dict[str, QAction]
 
     def close(self) -> bool: ...
     def train(self) -> None: ...
@@ -102,6 +109,10 @@ def run_selected(w: Window) -> bool:
 
 def two_runs(w: Window) -> bool:
     return len(w.controller.runs) >= 2
+
+
+def presenting(w: Window) -> bool:
+    return w.presenter.active
 
 
 def can_undo(w: Window) -> bool:
@@ -188,6 +199,15 @@ ACTIONS = (
         None,
         (),
         "Exported and copied images get no background",
+        checkable=True,
+    ),
+    Spec(
+        "export_dark",
+        "Export in the dark theme",
+        lambda w: w.theme.set_export_dark(w.act["export_dark"].isChecked()),
+        (),
+        "Exported and copied images are drawn in the dark theme while it is on (off: always "
+        "light, for a white page)",
         checkable=True,
     ),
     Spec(
@@ -413,6 +433,97 @@ ACTIONS = (
         checkable=True,
     ),
     Spec(
+        "workspace_learn",
+        "&Learn",
+        lambda w: w.workspaces.switch("Learn"),
+        ("Ctrl+1",),
+        "Learn workspace: the data, growing step by step, the inspector and the pruning "
+        "walk-through (each workspace keeps its own panel arrangement)",
+        checkable=True,
+    ),
+    Spec(
+        "workspace_analyse",
+        "&Analyse",
+        lambda w: w.workspaces.switch("Analyse"),
+        ("Ctrl+2",),
+        "Analyse workspace: the algorithm's options, results, runs and evaluation (each "
+        "workspace keeps its own panel arrangement)",
+        checkable=True,
+    ),
+    Spec(
+        "workspace_present",
+        "Pr&esent",
+        lambda w: w.workspaces.switch("Present"),
+        ("Ctrl+3",),
+        "Present workspace: the canvas alone (View > Present full screen, F11, presents it)",
+        checkable=True,
+    ),
+    Spec(
+        "reset_workspace",
+        "Reset &panels",
+        lambda w: w.workspaces.reset(),
+        ("Ctrl+Shift+0",),
+        "Put this workspace's panels back where they start, forgetting how they were moved",
+    ),
+    Spec(
+        "present",
+        "&Present full screen",
+        lambda w: w.presenter.toggle(),
+        ("F11",),
+        "The tree alone, full screen, with type and colours for a projector; Page Down and "
+        "Page Up step growth and pruning (a remote clicker's keys), Space plays; F11 again leaves",
+        checkable=True,
+    ),
+    Spec(
+        "present_next",
+        "Next step",
+        lambda w: w.presenter.next(),
+        ("PgDown", "Right"),
+        "Presenting: grow one split; once grown, the next pruning decision",
+        presenting,
+    ),
+    Spec(
+        "present_back",
+        "Step back",
+        lambda w: w.presenter.back(),
+        ("PgUp", "Left"),
+        "Presenting: one growth step or pruning decision back",
+        presenting,
+    ),
+    Spec(
+        "present_play",
+        "Play or pause growth",
+        lambda w: w.presenter.play(),
+        ("Space",),
+        "Presenting: keep growing at the Growth panel's speed, or pause",
+        presenting,
+    ),
+    Spec(
+        "theme_system",
+        "As the &system",
+        lambda w: w.theme.choose("system"),
+        (),
+        "Light or dark as the desktop is (the canvas and plots follow it; exports stay light)",
+        checkable=True,
+    ),
+    Spec(
+        "theme_light",
+        "&Light",
+        lambda w: w.theme.choose("light"),
+        (),
+        "The light theme, whatever the desktop's",
+        checkable=True,
+    ),
+    Spec(
+        "theme_dark",
+        "&Dark",
+        lambda w: w.theme.choose("dark"),
+        (),
+        "The dark theme, whatever the desktop's (exports stay light unless File > Export in "
+        "the dark theme is on)",
+        checkable=True,
+    ),
+    Spec(
         "pin",
         "&Pin node in inspector",
         lambda w: w.pin_selected(),
@@ -568,6 +679,7 @@ MENUS = {
         "@scale",
         "copy_image",
         "transparent",
+        "export_dark",
         "export_rules",
         "export_python",
         "export_pmml",
@@ -604,6 +716,10 @@ MENUS = {
         "ghosts",
         None,
         "pin",
+        None,
+        "present",
+        "@workspaces",
+        "@theme",
         None,
         "@docks",
     ],
@@ -642,6 +758,10 @@ TOOLBAR = (
     "zoom_in",
     "zoom_out",
     "fit",
+    None,
+    "workspace_learn",
+    "workspace_analyse",
+    "workspace_present",
 )
 
 

@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
     QProgressBar,
     QPushButton,
     QScrollArea,
-    QTabBar,
     QTabWidget,
     QToolBar,
     QVBoxLayout,
@@ -51,6 +50,7 @@ from gui.panels.summary import SummaryPanel
 from gui.panels.tree_text import TreeTextPanel
 from gui.panels.what_if import WhatIfPanel
 from gui.plain_text import plain_tip
+from gui.presenting import MIN_LABEL_PX_WINDOW, Presenter
 from gui.screen_fit import first_geometry, fit_to_screen
 from gui.session.collector import collect_in_gui_thread
 from gui.session.curve_jobs import CurveJobs
@@ -61,9 +61,12 @@ from gui.session.large_data import LargeData
 from gui.session.recovery import Recovery
 from gui.table.table_edits import TableEdits
 from gui.table.table_model import TableModel
+from gui.theme import Theme
 from gui.wheel_guard import install_wheel_guard
+from gui.workspaces import Workspaces
 
-#: Docks: name, area, and the dock it shares tabs with (None: its own place).
+#: Docks: name, area, and the dock it shares tabs with (None: its own place). Where a dock
+#: opens in each workspace follows from this row (see gui/workspaces.py).
 DOCKS = (
     ("Data", Qt.DockWidgetArea.BottomDockWidgetArea, None),
     ("Runs", Qt.DockWidgetArea.BottomDockWidgetArea, "Data"),
@@ -116,6 +119,7 @@ class MainWindow(QMainWindow):
         self.table = TablePanel(self.model)
         self.table.setMinimumHeight(190)
         self.canvas = TreeCanvas()
+        self.canvas.min_label_px = MIN_LABEL_PX_WINDOW  # fitted, headlines stay readable
         self.config = AlgorithmPanel()
         self.inspector = Inspector()
         self.results = ResultsPanel()
@@ -181,6 +185,11 @@ class MainWindow(QMainWindow):
         self.docks["Data"].raise_()
         # Five tabs side by side would be elided to "Algori..." in a 300-px dock: stack them on its edge.
         self.setTabPosition(Qt.DockWidgetArea.LeftDockWidgetArea, QTabWidget.TabPosition.West)
+        self.setTabPosition(Qt.DockWidgetArea.RightDockWidgetArea, QTabWidget.TabPosition.East)
+        self.workspaces = Workspaces(self, DOCKS, self.settings)
+        self.theme = Theme(self, self.settings)
+        self.exports.colours = self.theme.export_colours
+        self.presenter = Presenter(self)
         self._build_status_bar()
         self.act = build_actions(self)
         self.regions.use_draw_action(self.act["draw_split"])
@@ -193,6 +202,12 @@ class MainWindow(QMainWindow):
         #: First start on a screen too small for 1400x900 and a frame: start maximized (show_first).
         self.start_maximized = fit_to_screen(self, QSize(1400, 900))
         self._sized = self._restore()
+        if not self._sized:  # first start: the current workspace as it starts, for this size
+            shown = self.size()
+            if self.start_maximized and self.screen() is not None:
+                shown = self.screen().availableGeometry().size()
+            self.workspaces.arrange(size=shown)
+        self.theme.apply()
 
     def show_first(self) -> None:
         """Show the window as it starts: maximized where its first size would not fit with its frame
@@ -244,40 +259,26 @@ class MainWindow(QMainWindow):
             QTimer.singleShot(0, self._size_docks)
 
     def _size_docks(self) -> None:
-        """Share the window between the canvas and the docks in proportion to its size."""
-        width, height = self.width(), self.height()
-        left, right = (
-            sorted((325, int(0.25 * width), 380))[1],
-            sorted((280, int(0.28 * width), 500))[1],
-        )
-        # Never narrower than the right docks' tabs side by side: at 1024 px, 28% is a pixel
-        # short of them and "Pruning" read "Pruni...".
-        right = max(right, self._tabs_width("Inspector"))
-        self.resizeDocks(
-            [self.docks["Algorithm"], self.docks["Inspector"]],
-            [left, right],
-            Qt.Orientation.Horizontal,
-        )
-        self.resizeDocks(
-            [self.docks["Data"]],
-            [sorted((170, int(0.28 * height), 300))[1]],
-            Qt.Orientation.Vertical,
-        )
-        self.canvas.fit_to_window()
+        """Share the window between the canvas and the docks in proportion to its size: the
+        canvas keeps at least half of it (issue 38; gui/workspaces.py)."""
+        self.workspaces.size_docks()
+        bottom = [
+            d
+            for d in self.docks.values()
+            if not d.isHidden()
+            and not d.isFloating()
+            and self.dockWidgetArea(d) == Qt.DockWidgetArea.BottomDockWidgetArea
+        ]
+        if bottom:
+            height = self.height()
+            self.resizeDocks(
+                bottom[:1], [sorted((170, int(0.25 * height), 280))[1]], Qt.Orientation.Vertical
+            )
+        self.canvas.fit_to_window(readable=True)
 
-    def _tabs_width(self, dock: str) -> int:
-        """The width the tab bar holding ``dock``'s tab wants for all its tabs unelided (0
-        when the dock has no tab bar; the widest, while a layout change leaves an old bar)."""
-        title = self.docks[dock].windowTitle()
-        return max(
-            (
-                sum(bar.tabSizeHint(i).width() for i in range(bar.count()))
-                for bar in self.findChildren(QTabBar)
-                if bar.shape() in (QTabBar.Shape.RoundedNorth, QTabBar.Shape.RoundedSouth)
-                and title in [bar.tabText(i) for i in range(bar.count())]
-            ),
-            default=0,
-        )
+    def bars(self) -> list:
+        """The menu bar, toolbars and status bar: what a presentation hides."""
+        return [self.menuBar(), *self.findChildren(QToolBar), self.statusBar()]
 
     # ------------------------------------------------------------------ construction
     def _build_status_bar(self) -> None:
@@ -327,11 +328,28 @@ class MainWindow(QMainWindow):
         labels_menu = QMenu("Node &labels", self)
         for name in NodeLabels.NAMES:
             labels_menu.addAction(self.act[f"label_{name}"])
+        workspaces_menu = QMenu("&Workspace", self)
+        for name in ("workspace_learn", "workspace_analyse", "workspace_present"):
+            workspaces_menu.addAction(self.act[name])
+        workspaces_menu.addSeparator()
+        workspaces_menu.addAction(self.act["reset_workspace"])
+        theme_menu = QMenu("&Theme", self)
+        for group_names, menu in (
+            (("workspace_learn", "workspace_analyse", "workspace_present"), None),
+            (("theme_system", "theme_light", "theme_dark"), theme_menu),
+        ):
+            group = QActionGroup(self)
+            for name in group_names:
+                group.addAction(self.act[name])
+                if menu is not None:
+                    menu.addAction(self.act[name])
         submenus = {
             "@recent": self.recent_menu,
             "@samples": self.samples_menu,
             "@scale": scale_menu,
             "@labels": labels_menu,
+            "@workspaces": workspaces_menu,
+            "@theme": theme_menu,
         }
         for title, names in MENUS.items():
             menu = self.menuBar().addMenu(title)
@@ -416,6 +434,10 @@ class MainWindow(QMainWindow):
         c.run_selected.connect(self._on_controller_run_selected)
         c.runs_changed.connect(self._update_actions)
         c.run_selected.connect(self._update_actions)
+        self.workspaces.changed.connect(self._on_workspaces_changed)
+        self.presenter.toggled.connect(self._on_presenter_toggled)
+        for dock in self.docks.values():  # a plot made the first time its dock shows: themed
+            dock.visibilityChanged.connect(self._on_dock_visibility_changed)
 
     # ------------------------------------------------------------------ persistence
     def _restore(self) -> bool:
@@ -425,8 +447,13 @@ class MainWindow(QMainWindow):
             self.start_maximized = False  # the saved geometry says whether it was
         state = self.settings.value("window/state")
         restored = isinstance(state, QByteArray) and self.restoreState(state)
+        if restored:
+            self.workspaces.restored()
         self.config.restore(self.settings)
         self.act["train_at_start"].setChecked(trains_at_start(self.settings))
+        self.act[f"theme_{self.theme.choice}"].setChecked(True)
+        self.act["export_dark"].setChecked(self.theme.exports_follow())
+        self._on_workspaces_changed(self.workspaces.current)
         self._refresh_recent()
         return bool(restored)
 
@@ -438,8 +465,10 @@ class MainWindow(QMainWindow):
         self.controller.runner.wait(5000)
         self.large.close()
         self.recovery.clear()
+        self.presenter.leave()  # the window and workspace as they were before presenting are kept
         self.settings.setValue("window/geometry", self.saveGeometry())
         self.settings.setValue("window/state", self.saveState())
+        self.workspaces.keep()
         self.config.save(self.settings)
         self.settings.sync()
         event.accept()
@@ -658,6 +687,17 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------------ reactions
     def _update_actions(self, *_) -> None:
         update_enabled(self, self.act)
+
+    def _on_workspaces_changed(self, name: str) -> None:
+        self.act[f"workspace_{name.lower()}"].setChecked(True)
+
+    def _on_presenter_toggled(self, on: bool) -> None:
+        self.act["present"].setChecked(on)
+        self._update_actions()
+
+    def _on_dock_visibility_changed(self, visible: bool) -> None:
+        if visible and self.theme.dark:
+            self.theme.refresh_plots()
 
     def _on_undo_text_changed(self, text: str) -> None:
         # The button's own text stays "Undo"; the tooltip may name a column, shown as text.

@@ -36,6 +36,7 @@ def test_at_1024x700_the_canvas_has_room_and_every_option_can_be_reached(qtbot, 
     window.resize(1024, 700)
     window.show()
     qtbot.waitExposed(window)
+    window.workspaces.switch("Analyse")  # the options' workspace (issue 38)
     window._size_docks()
     qtbot.wait(20)
     assert window.canvas.width() >= 400 and window.canvas.height() >= 250

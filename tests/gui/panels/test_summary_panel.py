@@ -10,6 +10,7 @@ from gui.panels import summary as summary_panel
 
 def _summary(qtbot, window):
     window.show()
+    window.docks["Summary"].show()  # an Analyse panel; the window starts in Learn
     window.docks["Summary"].raise_()
     panel = window.summary
     qtbot.waitUntil(lambda: panel.summary is not None and panel.columns.rowCount() > 0)
