@@ -606,6 +606,7 @@ class MainWindow(QMainWindow):
         if self.controller.selected_run not in self.controller.runs:
             self.curve_jobs.start(kind, {})  # says what to do first
             return
+        self.docks["Evaluation"].show()  # closed, or not in the workspace on screen
         self.docks["Evaluation"].raise_()
         self.evaluation.request(kind)
 
