@@ -19,12 +19,12 @@ import numpy as np
 
 from engine.data.encoding import Encoded, subset
 from engine.data.folds import stratified_folds, training_rows
+from engine.flat import FlatTree, flat_of
 from engine.growth import grow
 from engine.monitor import NULL_MONITOR, Monitor, checkpoint
-from engine.predict import node_output
 from engine.prune.cost_complexity import cost_complexity_path
 from engine.settings import Settings
-from engine.tree import THRESHOLD, Tree, partition_rows
+from engine.tree import Tree
 
 #: Pieces (times classes) up to which the losses of rows that went down several branches are
 #: worked out for every probe at once, rather than a probe at a time.
@@ -53,9 +53,9 @@ class AlphaChoice:
         }
 
 
-def _node_losses(tree: Tree, out, y: np.ndarray) -> np.ndarray:
+def _node_losses(regression: bool, out, y: np.ndarray) -> np.ndarray:
     """The loss of rows with targets ``y`` predicted ``out`` (a node's class probabilities or mean)."""
-    if tree.is_regression:
+    if regression:
         return (out - y) ** 2
     return (int(np.argmax(out)) != y).astype(np.float64)
 
@@ -74,49 +74,27 @@ class _Visit:
     hi: int
 
 
-def _visits(
-    tree: Tree, held: Encoded, probes: np.ndarray, cut: np.ndarray | None = None
-) -> tuple[list[_Visit], np.ndarray]:
-    """Every held-out row routed once through the full ``tree``: the visits of nodes that are a
-    leaf of the tree pruned at some probe, in the order prediction walks the nodes, and which
-    rows went down several branches (a missing value, or a category no branch holds).
+def _visits(flat: FlatTree, held: Encoded, spans: tuple[np.ndarray, np.ndarray]) -> list[_Visit]:
+    """Every held-out row routed once through the full tree (:meth:`FlatTree.walk`): the
+    visits of nodes that are a leaf of the tree pruned at some probe, in the order
+    prediction walks the nodes (``spans``: :func:`_probe_spans`).
 
     Pruned at alpha, the tree keeps the weakest-link steps up to it, so a node is a leaf from
     the first probe at or above the alpha that cuts it (or an ancestor) on; it predicts for
     the probes from there up to the one that cuts its parent.
     """
-    if cut is None:
-        cut = _cuts(tree)
-    P = len(probes)
+    lo, hi = spans
+    outputs = flat.outputs
     visits = []
-    fractional = np.zeros(held.n_rows, dtype=bool)
-    # The walk of engine.predict._route: children pushed in order, the last popped first; it
-    # reaches the nodes of every pruned subtree in the same order as the full tree's.
-    stack = [(tree.root, np.arange(held.n_rows), np.ones(held.n_rows), np.inf, None)]
-    while stack:
-        checkpoint()
-        node, rows, weights, above, fallback = stack.pop()
-        here = -np.inf if node.is_leaf else min(above, cut[node.id])
-        out = node_output(tree, node, fallback)
-        lo = int(np.searchsorted(probes, here, side="left"))
-        hi = P if node is tree.root else int(np.searchsorted(probes, above, side="left"))
-        if lo < hi:
-            visits.append(_Visit(rows, weights, out, _node_losses(tree, out, held.y[rows]), lo, hi))
-        if node.is_leaf:
-            continue
-        values = held.X[rows, node.split.attribute]
-        branch = node.split.branch_of(values)
-        fractional[rows[branch < 0]] = True
-        parts = partition_rows(node.split, values, rows, weights, branch)
-        stack.extend(
-            (child, r, w, here, out)
-            for child, (r, w) in zip(node.children, parts, strict=True)
-            if len(r)
-        )
-    return visits, fractional
+    for i, rows, weights in flat.walk(held.X, np.arange(held.n_rows)):
+        if lo[i] < hi[i]:
+            out = outputs[i]
+            losses = _node_losses(flat.regression, out, held.y[rows])
+            visits.append(_Visit(rows, weights, out, losses, int(lo[i]), int(hi[i])))
+    return visits
 
 
-def _loss_sums_per_probe(tree: Tree, held: Encoded, probes: np.ndarray) -> np.ndarray:
+def _loss_sums_per_probe(flat: FlatTree, held: Encoded, probes: np.ndarray) -> np.ndarray:
     """The held-out rows' weighted loss and squared loss summed under ``tree`` pruned at
     every probe alpha: an array (2, probes), without pruning the tree once per probe.
 
@@ -127,12 +105,14 @@ def _loss_sums_per_probe(tree: Tree, held: Encoded, probes: np.ndarray) -> np.nd
     :func:`_loss_sums_by_row`'s.
     """
     w = np.broadcast_to(held.weight, (held.n_rows,))
-    counted = _counted_loss_sums(tree, held, probes, w)
+    ends = _alpha_ends(flat)
+    levels, fractional = flat.descend(held.X)
+    counted = _counted_loss_sums(flat, held, probes, ends, w, levels, fractional)
     if counted is not None:
         return counted
-    visits, fractional = _visits(tree, held, probes)
+    visits = _visits(flat, held, _probe_spans(ends, probes, one_by_one=True))
     if fractional.any():
-        return _loss_sums_by_row(tree, held, probes, visits, fractional, w)
+        return _loss_sums_by_row(flat, held, probes, visits, fractional, w)
     P = len(probes)
     spans = np.zeros((2, P + 1))
     for v in visits:
@@ -143,143 +123,95 @@ def _loss_sums_per_probe(tree: Tree, held: Encoded, probes: np.ndarray) -> np.nd
 
 
 def _counted_loss_sums(
-    tree: Tree, held: Encoded, probes: np.ndarray, w: np.ndarray
+    flat: FlatTree,
+    held: Encoded,
+    probes: np.ndarray,
+    ends: tuple[list[float], list[float]],
+    w: np.ndarray,
+    levels: list[tuple[np.ndarray, np.ndarray]],
+    fractional: np.ndarray,
 ) -> np.ndarray | None:
-    """:func:`_loss_sums_per_probe`'s sums with the rows routed level by level in arrays,
-    every row at once, instead of node by node: or None where that could change a bit of
-    them (then the walk of :func:`_visits` gives them).
+    """:func:`_loss_sums_per_probe`'s sums from the rows routed level by level in arrays,
+    every row at once (``levels``, ``fractional``: :meth:`FlatTree.descend`), instead of
+    node by node: or None where that could change a bit of them (then the walk of
+    :func:`_visits` gives them).
 
-    Only for classification with whole-number row weights and no row going down several
-    branches: each loss is then 0 or 1 and every sum a whole number (below 2**53), which
-    comes out the same whatever the order of the additions.
+    Only for classification with whole-number row weights: each loss is then 0 or 1 and
+    every sum a whole number (below 2**53), which comes out the same whatever the order of
+    the additions. Rows that went down several branches are summed from their walk.
     """
-    if tree.is_regression or not held.n_rows:
+    if flat.regression or not held.n_rows:
         return None
     if not (np.all(np.isfinite(w)) and np.all(w == np.floor(w)) and abs(w).sum() < 2.0**52):
         return None
-    nodes = list(tree.nodes())  # ids are pre-order positions
-    n = len(nodes)
-    leaf = np.array([node.is_leaf for node in nodes])
-    attribute = np.zeros(n, dtype=np.intp)
-    threshold = np.full(n, np.nan)
-    by_threshold = np.zeros(n, dtype=bool)
-    child = np.full(
-        (n, max(max((len(node.children) for node in nodes), default=0), 1)), -1, dtype=np.intp
-    )
-    parent = np.full(n, -1, dtype=np.intp)
-    width = 1 + max(
-        (
-            max(g)
-            for node in nodes
-            if node.split is not None and node.split.kind != THRESHOLD
-            for g in node.split.groups
-            if g
-        ),
-        default=0,
-    )
-    lookup = np.full((n, width), -1, dtype=np.intp)  # category code -> branch, per node
-    counts = np.array([node.distribution for node in nodes])
-    # The class of engine.predict.node_output's probabilities: whole counts over a positive
-    # total keep their order, so the first largest count is the first largest probability.
-    predicted = np.argmax(counts, axis=1)
-    whole = np.all(counts == np.floor(counts), axis=1)
-    empty = counts.sum(axis=1) <= 0
-    for node in nodes:  # parents before children: an empty node predicts its parent's class
-        i = node.id
-        if not whole[i]:  # fractional counts: the probabilities' own argmax
-            total = node.distribution.sum()
-            empty[i] = not total > 0
-            if not empty[i]:
-                predicted[i] = int(np.argmax(node.distribution / total))
-        if empty[i]:
-            predicted[i] = predicted[parent[i]] if parent[i] >= 0 else 0
-        split = node.split
-        if split is None:
-            continue
-        attribute[i] = split.attribute
-        if split.kind == THRESHOLD:
-            by_threshold[i], threshold[i] = True, split.threshold
-        else:
-            for b, group in enumerate(split.groups):
-                lookup[i, list(group)] = b
-        for b, c in enumerate(node.children):
-            child[i, b], parent[c.id] = c.id, i
-    rows = np.arange(held.n_rows)
-    at = np.zeros(held.n_rows, dtype=np.intp)
-    fractional = np.zeros(held.n_rows, dtype=bool)
-    levels = [(rows, at)]  # the rows reaching each node, a level of the tree at a time
-    while True:
-        checkpoint()
-        inner = ~leaf[at]
-        rows, at = rows[inner], at[inner]
-        if not len(rows):
-            break
-        values = held.X[rows, attribute[at]]
-        branch = np.full(len(rows), -1, dtype=np.intp)
-        numeric = by_threshold[at] & ~np.isnan(values)
-        branch[numeric] = np.where(values[numeric] <= threshold[at[numeric]], 0, 1)
-        nominal = ~by_threshold[at] & ~np.isnan(values)
-        codes = values[nominal].astype(np.intp)
-        inside = codes < width
-        mapped = np.full(len(codes), -1, dtype=np.intp)
-        mapped[inside] = lookup[at[nominal][inside], codes[inside]]
-        branch[nominal] = mapped
-        whole = branch >= 0  # the others go down every branch: a missing value, or a
-        fractional[rows[~whole]] = True  # category no branch holds
-        rows, at = rows[whole], child[at[whole], branch[whole]]
-        levels.append((rows, at))
-    cut = _cuts(tree)
-    lo, hi = _probe_spans(cut, parent, leaf, probes)
+    predicted = np.argmax(flat.outputs, axis=1)  # an empty node: its parent's shares
+    lo, hi = _probe_spans(ends, probes)
     P = len(probes)
-    spans = np.zeros(P + 1)
+    sums = np.zeros(P + 1)
     for rows, at in levels:
         keep = (lo[at] < hi[at]) & ~fractional[rows]
         rows, at = rows[keep], at[keep]
         loss = w[rows] * (predicted[at] != held.y[rows])
-        np.add.at(spans, lo[at], loss)
-        np.subtract.at(spans, hi[at], loss)
-    sums = np.cumsum(spans)[:P]
+        np.add.at(sums, lo[at], loss)
+        np.subtract.at(sums, hi[at], loss)
+    sums = np.cumsum(sums)[:P]
     split_rows = np.flatnonzero(fractional)
     if len(split_rows):  # these rows' losses as the walk of _visits finds them
         split = subset(held, split_rows)
-        visits, _ = _visits(tree, split, probes, cut)
+        visits = _visits(flat, split, _probe_spans(ends, probes, one_by_one=True))
         w_split = w[split_rows]
-        for p, loss in enumerate(_split_row_losses(tree, split, P, visits)):
+        for p, loss in enumerate(_split_row_losses(flat, split, P, visits)):
             sums[p] += w_split @ loss
     return np.vstack([sums, sums])  # a loss of 0 or 1 is its own square
 
 
-def _cuts(tree: Tree) -> np.ndarray:
-    """Per node of ``tree``, the alpha from which pruning cuts it (inf: never)."""
-    path = cost_complexity_path(tree)
-    applied = np.maximum.accumulate(
-        path.alphas
-    )  # pruning at alpha stops at the first step above it
-    cut = np.full(tree.n_nodes, np.inf)
+def _cuts(flat: FlatTree) -> np.ndarray:
+    """Per node, the alpha from which pruning cuts it (inf: never)."""
+    path = cost_complexity_path(flat)
+    # Pruning at alpha stops at the first step above it.
+    applied = np.maximum.accumulate(path.alphas)
+    cut = np.full(flat.n_nodes, np.inf)
     cut[path.pruned[1:]] = applied[1:]
     return cut
 
 
-def _probe_spans(
-    cut: np.ndarray, parent: np.ndarray, leaf: np.ndarray, probes: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """Per node, the probes ``[lo, hi)`` at which it is a leaf of the pruned tree (see
-    :func:`_visits`, whose figures these are)."""
-    cut_l, parent_l, leaf_l = cut.tolist(), parent.tolist(), leaf.tolist()
+def _alpha_ends(flat: FlatTree) -> tuple[list[float], list[float]]:
+    """Per node, the alphas between which it is a leaf of the pruned tree: from the one
+    pruning cuts it at (-inf for a leaf) to the one its parent goes at (inf for the root)."""
+    cut_l, parent_l, leaf_l = _cuts(flat).tolist(), flat.parent.tolist(), flat.is_leaf.tolist()
     here = [0.0] * len(cut_l)
     above = [np.inf] * len(cut_l)
     for i in range(len(cut_l)):  # pre-order: a parent's figure is known before its children's
         if parent_l[i] >= 0:
             above[i] = here[parent_l[i]]
         here[i] = -np.inf if leaf_l[i] else min(above[i], cut_l[i])
-    lo = np.searchsorted(probes, np.array(here), side="left")
-    hi = np.searchsorted(probes, np.array(above), side="left")
+    return here, above
+
+
+def _probe_spans(
+    ends: tuple[list[float], list[float]], probes: np.ndarray, one_by_one: bool = False
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per node, the probes ``[lo, hi)`` at which it is a leaf of the tree pruned there (see
+    :func:`_visits`).
+
+    ``one_by_one``: each node's ends searched alone, as the walk of :func:`_visits` always
+    has. Probes are not always in order (alphas a rounding below 0 make the first few
+    products of neighbours fall), and a search for many keys at once, each from where the
+    last ended, can then land elsewhere than a search for one.
+    """
+    here, above = ends
+    if one_by_one:
+        lo = np.array([np.searchsorted(probes, h, side="left") for h in here], dtype=np.intp)
+        hi = np.array([np.searchsorted(probes, a, side="left") for a in above], dtype=np.intp)
+    else:
+        lo = np.searchsorted(probes, np.array(here), side="left")
+        hi = np.searchsorted(probes, np.array(above), side="left")
     hi[0] = len(probes)
     return lo, hi
 
 
 def _loss_sums_by_row(
-    tree: Tree,
+    flat: FlatTree,
     held: Encoded,
     probes: np.ndarray,
     visits: list[_Visit],
@@ -305,7 +237,7 @@ def _loss_sums_by_row(
     bounds = np.searchsorted(starts[order], np.arange(P + 1), side="left")
 
     split_rows = np.flatnonzero(fractional)
-    split_losses = _split_row_losses(tree, held, P, visits, fractional)
+    split_losses = _split_row_losses(flat, held, P, visits, fractional)
     loss = np.zeros(n)
     sums = np.zeros((2, P))
     for p in range(P):
@@ -318,7 +250,11 @@ def _loss_sums_by_row(
 
 
 def _split_row_losses(
-    tree: Tree, held: Encoded, P: int, visits: list[_Visit], fractional: np.ndarray | None = None
+    flat: FlatTree,
+    held: Encoded,
+    P: int,
+    visits: list[_Visit],
+    fractional: np.ndarray | None = None,
 ) -> Iterator[np.ndarray]:
     """Per probe, the losses of the rows of ``held`` that went down several branches (all of
     them when ``fractional`` is None), in their order: each is predicted the weighted sum of
@@ -334,23 +270,23 @@ def _split_row_losses(
     piece_rows = np.concatenate([local[v.rows[f]] for v, f in pieces])
     piece_lo = np.concatenate([np.full(int(f.sum()), v.lo) for v, f in pieces])
     piece_hi = np.concatenate([np.full(int(f.sum()), v.hi) for v, f in pieces])
-    if tree.is_regression:
+    if flat.regression:
         piece_out = np.concatenate([v.weights[f] * v.out for v, f in pieces])
         shape = (len(split_rows),)
     else:
         piece_out = np.concatenate([v.weights[f][:, None] * v.out for v, f in pieces]).reshape(
-            -1, len(tree.classes)
+            -1, flat.distribution.shape[1]
         )
-        shape = (len(split_rows), len(tree.classes))
+        shape = (len(split_rows), flat.distribution.shape[1])
     split_y = held.y[split_rows]
     spans = np.maximum(piece_hi - piece_lo, 0)
-    if spans.sum() * (1 if tree.is_regression else shape[1]) <= ALL_PROBES_AT_ONCE:
+    if spans.sum() * (1 if flat.regression else shape[1]) <= ALL_PROBES_AT_ONCE:
         # Every probe at once: each (probe, row) still adds its pieces in the walk's order.
         piece = np.repeat(np.arange(len(piece_lo)), spans)
         probe = piece_lo[piece] + np.arange(len(piece)) - np.repeat(np.cumsum(spans) - spans, spans)
         predicted = np.zeros((P, *shape))
         np.add.at(predicted, (probe, piece_rows[piece]), piece_out[piece])
-        if tree.is_regression:
+        if flat.regression:
             yield from (predicted - split_y) ** 2
         else:
             yield from (np.argmax(predicted, axis=2) != split_y).astype(np.float64)
@@ -359,7 +295,7 @@ def _split_row_losses(
         active = (piece_lo <= p) & (p < piece_hi)
         predicted = np.zeros(shape)
         np.add.at(predicted, piece_rows[active], piece_out[active])
-        if tree.is_regression:
+        if flat.regression:
             yield (predicted - split_y) ** 2
         else:
             yield (np.argmax(predicted, axis=1) != split_y).astype(np.float64)
@@ -390,7 +326,7 @@ def choose_alpha(
             grow(subset(data, train), grow_settings, monitor.scaled(f / k, (f + 0.8) / k, step)),
             data.schema,
         )
-        sums += _loss_sums_per_probe(fold_tree, subset(data, test), probes)
+        sums += _loss_sums_per_probe(flat_of(fold_tree), subset(data, test), probes)
     n = float(np.broadcast_to(data.weight, (data.n_rows,)).sum())
     error = sums[0] / n
     if data.schema.is_regression:  # the weighted spread of the losses about their mean

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from engine.flat import FlatTree, flat_of
 from engine.monitor import checkpoint
-from engine.prune.routing import cut_below
 from engine.tree import Tree
 
 
@@ -30,47 +30,27 @@ class PruningPath:
     errors: np.ndarray
 
 
-def _subtree_arrays(tree: Tree):
-    nodes = list(tree.nodes())  # ids are pre-order positions
-    n = len(nodes)
-    parent = np.full(n, -1)
-    end = np.arange(1, n + 1)  # one past the last descendant, in pre-order
-    total = tree.root.weight
-    classes = not (tree.is_regression or not total)
-    impurity, weight, leaf, counts = [0.0] * n, [0.0] * n, [False] * n, []
-    for node in nodes:  # one pass, cancellable: a million-row tree has 350,000 nodes
-        i = node.id
-        if not i & 1023:
-            checkpoint()
-        impurity[i], weight[i], leaf[i] = node.impurity, node.weight, node.is_leaf
-        if classes:
-            counts.append(node.distribution)
-        for c in node.children:
-            parent[c.id] = i
-    # The same products, quotients and per-row sums as node by node, a column at a time.
-    r_node = np.array(impurity) * np.array(weight) / total
-    leaf = np.array(leaf, dtype=bool)
-    e_node = np.zeros(n)
-    if classes:
-        counts = np.array(counts, dtype=np.float64)
-        e_node = counts.sum(axis=1) - counts.max(axis=1)
-    for node in reversed(nodes):
-        if node.children:
-            end[node.id] = end[node.children[-1].id]
-    if classes:
-        e_node /= total
-    return nodes, parent, end, r_node, leaf, e_node
+def _subtree_arrays(flat: FlatTree):
+    """Per node: parent, end of subtree, R(t) (impurity times share of the root's weight),
+    whether a leaf, and the share of the root's weight it misclassifies (0: regression)."""
+    total = float(flat.weight[0])
+    r_node = flat.impurity * flat.weight / total
+    e_node = np.zeros(flat.n_nodes)
+    if not (flat.regression or not total):
+        counts = flat.distribution
+        e_node = (counts.sum(axis=1) - counts.max(axis=1)) / total
+    return flat.parent, flat.end, r_node, flat.is_leaf, e_node
 
 
-def _weakest_links(tree: Tree, stop_alpha: float | None = None):
+def _weakest_links(flat: FlatTree, stop_alpha: float | None = None):
     """(alpha, node id, total leaf impurity, leaves, training error) per pruning step; last state returned.
 
     The weakest link comes off a heap keyed by (alpha, node id), so ties go to the
     lowest id as with an argmin over the nodes in order; pruning a node changes only
     its ancestors' alphas, which are pushed again (the stale entries are skipped).
     """
-    nodes, parent, end, r_node, leaf, e_node = _subtree_arrays(tree)
-    n = len(nodes)
+    parent, end, r_node, leaf, e_node = _subtree_arrays(flat)
+    n = flat.n_nodes
     n_leaves = leaf.astype(np.float64)
     r_branch = np.where(leaf, r_node, 0.0)
     e_branch = np.where(leaf, e_node, 0.0)
@@ -132,9 +112,9 @@ def _weakest_links(tree: Tree, stop_alpha: float | None = None):
     return steps, in_tree, is_leaf
 
 
-def cost_complexity_path(tree: Tree) -> PruningPath:
+def cost_complexity_path(tree: Tree | FlatTree) -> PruningPath:
     """Every weakest-link step down to the root alone (scikit-learn's ``cost_complexity_pruning_path``)."""
-    steps, _, _ = _weakest_links(tree)
+    steps, _, _ = _weakest_links(tree if isinstance(tree, FlatTree) else flat_of(tree))
     alphas, pruned, imp, leaves, errors = zip(*steps, strict=True)
     return PruningPath(
         np.array(alphas),
@@ -147,12 +127,14 @@ def cost_complexity_path(tree: Tree) -> PruningPath:
 
 def prune_cost_complexity(tree: Tree, alpha: float) -> Tree:
     """The smallest subtree minimising R(T) + alpha * |leaves(T)|."""
-    _, _, is_leaf = _weakest_links(tree, stop_alpha=alpha)
-    return cut_below(tree, is_leaf)
+    flat = flat_of(tree)
+    _, _, is_leaf = _weakest_links(flat, stop_alpha=alpha)
+    return flat.cut(is_leaf, tree.schema)
 
 
 def prune_to_step(tree: Tree, path: PruningPath, step: int) -> Tree:
     """``tree`` after the first ``step`` cuts of its ``path`` (no new search: for a slider)."""
-    is_leaf = np.array([n.is_leaf for n in tree.nodes()])
+    flat = flat_of(tree)
+    is_leaf = flat.is_leaf.copy()
     is_leaf[path.pruned[1 : step + 1]] = True
-    return cut_below(tree, is_leaf)
+    return flat.cut(is_leaf, tree.schema)

@@ -8,6 +8,7 @@ from dataclasses import replace
 import numpy as np
 
 from engine.data.encoding import Encoded
+from engine.flat import flat_of, leaf_of
 from engine.learn.problem import Problem
 from engine.monitor import NULL_MONITOR, Monitor, checkpoint
 from engine.prune.record import (
@@ -22,7 +23,7 @@ from engine.prune.record import (
     PruningRecord,
     Share,
 )
-from engine.prune.routing import LiveNode, attach, cut_below, leaf_of
+from engine.prune.routing import LiveNode, attach
 from engine.settings import Settings
 from engine.tree import Node, Tree
 
@@ -100,7 +101,7 @@ def prune_reduced_error(
             else:
                 decisions.append(Decision(len(decisions), path, KEPT, options))
                 now[node.id], leaves[node.id] = before, sum(leaves[c.id] for c in node.children)
-    result = cut_below(tree, cut)
+    result = flat_of(tree).cut(cut, tree.schema)
     if not recording:
         return result
     return replace(result, pruning=PruningRecord("reduced-error", tree, tuple(decisions)))

@@ -189,22 +189,3 @@ def rebuild(problem: Problem, tree: Tree, live: LiveNode) -> Tree:
 def training_live(problem: Problem, tree: Tree) -> LiveNode:
     data = problem.data
     return attach(problem, tree.root, np.arange(data.n_rows), data.weight.copy())
-
-
-def leaf_of(node: Node) -> Node:
-    """``node`` pruned to a leaf: its counts kept, its split scores dropped, marked pruned."""
-    stats = {k: v for k, v in node.stats.items() if k not in ("gain", "gain_ratio")}
-    return replace(node, split=None, children=(), stats=MappingProxyType({**stats, "pruned": 1.0}))
-
-
-def cut_below(tree: Tree, is_leaf: np.ndarray) -> Tree:
-    """A copy of ``tree`` in which the nodes flagged in ``is_leaf`` lose their subtrees."""
-    built: dict[int, Node] = {}
-    for k, node in enumerate(reversed(list(tree.nodes()))):
-        if not k & 1023:
-            checkpoint()
-        if is_leaf[node.id] and not node.is_leaf:
-            built[node.id] = leaf_of(node)
-        else:
-            built[node.id] = replace(node, children=tuple(built[c.id] for c in node.children))
-    return Tree(renumber(built[tree.root.id]), tree.schema)

@@ -62,12 +62,12 @@ PHASES = {
     "cutting subtrees": (
         {"algorithm": "cart", "prune": "cost-complexity", "alpha": 0.001},
         0,
-        "engine.prune.cost_complexity:cut_below",
+        "engine.flat:_rebuilt",
     ),
     "CV alpha": (
         {"algorithm": "cart", "prune": "cost-complexity", "cv_alpha": 3},
         0,
-        "engine.prune.alpha:_visits",
+        "engine.prune.alpha:_loss_sums_per_probe",
     ),
     "reduced error": (
         {"algorithm": "cart", "prune": "reduced-error"},
@@ -85,7 +85,7 @@ PHASES = {
         "engine.evaluate.evaluation:fit_tree",
     ),
     "predicting": ({"algorithm": "cart"}, 0, "engine.predict:_route"),
-    "the pruning path": ({"algorithm": "cart"}, 0, "engine.prune.cost_complexity:_subtree_arrays"),
+    "the pruning path": ({"algorithm": "cart"}, 0, "engine.flat:from_nodes"),
 }
 
 

@@ -11,6 +11,7 @@ import pytest
 from engine.data.encoding import encode
 from engine.data.table import make_table
 from engine.estimator import DecisionTree
+from engine.flat import flat_of
 from engine.predict import predict_proba, predict_value
 from engine.prune.alpha import _loss_sums_per_probe, choose_alpha
 from engine.prune.cost_complexity import cost_complexity_path, prune_cost_complexity
@@ -57,7 +58,7 @@ def test_loss_sums_per_probe_equal_pruning_at_each_probe(regression, missing, we
     data = encode(held, task)
     if weighted:
         data = replace(data, weight=np.random.default_rng(4).uniform(0.1, 3.0, data.n_rows))
-    fast = _loss_sums_per_probe(tree, data, probes)
+    fast = _loss_sums_per_probe(flat_of(tree), data, probes)
     slow = _pruned_sums(tree, data, probes)
     assert fast.shape == (2, len(probes)) and len(probes) > 20
     if missing:  # every row's loss at every probe, added up in the rows' order

@@ -1,0 +1,322 @@
+"""The tree as flat arrays, one row per node in pre-order: what pruning, routing, prediction
+and evaluation work on (issue 39).
+
+A :class:`FlatTree` holds, per node, its parent and children, the split (attribute, a
+threshold or a category -> branch table, the branches' training fractions) and the node's
+numbers (class weights or nothing for regression, weight, impurity, mean target). It is made
+once from a grown tree (:func:`flat_of`, cached on the :class:`engine.tree.Tree`); a pruned
+tree is the same arrays with a mask of the nodes that become leaves (:meth:`FlatTree.cut`),
+which makes the pruned :class:`engine.tree.Tree`, its node objects, for the views.
+
+What a node predicts (:meth:`FlatTree.outputs`) is worked out here and nowhere else: its
+class shares or mean, an empty node its parent's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import cached_property
+from types import MappingProxyType
+
+import numpy as np
+
+from engine.monitor import checkpoint
+from engine.tree import THRESHOLD, Node, Tree
+
+#: Split scores a node loses when pruning makes it a leaf.
+_SCORES = ("gain", "gain_ratio")
+
+
+@dataclass(frozen=True, eq=False)
+class FlatTree:
+    """A tree's nodes as arrays indexed by pre-order position (a grown or pruned tree's ids).
+
+    ``children[i, b]`` is the position of branch ``b``'s child (-1 past the last);
+    ``end[i]`` one past the last position of ``i``'s subtree. ``lookup[i, code]`` is the
+    branch a category code goes down at a nominal split (-1: none holds it).
+    ``nodes`` are the node objects the arrays were made from, when they were.
+    """
+
+    regression: bool
+    parent: np.ndarray
+    children: np.ndarray
+    n_children: np.ndarray
+    end: np.ndarray
+    depth: np.ndarray
+    attribute: np.ndarray
+    by_threshold: np.ndarray
+    threshold: np.ndarray
+    lookup: np.ndarray
+    fractions: np.ndarray
+    distribution: np.ndarray
+    weight: np.ndarray
+    impurity: np.ndarray
+    value: np.ndarray
+    nodes: tuple[Node, ...] | None = None
+
+    @property
+    def n_nodes(self) -> int:
+        return len(self.parent)
+
+    @cached_property
+    def is_leaf(self) -> np.ndarray:
+        return self.n_children == 0
+
+    @cached_property
+    def outputs(self) -> np.ndarray:
+        """What each node predicts: class probabilities (one row per node) or a mean.
+
+        A node with no training weight predicts its parent's (parents come first in
+        pre-order); an empty root, equal shares (classification) or its own mean.
+        """
+        n = self.n_nodes
+        if self.regression:
+            out = self.value.astype(np.float64)
+            empty = ~(self.weight > 0)
+        else:
+            dist = self.distribution
+            total = dist.sum(axis=1)
+            out = np.full(dist.shape, 1.0 / max(dist.shape[1], 1))
+            np.divide(dist, total[:, None], out=out, where=total[:, None] > 0)
+            empty = ~(total > 0)
+        for i in np.flatnonzero(empty[1:n]).tolist():  # the root has no parent to ask
+            out[i + 1] = out[self.parent[i + 1]]
+        return out
+
+    def branches(self, at: np.ndarray, values: np.ndarray) -> np.ndarray:
+        """The branch each value goes down at the node ``at`` beside it (every row at once);
+        -1 for a missing value or a category no branch holds."""
+        branch = np.full(len(at), -1, dtype=np.intp)
+        known = ~np.isnan(values)
+        numeric = self.by_threshold[at] & known
+        branch[numeric] = np.where(values[numeric] <= self.threshold[at[numeric]], 0, 1)
+        nominal = ~self.by_threshold[at] & known
+        codes = values[nominal].astype(np.intp)
+        inside = codes < self.lookup.shape[1]
+        mapped = np.full(len(codes), -1, dtype=np.intp)
+        mapped[inside] = self.lookup[at[nominal][inside], codes[inside]]
+        branch[nominal] = mapped
+        return branch
+
+    def descend(self, X: np.ndarray) -> tuple[list[tuple[np.ndarray, np.ndarray]], np.ndarray]:
+        """Every row of ``X`` routed down at once, a level at a time: (rows, node) pairs per
+        level, for the rows that go down one branch at every split, and which rows went down
+        several (a missing value, or a category no branch holds; their routing stops there)."""
+        rows = np.arange(X.shape[0])
+        at = np.zeros(len(rows), dtype=np.intp)
+        several = np.zeros(len(rows), dtype=bool)
+        levels = [(rows, at)]
+        leaf = self.is_leaf
+        while True:
+            checkpoint()
+            inner = ~leaf[at]
+            rows, at = rows[inner], at[inner]
+            if not len(rows):
+                return levels, several
+            branch = self.branches(at, X[rows, self.attribute[at]])
+            one = branch >= 0
+            several[rows[~one]] = True
+            rows, at = rows[one], self.children[at[one], branch[one]]
+            levels.append((rows, at))
+
+    def walk(self, X: np.ndarray, rows: np.ndarray):
+        """``(node, rows, weights)`` for every node the ``rows`` of ``X`` reach, as
+        C4.5 routes them: a row whose value is missing at a split (or whose category no branch
+        holds) goes down every branch with its weight times the branch's training fraction.
+
+        Depth-first, children pushed in branch order and the last taken first: the order
+        in which a row's leaves add up to its prediction. A branch no row reaches is not
+        visited."""
+        stack = [(0, rows, np.ones(len(rows)))]
+        while stack:
+            checkpoint()
+            i, r, w = stack.pop()
+            yield i, r, w
+            if self.n_children[i] == 0:
+                continue
+            branch = self.branches(np.full(len(r), i, dtype=np.intp), X[r, self.attribute[i]])
+            missing = branch < 0
+            any_missing = bool(missing.any())
+            for b in range(int(self.n_children[i])):
+                frac = self.fractions[i, b]
+                chosen = branch == b
+                if any_missing and frac > 0:
+                    chosen |= missing
+                    part = (r[chosen], np.where(missing[chosen], w[chosen] * frac, w[chosen]))
+                else:
+                    part = (r[chosen], w[chosen])
+                if len(part[0]):
+                    stack.append((int(self.children[i, b]), *part))
+
+    def cut(self, is_leaf: np.ndarray, schema) -> Tree:
+        """The tree with the nodes flagged in ``is_leaf`` made leaves (their subtrees gone),
+        as node objects numbered afresh in pre-order; a pruned split keeps its counts, loses
+        its split scores and is marked ``pruned``."""
+        n = self.n_nodes
+        keep = np.ones(n, dtype=bool)
+        cut_here = is_leaf & ~self.is_leaf
+        for i in np.flatnonzero(cut_here).tolist():
+            if keep[i]:
+                keep[i + 1 : self.end[i]] = False
+        kept, made = _rebuilt(self, keep, cut_here)
+        pruned = Tree(made[0], schema)
+        _cache(pruned, self.compact(keep, cut_here, tuple(made[i] for i in kept)))
+        return pruned
+
+    def compact(self, keep: np.ndarray, cut_here: np.ndarray, nodes) -> FlatTree:
+        """The arrays of the nodes ``keep`` flags, those ``cut_here`` flags made leaves."""
+        new_id = np.full(self.n_nodes + 1, -1, dtype=np.intp)  # the last: -1 stays -1
+        new_id[np.flatnonzero(keep)] = np.arange(int(keep.sum()))
+        split = ~cut_here[keep]
+        children = np.where(split[:, None], new_id[self.children[keep]], -1)
+        return FlatTree(
+            self.regression,
+            new_id[self.parent[keep]],
+            children,
+            np.where(split, self.n_children[keep], 0),
+            _ends(new_id[self.parent[keep]]),
+            self.depth[keep] - self.depth[0],
+            np.where(split, self.attribute[keep], -1),
+            self.by_threshold[keep] & split,
+            self.threshold[keep],
+            self.lookup[keep],
+            self.fractions[keep],
+            self.distribution[keep],
+            self.weight[keep],
+            self.impurity[keep],
+            self.value[keep],
+            nodes,
+        )
+
+    def node_objects(self) -> tuple[Node, ...]:
+        if self.nodes is None:
+            raise ValueError("these arrays were made without node objects")
+        return self.nodes
+
+
+def leaf_of(node: Node) -> Node:
+    """``node`` pruned to a leaf: its counts kept, its split scores dropped, marked pruned."""
+    stats = {k: v for k, v in node.stats.items() if k not in _SCORES}
+    return replace(node, split=None, children=(), stats=MappingProxyType({**stats, "pruned": 1.0}))
+
+
+def _rebuilt(flat: FlatTree, keep: np.ndarray, cut_here: np.ndarray):
+    """The kept positions and the node objects of the pruned tree (by old position),
+    numbered afresh in pre-order, depths from the root's."""
+    nodes = flat.node_objects()
+    kept = np.flatnonzero(keep)
+    new_id = np.full(flat.n_nodes, -1, dtype=np.intp)
+    new_id[kept] = np.arange(len(kept))
+    depth = flat.depth - flat.depth[0]
+    made: list[Node | None] = [None] * flat.n_nodes
+    kept = kept.tolist()
+    for k, i in enumerate(reversed(kept)):  # children before their parent
+        if not k & 1023:
+            checkpoint()
+        node = nodes[i]
+        if cut_here[i]:
+            made[i] = replace(leaf_of(node), id=int(new_id[i]), depth=int(depth[i]))
+        else:
+            children = tuple(made[c] for c in flat.children[i, : flat.n_children[i]].tolist())
+            made[i] = replace(node, id=int(new_id[i]), depth=int(depth[i]), children=children)
+    return kept, made
+
+
+def _ends(parent: np.ndarray) -> np.ndarray:
+    """One past each node's last descendant, from the parents of nodes in pre-order."""
+    n = len(parent)
+    end = np.arange(1, n + 1)
+    parent_l, end_l = parent.tolist(), end.tolist()
+    for i in range(n - 1, 0, -1):  # a child's end is known before its parent's
+        p = parent_l[i]
+        if end_l[i] > end_l[p]:
+            end_l[p] = end_l[i]
+    return np.array(end_l, dtype=np.intp)
+
+
+def _cache(tree: Tree, flat: FlatTree) -> None:
+    object.__setattr__(tree, "_flat", flat)  # a tree never changes: its arrays neither
+
+
+def flat_of(tree: Tree) -> FlatTree:
+    """``tree``'s arrays, made on first asking (one walk over its nodes) and kept with it."""
+    flat = tree.__dict__.get("_flat")
+    if flat is None:
+        flat = from_nodes(tree)
+        _cache(tree, flat)
+    return flat
+
+
+def from_nodes(tree: Tree) -> FlatTree:
+    """The arrays of ``tree``'s nodes, in pre-order (one walk)."""
+    nodes = tuple(tree.nodes())
+    n = len(nodes)
+    position = {id(node): k for k, node in enumerate(nodes)}
+    K = max(max((len(node.children) for node in nodes), default=0), 1)
+    width = 1 + max(
+        (
+            max(g)
+            for node in nodes
+            if node.split is not None and node.split.kind != THRESHOLD
+            for g in node.split.groups
+            if g
+        ),
+        default=0,
+    )
+    parent = np.full(n, -1, dtype=np.intp)
+    children = np.full((n, K), -1, dtype=np.intp)
+    n_children = np.zeros(n, dtype=np.intp)
+    depth = np.zeros(n, dtype=np.intp)
+    attribute = np.full(n, -1, dtype=np.intp)
+    by_threshold = np.zeros(n, dtype=bool)
+    threshold = np.full(n, np.nan)
+    lookup = np.full((n, width), -1, dtype=np.intp)
+    fractions = np.zeros((n, K))
+    weight, impurity, value = np.zeros(n), np.zeros(n), np.zeros(n)
+    for k, node in enumerate(nodes):
+        if not k & 1023:
+            checkpoint()
+        depth[k], weight[k], impurity[k], value[k] = (
+            node.depth,
+            node.weight,
+            node.impurity,
+            node.value,
+        )
+        split = node.split
+        if split is None:
+            continue
+        attribute[k] = split.attribute
+        if split.kind == THRESHOLD:
+            by_threshold[k], threshold[k] = True, split.threshold
+        else:
+            for b, group in enumerate(split.groups):
+                lookup[k, list(group)] = b
+        n_children[k] = len(node.children)
+        fractions[k, : len(split.fractions)] = split.fractions
+        for b, child in enumerate(node.children):
+            c = position[id(child)]
+            children[k, b], parent[c] = c, k
+    if tree.is_regression:
+        distribution = np.zeros((n, 0))
+    else:
+        distribution = np.array([node.distribution for node in nodes], dtype=np.float64).reshape(
+            n, len(tree.classes)
+        )
+    return FlatTree(
+        tree.is_regression,
+        parent,
+        children,
+        n_children,
+        _ends(parent),
+        depth,
+        attribute,
+        by_threshold,
+        threshold,
+        lookup,
+        fractions,
+        distribution,
+        weight,
+        impurity,
+        value,
+        nodes,
+    )
