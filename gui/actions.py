@@ -253,6 +253,25 @@ ACTIONS = (
         tree_shown,
     ),
     Spec(
+        "export_sql",
+        "Export SQL q&uery…",
+        lambda w: w.exports.export_sql(),
+        (),
+        "Save the tree as one SQL SELECT (SQLite, PostgreSQL or DuckDB) that adds the class "
+        "probabilities and the predicted class to every row of a table named data; NULLs are "
+        "routed as Arbor routes missing values",
+        tree_shown,
+    ),
+    Spec(
+        "export_onnx",
+        "Export ONN&X model…",
+        lambda w: w.exports.export_file("onnx"),
+        (),
+        "Save the tree as an ONNX model (a tree ensemble of one tree) for ONNX Runtime and "
+        "serving tools; it sends a missing value down the branch most training rows took",
+        tree_shown,
+    ),
+    Spec(
         "export_model",
         "Export &model (JSON)…",
         lambda w: w.exports.export_model(),
@@ -685,6 +704,8 @@ MENUS = {
         "export_pmml",
         "export_dot",
         "export_html",
+        "export_sql",
+        "export_onnx",
         "export_model",
         None,
         "quit",

@@ -140,3 +140,8 @@ class Dialogs:
     def ask_text(self, title: str, label: str, text: str = "") -> str | None:
         value, ok = QInputDialog.getText(self.parent, title, label, text=text)
         return value if ok else None
+
+    def ask_choice(self, title: str, label: str, items: list[str], current: int = 0) -> str | None:
+        """One of ``items``, picked from a list; None when cancelled."""
+        value, ok = QInputDialog.getItem(self.parent, title, label, items, current, False)
+        return value if ok else None

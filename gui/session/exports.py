@@ -1,5 +1,5 @@
 """Exporting the tree on screen: images (file or clipboard), rules, code, PMML, DOT, the
-interactive HTML page and JSON."""
+interactive HTML page, SQL, ONNX and JSON."""
 
 from __future__ import annotations
 
@@ -15,7 +15,11 @@ EXPORT_FILTERS = {
     "pmml": "PMML (*.pmml *.xml)",
     "dot": "Graphviz (*.dot *.gv)",
     "html": "Web page (*.html *.htm)",
+    "sql": "SQL (*.sql)",
+    "onnx": "ONNX model (*.onnx)",
 }
+#: The SQL dialects offered, as the dialect chooser shows them, and their names in the engine.
+SQL_DIALECTS = {"SQLite": "sqlite", "PostgreSQL": "postgres", "DuckDB": "duckdb"}
 #: The name an export suggests after the data's: (what ends the stem, suffix).
 EXPORT_NAMES = {
     "rules": ("-rules", ".txt"),
@@ -23,6 +27,8 @@ EXPORT_NAMES = {
     "pmml": ("", ".pmml"),
     "dot": ("", ".dot"),
     "html": ("-tree", ".html"),
+    "sql": ("-tree", ".sql"),
+    "onnx": ("", ".onnx"),
     "model": ("-model", ".json"),
     "image": ("", ".png"),
     "slide": ("-slide", ".png"),
@@ -134,8 +140,9 @@ class Exports:
         except (ArborError, ValueError, IndexError):
             return None  # rows that no longer fit the tree: its nodes say so
 
-    def export_file(self, kind: str) -> None:
-        """Rules, Python, PMML, DOT or the interactive page of the tree on the canvas."""
+    def export_file(self, kind: str, **options) -> None:
+        """Rules, Python, PMML, DOT, the interactive page, SQL or ONNX of the tree on the
+        canvas; ``options``: the format's own (``dialect`` for SQL)."""
         tree = self._tree("export")
         if tree is None:
             return
@@ -148,11 +155,30 @@ class Exports:
 
         model = SimpleNamespace(tree_=tree, settings_=self.controller.settings)
         try:
-            export(kind, model, self.controller.doc.snapshot(), Path(path))
+            export(kind, model, self.controller.doc.snapshot(), Path(path), **options)
         except ArborError as err:
             self.dialogs.error(str(err))
             return
         self.controller.say(f"Wrote {path}")
+        if kind == "onnx":
+            from engine.export.onnx_model import MISSING_NOTE
+
+            # It changes what the file predicts, so it is said where it cannot be missed.
+            self.dialogs.info(f"Wrote {path}.\n\nNote: {MISSING_NOTE}.")
+
+    def export_sql(self) -> None:
+        """The tree as one SQL query, in the dialect asked for (the last one offered first)."""
+        if self._tree("export") is None:
+            return
+        names = list(SQL_DIALECTS)
+        current = names.index(getattr(self, "_sql_dialect", names[0]))
+        chosen = self.dialogs.ask_choice(
+            "Export SQL query", "The database the query is for:", names, current
+        )
+        if chosen is None:
+            return
+        self._sql_dialect = chosen
+        self.export_file("sql", dialect=SQL_DIALECTS[chosen])
 
     def export_model(self) -> None:
         tree = self._tree("export")

@@ -21,6 +21,7 @@ class FakeDialogs:
             "save_path": [],
             "ask_text": [],
             "ask_replace_or_queue": [],
+            "ask_choice": [],
         }
         self.asked: list[
             tuple[str, tuple]
@@ -54,6 +55,10 @@ class FakeDialogs:
 
     def ask_text(self, *args, **kwargs):
         return self._reply("ask_text")
+
+    def ask_choice(self, title, label, items, current=0):
+        self.asked.append(("ask_choice", (title, label, tuple(items))))
+        return self._reply("ask_choice", items[current])
 
 
 @pytest.fixture
