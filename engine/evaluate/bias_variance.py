@@ -23,7 +23,10 @@ Noise (and the expected target, or the optimal class) can be told apart only whe
 table repeats a row's attribute values: test rows with the same values are one point x,
 and their targets estimate the target's distribution there. A row whose values no other test
 row has is its own optimum, with no noise; its noise shows as bias. So the noise is what
-the repeated rows show, and ``noise_rows`` says how many there are.
+the repeated rows show, and ``noise_rows`` says how many there are. For squared error the
+noise and bias² are unbiased estimates (:func:`squared_error_parts`); for 0-1 loss the
+optimal class is the most frequent at the point, so with few rows a point's noise is
+estimated low (two rows that disagree: noise 1/2, whatever the truth).
 
 Seed 004's terms: **bias** (representation bias: a model too simple; search bias: not
 enough search), **variance** (error due to lack of data) and **noise**.
@@ -144,21 +147,35 @@ def squared_error_parts(predictions: np.ndarray, y: np.ndarray, group, w=None) -
     """The decomposition of squared error; ``predictions`` has one row per training set and
     one column per test row; ``group`` numbers the test rows' points (:func:`points`).
 
+    A point's noise is the unbiased variance of its targets (a sample's variance about its
+    own mean is short of the spread by a factor (n - 1)/n, which matters at the few rows a
+    point has), and its bias² is the squared distance from the mean prediction to the
+    targets' mean less the variance of that mean (noise / n): both unbiased, and the sum
+    still exactly the error, since a tree predicts the same at every row of a point.
+
     >>> p = np.array([[1.0, 1.0], [3.0, 3.0]])
     >>> d = squared_error_parts(p, np.array([2.0, 4.0]), np.array([0, 0]))
     >>> d.error, d.noise, d.bias, d.variance
-    (3.0, 1.0, 1.0, 1.0)
+    (3.0, 2.0, 0.0, 1.0)
     """
-    w = np.ones(len(y)) if w is None else w
+    w = np.ones(len(y)) if w is None else np.asarray(w, dtype=float)
     mean = predictions.mean(axis=0)
     expected = _group_mean(y, group, w)
+
+    def total(values):  # each row's sum of ``values`` over its point's rows
+        return np.bincount(group, weights=values)[group]
+
+    v1, v2 = total(w), total(w * w)
+    dof = v1 - v2 / v1  # n - 1 for unit weights (reliability weights otherwise)
+    alone = dof <= 1e-12 * v1  # a point of one row: its noise cannot be told from bias
+    noise = np.where(alone, 0.0, total(w * (y - expected) ** 2) / np.where(alone, 1.0, dof))
     each = {
         "error": ((predictions - y) ** 2).mean(axis=0),
-        "bias": (expected - mean) ** 2,
+        "bias": (expected - mean) ** 2 - noise * v2 / v1**2,
         "variance": predictions.var(axis=0),
-        "noise": (y - expected) ** 2,
+        "noise": noise,
     }
-    avg = {k: float(np.average(v, weights=w)) for k, v in each.items()}
+    avg = {k: float(np.average(v, weights=w)) + 0.0 for k, v in each.items()}
     return Decomposition(noise_term=avg["noise"], **avg)
 
 
@@ -238,7 +255,9 @@ def bias_variance(
 ) -> BiasVariance:
     """Error, bias, variance and noise of trees trained with ``settings`` on ``resamples``
     training sets, at each of ``values`` of max depth (``parameter`` "depth") or max leaves
-    ("leaves"). The same seed gives the same test rows, training sets and figures.
+    ("leaves"); by default :func:`default_values` up to the unpruned tree's, and the chosen
+    tree's own (``settings`` unchanged). The same seed gives the same test rows, training
+    sets and figures.
 
     Examples
     --------
@@ -274,6 +293,8 @@ def bias_variance(
             learn, replace(settings, **{option: None}, prune="none"), monitor.scaled(0.02, 0.04)
         )
         values = default_values(parameter, grown.depth, grown.n_leaves)
+        mark = chosen.depth if parameter == "depth" else chosen.n_leaves
+        values = (*values, mark) if mark >= (1 if parameter == "depth" else 2) else values
     values = tuple(sorted({int(v) for v in values}))
     low = 1 if parameter == "depth" else 2
     if not values or values[0] < low:
@@ -292,7 +313,8 @@ def bias_variance(
             label = f"training set {b + 1} of {resamples}, max {parameter} {value}"
             start, stop = 0.04 + 0.96 * step / total, 0.04 + 0.96 * (step + 1) / total
             monitor.report(start, label)
-            tree = fit_tree(part, replace(settings, **{option: value}), monitor.scaled(start, stop))
+            fitting = monitor.scaled(start, stop, label)  # the fit's messages name the step
+            tree = fit_tree(part, replace(settings, **{option: value}), fitting)
             if regression:
                 predictions[v, b] = predict_value(tree, held.X)
             else:

@@ -285,6 +285,9 @@ class BiasVarianceView(CurveView):
         zero_one = bv.loss == "0-1 loss"
         plot.setLabel("bottom", escape(f"max {bv.parameter}"))
         plot.setLabel("left", escape(bv.loss))
+        # Sizes are whole numbers: a tick at each (while they fit), none at 1.5.
+        ticks = [[(float(v), str(v)) for v in bv.values]] if len(bv.values) <= 15 else None
+        plot.getAxis("bottom").setTicks(ticks)
         names = {
             "error": "error",
             "bias": "bias" if zero_one else "bias²",

@@ -54,8 +54,8 @@ def test_squared_error_noise_is_the_targets_known_variance():
     error, bias, variance = bv.column("error"), bv.column("bias"), bv.column("variance")
     np.testing.assert_allclose(error, noise + bias + variance, rtol=1e-12)
     # One split cannot follow sin(x) over ten values: bias² dominates. Four levels reach every
-    # value of x, leaving the bias of a mean of about 100 noisy rows.
-    assert bias[0] > 0.25 and bias[1] < 0.03 and error[1] < error[0]
+    # value of x: no bias left (an unbiased estimate: it may dip just below 0).
+    assert bias[0] > 0.25 and abs(bias[1]) < 0.01 and error[1] < error[0]
 
 
 def test_without_repeated_rows_noise_cannot_be_told_from_bias():
@@ -135,7 +135,7 @@ def test_same_seed_same_figures_and_folds_resampling(iris):
 def test_leaves_default_values_and_the_chosen_trees_leaves(iris):
     bv = bias_variance(encode(iris), resolve(algorithm="cart", alpha=0.0), "leaves", resamples=2)
     assert bv.parameter == "leaves" and bv.values[0] == 2 and len(bv.values) <= 12
-    assert bv.chosen == bv.chosen_leaves >= 2
+    assert bv.chosen == bv.chosen_leaves >= 2 and bv.chosen in bv.values  # always among them
 
 
 @pytest.mark.parametrize(
