@@ -21,21 +21,12 @@ from dataclasses import dataclass
 
 from PySide6.QtGui import QColor
 
-# Okabe-Ito, then a few more distinct hues for many-class targets.
-CLASS_COLOURS = [
-    "#0072B2",
-    "#E69F00",
-    "#009E73",
-    "#CC79A7",
-    "#56B4E9",
-    "#D55E00",
-    "#F0E442",
-    "#999999",
-    "#882255",
-    "#44AA99",
-    "#117733",
-    "#332288",
-]
+from engine.export import colours as engine_colours
+
+# Okabe-Ito, then a few more distinct hues for many-class targets: the light palette's, kept
+# as plain hex in the engine, whose Qt-free exports (the interactive page, the notebook SVG)
+# colour classes the same.
+CLASS_COLOURS = list(engine_colours.CLASS_COLOURS)
 
 #: For a projector: eight kept apart under deuteranopia and protanopia first (Okabe-Ito's
 #: hues without its yellow, which washes out on white, then black and wine), then more.
