@@ -11,7 +11,8 @@ each leaf's probability times the weight with which the row reaches it: the prod
 ``CASE`` per split on the leaf's path, which is 1 on the branch the value chooses, 0 on the
 others and the branch's share when the value is missing. The terms are added in the order
 :func:`engine.predict.predict_proba` adds them, with the same numbers (every number is
-written as a double), so the database computes the same floating-point sums.
+written as a double), so the database computes the same floating-point sums (past
+:data:`FOLD_TERMS` leaves, in halves, which only rounding tells apart).
 
 The class is chosen from the probabilities by :func:`engine.predict.class_codes`'s rule
 for the tree's algorithm. Names from the data enter only as quoted identifiers (double
@@ -33,6 +34,14 @@ from engine.tree import THRESHOLD, Node, Tree
 
 #: The dialects the query is written for.
 DIALECTS = ("sqlite", "postgres", "duckdb")
+
+#: A sum of up to this many leaves is added left to right, in predict's order and so to the
+#: same bits; a longer one in halves: a chain of a thousand additions is deeper than SQLite and
+#: DuckDB parse (their limit is 1000), and the halves differ from predict only in rounding,
+#: for rows that reach several leaves (a row with no missing value reaches one).
+FOLD_TERMS = 256
+#: Deeper trees are refused: each level adds one factor to a leaf's product.
+MAX_DEPTH = 500
 
 #: Up to this many classes the query picks the class by J48's rule exactly (a nested CASE
 #: with 2^(classes-1) outcomes); with more, by the nearest rule of quadratic size.
@@ -92,6 +101,11 @@ class _Writer:
     def __init__(self, tree: Tree, dialect: str):
         if dialect not in DIALECTS:
             raise ArborError(f"unknown SQL dialect {dialect!r}; use one of {', '.join(DIALECTS)}")
+        if tree.depth > MAX_DEPTH:
+            raise ArborError(
+                f"the tree is {tree.depth} levels deep; SQL databases parse expressions up to "
+                f"about {MAX_DEPTH} levels (prune the tree, or limit its depth)"
+            )
         self.tree, self.dialect = tree, dialect
         self.one, self.zero = self.number(1.0), self.number(0.0)
 
@@ -154,7 +168,18 @@ class _Writer:
             parts.append(" * ".join([*factors, self.number(float(value))]))
         if not parts:
             return self.zero
-        return f"\n{indent}+ ".join(parts)
+        if len(parts) <= FOLD_TERMS:
+            return f"\n{indent}+ ".join(parts)
+        return _balanced(parts, indent)
+
+
+def _balanced(parts: list[str], indent: str) -> str:
+    """``parts`` added in halves, so the expression is as deep as log2 of their number."""
+    if len(parts) == 1:
+        return parts[0]
+    middle = len(parts) // 2
+    left, right = _balanced(parts[:middle], indent), _balanced(parts[middle:], indent)
+    return f"({left})\n{indent}+ ({right})"
 
 
 def _class_rule(

@@ -161,3 +161,23 @@ def test_dialects_and_nul_are_refused():
     frame = pd.DataFrame({"a": ["x\x00y", "b"] * 4, "y": ["p", "q"] * 4})
     with pytest.raises(ArborError, match="U\\+0000"):
         to_sql(DecisionTree(algorithm="id3").fit(frame).tree_)
+
+
+def test_long_sums_are_added_in_halves(monkeypatch):
+    """Past FOLD_TERMS leaves the sum is balanced (SQLite and DuckDB parse at most 1000 levels):
+    the same probabilities up to rounding."""
+    import engine.export.sql as sql
+
+    monkeypatch.setattr(sql, "FOLD_TERMS", 1)
+    table = load_sample("iris")
+    tree = DecisionTree(algorithm="cart").fit(table).tree_
+    frame = rows_for_sql(table, table.attributes, 0.4)
+    query = to_sql(tree, "sqlite", algorithm="cart")
+    assert "(CASE WHEN" in query
+    names, rows = sqlite_rows(query, frame, table.kinds)
+    expected = prediction_frame(tree, frame.astype(object), True, "cart")
+    got = np.array([row[4:-1] for row in rows], dtype=float)
+    np.testing.assert_allclose(got, expected[names[4:-1]].to_numpy(float), rtol=0, atol=1e-15)
+    monkeypatch.setattr(sql, "MAX_DEPTH", 1)
+    with pytest.raises(ArborError, match="levels deep"):
+        to_sql(tree)
