@@ -125,3 +125,21 @@ def test_a_5000_node_tree_loads_and_collapses(browser, tmp_path):
     assert int(browser.find_element("id", "stats").get_attribute("data-nodes")) == nodes
     assert browser.execute_script("window.arbor.collapse(3); return window.arbor.shown()") == 7
     assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+
+
+def test_cart_classes_and_regression_means(browser, tmp_path):
+    table = load_sample("weather-numeric")
+    model = DecisionTree(algorithm="cart", prune="none").fit(table)
+    _open(browser, tmp_path, model)
+    _check_rows(browser, model, _with_holes(table.frame, "play", 3).head(6))
+
+    frame = table.frame.drop(columns=["play"])
+    regression = DecisionTree(algorithm="cart", task="regression", prune="none")
+    regression.fit(make_table(frame), target="temperature")
+    _open(browser, tmp_path, regression)
+    for record in _with_holes(frame, "temperature", 4).head(6).to_dict("records"):
+        row = {k: (None if pd.isna(v) else v) for k, v in record.items()}
+        value, proba = _type_row(browser, regression, row)
+        assert len(proba) == 0
+        expected = regression.predict(pd.DataFrame([record]))[0]
+        assert float(value) == pytest.approx(expected, rel=1e-12)
