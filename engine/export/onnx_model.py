@@ -40,6 +40,8 @@ MISSING_NOTE = (
 )
 
 ML_OPSET, ONNX_OPSET = 3, 17
+#: Columns of a node row: feature, mode, value, true node, false node, NaN takes true.
+TRUE, FALSE, MISSING_TRUE = 3, 4, 5
 
 
 def _onnx():
@@ -65,44 +67,46 @@ class _Nodes:
         self.rows: list[tuple] = []  # (feature, mode, value, true id, false id, missing true)
         self.leaves: list[tuple[int, object]] = []  # (node id, output)
 
-    def add(self, node: Node, fallback) -> int:
-        """Append ``node``'s subtree; returns the id of its first ONNX node."""
-        here = node_output(self.tree, node, fallback)
-        if node.is_leaf:
-            at = self._row(0, "LEAF", 0.0, 0, 0, 0)
-            self.leaves.append((at, here))
-            return at
-        split = node.split
-        if split.kind == THRESHOLD:
-            missing = _majority_branch(node)
-            at = self._row(split.attribute, "BRANCH_LEQ", float(split.threshold), -1, -1, 0)
-            true = self.add(node.children[0], here)
-            false = self.add(node.children[1], here)
-            self._patch(at, true, false, int(missing == 0))
-            return at
-        default = _majority_branch(node)
-        tests = [
-            (b, code) for b, group in enumerate(split.groups) if b != default for code in group
-        ]
-        if not tests:  # every category goes where missing values go
-            return self.add(node.children[default], here)
-        chain = [
-            self._row(split.attribute, "BRANCH_EQ", float(code), -1, -1, 0) for _, code in tests
-        ]
-        first_of = {default: self.add(node.children[default], here)}
-        for b, child in enumerate(node.children):
-            if b not in first_of and any(tb == b for tb, _ in tests):
-                first_of[b] = self.add(child, here)
-        for at, (b, _) in zip(chain, tests, strict=True):
-            self._patch(at, first_of[b], at + 1, 0)
-        return chain[0]
+    def add(self, root: Node) -> None:
+        """Append ``root``'s subtree, each subtree's rows together (pre-order), without
+        recursion: trees can be deep."""
+        # (node, its parent's output, the (row, column) of each ONNX pointer to its first row)
+        stack: list[tuple[Node, object, list[tuple[int, int]]]] = [(root, None, [])]
+        while stack:
+            node, fallback, parents = stack.pop()
+            here = node_output(self.tree, node, fallback)
+            first = len(self.rows)
+            for at, column in parents:
+                self.rows[at][column] = first
+            if node.is_leaf:
+                self.leaves.append((self._row(0, "LEAF", 0.0, 0, 0, 0), here))
+                continue
+            split, default = node.split, _majority_branch(node)
+            if split.kind == THRESHOLD:
+                at = self._row(split.attribute, "BRANCH_LEQ", float(split.threshold), -1, -1, 0)
+                self.rows[at][MISSING_TRUE] = int(default == 0)
+                stack.append((node.children[1], here, [(at, FALSE)]))
+                stack.append((node.children[0], here, [(at, TRUE)]))
+                continue
+            tests = [
+                (b, code) for b, group in enumerate(split.groups) if b != default for code in group
+            ]
+            if not tests:  # every category goes where missing values go
+                stack.append((node.children[default], here, []))
+                continue
+            chain = {b: [] for b, _ in tests}
+            for b, code in tests:
+                at = self._row(split.attribute, "BRANCH_EQ", float(code), -1, -1, 0)
+                self.rows[at][FALSE] = at + 1  # the last one's: the default branch, next
+                chain[b].append(at)
+            for b in reversed(range(len(node.children))):
+                if b in chain:
+                    stack.append((node.children[b], here, [(at, TRUE) for at in chain[b]]))
+            stack.append((node.children[default], here, []))  # popped first: right after
 
     def _row(self, feature, mode, value, true, false, missing) -> int:
         self.rows.append([feature, mode, value, true, false, missing])
         return len(self.rows) - 1
-
-    def _patch(self, at: int, true: int, false: int, missing: int) -> None:
-        self.rows[at][3:6] = [true, false, missing]
 
 
 def _inputs(tree: Tree) -> str:
@@ -136,7 +140,7 @@ def to_onnx(tree: Tree):
         nodes.leaves.append((nodes._row(0, "LEAF", 0.0, 0, 0, 0), output))
     else:
         nodes = _Nodes(tree)
-        nodes.add(tree.root, None)
+        nodes.add(tree.root)
     rows = nodes.rows
     if not tree.schema.attributes:
         raise ArborError("an ONNX model needs at least one input attribute")

@@ -162,3 +162,22 @@ def test_a_clear_message_without_onnx(monkeypatch):
     tree = DecisionTree(algorithm="id3").fit(load_sample("weather")).tree_
     with pytest.raises(ArborError, match=r"pip install 'arbor\[onnx\]'"):
         to_onnx(tree)
+
+
+def test_a_deep_tree_is_built_without_recursion():
+    """A chain 3,000 splits deep (deeper than Python's recursion limit) scores as predict."""
+    from engine.data.encoding import Attribute, Schema
+    from engine.predict import predict_proba
+    from engine.tree import THRESHOLD, Node, Split, Tree, renumber
+
+    depth = 3000
+    node = Node(0, 0, 1.0, np.array([1.0, 0.0]), 0.0)
+    for i in reversed(range(depth)):
+        leaf = Node(0, 0, 1.0, np.array([0.0, 1.0]) if i % 2 else np.array([0.5, 0.5]), 0.0)
+        split = Split(0, THRESHOLD, (0.5, 0.5), threshold=i + 0.5)
+        node = Node(0, 0, 2.0, np.array([1.0, 1.0]), 1.0, split=split, children=(leaf, node))
+    tree = Tree(renumber(node), Schema((Attribute("x", "numeric"),), "y", ("a", "b")))
+    X = np.array([[3.0], [1000.0], [2999.0], [5000.0], [-1.0]])
+    label, proba = score(tree, X)
+    np.testing.assert_allclose(proba, predict_proba(tree, X), rtol=1e-6)
+    assert label.tolist() == ["b", "a", "b", "a", "a"]
