@@ -32,12 +32,12 @@
   // ---------------------------------------------------------------- sizes (measured once)
   const measure = document.createElement("canvas").getContext("2d");
   function width(text, font) { measure.font = font; return measure.measureText(text).width; }
-  const boxW = new Float64Array(count), boxH = new Float64Array(count);
+  const baseW = new Float64Array(count), boxW = new Float64Array(count), boxH = new Float64Array(count);
   const edgeW = new Float64Array(count);
   for (let i = 0; i < count; i++) {
     let w = Math.max(72, width(N.head[i], TITLE_FONT));
     for (const line of N.lines[i]) w = Math.max(w, width(line, BODY_FONT));
-    boxW[i] = w + 2 * PAD_X;
+    baseW[i] = w + 2 * PAD_X;
     edgeW[i] = i ? width(N.edge[i], EDGE_FONT) + 8 : 0;
   }
   function lines(i) {
@@ -50,7 +50,7 @@
   }
   function sizeOf(i) {
     const ls = lines(i);
-    let w = boxW[i];
+    let w = baseW[i];
     if (collapsed[i]) for (const l of ls) w = Math.max(w, width(l, BODY_FONT) + 2 * PAD_X);
     boxW[i] = w;
     boxH[i] = TITLE_H + ls.length * BODY_H + 2 * PAD_Y + (M.labels.bar ? BAR_H + 4 : 0);
