@@ -129,6 +129,8 @@ class CurveView(QWidget):
         plot.getAxis("left").enableAutoSIPrefix(False)
 
     def _label(self, option: str, text: str) -> None:
+        """``text`` before the input ``option``; its mnemonic (Alt+letter) picks the input:
+        no letter of the menu bar's (File, Edit, View, Model, Help)."""
         label = QLabel(text)
         label.setBuddy(getattr(self, option))
         self.options_row.addWidget(label)
@@ -211,8 +213,8 @@ class LearningCurveView(CurveView):
         super().__init__(parent)
         self.folds = _spin(2, 20, 5, "Stratified folds: each holds its rows out once")
         self.steps = _spin(2, 20, 8, "Training sizes, spread evenly up to a fold's training part")
-        self._label("folds", "&Folds")
-        self._label("steps", "S&izes")
+        self._label("folds", "Fo&lds")
+        self._label("steps", "Si&zes")
 
     def options(self) -> dict:
         return {"folds": self.folds.value(), "steps": self.steps.value()}
@@ -230,14 +232,14 @@ class LearningCurveView(CurveView):
             )
             self._line(name, x, mean, colour, symbol)
 
-        def figure(v: float) -> str:
-            return f"{v:.4g}" if curve.measure == "RMSE" else f"{100 * v:.1f}%"
+        def figure(v: float, digits: int = 4) -> str:
+            return f"{v:.{digits}g}" if curve.measure == "RMSE" else f"{100 * v:.1f}%"
 
         last = len(x) - 1
         self.legend.setText(
             f"{_swatch(TRAIN_COLOUR)}training {figure(curve.training_mean[last])} ± "
-            f"{figure(curve.training_std[last])} &nbsp; {_swatch(TEST_COLOUR)}cross-validated "
-            f"{figure(curve.validation_mean[last])} ± {figure(curve.validation_std[last])} "
+            f"{figure(curve.training_std[last], 2)} &nbsp; {_swatch(TEST_COLOUR)}cross-validated "
+            f"{figure(curve.validation_mean[last])} ± {figure(curve.validation_std[last], 2)} "
             f"at {int(x[last]):,} rows<br>"
             + _grey(
                 f"{escape(caption)}: {curve.folds} folds (seed {curve.seed}); bars: ± one "
@@ -268,9 +270,9 @@ class BiasVarianceView(CurveView):
             "of folds (they overlap more, so their variance is smaller)"
         )
         self.resamples = _spin(2, 200, 20, "How many training sets to train each size on")
-        self._label("vary", "&Vary")
+        self._label("vary", "Var&y")
         self._label("resampling", "&By")
-        self._label("resamples", "&Sets")
+        self._label("resamples", "Set&s")
 
     def options(self) -> dict:
         return {
