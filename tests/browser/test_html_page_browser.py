@@ -16,7 +16,7 @@ import pytest
 from engine.data.samples import load_sample
 from engine.data.table import make_table
 from engine.estimator import DecisionTree
-from engine.export.html_page import to_html
+from engine.export.html_page import page_model, to_html
 
 pytestmark = pytest.mark.browser
 
@@ -95,6 +95,11 @@ def test_weather_rows_get_predicts_answers(browser, tmp_path):
     stats = browser.find_element("id", "stats")
     assert int(stats.get_attribute("data-nodes")) == model.tree_.n_nodes
     assert browser.execute_script("return window.arbor.shown()") == model.tree_.n_nodes
+    nodes = page_model(model.tree_)["nodes"]
+    texts = zip(nodes["head"], nodes["edge"], nodes["cond"], strict=True)
+    expected = sum("windy" in "\n".join(t).lower() for t in texts)
+    browser.find_element("id", "search").send_keys("Windy")
+    assert browser.find_element("id", "found").text == f"{expected} found"
     rows = pd.concat(
         [table.frame.drop(columns=["play"]).head(5), _with_holes(table.frame, "play", 1)]
     )
