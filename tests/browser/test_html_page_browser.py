@@ -106,6 +106,47 @@ def test_weather_rows_get_predicts_answers(browser, tmp_path):
     _check_rows(browser, model, rows.head(12))
 
 
+def _at(browser, row: int):
+    """The pointer over node ``row`` (pre-order) of the page's canvas."""
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    canvas = browser.find_element("id", "tree")
+    x, y = browser.execute_script(f"return window.arbor.place({row})")
+    size = canvas.size
+    return ActionChains(browser).move_to_element_with_offset(
+        canvas, int(x - size["width"] / 2), int(y - size["height"] / 2)
+    )
+
+
+def test_hover_shows_counts_and_rule_and_a_click_collapses(browser, tmp_path):
+    model = DecisionTree(algorithm="id3").fit(load_sample("weather"))
+    _open(browser, tmp_path, model)
+    nodes = page_model(model.tree_)["nodes"]
+    leaf = 2  # pre-order: the root, humidity, then humidity's first leaf
+    assert nodes["parent"][leaf] == 1 and nodes["attribute"][leaf] == -1
+    _at(browser, leaf).perform()
+    tip = browser.find_element("id", "tip")
+    assert tip.is_displayed()
+    assert "IF outlook = sunny AND humidity = high" in tip.text
+    assert "no: 3 (100.0%)" in tip.text
+    _at(browser, 1).click().perform()
+    assert browser.execute_script("return window.arbor.shown()") == 6
+    _at(browser, 1).click().perform()
+    assert browser.execute_script("return window.arbor.shown()") == 8
+
+
+def test_a_word_in_a_number_field_is_refused_with_a_message(browser, tmp_path):
+    from selenium.webdriver.common.by import By
+
+    model = DecisionTree(algorithm="c45").fit(load_sample("iris"))
+    _open(browser, tmp_path, model)
+    browser.find_element(By.CSS_SELECTOR, '[data-attribute="0"]').send_keys("tall")
+    browser.find_element(By.CSS_SELECTOR, "#row-form button[type=submit]").click()
+    message = browser.find_element(By.ID, "row-error").text
+    assert message.startswith("Not a number: sepallength.")
+    assert browser.find_elements(By.ID, "prediction") == []
+
+
 def test_iris_numeric_rows_with_missing_values(browser, tmp_path):
     table = load_sample("iris")
     model = DecisionTree(algorithm="c45").fit(table)

@@ -521,5 +521,7 @@
   resize();
   fit();
   // For scripts driving the page (and its tests): the same routing the form uses.
-  window.arbor = { predict: predict, nodes: count, shown: () => shown.length, collapse: toLevels };
+  window.arbor = { predict: predict, nodes: count, shown: () => shown.length, collapse: toLevels,
+    // where node ``row`` (pre-order) is drawn, in pixels from the canvas's top left
+    place: (row) => [X[row] * view.scale + view.x, Y[row] * view.scale + view.y] };
 })();
