@@ -32,8 +32,10 @@ class FlatTree:
     """A tree's nodes as arrays indexed by pre-order position (a grown or pruned tree's ids).
 
     ``children[i, b]`` is the position of branch ``b``'s child (-1 past the last);
-    ``end[i]`` one past the last position of ``i``'s subtree. ``lookup[i, code]`` is the
-    branch a category code goes down at a nominal split (-1: none holds it).
+    ``end[i]`` one past the last position of ``i``'s subtree. At a nominal split,
+    ``lookup[groups[i], code]`` is the branch a category code goes down (-1: none holds it);
+    ``groups`` is -1 elsewhere (a row of the table per nominal split only: a big tree's
+    threshold splits would otherwise each hold a row as wide as the most categories).
     ``nodes`` are the node objects the arrays were made from, when they were.
     """
 
@@ -46,6 +48,7 @@ class FlatTree:
     attribute: np.ndarray
     by_threshold: np.ndarray
     threshold: np.ndarray
+    groups: np.ndarray
     lookup: np.ndarray
     fractions: np.ndarray
     distribution: np.ndarray
@@ -94,7 +97,7 @@ class FlatTree:
         codes = values[nominal].astype(np.intp)
         inside = codes < self.lookup.shape[1]
         mapped = np.full(len(codes), -1, dtype=np.intp)
-        mapped[inside] = self.lookup[at[nominal][inside], codes[inside]]
+        mapped[inside] = self.lookup[self.groups[at[nominal][inside]], codes[inside]]
         branch[nominal] = mapped
         return branch
 
@@ -174,12 +177,13 @@ class FlatTree:
             new_id[self.parent[keep]],
             children,
             np.where(split, self.n_children[keep], 0),
-            _ends(new_id[self.parent[keep]]),
+            ends(new_id[self.parent[keep]]),
             self.depth[keep] - self.depth[0],
             np.where(split, self.attribute[keep], -1),
             self.by_threshold[keep] & split,
             self.threshold[keep],
-            self.lookup[keep],
+            np.where(split, self.groups[keep], -1),
+            self.lookup,
             self.fractions[keep],
             self.distribution[keep],
             self.weight[keep],
@@ -222,7 +226,7 @@ def _rebuilt(flat: FlatTree, keep: np.ndarray, cut_here: np.ndarray):
     return kept, made
 
 
-def _ends(parent: np.ndarray) -> np.ndarray:
+def ends(parent: np.ndarray) -> np.ndarray:
     """One past each node's last descendant, from the parents of nodes in pre-order."""
     n = len(parent)
     end = np.arange(1, n + 1)
@@ -270,7 +274,10 @@ def from_nodes(tree: Tree) -> FlatTree:
     attribute = np.full(n, -1, dtype=np.intp)
     by_threshold = np.zeros(n, dtype=bool)
     threshold = np.full(n, np.nan)
-    lookup = np.full((n, width), -1, dtype=np.intp)
+    groups = np.full(n, -1, dtype=np.intp)
+    nominal = sum(1 for node in nodes if node.split is not None and node.split.kind != THRESHOLD)
+    lookup = np.full((nominal, width), -1, dtype=np.intp)
+    rows = iter(range(nominal))
     fractions = np.zeros((n, K))
     weight, impurity, value = np.zeros(n), np.zeros(n), np.zeros(n)
     for k, node in enumerate(nodes):
@@ -289,8 +296,9 @@ def from_nodes(tree: Tree) -> FlatTree:
         if split.kind == THRESHOLD:
             by_threshold[k], threshold[k] = True, split.threshold
         else:
+            groups[k] = row = next(rows)
             for b, group in enumerate(split.groups):
-                lookup[k, list(group)] = b
+                lookup[row, list(group)] = b
         n_children[k] = len(node.children)
         fractions[k, : len(split.fractions)] = split.fractions
         for b, child in enumerate(node.children):
@@ -307,11 +315,12 @@ def from_nodes(tree: Tree) -> FlatTree:
         parent,
         children,
         n_children,
-        _ends(parent),
+        ends(parent),
         depth,
         attribute,
         by_threshold,
         threshold,
+        groups,
         lookup,
         fractions,
         distribution,

@@ -26,12 +26,23 @@ import numpy as np
 
 from engine.compiling import lifecycle as compilation
 from engine.data.encoding import Encoded
-from engine.fast.builder import grow_stepwise, grow_tree, plan
+from engine.fast.builder import (
+    CHUNK_WORK,
+    Growth,
+    _mean_target,
+    _threshold,
+    grow_stepwise,
+    grow_tree,
+    kernels,
+    plan,
+)
 from engine.fast.interpreted import (
     INTERPRETED_MAX_CELLS,
     UNCOMPILED_MAX_CELLS,
     UNCOMPILED_SECONDS,
 )
+from engine.flat import FlatTree
+from engine.flat import ends as flat_ends
 from engine.learn.editing import replace_subtree
 from engine.learn.explain import node_rows, used_on_path
 from engine.learn.problem import Problem
@@ -119,6 +130,93 @@ def grow(
             _Interpreted.add(time.thread_time() - started)
     monitor.report(1.0, "grown")
     return node
+
+
+def grow_flat(data: Encoded, settings: Settings, monitor: Monitor = NULL_MONITOR) -> FlatTree:
+    """:func:`grow`'s tree on ``data`` as arrays only (:class:`engine.flat.FlatTree`, without
+    node objects): for trees nobody looks at, such as CART's folds choosing alpha, which are
+    pruned and routed through and dropped. The same numbers as :func:`grow`'s nodes hold."""
+    problem = Problem(data, settings, monitor)
+    rows = np.arange(data.n_rows)
+    compiled = compiled_kernels_ready(monitor, len(rows) * data.X.shape[1])
+    C = kernels(compiled)
+    started = time.thread_time()
+    try:
+        growth = Growth(
+            problem, plan(settings, len(rows)), rows, data.weight[rows], 0, frozenset(), monitor, C
+        )
+        status = C.PAUSED
+        while status != C.DONE:
+            monitor.check()
+            status = growth.run(CHUNK_WORK)
+            monitor.report(growth.progress, f"{int(growth.state.leaves[0])} leaves")
+    finally:
+        if not compiled:
+            _Interpreted.add(time.thread_time() - started)
+    n = int(growth.state.n_nodes[0])
+    return _grown_arrays(problem, growth.nodes, growth.groups, n, C)
+
+
+def _grown_arrays(problem: Problem, nodes, groups, n: int, C) -> FlatTree:
+    """The growth arrays (rows in the order growth made the nodes) as a :class:`FlatTree` in
+    pre-order, with the splits the builder's nodes get (:func:`engine.fast.builder.to_nodes`)."""
+    attrs = problem.data.schema.attributes
+    binary = problem.settings.binary
+    child0 = np.ascontiguousarray(nodes.child0[:n])
+    nchild = np.ascontiguousarray(nodes.n_children[:n])
+    order = C.preorder(child0, nchild, n)  # the row of the node at each position
+    position = np.empty(n, dtype=np.intp)
+    position[order] = np.arange(n)
+    n_children = nchild[order].astype(np.intp)
+    K = max(int(n_children.max(initial=0)), 1)
+    branch = np.arange(K)
+    has = branch[None, :] < n_children[:, None]
+    child_rows = np.where(has, child0[order][:, None] + branch[None, :], 0)
+    children = np.where(has, position[child_rows], -1)
+    fractions = np.where(has, nodes.fraction[:n][child_rows], 0.0)
+    parent = np.full(n, -1, dtype=np.intp)
+    parent[children[has]] = np.repeat(np.arange(n), n_children)
+    split = n_children > 0
+    attribute = np.where(split, nodes.attribute[:n][order], -1).astype(np.intp)
+    nominal = np.array([a.is_nominal for a in attrs] + [False], dtype=bool)[attribute]
+    by_threshold = split & ~nominal
+    cuts = nodes.threshold[:n][order]
+    threshold = np.where(by_threshold, cuts, np.nan)
+    if not binary:  # C4.5's thresholds, moved to a training value
+        for i in np.flatnonzero(by_threshold).tolist():
+            threshold[i] = _threshold(problem, int(attribute[i]), float(cuts[i]), binary)
+    grouped = np.flatnonzero(split & nominal)
+    group_of = np.full(n, -1, dtype=np.intp)
+    group_of[grouped] = np.arange(len(grouped))
+    width = max([len(attrs[a].categories) for a in attribute[grouped].tolist()] + [1])
+    lookup = np.full((len(grouped), width), -1, dtype=np.intp)
+    group_at = nodes.group_at[:n][order]
+    for g, i in enumerate(grouped.tolist()):
+        k = len(attrs[attribute[i]].categories)
+        if binary:  # categories in neither group (unseen) go down no branch
+            where = groups.branch[group_at[i] : group_at[i] + k]
+            lookup[g, :k] = np.where((where == 0) | (where == 1), where, -1)
+        else:  # one branch per category
+            lookup[g, : n_children[i]] = np.arange(n_children[i])
+    stats = nodes.stats[:n][order]
+    return FlatTree(
+        problem.regression,
+        parent,
+        children,
+        n_children,
+        flat_ends(parent),
+        (nodes.depth[:n] - nodes.depth[0])[order].astype(np.intp),
+        attribute,
+        by_threshold,
+        threshold,
+        group_of,
+        lookup,
+        fractions,
+        np.zeros((n, 0)) if problem.regression else stats,
+        nodes.weight[:n][order],
+        np.asarray(problem.impurity(stats), dtype=np.float64).reshape(n),
+        _mean_target(stats) if problem.regression else np.full(n, np.nan),
+    )
 
 
 @dataclass(frozen=True)

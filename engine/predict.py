@@ -10,28 +10,24 @@ from __future__ import annotations
 
 import numpy as np
 
+from engine.flat import flat_of
 from engine.learn.tolerances import WEKA_EPS
-from engine.monitor import checkpoint
-from engine.tree import Node, Tree, leaf_prediction, partition_rows
+from engine.tree import Node, Tree, leaf_prediction
 
 
-def _route(tree: Tree, X: np.ndarray, visit) -> None:
-    """Depth-first walk calling ``visit(node, rows, weights, fallback)`` at each leaf reached."""
-    n = X.shape[0]
-    stack: list[tuple[Node, np.ndarray, np.ndarray, object]] = [
-        (tree.root, np.arange(n), np.ones(n), None)
-    ]
-    while stack:
-        checkpoint()
-        node, rows, weights, fallback = stack.pop()
-        if node.is_leaf:
-            visit(node, rows, weights, fallback)
-            continue
-        here = node_output(tree, node, fallback)
-        parts = partition_rows(node.split, X[rows, node.split.attribute], rows, weights)
-        for child, (r, w) in zip(node.children, parts, strict=True):
-            if len(r):
-                stack.append((child, r, w, here))
+def _leaves(tree: Tree, X: np.ndarray):
+    """``(flat, leaf, rows, weights)`` for the leaves the rows of ``X`` reach, on the tree's
+    arrays (:mod:`engine.flat`): the rows that go down one branch at every split all at once
+    (weight 1), then those that go down several (C4.5's fractional instances) walked."""
+    flat = flat_of(tree)
+    levels, several = flat.descend(X)
+    leaf = flat.is_leaf
+    for rows, at in levels:
+        ends = leaf[at] & ~several[rows]
+        yield flat, at[ends], rows[ends], None
+    for i, rows, weights in flat.walk(X, np.flatnonzero(several)):
+        if leaf[i]:
+            yield flat, i, rows, weights
 
 
 def node_output(tree: Tree, node: Node, fallback):
@@ -44,11 +40,11 @@ def node_output(tree: Tree, node: Node, fallback):
 def predict_proba(tree: Tree, X: np.ndarray) -> np.ndarray:
     """Class probabilities, one row per instance (classification trees)."""
     out = np.zeros((X.shape[0], len(tree.classes)))
-
-    def visit(node, rows, weights, fallback):
-        np.add.at(out, rows, weights[:, None] * leaf_prediction(node, fallback))
-
-    _route(tree, X, visit)
+    for flat, at, rows, weights in _leaves(tree, X):
+        if weights is None:  # one leaf per row: its shares (added to 0, as a weight of 1 is)
+            out[rows] += flat.outputs[at]
+        else:  # a row's leaves add up in the walk's order
+            np.add.at(out, rows, weights[:, None] * flat.outputs[at])
     return out
 
 
@@ -86,22 +82,22 @@ def class_codes(proba: np.ndarray, algorithm: str | None = None) -> np.ndarray:
 def predict_value(tree: Tree, X: np.ndarray) -> np.ndarray:
     """Predicted means (regression trees)."""
     out = np.zeros(X.shape[0])
-
-    def visit(node, rows, weights, fallback):
-        np.add.at(out, rows, weights * node_output(tree, node, fallback))
-
-    _route(tree, X, visit)
+    for flat, at, rows, weights in _leaves(tree, X):
+        if weights is None:
+            out[rows] += flat.outputs[at]
+        else:
+            np.add.at(out, rows, weights * flat.outputs[at])
     return out
 
 
 def leaf_weights(tree: Tree, X: np.ndarray) -> dict[int, tuple[np.ndarray, np.ndarray]]:
     """For every leaf reached: the rows that reach it and with which weight."""
+    flat = flat_of(tree)
+    nodes = flat.node_objects()
     reached: dict[int, list] = {}
-
-    def visit(node, rows, weights, fallback):
-        reached.setdefault(node.id, []).append((rows, weights))
-
-    _route(tree, X, visit)
+    for i, rows, weights in flat.walk(X, np.arange(X.shape[0])):
+        if flat.is_leaf[i]:
+            reached.setdefault(nodes[i].id, []).append((rows, weights))
     return {
         k: (np.concatenate([r for r, _ in v]), np.concatenate([w for _, w in v]))
         for k, v in reached.items()

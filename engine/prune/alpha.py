@@ -19,8 +19,8 @@ import numpy as np
 
 from engine.data.encoding import Encoded, subset
 from engine.data.folds import stratified_folds, training_rows
-from engine.flat import FlatTree, flat_of
-from engine.growth import grow
+from engine.flat import FlatTree
+from engine.growth import grow_flat
 from engine.monitor import NULL_MONITOR, Monitor, checkpoint
 from engine.prune.cost_complexity import cost_complexity_path
 from engine.settings import Settings
@@ -195,12 +195,12 @@ def _probe_spans(
     :func:`_visits`).
 
     ``one_by_one``: each node's ends searched alone, as the walk of :func:`_visits` always
-    has. Probes are not always in order (alphas a rounding below 0 make the first few
-    products of neighbours fall), and a search for many keys at once, each from where the
-    last ended, can then land elsewhere than a search for one.
+    has, when the probes are out of order (alphas a rounding below 0 make the first few
+    products of neighbours fall): a search for many keys at once, each from where the last
+    ended, can then land elsewhere than a search for one. In order, both land alike.
     """
     here, above = ends
-    if one_by_one:
+    if one_by_one and np.any(probes[1:] < probes[:-1]):
         lo = np.array([np.searchsorted(probes, h, side="left") for h in here], dtype=np.intp)
         hi = np.array([np.searchsorted(probes, a, side="left") for a in above], dtype=np.intp)
     else:
@@ -322,11 +322,11 @@ def choose_alpha(
         step = f"choosing alpha, inner fold {f + 1} of {k}"
         monitor.report(f / k, step)
         train = training_rows(test, data.n_rows)
-        fold_tree = Tree(
-            grow(subset(data, train), grow_settings, monitor.scaled(f / k, (f + 0.8) / k, step)),
-            data.schema,
+        # Arrays only: a fold's tree is routed through and dropped, never looked at.
+        fold_tree = grow_flat(
+            subset(data, train), grow_settings, monitor.scaled(f / k, (f + 0.8) / k, step)
         )
-        sums += _loss_sums_per_probe(flat_of(fold_tree), subset(data, test), probes)
+        sums += _loss_sums_per_probe(fold_tree, subset(data, test), probes)
     n = float(np.broadcast_to(data.weight, (data.n_rows,)).sum())
     error = sums[0] / n
     if data.schema.is_regression:  # the weighted spread of the losses about their mean

@@ -49,21 +49,11 @@ def _weakest_links(flat: FlatTree, stop_alpha: float | None = None):
     lowest id as with an argmin over the nodes in order; pruning a node changes only
     its ancestors' alphas, which are pushed again (the stale entries are skipped).
     """
+    checkpoint()
     parent, end, r_node, leaf, e_node = _subtree_arrays(flat)
     n = flat.n_nodes
-    n_leaves = leaf.astype(np.float64)
-    r_branch = np.where(leaf, r_node, 0.0)
-    e_branch = np.where(leaf, e_node, 0.0)
-    for i in range(n - 1, -1, -1):
-        if not i & 1023:
-            checkpoint()
-        if parent[i] >= 0:
-            n_leaves[parent[i]] += n_leaves[i]
-            r_branch[parent[i]] += r_branch[i]
-            e_branch[parent[i]] += e_branch[i]
-    # The loop below runs once per node and walks up to the root each time: plain lists,
-    # whose element reads and writes cost a tenth of a numpy array's (same float arithmetic).
-    in_tree = bytearray(b"\x01") * n
+    # Both loops below run once per node (the second walks up to the root each time): plain
+    # lists, whose element reads and writes cost a tenth of a numpy array's (same arithmetic).
     is_leaf = leaf.tolist()
     parent_l, end_l, r_node_l, e_node_l = (
         parent.tolist(),
@@ -71,7 +61,18 @@ def _weakest_links(flat: FlatTree, stop_alpha: float | None = None):
         r_node.tolist(),
         e_node.tolist(),
     )
-    n_leaves_l, r_branch_l, e_branch_l = n_leaves.tolist(), r_branch.tolist(), e_branch.tolist()
+    n_leaves_l = [1.0 if k else 0.0 for k in is_leaf]
+    r_branch_l = [r if k else 0.0 for r, k in zip(r_node_l, is_leaf, strict=True)]
+    e_branch_l = [e if k else 0.0 for e, k in zip(e_node_l, is_leaf, strict=True)]
+    for i in range(n - 1, 0, -1):  # children after their parent: sums reach it complete
+        if not i & 1023:
+            checkpoint()
+        p = parent_l[i]
+        n_leaves_l[p] += n_leaves_l[i]
+        r_branch_l[p] += r_branch_l[i]
+        e_branch_l[p] += e_branch_l[i]
+    n_leaves, r_branch = np.array(n_leaves_l), np.array(r_branch_l)
+    in_tree = bytearray(b"\x01") * n
     steps = [(0.0, -1, r_branch_l[0], n_leaves_l[0], e_branch_l[0])]
     inner = np.flatnonzero(~leaf)
     with np.errstate(divide="ignore", invalid="ignore"):

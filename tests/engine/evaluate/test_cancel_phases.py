@@ -84,7 +84,7 @@ PHASES = {
         3,
         "engine.evaluate.evaluation:fit_tree",
     ),
-    "predicting": ({"algorithm": "cart"}, 0, "engine.predict:_route"),
+    "predicting": ({"algorithm": "cart"}, 0, "engine.predict:_leaves"),
     "the pruning path": ({"algorithm": "cart"}, 0, "engine.flat:from_nodes"),
 }
 

@@ -1,0 +1,70 @@
+"""Growth's own arrays (``grow_flat``, for CART's folds choosing alpha) are the arrays of the
+node objects ``grow`` makes: every number, and the same branch for every value (issue 39)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from engine.data.encoding import encode
+from engine.data.io import read_table
+from engine.data.samples import load_sample
+from engine.estimator import DecisionTree
+from engine.flat import from_nodes
+from engine.growth import grow, grow_flat
+from engine.tree import Tree
+
+WEKA = Path(__file__).resolve().parents[2] / "fixtures" / "weka" / "data"
+
+CASES = [
+    ("weather", {"algorithm": "cart"}),  # binary subsets
+    ("weather-numeric", {"algorithm": "c45"}),  # C4.5's thresholds at a training value
+    ("contact-lenses", {"algorithm": "id3"}),  # multiway
+    ("labor", {"algorithm": "c45"}),  # missing values: fractions
+    ("labor", {"algorithm": "cart", "task": "regression", "target": "duration"}),
+]
+
+COLUMNS = [
+    "parent",
+    "children",
+    "n_children",
+    "end",
+    "depth",
+    "attribute",
+    "by_threshold",
+    "threshold",
+    "fractions",
+    "distribution",
+    "weight",
+    "impurity",
+    "value",
+]
+
+
+def _table(name: str, target: str | None):
+    path = WEKA / f"{name}.arff"
+    table = read_table(str(path)) if path.exists() else load_sample(name)
+    return table if target is None else table.with_target(target)
+
+
+@pytest.mark.parametrize(("name", "options"), CASES)
+def test_growth_arrays_are_the_node_objects_arrays(name, options):
+    options = dict(options)
+    table = _table(name, options.pop("target", None))
+    settings = DecisionTree(**options, prune="none").settings()
+    data = encode(table, settings.task)
+    grown = grow_flat(data, settings)
+    nodes = from_nodes(Tree(grow(data, settings), data.schema))
+    assert grown.n_nodes == nodes.n_nodes > 1
+    for column in COLUMNS:
+        a, b = getattr(grown, column), getattr(nodes, column)
+        assert a.shape == b.shape and np.array_equal(a, b, equal_nan=True), column
+    # The category tables may differ in width; the branches they give may not.
+    X = data.X.copy()
+    X[::4, :] = np.nan  # some rows missing everything
+    for i in np.flatnonzero(~nodes.is_leaf).tolist():
+        at = np.full(len(X), i, dtype=np.intp)
+        values = X[:, nodes.attribute[i]]
+        assert np.array_equal(grown.branches(at, values), nodes.branches(at, values))
