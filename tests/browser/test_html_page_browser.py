@@ -189,3 +189,19 @@ def test_cart_classes_and_regression_means(browser, tmp_path):
         assert len(proba) == 0
         expected = regression.predict(pd.DataFrame([record]))[0]
         assert float(value) == pytest.approx(expected, rel=1e-12)
+
+
+def test_hostile_names_show_as_text_and_run_nothing(browser, tmp_path):
+    from selenium.webdriver.common.by import By
+
+    attack = ["</script><script>window.pwned=1</script>", '<img src=x onerror="window.pwned=1">']
+    rows = [(attack[k % 2], float(k), attack[0] if k > 5 else "<!--") for k in range(12)]
+    frame = pd.DataFrame(rows, columns=[attack[1], "x\u2028y", attack[0]])
+    model = DecisionTree(algorithm="cart").fit(make_table(frame))
+    _open(browser, tmp_path, model)
+    assert browser.execute_script("return window.pwned") is None
+    assert browser.title == f"Decision tree: {attack[0]}"
+    legend = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#legend .entry span + span")]
+    assert sorted(legend) == sorted(model.tree_.classes)
+    names = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#fields .name")]
+    assert names[0] == attack[1]
