@@ -501,7 +501,8 @@
   }
   $("title").textContent = (M.regression ? "Regression tree: " : "Decision tree: ") + M.target;
   const stats = $("stats");
-  stats.textContent = count + " nodes · " + leaves + " leaves · depth " + maxDepth;
+  stats.textContent = count + (count === 1 ? " node · " : " nodes · ") + leaves +
+    (leaves === 1 ? " leaf · depth " : " leaves · depth ") + maxDepth;
   stats.dataset.nodes = String(count);
   stats.dataset.leaves = String(leaves);
   legend();
