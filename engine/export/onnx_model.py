@@ -64,7 +64,7 @@ class _Nodes:
 
     def __init__(self, tree: Tree):
         self.tree = tree
-        self.rows: list[tuple] = []  # (feature, mode, value, true id, false id, missing true)
+        self.rows: list[list] = []  # [feature, mode, value, true id, false id, missing true]
         self.leaves: list[tuple[int, object]] = []  # (node id, output)
 
     def add(self, root: Node) -> None:
