@@ -9,7 +9,7 @@ from tests.gui.conftest import train_and_wait
 
 def test_the_menu_writes_the_interactive_page(qtbot, window, tmp_path):
     train_and_wait(qtbot, window)
-    qtbot.waitUntil(lambda: window.controller.tree is not None)
+    qtbot.waitUntil(lambda: window.controller.tree is not None, timeout=60000)
     action = window.act["export_html"]
     assert action.isEnabled() and action.shortcut().toString() == "Ctrl+Alt+H"
     assert "self-contained" in action.toolTip() or "self-contained" in action.statusTip()
