@@ -137,6 +137,10 @@ def _output(option: str, path: str, args, model, table):
         from engine.export import files
 
         options = {"dialect": args.dialect} if option == "sql" else {}
+        if option == "html":
+            from engine.export.node_labels import NodeLabels
+
+            options = {"labels": NodeLabels.parse(args.labels)}
         text = files.render(option, model, table, Path(path), **options)
     else:
         return _image(path, args, model, table)

@@ -134,10 +134,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--labels",
         default="n,bar",
         metavar="LIST",
-        help="what image nodes show under their headline, comma-separated: n (n = 16), "
+        help="what nodes show under their headline in the image and the page, "
+        "comma-separated: n (n = 16), "
         "weka ((16.0/1.0): weight/errors), counts (class counts), percent, bar "
         "(the class distribution), plots (a small plot of each node's rows: the split "
-        "attribute by class with the cut, or a leaf's classes); default n,bar",
+        "attribute by class with the cut, or a leaf's classes; images only); default n,bar",
     )
     p.add_argument(
         "--slide",

@@ -245,7 +245,7 @@ ACTIONS = (
     Spec(
         "export_html",
         "Export &interactive page…",
-        lambda w: w.exports.export_file("html"),
+        lambda w: w.exports.export_page(),
         ("Ctrl+Alt+H",),
         "Save the tree as one self-contained HTML page that works offline: collapse and expand "
         "subtrees, search, hover a node for its counts and rule, and type a row to light its "

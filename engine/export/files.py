@@ -52,10 +52,10 @@ def _python(model, table, path):
     return to_python(model.tree_)
 
 
-def _html(model, table, path):
-    from engine.export.html_page import to_html
+def _html(model, table, path, labels=None):
+    from engine.export.html_page import DEFAULT_LABELS, to_html
 
-    return to_html(model.tree_, model.settings_.algorithm)
+    return to_html(model.tree_, model.settings_.algorithm, labels or DEFAULT_LABELS)
 
 
 def _sql(model, table, path, dialect: str = "sqlite"):
@@ -84,7 +84,8 @@ EXPORTERS = {
 def render(kind: str, model, table, path: Path, **options) -> str | bytes:
     """``model``'s tree as ``kind``, the text (or, for ONNX, bytes) :func:`export` writes to
     ``path``; refuses (with :class:`ArborError`) what the format cannot hold, before anything
-    is written. ``options``: the format's own (``dialect`` for SQL)."""
+    is written. ``options``: the format's own (``dialect`` for SQL, the node ``labels`` of the
+    interactive page)."""
     if kind not in EXPORTERS:
         raise ArborError(f"unknown export {kind!r}; use one of {', '.join(EXPORTERS)}")
     return EXPORTERS[kind](model, table, Path(path), **options)

@@ -166,6 +166,11 @@ class Exports:
             # It changes what the file predicts, so it is said where it cannot be missed.
             self.dialogs.info(f"Wrote {path}.\n\nNote: {MISSING_NOTE}.")
 
+    def export_page(self) -> None:
+        """The interactive page, its nodes saying what the canvas's say."""
+        style = self.image_options()[3]
+        self.export_file("html", labels=style.labels)
+
     def export_sql(self) -> None:
         """The tree as one SQL query, in the dialect asked for (the last one offered first)."""
         if self._tree("export") is None:

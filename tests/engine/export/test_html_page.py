@@ -113,6 +113,16 @@ def test_train_writes_the_page(tmp_path, capsys):
     page = path.read_text(encoding="utf-8")
     assert "http://" not in page and "https://" not in page and "src=" not in page
     assert len(embedded(page)["nodes"]["id"]) == 8
+    assert embedded(page)["nodes"]["lines"][0] == ["n = 14"]
+
+
+def test_train_labels_say_what_the_page_nodes_show(tmp_path, capsys):
+    path = tmp_path / "tree.html"
+    argv = ["train", "--sample", "weather", "--labels", "weka,counts", "--html", str(path)]
+    assert main(argv) == 0
+    model = embedded(path.read_text(encoding="utf-8"))
+    assert model["nodes"]["lines"][0] == ["(14.0/5.0)", "yes 9 · no 5"]
+    assert model["labels"] == {"n": False, "bar": False}
 
 
 def test_regression_trees_carry_their_means():

@@ -20,3 +20,12 @@ def test_the_menu_writes_the_interactive_page(qtbot, window, tmp_path):
     model = embedded(path.read_text(encoding="utf-8"))
     assert len(model["nodes"]["id"]) == window.controller.tree.n_nodes
     assert model["algorithm"] == window.controller.settings.algorithm
+    assert model["nodes"]["lines"][0] == ["n = 14"]  # as the canvas's nodes say
+
+    window.act["label_counts"].trigger()
+    window.dialogs.replies["save_path"].append(str(path))
+    action.trigger()
+    assert embedded(path.read_text(encoding="utf-8"))["nodes"]["lines"][0] == [
+        "n = 14",
+        "yes 9 · no 5",
+    ]
