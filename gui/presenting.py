@@ -12,7 +12,7 @@ record, it walks through pruning decision by decision (the Pruning panel's Next)
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton
 
 from gui.drawing import palette
@@ -24,8 +24,10 @@ PROJECTOR_STYLE = FigureStyle(title_px=24, body_px=21, edge_px=20, legend_px=20)
 #: A node's headline is never fitted smaller than this on screen while presenting.
 MIN_LABEL_PX = 20.0
 #: ...and outside it, where a fitted tree still shows its headlines (see TreeCanvas.fit_to_window).
-MIN_LABEL_PX_WINDOW = 7.0
+MIN_LABEL_PX_WINDOW = 9.0
 GROW, PRUNE = "grow", "prune"
+#: Room above and below the stepping controls, in their strip under the canvas's view.
+STRIP_GAP = 6
 
 
 class Overlay(QFrame):
@@ -72,14 +74,23 @@ class Overlay(QFrame):
 
     def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt override
         if event.type() == QEvent.Type.Resize and self.isVisible():
-            self.place()
+            # The filter sees the resize before the canvas lays its viewport out: place after.
+            QTimer.singleShot(0, self.place)
         return False
 
     def place(self) -> None:
+        """In a strip the canvas keeps free below its view, centred: it never covers a node,
+        the legend or the overview, which place themselves inside the view."""
         self.adjustSize()
-        port = self.parentWidget().viewport().geometry()
-        self.move(port.left() + 12, port.bottom() - self.height() - 12)
+        canvas = self.parentWidget()
+        canvas.setViewportMargins(0, 0, 0, self.height() + 2 * STRIP_GAP)
+        port = canvas.viewport().geometry()
+        self.move(port.left() + (port.width() - self.width()) // 2, port.bottom() + 1 + STRIP_GAP)
         self.raise_()
+
+    def remove(self) -> None:
+        self.hide()
+        self.parentWidget().setViewportMargins(0, 0, 0, 0)
 
 
 class Presenter(QObject):
@@ -148,7 +159,7 @@ class Presenter(QObject):
             return
         w, before = self.window, self._before
         self.active = False
-        self.overlay.hide()
+        self.overlay.remove()
         w.growth.play_button.setChecked(False)
         palette.use(before["colours"])
         w.canvas.min_label_px = MIN_LABEL_PX_WINDOW
@@ -212,15 +223,18 @@ class Presenter(QObject):
         if not self.active:
             return
         w = self.window
+        tip = text
         if text is None:
             if self.mode == PRUNE and w.pruning.record is not None:
-                text = w.pruning.walk_label.text()
+                n, k = len(w.pruning.walk), w.pruning.position
+                text = f"Pruning: decision {k + 1} of {n}" if k < n else f"Pruned: all {n} made"
+                tip = w.pruning.walk_label.text()
             else:
                 text = (
                     f"Growing: step {w.growth.count}" if w.growth.count else "Growing: press Next"
                 )
         self.overlay.said.setText(text)
-        self.overlay.said.setToolTip(text)
+        self.overlay.said.setToolTip(tip or text)
         self.overlay.mode.setText("Grow" if self.mode == PRUNE else "Prune")
         self.overlay.mode.setEnabled(self.mode == PRUNE or w.pruning.record is not None)
         self.overlay.play.setText("Pause" if w.growth.play_button.isChecked() else "Play")

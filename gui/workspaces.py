@@ -76,7 +76,9 @@ def side_widths(size: QSize) -> tuple[int, int]:
     w = size.width()
     if is_compact(size):
         return 0, sorted((280, int(0.28 * w), 380))[1]
-    return sorted((300, int(0.2 * w), 420))[1], sorted((300, int(0.22 * w), 480))[1]
+    # With the tab bars on both edges (about 25 px each), the canvas keeps half of a 1400x900
+    # first window and more of a bigger one.
+    return sorted((270, int(0.19 * w), 400))[1], sorted((280, int(0.2 * w), 440))[1]
 
 
 class Workspaces(QObject):

@@ -99,6 +99,7 @@ class CornersMixin:
                 f"<span style='color:{palette.current().faint}'>&#9633;</span>&nbsp;cut by pruning (faint)"
             )
         self._legend_wanted = bool(rows)
+        self._legend.setFont(self._scene.style.legend_font)  # a presentation's is bigger
         # Two forms: a column, and the same entries in lines across the view, for a view whose
         # corners and edges leave no room for the column.
         self._legend_forms = ("<br>".join(rows), "&emsp; ".join(rows))

@@ -17,6 +17,7 @@ from PySide6.QtGui import QColor, QImage, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QWidget
 
 from gui.canvas.tree_scene import rects_path
+from gui.drawing import palette
 from gui.drawing.nodes import tint
 
 MARGIN = 6.0
@@ -114,7 +115,9 @@ class Overview(QWidget):
         width, height = picture_size(self._source)
         self.setFixedSize(round(width + 2 * MARGIN), round(height + 2 * MARGIN))
         self._pixmap = QPixmap(self.size())
-        self._pixmap.fill(QColor(255, 255, 255, 235))
+        paper = QColor(palette.current().paper)
+        paper.setAlpha(235)
+        self._pixmap.fill(paper)
         self._target = QRectF()
         if self._source.isEmpty():
             return

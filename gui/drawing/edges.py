@@ -149,7 +149,9 @@ def edge_label(text: str, anchor, room: float, metrics: QFontMetricsF) -> tuple[
 def paint_label(painter: QPainter, text: str, box: QRectF) -> None:
     """One edge label on its white plate (the painter's font is the style's edge font)."""
     painter.setPen(Qt.PenStyle.NoPen)
-    painter.setBrush(LABEL_FILL)
+    plate = QColor(palette.current().paper)  # the page's colour, a little see-through
+    plate.setAlpha(LABEL_FILL.alpha())
+    painter.setBrush(plate)
     painter.drawRoundedRect(box, 3, 3)
     painter.setPen(palette.MUTED)
     painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)

@@ -25,8 +25,13 @@ LOD_BOX, LOD_TEXT = 0.3, 0.55
 PAD_X, PAD_Y, BAR_H = 10.0, 6.0, 7.0
 #: Room between the lines of text and a node's plot.
 PLOT_GAP = 4.0
-#: The bar of a node with no class weight to share out.
+#: The bar of a node with no class weight to share out (the light palette's).
 EMPTY_BAR = QColor("#E5E7EB")
+
+
+def empty_bar() -> QColor:
+    """The bar of a node with no class weight, in the palette in force."""
+    return QColor(palette.current().empty_bar)
 
 
 def headline(tree: Tree, node: Node, parent: Node | None) -> str:
@@ -161,7 +166,7 @@ def paint_node(
             painter,
             bar_rect(rect),
             class_shares,
-            None if class_shares else (palette.REGRESSION if tree.is_regression else EMPTY_BAR),
+            None if class_shares else (palette.REGRESSION if tree.is_regression else empty_bar()),
         )
     if style.labels.plots:  # a picture still reads where words are too small to
         paint_plot(painter, plot_rect(rect, style), plot, style.body_font if detail else None)

@@ -64,6 +64,7 @@ class Colours:
     legend_background: str  # with alpha: the legend over the canvas
     faint: str  # what pruning cut, drawn faintly
     paper: str  # an exported picture's background
+    empty_bar: str  # the bar of a node with no class weight to share out
     border_px: float = 1.2
 
     def colour(self, role: str) -> QColor:
@@ -90,6 +91,7 @@ LIGHT = Colours(
     legend_background="rgba(255,255,255,225)",
     faint="#B0B6BF",
     paper="#FFFFFF",
+    empty_bar="#E5E7EB",
 )
 DARK = Colours(
     "dark",
@@ -106,6 +108,7 @@ DARK = Colours(
     legend_background="rgba(38,43,51,230)",
     faint="#5A6270",
     paper="#16191E",
+    empty_bar="#3A414C",
 )
 #: High contrast for a projector: black on white, heavy borders and edges.
 PROJECTOR = Colours(
@@ -123,6 +126,7 @@ PROJECTOR = Colours(
     legend_background="rgba(255,255,255,240)",
     faint="#8A8F98",
     paper="#FFFFFF",
+    empty_bar="#E5E7EB",
     border_px=2.0,
 )
 PALETTES = {p.name: p for p in (LIGHT, DARK, PROJECTOR)}

@@ -98,11 +98,12 @@ def test_a_dock_added_later_has_a_place_in_every_workspace(qtbot, window, settin
 
 
 def test_a_roomy_window_gives_docks_two_sides_and_the_canvas_half():
-    for size in (QSize(1920, 1080), QSize(1366, 900)):
+    for size in (QSize(1920, 1080), QSize(1400, 900), QSize(1366, 860)):
         left, right = side_widths(size)
         assert left and right
-        # Menus, toolbar and status bar take about 90 px of height.
-        assert (size.width() - left - right) * (size.height() - 90) >= 0.5 * (
+        # Menus, toolbar and status bar take about 80 px of height, the docks' tab bars and
+        # splitters about 60 px of width.
+        assert (size.width() - left - right - 60) * (size.height() - 80) >= 0.5 * (
             size.width() * size.height()
         )
     assert side_widths(QSize(1280, 720))[0] == 0  # compact: one side only
