@@ -396,6 +396,21 @@ def compile_kernels(args):
     return report, text
 
 
+def diff(args):
+    """ID3, C4.5 and CART on one table: each pair's first divergence, with the scores there."""
+    from engine.evaluate.side_by_side import GROWN, PRUNED, as_dict, as_text, compare
+
+    if not 0 <= args.tolerance <= 1:
+        raise ArborError("--tolerance must be between 0 and 1 (a share of the attribute's range)")
+    table = load(args)
+    params = {k: getattr(args, k) for k in LEARNER_OPTIONS if getattr(args, k, None) is not None}
+    data = encode(table, params.get("task") or "classification")
+    result = compare(data, params, tolerance=args.tolerance)
+    if not any(g.reason is None for g in result.algorithms):
+        raise ArborError("none of the algorithms can grow a tree on this table")
+    return as_dict(result), as_text(result, PRUNED if args.pruned else GROWN)
+
+
 HANDLERS = {
     "train": train,
     "evaluate": evaluate,
@@ -406,6 +421,7 @@ HANDLERS = {
     "baseline": baseline,
     "summary": table_summary,
     "compile": compile_kernels,
+    "diff": diff,
 }
 
 

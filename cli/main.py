@@ -246,6 +246,32 @@ def build_parser() -> argparse.ArgumentParser:
         "the best cut and the node's own",
     )
 
+    p = sub.add_parser(
+        "diff",
+        help="ID3, C4.5 and CART on one table: where each pair first parts, and why",
+        description="Grows ID3, C4.5 and CART (each with the options given where they apply, "
+        "its own defaults otherwise) and gives, for each pair, the first node where their trees "
+        "part, with every attribute's score there by each one's criterion (C4.5's average-gain "
+        "rule marked), before and after pruning, and what each pruning removed.",
+    )
+    _data_arguments(p)
+    _learner_arguments(p)
+    p.set_defaults(algorithm=None)  # the person's algorithm keeps all of their options
+    p.add_argument(
+        "--tolerance",
+        type=float,
+        default=0.05,
+        metavar="SHARE",
+        help="thresholds this share of the attribute's range apart count as the same cut "
+        "(default 0.05)",
+    )
+    p.add_argument(
+        "--pruned",
+        action="store_true",
+        help="in the text, the pruned trees' first divergences with their rankings "
+        "(default: as grown); --json always has both",
+    )
+
     p = sub.add_parser("path", help="CART cost-complexity pruning path")
     _data_arguments(p)
     _learner_arguments(p)
