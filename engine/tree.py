@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, fields, replace
-from functools import cached_property
+from functools import cached_property, lru_cache
 from types import MappingProxyType
 
 import numpy as np
@@ -89,15 +89,24 @@ class Split:
         if self.kind == THRESHOLD:
             out[known] = np.where(values[known] <= self.threshold, 0, 1)
             return out
-        lookup = np.full(1 + max((max(g) for g in self.groups if g), default=0), -1, np.intp)
-        for b, group in enumerate(self.groups):
-            lookup[list(group)] = b
+        lookup = _group_lookup(self.groups)
         codes = values[known].astype(np.intp)
         inside = codes < len(lookup)
         mapped = np.full(codes.shape, -1, dtype=np.intp)
         mapped[inside] = lookup[codes[inside]]
         out[known] = mapped
         return out
+
+
+@lru_cache(maxsize=4096)
+def _group_lookup(groups: tuple[tuple[int, ...], ...]) -> np.ndarray:
+    """Category code -> branch (-1: none) for a split's groups; made once per groups, as
+    pruning routes rows through the same splits again and again (read-only: shared)."""
+    lookup = np.full(1 + max((max(g) for g in groups if g), default=0), -1, np.intp)
+    for b, group in enumerate(groups):
+        lookup[list(group)] = b
+    lookup.setflags(write=False)
+    return lookup
 
 
 @dataclass(frozen=True, eq=False, slots=True)

@@ -37,7 +37,8 @@ from engine.tree import Tree
 
 
 def _wrong(dist: np.ndarray) -> float:
-    return float(dist.sum() - dist.max()) if dist.sum() > 0 else 0.0
+    total = dist.sum()
+    return float(total - dist.max()) if total > 0 else 0.0
 
 
 def _by_dist(f):
@@ -80,8 +81,8 @@ class _Recorder:
     def add(
         self, path, verdict, options, before: LiveNode | None = None, after: LiveNode | None = None
     ) -> None:
-        before_node = None if before is None else to_node(self.problem, before)
-        after_node = None if after is None else to_node(self.problem, after)
+        before_node = None if before is None else to_node(self.problem, before, numbered=False)
+        after_node = None if after is None else to_node(self.problem, after, numbered=False)
         self.decisions.append(
             Decision(
                 len(self.decisions), tuple(path), verdict, tuple(options), before_node, after_node

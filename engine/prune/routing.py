@@ -13,7 +13,7 @@ import numpy as np
 
 from engine.learn.problem import Problem
 from engine.monitor import checkpoint
-from engine.tree import Node, Split, Tree, partition_rows, renumber
+from engine.tree import Node, Split, Tree, partition_rows
 
 
 @dataclass(eq=False)
@@ -140,24 +140,30 @@ def reroute(problem: Problem, live: LiveNode, rows, weights) -> LiveNode:
     return attach(problem, _shape(live), rows, weights, refit=True)
 
 
-def to_node(problem: Problem, live: LiveNode) -> Node:
-    order, stack = [], [live]
+def to_node(problem: Problem, live: LiveNode, numbered: bool = True) -> Node:
+    """The immutable subtree of ``live``, numbered 0, 1, ... in pre-order from depth 0 (as
+    :func:`engine.tree.renumber` would number it); not ``numbered``, every id and depth 0
+    (a pruning record's snapshot)."""
+    order, stack = [], [(live, 0)]
     while stack:
-        n = stack.pop()
-        order.append(n)
+        n, depth = stack.pop()
+        order.append((n, depth))
         if not len(order) & 1023:
             checkpoint()
-        stack.extend(n.children)
+        stack.extend((c, depth + 1) for c in reversed(n.children))
     built: dict[int, Node] = {}
-    for k, n in enumerate(reversed(order)):
+    for k in range(len(order) - 1, -1, -1):  # children before their parent
         if not k & 255:
             checkpoint()
+        n, depth = order[k]
         children = tuple(built.pop(id(c)) for c in n.children)
-        built[id(n)] = _node(problem, n, children)
+        built[id(n)] = _node(problem, n, children, k * numbered, depth * numbered)
     return built[id(live)]
 
 
-def _node(problem: Problem, live: LiveNode, children: tuple[Node, ...]) -> Node:
+def _node(
+    problem: Problem, live: LiveNode, children: tuple[Node, ...], node_id: int, depth: int
+) -> Node:
     weight = float(live.weights.sum())
     if problem.regression:
         dist, value = np.zeros(0), live.dist[1] / live.dist[0] if live.dist[0] > 0 else float("nan")
@@ -170,8 +176,8 @@ def _node(problem: Problem, live: LiveNode, children: tuple[Node, ...]) -> Node:
         else {k: v for k, v in live.stats.items() if k not in ("gain", "gain_ratio")}
     )
     return Node(
-        0,
-        0,
+        node_id,
+        depth,
         weight,
         dist,
         float(problem.impurity(live.dist)),
@@ -183,7 +189,7 @@ def _node(problem: Problem, live: LiveNode, children: tuple[Node, ...]) -> Node:
 
 
 def rebuild(problem: Problem, tree: Tree, live: LiveNode) -> Tree:
-    return Tree(renumber(to_node(problem, live)), tree.schema)
+    return Tree(to_node(problem, live), tree.schema)
 
 
 def training_live(problem: Problem, tree: Tree) -> LiveNode:

@@ -53,7 +53,6 @@ PHASES = {
     "collapse": ({"algorithm": "c45", "prune": "none"}, 0, "engine.prune.pessimistic:collapse"),
     "pessimistic error estimates": ({"algorithm": "c45"}, 0, "engine.prune.pessimistic:_leaves"),
     "rebuilding the pruned tree": ({"algorithm": "c45"}, 0, "engine.prune.routing:to_node"),
-    "renumbering": ({"algorithm": "c45"}, 0, "engine.prune.routing:renumber"),
     "cost-complexity pruning": (
         {"algorithm": "cart", "prune": "cost-complexity", "alpha": 0.001},
         0,
