@@ -30,10 +30,8 @@ ROOT = Path(__file__).resolve().parents[3]
 needs_numba = pytest.mark.skipif(not NUMBA_INSTALLED, reason="numba is not installed")
 
 FAKE_WARM_UP = """\
-import os, time
+import importlib.abc, importlib.machinery, os, sys, time
 from pathlib import Path
-import engine.compiling.warmup as warmup
-import engine.scale.warmup as scale_warmup
 
 def warm_up(check=lambda: None, partitions=False):
     name = f"warm-up-{os.getpid()}" + ("-partitions" if partitions else "")
@@ -43,8 +41,30 @@ def warm_up(check=lambda: None, partitions=False):
 def warm_up_partitions(check=lambda: None):
     warm_up(check, partitions=True)
 
-warmup.warm_up = warm_up
-scale_warmup.warm_up_partitions = warm_up_partitions
+#: What to change in a module as it loads. Importing the warm-ups here to change them would
+#: cost every process a test starts a second of Dask it may never load.
+PATCHES = {
+    "engine.compiling.warmup": lambda module: setattr(module, "warm_up", warm_up),
+    "engine.scale.warmup": lambda module: setattr(
+        module, "warm_up_partitions", warm_up_partitions
+    ),
+}
+
+class Patching(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path, target=None):
+        if name not in PATCHES:
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(name, path)
+        run = spec.loader.exec_module
+
+        def exec_module(module):
+            run(module)
+            PATCHES[name](module)
+
+        spec.loader.exec_module = exec_module
+        return spec
+
+sys.meta_path.insert(0, Patching())
 """
 
 
@@ -510,11 +530,13 @@ def test_a_fit_too_big_to_run_uncompiled_compiles_says_so_and_waits(tmp_path):
     hooks.write_text(
         hooks.read_text()
         + (  # (and then grows it uncompiled: the stand-in
-            "import engine.fast.builder as builder\n"  # compilation compiled nothing to load)
-            "import engine.fast.interpreted as interpreted\n"
-            "interpreted.INTERPRETED_MAX_CELLS = interpreted.UNCOMPILED_MAX_CELLS = 0\n"
-            "uncompiled = builder.kernels\n"
-            "builder.kernels = lambda compiled: uncompiled(False)\n"
+            "def nought(module):\n"  # compilation compiled nothing to load)
+            "    module.INTERPRETED_MAX_CELLS = module.UNCOMPILED_MAX_CELLS = 0\n"
+            "def uncompiled(module):\n"
+            "    choose = module.kernels\n"
+            "    module.kernels = lambda compiled: choose(False)\n"
+            "PATCHES['engine.fast.interpreted'] = nought\n"
+            "PATCHES['engine.fast.builder'] = uncompiled\n"
         )
     )
     # Every fit is too big here (the limits are nought), so a small table does: it then grows
