@@ -41,6 +41,10 @@ def test_f11_presents_the_tree_alone_full_screen_and_f11_leaves(qtbot, presentin
     assert w.canvas.backgroundBrush().color().name().upper() == palette.PROJECTOR.background
     qtbot.wait(20)  # full screen arrives, the view is fitted again
     assert w.canvas.scale_factor() * w.canvas.style().title_px >= MIN_LABEL_PX - 1e-6
+    key(qtbot, w, Qt.Key.Key_Space)  # Space plays growth, and pauses it
+    assert w.growth.play_button.isChecked() and w.presenter.overlay.play.text() == "Pause"
+    key(qtbot, w, Qt.Key.Key_Space)
+    assert not w.growth.play_button.isChecked() and w.presenter.overlay.play.text() == "Play"
     key(qtbot, w, Qt.Key.Key_F11)
     assert not w.presenter.active and not w.act["present"].isChecked()
     assert not w.windowState() & Qt.WindowState.WindowFullScreen
@@ -73,14 +77,6 @@ def test_page_down_and_up_step_growth_then_pruning(qtbot, presenting):
     assert w.pruning.position == 0
     key(qtbot, w, Qt.Key.Key_PageUp)  # before the first decision: back to growing
     assert w.presenter.mode != PRUNE
-
-
-def test_space_plays_growth_and_the_overlay_says_so(qtbot, presenting):
-    w = presenting
-    key(qtbot, w, Qt.Key.Key_Space)
-    assert w.growth.play_button.isChecked() and w.presenter.overlay.play.text() == "Pause"
-    key(qtbot, w, Qt.Key.Key_Space)
-    assert not w.growth.play_button.isChecked() and w.presenter.overlay.play.text() == "Play"
 
 
 def test_the_stepping_keys_do_nothing_outside_a_presentation(qtbot, window):

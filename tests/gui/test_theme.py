@@ -29,7 +29,7 @@ def corner(image) -> QColor:
     return image.pixelColor(1, 1)
 
 
-def test_the_theme_changes_the_canvas_and_the_plots(qtbot, themed):
+def test_the_theme_changes_the_canvas_and_plots_but_not_exports(qtbot, themed):
     w = themed
     assert w.theme.choice == "system" and w.act["theme_system"].isChecked()
     assert w.pruning.plot is not None  # made now (a plot is made the first time it is needed)
@@ -44,10 +44,7 @@ def test_the_theme_changes_the_canvas_and_the_plots(qtbot, themed):
     assert background(w.canvas) == palette.LIGHT.background
     assert {background(p) for p in plots} == {"#FFFFFF"}
     assert w.settings.value("view/theme") == "light"
-
-
-def test_exports_stay_light_in_the_dark_theme_unless_asked(qtbot, themed):
-    w = themed
+    # Exports stay light in the dark theme, unless asked.
     clipboard = QGuiApplication.clipboard()
     w.act["theme_dark"].trigger()
     w.act["copy_image"].trigger()
