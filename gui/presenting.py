@@ -109,11 +109,17 @@ class Presenter(QObject):
         self.active = False
         self.mode = GROW
         self._before = None
-        self.overlay = Overlay(self, window.canvas)
-        self.overlay.hide()
+        self._overlay = None  # made the first time a presentation starts
         window.growth.step_taken.connect(lambda *_: self._say())
         window.growth.started_over.connect(lambda *_: self._say())
         window.pruning.walk_shown.connect(lambda *_: self._say())
+
+    @property
+    def overlay(self) -> Overlay:
+        if self._overlay is None:
+            self._overlay = Overlay(self, self.window.canvas)
+            self._overlay.hide()
+        return self._overlay
 
     # ------------------------------------------------------------------ entering and leaving
     def toggle(self) -> None:

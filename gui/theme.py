@@ -124,10 +124,13 @@ class Theme(QObject):
             app.setPalette(app.style().standardPalette())
             self._set_widget_palette = False
         presenting = getattr(self.window, "presenter", None)
+        unchanged = palette.current() is self.colours() and not self.dark
         if presenting is None or not presenting.active:
             palette.use(self.colours())
-            self.window.canvas.repaint_colours()
-        self.refresh_plots()
+            if not unchanged:
+                self.window.canvas.repaint_colours()
+        if not unchanged:  # light on light (a new window's start): nothing to repaint
+            self.refresh_plots()
         self.changed.emit(self.dark)
 
     def refresh_plots(self) -> None:
