@@ -208,6 +208,7 @@ def predict(args):
 def explain(args):
     from engine.export.labels import candidate_split, condition, number
     from engine.learn.explain import REASONS, attribute_table, node_rows, used_on_path
+    from engine.learn.significance import BONFERRONI_RULE
 
     table = load(args)
     model = learner(args)
@@ -256,7 +257,8 @@ def explain(args):
         f"{number(round(float(weights.sum()), 3))} rows ({spread})",
         "",
         f"{'attribute':<{name_w}}{'split':<{split_w}}{'entropy':>9}{'mean info':>11}"
-        f"{'info gain':>11}{'split info':>12}{'gain ratio':>12}{'gini gain':>11}",
+        f"{'info gain':>11}{'split info':>12}{'gain ratio':>12}{'gini gain':>11}"
+        f"{'chi2':>9}{'G':>9}{'df':>4}{'p adj':>10}",
     ]
     notes = []
     for r, words in zip(rows_out, splits, strict=True):
@@ -267,12 +269,20 @@ def explain(args):
         lines.append(
             f"{r.name:<{name_w}}{words:<{split_w}}{r.entropy_before:>9.3f}{r.mean_info:>11.3f}"
             f"{r.info_gain:>11.3f}{r.split_info:>12.3f}{r.gain_ratio:>12.3f}"
-            f"{r.gini_gain:>11.3f}{mark}"
+            f"{r.gini_gain:>11.3f}{_tests_text(r.test)}{mark}"
         )
     lines.append("* the attribute the algorithm chooses")
+    lines.append(f"chi2, G: tests of the split's table against independence; {BONFERRONI_RULE}")
     if notes:
         lines += ["- cannot split this node:", *notes]
     return result, "\n".join(lines)
+
+
+def _tests_text(test) -> str:
+    """A row's chi-squared, G, degrees of freedom and adjusted p (of chi-squared) for ``explain``."""
+    if test is None or test.df == 0:
+        return f"{'-':>9}{'-':>9}{'-':>4}{'-':>10}"
+    return f"{test.chi2:>9.3f}{test.g:>9.3f}{test.df:>4}{test.p_chi2_adjusted:>10.3g}"
 
 
 def _curve(args, data, settings, rows, weights, node_id: int, rule: str, tree):

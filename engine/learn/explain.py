@@ -17,6 +17,7 @@ from engine.errors import ArborError
 from engine.learn.criteria import entropy, gini, mean_info, split_info
 from engine.learn.drafts import make_draft, partition
 from engine.learn.problem import Candidate, Problem
+from engine.learn.significance import SplitTest, bonferroni_multiplier, split_test
 from engine.learn.splitting import choose, score_all, score_threshold_c45, scorer_for
 from engine.learn.tolerances import C45_VALUE_EPS
 from engine.settings import Settings
@@ -51,10 +52,26 @@ class AttributeRow:
     admissible: bool
     groups: tuple[tuple[str, ...], ...] | None = None
     reason: str | None = None
+    #: The split's chi-squared and G tests against "the attribute tells nothing about the
+    #: class" (:mod:`engine.learn.significance`); None where no split is scored.
+    test: SplitTest | None = None
 
     def as_dict(self) -> dict:
         out = dict(self.__dict__)
         out["groups"] = None if self.groups is None else [list(g) for g in self.groups]
+        test = out.pop("test")
+        for key in (
+            "chi2",
+            "g",
+            "df",
+            "p_chi2",
+            "p_g",
+            "multiplier",
+            "p_chi2_adjusted",
+            "p_g_adjusted",
+        ):
+            value = None if test is None else getattr(test, key)
+            out[key] = None if isinstance(value, float) and np.isnan(value) else value
         return out
 
 
@@ -152,9 +169,18 @@ def attribute_table(
                 candidates[j] is not None,
                 groups,
                 reason,
+                _test(data, j, rows, counts, cand.split.n_branches),
             )
         )
     return table
+
+
+def _test(data: Encoded, j: int, rows, counts, n_branches: int) -> SplitTest:
+    """The split's tests, adjusted for the splits the attribute could have made at the node."""
+    x = data.X[rows, j]
+    n_values = len(np.unique(x[~np.isnan(x)]))
+    nominal = data.schema.attributes[j].is_nominal
+    return split_test(counts, bonferroni_multiplier(nominal, n_values, n_branches))
 
 
 def _reason(problem: Problem, j: int, rows, fallback: Candidate | None, used) -> str:
