@@ -17,12 +17,51 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from engine.learn.significance import BONFERRONI_RULE
+
+#: The tests' columns, after the caller's (issue 33): why gain's favourite may be no surprise.
+TEST_COLUMNS = (
+    (
+        "chi2",
+        "chi²",
+        "Pearson's chi-squared of the split's branch-by-class table against "
+        '"the attribute tells nothing about the class"',
+    ),
+    (
+        "g",
+        "G",
+        "G (likelihood-ratio) statistic of the same table: 2 Σ observed·ln(observed/expected)",
+    ),
+    ("df", "df", "degrees of freedom: (branches − 1) × (classes − 1)"),
+    ("p_chi2", "p", "chance of a chi-squared this large if the attribute told nothing"),
+    (
+        "p_chi2_adjusted",
+        "p\nadj.",
+        BONFERRONI_RULE + ". Many-valued attributes gain more by chance; "
+        "their degrees of freedom and this multiplier take it into account",
+    ),
+    ("p_g_adjusted", "p(G)\nadj.", "the G test's p-value, adjusted the same way"),
+)
+
+
+def tests_cell(row, field: str) -> str:
+    """One test cell: statistics to three places, p-values to three significant figures."""
+    test = row.test
+    if test is None or test.df == 0:
+        return "–"
+    value = getattr(test, field)
+    if field == "df":
+        return str(value)
+    return f"{value:.3g}" if field.startswith("p") else f"{value:.3f}"
+
 
 class SplitsTable(QWidget):
     """A heading, the table and the notes below it; hidden when the node has nothing to score."""
 
     def __init__(self, columns, chosen: str, muted: str, parent=None):
         super().__init__(parent)
+        columns = (*columns, *TEST_COLUMNS)
+        self._tests = {field for field, _, _ in TEST_COLUMNS}
         self._columns, self._chosen, self._muted = columns, QColor(chosen), QColor(muted)
         self.table = QTableWidget(0, len(columns))
         self.table.setObjectName("inspector-splits")
@@ -76,7 +115,8 @@ class SplitsTable(QWidget):
                 name.setForeground(QBrush(self._muted))
             table.setVerticalHeaderItem(i, name)
             for k, (field, _short, _full) in enumerate(self._columns):
-                item = QTableWidgetItem(text_of(r, field))
+                text = tests_cell(r, field) if field in self._tests else text_of(r, field)
+                item = QTableWidgetItem(text)
                 if field != "split":
                     item.setTextAlignment(
                         Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
