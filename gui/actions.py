@@ -26,6 +26,9 @@ if TYPE_CHECKING:
     from gui.session.exports import Exports
     from gui.session.files import FileActions
     from gui.session.large_data import LargeData
+    from gui.session.regrow import RegrowOnEdit
+    from gui.side_by_side import SideBySide
+    from gui.stability_marks import StabilityMarks
     from gui.table.document import DataDocument
     from gui.table.table_edits import TableEdits
     from gui.theme import Theme
@@ -46,6 +49,9 @@ class Window(Protocol):
     files: FileActions
     exports: Exports
     large: LargeData
+    side_by_side: SideBySide
+    stability_marks: StabilityMarks
+    regrow: RegrowOnEdit
     evaluating: Evaluating
     table_edits: TableEdits
     workspaces: Workspaces
@@ -661,6 +667,34 @@ ACTIONS = (
         two_runs,
     ),
     Spec(
+        "side_by_side",
+        "&Algorithms side by side",
+        lambda w: w.side_by_side.start(),
+        ("Ctrl+Alt+D",),
+        "Grow ID3, C4.5 and CART on the open table (the current options where they apply) "
+        "and show them side by side, aligned from the root; Ctrl+J there jumps to the first "
+        "node where two of them part and says why",
+    ),
+    Spec(
+        "stability",
+        "Tree &stability",
+        lambda w: w.stability_marks.set_on(w.act["stability"].isChecked()),
+        ("Ctrl+Alt+S",),
+        "How often each split recurs in the trees of the cross-validation folds (the "
+        "Evaluation options' folds and seed), worked out in the background; splits with a "
+        "near-tie get a badge, and the inspector lists the selected node's",
+        checkable=True,
+    ),
+    Spec(
+        "regrow_on_edit",
+        "&Regrow on edit",
+        lambda w: w.regrow.set_on(w.act["regrow_on_edit"].isChecked()),
+        ("Ctrl+Alt+R",),
+        "With a tree trained, editing a cell trains again after a pause and says in the "
+        "status bar which splits were added, removed or changed (undo regrows it back)",
+        checkable=True,
+    ),
+    Spec(
         "shortcuts",
         "&Keyboard shortcuts",
         lambda w: w.show_shortcuts(),
@@ -754,6 +788,10 @@ MENUS = {
         None,
         "show_run",
         "compare",
+        "side_by_side",
+        None,
+        "stability",
+        "regrow_on_edit",
         None,
         "test_file",
         "split",

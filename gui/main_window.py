@@ -59,6 +59,9 @@ from gui.session.exports import IMAGE_SCALES, Exports
 from gui.session.files import FileActions
 from gui.session.large_data import LargeData
 from gui.session.recovery import Recovery
+from gui.session.regrow import RegrowOnEdit
+from gui.side_by_side import SideBySide
+from gui.stability_marks import StabilityMarks
 from gui.table.table_edits import TableEdits
 from gui.table.table_model import TableModel
 from gui.theme import Theme
@@ -157,6 +160,9 @@ class MainWindow(QMainWindow):
             self.controller, self._dialogs, self.evaluation.show_curve, self
         )
         self.large = LargeData(self.controller, self._dialogs, self)
+        self.side_by_side = SideBySide(self.controller, self._dialogs, self)
+        self.stability_marks = StabilityMarks(self.controller, self.canvas, self.inspector, self)
+        self.regrow = RegrowOnEdit(self.controller, self.train, self)
         self.compare_window = None
         self.shortcuts_dialog = None
         self.recovery = Recovery(self.files)
@@ -249,6 +255,7 @@ class MainWindow(QMainWindow):
             self.evaluating,
             self.curve_jobs,
             self.large,
+            self.side_by_side,
         ):
             helper.dialogs = dialogs
 

@@ -23,7 +23,9 @@ from engine.evaluate.tree_match import (
     Change,
     Parting,
     attribute_ranges,
+    describe_split,
     first_parting,
+    rule_to,
     structural_changes,
 )
 from engine.fitting import fit_tree, prune_for
@@ -34,7 +36,7 @@ from engine.learn.problem import Candidate, Problem
 from engine.learn.splitting import score_all
 from engine.monitor import NULL_MONITOR, Monitor, watching
 from engine.settings import OPTIONS, Settings, resolve
-from engine.tree import THRESHOLD, Node, Tree
+from engine.tree import Tree
 
 #: The algorithms grown side by side, in the view's order. The optimal tree (issue 35, item
 #: 1) joins by adding its name here once ``resolve(algorithm="optimal")`` grows it.
@@ -149,35 +151,6 @@ class SideBySide:
             ),
             None,
         )
-
-
-def describe_split(tree: Tree, node: Node) -> str:
-    """A split in words ("petalwidth <= 0.6", "outlook: sunny | overcast | rainy"), or "leaf"."""
-    split = node.split
-    if split is None:
-        return "leaf"
-    attr = tree.schema.attributes[split.attribute]
-    if split.kind == THRESHOLD:
-        return f"{attr.name} <= {split.threshold:.6g}"
-    groups = [", ".join(attr.categories[c] for c in g) for g in split.groups]
-    return f"{attr.name}: " + " | ".join(f"{{{g}}}" if "," in g else g for g in groups)
-
-
-def branch_words(tree: Tree, node: Node, branch: int) -> str:
-    """The test of ``node``'s ``branch`` ("outlook = sunny", "petalwidth > 0.6")."""
-    split = node.split
-    attr = tree.schema.attributes[split.attribute]
-    if split.kind == THRESHOLD:
-        return f"{attr.name} {'<=' if branch == 0 else '>'} {split.threshold:.6g}"
-    values = [attr.categories[c] for c in split.groups[branch]]
-    if len(values) == 1:
-        return f"{attr.name} = {values[0]}"
-    return f"{attr.name} in {{{', '.join(values)}}}"
-
-
-def rule_to(tree: Tree, node_id: int) -> tuple[str, ...]:
-    """The branch tests from the root to ``node_id`` (empty for the root)."""
-    return tuple(branch_words(tree, n, b) for n, b in tree.path_to(node_id)[:-1])
 
 
 def _score(settings: Settings, candidate: Candidate) -> float:

@@ -187,3 +187,59 @@ def structural_changes(before: Tree, after: Tree, slack: Sequence[float] = ()) -
         kind = "added" if x.split is None else "removed" if y.split is None else "changed"
         changes.append(Change(kind, x.id, y.id, _size(x), _size(y)))
     return changes
+
+
+def describe_split(tree: Tree, node: Node) -> str:
+    """A split in words ("petalwidth <= 0.6", "outlook: sunny | overcast | rainy"), or "leaf"."""
+    split = node.split
+    if split is None:
+        return "leaf"
+    attr = tree.schema.attributes[split.attribute]
+    if split.kind == THRESHOLD:
+        return f"{attr.name} <= {split.threshold:.6g}"
+    groups = [", ".join(attr.categories[c] for c in g) for g in split.groups]
+    return f"{attr.name}: " + " | ".join(f"{{{g}}}" if "," in g else g for g in groups)
+
+
+def branch_words(tree: Tree, node: Node, branch: int) -> str:
+    """The test of ``node``'s ``branch`` ("outlook = sunny", "petalwidth > 0.6")."""
+    split = node.split
+    attr = tree.schema.attributes[split.attribute]
+    if split.kind == THRESHOLD:
+        return f"{attr.name} {'<=' if branch == 0 else '>'} {split.threshold:.6g}"
+    values = [attr.categories[c] for c in split.groups[branch]]
+    if len(values) == 1:
+        return f"{attr.name} = {values[0]}"
+    return f"{attr.name} in {{{', '.join(values)}}}"
+
+
+def rule_to(tree: Tree, node_id: int) -> tuple[str, ...]:
+    """The branch tests from the root to ``node_id`` (empty for the root)."""
+    return tuple(branch_words(tree, n, b) for n, b in tree.path_to(node_id)[:-1])
+
+
+def change_words(before: Tree, after: Tree, changes: list[Change]) -> list[str]:
+    """Each change in words: where (the rule to it in ``before``) and what became of it.
+
+    Examples
+    --------
+    >>> from engine.estimator import DecisionTree
+    >>> from engine.data.samples import load_sample
+    >>> lenses = load_sample("contact-lenses")
+    >>> grown = DecisionTree(algorithm="cart", prune="none").fit(lenses).tree_
+    >>> pruned = DecisionTree(algorithm="cart").fit(lenses).tree_
+    >>> change_words(grown, pruned, structural_changes(grown, pruned))[0]
+    'at tear-prod-rate = normal AND astigmatism = no: the split on age: {young, pre-presbyopic} | presbyopic removed (5 nodes became 1)'
+    """
+    out = []
+    for c in changes:
+        where = " AND ".join(rule_to(before, c.before_id)) or "the root"
+        old, new = before.node(c.before_id), after.node(c.after_id)
+        if c.kind == "added":
+            what = f"a new split on {describe_split(after, new)}"
+        elif c.kind == "removed":
+            what = f"the split on {describe_split(before, old)} removed"
+        else:
+            what = f"{describe_split(before, old)} became {describe_split(after, new)}"
+        out.append(f"at {where}: {what} ({c.nodes_before} nodes became {c.nodes_after})")
+    return out

@@ -78,6 +78,14 @@ def along_edge(edge: str, size: QSize, port: QSize, boxes: np.ndarray) -> QRect 
 class CornersMixin:
     """The legend and overview of a :class:`gui.canvas.tree_canvas.TreeCanvas`."""
 
+    #: Legend rows (rich text, names escaped) of marks another part of the window draws, such
+    #: as the near-tie badges (gui.stability_marks); set with set_legend_extra.
+    legend_extra: tuple[str, ...] = ()
+
+    def set_legend_extra(self, rows: tuple[str, ...]) -> None:
+        self.legend_extra = tuple(rows)
+        self._update_legend()
+
     def _update_legend(self) -> None:
         """Class colours (when bars show them) and every mark drawn: as the exported legend."""
         tree = self._scene.tree
@@ -98,6 +106,7 @@ class CornersMixin:
             rows.append(
                 f"<span style='color:{palette.current().faint}'>&#9633;</span>&nbsp;cut by pruning (faint)"
             )
+        rows += self.legend_extra
         self._legend_wanted = bool(rows)
         self._legend.setFont(self._scene.style.legend_font)  # a presentation's is bigger
         # Two forms: a column, and the same entries in lines across the view, for a view whose

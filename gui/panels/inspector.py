@@ -247,6 +247,12 @@ class Inspector(QWidget):
         layout = QVBoxLayout(inner)
         layout.setContentsMargins(4, 4, 4, 4)  # every pixel for the splits table's columns
         layout.addWidget(self.current)
+        # View > Tree stability's figures for the selected node (gui.stability_marks).
+        self.stability = QLabel()
+        self.stability.setTextFormat(Qt.TextFormat.PlainText)  # attribute names from the file
+        self.stability.setWordWrap(True)
+        self.stability.hide()
+        layout.addWidget(self.stability)
         layout.addWidget(self.node_plot)
         layout.addWidget(self.splits)
         layout.addWidget(self.curve)
@@ -356,6 +362,11 @@ class Inspector(QWidget):
                 return
         self._waiting = None
         self._show(summary, self._splits[key])
+
+    def show_stability(self, text: str) -> None:
+        """The selected node's recurrence in the folds' trees and its near-ties ("": none)."""
+        self.stability.setText(text)
+        self.stability.setVisible(bool(text))
 
     def waiting_for(self):
         waiting = self._waiting
