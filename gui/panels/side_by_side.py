@@ -19,14 +19,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.evaluate.side_by_side import GROWN, PRUNED, SideBySide, as_text
+from engine.evaluate.side_by_side import GROWN, MEASURES, PRUNED, SideBySide, as_text
 from engine.evaluate.tree_match import attribute_ranges, corresponding, rule_to
 from gui.canvas.hovering import NodeHover
 from gui.canvas.tree_canvas import TreeCanvas
 from gui.plain_text import plain_tip
 
 #: The smallest common zoom the columns are framed at (below it headlines are unreadable).
-LEAST_SCALE = 0.35
+LEAST_SCALE = 0.8
 STAGES = ((GROWN, "As grown"), (PRUNED, "Pruned"))
 
 
@@ -91,8 +91,7 @@ class SideBySideView(QWidget):
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.row)
         split.addWidget(self.words)
-        split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 1)
+        split.setSizes([4000, 1000])  # the trees first; the words scroll
         layout = QVBoxLayout(self)
         layout.addLayout(bar)
         layout.addWidget(split, 1)
@@ -142,8 +141,9 @@ class SideBySideView(QWidget):
                 column.title.setText(f"{grown.label}: not grown — {grown.reason}")
             else:
                 prune = "no pruning" if grown.settings.prune == "none" else grown.settings.prune
+                measure = MEASURES.get(grown.settings.criterion, grown.settings.criterion)
                 column.title.setText(
-                    f"{grown.label} ({grown.settings.criterion}, {prune}): "
+                    f"{grown.label} ({measure}, {prune}): "
                     f"{tree.n_nodes} nodes, {tree.n_leaves} leaves"
                 )
             column.title.setToolTip(plain_tip(column.title.text()))
@@ -164,7 +164,7 @@ class SideBySideView(QWidget):
         self._syncing = True
         try:
             for canvas in shown:
-                canvas._frame_root(canvas.tree_scene().content_rect(), scale)
+                _frame_top(canvas, scale)
                 canvas.zoom_changed.emit(scale)
         finally:
             self._syncing = False
@@ -248,3 +248,16 @@ class SideBySideView(QWidget):
                     f"{d.splits[pair[0]]} against {d.splits[pair[1]]}. Jump (Ctrl+J) selects it.\n\n"
                 )
         self.words.setPlainText(head + as_text(self.result, stage))
+
+
+def _frame_top(canvas: TreeCanvas, scale: float) -> None:
+    """``canvas`` at ``scale`` with its tree's top in view: centred across when it fits the
+    width, else framed at its root (its root end in view)."""
+    rect = canvas.tree_scene().content_rect()
+    port = canvas.viewport().rect()
+    if rect.width() * scale > port.width() - 20:
+        canvas._frame_root(rect, scale)
+        return
+    canvas.resetTransform()
+    canvas.scale(scale, scale)
+    canvas.centerOn(rect.center().x(), rect.top() - 20 + port.height() / 2 / scale)
