@@ -421,6 +421,30 @@ def diff(args):
     return as_dict(result), as_text(result, PRUNED if args.pruned else GROWN)
 
 
+def worksheet(args):
+    """A worksheet's table, questions and answer key; written as a PDF when OUT is given."""
+    import os
+
+    from engine.export.worksheet import worksheet as make_worksheet
+
+    if args.out is None and not args.json:
+        raise ArborError("name the PDF to write (worksheet OUT.pdf), or ask for --json")
+    ws = make_worksheet(args.seed, args.rows, args.algorithm)
+    result = ws.as_dict()
+    lines = [f"Worksheet: {args.algorithm}, seed {args.seed}, {result['rows']} rows"]
+    if args.out is not None:
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+        try:
+            from gui.drawing.worksheet_pdf import save_worksheet
+        except ImportError as err:
+            raise ArborError(f"writing a PDF needs Qt and its system libraries ({err})") from None
+        pages = save_worksheet(ws, args.out)
+        result["pdf"], result["pages"] = args.out, pages
+        lines.append(f"Wrote {args.out} ({pages} pages: the questions, then the answer key)")
+    lines += [f"{q['number']}. {q['text']}\n   answer: {q['answer']}" for q in ws.questions]
+    return result, "\n".join(lines)
+
+
 HANDLERS = {
     "train": train,
     "evaluate": evaluate,
@@ -429,6 +453,7 @@ HANDLERS = {
     "path": path,
     "curve": curve,
     "baseline": baseline,
+    "worksheet": worksheet,
     "summary": table_summary,
     "compile": compile_kernels,
     "diff": diff,

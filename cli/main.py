@@ -321,6 +321,28 @@ def build_parser() -> argparse.ArgumentParser:
     _data_arguments(p)
 
     p = sub.add_parser(
+        "worksheet",
+        help="a printable worksheet: a small random table, questions and the answer key",
+        description="Makes a small random table (seeded: the same seed makes it again), the "
+        "questions a student answers about it (the root's entropy, each attribute's gain and "
+        "gain ratio, the split chosen, the next level) and the answer key, every number as "
+        "explain computes it, and writes them as a PDF (questions first, the key from a new "
+        "page). --json prints the table, questions and answers.",
+    )
+    p.add_argument(
+        "out", nargs="?", metavar="OUT.pdf", help="the PDF to write (optional with --json)"
+    )
+    p.add_argument("--seed", type=int, default=1, help="which random table (default 1)")
+    p.add_argument("--rows", type=int, default=10, help="rows in the table, 8 to 14 (default 10)")
+    p.add_argument(
+        "--algorithm",
+        choices=("id3", "c45", "cart"),
+        default="id3",
+        help="the algorithm the questions follow (default id3)",
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+
+    p = sub.add_parser(
         "summary",
         help="every column's kind, missing and distinct values, range and distribution by class",
     )
