@@ -14,6 +14,7 @@ import pandas as pd
 from engine.data.encoding import Encoded, as_table, encode, encode_columns
 from engine.data.table import Table
 from engine.errors import ArborError
+from engine.evaluate.importance import impurity_importance
 from engine.fitting import fit_tree
 from engine.monitor import NULL_MONITOR, Monitor
 from engine.predict import predict_class, predict_proba, predict_value
@@ -65,21 +66,36 @@ class DecisionTree:
         kinds=None,
         monitor: Monitor = NULL_MONITOR,
         record: bool = False,
+        keep_grown: bool = False,
     ) -> DecisionTree:
         """Learn a tree from a Table or a DataFrame (the target defaults to the last column).
 
         ``record``: keep the pruning pass's decisions on the tree (``tree_.pruning``).
+        ``keep_grown``: keep the tree as grown before pruning as ``grown_tree_`` (None for
+        reduced-error pruning, which grows on part of the rows): CART's pruning path in the
+        window, without growing it again.
         """
         settings = self.settings()
         table = as_table(data, target, kinds)
         encoded = encode(table, settings.task)
         check_trainable(encoded, settings)
-        self.tree_ = fit_tree(encoded, settings, monitor, record)
+        grown: list = []
+        self.tree_ = fit_tree(encoded, settings, monitor, record, grown)
+        if keep_grown:
+            self.grown_tree_ = grown[0] if grown else None
         self.settings_ = settings
         self.schema_ = encoded.schema
         self.classes_ = np.array(encoded.schema.classes) if encoded.schema.classes else None
         self.notes_ = encoded.notes + one_class_note(encoded)
         return self
+
+    @property
+    def feature_importances_(self) -> np.ndarray:
+        """Each attribute's share of the tree's weighted impurity decrease, in the schema's
+        order (scikit-learn's ``feature_importances_``; :mod:`engine.evaluate.importance`)."""
+        if not hasattr(self, "tree_"):
+            raise ArborError("the model is not trained yet: call fit first")
+        return impurity_importance(self.tree_).values
 
     def _matrix(self, data: Table | pd.DataFrame) -> np.ndarray:
         if not hasattr(self, "tree_"):

@@ -44,6 +44,7 @@ from engine.data.columns import category_name, describe, encode_column
 from engine.data.encoding import Encoded, Schema
 from engine.errors import ArborError
 from engine.estimator import check_trainable
+from engine.evaluate.importance import impurity_importance
 from engine.fitting import fit_tree
 from engine.predict import leaf_weights, predict_class, predict_proba, predict_value
 from engine.settings import Settings, resolve
@@ -251,14 +252,7 @@ class _ArborTree(BaseEstimator):
         """Each feature's share of the impurity decrease its splits bring, weighted by the
         nodes' weights (normalised to sum to 1; all zeros for a single leaf)."""
         check_is_fitted(self, "tree_")
-        out = np.zeros(len(self._columns))
-        for node in self.tree_.nodes():
-            if node.split is not None:
-                below = sum(c.weight * c.impurity for c in node.children)
-                out[node.split.attribute] += node.weight * node.impurity - below
-        out = np.maximum(out, 0.0)
-        total = out.sum()
-        return out / total if total > 0 else out
+        return impurity_importance(self.tree_).values
 
     def apply(self, X) -> np.ndarray:
         """The id of the leaf each sample lands in (ids are pre-order, as in ``tree_``).
