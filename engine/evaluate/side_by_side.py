@@ -18,6 +18,7 @@ import numpy as np
 
 from engine.data.encoding import Encoded
 from engine.errors import ArborError
+from engine.evaluate.stability import average_gain
 from engine.evaluate.tree_match import (
     THRESHOLD_TOLERANCE,
     Change,
@@ -66,10 +67,13 @@ def settings_for(algorithm: str, params: Mapping) -> Settings:
     """
     own = params.get("algorithm") == algorithm
     given = {k: v for k, v in params.items() if k != "algorithm" and (own or k not in OWN_OPTIONS)}
-    try:
-        return resolve(algorithm=algorithm, **given)
-    except ArborError:  # an option that does not apply to this algorithm: its defaults there
-        return resolve(algorithm=algorithm, **{k: v for k, v in given.items() if k == "task"})
+    for tried in (given, {k: v for k, v in given.items() if k == "task"}):
+        try:
+            return resolve(algorithm=algorithm, **tried)
+        except ArborError:  # an option that does not apply here: this algorithm's defaults
+            continue
+    # Only the task is left to refuse (regression for a classifier): unavailable() says so.
+    return resolve(algorithm=algorithm)
 
 
 def unavailable(data: Encoded, settings: Settings) -> str | None:
@@ -167,14 +171,7 @@ def ranking(data: Encoded, grown: Grown, stage: str, node_id: int) -> tuple[Rank
     candidates = score_all(problem, rows, weights, used)
     node = tree.node(node_id)
     chosen = node.split.attribute if node.split is not None else -1
-    average = None
-    if settings.algorithm == "c45" and settings.criterion == "gain_ratio":
-        attrs = data.schema.attributes
-        counted = rules.counted_in_average(
-            [len(a.categories) if a.is_nominal else 0 for a in attrs], data.n_rows
-        )
-        gains = [c.gain for c in candidates if c is not None and counted[c.attribute]]
-        average = sum(gains) / len(gains) if gains else None
+    average = average_gain(data, settings, candidates)
     out = []
     for j, attr in enumerate(data.schema.attributes):
         c = candidates[j]

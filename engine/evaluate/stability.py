@@ -16,6 +16,7 @@ from engine.data.encoding import Encoded, subset
 from engine.data.folds import training_rows
 from engine.evaluate.tree_match import THRESHOLD_TOLERANCE, attribute_ranges, corresponding
 from engine.fitting import fit_tree
+from engine.learn import rules
 from engine.learn.explain import node_rows, used_on_path
 from engine.learn.problem import Problem
 from engine.learn.splitting import score_all
@@ -71,27 +72,48 @@ def _score(settings: Settings, candidate) -> float:
     return candidate.gain_ratio if settings.criterion == "gain_ratio" else candidate.gain
 
 
+def average_gain(data: Encoded, settings: Settings, candidates) -> float | None:
+    """C4.5's average gain over the candidates that count toward it (None: not C4.5's rule,
+    or no candidate); only attributes with at least this gain can be chosen."""
+    if settings.algorithm != "c45" or settings.criterion != "gain_ratio":
+        return None
+    attrs = data.schema.attributes
+    counted = rules.counted_in_average(
+        [len(a.categories) if a.is_nominal else 0 for a in attrs], data.n_rows
+    )
+    gains = [c.gain for c in candidates if c is not None and counted[c.attribute]]
+    return sum(gains) / len(gains) if gains else None
+
+
 def near_ties(
-    tree: Tree, data: Encoded, settings: Settings, node_id: int, margin: float = NEAR_TIE_MARGIN
+    tree: Tree,
+    data: Encoded,
+    settings: Settings,
+    node_id: int,
+    margin: float = NEAR_TIE_MARGIN,
+    problem: Problem | None = None,
 ) -> tuple[NearTie, ...]:
-    """The other attributes whose best split at ``node_id`` scores, by the tree's criterion,
-    at least ``(1 - margin)`` times the chosen split's score; best first."""
+    """The other attributes the algorithm could choose at ``node_id`` whose best split scores,
+    by the tree's criterion, at least ``(1 - margin)`` times the chosen split's; best first.
+    (C4.5: only those with at least the average gain, which its rule lets it choose.)"""
     node = tree.node(node_id)
     if node.split is None:
         return ()
     rows, weights = node_rows(tree, data, node_id, settings)
     used = frozenset() if settings.binary else used_on_path(tree, node_id)
-    candidates = score_all(Problem(data, settings), rows, weights, used)
+    candidates = score_all(problem or Problem(data, settings), rows, weights, used)
     chosen = candidates[node.split.attribute]
     if chosen is None:  # a split made by hand the algorithm would not make: nothing to weigh
         return ()
     best = _score(settings, chosen)
+    average = average_gain(data, settings, candidates)
     ties = [
         NearTie(data.schema.attributes[j].name, float(_score(settings, c)), float(best))
         for j, c in enumerate(candidates)
         if c is not None
         and j != node.split.attribute
         and _score(settings, c) >= best * (1 - margin)
+        and (average is None or c.gain >= average - rules.GAIN_AVERAGE_SLACK)
     ]
     return tuple(sorted(ties, key=lambda t: -t.score))
 
@@ -150,6 +172,7 @@ def stability(
             )
         monitor.report(folds / (folds + 1), "near-ties")
         out = {}
+        problem = Problem(data, settings, monitor)  # numeric columns sorted once for all nodes
         for node in tree.nodes():
             if node.split is None:
                 continue
@@ -157,7 +180,7 @@ def stability(
             ties = (
                 ()
                 if data.schema.is_regression
-                else near_ties(tree, data, settings, node.id, margin)
+                else near_ties(tree, data, settings, node.id, margin, problem)
             )
             out[node.id] = NodeStability(
                 node.id,
