@@ -85,8 +85,9 @@ DOCKS = (
     ("Text", Qt.DockWidgetArea.RightDockWidgetArea, "Inspector"),
 )
 
-#: Docks whose panel scrolls when the dock is short (the table and the inspector scroll themselves).
-SCROLLED = ("Algorithm", "Results", "Growth", "What-if", "Pruning")
+#: Docks whose panel scrolls when the dock is short (the table and the inspector scroll themselves),
+#: or narrow: Evaluation's and Summary's widths would take a compact window's canvas under half.
+SCROLLED = ("Algorithm", "Results", "Growth", "What-if", "Pruning", "Evaluation", "Summary")
 
 
 def _scrolling(panel) -> QScrollArea:

@@ -75,7 +75,8 @@ def side_widths(size: QSize) -> tuple[int, int]:
     """(left, right) dock widths for a roomy window; a compact one's one side is the right."""
     w = size.width()
     if is_compact(size):
-        return 0, sorted((280, int(0.28 * w), 380))[1]
+        # 320 px: the Algorithm panel's options whole, with no sideways scroll bar.
+        return 0, sorted((320, int(0.28 * w), 380))[1]
     # With the tab bars on both edges (about 25 px each), the canvas keeps half of a 1400x900
     # first window and more of a bigger one.
     return sorted((270, int(0.19 * w), 400))[1], sorted((280, int(0.2 * w), 440))[1]

@@ -55,6 +55,8 @@ def test_workspaces_switch_and_each_keeps_its_arrangement(qtbot, window):
     window.docks["Regions"].hide()  # the person closes one
     window.act["workspace_analyse"].trigger()
     assert opened(window) == {"Algorithm", "Evaluation", "Results", "Runs", "Summary", "Text"}
+    qtbot.wait(20)  # laid out: the canvas keeps half here too (Evaluation's panel scrolls)
+    assert window.canvas.width() * window.canvas.height() >= 0.5 * 1024 * 700
     assert window.act["workspace_analyse"].isChecked()
     window.act["workspace_present"].trigger()
     assert opened(window) == set()  # the canvas alone
