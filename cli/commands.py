@@ -406,6 +406,13 @@ def compile_kernels(args):
     return report, text
 
 
+def importance(args):
+    from cli.evaluate import _prepare
+    from cli.importance import importance_command
+
+    return importance_command(args, load, learner, _prepare)
+
+
 def diff(args):
     """ID3, C4.5 and CART on one table: each pair's first divergence, with the scores there."""
     from engine.evaluate.side_by_side import GROWN, PRUNED, as_dict, as_text, compare
@@ -448,6 +455,7 @@ def worksheet(args):
 HANDLERS = {
     "train": train,
     "evaluate": evaluate,
+    "importance": importance,
     "predict": predict,
     "explain": explain,
     "path": path,

@@ -208,6 +208,36 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _scale_arguments(p)
 
+    p = sub.add_parser(
+        "importance",
+        help="which attributes the tree leans on: impurity decrease, and permutation",
+        description="Fits the tree and gives each attribute's share of its weighted impurity "
+        "decrease (scikit-learn's feature_importances_). --permutation adds the drop in "
+        "held-out accuracy (RMSE's rise for regression) when the attribute's values are "
+        "shuffled, averaged over --repeats seeded shuffles with their spread: on the held-out "
+        "rows of --folds cross-validation folds, or on a --test file.",
+    )
+    _data_arguments(p)
+    _learner_arguments(p)
+    p.add_argument(
+        "--permutation",
+        action="store_true",
+        help="add permutation importance on held-out rows (cross-validation's, or --test's)",
+    )
+    p.add_argument(
+        "--repeats",
+        type=int,
+        default=None,
+        metavar="N",
+        help="shuffles per attribute for --permutation (default 5; --seed seeds them)",
+    )
+    p.add_argument(
+        "--folds", type=int, default=10, metavar="K", help="stratified folds (default 10)"
+    )
+    p.add_argument(
+        "--test", metavar="FILE", help="permute the rows of this file instead of the folds'"
+    )
+
     p = sub.add_parser("predict", help="predict every row of DATA with a saved model")
     p.add_argument("model", metavar="MODEL", help="a model saved by 'train --save'")
     _data_arguments(p)
