@@ -48,7 +48,7 @@ class StabilityMarks(QObject):
     def _tree_changed(self) -> None:
         self.runner.cancel()
         self._clear()
-        if self.on:
+        if self.on and self.controller.tree is not None:  # no tree: nothing to say until one
             self.compute()
 
     def compute(self) -> Job | None:

@@ -34,6 +34,7 @@ def test_stability_marks_the_near_tie_and_regrow_on_edit_says_what_changed(qtbot
 
     before = window.controller.tree.n_nodes
     regrow = window.regrow
+    regrow._timer.setInterval(50)  # the pause after typing, shortened for the test
     window.act["regrow_on_edit"].trigger()
     assert regrow.on
     # An overcast day (always yes) made sunny, through the table's undoable edit.
