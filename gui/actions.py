@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from gui.canvas.tree_canvas import TreeCanvas
     from gui.controller import Controller
     from gui.panels.data import TablePanel
+    from gui.panels.growth import GrowthPanel
     from gui.panels.runs import RunsPanel
     from gui.presenting import Presenter
     from gui.session.evaluating import Evaluating
@@ -45,6 +46,8 @@ class Window(Protocol):
     canvas: TreeCanvas
     table: TablePanel
     runs: RunsPanel
+    growth: GrowthPanel
+    docks: dict
     find_bar: FindBar
     files: FileActions
     exports: Exports
@@ -119,6 +122,15 @@ def two_runs(w: Window) -> bool:
 
 def presenting(w: Window) -> bool:
     return w.presenter.active
+
+
+def exam_mode(w: Window) -> None:
+    """Exam mode on or off, as its check says; on, the Growth panel comes to the front."""
+    on = w.act["exam_mode"].isChecked()
+    w.growth.set_exam(on)
+    if on and "Growth" in w.docks:
+        w.docks["Growth"].show()
+        w.docks["Growth"].raise_()
 
 
 def can_undo(w: Window) -> bool:
@@ -284,6 +296,14 @@ ACTIONS = (
         (),
         "Save the tree and its settings as JSON (python main.py predict reads it)",
         tree_shown,
+    ),
+    Spec(
+        "worksheet",
+        "&Worksheet…",
+        lambda w: w.exports.export_worksheet(),
+        (),
+        "Save a printable worksheet (PDF) for a class: a small random table, questions on its "
+        "entropies, gains and splits, and the answer key with every number Arbor computes",
     ),
     Spec("quit", "&Quit", lambda w: w.close(), (K.Quit,), "Close Arbor"),
     Spec("undo", "&Undo", lambda w: w.doc.undo_stack.undo(), (K.Undo,), "Undo", can_undo),
@@ -583,6 +603,15 @@ ACTIONS = (
         checkable=True,
     ),
     Spec(
+        "exam_mode",
+        "E&xam mode",
+        exam_mode,
+        ("Ctrl+Shift+X",),
+        "Practise choosing splits: each Step in the Growth panel asks you for the attribute "
+        "(and a numeric one's cut) before Arbor shows its own, with hints and a running score",
+        checkable=True,
+    ),
+    Spec(
         "cancel",
         "&Cancel",
         lambda w: w.controller.cancel(),
@@ -742,6 +771,8 @@ MENUS = {
         "export_onnx",
         "export_model",
         None,
+        "worksheet",
+        None,
         "quit",
     ],
     "&Edit": [
@@ -785,6 +816,7 @@ MENUS = {
         "train_at_start",
         None,
         "draw_split",
+        "exam_mode",
         None,
         "show_run",
         "compare",

@@ -1,5 +1,6 @@
 """Watching the algorithm work: grow the tree one split at a time (Step, or Play at a speed),
-with a log of every step and, for best-first growth, the queue of open leaves."""
+with a log of every step and, for best-first growth, the queue of open leaves; in exam mode
+the student names each split before it is shown."""
 
 from __future__ import annotations
 
@@ -26,8 +27,11 @@ from engine.errors import ArborError
 from engine.evaluate.per_node import NO_CV_CURVE
 from engine.export.labels import attribute_name, condition, number
 from engine.growth import StableIds, grow, grow_steps, with_stable_ids
+from engine.learn.exam import ask
+from engine.learn.explain import node_rows, used_on_path
 from engine.tree import THRESHOLD, Tree
 from gui.panels.error_plot import ErrorPlot
+from gui.panels.exam import ExamBox
 from gui.plain_text import plain_label, plain_tip
 
 #: Play's speeds, in seconds per step; the default lets a person read each step.
@@ -60,12 +64,15 @@ class GrowthPanel(QWidget):
     started_over(object) : the tree back to its root alone.
     node_chosen(int) : a node picked in the log or the queue (its id in the tree on screen).
     finished() : the tree is fully grown.
+    question_asked(int) : exam mode asks how the node with this id splits (-1: no question
+        open); its candidate splits stay hidden until the pick is checked.
     """
 
     step_taken = Signal(object, int)
     started_over = Signal(object)
     node_chosen = Signal(int)
     finished = Signal()
+    question_asked = Signal(int)
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -78,6 +85,11 @@ class GrowthPanel(QWidget):
         self._queue_ids: list[int] = []
         self._collapsed = False  # C4.5's closing collapse step taken
         self.count = 0
+        self._exam_on = False
+        self._pending = None  # exam mode: the step held back until the pick is checked
+        self.exam = ExamBox()
+        self.exam.setVisible(False)
+        self.exam.answered.connect(self._on_exam_answered)
         self.step_button = QPushButton("Step")
         self.step_button.setToolTip(
             "Grow one split (depth-first as ID3's recursion, or best-first "
@@ -138,6 +150,7 @@ class GrowthPanel(QWidget):
         layout.addLayout(row)
         layout.addLayout(speed_row)
         layout.addWidget(self.status)
+        layout.addWidget(self.exam)
         # Above the log: what over-fitting looks like should be in view as the tree grows.
         layout.addWidget(QLabel("<b>Training and test error</b>"))
         layout.addWidget(self.errors, 2)
@@ -174,6 +187,10 @@ class GrowthPanel(QWidget):
         self._timer.stop()
         self.play_button.setChecked(False)
         self._steps, self._tree, self.count = None, None, 0
+        if self._pending is not None:
+            self._pending = None
+            self.question_asked.emit(-1)
+        self.exam.clear()
         self._log_ids, self._queue_ids, self._collapsed = [], [], False
         self._grown, self._errors = [], []
         self.errors.clear()
@@ -208,6 +225,11 @@ class GrowthPanel(QWidget):
         return True
 
     def step(self) -> bool:
+        """Grow one split (in exam mode: ask about it first). False when there is nothing
+        more to grow; True while an exam question waits for its answer."""
+        if self._pending is not None:
+            self.status.setText("Exam: pick the split and press Check first (Hint helps).")
+            return True
         if self._steps is None and not self._begin():
             return False
         try:
@@ -226,6 +248,13 @@ class GrowthPanel(QWidget):
         except ArborError as err:
             self.status.setText(f"Cannot grow: {err}")
             return False
+        if self._exam_on and not self.signalsBlocked() and self._ask(step):
+            return True
+        self._take(step)
+        return True
+
+    def _take(self, step) -> None:
+        """Show ``step``: the tree, the log, the queue."""
         self.count += 1
         tree = Tree(step.root, self._schema)
         self._tree = tree
@@ -240,7 +269,75 @@ class GrowthPanel(QWidget):
         self._log(tree, step, split, score)
         self._fill_queue(tree, step)
         self.step_taken.emit(tree, step.expanded)
+
+    # ------------------------------------------------------------------ exam mode
+    @property
+    def exam_on(self) -> bool:
+        return self._exam_on
+
+    def set_exam(self, on: bool) -> None:
+        """Exam mode on (each Step asks for the split first; Play is off) or off (a question
+        still open is answered by showing the step)."""
+        self._exam_on = on
+        self.exam.setVisible(on)
+        self.play_button.setEnabled(not on)
+        if on:
+            self.play_button.setChecked(False)
+            self.exam.reset_score()
+            self.status.setText("Exam mode: press Step, then pick the split Arbor will take.")
+        elif self._pending is not None:
+            step, self._pending = self._pending, None
+            self.exam.clear()
+            self.question_asked.emit(-1)
+            self._take(step)
+
+    def _ask(self, step) -> bool:
+        """Hold ``step`` back and ask which split it takes; False when no question can be
+        put (a regression tree: there is no attribute table to mark against)."""
+        if self._tree is None:  # the first step: the root alone goes on screen to be asked about
+            root = grow(self._data, replace(self._settings, max_depth=0), compiled=False)
+            self._tree = Tree(self._ids.apply(root)[0], self._schema)
+            self._record(0, self._tree)
+            self.started_over.emit(self._tree)
+        tree, node_id = self._tree, step.expanded
+        split = Tree(step.root, self._schema).node(node_id).split
+        used = frozenset() if self._settings.binary else used_on_path(tree, node_id)
+        try:
+            rows, weights = node_rows(tree, self._data, node_id, self._settings)
+            question = ask(
+                self._data,
+                self._settings,
+                rows,
+                weights,
+                used,
+                node_id,
+                split.attribute,
+                split.threshold if split.kind == THRESHOLD else None,
+            )
+        except ArborError as err:
+            self.status.setText(f"Exam mode cannot ask here ({err}): the step is shown.")
+            return False
+        self._pending = step
+        spread = ", ".join(f"{c} {v:g}" for c, v in question.class_counts)
+        name = {"id3": "ID3", "c45": "C4.5", "cart": "CART"}.get(self._settings.algorithm, "Arbor")
+        self.exam.ask(
+            question,
+            f"Node {node_id} ({self._rule(tree, node_id)}): {question.n:g} rows ({spread}). "
+            f"Which attribute does {name} split it on?",
+        )
+        self.question_asked.emit(node_id)
+        self.node_chosen.emit(node_id)
+        self.status.setText(f"Exam: how does node {node_id} split? Pick, then Check.")
         return True
+
+    def _on_exam_answered(self, verdict) -> None:
+        """The pick is marked: show Arbor's step (its node selected, the inspector's numbers)."""
+        step, self._pending = self._pending, None
+        if step is None:
+            return
+        self.question_asked.emit(-1)
+        self._take(step)
+        self.status.setText(("Right. " if verdict.right else "Not quite. ") + self.status.text())
 
     def back(self) -> bool:
         """One step back (a presentation's Page Up): growth is a generator, so the tree is

@@ -32,6 +32,11 @@ ROUNDING_NOTE = (
     "exactly 0.6935 and 0.7885."
 )
 MUTED = "#8A94A3"
+#: In place of the candidate splits of the node an exam question is about.
+SEALED = (
+    f"<p style='color:{MUTED}'><i>Exam mode: this node's candidate splits show once your "
+    "pick is checked (Growth panel).</i></p>"
+)
 
 
 def node_html(tree, node_id: int, data, settings) -> str:
@@ -225,6 +230,7 @@ class Inspector(QWidget):
         self.setAcceptDrops(True)
         self._context = None  # (tree, data, settings)
         self._controller = None  # for the test rows on the tree (issue 32)
+        self._sealed = -1  # exam mode: the node whose candidate splits stay hidden (issue 35)
         self._splits: dict[tuple[int, int], tuple] = {}  # (HTML, rows) worked out, per (tree, node)
         self._waiting: tuple[tuple[int, int], str] | None = None  # the key and its summary
         self._tasks: set[_SplitsTask] = set()
@@ -339,9 +345,23 @@ class Inspector(QWidget):
             self.splits.show_rows(rows, cell_text, reasons_html(rows))
         self.scroll.horizontalScrollBar().setValue(0)
 
+    def seal(self, node_id: int) -> None:
+        """Hide ``node_id``'s candidate splits until exam mode's pick is checked (-1: none
+        hidden); the selected node is shown again either way."""
+        self._sealed = node_id
+        c = self._controller
+        if c is not None and c.tree is not None and c.selected >= 0:
+            self.show_node(c.tree, c.selected, c.data, c.settings)
+
     def show_node(self, tree, node_id: int, data=None, settings=None) -> None:
         if node_id < 0:
             self.clear()
+            return
+        if node_id == self._sealed:
+            self._waiting = None
+            self.node_plot.clear()
+            self.curve.clear()
+            self._show(self._summary(tree, node_id) + SEALED)
             return
         self.node_plot.show_node(tree, node_id, data, settings)
         self.curve.show_node(tree, node_id, data, settings)

@@ -1,5 +1,5 @@
 """Exporting the tree on screen: images (file or clipboard), rules, code, PMML, DOT, the
-interactive HTML page, SQL, ONNX and JSON."""
+interactive HTML page, SQL, ONNX and JSON; and a printable worksheet for a class."""
 
 from __future__ import annotations
 
@@ -49,6 +49,9 @@ class Exports:
         self.image_options = image_options
         #: The palette pictures are drawn in (the window's theme says: light unless asked).
         self.colours = lambda: palette.LIGHT
+        #: Asks (seed, rows, algorithm) for a worksheet, None when cancelled (tests replace it).
+        self.ask_worksheet = self._ask_worksheet
+        self._worksheet_seed = 1
 
     def _suggested(self, kind: str) -> str:
         tail, suffix = EXPORT_NAMES[kind]
@@ -201,3 +204,43 @@ class Exports:
                 self.dialogs.error(str(err))
                 return
             self.controller.say(f"Wrote {path}")
+
+    def _ask_worksheet(self):
+        from gui.session.worksheet_options import ask_worksheet
+
+        settings = self.controller.settings
+        algorithm = settings.algorithm if settings is not None else "id3"
+        return ask_worksheet(getattr(self.dialogs, "parent", None), self._worksheet_seed, algorithm)
+
+    def export_worksheet(self) -> None:
+        """File > Worksheet: a random table, its questions and answer key, as PDF or JSON."""
+        chosen = self.ask_worksheet()
+        if chosen is None:
+            return
+        seed, rows, algorithm = chosen
+        path = self.dialogs.save_path(
+            "Save worksheet", "PDF (*.pdf);;JSON (*.json)", f"worksheet-{algorithm}-{seed}.pdf"
+        )
+        if not path:
+            return
+        if not Path(path).suffix:  # a name typed without one: the PDF the dialog offered
+            path += ".pdf"
+        import json
+
+        from engine.atomic import write_text_atomic
+        from engine.export.worksheet import worksheet
+        from gui.drawing.worksheet_pdf import save_worksheet
+
+        try:
+            sheet = worksheet(seed, rows, algorithm)
+            if Path(path).suffix.lower() == ".json":
+                write_text_atomic(path, json.dumps(sheet.as_dict(), indent=1) + "\n")
+                said = f"Wrote {path}"
+            else:
+                pages = save_worksheet(sheet, path)
+                said = f"Wrote {path}: {pages} pages, the questions then the answer key"
+        except ArborError as err:
+            self.dialogs.error(str(err))
+            return
+        self._worksheet_seed = seed + 1  # the next sheet offered is a fresh table
+        self.controller.say(said)

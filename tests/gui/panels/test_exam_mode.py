@@ -1,0 +1,41 @@
+"""Exam mode (issue 35): Step asks for the split before showing it; a wrong pick is marked
+wrong and then shown, a right one scores; the node asked about keeps its numbers hidden in
+the inspector until then. File > Worksheet writes the printable sheet."""
+
+
+def test_a_wrong_pick_is_marked_then_shown_and_a_right_pick_scores(qtbot, window):
+    window.config.set_params({"algorithm": "id3"})
+    window.act["exam_mode"].trigger()
+    growth, exam = window.growth, window.growth.exam
+    assert growth.exam_on and not exam.isHidden() and not growth.play_button.isEnabled()
+    assert growth.step()  # the root alone, asked about
+    assert growth.count == 0 and exam.question.node_id == 0
+    assert window.controller.selected == 0
+    assert "Exam mode: this node's candidate splits show" in window.inspector.text()
+    assert "0.247" not in window.inspector.text()
+    assert growth.step() and growth.count == 0  # Step waits for the answer
+    assert exam.hint().startswith("Compare the entropies of the children")
+    exam.pick("windy")
+    verdict = exam.check()
+    assert not verdict.right and "Arbor splits on outlook (0.247)" in verdict.words
+    assert growth.count == 1 and exam.score.text() == "Score 0 / 1 · 1 hint"
+    tree = window.controller.tree
+    assert tree.schema.attributes[tree.root.split.attribute].name == "outlook"
+    assert "0.247" in window.inspector.text()  # shown now, with the inspector's numbers
+    assert growth.step()  # the next node: sunny, which ID3 splits on humidity
+    question = exam.question
+    assert (question.node_id, question.table[question.attribute].name) == (1, "humidity")
+    exam.pick("humidity")
+    assert exam.check().right
+    assert exam.score.text() == "Score 1 / 2 · 1 hint" and growth.count == 2
+    window.act["exam_mode"].trigger()  # off: Play comes back
+    assert growth.play_button.isEnabled() and exam.isHidden()
+
+
+def test_file_worksheet_writes_the_pdf(qtbot, window, tmp_path):
+    window.exports.ask_worksheet = lambda: (3, 8, "cart")
+    window.dialogs.replies["save_path"].append(str(tmp_path / "sheet"))
+    window.act["worksheet"].trigger()
+    written = tmp_path / "sheet.pdf"
+    assert written.read_bytes().startswith(b"%PDF")
+    assert window.dialogs.errors == []
