@@ -44,8 +44,11 @@ class RegrowOnEdit(QObject):
         c = self.controller
         if not self.on or c.tree is None:
             return
+        if c.busy:  # a training (or its cross-validation) still running: regrow after it
+            self._timer.start()
+            return
         self._before = (c.tree, c.data)
-        if self.train() is None and not c.busy:
+        if self.train() is None:
             self._before = None  # refused (the options have a problem, said already)
 
     def _arrived(self, tree) -> None:
