@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.learn.exam import Question, Verdict, hints, judge
+from engine.learn.explain import REASONS
 from gui.plain_text import plain_label
 
 NO_CUT = "the attribute is nominal: no cut to give"
@@ -177,6 +178,9 @@ class ExamBox(QGroupBox):
         q = self.question
         lines = []
         for row in q.table:
+            if row.reason is not None:  # explain's zeros would read as a score
+                lines.append(f"{row.name}: cannot split here ({REASONS[row.reason]})")
+                continue
             mark = " ◀ Arbor" if row.chosen else ""
             lines.append(
                 f"{row.name}: gain {row.info_gain:.3f}, gain ratio {row.gain_ratio:.3f}, "
