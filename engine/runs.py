@@ -320,6 +320,7 @@ def evaluation_from_dict(doc, where: str) -> Evaluation:
             fold_scores=folds,
             notes=notes,
             points=None if points is None else _pairs(points, where, "predicted points"),
+            fold_seed=_fold_seed(doc, where),
         )
     classes = tuple(texts(doc["classes"], where, "classes"))
     k = len(classes)
@@ -362,7 +363,18 @@ def evaluation_from_dict(doc, where: str) -> Evaluation:
         recall=_numbers(doc.get("recall", []), where, "recalls", k),
         f1=_numbers(doc.get("f1", []), where, "F1 scores", k),
         curves=tuple(kept),
+        fold_seed=_fold_seed(doc, where),
     )
+
+
+def _fold_seed(doc: dict, where: str) -> int | None:
+    """The seed that dealt a cross-validation's folds (None: not recorded, as in older projects)."""
+    from engine.export.model_schema import fail
+
+    seed = doc.get("fold_seed")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        fail(where, "the folds' seed must be a whole number")
+    return seed
 
 
 def run_from_dict(doc, where: str) -> Run:

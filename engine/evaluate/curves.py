@@ -33,6 +33,9 @@ class ClassCurves:
     average_precision: float
     positives: float
     n: float
+    #: The threshold of each ``roc`` row (the first, inf: nothing flagged); None when not kept
+    #: (a run read back from a project keeps the curves' points only).
+    roc_thresholds: np.ndarray | None = None
 
 
 def _cumulative(scores: np.ndarray, positive: np.ndarray, weight: np.ndarray | None):
@@ -131,17 +134,21 @@ def class_curves(
     for k, label in enumerate(classes):
         positive = y == k
         scores = proba[:, k]
-        fpr, tpr, _ = roc_points(scores, positive, w)
+        fpr, tpr, thresholds = roc_points(scores, positive, w)
+        if len(thresholds) != len(fpr):  # an undefined curve: no thresholds to keep
+            thresholds = np.full(len(fpr), np.nan)
+        roc = thin(np.column_stack([fpr, tpr, thresholds]), limit)
         recall, precision, _ = pr_points(scores, positive, w)
         out.append(
             ClassCurves(
                 label=str(label),
-                roc=thin(np.column_stack([fpr, tpr]), limit),
+                roc=np.ascontiguousarray(roc[:, :2]),
                 pr=thin(np.column_stack([recall, precision]), limit),
                 roc_auc=area(fpr, tpr),
                 average_precision=average_precision(scores, positive, w),
                 positives=float(w[positive].sum()),
                 n=n,
+                roc_thresholds=roc[:, 2].copy(),
             )
         )
     return tuple(out)

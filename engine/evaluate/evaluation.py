@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -41,6 +41,9 @@ class Evaluation:
     points: np.ndarray | None = (
         None  # regression: (actual, predicted) rows, at most MAX_POINTS_KEPT
     )
+    #: Cross-validation: the seed that dealt the folds (with ``method`` and the data, which
+    #: folds; two runs on the same folds can be paired, :mod:`engine.evaluate.paired_test`).
+    fold_seed: int | None = None
 
     @property
     def roc_auc(self) -> float | None:
@@ -270,7 +273,8 @@ def cross_validate_outputs(
     method = f"{folds}-fold cross-validation" + (
         f" (Weka's folds, seed {seed})" if weka_folds else ""
     )
-    return _summarise(method, data, out, scores, data.notes, settings.algorithm), out
+    ev = _summarise(method, data, out, scores, data.notes, settings.algorithm)
+    return replace(ev, fold_seed=seed), out
 
 
 def cross_validate_with(
@@ -299,7 +303,8 @@ def cross_validate_with_outputs(
 ) -> tuple[Evaluation, np.ndarray]:
     """:func:`cross_validate_with`'s evaluation and the out-of-fold outputs it was scored from."""
     out, scores = cross_val_predict_with(data, learner, folds, seed, monitor, weka_folds, algorithm)
-    return _summarise(f"{folds}-fold cross-validation", data, out, scores, (), algorithm), out
+    ev = _summarise(f"{folds}-fold cross-validation", data, out, scores, (), algorithm)
+    return replace(ev, fold_seed=seed), out
 
 
 def summarise(
