@@ -61,7 +61,7 @@ class StabilityMarks(QObject):
             c.say("Tree stability is worked out for classification trees")
             return None
         folds = min(c.options.cv_folds or 10, data.n_rows)
-        seed = c.options.seed
+        seed, weka = c.options.seed, c.options.weka_folds
         if folds < 2:
             c.say("Tree stability needs at least 2 rows to deal folds from")
             return None
@@ -69,7 +69,7 @@ class StabilityMarks(QObject):
         def call(monitor):
             from engine.evaluate.stability import stability
 
-            return stability(tree, data, settings, folds, seed, monitor=monitor)
+            return stability(tree, data, settings, folds, seed, monitor=monitor, weka_folds=weka)
 
         job = Job("Tree stability", call)
         job.finished.connect(lambda result, t=tree, j=job: self._done(t, result, j))

@@ -141,10 +141,12 @@ def stability(
     tolerance: float = THRESHOLD_TOLERANCE,
     margin: float = NEAR_TIE_MARGIN,
     monitor: Monitor = NULL_MONITOR,
+    weka_folds: bool = False,
 ) -> Stability:
     """Each split node of ``tree`` (fitted on ``data`` with ``settings``): its recurrence in
     the trees fitted on the training rows of the folds cross-validation deals for ``seed``
-    (default: the settings' seed), and its near-ties.
+    (default: the settings' seed; ``weka_folds``: Weka's dealing, as cross-validation's
+    option), and its near-ties.
 
     Examples
     --------
@@ -164,7 +166,13 @@ def stability(
     y = None if data.schema.is_regression else data.y
     with watching(monitor):
         fold_trees = []
-        for f, test in enumerate(folding.stratified_folds(y, data.n_rows, folds, seed)):
+        if weka_folds:
+            dealt = folding.weka_folds(y, data.n_rows, folds, seed, data.unlabelled)
+        else:
+            dealt = folding.stratified_folds(y, data.n_rows, folds, seed)
+        for f, test in enumerate(dealt):
+            if not len(test):
+                continue  # Weka's fold of rows without a class only
             monitor.report(f / (folds + 1), f"fold {f + 1} of {folds}")
             part = subset(data, training_rows(test, data.n_rows))
             fold_trees.append(

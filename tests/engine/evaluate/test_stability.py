@@ -27,6 +27,8 @@ def test_an_attribute_that_always_wins_recurs_in_every_fold_with_no_near_tie():
     root = s.nodes[0]
     assert (root.folds, root.recurs, root.attribute_recurs, root.near_ties) == (10, 10, 10, ())
     assert s.near_tied() == []
+    weka = stability(tree, data, settings, weka_folds=True).nodes[0]  # Weka's dealing
+    assert (weka.folds, weka.recurs) == (10, 10)
 
 
 def test_a_near_copy_is_a_near_tie_and_the_original_still_recurs():
