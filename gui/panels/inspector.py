@@ -412,11 +412,12 @@ class Inspector(QWidget):
         tree, data, settings = self._context
         self._pinned.append(node_id)
         splits = self._splits.get((id(tree), node_id))
-        html = (
-            self._summary(tree, node_id) + splits_html(tree, node_id, data, settings)
-            if splits is None
-            else self._summary(tree, node_id) + splits[0]
-        )
+        if node_id == self._sealed:  # exam mode: no way round the question by pinning
+            html = self._summary(tree, node_id) + SEALED
+        elif splits is None:
+            html = self._summary(tree, node_id) + splits_html(tree, node_id, data, settings)
+        else:
+            html = self._summary(tree, node_id) + splits[0]
         self._pins.addWidget(Card(html))
 
     def pinned(self) -> list[int]:

@@ -2,6 +2,8 @@
 wrong and then shown, a right one scores; the node asked about keeps its numbers hidden in
 the inspector until then. File > Worksheet writes the printable sheet."""
 
+from gui.panels.cards import Card
+
 
 def test_a_wrong_pick_is_marked_then_shown_and_a_right_pick_scores(qtbot, window):
     window.config.set_params({"algorithm": "id3"})
@@ -13,6 +15,10 @@ def test_a_wrong_pick_is_marked_then_shown_and_a_right_pick_scores(qtbot, window
     assert window.controller.selected == 0
     assert "Exam mode: this node's candidate splits show" in window.inspector.text()
     assert "0.247" not in window.inspector.text()
+    cards = set(window.inspector.findChildren(Card))
+    window.inspector.pin_node(0)  # nor does pinning the node show them
+    (pinned,) = set(window.inspector.findChildren(Card)) - cards
+    assert "Exam mode" in pinned.text() and "0.247" not in pinned.text()
     assert growth.step() and growth.count == 0  # Step waits for the answer
     assert exam.hint().startswith("Compare the entropies of the children")
     exam.pick("windy")
