@@ -6,14 +6,15 @@ from engine.data.encoding import encode, encode_like, subset
 from engine.errors import ArborError
 from engine.estimator import check_trainable
 from engine.evaluate.evaluation import (
-    cross_validate,
     cross_validate_outputs,
     evaluate_tree,
     holdout_method,
     holdout_rows,
 )
+from engine.evaluate.gains import cost_optimal_threshold
 from engine.evaluate.report import evaluation_text
 from engine.fitting import fit_tree
+from engine.predict import predict_proba
 
 NAMES = {"id3": "ID3", "c45": "C4.5", "cart": "CART"}
 
@@ -59,6 +60,7 @@ def evaluate_command(args, load, learner):
         label = holdout_method(args.split)
     per_node = getattr(args, "per_node", False)
     predictions = None
+    out = None
     if tree is not None:
         ev = evaluate_tree(tree, test, label, settings.algorithm)
     elif per_node:  # cross-validation's held-out rows, on the tree trained on all the rows
@@ -70,8 +72,16 @@ def evaluate_command(args, load, learner):
         predictions = fold_predictions(data, out, settings.algorithm)
         tree, test, label = fit_tree(data, settings), data, f"{ev.method}: held-out rows"
     else:
-        ev = cross_validate(data, settings, args.folds, seed, weka_folds=args.weka_folds)
+        ev, out = cross_validate_outputs(
+            data, settings, args.folds, seed, weka_folds=args.weka_folds
+        )
     result, text = ev.as_dict(), evaluation_text(ev, table.target)
+    if ev.classes is not None and len(ev.classes) == 2:
+        held = data if out is not None else test
+        proba = out if out is not None else predict_proba(tree, test.X)
+        operating = _least_cost(args, ev.classes, held, proba)
+        result["cost_optimal_threshold"] = operating.as_dict()
+        text += "\n\n" + _least_cost_text(operating, ev.classes)
     if per_node:
         from engine.evaluate.per_node import OUT_OF_FOLD_NOTE, node_rows
         from engine.export.test_rows import node_records, per_node_text
@@ -99,6 +109,34 @@ def evaluate_command(args, load, learner):
         }
         text += "\n\n" + per_node_text(tree, figures, label)
     return result, text
+
+
+def _least_cost(args, classes, held, proba):
+    """The two-class threshold of least cost on the held-out rows' probabilities."""
+    positive = classes[1] if args.positive is None else args.positive
+    if positive not in classes:
+        raise ArborError(
+            f"--positive {positive!r} is not a class (the classes are {', '.join(classes)})"
+        )
+    k = classes.index(positive)
+    return cost_optimal_threshold(
+        proba[:, k], held.y == k, held.weight, args.cost_fp, args.cost_fn, positive
+    )
+
+
+def _least_cost_text(op, classes) -> str:
+    other = classes[0] if op.positive == classes[1] else classes[1]
+    rule = (
+        f"never predict {op.positive}"
+        if op.threshold == float("inf")
+        else f"predict {op.positive} when its probability is at least {op.threshold:.4g}"
+    )
+    return (
+        f"Cost-optimal threshold (a false {op.positive} costs {op.cost_fp:g}, a missed "
+        f"{op.positive} {op.cost_fn:g}): {rule}, else {other}; on the held-out rows "
+        f"{op.false_positives:g} false and {op.false_negatives:g} missed, total cost "
+        f"{op.cost:g} ({op.average_cost:.4g} a row)"
+    )
 
 
 def path_command(args, load, learner):

@@ -192,6 +192,27 @@ def build_parser() -> argparse.ArgumentParser:
         "--test", metavar="FILE", help="evaluate on this file instead of cross-validating"
     )
     p.add_argument(
+        "--positive",
+        metavar="CLASS",
+        help="two classes: the class whose probability the cost-optimal threshold is on "
+        "(default the second class)",
+    )
+    p.add_argument(
+        "--cost-fp",
+        type=float,
+        default=1.0,
+        metavar="C",
+        help="two classes: the cost of predicting the positive class for a row of the other "
+        "(default 1)",
+    )
+    p.add_argument(
+        "--cost-fn",
+        type=float,
+        default=1.0,
+        metavar="C",
+        help="two classes: the cost of missing a row of the positive class (default 1)",
+    )
+    p.add_argument(
         "--split",
         type=float,
         metavar="PCT",

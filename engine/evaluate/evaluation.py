@@ -11,6 +11,7 @@ from engine.data.encoding import Encoded, subset
 from engine.data.folds import holdout_split, training_rows
 from engine.errors import ArborError
 from engine.evaluate.curves import ClassCurves, class_curves, weighted_mean
+from engine.evaluate.gains import gains_points, lift_points
 from engine.fitting import fit_tree
 from engine.monitor import NULL_MONITOR, Monitor
 from engine.predict import class_codes, predict_proba, predict_value
@@ -72,6 +73,9 @@ class Evaluation:
                     row.update(
                         roc_auc=_json_number(curve.roc_auc),
                         average_precision=_json_number(curve.average_precision),
+                        # (share of rows targeted, share of the class found / lift)
+                        cumulative_gains=gains_points(curve).tolist(),
+                        lift=lift_points(curve).tolist(),
                     )
                 out["roc_auc"] = _json_number(self.roc_auc)
         else:
