@@ -45,3 +45,13 @@ def test_file_worksheet_writes_the_pdf(qtbot, window, tmp_path):
     written = tmp_path / "sheet.pdf"
     assert written.read_bytes().startswith(b"%PDF")
     assert window.dialogs.errors == []
+
+
+def test_the_worksheet_question_offers_the_window_algorithm_and_a_seed(qtbot):
+    from gui.session.worksheet_options import WorksheetOptions
+
+    dialog = WorksheetOptions(None, seed=4, algorithm="cart")
+    qtbot.addWidget(dialog)
+    assert dialog.values() == (4, 10, "cart")
+    dialog.rows.setValue(99)  # the spin box keeps to what a worksheet allows
+    assert dialog.values()[1] == 14
