@@ -54,6 +54,7 @@ class SideBySideView(QWidget):
         self.result: SideBySide | None = None
         self._slack = ()
         self._syncing = False
+        self._selected = (0, -1)  # the column and node last selected
         self.stage = QComboBox()
         for value, text in STAGES:
             self.stage.addItem(text, value)
@@ -100,6 +101,7 @@ class SideBySideView(QWidget):
     def show_result(self, result: SideBySide) -> None:
         """Show ``result`` (from :func:`engine.evaluate.side_by_side.compare`)."""
         self.result = result
+        self._selected = (0, -1)
         self._slack = attribute_ranges(result.data) * result.tolerance
         while len(self.columns) < len(result.algorithms):
             self._add_column()
@@ -192,11 +194,10 @@ class SideBySideView(QWidget):
         the others (as far as their splits agree); off every node, the selection's again."""
         if self.result is None:
             return
-        if node_id < 0 and hovered:
-            selected = self.columns[k].canvas.selected_node()
-            if selected >= 0:
-                self._pointed(k, selected)
-                return
+        if hovered and node_id < 0:  # off the nodes: the last selection's paths again
+            k, node_id = self._selected
+        elif not hovered:
+            self._selected = (k, node_id)
         source = self.columns[k].canvas.tree()
         for column in self.columns:
             tree = column.canvas.tree()

@@ -7,6 +7,7 @@ import pytest
 from engine.data.encoding import encode
 from engine.data.samples import load_sample
 from engine.evaluate.side_by_side import compare
+from gui.canvas.hovering import NodeHover
 from gui.panels.side_by_side import SideBySideView
 
 
@@ -47,6 +48,11 @@ def test_pointing_at_a_node_lights_the_corresponding_path(lenses_view):
     id3.select_node(4)  # tear normal, astigmatism no, age young
     assert lenses_view.highlighted(0) == [0, 2, 3, 4]
     assert lenses_view.highlighted(2) == [0, 2, 3]  # CART parts at node 3: as far as it agrees
+    hover = lenses_view.columns[2].canvas.findChild(NodeHover)
+    hover.node_hovered.emit(5)  # CART: normal, no astigmatism, age presbyopic
+    assert lenses_view.highlighted(0) == [0, 2, 3]  # ID3 splits age three ways there
+    hover.node_hovered.emit(-1)  # off the nodes: the selection's path again
+    assert lenses_view.highlighted(0) == [0, 2, 3, 4]
     lenses_view.stage.setCurrentIndex(1)  # pruned trees
     assert [c.canvas.tree().n_nodes for c in lenses_view.columns] == [15, 7, 5]
 
