@@ -13,6 +13,7 @@ from PySide6.QtGui import QFont, QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
+    QDoubleSpinBox,
     QHBoxLayout,
     QLabel,
     QPlainTextEdit,
@@ -24,6 +25,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from engine.errors import ArborError
+from engine.evaluate.gains import curve_least_cost, gains_points, lift_points
 from engine.evaluate.report import evaluation_text, per_class_rows
 from gui.drawing import palette
 from gui.panels.bias_and_variance import (
@@ -35,7 +38,7 @@ from gui.panels.bias_and_variance import (
 from gui.panels.confusion_view import ConfusionView
 from gui.panels.lazy_plot import LazyPlot
 
-CURVES = ("ROC", "Precision-recall")
+CURVES = ("ROC", "Precision-recall", "Cumulative gains", "Lift")
 PLOTS = ("Predicted against actual", "Residuals")
 
 
@@ -52,7 +55,9 @@ class CurvesView(QWidget):
         self.kind = QComboBox()
         self.kind.setToolTip(
             "ROC: true against false positive rate as the threshold falls; precision-"
-            "recall: how pure the rows called positive are as more are found"
+            "recall: how pure the rows called positive are as more are found; cumulative "
+            "gains: the share of the class found against the share of rows targeted, most "
+            "probable first; lift: how many times better than targeting at random"
         )
         # Made when the tab is first shown or there is something to draw (issue 29).
         self.figure = LazyPlot(self._set_up, make=lambda: pg.PlotWidget(background="w"))
@@ -64,9 +69,81 @@ class CurvesView(QWidget):
         layout.addWidget(self.kind)
         layout.addWidget(self.figure, 1)
         layout.addWidget(self.legend)
+        layout.addWidget(self._costs_row())
         self.kind.currentIndexChanged.connect(lambda *_: self._draw())
         self.evaluation = None
         self.lines: dict[str, object] = {}
+
+    def _costs_row(self) -> QWidget:
+        """Two classes: the costs of the two errors and the threshold of least total cost."""
+        self.costs = QWidget()
+        self.positive = QComboBox()
+        self.positive.setToolTip("The class whose predicted probability is thresholded")
+        self.cost_fp, self.cost_fn = QDoubleSpinBox(), QDoubleSpinBox()
+        for box, tip in (
+            (self.cost_fp, "The cost of calling a row of the other class positive"),
+            (self.cost_fn, "The cost of missing a row of the positive class"),
+        ):
+            box.setRange(0.0, 1e6)
+            box.setDecimals(2)
+            box.setValue(1.0)
+            box.setToolTip(tip)
+            box.valueChanged.connect(lambda *_: self._show_least_cost())
+        self.positive.currentIndexChanged.connect(lambda *_: self._show_least_cost())
+        self.least_cost = QLabel()
+        self.least_cost.setWordWrap(True)
+        self.least_cost.setTextFormat(Qt.TextFormat.PlainText)  # class names from the file
+        row = QHBoxLayout()
+        row.setContentsMargins(0, 0, 0, 0)
+        for widget in (
+            QLabel("Positive:"),
+            self.positive,
+            QLabel("cost of a false positive"),
+            self.cost_fp,
+            QLabel("of a miss"),
+            self.cost_fn,
+        ):
+            row.addWidget(widget)
+        row.addStretch(1)
+        box = QVBoxLayout(self.costs)
+        box.setContentsMargins(0, 0, 0, 0)
+        box.addLayout(row)
+        box.addWidget(self.least_cost)
+        self.costs.hide()
+        return self.costs
+
+    def _show_least_cost(self) -> None:
+        ev = self.evaluation
+        two = ev is not None and ev.classes is not None and len(ev.classes) == 2
+        self.costs.setVisible(two)
+        if not two:
+            return
+        names = [c.label for c in ev.curves] or list(ev.classes)
+        if [self.positive.itemText(i) for i in range(self.positive.count())] != names:
+            self.positive.blockSignals(True)
+            self.positive.clear()
+            self.positive.addItems(names)
+            self.positive.setCurrentIndex(len(names) - 1)
+            self.positive.blockSignals(False)
+        k = self.positive.currentIndex()
+        if not ev.curves or k < 0:
+            self.least_cost.setText("The curves of this evaluation are not kept.")
+            return
+        try:
+            op = curve_least_cost(ev.curves[k], self.cost_fp.value(), self.cost_fn.value())
+        except ArborError as err:
+            self.least_cost.setText(f"No cost-optimal threshold: {err}.")
+            return
+        other = names[1 - k]
+        rule = (
+            f"never predict {op.positive}"
+            if np.isinf(op.threshold)
+            else f"predict {op.positive} when its probability is at least {op.threshold:.3g}"
+        )
+        self.least_cost.setText(
+            f"Least total cost: {rule}, else {other} ({op.false_positives:g} false, "
+            f"{op.false_negatives:g} missed; cost {op.cost:g}, {op.average_cost:.3g} a row)"
+        )
 
     @property
     def plot(self) -> pg.PlotWidget:
@@ -91,6 +168,7 @@ class CurvesView(QWidget):
     def _draw(self) -> None:
         self.lines = {}
         ev = self.evaluation
+        self._show_least_cost()
         if ev is not None or self.figure.built:
             self.plot.clear()
         if ev is None:
@@ -103,6 +181,9 @@ class CurvesView(QWidget):
         self.plot.getViewBox().autoRange(padding=0.02)
 
     def _draw_curves(self, ev) -> None:
+        if self.kind.currentText() in CURVES[2:]:
+            self._draw_gains(ev, lift=self.kind.currentText() == CURVES[3])
+            return
         roc = self.kind.currentText() != CURVES[1]
         self.plot.setLabel("bottom", "false positive rate" if roc else "recall")
         self.plot.setLabel("left", "true positive rate" if roc else "precision")
@@ -140,6 +221,40 @@ class CurvesView(QWidget):
             if roc
             else "each class against the rest; AP: average precision"
         )
+        self.legend.setText(
+            " &nbsp; ".join(entries) + f"<br><span style='color:#6B7280'>{note}</span>"
+        )
+
+    def _draw_gains(self, ev, lift: bool) -> None:
+        """Cumulative gains or lift of each class (from its ROC curve and size)."""
+        self.plot.setLabel("bottom", "share of rows targeted, most probable first")
+        self.plot.setLabel("left", "lift" if lift else "share of the class found")
+        entries = []
+        for k, curve in enumerate(ev.curves):
+            points = lift_points(curve) if lift else gains_points(curve)
+            if not len(points):
+                continue
+            colour = palette.class_colour(k)
+            self.lines[curve.label] = self.plot.plot(
+                points[:, 0], points[:, 1], pen=pg.mkPen(colour, width=2)
+            )
+            best = f", best lift {points[:, 1].max():.2f}" if lift else ""
+            entries.append(
+                f"<span style='color:{colour.name()}'>&#9632;</span>&nbsp;{escape(curve.label)}"
+                f" ({curve.positives / curve.n:.0%} of the rows{best})"
+            )
+        if not entries:
+            self.legend.setText(
+                "The curve points of older runs are not kept; show the run's tree and "
+                "evaluate it again to draw them."
+            )
+            return
+        dashed = pg.mkPen("#B0B7C3", style=Qt.PenStyle.DashLine)
+        self.plot.plot([0, 1], [1, 1] if lift else [0, 1], pen=dashed)
+        self.plot.setXRange(0, 1, padding=0.02)
+        if not lift:
+            self.plot.setYRange(0, 1, padding=0.02)
+        note = "each class against the rest; dashed: targeting at random"
         self.legend.setText(
             " &nbsp; ".join(entries) + f"<br><span style='color:#6B7280'>{note}</span>"
         )
