@@ -9,11 +9,12 @@ is right (C4.5 puts its cut at a training value, CART half-way; both are the sam
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from engine.data.encoding import Encoded
+from engine.errors import ArborError
 from engine.learn.explain import AttributeRow, attribute_table
 from engine.settings import Settings
 
@@ -32,7 +33,8 @@ class Question:
 
     ``attribute``: the index Arbor splits on (-1: none, the node becomes a leaf);
     ``threshold``: its cut when numeric. ``cuts``: the candidate cuts per numeric attribute
-    index, as the algorithm places them.
+    index, as the algorithm places them; ``penalised``: (gain, gain ratio) of a numeric
+    attribute's best cut after the MDL charge ID3 and C4.5 rank it by.
     """
 
     node_id: int
@@ -44,14 +46,19 @@ class Question:
     threshold: float | None
     values: dict[int, np.ndarray]
     cuts: dict[int, np.ndarray]
+    penalised: dict[int, tuple[float, float]] = field(default_factory=dict)
 
     @property
     def criterion(self) -> tuple[str, str]:
         return CRITERIA.get(self.algorithm, CRITERIA["id3"])
 
-    def score(self, row: AttributeRow) -> float:
-        """The number the algorithm ranks ``row`` by."""
-        return float(getattr(row, self.criterion[1]))
+    def score(self, j: int) -> float:
+        """The number the algorithm ranks attribute ``j`` by (a numeric attribute's gain and
+        gain ratio after the MDL charge, for ID3 and C4.5)."""
+        measure = self.criterion[1]
+        if j in self.penalised and measure in ("info_gain", "gain_ratio"):
+            return self.penalised[j][measure == "gain_ratio"]
+        return float(getattr(self.table[j], measure))
 
 
 @dataclass(frozen=True)
@@ -91,16 +98,23 @@ def ask(
     from engine.learn.split_curves import split_curve
 
     table = tuple(attribute_table(data, settings, rows, weights, attribute, used))
-    values, cuts = {}, {}
+    values, cuts, penalised = {}, {}, {}
     for j, attr in enumerate(data.schema.attributes):
         if attr.is_nominal:
             continue
         x = data.X[rows, j]
         values[j] = np.unique(x[~np.isnan(x)])
         try:
-            cuts[j] = split_curve(data, settings, j, rows, weights).thresholds
-        except Exception:  # noqa: BLE001 - an attribute with nothing to cut offers no list
+            curve = split_curve(data, settings, j, rows, weights)
+        except ArborError:  # an attribute with nothing to cut offers no list
             cuts[j] = np.zeros(0)
+            continue
+        cuts[j] = curve.thresholds
+        if "mdl_gain" in curve.values and curve.best is not None:
+            penalised[j] = (
+                float(curve.values["mdl_gain"][curve.best]),
+                float(curve.values["mdl_gain_ratio"][curve.best]),
+            )
     counts = np.bincount(data.y[rows], weights=weights, minlength=len(data.schema.classes))
     return Question(
         node_id,
@@ -112,6 +126,7 @@ def ask(
         threshold,
         values,
         cuts,
+        penalised,
     )
 
 
@@ -138,9 +153,9 @@ def judge(question: Question, attribute: int, threshold: float | None) -> Verdic
             False,
             False,
             None,
-            f"Not quite: {names[attribute]} scores {question.score(question.table[attribute]):.3f}"
+            f"Not quite: {names[attribute]} scores {question.score(attribute):.3f}"
             f" on {question.criterion[0]}; Arbor splits on {answer}"
-            f" ({question.score(question.table[question.attribute]):.3f}).",
+            f" ({question.score(question.attribute):.3f}).",
         )
     if question.threshold is None:
         return Verdict(True, True, None, f"Right: {answer}, as Arbor splits it.")
@@ -177,11 +192,11 @@ def hints(question: Question) -> tuple[str, ...]:
             )
         )
     )
-    admissible = [r for r in question.table if r.admissible]
+    admissible = [j for j, r in enumerate(question.table) if r.admissible]
     if len(admissible) < 2:
         return (first, "Only one attribute can split this node here.")
     ranked = sorted(admissible, key=question.score, reverse=True)
     # The best against the weakest: an order that helps without naming the winner outright.
-    top, low = ranked[0], ranked[-1]
+    top, low = question.table[ranked[0]], question.table[ranked[-1]]
     second = f"On {name}, {top.name} ranks above {low.name}."
     return (first, second)

@@ -177,14 +177,20 @@ class ExamBox(QGroupBox):
         """Every attribute's figures at the node, as the inspector shows them."""
         q = self.question
         lines = []
-        for row in q.table:
+        for j, row in enumerate(q.table):
             if row.reason is not None:  # explain's zeros would read as a score
                 lines.append(f"{row.name}: cannot split here ({REASONS[row.reason]})")
                 continue
             mark = " ◀ Arbor" if row.chosen else ""
+            charged = (
+                f" (after the MDL charge: gain {q.penalised[j][0]:.3f}, "
+                f"ratio {q.penalised[j][1]:.3f})"
+                if j in q.penalised
+                else ""
+            )
             lines.append(
                 f"{row.name}: gain {row.info_gain:.3f}, gain ratio {row.gain_ratio:.3f}, "
-                f"Gini gain {row.gini_gain:.3f}{mark}"
+                f"Gini gain {row.gini_gain:.3f}{charged}{mark}"
             )
         return "\n".join(lines)
 

@@ -40,3 +40,14 @@ def test_hints_first_say_what_to_compare_then_rank_two_attributes():
     first, second = hints(_root_question("weather", "id3", "outlook"))
     assert first.startswith("Compare the entropies of the children: this node has 14 rows")
     assert second == "On information gain, outlook ranks above temperature."
+
+
+def test_a_numeric_attribute_is_ranked_after_c45s_mdl_charge():
+    from engine.learn.split_curves import split_curve
+
+    q = _root_question("weather-numeric", "c45", "outlook")
+    data = encode(load_sample("weather-numeric"))
+    curve = split_curve(data, resolve(algorithm="c45"), "temperature")
+    charged = curve.values["mdl_gain_ratio"][curve.best]
+    assert q.score(1) == charged < q.table[1].gain_ratio  # explain's ratio is before the charge
+    assert f"temperature scores {charged:.3f} on gain ratio" in judge(q, 1, 83.0).words
