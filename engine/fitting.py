@@ -17,19 +17,25 @@ from engine.tree import Tree
 
 
 def fit_tree(
-    data: Encoded, settings: Settings, monitor: Monitor = NULL_MONITOR, record: bool = False
+    data: Encoded,
+    settings: Settings,
+    monitor: Monitor = NULL_MONITOR,
+    record: bool = False,
+    grown: list | None = None,
 ) -> Tree:
     """Grow a tree on ``data`` and prune it as ``settings`` ask; every phase answers ``monitor``'s
     cancel (the loops shared by the phases through :func:`engine.monitor.checkpoint`).
 
     ``record``: C4.5's and reduced-error pruning keep their decisions on the tree
     (``tree.pruning``, an :class:`engine.prune.record.PruningRecord`) for views to follow.
+    ``grown``: a list the tree is appended to as grown on all of ``data``, before pruning
+    (not for reduced-error pruning, which grows on part of it).
     """
     with watching(monitor):
-        return _fit(data, settings, monitor, record)
+        return _fit(data, settings, monitor, record, [] if grown is None else grown)
 
 
-def _fit(data: Encoded, settings: Settings, monitor: Monitor, record: bool) -> Tree:
+def _fit(data: Encoded, settings: Settings, monitor: Monitor, record: bool, grown: list) -> Tree:
     if settings.prune == "reduced-error":
         y = None if data.schema.is_regression else data.y
         grow_rows, prune_rows = holdout_split(y, data.n_rows, settings.holdout, settings.seed)
@@ -40,6 +46,7 @@ def _fit(data: Encoded, settings: Settings, monitor: Monitor, record: bool) -> T
         return prune_reduced_error(tree, data, prune_rows, monitor.scaled(0.8, 1.0), record)
     pruning = settings.prune != "none"
     tree = Tree(grow(data, settings, monitor.scaled(0.0, 0.7) if pruning else monitor), data.schema)
+    grown.append(tree)
     return prune_for(tree, data, settings, monitor.scaled(0.7, 1.0), record)
 
 

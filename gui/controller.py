@@ -20,6 +20,7 @@ from gui.session.jobs import (
     JobRunner,
     TrainResult,
     count_at_once,
+    cv_call,
     split_train_call,
     train_call,
 )
@@ -197,6 +198,10 @@ class Controller(QObject):
         self.runner.busy_changed.connect(self._on_runner_busy_changed)
         self._queue: list[TrainRequest] = []
         self._training: tuple[Job, TrainRequest] | None = None  # the last training started
+        # (folds, seed) of the cross-validation running after a training's fit: its figures
+        # are on their way, not out of date.
+        self._cv_pending: tuple[int, int] | None = None
+        self._cv_job: Job | None = None  # the job working them out
         # Once the slots of a change have let go of what it replaced (gui.session.memory says why).
         self._give_back = QTimer(self, singleShot=True, interval=0)
         self._give_back.timeout.connect(give_back)
@@ -272,7 +277,9 @@ class Controller(QObject):
                 options_changed = True
             cv = self.result.figures.cv
             evaluation_changed = (self.options.cv_folds, self.options.seed) != (
-                (cv.folds, cv.seed) if cv is not None else (0, self.options.seed)
+                (cv.folds, cv.seed)
+                if cv is not None
+                else self._cv_pending or (0, self.options.seed)
             ) or (cv is not None and self.options.weka_folds != self._trained_weka_folds)
         return stale_reasons(
             table_changed=self._data_version != self._version,
@@ -325,6 +332,11 @@ class Controller(QObject):
     # ------------------------------------------------------------------ training and its queue
     def _request(self) -> TrainRequest:
         return TrainRequest(self.options, self._version)
+
+    @property
+    def cv_pending(self) -> bool:
+        """Whether a training's cross-validation is running after its fit (figures to come)."""
+        return self._cv_pending is not None
 
     def running_training(self) -> TrainRequest | None:
         """What the training running now was asked for (None: no training is running)."""
@@ -408,11 +420,13 @@ class Controller(QObject):
         options, version = request.options, self._version
         job = Job(
             "Training",
-            train_call(table, options.params, options.cv_folds, options.seed, options.weka_folds),
+            # The fit alone: the tree is drawn as soon as it is fitted, and the cross-validation
+            # follows as a job of its own (issue 39: a small table's tree on screen at once).
+            train_call(table, options.params, 0, options.seed, options.weka_folds),
         )
         self._training = (job, request)
         job.finished.connect(
-            lambda result, j=job: self._on_train_finished(j, result, version, options)
+            lambda result, j=job: self._on_train_finished(j, result, version, options, True)
         )
         job.failed.connect(
             lambda *_, j=job: (
@@ -434,10 +448,19 @@ class Controller(QObject):
         return job
 
     def _on_train_finished(
-        self, job: Job, result: TrainResult, version: int, options: Options
+        self,
+        job: Job,
+        result: TrainResult,
+        version: int,
+        options: Options,
+        cross_validate: bool = False,
     ) -> None:
         if not self.runner.is_current(job):
             return  # superseded by a newer run
+        # Its CV figures on their way, not out of date, from the moment its tree is shown.
+        self._cv_pending = (
+            (options.cv_folds, options.seed) if cross_validate and options.cv_folds else None
+        )
         self._drop_split()  # trained on every row: the rows held out are training rows now
         self.result = result
         self.data, self._data_version = result.data, version
@@ -451,8 +474,66 @@ class Controller(QObject):
         self.result_changed.emit(result)
         self._show(tree, -1, TRAINED, self.settings)
         self._add_run(result)
-        self.say(f"Trained: {tree.n_leaves} leaves, {tree.n_nodes} nodes, depth {tree.depth}")
+        said = f"Trained: {tree.n_leaves} leaves, {tree.n_nodes} nodes, depth {tree.depth}"
+        if cross_validate and options.cv_folds:
+            self._cross_validate_training(job, result, options, said)
+        else:
+            self.say(said)
         self._give_back.start()  # the previous training's result, and the trees the runs let go
+
+    def _cross_validate_training(
+        self, fitted: Job, result: TrainResult, options: Options, said: str
+    ) -> None:
+        """The cross-validation a training asked for, after its tree is on screen: its figures
+        join the training's result and its run when they come (the same training to Train
+        again: the busy bar, Cancel and F5 treat the two as one)."""
+        number = self.runs.numbers()[-1] if len(self.runs) else -1  # the run just added
+        job = Job(
+            f"{options.cv_folds}-fold cross-validation",
+            cv_call(result, options.cv_folds, options.seed, options.weka_folds),
+        )
+        if self._training is not None and self._training[0] is fitted:
+            self._training = (job, self._training[1])
+        self._cv_job = job
+        job.finished.connect(lambda done, j=job: self._on_cv_finished(j, done, number))
+        job.cancelled.connect(lambda j=job: self._on_cv_stopped(j, "cancelled"))
+        job.failed.connect(lambda *_, j=job: self._on_cv_stopped(j, "failed"))
+        self.start(job)
+        self.say(f"{said}; cross-validating ({options.cv_folds} folds)…")
+
+    def _on_cv_stopped(self, job: Job, how: str) -> None:
+        """A training's cross-validation cancelled or failed: the tree stays, without CV
+        figures (the Results panel offers to cross-validate it again)."""
+        if job is self._cv_job and self._cv_pending is not None:
+            self._cv_pending = None  # no figures coming (a training replacing it sets its own)
+        if not self.runner.is_current(job):
+            return
+        self.figures_changed.emit(self.figures)
+        self._check_stale()
+        if how == "cancelled":
+            self.say("Cross-validation cancelled; the tree is trained, without CV figures")
+
+    def _on_cv_finished(self, job: Job, result: TrainResult, number: int) -> None:
+        if not self.runner.is_current(job) or self.result is None:
+            return
+        self._cv_pending = None
+        if self.result.model is not result.model:
+            return  # another tree trained since
+        self.result = result
+        self._book.put(result.model.tree_, result.figures, self.settings)
+        self._book.remember_baselines(result.data, result.figures)
+        self.result_changed.emit(result)
+        if result.evaluation is not None:
+            self.add_evaluation(number, result.evaluation)
+        tree = result.model.tree_
+        if self.tree is tree and self.data is not None:  # the figures on screen gain their CV
+            self.figures = self._book.figures_of(tree, self.data, self.settings)
+            self.figures_changed.emit(self.figures)
+        self._check_stale()
+        self.say(
+            f"Trained: {tree.n_leaves} leaves, {tree.n_nodes} nodes, depth {tree.depth}; "
+            f"cross-validated"
+        )
 
     def train_split(self, percent: float) -> Job | None:
         """Train with the current options on ``percent``% of the table's rows (stratified, the

@@ -208,7 +208,8 @@ class ResultsPanel(QWidget):
             html += "".join(f"<p style='color:#6B7280'>{escape(n)}</p>" for n in result.notes)
         self.summary.setText(html)
         self.summary.setEnabled(not c.stale)  # greyed while out of date
-        self.cv_button.setVisible(figures.cv is None)
+        # Not while a training's own cross-validation is on its way.
+        self.cv_button.setVisible(figures.cv is None and not c.cv_pending)
         self.cv_button.setText(f"Cross-validate this tree ({c.options.cv_folds or 10} folds)")
         self._show_cv_rows_button()
         self.notes.setText(notes_html(figures, figures.training.tree.n))

@@ -276,7 +276,12 @@ def train_call(
         data = encode(table, settings.task)
         fit_share = 0.5 if cv_folds else 1.0
         # The pruning record: the inspector's candidates, the ghosts and the walk-through.
-        model.fit(table, monitor=monitor.scaled(0.0, fit_share), record=True)
+        model.fit(
+            table,
+            monitor=monitor.scaled(0.0, fit_share),
+            record=True,
+            keep_grown=settings.algorithm == "cart",
+        )
         figures = training_figures(model.tree_, data, algorithm=settings.algorithm)
         if cv_folds:
             figures = figures.with_cv(
@@ -297,14 +302,12 @@ def train_call(
             from engine.prune.cost_complexity import cost_complexity_path
             from engine.tree import Tree
 
-            full = (
-                model.tree_
-                if settings.prune == "none"
-                else Tree(
+            full = model.tree_ if settings.prune == "none" else model.grown_tree_
+            if full is None:  # grown on part of the rows (reduced-error): all of them here
+                full = Tree(
                     grow(data, replace(settings, prune="none"), monitor.scaled(0.95, 1.0)),
                     data.schema,
                 )
-            )
             monitor.report(1.0, "the pruning path")
             path = cost_complexity_path(full)
         for tree in (
@@ -315,6 +318,30 @@ def train_call(
                 _ = tree.n_nodes, tree.n_leaves, tree.depth
         monitor.report(1.0, "done")
         return TrainResult(model, figures, tuple(model.notes_), full, path, data, data_key(table))
+
+    return call
+
+
+def cv_call(
+    result: TrainResult, cv_folds: int, seed: int, weka_folds: bool = False
+) -> Callable[[Monitor], TrainResult]:
+    """The cross-validation behind Train, after the fit (issue 39: the tree is drawn as soon
+    as it is fitted, and its CV figures follow): ``result`` with its figures' CV added, the
+    tree and the baselines on the same folds (Weka's with ``weka_folds``)."""
+    from dataclasses import replace
+
+    from engine.evaluate.figures import cross_validated
+
+    def call(monitor: Monitor) -> TrainResult:
+        cv = cross_validated(
+            result.data,
+            cv_folds,
+            seed,
+            settings=result.model.settings_,
+            monitor=monitor,
+            weka_folds=weka_folds,
+        )
+        return replace(result, figures=result.figures.with_cv(cv))
 
     return call
 

@@ -17,7 +17,8 @@ def _train(qtbot, window, cv_folds=10, **params):
     c.set_options({"algorithm": "c45", **params}, cv_folds, 1)
     with qtbot.waitSignal(c.runs_changed, timeout=60000):
         job = c.train()
-    qtbot.waitUntil(lambda: job.done, timeout=60000)
+    # The fit, then the cross-validation that follows it as a job of its own (issue 39).
+    qtbot.waitUntil(lambda: job.done and not c.busy, timeout=60000)
     return job
 
 
