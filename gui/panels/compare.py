@@ -23,12 +23,22 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from engine.evaluate.paired_test import same_folds_test
 from engine.runs import settings_summary
 from gui.canvas.tree_canvas import TreeCanvas
 from gui.panels.confusion_view import ConfusionView
 from gui.plain_text import plain_tip
 
 BETTER, WORSE = QColor("#DCFCE7"), QColor("#FEE2E2")
+
+#: What the paired test is, for the sentence's tooltip.
+PAIRED_TIP = (
+    "The corrected resampled paired t-test (Nadeau and Bengio; Weka's Experimenter): the two "
+    "runs' scores on the same cross-validation folds, paired fold by fold. The folds' training "
+    "sets overlap, so the variance of the mean difference is multiplied by "
+    "(1/k + n_test/n_train) instead of 1/k; the plain test finds differences too often. Runs "
+    "on different data, folds or seeds cannot be paired."
+)
 
 
 def _value(v, kind: str) -> str:
@@ -190,6 +200,11 @@ class CompareView(QWidget):
             lambda *_: self.table.resizeRowsToContents()
         )
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
+        self.paired = QLabel()
+        self.paired.setWordWrap(True)
+        self.paired.setTextFormat(Qt.TextFormat.PlainText)
+        self.paired.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.paired.setToolTip(PAIRED_TIP)
         self.confusion_a, self.confusion_b = (
             ConfusionView(letters=True),
             ConfusionView(letters=True),
@@ -231,6 +246,7 @@ class CompareView(QWidget):
         layout = QVBoxLayout(self)
         layout.addWidget(self.title)
         layout.addLayout(choose)
+        layout.addWidget(self.paired)
         layout.addWidget(body, 1)
         controller.runs_changed.connect(self.refresh)
 
@@ -320,6 +336,8 @@ class CompareView(QWidget):
                     item.setToolTip(plain_tip(tip))
                 self.table.setItem(r, c, item)
         self._fit_columns()
+        test = same_folds_test(ea, eb, a.data_key, b.data_key, a.n_rows)
+        self.paired.setText(test.sentence(f"Run {a.number}", f"Run {b.number}"))
         target = self.controller.doc.target or "class"
         for view, ev, run in ((self.confusion_a, ea, a), (self.confusion_b, eb, b)):
             if ev is not None and ev.classes is not None:
@@ -395,4 +413,4 @@ class CompareView(QWidget):
                 for c in range(self.table.columnCount())
             ]
             lines.append("\t".join(cells))
-        return "\n".join(lines)
+        return "\n".join([*lines, "", self.paired.text()])
