@@ -28,7 +28,7 @@ from gui.drawing.edges import (
 )
 from gui.drawing.figure_style import SCREEN, FigureStyle
 from gui.drawing.ghosts import ghost_centres, ghost_marks, ghosts_bounds, paint_ghosts
-from gui.drawing.nodes import LOD_TEXT, box_colour
+from gui.drawing.nodes import LOD_TEXT, box_colour, headline_room, paint_short_headline
 from gui.drawing.plan import ScenePlan, plan_scene
 
 
@@ -147,6 +147,7 @@ class BoxesItem(QGraphicsItem):
         self._groups: list[tuple[QColor, QPainterPath]] = []
         self._dashed: list[int] = []
         self._box = np.zeros((0, 4))
+        self._title_list: list[str] = []
         self._bounds = QRectF()
         self.setZValue(0.5)  # above the edges, below the node items
 
@@ -157,6 +158,7 @@ class BoxesItem(QGraphicsItem):
         scene = self._scene
         box = scene.node_boxes() + np.array([3.0, 3.0, -3.0, -3.0])  # without the item's margin
         self._box = box
+        self._title_list = []  # remade for these rows when next painted
         if paths is None:
             paths = box_paths(box, scene.rows_by_majority())
         self._groups = [(box_colour(scene.tree, k), path) for k, path in paths]
@@ -185,6 +187,36 @@ class BoxesItem(QGraphicsItem):
         for item in self._scene.selectedItems():
             if isinstance(item, NodeItem) and item.node.id in rows:
                 painter.drawRect(self._rect(rows[item.node.id]))
+        self._paint_headlines(painter, option)
+
+    def _paint_headlines(self, painter: QPainter, option: QStyleOptionGraphicsItem) -> None:
+        """Each box in view says its headline where it can be read (gui/drawing/nodes.py)."""
+        lod = option.levelOfDetailFromTransform(painter.worldTransform())
+        b, exposed = self._box, option.exposedRect
+        if not len(b):
+            return
+        style = self._scene.style
+        min_w, min_h = headline_room(lod, style)  # the boxes too small to say anything, at once
+        shown = (b[:, 2] - b[:, 0] >= min_w) & (b[:, 3] - b[:, 1] >= min_h)
+        if not exposed.isEmpty():
+            shown &= (
+                (b[:, 2] >= exposed.left())
+                & (b[:, 0] <= exposed.right())
+                & (b[:, 3] >= exposed.top())
+                & (b[:, 1] <= exposed.bottom())
+            )
+        titles = self._titles()
+        for row in np.flatnonzero(shown).tolist():
+            paint_short_headline(painter, self._rect(row), titles[row], lod, style)
+
+    def _titles(self) -> list[str]:
+        """Each row's headline, made once per layout."""
+        if len(self._title_list) != len(self._box):
+            titles = [""] * len(self._box)
+            for node_id, row in self._scene.row_of().items():
+                titles[row] = self._scene.items_by_id[node_id].title
+            self._title_list = titles
+        return self._title_list
 
 
 def box_paths(box: np.ndarray, rows_by_majority) -> list[tuple[int, QPainterPath]]:

@@ -1,15 +1,19 @@
 """How a node looks: its words, its box's size and colours, and the painting of it.
 
 The canvas's node items and the image export paint through :func:`paint_node`, so a node
-looks the same on screen and in a file. The detail follows the zoom: below ``LOD_BOX`` only
-the box (tinted by the majority class), below ``LOD_TEXT`` the box and its headline, above
-that everything. What the lines say and the type sizes come from a
-:class:`gui.drawing.figure_style.FigureStyle`.
+looks the same on screen and in a file. The detail follows the zoom: below ``LOD_BOX`` the
+box tinted by the majority class, below ``LOD_TEXT`` the plain box, above that everything.
+Below ``LOD_TEXT`` the box still says its headline (the split attribute, or a leaf's class or
+value) whenever it can be read: type no smaller than :data:`MIN_TYPE_PX` on screen, stacked on
+as many lines as the box holds and cut short with an ellipsis (:func:`short_headline`), so a
+tree fitted to the view is not a field of bare boxes (issue 38). What the lines say and the
+type sizes come from a :class:`gui.drawing.figure_style.FigureStyle`.
 """
 
 from __future__ import annotations
 
-from math import sqrt
+from functools import cache
+from math import ceil, floor, sqrt
 
 from PySide6.QtCore import QLineF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen, QTransform
@@ -22,6 +26,11 @@ from gui.drawing.figure_style import SCREEN, FigureStyle
 from gui.drawing.node_plots import paint_plot, plot_size
 
 LOD_BOX, LOD_TEXT = 0.3, 0.55
+#: The smallest on-screen type (pixels) a zoomed-out node's headline is drawn at; a box too
+#: small for it on screen stays bare.
+MIN_TYPE_PX = 7.0
+#: A headline cut shorter than this many characters (the ellipsis included) says nothing.
+MIN_CHARS = 3
 PAD_X, PAD_Y, BAR_H = 10.0, 6.0, 7.0
 #: Room between the lines of text and a node's plot.
 PLOT_GAP = 4.0
@@ -156,11 +165,15 @@ def paint_node(
     if lod < LOD_BOX:
         painter.setBrush(QBrush(box_colour(tree, majority)))
         painter.drawRect(rect)
+        paint_short_headline(painter, rect, title, lod, style)
         return
     painter.setBrush(QBrush(palette.HIGHLIGHT if highlighted else palette.NODE_FILL))
     painter.drawRoundedRect(rect, 6, 6)
     detail = lod >= LOD_TEXT
-    paint_words(painter, rect, title, lines if detail else (), style)
+    if detail:
+        paint_words(painter, rect, title, lines, style)
+    elif not style.labels.plots:  # a plot fills the box: it says more than its name would
+        paint_short_headline(painter, rect, title, lod, style)
     if detail and style.labels.bar:
         paint_bar(
             painter,
@@ -194,6 +207,76 @@ def paint_words(
             Qt.AlignmentFlag.AlignCenter,
             line,
         )
+
+
+@cache
+def _headline_font(px: int) -> tuple[QFont, QFontMetricsF]:
+    font = QFont(SCREEN.title_font)
+    font.setPixelSize(px)
+    return font, QFontMetricsF(font)
+
+
+def headline_font(lod: float, style: FigureStyle) -> tuple[QFont, QFontMetricsF]:
+    """The font a zoomed-out headline is drawn in: :data:`MIN_TYPE_PX` on screen at ``lod``,
+    or the headline's own size where that is bigger."""
+    return _headline_font(max(style.title_px, ceil(MIN_TYPE_PX / max(lod, 1e-3))))
+
+
+def headline_room(lod: float, style: FigureStyle) -> tuple[float, float]:
+    """The smallest box (width, height in scene units) that says its headline at ``lod``."""
+    _, metrics = headline_font(lod, style)
+    return MIN_CHARS * metrics.averageCharWidth() + 4, metrics.height() + 2
+
+
+def short_headline(
+    title: str, rect: QRectF, lod: float, style: FigureStyle
+) -> tuple[QFont, tuple[str, ...]] | None:
+    """How a node zoomed out below ``LOD_TEXT`` says its headline in ``rect``: the font (no
+    smaller on screen than :data:`MIN_TYPE_PX`, nor than the headline's own size) and the lines
+    (the words stacked on as many lines as the box holds, the last cut short with an ellipsis).
+    None where the box, on screen, is too small to hold :data:`MIN_CHARS` readable characters."""
+    if lod <= 0 or not title:
+        return None
+    font, metrics = headline_font(lod, style)
+    min_w, min_h = headline_room(lod, style)
+    if rect.width() < min_w or rect.height() < min_h:
+        return None
+    room = rect.width() - 4
+    rows = floor((rect.height() - 2) / metrics.height())
+    lines = _stacked(title, metrics, room, rows)
+    if len(lines) == 1 and len(lines[0]) < min(MIN_CHARS, len(title)):
+        return None
+    return font, lines
+
+
+def _stacked(title: str, metrics: QFontMetricsF, room: float, rows: int) -> tuple[str, ...]:
+    """``title``'s words on at most ``rows`` lines no wider than ``room``; what is left over
+    goes on the last line, cut short with an ellipsis."""
+    words, lines = title.split(), []
+    while words and len(lines) < rows - 1:
+        line = words.pop(0)
+        while words and metrics.horizontalAdvance(f"{line} {words[0]}") <= room:
+            line += " " + words.pop(0)
+        if metrics.horizontalAdvance(line) > room:  # one long word: cut it, keep the rest
+            words.insert(0, line)
+            break
+        lines.append(line)
+    if words:
+        lines.append(metrics.elidedText(" ".join(words), Qt.TextElideMode.ElideRight, room))
+    return tuple(line for line in lines if line)
+
+
+def paint_short_headline(
+    painter: QPainter, rect: QRectF, title: str, lod: float, style: FigureStyle
+) -> None:
+    """The headline as :func:`short_headline` fits it, centred in ``rect`` (nothing where it can't)."""
+    fitted = short_headline(title, rect, lod, style)
+    if fitted is None:
+        return
+    font, lines = fitted
+    painter.setFont(font)
+    painter.setPen(palette.TEXT)
+    painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, "\n".join(lines))
 
 
 def bar_rect(rect: QRectF) -> QRectF:
