@@ -193,7 +193,8 @@ def _fit(data: Encoded, settings: Settings, monitor: Monitor) -> tuple[Tree, Tre
         before = getattr(pruned.pruning, "before", None)
         return (before if before is not None else pruned), pruned
     grown = Tree(grow(data, settings, monitor.scaled(0.0, 0.7)), data.schema)
-    return grown, prune_for(grown, data, settings, monitor.scaled(0.7, 1.0))
+    # The record (C4.5's pessimistic pruning keeps one) lets a view draw what was cut.
+    return grown, prune_for(grown, data, settings, monitor.scaled(0.7, 1.0), record=True)
 
 
 def compare(

@@ -78,6 +78,10 @@ class SideBySideView(QWidget):
         bar.addWidget(self.pair)
         bar.addWidget(self.jump_button)
         bar.addStretch(1)
+        self.note = QLabel()  # the algorithms that cannot grow on this table, and why
+        self.note.setTextFormat(Qt.TextFormat.PlainText)
+        self.note.setWordWrap(True)
+        self.note.hide()
         self.columns: list[_Column] = []
         self.row = QSplitter(Qt.Orientation.Horizontal)
         self.words = QPlainTextEdit()
@@ -95,6 +99,7 @@ class SideBySideView(QWidget):
         split.setSizes([4000, 1000])  # the trees first; the words scroll
         layout = QVBoxLayout(self)
         layout.addLayout(bar)
+        layout.addWidget(self.note)
         layout.addWidget(split, 1)
 
     # ------------------------------------------------------------------ showing
@@ -135,12 +140,17 @@ class SideBySideView(QWidget):
         if self.result is None:
             return
         stage = self._stage()
+        missing = []
         for column, grown in zip(self.columns, self.result.algorithms, strict=False):
-            column.show()
             tree = grown.tree(stage)
+            column.setVisible(tree is not None)  # its reason goes above: the room to the others
+            ghosts = stage == PRUNED  # what pruning cut, faint below its leaves (with a record)
+            if column.canvas.ghosts() != ghosts:
+                column.canvas.set_ghosts(ghosts)
             column.canvas.set_tree(tree, keep_view=False)
             if tree is None:
                 column.title.setText(f"{grown.label}: not grown — {grown.reason}")
+                missing.append(column.title.text())
             else:
                 prune = "no pruning" if grown.settings.prune == "none" else grown.settings.prune
                 measure = MEASURES.get(grown.settings.criterion, grown.settings.criterion)
@@ -149,6 +159,8 @@ class SideBySideView(QWidget):
                     f"{tree.n_nodes} nodes, {tree.n_leaves} leaves"
                 )
             column.title.setToolTip(plain_tip(column.title.text()))
+        self.note.setText("; ".join(missing))
+        self.note.setVisible(bool(missing))
         self.align()
         self._explain()
 

@@ -61,7 +61,8 @@ def test_an_algorithm_that_cannot_grow_says_why(qtbot):
     view = SideBySideView()
     qtbot.addWidget(view)
     view.show_result(compare(encode(load_sample("iris")), {"max_depth": 2}))
-    assert "numeric" in view.columns[0].title.text()
+    assert "ID3: not grown" in view.note.text() and "numeric" in view.note.text()
+    assert view.columns[0].isHidden() and not view.columns[1].isHidden()
     assert view.pair.count() == 1 and view.pair.currentText() == "C4.5 and CART"
     view.jump()
     assert view.columns[1].canvas.selected_node() == 0
