@@ -672,6 +672,15 @@ ACTIONS = (
         run_selected,
     ),
     Spec(
+        "importance",
+        "Variable &importance",
+        lambda w: w.compute_curve("importance"),
+        ("Ctrl+Alt+I",),
+        "Which attributes the selected run's tree leans on: impurity decrease, or the score "
+        "lost on held-out rows when each is shuffled (Evaluation panel)",
+        run_selected,
+    ),
+    Spec(
         "predict_file",
         "&Predict a file…",
         lambda w: w.evaluating.predict_file(),
@@ -832,6 +841,7 @@ MENUS = {
         None,
         "learning_curve",
         "bias_variance",
+        "importance",
     ],
     "&Help": ["guide", "shortcuts", None, "about"],
 }

@@ -36,6 +36,7 @@ from gui.panels.bias_and_variance import (
     LearningCurveView,
 )
 from gui.panels.confusion_view import ConfusionView
+from gui.panels.importance import IMPORTANCE, ImportanceView
 from gui.panels.lazy_plot import LazyPlot
 
 CURVES = ("ROC", "Precision-recall", "Cumulative gains", "Lift")
@@ -367,6 +368,11 @@ class EvaluationPanel(QWidget):
         self.bias_variance = BiasVarianceView()
         self.tabs.addTab(self.learning, "Learning curve")
         self.tabs.addTab(self.bias_variance, "Bias-variance")
+        self.importance = ImportanceView()
+        self.tabs.addTab(self.importance, "Importance")
+        self.importance.requested.connect(
+            lambda options: self.curve_requested.emit(IMPORTANCE, options)
+        )
         self.learning.requested.connect(
             lambda options: self.curve_requested.emit(LEARNING, options)
         )
@@ -498,7 +504,11 @@ class EvaluationPanel(QWidget):
 
     # ------------------------------------------------------------------ bias and variance
     def curve_view(self, kind: str):
-        return self.learning if kind == LEARNING else self.bias_variance
+        return {
+            LEARNING: self.learning,
+            BIAS_VARIANCE: self.bias_variance,
+            IMPORTANCE: self.importance,
+        }[kind]
 
     def request(self, kind: str) -> None:
         """Show ``kind``'s tab and compute it with its view's options."""
@@ -520,7 +530,8 @@ class EvaluationPanel(QWidget):
 
     def _show_curves(self) -> None:
         run = self.run
-        for kind, key in ((LEARNING, "Ctrl+Alt+L"), (BIAS_VARIANCE, "Ctrl+Alt+B")):
+        for kind in (LEARNING, BIAS_VARIANCE, IMPORTANCE):
+            key = self.curve_view(kind).SHORTCUT
             view = self.curve_view(kind)
             if run is None:
                 view.show_result(None, "")

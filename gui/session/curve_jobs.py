@@ -12,8 +12,12 @@ from PySide6.QtCore import QObject
 from engine.errors import ArborError
 from gui.session.jobs import Job
 
-LEARNING, BIAS_VARIANCE = "learning", "bias-variance"
-NAMES = {LEARNING: "learning curve", BIAS_VARIANCE: "bias and variance"}
+LEARNING, BIAS_VARIANCE, IMPORTANCE = "learning", "bias-variance", "importance"
+NAMES = {
+    LEARNING: "learning curve",
+    BIAS_VARIANCE: "bias and variance",
+    IMPORTANCE: "variable importance",
+}
 
 
 class CurveJobs(QObject):
@@ -42,7 +46,9 @@ class CurveJobs(QObject):
             self.dialogs.error(str(err))
             return None
         settings = run.settings
-        compute = _learning if kind == LEARNING else _bias_variance
+        compute = {LEARNING: _learning, BIAS_VARIANCE: _bias_variance, IMPORTANCE: _importance}[
+            kind
+        ]
 
         def call(monitor):
             from engine.data.encoding import encode
@@ -91,4 +97,20 @@ def _bias_variance(data, settings, options: dict, monitor):
         options["resamples"],
         settings.seed,
         monitor,
+    )
+
+
+def _importance(data, settings, options: dict, monitor):
+    """Impurity importance of the run's tree grown again, or permutation importance over
+    cross-validation's held-out rows (the run's seed deals the folds and the shuffles)."""
+    from engine.evaluate.importance import (
+        cross_validated_permutation_importance,
+        impurity_importance,
+    )
+    from engine.fitting import fit_tree
+
+    if options.get("kind", "impurity") == "impurity":
+        return impurity_importance(fit_tree(data, settings, monitor))
+    return cross_validated_permutation_importance(
+        data, settings, options["folds"], settings.seed, options["repeats"], monitor
     )
