@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
     QDoubleSpinBox,
+    QFormLayout,
     QHBoxLayout,
     QLabel,
     QPlainTextEdit,
@@ -94,21 +95,15 @@ class CurvesView(QWidget):
         self.least_cost = QLabel()
         self.least_cost.setWordWrap(True)
         self.least_cost.setTextFormat(Qt.TextFormat.PlainText)  # class names from the file
-        row = QHBoxLayout()
-        row.setContentsMargins(0, 0, 0, 0)
-        for widget in (
-            QLabel("Positive:"),
-            self.positive,
-            QLabel("cost of a false positive"),
-            self.cost_fp,
-            QLabel("of a miss"),
-            self.cost_fn,
-        ):
-            row.addWidget(widget)
-        row.addStretch(1)
+        # A form, not one row: one row was 550 px wide, wider than the dock at 1280.
+        form = QFormLayout()
+        form.setContentsMargins(0, 0, 0, 0)
+        form.addRow("Positive class:", self.positive)
+        form.addRow("Cost of a false positive:", self.cost_fp)
+        form.addRow("Cost of a miss:", self.cost_fn)
         box = QVBoxLayout(self.costs)
         box.setContentsMargins(0, 0, 0, 0)
-        box.addLayout(row)
+        box.addLayout(form)
         box.addWidget(self.least_cost)
         self.costs.hide()
         return self.costs

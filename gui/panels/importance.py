@@ -10,12 +10,13 @@ from html import escape
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtWidgets import QComboBox
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel
 
 from gui.panels.bias_and_variance import CurveView, _grey, _spin
 
 IMPORTANCE = "importance"
-KINDS = {"impurity": "Impurity decrease", "permutation": "Permutation (held-out folds)"}
+KINDS = {"impurity": "Impurity decrease", "permutation": "Permutation on held-out folds"}
 BAR_COLOUR, SPREAD_COLOUR = "#0072B2", "#222222"
 NOTE = (
     "Impurity decrease credits what the tree split on with its training rows; permutation "
@@ -44,7 +45,14 @@ class ImportanceView(CurveView):
         )
         self.repeats = _spin(1, 100, 5, "Shuffles per attribute (permutation; seeded)")
         self.folds = _spin(2, 20, 5, "Stratified folds whose held-out rows are shuffled")
-        self._label("kind", "&Kind")
+        # The kind on a row of its own: with the counts and Compute beside it, the row was
+        # wider than the Evaluation dock at 1280 and pushed the plot out of sight.
+        kind_row = QHBoxLayout()
+        kind_label = QLabel("&Kind")
+        kind_label.setBuddy(self.kind)
+        kind_row.addWidget(kind_label)
+        kind_row.addWidget(self.kind, 1)
+        self.layout().insertLayout(0, kind_row)
         self._label("repeats", "Re&peats")
         self._label("folds", "Fo&lds")
         self.kind.currentIndexChanged.connect(lambda *_: self._follow_kind())
@@ -74,6 +82,9 @@ class ImportanceView(CurveView):
             )
         )  # fmt: skip
         self.lines = {"bars": values}
+        plot.addItem(
+            pg.InfiniteLine(0, angle=90, pen=pg.mkPen("#6B7280", style=Qt.PenStyle.DashLine))
+        )
         if imp.spread is not None:
             spread = np.asarray(imp.spread)[order]
             plot.addItem(
