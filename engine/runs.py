@@ -321,6 +321,7 @@ def evaluation_from_dict(doc, where: str) -> Evaluation:
             notes=notes,
             points=None if points is None else _pairs(points, where, "predicted points"),
             fold_seed=_fold_seed(doc, where),
+            weka_folds=doc.get("weka_folds") is True,
         )
     classes = tuple(texts(doc["classes"], where, "classes"))
     k = len(classes)
@@ -364,6 +365,7 @@ def evaluation_from_dict(doc, where: str) -> Evaluation:
         f1=_numbers(doc.get("f1", []), where, "F1 scores", k),
         curves=tuple(kept),
         fold_seed=_fold_seed(doc, where),
+        weka_folds=doc.get("weka_folds") is True,
     )
 
 

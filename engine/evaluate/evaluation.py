@@ -45,6 +45,8 @@ class Evaluation:
     #: Cross-validation: the seed that dealt the folds (with ``method`` and the data, which
     #: folds; two runs on the same folds can be paired, :mod:`engine.evaluate.paired_test`).
     fold_seed: int | None = None
+    #: Cross-validation: whether the folds were Weka's dealing (not every label says so).
+    weka_folds: bool = False
 
     @property
     def roc_auc(self) -> float | None:
@@ -278,7 +280,7 @@ def cross_validate_outputs(
         f" (Weka's folds, seed {seed})" if weka_folds else ""
     )
     ev = _summarise(method, data, out, scores, data.notes, settings.algorithm)
-    return replace(ev, fold_seed=seed), out
+    return replace(ev, fold_seed=seed, weka_folds=weka_folds), out
 
 
 def cross_validate_with(
@@ -308,7 +310,7 @@ def cross_validate_with_outputs(
     """:func:`cross_validate_with`'s evaluation and the out-of-fold outputs it was scored from."""
     out, scores = cross_val_predict_with(data, learner, folds, seed, monitor, weka_folds, algorithm)
     ev = _summarise(f"{folds}-fold cross-validation", data, out, scores, (), algorithm)
-    return replace(ev, fold_seed=seed), out
+    return replace(ev, fold_seed=seed, weka_folds=weka_folds), out
 
 
 def summarise(

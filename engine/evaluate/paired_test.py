@@ -127,8 +127,8 @@ def _why_not(ev_a, ev_b, key_a: str, key_b: str) -> str | None:
             f"the runs used different numbers of folds ({len(ev_a.fold_scores)} and "
             f"{len(ev_b.fold_scores)})"
         )
-    if ev_a.method != ev_b.method:
-        return f"the folds were dealt differently ({ev_a.method}; {ev_b.method})"
+    if getattr(ev_a, "weka_folds", False) != getattr(ev_b, "weka_folds", False):
+        return "one run's folds were dealt as Weka deals them, the other's as Arbor does"
     seed_a, seed_b = getattr(ev_a, "fold_seed", None), getattr(ev_b, "fold_seed", None)
     if seed_a is None or seed_b is None:
         return "a run does not record the seed that dealt its folds (made before it was kept)"

@@ -94,5 +94,8 @@ def test_same_folds_only():
     )
     held = summarise("test set", data, np.full((150, 3), 1 / 3))
     assert "no folds" in same_folds_test(a, held, "k", "k", 150).sentence()
-    # A run read back from a project keeps its folds' seed.
+    weka = cross_validate(data, full, 5, 3, weka_folds=True)
+    assert "as Weka deals them" in same_folds_test(a, weka, "k", "k", 150).refused
+    # A run read back from a project keeps its folds' seed and dealing.
     assert evaluation_from_dict(evaluation_to_dict(a), "test").fold_seed == 3
+    assert evaluation_from_dict(evaluation_to_dict(weka), "test").weka_folds is True
