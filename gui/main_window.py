@@ -60,6 +60,7 @@ from gui.session.files import FileActions
 from gui.session.large_data import LargeData
 from gui.session.recovery import Recovery
 from gui.session.regrow import RegrowOnEdit
+from gui.side_bar import SideBar
 from gui.side_by_side import SideBySide
 from gui.stability_marks import StabilityMarks
 from gui.table.table_edits import TableEdits
@@ -194,11 +195,13 @@ class MainWindow(QMainWindow):
         self.setTabPosition(Qt.DockWidgetArea.LeftDockWidgetArea, QTabWidget.TabPosition.West)
         self.setTabPosition(Qt.DockWidgetArea.RightDockWidgetArea, QTabWidget.TabPosition.East)
         self.workspaces = Workspaces(self, DOCKS, self.settings)
+        self.side_bar = SideBar(self, DOCKS)  # compact: the panels as buttons on the right edge
         self.theme = Theme(self, self.settings)
         self.exports.colours = self.theme.export_colours
         self.presenter = Presenter(self)
         self._build_status_bar()
         self.act = build_actions(self)
+        self.act["collapse_panels"] = self.side_bar.action
         self.regions.use_draw_action(self.act["draw_split"])
         labels = self.canvas.style().labels
         for name in NodeLabels.NAMES:
@@ -209,11 +212,13 @@ class MainWindow(QMainWindow):
         #: First start on a screen too small for 1400x900 and a frame: start maximized (show_first).
         self.start_maximized = fit_to_screen(self, QSize(1400, 900))
         self._sized = self._restore()
+        shown = None
         if not self._sized:  # first start: the current workspace as it starts, for this size
             shown = self.size()
             if self.start_maximized and self.screen() is not None:
                 shown = self.screen().availableGeometry().size()
             self.workspaces.arrange(size=shown)
+        self.side_bar.apply(size=shown)
         self.theme.apply()
 
     def show_first(self) -> None:
@@ -369,6 +374,8 @@ class MainWindow(QMainWindow):
                         menu.addAction(dock.toggleViewAction())
                 elif name in submenus:
                     menu.addMenu(submenus[name])
+                    if name == "@workspaces":
+                        menu.addAction(self.side_bar.action)
                 else:
                     menu.addAction(self.act[name])
         toolbar = QToolBar("Main")
@@ -445,6 +452,7 @@ class MainWindow(QMainWindow):
         c.runs_changed.connect(self._update_actions)
         c.run_selected.connect(self._update_actions)
         self.workspaces.changed.connect(self._on_workspaces_changed)
+        self.workspaces.changed.connect(lambda *_: self.side_bar.refresh())
         self.presenter.toggled.connect(self._on_presenter_toggled)
         for dock in self.docks.values():  # a plot made the first time its dock shows: themed
             dock.visibilityChanged.connect(self._on_dock_visibility_changed)
@@ -476,6 +484,7 @@ class MainWindow(QMainWindow):
         self.large.close()
         self.recovery.clear()
         self.presenter.leave()  # the window and workspace as they were before presenting are kept
+        self.side_bar.hide_panel()  # the panel over the canvas back in its dock
         self.settings.setValue("window/geometry", self.saveGeometry())
         self.settings.setValue("window/state", self.saveState())
         self.workspaces.keep()

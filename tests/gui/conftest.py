@@ -76,6 +76,9 @@ def settings_dir(settings):
 def window(qtbot, settings):
     from gui.main_window import MainWindow
 
+    # Docked panels, as on a big screen: the tests drive the docks. The side bar a small
+    # window collapses them to has its own tests (tests/gui/test_workspaces.py).
+    settings.setValue("panels/collapse", "off")
     win = MainWindow(settings)
     win.dialogs = FakeDialogs()
     win.recovery.path = settings_dir(settings) / "recovery.arbor"

@@ -6,8 +6,10 @@ from pathlib import Path
 
 from PySide6.QtCore import QSize, Qt
 
+from gui.drawing.nodes import LOD_TEXT, short_headline
 from gui.main_window import DOCKS
 from gui.presenting import MIN_LABEL_PX_WINDOW
+from gui.side_bar import SETTING
 from gui.workspaces import ANALYSE, LEARN, members, side_of, side_widths, workspace_of
 from tests.gui.conftest import train_and_wait
 
@@ -19,7 +21,14 @@ def opened(window) -> set[str]:
     return {name for name, dock in window.docks.items() if not dock.isHidden()}
 
 
+def following_the_size(window) -> None:
+    """The side bar as it starts without a choice: on for a small window."""
+    window.settings.remove(SETTING)
+    window.side_bar.apply()
+
+
 def test_after_training_soybean_at_1024x700_the_canvas_has_half_and_labels_read(qtbot, window):
+    following_the_size(window)
     window.resize(1024, 700)
     window.show()
     qtbot.waitExposed(window)
@@ -39,15 +48,37 @@ def test_after_training_soybean_at_1024x700_the_canvas_has_half_and_labels_read(
     root = canvas.tree_scene().items_by_id[tree.root.id]
     assert canvas.visible_scene_rect().contains(root.sceneBoundingRect())
     assert canvas.overview.isVisible()  # the rest of the tree is one glance away
-    # Every dock of the workspace is a tab on one side, one click away.
-    assert opened(window) >= {"Growth", "Inspector", "Data"}
-    assert {window.dockWidgetArea(window.docks[n]) for n in opened(window)} == {RIGHT}
+    # Every dock is collapsed to the side bar, one click away: the canvas keeps the width.
+    bar = window.side_bar
+    assert bar.active and window.act["collapse_panels"].isChecked()
+    assert opened(window) == set() and list(bar.buttons) == members(LEARN, DOCKS)
+    assert canvas.width() >= window.width() - bar.bar.width() - 30
+    full = canvas.size()
+    qtbot.mouseClick(bar.buttons["Inspector"], Qt.MouseButton.LeftButton)
+    assert bar.frame.isVisible() and window.inspector.isVisible()  # over the canvas
+    assert canvas.size() == full and bar.buttons["Inspector"].isChecked()
+    assert bar.frame.geometry().right() >= canvas.width() - 30
+    assert bar.frame.geometry().width() <= 0.4 * window.width()
+    qtbot.mouseClick(bar.buttons["Inspector"], Qt.MouseButton.LeftButton)
+    assert not bar.frame.isVisible() and not bar.buttons["Inspector"].isChecked()
+    assert window.docks["Inspector"].widget() is window.inspector  # back in its dock
+    qtbot.mouseClick(bar.buttons["Data"], Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(canvas.viewport(), Qt.MouseButton.LeftButton)  # a click on the tree
+    assert not bar.frame.isVisible()
+    # Fit tree: all 90-odd nodes in view, each box saying its headline (gui/drawing/nodes.py).
+    window.act["fit"].trigger()
+    lod = canvas.scale_factor()
+    assert lod < LOD_TEXT
+    for item in canvas.tree_scene().items_by_id.values():
+        rect = item.boundingRect().adjusted(3, 3, -3, -3)
+        assert short_headline(item.title, rect, lod, canvas.style()) is not None, item.title
 
 
 def test_workspaces_switch_and_each_keeps_its_arrangement(qtbot, window):
     window.resize(1024, 700)
     window.show()
     qtbot.waitExposed(window)
+    assert not window.side_bar.active  # docked, as the window fixture chose
     assert window.workspaces.current == LEARN and window.act["workspace_learn"].isChecked()
     learn = opened(window)
     assert learn == set(members(LEARN, DOCKS))
@@ -109,3 +140,46 @@ def test_a_roomy_window_gives_docks_two_sides_and_the_canvas_half():
             size.width() * size.height()
         )
     assert side_widths(QSize(1280, 720))[0] == 0  # compact: one side only
+
+
+def test_a_collapsed_panel_shows_by_keyboard_pins_and_follows_the_workspace(qtbot, window):
+    following_the_size(window)
+    window.resize(1024, 700)
+    window.show()
+    qtbot.waitExposed(window)
+    bar = window.side_bar
+    qtbot.waitUntil(lambda: bar.active)
+    growth = bar.buttons["Growth"]
+    assert "Alt+1" in growth.toolTip() and growth.shortcut().toString() == "Alt+1"
+    growth.setFocus()  # the bar's buttons take the keyboard: Tab to one, Space opens it
+    qtbot.keyClick(growth, Qt.Key.Key_Space)
+    assert bar.shown == "Growth"
+    qtbot.keyClick(window.growth.step_button, Qt.Key.Key_Escape)  # Esc in the panel hides it
+    assert bar.shown is None and window.docks["Growth"].isAncestorOf(window.growth)
+    width = window.canvas.width()
+    growth.click()
+    bar.frame.pin_button.click()  # docked beside the canvas, as without the bar
+    assert not window.docks["Growth"].isHidden() and bar.pinned_docks() == {"Growth"}
+    qtbot.waitUntil(lambda: window.canvas.width() < width)
+    window.docks["Growth"].close()  # a pinned dock closed goes back to the bar
+    assert bar.pinned_docks() == set() and not growth.isChecked()
+    window.act["workspace_analyse"].trigger()  # the bar holds the new workspace's panels
+    assert list(bar.buttons) == members(ANALYSE, DOCKS) and opened(window) == set()
+
+
+def test_the_choice_to_collapse_is_kept_and_a_big_window_docks(qtbot, window, settings):
+    from gui.main_window import MainWindow
+
+    following_the_size(window)
+    window.resize(1400, 900)
+    window.show()
+    qtbot.waitExposed(window)
+    qtbot.waitUntil(lambda: not window.side_bar.active and not window.side_bar.bar.isVisible())
+    assert opened(window) == set(members(LEARN, DOCKS))  # roomy: docked on both sides
+    window.act["collapse_panels"].trigger()  # forced on, on a big window too
+    assert window.side_bar.active and opened(window) == set()
+    assert settings.value(SETTING) == "on"
+    assert window.close()
+    again = MainWindow(settings)
+    qtbot.addWidget(again)
+    assert again.side_bar.active and again.act["collapse_panels"].isChecked()
