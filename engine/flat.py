@@ -84,7 +84,20 @@ class FlatTree:
             empty = ~(total > 0)
         for i in np.flatnonzero(empty[1:n]).tolist():  # the root has no parent to ask
             out[i + 1] = out[self.parent[i + 1]]
+        out.setflags(write=False)  # shared by every prediction from these arrays
         return out
+
+    @cached_property
+    def _positions(self) -> dict[int, int]:
+        return {id(node): k for k, node in enumerate(self.node_objects())}
+
+    def output_of(self, node: Node):
+        """What ``node`` (one of these arrays' node objects) predicts: :attr:`outputs`'s row,
+        class probabilities (a copy) or a mean (a float)."""
+        k = self._positions.get(id(node))
+        if k is None:
+            raise KeyError(f"node {node.id} is not one of this tree's nodes")
+        return float(self.outputs[k]) if self.regression else self.outputs[k].copy()
 
     def branches(self, at: np.ndarray, values: np.ndarray) -> np.ndarray:
         """The branch each value goes down at the node ``at`` beside it (every row at once);

@@ -12,7 +12,7 @@ import numpy as np
 
 from engine.flat import flat_of
 from engine.learn.tolerances import WEKA_EPS
-from engine.tree import Node, Tree, leaf_prediction
+from engine.tree import Node, Tree
 
 
 def _leaves(tree: Tree, X: np.ndarray):
@@ -30,11 +30,12 @@ def _leaves(tree: Tree, X: np.ndarray):
             yield flat, i, rows, weights
 
 
-def node_output(tree: Tree, node: Node, fallback):
-    """What a node predicts (class probabilities, or a mean); an empty node its parent's (``fallback``)."""
-    if tree.is_regression:
-        return node.value if node.weight > 0 or fallback is None else fallback
-    return leaf_prediction(node, fallback)
+def node_output(tree: Tree, node: Node, fallback=None):
+    """What a node of ``tree`` predicts (class probabilities, or a mean); an empty node its
+    parent's. The rule is :attr:`engine.flat.FlatTree.outputs`'s, the one place it is
+    written; ``fallback`` (the parent's output, which exporters walking the nodes carry) is
+    what that rule gives an empty node already."""
+    return flat_of(tree).output_of(node)
 
 
 def predict_proba(tree: Tree, X: np.ndarray) -> np.ndarray:

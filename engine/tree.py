@@ -358,16 +358,6 @@ def partition_rows(
     return parts
 
 
-def leaf_prediction(node: Node, fallback: np.ndarray | None) -> np.ndarray:
-    """Class probabilities a leaf predicts; an empty leaf predicts its parent's."""
-    total = node.distribution.sum()
-    if total > 0:
-        return node.distribution / total
-    if fallback is not None:
-        return fallback
-    return np.full(node.distribution.shape, 1.0 / max(len(node.distribution), 1))
-
-
 def renumber(root: Node, start_depth: int = 0) -> Node:
     """A copy of ``root`` with ids 0, 1, ... in pre-order and depths recomputed."""
     # Iterative: ids are handed out in pre-order, nodes rebuilt bottom-up.

@@ -34,6 +34,7 @@ import numpy as np
 
 from engine.data.encoding import Encoded
 from engine.errors import ArborError
+from engine.flat import flat_of
 from engine.monitor import checkpoint
 from engine.predict import class_codes
 from engine.tree import Node, Tree
@@ -256,24 +257,19 @@ def node_rows(
             checkpoint()
         for child in node.children:
             parent[at[child.id]] = k
-    # What each node predicts, all at once (engine.predict.node_output's rule): its own
-    # class shares or mean, an empty node its parent's (pre-order: the parent's is known).
+    # What each node predicts (engine.flat.FlatTree.outputs: its own class shares or mean, an
+    # empty node its parent's); the arrays' rows are the walk's order, as ``nodes``.
+    outputs = flat_of(tree).outputs
     if regression:
         impurity = np.array([node.impurity for node in nodes], dtype=np.float64)
-        predicted = np.array([node.value for node in nodes], dtype=np.float64)
+        predicted = outputs
         empty = ~(train_n > 0)
-        for k in np.flatnonzero(empty & (parent >= 0)).tolist():
-            predicted[k] = predicted[parent[k]]
         train_errors = np.where(empty, 0.0, impurity * train_n)
     else:
         dist = np.array([node.distribution for node in nodes], dtype=np.float64).reshape(n, K)
         total = dist.sum(axis=1)
-        shares = np.full_like(dist, 1.0 / max(K, 1))
-        np.divide(dist, total[:, None], out=shares, where=total[:, None] > 0)
         empty = ~(total > 0)
-        for k in np.flatnonzero(empty & (parent >= 0)).tolist():
-            shares[k] = shares[parent[k]]
-        predicted = class_codes(shares, algorithm)
+        predicted = class_codes(outputs, algorithm)
         train_errors = np.where(empty, 0.0, total - dist[np.arange(n), predicted])
     weight = np.broadcast_to(np.asarray(test.weight, dtype=np.float64), (test.n_rows,))
     pieces = _route_levels(nodes, at, test.X)
