@@ -73,7 +73,9 @@ def _scan(args, layout, cluster):
 
 def _partitions_line(facts) -> str:
     kept = (
-        "kept in the workers' memory" if facts.kept_in_memory else "read from the files each pass"
+        "kept in the workers' memory"
+        if facts.kept_in_memory
+        else "read once, kept as codes, values on the workers' disks"
     )
     return (
         f"Trained over partitions: {facts.rows:,} rows in {facts.partitions:,} partition(s), "

@@ -247,6 +247,12 @@ class Cluster:
         with contextlib.suppress(Exception):  # nothing left to cancel on a lost scheduler
             self.client.cancel(list(futures), force=True)
 
+    def everywhere(self, function: Callable, *args) -> None:
+        """``function(*args, dask_worker=worker)`` on every worker, now (tidying up: a
+        worker that cannot be reached is skipped)."""
+        with contextlib.suppress(Exception):
+            self.client.run(function, *args)
+
     def _failure(self, err: BaseException) -> Exception:
         """What a failed call becomes: an ArborError from a task (naming its file) as it is,
         a lost connection as one message, anything else as the bug it is."""
@@ -327,6 +333,9 @@ class InProcess:
 
     def cancel(self, futures) -> None:
         pass
+
+    def everywhere(self, function: Callable, *args) -> None:
+        function(*args)
 
     def worker_memory(self) -> int:
         return 1 << 30  # room to keep small partitions, as a local cluster keeps them

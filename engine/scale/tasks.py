@@ -4,7 +4,12 @@ that any worker can run them again after another died (Dask retries a lost task)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import os
+import shutil
+import tempfile
+import uuid
+from dataclasses import dataclass, replace
+from pathlib import Path
 
 import numpy as np
 
@@ -32,14 +37,34 @@ class Selection:
         return split & (held if self.role == "prune" else ~held)
 
 
-@dataclass
 class Part:
     """One partition's rows as arrays: attributes (float64, column-major), the target
-    (class codes or numbers), and, once the bins are known, the histogram codes."""
+    (class codes or numbers), and, once the bins are known, the histogram codes (one byte
+    per attribute with at most 255 bins).
 
-    X: np.ndarray
-    y: np.ndarray
-    codes: np.ndarray | None = None
+    A kept partition's attributes are either in memory or, when the table is larger than
+    the workers' memory, in a file in the worker's own folder (:func:`spill`): the passes
+    read the codes, and the values only where they need them (a category's branch, the
+    rows gathered for exact subtrees), through a memory map, so that no pass reads the
+    table's files again. Pickled (Dask spilling it to disk, or handing it to another
+    worker), it carries its codes and the file's name, not the values."""
+
+    def __init__(self, X, y, codes=None, file=None, origin=None, held=None):
+        self._X = X
+        self.y = y
+        self.codes = codes
+        self.file = file  # the attributes' .npy file, when not in memory
+        self.origin = origin  # (piece, index): where the rows were read from
+        self.held = held  # the piece's rows held out for pruning, read with these
+
+    @property
+    def X(self) -> np.ndarray:
+        """The attributes; a spilled partition's mapped from its file (read on demand)."""
+        if self._X is not None:
+            return self._X
+        # Copy-on-write: a writable array, as one read into memory (the same compiled
+        # kernels take it); nothing is ever written back.
+        return np.asarray(np.load(self.file, mmap_mode="c"))
 
     @property
     def n(self) -> int:
@@ -47,33 +72,102 @@ class Part:
 
     @property
     def nbytes(self) -> int:
-        return self.X.nbytes + self.y.nbytes + (0 if self.codes is None else self.codes.nbytes)
+        X = 0 if self._X is None else self._X.nbytes
+        return X + self.y.nbytes + (0 if self.codes is None else self.codes.nbytes)
 
 
 def load_part(
-    piece: Piece, index: int, dataset: Dataset, task: str, selection: Selection, bins=None
+    piece: Piece,
+    index: int,
+    dataset: Dataset,
+    task: str,
+    selection: Selection,
+    bins=None,
+    token: str | None = None,
 ) -> Part:
-    """Read, encode and select one piece's rows (and code them, given the bins)."""
-    X, y = encode_piece(piece, dataset, task)
+    """Read, encode and select one piece's rows (and code them, given the bins); with a
+    ``token``, its attributes go to a file in this worker's folder for that fit."""
+    X, y = _read(piece, index, dataset, task)
+    part = _selected(X, y, piece, index, selection, token)
+    if selection.role == "grow" and selection.holdout_share > 0:
+        # The rows held out for pruning, read now: the pruning pass does not read the file.
+        part.held = _selected(X, y, piece, index, replace(selection, role="prune"), token)
+    return with_codes(part, bins) if bins is not None else part
+
+
+def _read(piece: Piece, index: int, dataset: Dataset, task: str):
+    if READ_HOOK is not None:
+        READ_HOOK(piece, index)
+    return encode_piece(piece, dataset, task)
+
+
+def _selected(X, y, piece, index, selection: Selection, token: str | None) -> Part:
     keep = selection.mask(index, len(y))
     if not keep.all():
         X, y = np.asfortranarray(X[keep]), y[keep]
-    part = Part(X, y)
-    return with_codes(part, bins) if bins is not None else part
+    part = Part(X, y, origin=(piece, index))
+    return spill(part, token, f"{index}-{selection.role}") if token is not None else part
+
+
+#: Called with (piece, index) each time a piece's file is read (the tests count the reads).
+READ_HOOK = None
+
+
+def kept_folder(token: str, worker=None) -> Path:
+    """This worker's folder for one fit's spilled attributes (the system's temporary folder
+    outside a Dask worker): a local cluster's worker deletes its folder as it closes."""
+    if worker is None:
+        try:
+            from distributed import get_worker
+
+            worker = get_worker()
+        except (ImportError, ValueError):
+            worker = None
+    base = worker.local_directory if worker is not None else tempfile.gettempdir()
+    return Path(base) / f"arbor-kept-{token}"
+
+
+def spill(part: Part, token: str, name: str) -> Part:
+    """The partition with its attributes written to this worker's folder for the fit
+    (written under another name, then renamed: a task re-run after a worker died may
+    replace the file while another maps the old one)."""
+    folder = kept_folder(token)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.npy"
+    partial = folder / f"{name}.{uuid.uuid4().hex}.tmp"
+    with open(partial, "wb") as out:
+        np.lib.format.write_array(out, np.asfortranarray(part.X), allow_pickle=False)
+    os.replace(partial, path)
+    return Part(None, part.y, part.codes, str(path), part.origin, part.held)
+
+
+def drop_kept(token: str, dask_worker=None) -> None:
+    """Delete this worker's spilled attributes of one fit (run on every worker)."""
+    shutil.rmtree(kept_folder(token, dask_worker), ignore_errors=True)
 
 
 def with_codes(part: Part, bins) -> Part:
     from engine.fast.partitions import bin_codes
 
-    return Part(
-        part.X, part.y, bin_codes(part.X, bins.edges, bins.n_bins, bins.nominal, bins.dtype)
-    )
+    X = part.X
+    codes = bin_codes(X, bins.edges, bins.n_bins, bins.nominal, bins.dtype)
+    return Part(part._X, part.y, codes, part.file, part.origin, part.held)
 
 
 def source_part(source, dataset: Dataset, task: str, selection: Selection, bins=None) -> Part:
-    """A pass's partition: persisted (a :class:`Part`, Dask hands over the value) or, when
-    the table is larger than the workers' memory, read again from its file."""
+    """A pass's partition: kept on the workers (a :class:`Part`, Dask hands over the value;
+    its held-out rows for the ``"prune"`` role) or a ``(piece, index)`` read from its file
+    (prediction). A kept partition whose file is on another machine (Dask moved it to a
+    worker there) is read again from its piece, once, into this worker's folder."""
+    if isinstance(source, Part) and selection.role == "prune":
+        source = source.held if source.held is not None else source.origin
     if isinstance(source, Part):
+        if source.file is not None and not os.path.exists(source.file):
+            token = Path(source.file).parent.name.removeprefix("arbor-kept-")
+            piece, index = source.origin
+            X, y = _read(piece, index, dataset, task)
+            again = _selected(X, y, piece, index, selection, token)
+            source = Part(None, again.y, source.codes, again.file, source.origin, source.held)
         return source if bins is None or source.codes is not None else with_codes(source, bins)
     piece, index = source
     return load_part(piece, index, dataset, task, selection, bins)
@@ -94,10 +188,10 @@ def sample_values(
 ):
     """Each numeric attribute's known values whose index among the table's known values is a
     multiple of its step (``offsets``: this piece's first index), in row order."""
-    part = source_part(source, dataset, task, selection)
+    X = source_part(source, dataset, task, selection).X  # mapped once, if spilled
     out = {}
     for j in np.flatnonzero(numeric):
-        x = part.X[:, j]
+        x = X[:, j]
         x = x[~np.isnan(x)]
         first = (-int(offsets[j])) % int(steps[j])
         out[int(j)] = x[first :: int(steps[j])].copy()
@@ -142,7 +236,8 @@ def round_pass(
     n_slots = len(request.hist)
     classes = 0 if task == "regression" else int(len(dataset.target.categories))
     S = 3 if classes == 0 else classes
-    p = part.X.shape[1]
+    X = part.X  # mapped once, if spilled: routing reads only categories' columns
+    p = X.shape[1]
     H = np.zeros((request.n_hist, p, bins.width, S + int(request.count_entries)))
     cls = part.y.astype(np.int64) if classes else np.zeros(1, np.int64)
     target = part.y.astype(np.float64) if not classes else np.zeros(1)
@@ -163,7 +258,7 @@ def round_pass(
             route,
             leaves,
             part.codes,
-            part.X,
+            X,
             cls,
             target,
             np.ones(part.n),
@@ -177,7 +272,7 @@ def round_pass(
         capacity = got  # nothing was written: run again with room for every gathered row
     partial = Partial(leaves.stats, leaves.entries, H)
     if request.bounds:
-        partial.low, partial.high = _bounds(part, bins)
+        partial.low, partial.high = _bounds(part, X, bins)
     gathered = []
     if gathering:
         rows, weights, slots = leaves.rows[:got], leaves.weights[:got], leaves.slots[:got]
@@ -185,20 +280,20 @@ def round_pass(
         for b in range(request.n_bundles):
             mine = bundle == b
             r = rows[mine]
-            gathered.append((slots[mine], np.asfortranarray(part.X[r]), part.y[r], weights[mine]))
+            gathered.append((slots[mine], np.asfortranarray(X[r]), part.y[r], weights[mine]))
     return partial, gathered
 
 
-def _bounds(part: Part, bins):
+def _bounds(part: Part, X: np.ndarray, bins):
     """Each bin's smallest and largest value among the partition's rows."""
     from engine.fast.histogram import _bounds as bin_bounds
 
-    p, width = part.X.shape[1], bins.width
+    p, width = X.shape[1], bins.width
     low, high = np.full((p, width), np.inf), np.full((p, width), -np.inf)
     for j in range(p):
         if bins.nominal[j]:
             continue
-        x = part.X[:, j]
+        x = X[:, j]
         known = ~np.isnan(x)
         codes = part.codes[known, j].astype(np.int64)
         nb = int(bins.n_bins[j])
@@ -262,10 +357,10 @@ def values_below(source, dataset: Dataset, task: str, selection: Selection, thre
     moves ``t`` onto when it sees the whole column."""
     from engine.learn.tolerances import WEKA_EPS
 
-    part = source_part(source, dataset, task, selection)
+    X = source_part(source, dataset, task, selection).X
     out = {}
     for j, cuts in thresholds.items():
-        x = part.X[:, j]
+        x = X[:, j]
         x = x[~np.isnan(x)]
         best = np.full(len(cuts), -np.inf)
         if len(x):

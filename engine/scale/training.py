@@ -3,15 +3,20 @@
 :func:`fit_partitions` settles the schema (:mod:`engine.scale.source`), makes the bins
 (:mod:`engine.scale.bins`), grows the tree (:mod:`engine.scale.driver`), moves C4.5's
 thresholds onto training values, and prunes as the settings ask
-(:mod:`engine.scale.pruning`). The partitions stay on the workers: when the encoded rows
-fit in half of the workers' memory they are read once and kept there (Dask recomputes a
-kept partition a dead worker held, from its file); otherwise every pass reads them again
-from the files.
+(:mod:`engine.scale.pruning`). The partitions stay on the workers, read from their files
+once: after the binning passes each is coded into one byte per attribute, and every later
+pass reads the codes. The attributes' values stay too, for what needs them (a category's
+branch, the rows of exact subtrees, C4.5's thresholds): in memory when the encoded rows fit
+in :data:`KEEP_SHARE` of the workers' memory, else in a file in each worker's own folder,
+read through a memory map (the codes and targets stay in memory, and Dask spills them to
+disk when memory is short). Dask recomputes a kept partition a dead worker held, from its
+file. The rows held out for pruning are read with the others and kept the same way.
 """
 
 from __future__ import annotations
 
 import time
+import uuid
 from dataclasses import dataclass, replace
 
 from engine.errors import ArborError
@@ -23,8 +28,8 @@ from engine.scale.tasks import Selection
 from engine.settings import Settings
 from engine.tree import Tree
 
-#: The encoded rows are kept on the workers when they take at most this share of the
-#: workers' memory.
+#: The attributes' values are kept in the workers' memory when the encoded rows take at
+#: most this share of it; otherwise in files on the workers' disks.
 KEEP_SHARE = 0.4
 #: Partial sums added per task of the tree reduction.
 FAN_IN = 8
@@ -68,8 +73,8 @@ class FitFacts:
 
 
 class Partitions:
-    """The partitions a fit reads (kept on the workers, or read from their files each
-    pass) and the passes over them."""
+    """The partitions a fit reads, kept on the workers (``keep``: their values in memory,
+    else in files on the workers' disks), and the passes over them."""
 
     def __init__(
         self,
@@ -87,16 +92,14 @@ class Partitions:
         self.n_workers = cluster.n_workers
         self.growing: set = set()  # bundle tasks not yet collected (cancelled on release)
         self._dataset = cluster.share(dataset)
-        pieces = [(piece, k) for k, piece in enumerate(dataset.pieces)]
         self.kept = keep
-        self.sources = (
-            [
-                cluster.submit(tasks.load_part, piece, k, self._dataset, task, selection)
-                for piece, k in pieces
-            ]
-            if keep
-            else pieces
-        )
+        self.token = None if keep else uuid.uuid4().hex  # names the workers' files of this fit
+        self.sources = [
+            cluster.submit(
+                tasks.load_part, piece, k, self._dataset, task, selection, token=self.token
+            )
+            for k, piece in enumerate(dataset.pieces)
+        ]
 
     def _args(self):
         return self._dataset, self.task, self.selection
@@ -117,23 +120,22 @@ class Partitions:
         return self.cluster.wait(futures, self.monitor)
 
     def map_held(self, function, *args, message: str = ""):
-        """``function`` on every partition's held-out training rows (read from the files)."""
+        """``function`` on every partition's held-out training rows (kept with the others)."""
         self.passes += 1
         held = replace(self.selection, role="prune")
         futures = [
-            self.cluster.submit(function, (piece, k), self._dataset, self.task, held, *args)
-            for k, piece in enumerate(self.dataset.pieces)
+            self.cluster.submit(function, s, self._dataset, self.task, held, *args)
+            for s in self.sources
         ]
         return self.cluster.wait(futures, self.monitor)
 
     def code(self, bins) -> None:
-        """Make the bins known to the partitions (kept ones are coded once, on the workers)."""
+        """Make the bins known to the partitions: each is coded once, on its worker."""
         self.bins = bins
         self._bins = self.cluster.share(bins)
-        if self.kept:
-            old = self.sources
-            self.sources = [self.cluster.submit(tasks.with_codes, s, self._bins) for s in old]
-            del old
+        old = self.sources
+        self.sources = [self.cluster.submit(tasks.with_codes, s, self._bins) for s in old]
+        del old
 
     def round(self, route, request, specs):
         """One growth pass (:meth:`engine.scale.driver.Grower._pass` asks for it): the summed
@@ -146,14 +148,10 @@ class Partitions:
         # Each partition's tasks asked of the worker holding it (a wish, not a rule: another
         # takes over when it dies): left to choose, Dask now and then ran the extraction of
         # a pass's partial sum or gathered rows on the other worker, moving the whole output.
-        near = (
-            [
-                {"workers": [w], "allow_other_workers": True} if w else {}
-                for w in c.holders(self.sources)
-            ]
-            if self.kept
-            else [{}] * len(self.sources)
-        )
+        near = [
+            {"workers": [w], "allow_other_workers": True} if w else {}
+            for w in c.holders(self.sources)
+        ]
         outs = [
             c.submit(tasks.round_pass, s, *self._args(), self._bins, route, request, **first, **at)
             for s, at in zip(self.sources, near, strict=True)
@@ -191,7 +189,7 @@ class Partitions:
 
     def release(self) -> None:
         """Let the workers drop what this fit kept there."""
-        kept = [*self.sources] if self.kept else []
+        kept = [*self.sources]
         kept += [f for f in (self._dataset, getattr(self, "_bins", None)) if f is not None]
         if self.growing:  # a fit stopped while subtrees grew
             self.cluster.cancel(self.growing)
@@ -199,11 +197,13 @@ class Partitions:
         for future in kept:
             future.release()
         self.sources = []
+        if self.token is not None:
+            self.cluster.everywhere(tasks.drop_kept, self.token)
 
 
 def _keep_in_memory(cluster: Cluster, dataset: Dataset) -> bool:
     p = len(dataset.attributes)
-    need = dataset.n_rows * (9 * p + 8)
+    need = dataset.n_rows * (9 * p + 8)  # values, codes and targets
     memory = cluster.worker_memory()
     return memory > 0 and need <= KEEP_SHARE * memory
 

@@ -243,7 +243,11 @@ class LargeData(QObject):
         c.load_table(schema_table(schema), None)
         c.options_loaded.emit(facts.settings)
         c.load_tree(tree, None, facts.settings)
-        kept = "kept in the workers' memory" if facts.kept_in_memory else "read from the files"
+        kept = (
+            "kept in the workers' memory"
+            if facts.kept_in_memory
+            else "read once, kept as codes, values on the workers' disks"
+        )
         where = facts.dashboard or "no dashboard"
         notes = "".join(f" — {n}" for n in facts.notes)
         c.say(
