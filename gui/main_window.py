@@ -616,8 +616,7 @@ class MainWindow(QMainWindow):
     def draw_split(self) -> None:
         """Model > Draw a split (Ctrl+Shift+D): the Regions dock comes up to draw it in."""
         if self.act["draw_split"].isChecked():
-            self.docks["Regions"].show()
-            self.docks["Regions"].raise_()
+            self.side_bar.bring("Regions")
 
     def compute_curve(self, kind: str) -> None:
         """The Evaluation panel's learning curve or bias-variance view, computed for the
@@ -625,8 +624,7 @@ class MainWindow(QMainWindow):
         if self.controller.selected_run not in self.controller.runs:
             self.curve_jobs.start(kind, {})  # says what to do first
             return
-        self.docks["Evaluation"].show()  # closed, or not in the workspace on screen
-        self.docks["Evaluation"].raise_()
+        self.side_bar.bring("Evaluation")  # closed, or not in the workspace on screen
         self.evaluation.request(kind)
 
     def evaluate_split(self) -> None:

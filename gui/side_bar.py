@@ -278,6 +278,17 @@ class SideBar(QObject):
         else:
             self.show_panel(name)
 
+    def bring(self, name: str) -> None:
+        """``name``'s panel to the front for a command that works in it: over the canvas
+        when the panels are collapsed and it is closed, else its dock shown and raised."""
+        dock = self.window.docks[name]
+        if self.active and dock.isHidden():
+            if self.shown != name:
+                self.show_panel(name)
+            return
+        dock.show()
+        dock.raise_()
+
     def show_panel(self, name: str) -> None:
         """``name``'s panel in the frame over the canvas's right side."""
         if self.shown is not None:

@@ -165,6 +165,8 @@ def test_a_collapsed_panel_shows_by_keyboard_pins_and_follows_the_workspace(qtbo
     assert bar.pinned_docks() == set() and not growth.isChecked()
     window.act["workspace_analyse"].trigger()  # the bar holds the new workspace's panels
     assert list(bar.buttons) == members(ANALYSE, DOCKS) and opened(window) == set()
+    bar.bring("Evaluation")  # a command that works in a panel shows it over the tree
+    assert bar.shown == "Evaluation" and opened(window) == set()
 
 
 def test_the_choice_to_collapse_is_kept_and_a_big_window_docks(qtbot, window, settings):
