@@ -104,40 +104,11 @@ def counted_live(
     return root
 
 
-@dataclass(frozen=True)
-class _Shape:
-    """What :func:`attach` reads of a node (split, children, stats): a live subtree's shape
-    as :func:`to_node` would give it, without the counts and impurities it would work out
-    only for attach to work them out again from the rows."""
-
-    split: Split | None
-    children: tuple[_Shape, ...]
-    stats: dict
-
-
-def _shape(live: LiveNode) -> _Shape:
-    order, stack = [], [live]
-    while stack:
-        n = stack.pop()
-        order.append(n)
-        if not len(order) & 1023:
-            checkpoint()
-        stack.extend(n.children)
-    built: dict[int, _Shape] = {}
-    for n in reversed(order):
-        children = tuple(built.pop(id(c)) for c in n.children)
-        stats = (
-            n.stats
-            if children
-            else {k: v for k, v in n.stats.items() if k not in ("gain", "gain_ratio")}
-        )
-        built[id(n)] = _Shape(n.split if children else None, children, stats)
-    return built[id(live)]
-
-
 def reroute(problem: Problem, live: LiveNode, rows, weights) -> LiveNode:
-    """Re-route new rows through a live subtree (fractions refitted to the new data)."""
-    return attach(problem, _shape(live), rows, weights, refit=True)
+    """Re-route new rows through a live subtree (fractions refitted to the new data): new
+    live nodes of the same shape (a leaf's split scores, if pruning left it any, go when
+    the pruned tree is built, :func:`to_node`)."""
+    return attach(problem, live, rows, weights, refit=True)
 
 
 def to_node(problem: Problem, live: LiveNode, numbered: bool = True) -> Node:
