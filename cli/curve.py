@@ -8,14 +8,20 @@ from engine.estimator import check_trainable
 
 #: Each mode's own options, and their defaults (None on the parser: "not given").
 LEARNING = {"folds": 5, "steps": 8}
-BIAS_VARIANCE = {"vary": "depth", "values": None, "resampling": "bootstrap", "resamples": 20}
+BIAS_VARIANCE = {
+    "vary": "depth",
+    "values": None,
+    "resampling": "bootstrap",
+    "resamples": 20,
+    "keep_pruning": False,
+}
 
 
 def _own_options(args, mine: dict, theirs: dict, flag: str) -> dict:
     """``mine`` filled from ``args``; an option of the other mode given is refused."""
     for name in theirs:
         if getattr(args, name, None) is not None:
-            raise ArborError(f"--{name} is not an option of {flag}")
+            raise ArborError(f"--{name.replace('_', '-')} is not an option of {flag}")
     return {
         name: default if getattr(args, name, None) is None else getattr(args, name)
         for name, default in mine.items()
@@ -62,6 +68,7 @@ def curve_command(args, load, learner):
         options["resampling"],
         options["resamples"],
         settings.seed,
+        keep_pruning=options["keep_pruning"],
     )
     return result.as_dict(), bias_variance_text(result)
 
@@ -119,6 +126,7 @@ def bias_variance_text(bv) -> str:
     lines.append(
         f"The chosen tree (your options) has depth {bv.chosen_depth} and {bv.chosen_leaves} leaves."
     )
+    lines.append(pruning_note(bv))
     if bv.noise_rows:
         lines.append(
             f"Noise is estimated from the {bv.noise_rows:,} test rows whose attribute values "
@@ -139,6 +147,19 @@ def bias_variance_text(bv) -> str:
         "search), variance (error due to lack of data), noise; the bias-variance trade-off."
     )
     return "\n".join(lines)
+
+
+def pruning_note(bv) -> str:
+    """Whether the swept trees were pruned: the sizes mean something else if they were."""
+    if bv.keep_pruning:
+        return (
+            "Each size's trees are pruned as your options say (--keep-pruning): pruning may "
+            "cut several sizes back to the same tree."
+        )
+    return (
+        f"Each size's trees are grown unpruned, so max {bv.parameter} is their complexity "
+        "(--keep-pruning: prune them as your options say)."
+    )
 
 
 def _nearest(values, target: int) -> int:

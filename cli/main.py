@@ -367,6 +367,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="training sets drawn as bootstrap samples (default) or the training parts of folds",
     )
     g.add_argument("--resamples", type=int, metavar="B", help="how many training sets (default 20)")
+    g.add_argument(
+        "--keep-pruning",
+        action="store_true",
+        default=None,
+        help="prune each size's trees as the learner options say (default: grow them "
+        "unpruned, so the size swept is the trees' complexity)",
+    )
 
     p = sub.add_parser("baseline", help="0-R and 1-R")
     _data_arguments(p)

@@ -6,6 +6,12 @@ training parts of k folds, and a tree is trained on each with the user's setting
 :func:`engine.fitting.fit_tree`), once for each value of max depth or max leaves. Every test
 row's predictions over the training sets give the decomposition.
 
+The swept size is the complexity knob, so by default those trees are grown unpruned: the
+user's pruning would cut every size back to about the same tree (CART's cost-complexity
+pruning on iris leaves 3 leaves whether 3 or 7 are allowed) and the sweep would show one
+tree many times. ``keep_pruning`` prunes them as the user's options say; the chosen tree
+is always the user's own, pruned as they ask.
+
 **Squared error** (regression): error = noise + bias² + variance, where, for a test row, the
 variance is the spread of its predictions about their mean, bias² the squared distance from
 that mean to the expected target, and noise the spread of the target about its expectation.
@@ -89,6 +95,7 @@ class BiasVariance:
     chosen: int
     chosen_depth: int
     chosen_leaves: int
+    keep_pruning: bool = False
 
     def column(self, name: str) -> np.ndarray:
         """One figure at every value, as an array (``error``, ``bias``, ``variance``...)."""
@@ -109,6 +116,7 @@ class BiasVariance:
             "chosen": self.chosen,
             "chosen_depth": self.chosen_depth,
             "chosen_leaves": self.chosen_leaves,
+            "keep_pruning": self.keep_pruning,
         }
         names = ["error", "bias", "variance", "noise", "noise_term"]
         if self.loss == ZERO_ONE:
@@ -252,12 +260,14 @@ def bias_variance(
     resamples: int = 20,
     seed: int = 1,
     monitor: Monitor = NULL_MONITOR,
+    keep_pruning: bool = False,
 ) -> BiasVariance:
     """Error, bias, variance and noise of trees trained with ``settings`` on ``resamples``
     training sets, at each of ``values`` of max depth (``parameter`` "depth") or max leaves
     ("leaves"); by default :func:`default_values` up to the unpruned tree's, and the chosen
-    tree's own (``settings`` unchanged). The same seed gives the same test rows, training
-    sets and figures.
+    tree's own (``settings`` unchanged). The trees are grown unpruned at each value unless
+    ``keep_pruning`` (then pruned as ``settings`` say). The same seed gives the same test
+    rows, training sets and figures.
 
     Examples
     --------
@@ -302,6 +312,7 @@ def bias_variance(
     sets = _training_sets(
         None if regression else learn.y, learn.n_rows, resampling, resamples, seed
     )
+    swept = settings if keep_pruning else replace(settings, prune="none")
     group = points(held.X)
     predictions = np.zeros((len(values), resamples, held.n_rows))
     total = len(values) * resamples
@@ -314,7 +325,7 @@ def bias_variance(
             start, stop = 0.04 + 0.96 * step / total, 0.04 + 0.96 * (step + 1) / total
             monitor.report(start, label)
             fitting = monitor.scaled(start, stop, label)  # the fit's messages name the step
-            tree = fit_tree(part, replace(settings, **{option: value}), fitting)
+            tree = fit_tree(part, replace(swept, **{option: value}), fitting)
             if regression:
                 predictions[v, b] = predict_value(tree, held.X)
             else:
@@ -342,4 +353,5 @@ def bias_variance(
         chosen=chosen.depth if parameter == "depth" else chosen.n_leaves,
         chosen_depth=chosen.depth,
         chosen_leaves=chosen.n_leaves,
+        keep_pruning=keep_pruning,
     )

@@ -11,6 +11,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QHBoxLayout,
     QLabel,
@@ -273,12 +274,20 @@ class BiasVarianceView(CurveView):
         self._label("vary", "Var&y")
         self._label("resampling", "&By")
         self._label("resamples", "Set&s")
+        self.keep_pruning = QCheckBox("Keep prunin&g")
+        self.keep_pruning.setToolTip(
+            "Prune each size's trees as the run's options say. Off: grow them unpruned, so "
+            "the size swept is the trees' real complexity (pruning can cut several sizes "
+            "back to the same tree)"
+        )
+        self.options_row.addWidget(self.keep_pruning)
 
     def options(self) -> dict:
         return {
             "parameter": self.vary.currentData(),
             "resampling": self.resampling.currentData(),
             "resamples": self.resamples.value(),
+            "keep_pruning": self.keep_pruning.isChecked(),
         }
 
     def _draw(self, bv, caption: str) -> None:
@@ -323,11 +332,16 @@ class BiasVarianceView(CurveView):
         )
         nearest = "" if bv.values[k] == bv.chosen else f" (the nearest to the chosen {bv.chosen})"
         domingos = "; Domingos: net variance = unbiased − biased" if zero_one else ""
+        pruned = (
+            "each size's trees pruned as your options say"
+            if bv.keep_pruning
+            else "each size's trees grown unpruned"
+        )
         self.legend.setText(
             f"{figures} at max {escape(bv.parameter)} {bv.values[k]}{nearest}<br>"
             + _grey(
                 f"{escape(caption)}: dashed, the chosen tree (your options: depth "
                 f"{bv.chosen_depth}, {bv.chosen_leaves} leaves); {bv.resamples} {how} of "
-                f"{bv.train_rows:,} rows, tested on {bv.test_rows:,}; {noise}{domingos}"
+                f"{bv.train_rows:,} rows, tested on {bv.test_rows:,}; {pruned}; {noise}{domingos}"
             )
         )

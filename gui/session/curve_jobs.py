@@ -97,6 +97,7 @@ def _bias_variance(data, settings, options: dict, monitor):
         options["resamples"],
         settings.seed,
         monitor,
+        keep_pruning=options.get("keep_pruning", False),
     )
 
 

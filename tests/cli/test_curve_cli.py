@@ -46,12 +46,25 @@ def test_bias_variance_json_and_text(capsys):
         assert result["error"][k] == pytest.approx(parts)
     code, out, _ = run(capsys, *argv)
     assert code == 0 and "<- the chosen tree" in out and "search bias" in out
+    assert "trees are grown unpruned, so max depth is their complexity" in out
+
+
+def test_keep_pruning_is_passed_on_and_said(capsys):
+    argv = ["curve", "--sample", "iris", "--bias-variance", "--vary", "leaves", "--values", "3,7"]
+    code, out, err = run(capsys, *argv, "--resamples", "2", "--keep-pruning", "--json")
+    assert code == 0, err
+    result = json.loads(out)
+    expected = bias_variance(
+        encode(load_sample("iris")), resolve(), "leaves", [3, 7], resamples=2, keep_pruning=True
+    )
+    assert result == json.loads(json.dumps(expected.as_dict())) and result["keep_pruning"]
 
 
 @pytest.mark.parametrize(
     "extra, message",
     [
         (["--learning", "--resamples", "3"], "--resamples is not an option of --learning"),
+        (["--learning", "--keep-pruning"], "--keep-pruning is not an option of --learning"),
         (["--bias-variance", "--values", "two"], "--values takes whole numbers"),
         (["--bias-variance", "--values", "0"], "at least 1"),
         (["--learning", "--folds", "1"], "at least 2 folds"),

@@ -138,6 +138,34 @@ def test_leaves_default_values_and_the_chosen_trees_leaves(iris):
     assert bv.chosen == bv.chosen_leaves >= 2 and bv.chosen in bv.values  # always among them
 
 
+def test_the_leaves_sweep_is_grown_unpruned_unless_pruning_is_kept(iris):
+    # CART's cost-complexity pruning cuts every size from 3 leaves up back to the same tree on
+    # iris: kept, the sweep shows one tree three times; unpruned, the sizes differ.
+    data, cart = encode(iris), resolve(algorithm="cart")
+    sizes = dict(parameter="leaves", values=[3, 4, 7], resamples=3)
+    kept = bias_variance(data, cart, keep_pruning=True, **sizes)
+    grown = bias_variance(data, cart, **sizes)
+    assert kept.keep_pruning and not grown.keep_pruning and grown.as_dict()["keep_pruning"] is False
+    assert len(set(kept.column("error").round(12))) == 1
+    assert len(set(grown.column("error").round(12))) > 1
+    assert grown.column("error")[1] > grown.column("error")[0]  # the 4th leaf costs a test row
+    # The chosen tree is the user's own, pruned, whichever the sweep.
+    assert grown.chosen == kept.chosen == grown.chosen_leaves == 3
+
+
+def test_bias_falls_and_variance_rises_with_depth_unpruned():
+    # y = sin(x / 6) over 40 values of x: one split leaves most of the curve's bias, six
+    # levels follow it but on fewer rows per leaf.
+    rng = np.random.default_rng(0)
+    x = rng.integers(0, 40, 400).astype(float)
+    y = np.sin(x / 6) + rng.normal(0, NOISE_SD, 400)
+    data = encode(make_table(pd.DataFrame({"x": x, "y": y}), target="y"), "regression")
+    bv = bias_variance(data, CART_REGRESSION, values=[1, 2, 4, 6], resamples=10)
+    bias, variance = bv.column("bias"), bv.column("variance")
+    assert bias[0] == bias.max() and bias[0] > 2 * bias[2] and bias[-1] < bias[1]
+    assert variance[0] == variance.min() and variance[-1] > 2 * variance[0]
+
+
 @pytest.mark.parametrize(
     "kwargs, message",
     [

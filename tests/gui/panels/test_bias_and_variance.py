@@ -62,7 +62,15 @@ def test_bias_variance_view_draws_the_figures_and_marks_the_chosen_tree(qtbot):
     assert result.chosen == 3  # between the values: the figures shown are the nearest's
     assert "at max depth 2 (the nearest to the chosen 3)" in text and "net variance" in text
     assert "search bias" in view.note.text()
-    assert view.options() == {"parameter": "depth", "resampling": "bootstrap", "resamples": 20}
+    assert "each size's trees grown unpruned" in text
+    assert view.options() == {
+        "parameter": "depth",
+        "resampling": "bootstrap",
+        "resamples": 20,
+        "keep_pruning": False,
+    }
+    view.keep_pruning.setChecked(True)
+    assert view.options()["keep_pruning"] and view.keep_pruning.toolTip()
 
 
 def test_learning_view_options_and_empty_state(qtbot):
