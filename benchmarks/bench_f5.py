@@ -2,6 +2,7 @@
 
     python benchmarks/bench_f5.py                 # weather, iris, credit-g, 9,999 rows; 5 runs
     python benchmarks/bench_f5.py --runs 10 --algorithm c45
+    python benchmarks/bench_f5.py --json           # one JSON object (bench_small.py reads it)
 
 A real window (offscreen) opens each table with the window's default options (the
 algorithm given, its default pruning: CART's alpha by 10-fold CV), is trained once to warm
@@ -17,6 +18,7 @@ Nothing is asserted.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import sys
@@ -55,7 +57,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--algorithm", default="cart", choices=("cart", "c45", "id3"))
+    parser.add_argument("--json", action="store_true", help="print one JSON object only")
     args = parser.parse_args()
+    say = (lambda *a, **k: None) if args.json else print
 
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import QEvent, QObject, QSettings, Qt
@@ -104,10 +108,11 @@ def main() -> None:
                 raise SystemExit("no new tree on the canvas after 2 minutes (did F5 train?)")
             time.sleep(0.0005)
 
-    print(
+    say(
         f"{args.algorithm}, the window's default options for it; {args.runs} runs after one warm-up"
     )
-    print(f"{'table':<16}{'rows':>7}{'median':>9}{'best':>8}{'to tree':>9}{'drawing':>9}")
+    say(f"{'table':<16}{'rows':>7}{'median':>9}{'best':>8}{'to tree':>9}{'drawing':>9}")
+    found = {}
     for name, table in tables().items():
         win.doc.load(table, None)
         win.config.algorithm.set_value(args.algorithm)
@@ -122,13 +127,16 @@ def main() -> None:
                 app.processEvents()
         totals = [t for t, _ in runs]
         median = sorted(runs)[len(runs) // 2]
-        print(
+        found[name] = {"rows": len(table.frame), "median": median[0], "best": min(totals)}
+        say(
             f"{name:<16}{len(table.frame):>7}{statistics.median(totals):>9.3f}{min(totals):>8.3f}"
             f"{median[1]:>9.3f}{median[0] - median[1]:>9.3f}",
             flush=True,
         )
     win.doc.undo_stack.setClean()
     win.close()
+    if args.json:
+        print(json.dumps(found))
 
 
 if __name__ == "__main__":
