@@ -1,8 +1,62 @@
-"""Fixtures for the engine tests: forcing the compiled growth kernels."""
+"""Fixtures for the engine tests: forcing the compiled growth kernels, and what a fresh
+interpreter loads when it imports every engine module."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+#: Imports every engine module named in argv[1] with scikit-learn blocked, then the adapters
+#: with it; prints what the adapters said without it and every module loaded in the end.
+ENGINE_IMPORTS = """\
+import importlib, json, sys
+sys.modules["sklearn"] = None  # blocked: importing it raises ImportError
+for name in json.loads(sys.argv[1]):
+    if name != "engine.sklearn":
+        importlib.import_module(name)
+try:
+    import engine.sklearn
+except ImportError as err:
+    refused = str(err)
+else:
+    refused = None
+del sys.modules["sklearn"]
+import engine.sklearn
+print(json.dumps({"refused": refused, "modules": sorted(sys.modules)}))
+"""
+
+
+def engine_modules() -> dict[str, Path]:
+    """Every module of the engine package, by dotted name."""
+    out = {}
+    for path in (ROOT / "engine").rglob("*.py"):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        out[name] = path
+    return out
+
+
+@pytest.fixture(scope="session")
+def engine_imports() -> dict:
+    """Every engine module imported in one fresh interpreter (this one has the tests'
+    QApplication, and scikit-learn once any test used it): ``refused``, the adapters' error
+    while scikit-learn was blocked, and ``modules``, everything loaded once they imported
+    with it. One interpreter for the checks of both (two cost 2 s of CPU each)."""
+    out = subprocess.run(
+        [sys.executable, "-c", ENGINE_IMPORTS, json.dumps(sorted(engine_modules()))],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+        stdin=subprocess.DEVNULL,
+    )
+    return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 @pytest.fixture
