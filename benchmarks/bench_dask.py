@@ -89,8 +89,15 @@ def in_memory(folder: Path, depth: int | None):
 
 
 def over_partitions(
-    folder: Path, depth: int | None, workers: int, memory_limit=None, watch: bool = False
+    folder: Path,
+    depth: int | None,
+    workers: int,
+    memory_limit=None,
+    watch: bool = False,
+    passes: list | None = None,
 ):
+    """A fit over partitions; ``passes`` (a list) gets each growth pass's start time."""
+    from engine.monitor import Monitor
     from engine.scale.cluster import Cluster
     from engine.scale.source import describe, scan
     from engine.scale.training import fit_partitions
@@ -103,7 +110,14 @@ def over_partitions(
         cpu = _cpu_seconds(cluster)
         started = time.perf_counter()
         dataset = scan(describe(str(folder)), cluster.map, "y")
-        tree, facts = fit_partitions(dataset, settings, cluster)
+        monitor = Monitor(
+            lambda fraction, message: (
+                passes.append(time.perf_counter() - started)
+                if passes is not None and message.startswith("pass ")
+                else None
+            )
+        )
+        tree, facts = fit_partitions(dataset, settings, cluster, monitor)
         seconds = time.perf_counter() - started
         cpu = [after - before for before, after in zip(cpu, _cpu_seconds(cluster), strict=True)]
         worker_peaks = peaks() if peaks else None
@@ -243,15 +257,32 @@ def big(args) -> None:
         )
     # The process's lifetime peak includes writing the files; the fit's own is sampled.
     lifetime = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    starts: list = []
     tree, seconds, facts, peaks, _ = over_partitions(
-        folder, args.depth, args.workers[0], memory_limit="4GiB", watch=True
+        folder, args.depth, args.workers[0], args.memory, watch=True, passes=starts
     )
     driver, peaks = peaks[0], peaks[1:]
     print(
         f"{facts.rows:,} rows in {facts.partitions} partitions, depth {args.depth}: "
         f"{seconds:.0f} s, {facts.passes} passes, {tree.n_leaves} leaves; rows "
-        f"{'kept in memory' if facts.kept_in_memory else 'read from the files each pass'}"
+        f"{'kept in memory' if facts.kept_in_memory else 'coded; values in the workers files'}"
+        f" (load {_load()})"
     )
+    if starts:  # growth passes: from the first one's start to the tree grown
+        grown = len(starts)
+        print(
+            f"before growth (scan, reading, binning, coding): {starts[0]:.1f} s; "
+            f"{grown} growth passes and the rest: {seconds - starts[0]:.1f} s "
+            f"({(seconds - starts[0]) / grown:.2f} s a pass)"
+        )
+    if args.save_tree:  # to compare the trees of two versions, node for node
+        import json
+
+        shape = [
+            [n.split.attribute, n.split.threshold] if n.split else list(n.distribution)
+            for n in tree.root.walk()
+        ]
+        Path(args.save_tree).write_text(json.dumps(shape))
     print(
         f"peak memory during the fit: driver {driver / 2**30:.2f} GiB (its peak before, "
         f"writing or reading the files: {lifetime / 2**30:.2f} GiB); workers "
@@ -274,6 +305,12 @@ def main() -> None:
     parser.add_argument("--workers", type=int, nargs="+", default=None)
     parser.add_argument("--folder", help="where the Parquet files are (or are written)")
     parser.add_argument("--delete", action="store_true", help="big: delete the files afterwards")
+    parser.add_argument(
+        "--memory",
+        default="4GiB",
+        help="big: each worker's memory limit (smaller than the table: values spilled to disk)",
+    )
+    parser.add_argument("--save-tree", help="big: write the tree's splits and counts as JSON")
     parser.add_argument(
         "--repeat",
         type=int,

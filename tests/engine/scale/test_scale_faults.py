@@ -59,11 +59,17 @@ def _on_pass(k, action):
 
 
 @pytest.mark.slow
-def test_a_worker_killed_mid_fit_changes_nothing(tmp_path):
+@pytest.mark.parametrize("spilled", [False, True])
+def test_a_worker_killed_mid_fit_changes_nothing(spilled, tmp_path, monkeypatch):
     """Slow (about 6 s of CPU: two worker processes start and load the kernels): only a worker
-    process can be killed mid-fit, so no quicker test checks this; run with -m slow."""
+    process can be killed mid-fit, so no quicker test checks this; run with -m slow. Spilled:
+    the values kept in the workers' files, the dead worker's with it (Dask reads its
+    partitions again on the other)."""
+    from engine.scale import training
     from engine.scale.cluster import Cluster
 
+    if spilled:
+        monkeypatch.setattr(training, "KEEP_SHARE", 0.0)
     location = _data(tmp_path)
     with Cluster(n_workers=2, processes=True) as cluster:
         calm = _fit(location, cluster)
