@@ -31,9 +31,9 @@ with open(sys.argv[2], "w") as f:
 """
 
 
-def fresh(tmp_path: Path, *argv: str) -> tuple[int, set[str], subprocess.CompletedProcess]:
-    """``main.main(argv)`` in a new interpreter: exit status, top-level packages imported, output."""
-    report = tmp_path / "modules.json"
+def run_fresh(folder: Path, *argv: str) -> tuple[int, set[str], subprocess.CompletedProcess]:
+    """``main.main(argv)`` in a new interpreter: exit status, every module imported, output."""
+    report = folder / "modules.json"
     out = subprocess.run(
         [sys.executable, "-c", PROBE, json.dumps(argv), str(report)],
         cwd=ROOT,
@@ -44,7 +44,19 @@ def fresh(tmp_path: Path, *argv: str) -> tuple[int, set[str], subprocess.Complet
     )
     assert report.exists(), out.stderr
     result = json.loads(report.read_text())
-    return result["code"], {name.split(".")[0] for name in result["modules"]}, out
+    return result["code"], set(result["modules"]), out
+
+
+def fresh(tmp_path: Path, *argv: str) -> tuple[int, set[str], subprocess.CompletedProcess]:
+    """``main.main(argv)`` in a new interpreter: exit status, top-level packages imported, output."""
+    code, modules, out = run_fresh(tmp_path, *argv)
+    return code, {name.split(".")[0] for name in modules}, out
+
+
+@pytest.fixture(scope="module")
+def weather_fit(tmp_path_factory):
+    """``train --sample weather`` in a fresh interpreter, once for the two tests reading it."""
+    return run_fresh(tmp_path_factory.mktemp("weather"), "train", "--sample", "weather")
 
 
 HEAVY = {
@@ -70,10 +82,11 @@ def test_help_imports_no_numpy_pandas_or_numba(tmp_path, argv):
     assert not loaded & HEAVY, sorted(loaded & HEAVY)
 
 
-def test_a_fit_on_a_bundled_sample_imports_no_numba_or_dask(tmp_path):
+def test_a_fit_on_a_bundled_sample_imports_no_numba_or_dask(weather_fit):
     """A tiny fit runs the kernels' Python source: numba and the compiled kernels cost more
     to load than the fit takes (engine.growth.compiled_kernels_ready)."""
-    code, loaded, out = fresh(tmp_path, "train", "--sample", "weather")
+    code, modules, out = weather_fit
+    loaded = {name.split(".")[0] for name in modules}
     assert code == 0, out.stderr
     assert "Number of Leaves  : \t5" in out.stdout
     unwanted = {"numba", "llvmlite", "dask", "distributed", "networkx", "PySide6", "matplotlib"}
@@ -103,23 +116,13 @@ def test_main_knows_every_sub_command_the_parser_has():
     assert set(COMMANDS) == set(command_names(build_parser())) == main.SUBCOMMANDS
 
 
-def test_training_on_a_sample_imports_only_what_it_runs(tmp_path):
+def test_training_on_a_sample_imports_only_what_it_runs(weather_fit):
     """``train --sample weather`` (issue 39: at most 0.5 s warm) loads the learner and the
     text it prints, nothing else: no compiler, no optional library, and none of the engine's
     parts for evaluating, exporting to files or training over partitions. pyarrow is not
     listed: pandas imports it itself when it is installed."""
-    report = tmp_path / "modules.json"
-    out = subprocess.run(
-        [sys.executable, "-c", PROBE, json.dumps(["train", "--sample", "weather"]), str(report)],
-        cwd=ROOT,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    result = json.loads(report.read_text())
-    assert result["code"] == 0, out.stderr
-    modules = set(result["modules"])
+    code, modules, out = weather_fit
+    assert code == 0, out.stderr
     packages = {name.split(".")[0] for name in modules}
     unwanted = {
         "numba",
