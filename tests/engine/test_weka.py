@@ -4,6 +4,7 @@ The recorded fixtures (tests/fixtures/weka/recorded.json, made by record.py) let
 every machine check equality; the live tests re-run Weka itself where it exists.
 """
 
+import functools
 import json
 import re
 import shutil
@@ -28,7 +29,9 @@ WEKA_JAR = Path("/usr/share/java/weka.jar")
 pytestmark = pytest.mark.usefixtures("compiled_builder")
 
 
+@functools.cache
 def table(name):
+    """The data set's table, read once for all the tests here (they only fit and predict)."""
     return read_arff(HERE / RECORDED[name]["arff"])
 
 

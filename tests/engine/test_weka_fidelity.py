@@ -5,6 +5,7 @@ Recorded outputs (tests/fixtures/weka/) stand in for Weka where it is not instal
 live tests re-run it where it is.
 """
 
+import functools
 import json
 import re
 import shutil
@@ -231,7 +232,9 @@ FOLDS = json.loads((HERE / "folds.json").read_text())
 RECORDED = json.loads((HERE / "recorded.json").read_text())["datasets"]
 
 
+@functools.cache
 def _weka_table(name: str):
+    """The data set's table, read once for the tests here (they only encode, fit and predict)."""
     if name == "regression":
         return _table(FOLDS["regression_arff"])
     return read_arff(HERE / "data" / f"{name}.arff")
