@@ -104,8 +104,16 @@ def tree_shown(w: Window) -> bool:
     return w.controller.tree is not None
 
 
-def busy(w: Window) -> bool:
-    return w.controller.busy
+def cancellable(w: Window) -> bool:
+    return w.controller.busy or w.stability_marks.busy
+
+
+def cancel(w: Window) -> None:
+    """Esc: the window's job, or else the tree's stability worked out beside it."""
+    if w.controller.busy:
+        w.controller.cancel()
+    else:
+        w.stability_marks.cancel()
 
 
 def queued(w: Window) -> bool:
@@ -614,10 +622,11 @@ ACTIONS = (
     Spec(
         "cancel",
         "&Cancel",
-        lambda w: w.controller.cancel(),
+        cancel,
         ("Esc",),
-        "Stop the running job (queued trainings then start; Clear queue drops them)",
-        busy,
+        "Stop the running job (queued trainings then start; Clear queue drops them), or else "
+        "the tree's stability being worked out",
+        cancellable,
     ),
     Spec(
         "clear_queue",

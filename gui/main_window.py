@@ -163,7 +163,9 @@ class MainWindow(QMainWindow):
         )
         self.large = LargeData(self.controller, self._dialogs, self)
         self.side_by_side = SideBySide(self.controller, self._dialogs, self)
-        self.stability_marks = StabilityMarks(self.controller, self.canvas, self.inspector, self)
+        self.stability_marks = StabilityMarks(
+            self.controller, self.canvas, self.inspector, self, self.growth.play_button.isChecked
+        )
         self.regrow = RegrowOnEdit(self.controller, self.train, self)
         self.compare_window = None
         self.shortcuts_dialog = None
@@ -320,6 +322,8 @@ class MainWindow(QMainWindow):
         bar.addPermanentWidget(self.clear_queue_button)
         bar.addPermanentWidget(self.progress)
         bar.addPermanentWidget(self.cancel_button)
+        bar.addPermanentWidget(self.stability_marks.progress)
+        bar.addPermanentWidget(self.stability_marks.cancel_button)
 
     def _build_menus(self) -> None:
         from engine.data.samples import sample_names
@@ -403,6 +407,7 @@ class MainWindow(QMainWindow):
         # Bound methods, not lambdas: Qt drops them with the window, before its children go.
         for signal in (c.tree_changed, c.busy_changed, stack.canUndoChanged, stack.canRedoChanged):
             signal.connect(self._update_actions)
+        self.stability_marks.runner.busy_changed.connect(self._update_actions)
         stack.undoTextChanged.connect(self._on_undo_text_changed)
         stack.redoTextChanged.connect(self._on_redo_text_changed)
         self.doc.modified_changed.connect(lambda *_: self._update_title())
