@@ -72,8 +72,14 @@ class Part:
 
     @property
     def nbytes(self) -> int:
+        """Bytes held in memory (a spilled partition's values are in its file)."""
         X = 0 if self._X is None else self._X.nbytes
-        return X + self.y.nbytes + (0 if self.codes is None else self.codes.nbytes)
+        held = 0 if self.held is None else self.held.nbytes
+        return X + self.y.nbytes + (0 if self.codes is None else self.codes.nbytes) + held
+
+    def __sizeof__(self) -> int:
+        # What Dask counts of a kept partition when it decides what to spill to disk.
+        return object.__sizeof__(self) + self.nbytes
 
 
 def load_part(
