@@ -34,7 +34,7 @@ import numpy as np
 
 from engine.data.encoding import Encoded
 from engine.errors import ArborError
-from engine.flat import flat_of
+from engine.flat import FlatTree, flat_of
 from engine.monitor import checkpoint
 from engine.predict import class_codes
 from engine.tree import Node, Tree
@@ -243,23 +243,17 @@ def node_rows(
         raise ArborError("the test rows and the tree do not predict the same kind of target")
     if predictions is not None and len(predictions) != test.n_rows:
         raise ArborError("one out-of-fold prediction per test row is needed")
-    nodes = list(tree.nodes())
+    flat = flat_of(tree)  # one row per node, in the walk's order
+    nodes = list(flat.node_objects())
     n = len(nodes)
-    at = {node.id: k for k, node in enumerate(nodes)}
     K = 0 if regression else len(tree.classes)
     ids = np.array([node.id for node in nodes], dtype=np.int64)
-    depth = np.array([node.depth for node in nodes], dtype=np.int64)
-    leaf = np.array([node.is_leaf for node in nodes], dtype=bool)
-    train_n = np.array([node.weight for node in nodes], dtype=np.float64)
-    parent = np.full(n, -1, dtype=np.int64)
-    for k, node in enumerate(nodes):
-        if not k & 1023:
-            checkpoint()
-        for child in node.children:
-            parent[at[child.id]] = k
+    depth = flat.depth.astype(np.int64)
+    leaf = flat.is_leaf.copy()
+    train_n = flat.weight.astype(np.float64)
     # What each node predicts (engine.flat.FlatTree.outputs: its own class shares or mean, an
     # empty node its parent's); the arrays' rows are the walk's order, as ``nodes``.
-    outputs = flat_of(tree).outputs
+    outputs = flat.outputs
     if regression:
         impurity = np.array([node.impurity for node in nodes], dtype=np.float64)
         predicted = outputs
@@ -272,7 +266,7 @@ def node_rows(
         predicted = class_codes(outputs, algorithm)
         train_errors = np.where(empty, 0.0, total - dist[np.arange(n), predicted])
     weight = np.broadcast_to(np.asarray(test.weight, dtype=np.float64), (test.n_rows,))
-    pieces = _route_levels(nodes, at, test.X)
+    pieces = _route_levels(flat, test.X)
     test_n = np.zeros(n)
     test_errors = np.zeros(n)
     test_dist = None if regression else np.zeros((n, K))
@@ -313,38 +307,15 @@ def node_rows(
     )
 
 
-def _route_levels(nodes: list[Node], at: dict, X: np.ndarray):
+def _route_levels(flat: FlatTree, X: np.ndarray):
     """The rows reaching each node, a level of the tree at a time, every row at once: yields
     (rows, node positions, shares) per level (one level held at a time: a million rows by
     thirty levels would not fit). A row whose value at a split is missing (or
     a category no branch holds) goes down every branch with a positive fraction, its share
-    times the fraction, as :func:`engine.tree.partition_rows` sends it."""
-    n = len(nodes)
-    width = max((len(node.children) for node in nodes), default=0) or 1
-    attribute = np.zeros(n, dtype=np.intp)
-    threshold = np.full(n, np.nan)
-    by_threshold = np.zeros(n, dtype=bool)
-    child = np.full((n, width), -1, dtype=np.intp)
-    fraction = np.zeros((n, width))
-    codes = 1 + max(
-        (max(g) for node in nodes if node.split is not None for g in node.split.groups if g),
-        default=0,
-    )
-    lookup = np.full((n, codes), -1, dtype=np.intp)  # category code -> branch, per node
-    for k, node in enumerate(nodes):
-        split = node.split
-        if split is None:
-            continue
-        attribute[k] = split.attribute
-        if split.kind == "threshold":
-            by_threshold[k], threshold[k] = True, split.threshold
-        else:
-            for b, group in enumerate(split.groups):
-                lookup[k, list(group)] = b
-        for b, c in enumerate(node.children):
-            child[k, b] = at[c.id]
-            fraction[k, b] = split.fractions[b]
-    inner = child[:, 0] >= 0
+    times the fraction, as :meth:`engine.flat.FlatTree.walk` sends it."""
+    child, fraction = flat.children, flat.fractions
+    width = child.shape[1]
+    inner = ~flat.is_leaf
     rows = np.arange(X.shape[0])
     where = np.zeros(len(rows), dtype=np.intp)
     shares = np.ones(len(rows))
@@ -355,17 +326,7 @@ def _route_levels(nodes: list[Node], at: dict, X: np.ndarray):
         rows, where, shares = rows[going], where[going], shares[going]
         if not len(rows):
             return
-        values = X[rows, attribute[where]]
-        branch = np.full(len(rows), -1, dtype=np.intp)
-        known = ~np.isnan(values)
-        numeric = known & by_threshold[where]
-        branch[numeric] = np.where(values[numeric] <= threshold[where[numeric]], 0, 1)
-        nominal = known & ~by_threshold[where]
-        code = values[nominal].astype(np.intp)
-        inside = code < codes
-        mapped = np.full(len(code), -1, dtype=np.intp)
-        mapped[inside] = lookup[where[nominal][inside], code[inside]]
-        branch[nominal] = mapped
+        branch = flat.branches(where, X[rows, flat.attribute[where]])
         down = branch >= 0
         parts_rows = [rows[down]]
         parts_where = [child[where[down], branch[down]]]
