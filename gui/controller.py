@@ -359,17 +359,19 @@ class Controller(QObject):
             return "same"
         return "queued" if request in self._queue else "other"
 
-    def train(self) -> Job | None:
+    def train(self, on_failure=None) -> Job | None:
         """Train with the current options on a snapshot of the table (a worker thread).
 
         The same training already running is not started again (the status bar says so); a
         different one running is cancelled and replaced (``queue_training`` waits for it instead).
+        A failure is reported (``failed``) unless ``on_failure(message)`` takes it: a training
+        the user did not ask for this moment (Regrow on edit) must not raise a dialog.
         """
         clash = self.clash()
         if clash in ("same", "queued"):
             self.say(_ALREADY[clash])
             return None
-        return self._start_training(self._request())
+        return self._start_training(self._request(), on_failure)
 
     def queue_training(self) -> None:
         """Queue a training with the current options, to start when the window is free."""
@@ -411,11 +413,11 @@ class Controller(QObject):
         self.queue_changed.emit()
         self._start_training(TrainRequest(request.options, self._version))
 
-    def _start_training(self, request: TrainRequest) -> Job | None:
+    def _start_training(self, request: TrainRequest, on_failure=None) -> Job | None:
         try:
             table = self.doc.snapshot()
         except ArborError as err:
-            self.fail(str(err))
+            (on_failure or self.fail)(str(err))
             return None
         options, version = request.options, self._version
         job = Job(
@@ -439,7 +441,9 @@ class Controller(QObject):
                 self.runner.is_current(j) and self.say("Cancelled; the previous tree is unchanged")
             )
         )
-        self.start(job)
+        if on_failure is not None:
+            job.failed.connect(lambda msg, *_, j=job: self.runner.is_current(j) and on_failure(msg))
+        self.start(job, report_failure=on_failure is None)
         self.say(
             f"Training: {options.summary()}…"
             if self._queue or request.options != self.options

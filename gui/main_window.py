@@ -166,7 +166,7 @@ class MainWindow(QMainWindow):
         self.stability_marks = StabilityMarks(
             self.controller, self.canvas, self.inspector, self, self.growth.play_button.isChecked
         )
-        self.regrow = RegrowOnEdit(self.controller, self.train, self)
+        self.regrow = RegrowOnEdit(self.controller, self.config.problem, self)
         self.compare_window = None
         self.shortcuts_dialog = None
         self.recovery = Recovery(self.files)
