@@ -432,6 +432,7 @@ class MainWindow(QMainWindow):
         self.growth.started_over.connect(lambda *_: self.canvas.fit_to_window())
         # Exam mode: the node asked about keeps its candidate splits hidden until answered.
         self.growth.question_asked.connect(self.inspector.seal)
+        self.growth.question_asked.connect(self.modelling.seal)  # and the node menu's
         self.what_if.path_changed.connect(self.canvas.highlight_nodes)
         self.docks["What-if"].visibilityChanged.connect(self.what_if.set_on_screen)
         self.pruning.walk_shown.connect(self._on_pruning_walk_shown)

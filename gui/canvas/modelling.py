@@ -48,9 +48,25 @@ class Modelling(QObject):
     pin_requested = Signal(int)
     collapse_requested = Signal(int)
 
+    #: Why the node exam mode asks about is not split or grown by hand: the ranked candidates
+    #: (or the algorithm's own split) would give the answer away.
+    SEALED = "exam mode asks how it splits: check your pick first (Ctrl+Return)"
+
     def __init__(self, controller, dialogs, parent_widget=None):
         super().__init__(parent_widget)
         self.controller, self.dialogs, self.parent_widget = controller, dialogs, parent_widget
+        self.sealed = -1  # the node of exam mode's open question (-1: none)
+
+    def seal(self, node_id: int) -> None:
+        """Keep ``node_id``'s candidates and growth out of the menu until the exam question on
+        it is checked (-1: none sealed)."""
+        self.sealed = node_id
+
+    def _refused(self, node_id: int) -> bool:
+        if node_id != self.sealed:
+            return False
+        self.controller.say(f"Node {node_id}: {self.SEALED}")
+        return True
 
     @property
     def tree(self):
@@ -74,6 +90,8 @@ class Modelling(QObject):
         )
 
     def split(self, node_id: int, attribute: int, threshold: float | None = None) -> None:
+        if self._refused(node_id):
+            return
         name = self.tree.schema.attributes[attribute].name
         self._apply(
             f"Split node {node_id} on {name}",
@@ -121,6 +139,8 @@ class Modelling(QObject):
         )
 
     def grow(self, node_id: int, levels: int | None = None) -> None:
+        if self._refused(node_id):
+            return
         what = "Grow one level" if levels == 1 else "Grow subtree"
         self._apply(
             f"{what} at node {node_id}",
@@ -136,9 +156,10 @@ class Modelling(QObject):
         tree, data, settings = self._context()
         node = tree.node(node_id)
         menu = QMenu(self.parent_widget)
-        split_menu = menu.addMenu("Split on…")
-        split_menu.setEnabled(node.is_leaf)
-        if node.is_leaf:
+        sealed = node_id == self.sealed
+        split_menu = menu.addMenu(f"Split on… ({self.SEALED})" if sealed else "Split on…")
+        split_menu.setEnabled(node.is_leaf and not sealed)
+        if node.is_leaf and not sealed:
             measure = (
                 "gain ratio"
                 if settings.criterion == "gain_ratio"
@@ -175,8 +196,10 @@ class Modelling(QObject):
                     split_menu.addAction(
                         f"{tree.schema.attributes[j].name} at a threshold I type…"
                     ).triggered.connect(lambda *_, a=j: self.split_at_typed_threshold(node_id, a))
-        menu.addAction("Grow subtree here").triggered.connect(lambda: self.grow(node_id))
-        menu.addAction("Grow one level").triggered.connect(lambda: self.grow(node_id, 1))
+        for text, levels in (("Grow subtree here", None), ("Grow one level", 1)):
+            action = menu.addAction(text)
+            action.setEnabled(not sealed)  # it would split the node as the algorithm does
+            action.triggered.connect(lambda *_, n=levels: self.grow(node_id, n))
         leaf = menu.addAction(
             "Make this a leaf" if not node.is_leaf else "Make this a leaf (it is one)"
         )

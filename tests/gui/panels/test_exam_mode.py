@@ -55,3 +55,32 @@ def test_the_worksheet_question_offers_the_window_algorithm_and_a_seed(qtbot):
     assert dialog.values() == (4, 10, "cart")
     dialog.rows.setValue(99)  # the spin box keeps to what a worksheet allows
     assert dialog.values()[1] == 14
+
+
+def _actions(menu):
+    return {a.text(): a for a in menu.actions() if a.text()}
+
+
+def test_the_asked_node_menu_hides_its_ranked_splits_until_the_pick_is_checked(qtbot, window):
+    window.config.set_params({"algorithm": "id3"})
+    window.act["exam_mode"].trigger()
+    growth, exam, modelling = window.growth, window.growth.exam, window.modelling
+    assert growth.step() and exam.question.node_id == 0
+    tree = window.controller.tree
+    menu = modelling.menu(0)  # the right-click on the asked leaf
+    split_menu = next(a.menu() for a in menu.actions() if a.menu() is not None)
+    assert not split_menu.isEnabled() and "check your pick first" in split_menu.title()
+    assert split_menu.actions() == []  # no ranked candidates, no gains: nothing to read off
+    shown = _actions(menu)
+    assert not shown["Grow subtree here"].isEnabled() and not shown["Grow one level"].isEnabled()
+    modelling.split(0, 0)  # a hand split by another way in (the Regions panel's) waits too
+    modelling.grow(0, 1)
+    assert window.controller.tree is tree and window.dialogs.errors == []
+    assert "Node 0: exam mode asks how it splits" in window.status_label.text()
+    exam.pick("outlook")
+    assert exam.check().right
+    assert modelling.sealed == -1
+    # Checked: the root's children are leaves again to split by hand, with their ranking.
+    leaf = next(n.id for n in window.controller.tree.nodes() if n.is_leaf)
+    split_menu = next(a.menu() for a in modelling.menu(leaf).actions() if a.menu() is not None)
+    assert split_menu.isEnabled() and "information gain" in split_menu.actions()[0].text()
