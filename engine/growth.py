@@ -47,6 +47,7 @@ from engine.learn.editing import replace_subtree
 from engine.learn.explain import node_rows, used_on_path
 from engine.learn.problem import Problem
 from engine.monitor import NULL_MONITOR, Monitor
+from engine.optimal import solve_optimal
 from engine.settings import Settings
 from engine.tree import Node, Tree
 
@@ -105,6 +106,8 @@ def grow(
     kernels whatever the size; False runs the Python source (the root alone, say). The
     tree is the same every way.
     """
+    if settings.algorithm == "optimal":  # searched, not grown: engine/optimal.py
+        return solve_optimal(data, settings, monitor, rows, weights, depth, compiled).root
     problem = Problem(data, settings, monitor)
     monitor.report(0.0, "choosing the first split")
     rows = np.arange(data.n_rows) if rows is None else np.asarray(rows)
