@@ -163,6 +163,10 @@ class _Search:
         self.memo: dict[tuple[bytes, int], tuple[np.ndarray, list]] = {}
         self.eps = 1e-9 * max(float(w.sum()), 1.0)
         self.stopped = False  # the time limit came before the search finished
+        # Rows alike in every attribute's bin share a group (the equivalent-rows bound).
+        _, group = np.unique(features.codes, axis=0, return_inverse=True)
+        self.group = group.ravel()
+        self.n_groups = int(self.group.max()) + 1 if len(self.group) else 0
 
     def counts(self, rows):
         return np.bincount(self.y[rows], self.w[rows], minlength=self.n_classes)
@@ -174,10 +178,9 @@ class _Search:
         """No tree separates rows with the same bins of every attribute."""
         if len(rows) == 0:
             return 0.0
-        _, group = np.unique(self.features.codes[rows], axis=0, return_inverse=True)
-        table = np.zeros((group.max() + 1, self.n_classes))
-        np.add.at(table, (group.ravel(), self.y[rows]), self.w[rows])
-        return float(misclassified(table).sum())
+        cells = self.group[rows] * self.n_classes + self.y[rows]
+        table = np.bincount(cells, self.w[rows], minlength=self.n_groups * self.n_classes)
+        return float(misclassified(table.reshape(self.n_groups, self.n_classes)).sum())
 
     def solve(self, rows: np.ndarray, depth: int, top: bool = False):
         """(errors, plans): per leaf count k (index k, at most k leaves) the least error and

@@ -47,34 +47,52 @@ def depth_two(codes, y, w, rows, first, numeric, n_bins, n_classes):
     """
     n_attributes = codes.shape[1]
     n_features = first[n_attributes]
+    n = len(rows)
+    # The rows' bins gathered once, attribute by attribute (contiguous), and each bin with
+    # the row's class folded into one index: the pair loops below read two numbers a row.
+    bins = np.empty((n_attributes, n), dtype=np.int64)
+    cells = np.empty((n_attributes, n), dtype=np.int64)
+    weight = np.empty(n)
     total = np.zeros(n_classes)
-    for r in rows:
+    for i in range(n):
+        r = rows[i]
+        weight[i] = w[r]
         total[y[r]] += w[r]
+        for a in range(n_attributes):
+            bins[a, i] = codes[r, a]
+            cells[a, i] = codes[r, a] * n_classes + y[r]
     inside = np.zeros((n_features, n_classes))
     in_error = np.full(n_features, np.inf)
     in_split = np.full(n_features, -1, dtype=np.int64)
     out_error = np.full(n_features, np.inf)
     out_split = np.full(n_features, -1, dtype=np.int64)
     for a in range(n_attributes):
-        counts = np.zeros((n_bins[a] + 1, n_classes))
-        for r in rows:
-            counts[codes[r, a], y[r]] += w[r]
-        if numeric[a]:
-            for i in range(1, n_bins[a]):
-                counts[i] += counts[i - 1]
+        counts = np.zeros((n_bins[a] + 1) * n_classes)
+        for i in range(n):
+            counts[cells[a, i]] += weight[i]
+        if numeric[a]:  # a running sum over the bins: "bin <= i" (the missing bin is left out)
+            for k in range(n_classes, n_bins[a] * n_classes):
+                counts[k] += counts[k - n_classes]
         for f in range(first[a], first[a + 1]):
-            inside[f] = counts[f - first[a]]
+            for c in range(n_classes):
+                inside[f, c] = counts[(f - first[a]) * n_classes + c]
     for a in range(n_attributes):
         for b in range(a, n_attributes):
-            joint = np.zeros((n_bins[a] + 1, n_bins[b] + 1, n_classes))
-            for r in rows:
-                joint[codes[r, a], codes[r, b], y[r]] += w[r]
+            width = (n_bins[b] + 1) * n_classes
+            flat = np.zeros((n_bins[a] + 1) * width)
+            for i in range(n):
+                flat[bins[a, i] * width + cells[b, i]] += weight[i]
+            joint = flat.reshape((n_bins[a] + 1, n_bins[b] + 1, n_classes))
             if numeric[a]:
                 for i in range(1, n_bins[a]):
-                    joint[i] += joint[i - 1]
+                    for j in range(n_bins[b] + 1):
+                        for c in range(n_classes):
+                            joint[i, j, c] += joint[i - 1, j, c]
             if numeric[b]:
-                for j in range(1, n_bins[b]):
-                    joint[:, j] += joint[:, j - 1]
+                for i in range(n_bins[a] + 1):
+                    for j in range(1, n_bins[b]):
+                        for c in range(n_classes):
+                            joint[i, j, c] += joint[i, j - 1, c]
             for f in range(first[a], first[a + 1]):
                 for g in range(first[b], first[b + 1]):
                     # The four cells of (in f or not) x (in g or not), each predicting
