@@ -661,6 +661,15 @@ ACTIONS = (
         two_runs,
     ),
     Spec(
+        "compare_optimal",
+        "Greedy against o&ptimal",
+        lambda w: w.controller.greedy_against_optimal(),
+        ("Ctrl+Shift+O",),
+        "Train CART's greedy tree (unpruned) and the optimal tree of the same depth (max "
+        "depth, 3 when unset, at most 4), then compare them side by side: training errors, "
+        "cross-validated accuracy and sizes",
+    ),
+    Spec(
         "shortcuts",
         "&Keyboard shortcuts",
         lambda w: w.show_shortcuts(),
@@ -754,6 +763,7 @@ MENUS = {
         None,
         "show_run",
         "compare",
+        "compare_optimal",
         None,
         "test_file",
         "split",
