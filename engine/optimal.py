@@ -375,10 +375,14 @@ def search_note(tree) -> tuple[str, ...]:
     if bound < error:
         return (
             f"the time limit stopped the search before it finished: this tree misclassifies "
-            f"{error:g} (training weight) and no tree of its depth can misclassify fewer than "
-            f"{bound:g}, so it is at most {error - bound:g} from optimal",
+            f"{error:g} (training weight) and no tree of its depth on these candidate splits "
+            f"can misclassify fewer than {bound:g}, so it is at most {error - bound:g} from "
+            "optimal",
         )
-    return (f"optimal: no tree of this depth misclassifies fewer than {error:g} (training weight)",)
+    return (
+        f"optimal: no tree of this depth on these candidate splits misclassifies fewer than "
+        f"{error:g} (training weight)",
+    )
 
 
 def load_kernel(monitor: Monitor = NULL_MONITOR) -> bool:
