@@ -534,7 +534,7 @@ def _impurity(self) -> str:
 
 
 def _binary(self) -> bool:
-    return self.algorithm == "cart"
+    return self.algorithm in ("cart", "optimal")  # an optimal tree's splits are binary
 
 
 _TYPES = {"choice": "str", "bool": "bool", "int": "int", "float": "float"}

@@ -209,3 +209,11 @@ def test_nominal_values_and_thresholds_are_the_splits():
     assert features.first.tolist()[:2] == [0, len(x_values) - 1]  # every midpoint of x
     assert features.first[2] - features.first[1] == 3  # colour: each value against the rest
     assert np.allclose(features.thresholds[0], (x_values[0] + x_values[1]) / 2)
+
+
+def test_an_optimal_tree_is_not_grown_step_by_step():
+    from engine.growth import grow_steps
+
+    data = encode(make_table(tiny_table(0)))
+    with pytest.raises(ArborError, match="searched whole"):
+        grow_steps(data, resolve(algorithm="optimal"))
