@@ -12,7 +12,7 @@ from engine.data.encoding import encode
 from engine.data.table import IGNORED, NOMINAL, NUMERIC, Table
 from engine.errors import ArborError
 from engine.estimator import DecisionTree
-from engine.settings import OPTIONS
+from engine.settings import ALGORITHM_LABELS, OPTIONS
 
 LEARNER_OPTIONS = tuple(o.name for o in OPTIONS)
 
@@ -77,7 +77,7 @@ def train(args):
     result["notes"] = list(model.notes_)
     result["tree"] = tree_to_dict(tree, model.settings_)
     exported = export_all(args, model, table)
-    title = {"id3": "ID3", "c45": "C4.5", "cart": "CART"}[model.settings_.algorithm]
+    title = ALGORITHM_LABELS[model.settings_.algorithm]
     pruned = "" if model.settings_.prune == "none" else f" ({model.settings_.prune} pruning)"
     header = f"{title} tree{pruned}\n{'-' * len(title + ' tree' + pruned)}\n\n"
     notes = "".join(f"Note: {n}\n" for n in model.notes_)

@@ -15,8 +15,9 @@ from engine.evaluate.gains import cost_optimal_threshold
 from engine.evaluate.report import evaluation_text
 from engine.fitting import fit_tree
 from engine.predict import predict_proba
+from engine.settings import ALGORITHM_LABELS
 
-NAMES = {"id3": "ID3", "c45": "C4.5", "cart": "CART"}
+NAMES = ALGORITHM_LABELS
 
 
 def _prepare(args, load, learner):

@@ -11,8 +11,9 @@ import sys
 from types import SimpleNamespace
 
 from engine.errors import ArborError
+from engine.settings import ALGORITHM_LABELS
 
-TITLES = {"id3": "ID3", "c45": "C4.5", "cart": "CART"}
+TITLES = ALGORITHM_LABELS
 
 
 def _names(text: str) -> list[str]:

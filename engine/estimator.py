@@ -17,6 +17,7 @@ from engine.errors import ArborError
 from engine.evaluate.importance import impurity_importance
 from engine.fitting import fit_tree
 from engine.monitor import NULL_MONITOR, Monitor
+from engine.optimal import search_note
 from engine.predict import predict_class, predict_proba, predict_value
 from engine.settings import Settings, resolve
 
@@ -86,7 +87,7 @@ class DecisionTree:
         self.settings_ = settings
         self.schema_ = encoded.schema
         self.classes_ = np.array(encoded.schema.classes) if encoded.schema.classes else None
-        self.notes_ = encoded.notes + one_class_note(encoded)
+        self.notes_ = encoded.notes + one_class_note(encoded) + search_note(self.tree_)
         return self
 
     @property

@@ -26,6 +26,7 @@ import numpy as np
 
 from engine.compiling import lifecycle as compilation
 from engine.data.encoding import Encoded
+from engine.errors import ArborError
 from engine.fast.builder import (
     CHUNK_WORK,
     Growth,
@@ -47,6 +48,7 @@ from engine.learn.editing import replace_subtree
 from engine.learn.explain import node_rows, used_on_path
 from engine.learn.problem import Problem
 from engine.monitor import NULL_MONITOR, Monitor
+from engine.optimal import solve_optimal
 from engine.settings import Settings
 from engine.tree import Node, Tree
 
@@ -105,6 +107,8 @@ def grow(
     kernels whatever the size; False runs the Python source (the root alone, say). The
     tree is the same every way.
     """
+    if settings.algorithm == "optimal":  # searched, not grown: engine/optimal.py
+        return solve_optimal(data, settings, monitor, rows, weights, depth, compiled).root
     problem = Problem(data, settings, monitor)
     monitor.report(0.0, "choosing the first split")
     rows = np.arange(data.n_rows) if rows is None else np.asarray(rows)
@@ -239,6 +243,15 @@ class GrowthStep:
 def grow_steps(data: Encoded, settings: Settings) -> Iterator[GrowthStep]:
     """Grow one split at a time, in the order the settings' growth strategy expands nodes
     (on the compiled loop, one expansion per call: the tree is the one :func:`grow` grows)."""
+    if settings.algorithm == "optimal":
+        raise ArborError(
+            "an optimal tree is searched whole, not grown one split at a time: step through "
+            "ID3, C4.5 or CART's growth instead"
+        )
+    return _steps(data, settings)
+
+
+def _steps(data: Encoded, settings: Settings) -> Iterator[GrowthStep]:
     compiled = compiled_kernels_ready(NULL_MONITOR, data.n_rows * data.X.shape[1])
     for root, expanded, worth, queue in grow_stepwise(
         Problem(data, settings), plan(settings, data.n_rows), NULL_MONITOR, compiled

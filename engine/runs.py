@@ -17,14 +17,14 @@ import numpy as np
 
 from engine.evaluate.curves import ClassCurves
 from engine.evaluate.evaluation import Evaluation
-from engine.settings import OPTION, Settings, resolve, why_not
+from engine.settings import ALGORITHM_LABELS, OPTION, Settings, resolve, why_not
 from engine.tree import Tree
 
 MAX_RUNS = 100
 KEEP_TREES = 5
 KEEP_CURVES = 20
 
-NAMES = {"id3": "ID3", "c45": "C4.5", "cart": "CART"}
+NAMES = ALGORITHM_LABELS
 
 
 @dataclass(frozen=True)

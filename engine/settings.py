@@ -111,6 +111,8 @@ class Option:
 _C45_PESSIMISTIC = "Only for C4.5's pessimistic pruning"
 _CART_CC = "Only for CART's cost-complexity pruning"
 _CLASSIFY_ONLY = "regression uses the squared_error criterion"
+_OPTIMAL_ERRORS = "The optimal tree minimises training errors (misclassified weight)"
+_GREEDY = "Only for greedy growth: the optimal tree searches every tree of its depth"
 _NO_RATIO = (
     "CART splits in two, so gain ratio does not apply; use gini, entropy or misclassification"
 )
@@ -125,11 +127,17 @@ OPTIONS: tuple[Option, ...] = (
         default="c45",
         help="ID3: multiway splits on nominal attributes by information gain (seed 000). "
         "C4.5: gain ratio, numeric thresholds, missing values, pruning. CART: binary "
-        "splits, Gini",
+        "splits, Gini. Optimal: the tree of least training error of its depth, found by "
+        "searching them all, where the others split greedily (seed 000)",
         choices=(
             Choice("c45", "C4.5", "gain ratio, numeric thresholds, missing values, pruning"),
             Choice("id3", "ID3", "nominal attributes, one branch per value, information gain"),
             Choice("cart", "CART", "binary splits, Gini; also regression"),
+            Choice(
+                "optimal",
+                "Optimal",
+                "the fewest training errors of any tree of its depth (up to 4), found exactly",
+            ),
         ),
     ),
     Option(
@@ -137,11 +145,18 @@ OPTIONS: tuple[Option, ...] = (
         "choice",
         "Criterion",
         group="Algorithm",
-        per_algorithm={"id3": "entropy", "c45": "gain_ratio", "cart": "gini"},
+        per_algorithm={
+            "id3": "entropy",
+            "c45": "gain_ratio",
+            "cart": "gini",
+            "optimal": "misclassification",
+        },
         per_task={REGRESSION: "squared_error"},
         help="entropy: information gain; gain ratio: gain divided by split info, less biased "
         "towards many-valued attributes (seed 000, 2.5); Gini: 1 - sum p^2; "
         "misclassification: 1 - max p; squared error: regression",
+        algorithms=("id3", "c45", "cart"),
+        why_not=_OPTIMAL_ERRORS,
         choices=(
             Choice(
                 "entropy",
@@ -210,7 +225,9 @@ OPTIONS: tuple[Option, ...] = (
         unset="no limit",
         widget_high=10_000,
         metavar="N",
-        help="Stop splitting at this depth; a single leaf has depth 0 (then split it by hand)",
+        per_algorithm={"optimal": 3},
+        help="Stop splitting at this depth; a single leaf has depth 0 (then split it by hand). "
+        "Optimal trees: at most 4",
     ),
     Option(
         "min_samples_split",
@@ -223,19 +240,23 @@ OPTIONS: tuple[Option, ...] = (
         widget_high=1e9,
         metavar="N",
         help="Do not split a node with fewer instances than this",
+        algorithms=("id3", "c45", "cart"),
+        why_not=_GREEDY,
     ),
     Option(
         "min_samples_leaf",
         "float",
         "Min samples per leaf",
         group="Growth",
-        per_algorithm={"id3": 0.0, "c45": 2.0, "cart": 1.0},
+        per_algorithm={"id3": 0.0, "c45": 2.0, "cart": 1.0, "optimal": 1.0},
         low=0,
         decimals=1,
         widget_high=1e9,
         metavar="N",
         help="Instances a branch needs. C4.5: at least two branches need this many (J48's -M); "
         "CART: every branch",
+        algorithms=("id3", "c45", "cart"),
+        why_not=_GREEDY,
     ),
     Option(
         "min_gain",
@@ -250,6 +271,8 @@ OPTIONS: tuple[Option, ...] = (
         metavar="TAU",
         help="Split only when the gain exceeds tau; a very small improvement is often "
         "unjustifiable (seed 000, 2.6)",
+        algorithms=("id3", "c45", "cart"),
+        why_not=_GREEDY,
     ),
     Option(
         "max_leaves",
@@ -262,7 +285,8 @@ OPTIONS: tuple[Option, ...] = (
         widget_high=1_000_000,
         metavar="N",
         help="Stop when the tree has this many leaves; with best-first growth the leaves that "
-        "lower impurity most are expanded first",
+        "lower impurity most are expanded first. Optimal trees: the best tree with at most "
+        "this many leaves",
     ),
     Option(
         "growth",
@@ -272,6 +296,8 @@ OPTIONS: tuple[Option, ...] = (
         default="depth",
         help="Depth-first recursion as in ID3's pseudocode, or best-first through a priority "
         "queue of leaves ranked by impurity reduction (seed 004, Algorithm 3)",
+        algorithms=("id3", "c45", "cart"),
+        why_not=_GREEDY,
         choices=(
             Choice("depth", "Depth-first", "recursion, as in ID3's pseudocode"),
             Choice("best", "Best-first", "the leaf that lowers impurity most, first"),
@@ -282,7 +308,12 @@ OPTIONS: tuple[Option, ...] = (
         "choice",
         "Pruning",
         group="Pruning",
-        per_algorithm={"id3": "none", "c45": "pessimistic", "cart": "cost-complexity"},
+        per_algorithm={
+            "id3": "none",
+            "c45": "pessimistic",
+            "cart": "cost-complexity",
+            "optimal": "none",
+        },
         help="pessimistic: C4.5's upper error bound (seed 001); cost-complexity: CART's "
         "weakest-link pruning; reduced-error: prune on held-out rows (seed 004)",
         choices=(
@@ -435,7 +466,8 @@ OPTIONS: tuple[Option, ...] = (
         default="auto",
         help="exact: every distinct value of a numeric attribute is a candidate threshold; "
         "histogram: up to max-bins quantile bins (much faster on big tables); auto: bins "
-        "for CART from 500,000 rows",
+        "for CART from 500,000 rows, and for optimal trees for an attribute with more "
+        "distinct values than max-bins",
         choices=(
             Choice("auto", "Auto", "bins for CART from 500,000 rows, else exact"),
             Choice("exact", "Exact", "every distinct value"),
@@ -448,11 +480,30 @@ OPTIONS: tuple[Option, ...] = (
         "Histogram bins",
         group="Growth",
         default=255,
+        per_algorithm={"optimal": 16},
         low=2,
         high=255,
         metavar="B",
-        help="Bins per numeric attribute for the histogram search (2-255)",
+        help="Bins per numeric attribute for the histogram search (2-255); optimal trees "
+        "take thresholds at this many quantiles (16 unless set)",
         needs=(Need("splitter", ("auto", "histogram"), "Only for the histogram search"),),
+    ),
+    Option(
+        "time_limit",
+        "float",
+        "Time limit (s)",
+        group="Growth",
+        low=0,
+        low_open=True,
+        optional=True,
+        unset="none",
+        decimals=1,
+        widget_high=86_400,
+        metavar="SECONDS",
+        help="Optimal trees: stop the search after this many seconds and keep the best tree "
+        "found, with the gap to the lower bound proved",
+        algorithms=("optimal",),
+        why_not="Only for optimal trees",
     ),
 )
 
@@ -483,7 +534,7 @@ def _impurity(self) -> str:
 
 
 def _binary(self) -> bool:
-    return self.algorithm == "cart"
+    return self.algorithm in ("cart", "optimal")  # an optimal tree's splits are binary
 
 
 _TYPES = {"choice": "str", "bool": "bool", "int": "int", "float": "float"}
@@ -505,6 +556,8 @@ Settings = make_dataclass(
 
 #: The algorithms, in the table's order (other options' values: ``OPTION[name].values``).
 ALGORITHMS = OPTION["algorithm"].values
+#: What people read for each algorithm ("C4.5" for "c45").
+ALGORITHM_LABELS = {c.value: c.label for c in OPTION["algorithm"].choices}
 #: Every option's default per algorithm (classification).
 DEFAULTS = {a: defaults(a) for a in ALGORITHMS}
 
@@ -564,7 +617,7 @@ def resolve(**params) -> Settings:
         )
     values["algorithm"], values["task"] = algorithm, task
     settings = Settings(**_given_alpha(params, values))
-    reason = _disallowed(values)
+    reason = _disallowed(values) or _too_deep(values)
     if reason:
         raise ArborError(reason)
     return settings
@@ -576,6 +629,21 @@ def _disallowed(values: Mapping) -> str | None:
         reason = _choice_why_not(OPTION[name], values[name], values)
         if reason:
             return reason
+    return None
+
+
+#: The deepest optimal tree searched for (the search grows about F^(d-2)-fold with the
+#: depth, F the number of binary splits).
+OPTIMAL_MAX_DEPTH = 4
+
+
+def _too_deep(values: Mapping) -> str | None:
+    depth = values.get("max_depth")
+    if values.get("algorithm") == "optimal" and (depth is None or depth > OPTIMAL_MAX_DEPTH):
+        return (
+            f"optimal trees need a max depth of {OPTIMAL_MAX_DEPTH} or less (the search grows "
+            f"with the depth); got {'no limit' if depth is None else depth}"
+        )
     return None
 
 

@@ -742,6 +742,15 @@ ACTIONS = (
         checkable=True,
     ),
     Spec(
+        "compare_optimal",
+        "Greedy against o&ptimal",
+        lambda w: w.controller.greedy_against_optimal(),
+        ("Ctrl+Shift+O",),
+        "Train CART's greedy tree (unpruned) and the optimal tree of the same depth (max "
+        "depth, 3 when unset, at most 4), then compare them side by side: training errors, "
+        "cross-validated accuracy and sizes",
+    ),
+    Spec(
         "shortcuts",
         "&Keyboard shortcuts",
         lambda w: w.show_shortcuts(),
@@ -842,6 +851,7 @@ MENUS = {
         None,
         "stability",
         "regrow_on_edit",
+        "compare_optimal",
         None,
         "test_file",
         "split",

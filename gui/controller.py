@@ -186,6 +186,7 @@ class Controller(QObject):
     failed = Signal(str, str)
     runs_changed = Signal()
     run_selected = Signal(int)
+    pair_trained = Signal(int, int)
     queue_changed = Signal()
     held_out_changed = Signal(object)
     test_counted = Signal(object)
@@ -197,6 +198,9 @@ class Controller(QObject):
         self.runner.busy_changed.connect(self.busy_changed)
         self.runner.busy_changed.connect(self._on_runner_busy_changed)
         self._queue: list[TrainRequest] = []
+        # The greedy and optimal trainings queued to be compared, and the runs they made.
+        self._pair: tuple[Options, Options] | None = None
+        self._pair_runs: dict[int, int] = {}
         self._training: tuple[Job, TrainRequest] | None = None  # the last training started
         # (folds, seed) of the cross-validation running after a training's fit: its figures
         # are on their way, not out of date.
@@ -400,6 +404,51 @@ class Controller(QObject):
         if not quiet:
             self.say(f"Cleared {n} queued training{'s' if n > 1 else ''}; the running job goes on")
 
+    def greedy_against_optimal(self) -> None:
+        """Queue CART's greedy tree, unpruned, and the optimal tree of the same depth (the
+        options' max depth, 3 when unset, at most 4), with the same evaluation;
+        ``pair_trained`` gives their runs once both are trained, to compare them. CART's,
+        whatever the algorithm chosen: its splits are binary, as the optimal tree's are (a
+        multiway split does more at one depth)."""
+        from engine.settings import OPTIMAL_MAX_DEPTH
+
+        params = dict(self.options.params)
+        depth = params.get("max_depth")
+        depth = 3 if depth is None else min(int(depth), OPTIMAL_MAX_DEPTH)
+        greedy = {
+            "algorithm": "cart",
+            "max_depth": depth,
+            "prune": "none",
+            "seed": params.get("seed"),
+            "splitter": params.get("splitter"),
+        }
+        optimal = {
+            "algorithm": "optimal",
+            "max_depth": depth,
+            "seed": params.get("seed"),
+            "time_limit": params.get("time_limit"),
+        }
+        evaluation = (self.options.cv_folds, self.options.seed, self.options.weka_folds)
+        pair = (Options(greedy, *evaluation), Options(optimal, *evaluation))
+        self._pair, self._pair_runs = pair, {}
+        self._queue.extend(TrainRequest(o, self._version) for o in pair)
+        self.queue_changed.emit()
+        self.say(
+            f"Queued: the greedy and the optimal tree of depth {depth}, to compare when both "
+            "are trained"
+        )
+        if not self.busy:
+            self._start_queued()
+
+    def _pair_done(self, options: Options, run: int) -> None:
+        if self._pair is None or not any(options is o for o in self._pair):
+            return
+        self._pair_runs[0 if options is self._pair[0] else 1] = run
+        if len(self._pair_runs) == 2:
+            greedy, optimal = self._pair_runs[0], self._pair_runs[1]
+            self._pair, self._pair_runs = None, {}
+            self.pair_trained.emit(greedy, optimal)
+
     def _on_runner_busy_changed(self, busy: bool) -> None:
         if not busy and self._queue:
             # After every slot of this change has run: a job started from inside it would reach
@@ -478,6 +527,7 @@ class Controller(QObject):
         self.result_changed.emit(result)
         self._show(tree, -1, TRAINED, self.settings)
         self._add_run(result)
+        self._pair_done(options, self.runs.numbers()[-1])
         said = f"Trained: {tree.n_leaves} leaves, {tree.n_nodes} nodes, depth {tree.depth}"
         if cross_validate and options.cv_folds:
             self._cross_validate_training(job, result, options, said)

@@ -441,6 +441,7 @@ class MainWindow(QMainWindow):
         self.modelling.pin_requested.connect(self.inspector.pin_node)
         self.modelling.collapse_requested.connect(self.canvas.toggle_collapsed)
         self.runs.compare_requested.connect(self.compare_runs)
+        self.controller.pair_trained.connect(self.compare_runs)
         self.summary.rows_requested.connect(self._on_summary_rows_requested)
         self.regions.nodes_lit.connect(self.canvas.highlight_nodes)
         self.regions.split_drawn.connect(self.modelling.split)  # the node menu's hand split

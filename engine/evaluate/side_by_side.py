@@ -43,8 +43,10 @@ from engine.tree import Tree
 #: 1) joins by adding its name here once ``resolve(algorithm="optimal")`` grows it.
 SIDE_BY_SIDE: tuple[str, ...] = ("id3", "c45", "cart")
 LABELS = {"id3": "ID3", "c45": "C4.5", "cart": "CART", "optimal": "Optimal"}
-#: Options whose default differs by algorithm: they make the algorithm what it is.
-OWN_OPTIONS = frozenset(o.name for o in OPTIONS if o.per_algorithm)
+#: Options whose default differs between the algorithms grown side by side: they make the
+#: algorithm what it is. (The optimal tree's own depth and bins are not these: a max depth
+#: chosen holds for every tree.)
+OWN_OPTIONS = frozenset(o.name for o in OPTIONS if set(o.per_algorithm) & set(SIDE_BY_SIDE))
 #: What each criterion's ranking scores, in words.
 MEASURES = {
     "entropy": "information gain",

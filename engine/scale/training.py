@@ -242,6 +242,11 @@ def fit_partitions(
     from engine.scale.pruning import prune_partitions
     from engine.scale.scoring import Scorer
 
+    if settings.algorithm == "optimal":
+        raise ArborError(
+            "optimal trees are searched in memory, not over partitions: leave out --engine "
+            "dask, or train CART, C4.5 or ID3 over partitions"
+        )
     started = time.monotonic()
     settings, adjusted = adjust_settings(settings)
     schema = dataset.schema(settings.task)

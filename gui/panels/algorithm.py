@@ -127,6 +127,9 @@ class AlgorithmPanel(QWidget):
         self.max_leaves.valueChanged.connect(lambda *_: self.no_leaf_limit.setChecked(False))
         self.growth = Choice("growth")
         self.splitter = Choice("splitter")
+        # Optimal trees: 0 (shown as "none") searches to the end, as the command line's default.
+        self.time_limit = QDoubleSpinBox(minimum=0, decimals=1, singleStep=1.0)
+        self.time_limit.setSpecialValueText("none")
         self.prune = Choice("prune")
         self.confidence = QDoubleSpinBox(
             minimum=0.001, maximum=0.5, decimals=3, singleStep=0.05, value=0.25
@@ -169,6 +172,7 @@ class AlgorithmPanel(QWidget):
                     ("", self.no_leaf_limit),
                     ("Order", self.growth),
                     ("Numeric search", self.splitter),
+                    ("Time limit (s)", self.time_limit),
                 ],
             ),
             (
@@ -266,6 +270,7 @@ class AlgorithmPanel(QWidget):
             self.no_leaf_limit,
             self.growth,
             self.splitter,
+            self.time_limit,
             self.prune,
             self.confidence,
             self.subtree_raising,
@@ -292,6 +297,7 @@ class AlgorithmPanel(QWidget):
             "max_leaves": None if self.no_leaf_limit.isChecked() else self.max_leaves.value(),
             "growth": self.growth.value(),
             "splitter": self.splitter.value(),
+            "time_limit": self.time_limit.value() or None,
             "prune": self.prune.value(),
             "confidence": self.confidence.value(),
             "subtree_raising": self.subtree_raising.isChecked(),
@@ -347,6 +353,9 @@ class AlgorithmPanel(QWidget):
         self.prune.set_value(defaults["prune"])
         self.cv_alpha.setValue(defaults["cv_alpha"] or 0)  # CART: alpha by 10-fold CV, one-SE rule
         self.one_se.setChecked(bool(defaults["one_se"]))
+        if defaults["max_depth"] is not None:  # optimal trees: a depth of their own, 3
+            self.max_depth.setValue(defaults["max_depth"])
+            self.no_depth_limit.setChecked(False)
 
     def _on_algorithm_changed(self, _text: str) -> None:
         self._apply_defaults()
@@ -375,7 +384,11 @@ class AlgorithmPanel(QWidget):
                 reason = why_not(option.name, params)
                 self._enable(widget, reason is None, reason)
         self._enable(self.weka_folds, self.cv_folds.value() > 0, "cross-validation is off")
-        self.no_depth_limit.setEnabled(self.max_depth.isEnabled())
+        self.no_depth_limit.setEnabled(self.max_depth.isEnabled() and algorithm != "optimal")
+        if algorithm == "optimal":
+            self._enable(self.no_depth_limit, False, "optimal trees search a depth of at most 4")
+            if self.no_depth_limit.isChecked():
+                self.no_depth_limit.setChecked(False)
         if self.no_depth_limit.isChecked() and self.max_depth.isEnabled():
             self._enable(self.max_depth, False, "No depth limit is ticked")
         self.no_leaf_limit.setEnabled(self.max_leaves.isEnabled())

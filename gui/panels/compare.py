@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from engine.evaluate.paired_test import same_folds_test
 from engine.runs import settings_summary
+from engine.settings import ALGORITHM_LABELS
 from gui.canvas.tree_canvas import TreeCanvas
 from gui.panels.confusion_view import ConfusionView
 from gui.plain_text import plain_tip
@@ -62,6 +63,32 @@ TRAINING_TIP = (
     "better, noise learnt included; compare held-out figures (cross-validation, a test "
     "file or a split) instead"
 )
+
+
+def training_errors(ev) -> float | None:
+    """Misclassified training weight (None: no classification evaluation)."""
+    if ev is None or ev.classes is None:
+        return None
+    return float(ev.confusion.sum() - np.trace(ev.confusion))
+
+
+def greedy_note(a, b) -> str:
+    """Seed 000's sentence made concrete, when one run is an optimal tree and the other a
+    greedy one of the same depth limit; else ""."""
+    optimal = [r for r in (a, b) if r.settings.algorithm == "optimal"]
+    if len(optimal) != 1 or a.settings.max_depth != b.settings.max_depth:
+        return ""
+    best = optimal[0]
+    greedy = b if best is a else a
+    errors = [training_errors(r.evaluations[0] if r.evaluations else None) for r in (greedy, best)]
+    if None in errors:
+        return ""
+    label = ALGORITHM_LABELS.get(greedy.settings.algorithm, greedy.settings.algorithm)
+    return (
+        "Seed 000: finding the optimal tree is NP-hard, and greedy growth has no guarantee "
+        f"of finding it. At depth {best.settings.max_depth} the greedy {label} tree makes "
+        f"{errors[0]:g} training errors, the optimal tree {errors[1]:g}."
+    )
 
 
 def comparison_rows(a, b, method_a: str, method_b: str):
@@ -113,6 +140,7 @@ def comparison_rows(a, b, method_a: str, method_b: str):
         ]
         return rows, ea, eb
     rows.append(("Training accuracy", get(ta, "accuracy"), get(tb, "accuracy"), "%", None))
+    rows.append(("Training errors", training_errors(ta), training_errors(tb), "g", None))
     rows += [
         ("Accuracy", get(ea, "accuracy"), get(eb, "accuracy"), "%", scored(True)),
         (
@@ -184,6 +212,15 @@ class CompareView(QWidget):
         self.numbers: tuple[int, int] | None = None
         self.title = QLabel()
         self.title.setWordWrap(True)
+        self.note = QLabel()
+        self.note.setWordWrap(True)
+        self.note.setTextFormat(Qt.TextFormat.PlainText)
+        self.note.setToolTip(
+            "The greedy tree chooses each split on its own; the optimal tree is the best of "
+            "all trees of its depth on the training rows (held-out figures may still favour "
+            "either)"
+        )
+        self.note.hide()
         self.method_a, self.method_b = QComboBox(), QComboBox()
         for box in (self.method_a, self.method_b):
             box.setToolTip("Which evaluation of the run to compare")
@@ -245,6 +282,7 @@ class CompareView(QWidget):
         body.setSizes([300, 400])
         layout = QVBoxLayout(self)
         layout.addWidget(self.title)
+        layout.addWidget(self.note)
         layout.addLayout(choose)
         layout.addWidget(self.paired)
         layout.addWidget(body, 1)
@@ -282,6 +320,9 @@ class CompareView(QWidget):
                 )
                 box.setCurrentText(chosen if chosen in methods else honest)
                 box.blockSignals(False)
+        note = greedy_note(a, b)
+        self.note.setText(note)
+        self.note.setVisible(bool(note))
         self.tree_a.show_run(a)
         self.tree_b.show_run(b)
         self._fill()

@@ -215,12 +215,13 @@ class GrowthPanel(QWidget):
             return False
         try:
             self._data, self._settings = self._source()
+            steps = grow_steps(self._data, self._settings)
         except ArborError as err:
             self.status.setText(f"Cannot grow: {err}")
             return False
         self._schema = self._data.schema
         self._ids = StableIds()
-        self._steps = with_stable_ids(grow_steps(self._data, self._settings), self._ids)
+        self._steps = with_stable_ids(steps, self._ids)
         self._show_queue_title()
         return True
 

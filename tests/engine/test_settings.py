@@ -38,7 +38,7 @@ def test_every_option_says_what_it_is_for_a_person():
             assert len(set(labels)) == len(labels) and all(labels)
         if option.optional:
             assert option.unset, option.name
-    assert [c.label for c in OPTION["algorithm"].choices] == ["C4.5", "ID3", "CART"]
+    assert [c.label for c in OPTION["algorithm"].choices] == ["C4.5", "ID3", "CART", "Optimal"]
 
 
 @pytest.mark.parametrize(
@@ -87,7 +87,7 @@ def test_defaults_per_algorithm_and_task(algorithm, task, expected):
 @pytest.mark.parametrize(
     ("params", "message"),
     [
-        ({"algorithm": "c50"}, "algorithm must be one of c45, id3, cart; got 'c50'"),
+        ({"algorithm": "c50"}, "algorithm must be one of c45, id3, cart, optimal; got 'c50'"),
         ({"max_depth": -1}, "max-depth must be at least 0; got -1"),
         ({"max_depth": 2.5}, "max-depth must be a whole number; got 2.5"),
         ({"max_leaves": 1}, "max-leaves must be at least 2; got 1"),
@@ -193,6 +193,6 @@ def test_the_command_line_takes_every_option_from_the_table():
     )
     help_text = train.format_help()
     assert (
-        "(default c45: gain_ratio; id3: entropy; cart: gini; regression: squared_error)"
-        in " ".join(help_text.split())
+        "(default c45: gain_ratio; id3: entropy; cart: gini; optimal: misclassification; "
+        "regression: squared_error)" in " ".join(help_text.split())
     )
