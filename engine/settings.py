@@ -278,6 +278,21 @@ OPTIONS: tuple[Option, ...] = (
         ),
     ),
     Option(
+        "priority",
+        "choice",
+        "Queue key",
+        group="Growth",
+        default="weighted",
+        help="What best-first growth ranks open leaves by: n/N x gain, how much a split lowers "
+        "the whole tree's impurity (scikit-learn's max_leaf_nodes order), or the gain alone, "
+        "seed 004's ΔI (Algorithm 3)",
+        needs=(Need("growth", ("best",), "Only for best-first growth"),),
+        choices=(
+            Choice("weighted", "n/N × gain", "the leaf's share of the rows times its gain"),
+            Choice("gain", "Gain (ΔI)", "the gain of the leaf's best split, seed 004's ΔI"),
+        ),
+    ),
+    Option(
         "prune",
         "choice",
         "Pruning",

@@ -47,6 +47,7 @@ from engine.fast.kernels import (
     njit,
     pairwise_sum,
     psum,
+    queue_priority,
     size_of,
     stops_before_search,
     top_class_weight,
@@ -642,8 +643,11 @@ def _settle_or_push(c, par, nodes, heap, hist, state):
         return
     tie = state.pushes[0]
     state.pushes[0] += 1
-    if par.best_first == 1:
-        _heap_push(heap, state, c, -(nodes.gain[c] * nodes.weight[c] / state.total_weight[0]), tie)
+    if par.best_first != 0:
+        worth = queue_priority(
+            nodes.gain[c], nodes.weight[c], state.total_weight[0], par.best_first
+        )
+        _heap_push(heap, state, c, -worth, tie)
     else:
         _heap_push(heap, state, c, 0.0, -tie)
 
@@ -928,7 +932,7 @@ def run(
             done += got
             continue
         if not _room(i, gsp, par, nodes, groups, state, max_categories):
-            if par.best_first == 1 and state.need_arena[0] > 0:
+            if par.best_first != 0 and state.need_arena[0] > 0:
                 compact(gsp, nodes, heap, state)
                 state.need_arena[0] = 0
                 if _room(i, gsp, par, nodes, groups, state, max_categories):
@@ -954,7 +958,7 @@ def run(
                 nodes.local[c] = 1
                 continue
             done += evaluate(c, gsp, par, nodes, hist, work, cand, groups, state)
-        if par.best_first == 1:
+        if par.best_first != 0:
             for c in range(c0, c0 + nb):
                 _settle_or_push(c, par, nodes, heap, hist, state)
         else:

@@ -62,6 +62,7 @@ multiway_floor = njit(cache=True)(rules.multiway_floor)
 c45_midpoint = njit(cache=True)(rules.c45_midpoint)
 cart_threshold = njit(cache=True)(rules.cart_threshold)
 c45_beats = njit(cache=True)(rules.c45_beats)
+queue_priority = njit(cache=True, inline="always")(rules.queue_priority)
 
 
 @njit(cache=True, linked=True)
