@@ -31,14 +31,38 @@ def _leaves(tree: Tree, X: np.ndarray):
 
 
 def node_output(tree: Tree, node: Node, fallback):
-    """What a node predicts (class probabilities, or a mean); an empty node its parent's (``fallback``)."""
+    """What a node predicts, its point estimate (seed 004): its class probabilities
+    (:func:`class_probabilities`: the shares, with the tree's pseudocounts if it has any),
+    whose most probable class is the one predicted, or its mean (median, for absolute
+    error); an empty node its parent's (``fallback``). Exporters call this for every node."""
     if tree.is_regression:
         return node.value if node.weight > 0 or fallback is None else fallback
-    return leaf_prediction(node, fallback)
+    return class_probabilities(tree, node, fallback)
+
+
+def class_probabilities(tree: Tree, node: Node, fallback) -> np.ndarray:
+    """The class probabilities ``node`` gives: its class shares N_i / N, or with the tree's
+    pseudocounts a_i (``--laplace``, ``--m-estimate``) (N_i + a_i) / (N + sum a); an empty
+    node without pseudocounts gives ``fallback``, its parent's.
+
+    The one place a node's class weights become probabilities (:func:`node_output` and the
+    exporters call it; :attr:`engine.flat.FlatTree.outputs` computes the same for every
+    node at once), so predictions, ROC curves and every export agree.
+
+    >>> from engine.data.samples import load_sample
+    >>> from engine.estimator import DecisionTree
+    >>> tree = DecisionTree(laplace=True).fit(load_sample("weather")).tree_
+    >>> leaf = next(n for n in tree.nodes() if n.is_leaf)
+    >>> leaf.distribution.tolist(), class_probabilities(tree, leaf, None).round(3).tolist()
+    ([0.0, 3.0], [0.2, 0.8])
+    """
+    return leaf_prediction(node, fallback, tree.pseudocounts)
 
 
 def predict_proba(tree: Tree, X: np.ndarray) -> np.ndarray:
-    """Class probabilities, one row per instance (classification trees)."""
+    """Class probabilities, one row per instance (classification trees): the leaves'
+    :func:`class_probabilities` (computed for every node at once on the tree's arrays,
+    :attr:`engine.flat.FlatTree.outputs`)."""
     out = np.zeros((X.shape[0], len(tree.classes)))
     for flat, at, rows, weights in _leaves(tree, X):
         if weights is None:  # one leaf per row: its shares (added to 0, as a weight of 1 is)
@@ -49,7 +73,9 @@ def predict_proba(tree: Tree, X: np.ndarray) -> np.ndarray:
 
 
 def predict_class(tree: Tree, X: np.ndarray, algorithm: str | None = None) -> np.ndarray:
-    """The class code each instance is predicted, from :func:`predict_proba`.
+    """The class code each instance is predicted, from :func:`predict_proba` (the leaf's
+    mode; with pseudocounts, the most probable class of the corrected probabilities, as
+    Weka's evaluation takes J48 -A's: Laplace's keeps the mode of any leaf with rows).
 
     CART takes the first most probable class, as scikit-learn does. ID3 and C4.5 (and a tree
     of unknown origin) take J48's: going through the classes in order, a class replaces the

@@ -110,6 +110,7 @@ class Option:
 
 _C45_PESSIMISTIC = "Only for C4.5's pessimistic pruning"
 _CART_CC = "Only for CART's cost-complexity pruning"
+_PROBABILITIES = "Only for classification: corrects the leaves' class probabilities"
 _CLASSIFY_ONLY = "regression uses the squared_error criterion"
 _NO_RATIO = (
     "CART splits in two, so gain ratio does not apply; use gini, entropy or misclassification"
@@ -199,6 +200,35 @@ OPTIONS: tuple[Option, ...] = (
                 "(use --algorithm cart)",
             ),
         ),
+    ),
+    Option(
+        "laplace",
+        "bool",
+        "Laplace correction",
+        group="Algorithm",
+        default=False,
+        help="Leaf probabilities (n_k + 1) / (n + K): one pseudocount per class (seed 004, "
+        "pseudocounts), as J48's -A, so a leaf of 2 rows no longer says probability 1; a leaf with rows "
+        "still predicts its mode",
+        needs=(Need("task", (CLASSIFICATION,), _PROBABILITIES),),
+    ),
+    Option(
+        "m_estimate",
+        "float",
+        "m-estimate",
+        group="Algorithm",
+        low=0,
+        low_open=True,
+        optional=True,
+        unset="off",
+        decimals=2,
+        step=1.0,
+        widget_high=1e6,
+        metavar="M",
+        help="Leaf probabilities (n_k + M p_k) / (n + M), p_k the class's share of the training "
+        "rows: M pseudocounts spread as the classes are (seed 004, pseudocounts); a small leaf "
+        "is pulled towards the most frequent class",
+        needs=(Need("task", (CLASSIFICATION,), _PROBABILITIES),),
     ),
     Option(
         "max_depth",
@@ -579,7 +609,7 @@ def resolve(**params) -> Settings:
         )
     values["algorithm"], values["task"] = algorithm, task
     settings = Settings(**_given_alpha(params, values))
-    reason = _disallowed(values)
+    reason = _disallowed(values) or _one_correction(values)
     if reason:
         raise ArborError(reason)
     return settings
@@ -591,6 +621,16 @@ def _disallowed(values: Mapping) -> str | None:
         reason = _choice_why_not(OPTION[name], values[name], values)
         if reason:
             return reason
+    return None
+
+
+def _one_correction(values: Mapping) -> str | None:
+    if values.get("laplace") and values.get("m_estimate") is not None:
+        return "use --laplace or --m-estimate M, not both (Laplace is an m-estimate with M = K)"
+    if (values.get("laplace") or values.get("m_estimate") is not None) and values.get(
+        "task"
+    ) == REGRESSION:
+        return "--laplace and --m-estimate correct class probabilities: not for regression"
     return None
 
 

@@ -15,6 +15,7 @@ import time
 from dataclasses import dataclass, replace
 
 from engine.errors import ArborError
+from engine.learn.pseudocounts import with_pseudocounts
 from engine.monitor import NULL_MONITOR, Monitor
 from engine.scale import tasks
 from engine.scale.cluster import Cluster
@@ -269,6 +270,7 @@ def fit_partitions(
         tree = Tree(root, schema)
         parts.monitor = monitor.scaled(0.9, 1.0)
         tree, held_rows, alpha = prune_partitions(tree, settings, parts, record)
+        tree = with_pseudocounts(tree, settings)
     finally:
         parts.release()
     facts = FitFacts(
