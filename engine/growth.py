@@ -45,6 +45,7 @@ from engine.flat import FlatTree
 from engine.flat import ends as flat_ends
 from engine.learn.editing import replace_subtree
 from engine.learn.explain import node_rows, used_on_path
+from engine.learn.medians import check_absolute_error, with_medians
 from engine.learn.problem import Problem
 from engine.monitor import NULL_MONITOR, Monitor
 from engine.settings import Settings
@@ -105,6 +106,8 @@ def grow(
     kernels whatever the size; False runs the Python source (the root alone, say). The
     tree is the same every way.
     """
+    if settings.criterion == "absolute_error":
+        check_absolute_error(data)  # the kernels' median search assumes it
     problem = Problem(data, settings, monitor)
     monitor.report(0.0, "choosing the first split")
     rows = np.arange(data.n_rows) if rows is None else np.asarray(rows)
@@ -128,6 +131,8 @@ def grow(
     finally:
         if not compiled:
             _Interpreted.add(time.thread_time() - started)
+    if settings.criterion == "absolute_error":
+        node = with_medians(node, data, rows, weights)
     monitor.report(1.0, "grown")
     return node
 
@@ -240,9 +245,14 @@ def grow_steps(data: Encoded, settings: Settings) -> Iterator[GrowthStep]:
     """Grow one split at a time, in the order the settings' growth strategy expands nodes
     (on the compiled loop, one expansion per call: the tree is the one :func:`grow` grows)."""
     compiled = compiled_kernels_ready(NULL_MONITOR, data.n_rows * data.X.shape[1])
+    medians = settings.criterion == "absolute_error"
+    if medians:
+        check_absolute_error(data)
     for root, expanded, worth, queue in grow_stepwise(
         Problem(data, settings), plan(settings, data.n_rows), NULL_MONITOR, compiled
     ):
+        if medians:
+            root = with_medians(root, data, np.arange(data.n_rows), data.weight)
         yield GrowthStep(root, expanded, worth, queue)
 
 

@@ -142,7 +142,8 @@ OPTIONS: tuple[Option, ...] = (
         per_task={REGRESSION: "squared_error"},
         help="entropy: information gain; gain ratio: gain divided by split info, less biased "
         "towards many-valued attributes (seed 000, 2.5); Gini: 1 - sum p^2; "
-        "misclassification: 1 - max p; squared error: regression",
+        "misclassification: 1 - max p; squared error: regression, mean leaves; absolute "
+        "error: regression, median leaves (seed 004: the point estimate)",
         choices=(
             Choice(
                 "entropy",
@@ -173,9 +174,19 @@ OPTIONS: tuple[Option, ...] = (
             Choice(
                 "squared_error",
                 "Squared error",
-                "variance of the target (regression)",
+                "variance of the target (regression): leaves predict the mean",
                 tasks=(REGRESSION,),
                 why_not_task="squared_error is a regression criterion (use --task regression)",
+            ),
+            Choice(
+                "absolute_error",
+                "Absolute error (median)",
+                "mean absolute deviation from the median (regression): leaves predict the "
+                "median, seed 004's other point estimate; numeric attributes, no missing values",
+                algorithms=("cart",),
+                tasks=(REGRESSION,),
+                why_not="absolute_error is a CART regression criterion",
+                why_not_task="absolute_error is a regression criterion (use --task regression)",
             ),
         ),
     ),
@@ -185,8 +196,8 @@ OPTIONS: tuple[Option, ...] = (
         "Task",
         group="Algorithm",
         default=CLASSIFICATION,
-        help="Classification predicts a class; regression (CART) predicts the mean of a "
-        "numeric target",
+        help="Classification predicts a class; regression (CART) predicts a numeric target: a "
+        "leaf's mean (squared error) or median (absolute error), seed 004's point estimates",
         algorithms=("cart",),
         why_not="Regression trees are CART trees",
         choices=(
@@ -194,7 +205,7 @@ OPTIONS: tuple[Option, ...] = (
             Choice(
                 REGRESSION,
                 "Regression",
-                "predict a number (the mean of a leaf)",
+                "predict a number (a leaf's mean, or its median with absolute error)",
                 algorithms=("cart",),
                 why_not="regression trees are CART trees; {algorithm} only classifies "
                 "(use --algorithm cart)",
@@ -609,7 +620,7 @@ def resolve(**params) -> Settings:
         )
     values["algorithm"], values["task"] = algorithm, task
     settings = Settings(**_given_alpha(params, values))
-    reason = _disallowed(values) or _one_correction(values)
+    reason = _disallowed(values) or _one_correction(values) or _median_search(values)
     if reason:
         raise ArborError(reason)
     return settings
@@ -621,6 +632,15 @@ def _disallowed(values: Mapping) -> str | None:
         reason = _choice_why_not(OPTION[name], values[name], values)
         if reason:
             return reason
+    return None
+
+
+def _median_search(values: Mapping) -> str | None:
+    if values.get("criterion") == "absolute_error" and values.get("splitter") == "histogram":
+        return (
+            "absolute_error needs every value of an attribute (its medians are not in the "
+            "bins): use --splitter exact or auto"
+        )
     return None
 
 

@@ -80,7 +80,10 @@ MISSING_SLACK = 0.25
 
 
 def plan(settings, n_rows: int) -> str:
-    """ "exact" or "histogram": how numeric attributes are searched."""
+    """ "exact" or "histogram": how numeric attributes are searched (absolute error, whose
+    medians bins do not hold, always exactly)."""
+    if settings.criterion == "absolute_error":
+        return "exact"
     if settings.splitter == "histogram" or (
         settings.splitter == "auto" and settings.binary and n_rows >= AUTO_HISTOGRAM_ROWS
     ):

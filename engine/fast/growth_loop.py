@@ -39,6 +39,7 @@ import numpy as np
 from engine.fast.groups import MAX_BINNED_CATEGORIES, MISSING_CODE, NOMINAL, NUMERIC
 from engine.fast.histogram import accumulate, score_histogram, subtract
 from engine.fast.kernels import (
+    ABSOLUTE_ERROR,
     add_entry,
     as_ref,
     gain_too_small,
@@ -52,7 +53,14 @@ from engine.fast.kernels import (
     stops_before_search,
     top_class_weight,
 )
-from engine.fast.sweeps import choose, scan_items, scan_sorted, score_subset, score_table
+from engine.fast.sweeps import (
+    choose,
+    scan_absolute,
+    scan_items,
+    scan_sorted,
+    score_subset,
+    score_table,
+)
 
 # What run() returns.
 DONE, PAUSED, NEEDS_ROOM = 0, 1, 2
@@ -304,6 +312,24 @@ def evaluate(i, sp, par, nodes, hist, work, cand, groups, state):
                 score_subset(j, work.table[:V], V, par, weight, work, cand)
             else:
                 score_table(j, work.table[:V], V, par, weight, work, cand)
+        elif par.histogram == 0 and par.impurity == ABSOLUTE_ERROR:
+            a = data.numeric_index[j]
+            scan_absolute(
+                j,
+                data.values[j * N : (j + 1) * N],
+                sp.entry_weight,
+                data.cls,
+                data.target,
+                arena.order[a],
+                s,
+                n,
+                stats,
+                unit,
+                par,
+                weight,
+                work,
+                cand,
+            )
         elif par.histogram == 0:
             a = data.numeric_index[j]
             scan_sorted(

@@ -243,6 +243,11 @@ def fit_partitions(
     from engine.scale.pruning import prune_partitions
     from engine.scale.scoring import Scorer
 
+    if settings.criterion == "absolute_error":
+        raise ArborError(
+            "absolute_error needs every target value at a node (its medians), which the "
+            "partitions' histograms do not hold: train it in memory, or use squared_error"
+        )
     started = time.monotonic()
     settings, adjusted = adjust_settings(settings)
     schema = dataset.schema(settings.task)

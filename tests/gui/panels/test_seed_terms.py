@@ -38,3 +38,24 @@ def test_pseudocount_options_reach_the_tree_and_the_what_if_form(qtbot, window):
     assert "not both" in config.message.text()
     config.set_params({"laplace": False, "m_estimate": None})
     assert config.m_estimate.text() == "off" and config.message.text() == ""
+
+
+def test_the_inspector_names_a_regression_leafs_point_estimate():
+    import numpy as np
+    import pandas as pd
+
+    from engine.estimator import DecisionTree
+    from gui.panels.inspector import summary_html
+
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"x": np.arange(20.0), "y": rng.exponential(2.0, 20)})
+    for criterion, words in (("absolute_error", "median"), ("squared_error", "mean")):
+        model = DecisionTree("cart", task="regression", criterion=criterion, max_depth=1)
+        model.fit(frame)
+        text = summary_html(model.tree_, 0, model.settings_)
+        assert f"{words} " in text and "(the point estimate)" in text
+    assert f"median {np.median(frame.y):.4g}"[:10] in summary_html(
+        DecisionTree("cart", task="regression", criterion="absolute_error").fit(frame).tree_,
+        0,
+        DecisionTree("cart", task="regression", criterion="absolute_error").settings(),
+    )
