@@ -16,6 +16,7 @@ from engine.data.table import Table
 from engine.errors import ArborError
 from engine.evaluate.importance import impurity_importance
 from engine.fitting import fit_tree
+from engine.learn.medians import check_absolute_error
 from engine.monitor import NULL_MONITOR, Monitor
 from engine.optimal import search_note
 from engine.predict import predict_class, predict_proba, predict_value
@@ -133,6 +134,8 @@ def check_trainable(data: Encoded, settings: Settings) -> None:
         raise ArborError(
             "there are no attributes to learn from: every column other than the target is ignored"
         )
+    if settings.criterion == "absolute_error":
+        check_absolute_error(data)
     if settings.algorithm == "id3":
         numeric = [a.name for a in data.schema.attributes if not a.is_nominal]
         if numeric:

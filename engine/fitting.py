@@ -7,6 +7,7 @@ from dataclasses import replace
 from engine.data.encoding import Encoded, subset
 from engine.data.folds import holdout_split
 from engine.growth import grow
+from engine.learn.pseudocounts import with_pseudocounts
 from engine.monitor import NULL_MONITOR, Monitor, watching
 from engine.prune.alpha import choose_alpha
 from engine.prune.cost_complexity import prune_cost_complexity
@@ -32,7 +33,11 @@ def fit_tree(
     (not for reduced-error pruning, which grows on part of it).
     """
     with watching(monitor):
-        return _fit(data, settings, monitor, record, [] if grown is None else grown)
+        kept: list = []
+        tree = with_pseudocounts(_fit(data, settings, monitor, record, kept), settings)
+        if grown is not None:  # the grown tree gives the same probabilities as the pruned
+            grown.extend(with_pseudocounts(t, settings) for t in kept)
+        return tree
 
 
 def _fit(data: Encoded, settings: Settings, monitor: Monitor, record: bool, grown: list) -> Tree:

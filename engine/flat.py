@@ -36,7 +36,8 @@ class FlatTree:
     ``lookup[groups[i], code]`` is the branch a category code goes down (-1: none holds it);
     ``groups`` is -1 elsewhere (a row of the table per nominal split only: a big tree's
     threshold splits would otherwise each hold a row as wide as the most categories).
-    ``nodes`` are the node objects the arrays were made from, when they were.
+    ``nodes`` are the node objects the arrays were made from, when they were;
+    ``pseudocounts`` the tree's (:attr:`engine.tree.Tree.pseudocounts`).
     """
 
     regression: bool
@@ -56,6 +57,7 @@ class FlatTree:
     impurity: np.ndarray
     value: np.ndarray
     nodes: tuple[Node, ...] | None = None
+    pseudocounts: tuple[float, ...] = ()
 
     @property
     def n_nodes(self) -> int:
@@ -70,9 +72,14 @@ class FlatTree:
         """What each node predicts: class probabilities (one row per node) or a mean.
 
         A node with no training weight predicts its parent's (parents come first in
-        pre-order); an empty root, equal shares (classification) or its own mean.
+        pre-order); an empty root, equal shares (classification) or its own mean. With
+        pseudocounts a_k, (n_k + a_k) / (n + sum a) at every node, an empty one included:
+        :func:`engine.predict.class_probabilities`, for every node at once.
         """
         n = self.n_nodes
+        if self.pseudocounts and not self.regression:
+            added = self.distribution + np.asarray(self.pseudocounts, dtype=np.float64)
+            return added / added.sum(axis=1)[:, None]
         if self.regression:
             out = self.value.astype(np.float64)
             empty = ~(self.weight > 0)
@@ -175,7 +182,7 @@ class FlatTree:
             if keep[i]:
                 keep[i + 1 : self.end[i]] = False
         kept, made = _rebuilt(self, keep, cut_here)
-        pruned = Tree(made[0], schema)
+        pruned = Tree(made[0], schema, pseudocounts=self.pseudocounts)
         _cache(pruned, self.compact(keep, cut_here, tuple(made[i] for i in kept)))
         return pruned
 
@@ -203,6 +210,7 @@ class FlatTree:
             self.impurity[keep],
             self.value[keep],
             nodes,
+            self.pseudocounts,
         )
 
     def node_objects(self) -> tuple[Node, ...]:
@@ -341,4 +349,5 @@ def from_nodes(tree: Tree) -> FlatTree:
         impurity,
         value,
         nodes,
+        tree.pseudocounts,
     )

@@ -46,6 +46,7 @@ from engine.flat import FlatTree
 from engine.flat import ends as flat_ends
 from engine.learn.editing import replace_subtree
 from engine.learn.explain import node_rows, used_on_path
+from engine.learn.medians import check_absolute_error, with_medians
 from engine.learn.problem import Problem
 from engine.monitor import NULL_MONITOR, Monitor
 from engine.optimal import solve_optimal
@@ -109,6 +110,8 @@ def grow(
     """
     if settings.algorithm == "optimal":  # searched, not grown: engine/optimal.py
         return solve_optimal(data, settings, monitor, rows, weights, depth, compiled).root
+    if settings.criterion == "absolute_error":
+        check_absolute_error(data)  # the kernels' median search assumes it
     problem = Problem(data, settings, monitor)
     monitor.report(0.0, "choosing the first split")
     rows = np.arange(data.n_rows) if rows is None else np.asarray(rows)
@@ -132,6 +135,8 @@ def grow(
     finally:
         if not compiled:
             _Interpreted.add(time.thread_time() - started)
+    if settings.criterion == "absolute_error":
+        node = with_medians(node, data, rows, weights)
     monitor.report(1.0, "grown")
     return node
 
@@ -253,9 +258,14 @@ def grow_steps(data: Encoded, settings: Settings) -> Iterator[GrowthStep]:
 
 def _steps(data: Encoded, settings: Settings) -> Iterator[GrowthStep]:
     compiled = compiled_kernels_ready(NULL_MONITOR, data.n_rows * data.X.shape[1])
+    medians = settings.criterion == "absolute_error"
+    if medians:
+        check_absolute_error(data)
     for root, expanded, worth, queue in grow_stepwise(
         Problem(data, settings), plan(settings, data.n_rows), NULL_MONITOR, compiled
     ):
+        if medians:
+            root = with_medians(root, data, np.arange(data.n_rows), data.weight)
         yield GrowthStep(root, expanded, worth, queue)
 
 

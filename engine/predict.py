@@ -31,15 +31,35 @@ def _leaves(tree: Tree, X: np.ndarray):
 
 
 def node_output(tree: Tree, node: Node, fallback=None):
-    """What a node of ``tree`` predicts (class probabilities, or a mean); an empty node its
-    parent's. The rule is :attr:`engine.flat.FlatTree.outputs`'s, the one place it is
-    written; ``fallback`` (the parent's output, which exporters walking the nodes carry) is
-    what that rule gives an empty node already."""
+    """What a node predicts, its point estimate (seed 004): its class probabilities
+    (:func:`class_probabilities`), whose most probable class is the one predicted, or its
+    mean (median, for absolute error); an empty node its parent's. The rule is
+    :attr:`engine.flat.FlatTree.outputs`'s, the one place it is written; ``fallback`` (the
+    parent's output, which exporters walking the nodes carry) is what that rule gives an
+    empty node already."""
+    return flat_of(tree).output_of(node)
+
+
+def class_probabilities(tree: Tree, node: Node, fallback=None) -> np.ndarray:
+    """The class probabilities ``node`` gives: its class shares N_i / N, or with the tree's
+    pseudocounts a_i (``--laplace``, ``--m-estimate``) (N_i + a_i) / (N + sum a); an empty
+    node without pseudocounts its parent's. :attr:`engine.flat.FlatTree.outputs` is the one
+    place the rule is written; predictions, ROC curves and every export read it.
+
+    >>> from engine.data.samples import load_sample
+    >>> from engine.estimator import DecisionTree
+    >>> tree = DecisionTree(laplace=True).fit(load_sample("weather")).tree_
+    >>> leaf = next(n for n in tree.nodes() if n.is_leaf)
+    >>> leaf.distribution.tolist(), class_probabilities(tree, leaf).round(3).tolist()
+    ([0.0, 3.0], [0.2, 0.8])
+    """
     return flat_of(tree).output_of(node)
 
 
 def predict_proba(tree: Tree, X: np.ndarray) -> np.ndarray:
-    """Class probabilities, one row per instance (classification trees)."""
+    """Class probabilities, one row per instance (classification trees): the leaves'
+    :func:`class_probabilities` (computed for every node at once on the tree's arrays,
+    :attr:`engine.flat.FlatTree.outputs`)."""
     out = np.zeros((X.shape[0], len(tree.classes)))
     for flat, at, rows, weights in _leaves(tree, X):
         if weights is None:  # one leaf per row: its shares (added to 0, as a weight of 1 is)
@@ -50,7 +70,9 @@ def predict_proba(tree: Tree, X: np.ndarray) -> np.ndarray:
 
 
 def predict_class(tree: Tree, X: np.ndarray, algorithm: str | None = None) -> np.ndarray:
-    """The class code each instance is predicted, from :func:`predict_proba`.
+    """The class code each instance is predicted, from :func:`predict_proba` (the leaf's
+    mode; with pseudocounts, the most probable class of the corrected probabilities, as
+    Weka's evaluation takes J48 -A's: Laplace's keeps the mode of any leaf with rows).
 
     CART takes the first most probable class, as scikit-learn does. ID3 and C4.5 (and a tree
     of unknown origin) take J48's: going through the classes in order, a class replaces the

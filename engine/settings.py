@@ -110,6 +110,7 @@ class Option:
 
 _C45_PESSIMISTIC = "Only for C4.5's pessimistic pruning"
 _CART_CC = "Only for CART's cost-complexity pruning"
+_PROBABILITIES = "Only for classification: corrects the leaves' class probabilities"
 _CLASSIFY_ONLY = "regression uses the squared_error criterion"
 _OPTIMAL_ERRORS = "The optimal tree minimises training errors (misclassified weight)"
 _GREEDY = "Only for greedy growth: the optimal tree searches every tree of its depth"
@@ -154,7 +155,8 @@ OPTIONS: tuple[Option, ...] = (
         per_task={REGRESSION: "squared_error"},
         help="entropy: information gain; gain ratio: gain divided by split info, less biased "
         "towards many-valued attributes (seed 000, 2.5); Gini: 1 - sum p^2; "
-        "misclassification: 1 - max p; squared error: regression",
+        "misclassification: 1 - max p; squared error: regression, mean leaves; absolute "
+        "error: regression, median leaves (seed 004: the point estimate)",
         algorithms=("id3", "c45", "cart"),
         why_not=_OPTIMAL_ERRORS,
         choices=(
@@ -187,9 +189,19 @@ OPTIONS: tuple[Option, ...] = (
             Choice(
                 "squared_error",
                 "Squared error",
-                "variance of the target (regression)",
+                "variance of the target (regression): leaves predict the mean",
                 tasks=(REGRESSION,),
                 why_not_task="squared_error is a regression criterion (use --task regression)",
+            ),
+            Choice(
+                "absolute_error",
+                "Absolute error (median)",
+                "mean absolute deviation from the median (regression): leaves predict the "
+                "median, seed 004's other point estimate; numeric attributes, no missing values",
+                algorithms=("cart",),
+                tasks=(REGRESSION,),
+                why_not="absolute_error is a CART regression criterion",
+                why_not_task="absolute_error is a regression criterion (use --task regression)",
             ),
         ),
     ),
@@ -199,8 +211,8 @@ OPTIONS: tuple[Option, ...] = (
         "Task",
         group="Algorithm",
         default=CLASSIFICATION,
-        help="Classification predicts a class; regression (CART) predicts the mean of a "
-        "numeric target",
+        help="Classification predicts a class; regression (CART) predicts a numeric target: a "
+        "leaf's mean (squared error) or median (absolute error), seed 004's point estimates",
         algorithms=("cart",),
         why_not="Regression trees are CART trees",
         choices=(
@@ -208,12 +220,41 @@ OPTIONS: tuple[Option, ...] = (
             Choice(
                 REGRESSION,
                 "Regression",
-                "predict a number (the mean of a leaf)",
+                "predict a number (a leaf's mean, or its median with absolute error)",
                 algorithms=("cart",),
                 why_not="regression trees are CART trees; {algorithm} only classifies "
                 "(use --algorithm cart)",
             ),
         ),
+    ),
+    Option(
+        "laplace",
+        "bool",
+        "Laplace correction",
+        group="Algorithm",
+        default=False,
+        help="Leaf probabilities (n_k + 1) / (n + K): one pseudocount per class (seed 004, "
+        "pseudocounts), as J48's -A, so a leaf of 2 rows no longer says probability 1; a leaf with rows "
+        "still predicts its mode",
+        needs=(Need("task", (CLASSIFICATION,), _PROBABILITIES),),
+    ),
+    Option(
+        "m_estimate",
+        "float",
+        "m-estimate",
+        group="Algorithm",
+        low=0,
+        low_open=True,
+        optional=True,
+        unset="off",
+        decimals=2,
+        step=1.0,
+        widget_high=1e6,
+        metavar="M",
+        help="Leaf probabilities (n_k + M p_k) / (n + M), p_k the class's share of the training "
+        "rows: M pseudocounts spread as the classes are (seed 004, pseudocounts); a small leaf "
+        "is pulled towards the most frequent class",
+        needs=(Need("task", (CLASSIFICATION,), _PROBABILITIES),),
     ),
     Option(
         "max_depth",
@@ -301,6 +342,21 @@ OPTIONS: tuple[Option, ...] = (
         choices=(
             Choice("depth", "Depth-first", "recursion, as in ID3's pseudocode"),
             Choice("best", "Best-first", "the leaf that lowers impurity most, first"),
+        ),
+    ),
+    Option(
+        "priority",
+        "choice",
+        "Queue key",
+        group="Growth",
+        default="weighted",
+        help="What best-first growth ranks open leaves by: n/N x gain, how much a split lowers "
+        "the whole tree's impurity (scikit-learn's max_leaf_nodes order), or the gain alone, "
+        "seed 004's ΔI (Algorithm 3)",
+        needs=(Need("growth", ("best",), "Only for best-first growth"),),
+        choices=(
+            Choice("weighted", "n/N × gain", "the leaf's share of the rows times its gain"),
+            Choice("gain", "Gain (ΔI)", "the gain of the leaf's best split, seed 004's ΔI"),
         ),
     ),
     Option(
@@ -617,7 +673,12 @@ def resolve(**params) -> Settings:
         )
     values["algorithm"], values["task"] = algorithm, task
     settings = Settings(**_given_alpha(params, values))
-    reason = _disallowed(values) or _too_deep(values)
+    reason = (
+        _disallowed(values)
+        or _too_deep(values)
+        or _one_correction(values)
+        or _median_search(values)
+    )
     if reason:
         raise ArborError(reason)
     return settings
@@ -644,6 +705,25 @@ def _too_deep(values: Mapping) -> str | None:
             f"optimal trees need a max depth of {OPTIMAL_MAX_DEPTH} or less (the search grows "
             f"with the depth); got {'no limit' if depth is None else depth}"
         )
+    return None
+
+
+def _median_search(values: Mapping) -> str | None:
+    if values.get("criterion") == "absolute_error" and values.get("splitter") == "histogram":
+        return (
+            "absolute_error needs every value of an attribute (its medians are not in the "
+            "bins): use --splitter exact or auto"
+        )
+    return None
+
+
+def _one_correction(values: Mapping) -> str | None:
+    if values.get("laplace") and values.get("m_estimate") is not None:
+        return "use --laplace or --m-estimate M, not both (Laplace is an m-estimate with M = K)"
+    if (values.get("laplace") or values.get("m_estimate") is not None) and values.get(
+        "task"
+    ) == REGRESSION:
+        return "--laplace and --m-estimate correct class probabilities: not for regression"
     return None
 
 

@@ -67,11 +67,14 @@ class _ArborTree(BaseEstimator):
         min_samples_leaf=None,
         min_impurity_decrease=0.0,
         max_leaf_nodes=None,
+        priority="weighted",
         prune=None,
         confidence=0.25,
         ccp_alpha=0.0,
         nominal_features=None,
         random_state=None,
+        laplace=False,
+        m_estimate=None,
     ):
         self.algorithm = algorithm
         self.criterion = criterion
@@ -80,11 +83,14 @@ class _ArborTree(BaseEstimator):
         self.min_samples_leaf = min_samples_leaf
         self.min_impurity_decrease = min_impurity_decrease
         self.max_leaf_nodes = max_leaf_nodes
+        self.priority = priority
         self.prune = prune
         self.confidence = confidence
         self.ccp_alpha = ccp_alpha
         self.nominal_features = nominal_features
         self.random_state = random_state
+        self.laplace = laplace
+        self.m_estimate = m_estimate
 
     _task = "classification"
 
@@ -125,6 +131,9 @@ class _ArborTree(BaseEstimator):
             max_leaves=self.max_leaf_nodes,
             # scikit-learn grows best-first when the leaves are limited; so does Arbor here.
             growth="best" if self.max_leaf_nodes is not None else "depth",
+            priority=self.priority,
+            laplace=self.laplace,
+            m_estimate=self.m_estimate,
             prune=prune,
             confidence=self.confidence,
             alpha=ccp_alpha if prune == "cost-complexity" else None,
@@ -342,6 +351,9 @@ class ArborClassifier(ClassifierMixin, _ArborTree):
         the node itself, not weighted by the node's share of the rows as in scikit-learn).
     max_leaf_nodes : int, default None
         Grow best-first (the leaf whose split lowers total impurity most) up to this many leaves.
+    priority : {"weighted", "gain"}, default "weighted"
+        With ``max_leaf_nodes``, what the best-first queue ranks leaves by: n/N x gain
+        (scikit-learn's order) or the gain alone (seed 004's ΔI).
     prune : {"none", "pessimistic", "cost-complexity", "reduced-error"}, default None
         None: pessimistic for C4.5, cost-complexity for CART when ``ccp_alpha`` > 0, else none.
     confidence : float, default 0.25
@@ -353,6 +365,11 @@ class ArborClassifier(ClassifierMixin, _ArborTree):
     random_state : int, RandomState or None, default None
         Seeds reduced-error pruning's holdout (None: Arbor's seed 1); the trees themselves
         are deterministic.
+    laplace : bool, default False
+        ``predict_proba`` gives (n_k + 1) / (n + K) at a leaf (J48's -A); ``predict`` takes
+        the most probable class (a leaf's mode, as without it).
+    m_estimate : float, default None
+        ``predict_proba`` gives (n_k + M p_k) / (n + M), p_k the class's training share.
 
     Attributes
     ----------
@@ -375,8 +392,9 @@ class ArborClassifier(ClassifierMixin, _ArborTree):
         )
 
     def predict_proba(self, X) -> np.ndarray:
-        """Class probabilities: the leaves' class shares (a sample missing a value averages
-        the branches it is sent down, weighted by their training shares)."""
+        """Class probabilities: the leaves' class shares, corrected by ``laplace`` or
+        ``m_estimate`` (a sample missing a value averages the branches it is sent down,
+        weighted by their training shares)."""
         X = self._check_X(X)
         return predict_proba(self.tree_, X)
 

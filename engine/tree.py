@@ -226,11 +226,18 @@ class Tree:
     this tree, when one was asked for: its decisions, node by node, from the tree before.
     A tree made any other way (grown, edited by hand, read from a file) has none, and a
     pickled tree travels without it.
+
+    ``pseudocounts`` (classification): one number per class added to every leaf's class
+    weights before they become probabilities (seed 004's pseudocounts: Laplace's 1 each,
+    an m-estimate's M times the class's training share); empty, the leaves' raw shares.
+    Laplace's never change the class a leaf with rows predicts (its mode); an m-estimate's
+    pull a small leaf's towards the training set's most frequent class.
     """
 
     root: Node
     schema: Schema
     pruning: object | None = field(default=None, repr=False)
+    pseudocounts: tuple[float, ...] = ()
 
     @property
     def is_regression(self) -> bool:
@@ -306,7 +313,7 @@ class Tree:
             )
             for n in self.nodes()
         ]
-        return _unpickle_tree, (records, self.schema)
+        return _unpickle_tree, (records, self.schema, self.pseudocounts)
 
 
 def _plain_stats(stats: Mapping[str, float]):
@@ -315,14 +322,14 @@ def _plain_stats(stats: Mapping[str, float]):
     return stats if isinstance(stats, SplitScores) else dict(stats)
 
 
-def _unpickle_tree(records: list, schema: Schema) -> Tree:
+def _unpickle_tree(records: list, schema: Schema, pseudocounts: tuple = ()) -> Tree:
     built: list[Node] = []
     for *values, stats, n_children in reversed(records):  # children before their parent
         children = tuple(built.pop() for _ in range(n_children))
         stats = NO_STATS if stats is None else stats
         stats = MappingProxyType(stats) if isinstance(stats, dict) else stats
         built.append(Node(*values, children=children, stats=stats))
-    return Tree(built.pop(), schema)
+    return Tree(built.pop(), schema, pseudocounts=pseudocounts)
 
 
 def partition_rows(

@@ -69,6 +69,7 @@ def tree_to_dict(tree: Tree, settings: Settings | None = None) -> dict:
         "n_leaves": tree.n_leaves,
         "depth": tree.depth,
         "nodes": [_node_dict(n) for n in tree.nodes()],
+        **({"pseudocounts": list(tree.pseudocounts)} if tree.pseudocounts else {}),
     }
 
 
@@ -89,7 +90,8 @@ def tree_from_dict(data: dict, where: str = "the model") -> tuple[Tree, Settings
     for k in order:  # children before parents
         rec = nodes[k]
         built[rec["id"]] = _node_from(rec, tuple(built.pop(c) for c in rec["children"]))
-    tree = Tree(renumber(built[nodes[0]["id"]]), schema)
+    pseudocounts = tuple(float(v) for v in data.get("pseudocounts") or ())
+    tree = Tree(renumber(built[nodes[0]["id"]]), schema, pseudocounts=pseudocounts)
     if tree.depth != data["depth"]:
         fail(where, f"it declares depth {data['depth']} and holds a tree of depth {tree.depth}")
     return tree, settings_from(data.get("settings"), where)

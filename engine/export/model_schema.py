@@ -281,4 +281,16 @@ def check_model(data, where: str) -> list[int]:
     leaves = sum(1 for rec in nodes if not rec["children"])
     if leaves != data["n_leaves"]:
         fail(where, f"it declares {data['n_leaves']} leaves and holds {leaves}")
+    _pseudocounts(data.get("pseudocounts"), where, classes)
     return order
+
+
+def _pseudocounts(value, where: str, classes) -> None:
+    """Absent, or one non-negative number per class (not all zero)."""
+    if value is None:
+        return
+    need(value, list, where, "'pseudocounts'")
+    if classes is None or len(value) != len(classes):
+        fail(where, f"it has {len(value)} pseudocounts for {len(classes or ())} classes")
+    if sum(number(v, where, "a pseudocount", low=0.0) for v in value) <= 0:
+        fail(where, "its pseudocounts are all zero (leave them out instead)")

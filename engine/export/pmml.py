@@ -126,7 +126,7 @@ def to_pmml(tree: Tree) -> str:
     stack = [(tree.root, model, None, None)]
     while stack:
         node, xml_parent, predicate, fallback = stack.pop()
-        output = node_output(tree, node, fallback)
+        output = node_output(tree, node, fallback)  # with the tree's pseudocounts, if any
         score = _fmt(output) if tree.is_regression else tree.classes[int(np.argmax(output))]
         attrs_out = {"id": str(node.id), "score": score, "recordCount": _count(node.weight)}
         element = ET.SubElement(xml_parent, "Node", attrs_out)
@@ -136,8 +136,14 @@ def to_pmml(tree: Tree) -> str:
             _predicate(element, tree, *predicate)
         if not tree.is_regression:
             for c, v, p in zip(tree.classes, node.distribution, output, strict=True):
+                extra = {"probability": _fmt(p)} if tree.pseudocounts else {}
                 ET.SubElement(
-                    element, "ScoreDistribution", value=c, recordCount=_count(v), confidence=_fmt(p)
+                    element,
+                    "ScoreDistribution",
+                    value=c,
+                    recordCount=_count(v),
+                    confidence=_fmt(p),
+                    **extra,
                 )
         for b in reversed(range(len(node.children))):
             stack.append((node.children[b], element, (node, b), output))

@@ -80,7 +80,10 @@ MISSING_SLACK = 0.25
 
 
 def plan(settings, n_rows: int) -> str:
-    """ "exact" or "histogram": how numeric attributes are searched."""
+    """ "exact" or "histogram": how numeric attributes are searched (absolute error, whose
+    medians bins do not hold, always exactly)."""
+    if settings.criterion == "absolute_error":
+        return "exact"
     if settings.splitter == "histogram" or (
         settings.splitter == "auto" and settings.binary and n_rows >= AUTO_HISTOGRAM_ROWS
     ):
@@ -406,8 +409,10 @@ def grow_stepwise(
 ) -> Iterator[tuple[Node, int, float, tuple[tuple[int, float], ...]]]:
     """Expand one node at a time, yielding ``(tree so far, id of the node just split, its
     priority, queue)``: the queue is the open leaves as (id, priority) in the order they
-    will be taken, a priority being the node's share of the weight times its split's gain."""
+    will be taken, a priority being the key the queue ranks by (:func:`queue_key`;
+    depth-first, n/N x gain)."""
     C = kernels(compiled)
+    key = queue_key(problem.settings) or rules.WEIGHTED_PRIORITY
     data = problem.data
     growth = Growth(
         problem,
@@ -433,13 +438,20 @@ def grow_stepwise(
         total = float(state.total_weight[0])
 
         def worth(i: int, nodes=nodes, total=total) -> float:  # this step's arrays
-            return float(nodes.gain[i] * nodes.weight[i] / total)
+            return rules.queue_priority(float(nodes.gain[i]), float(nodes.weight[i]), total, key)
 
         size = int(state.heap_size[0])
         waiting = sorted(range(size), key=lambda t: (heap.key[t], heap.tie[t]))
         queue = tuple((int(ids[heap.node[t]]), worth(int(heap.node[t]))) for t in waiting)
         last = int(state.last_expanded[0])
         yield root, int(ids[last]), worth(last), queue
+
+
+def queue_key(s) -> int:
+    """``Params.best_first`` for settings ``s``: 0 depth-first, else the best-first queue's key."""
+    if s.growth != "best":
+        return 0
+    return rules.GAIN_PRIORITY if s.priority == "gain" else rules.WEIGHTED_PRIORITY
 
 
 def kernel_params(s, n_classes: int, n_stats: int, histogram, small, local, C=None) -> Params:
@@ -453,7 +465,7 @@ def kernel_params(s, n_classes: int, n_stats: int, histogram, small, local, C=No
         codes[s.impurity],
         int(s.binary),
         select,
-        int(s.growth == "best"),
+        queue_key(s),
         n_classes,
         n_stats,
         -1 if s.max_depth is None else int(s.max_depth),

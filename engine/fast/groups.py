@@ -56,7 +56,8 @@ Space = namedtuple(
     ["data", "arena", "entry_branch", "entry_weight", "buffer", "weight_buffer", "private_values"],
 )
 
-#: The settings as numbers. ``select``: BY_GAIN, BY_RATIO or C45_RULE; ``max_depth`` and
+#: The settings as numbers. ``select``: BY_GAIN, BY_RATIO or C45_RULE; ``best_first``: 0
+#: (depth-first) or the queue's key (``rules.WEIGHTED_PRIORITY``, ``rules.GAIN_PRIORITY``); ``max_depth`` and
 #: ``max_leaves`` -1 for none; ``small``: nodes with fewer entries are grown whole on a
 #: private copy (``local`` = 1) or, with histograms, scored on their own sorted values.
 Params = namedtuple(

@@ -39,6 +39,7 @@ import numpy as np
 from engine.fast.groups import MAX_BINNED_CATEGORIES, MISSING_CODE, NOMINAL, NUMERIC
 from engine.fast.histogram import accumulate, score_histogram, subtract
 from engine.fast.kernels import (
+    ABSOLUTE_ERROR,
     add_entry,
     as_ref,
     gain_too_small,
@@ -47,11 +48,19 @@ from engine.fast.kernels import (
     njit,
     pairwise_sum,
     psum,
+    queue_priority,
     size_of,
     stops_before_search,
     top_class_weight,
 )
-from engine.fast.sweeps import choose, scan_items, scan_sorted, score_subset, score_table
+from engine.fast.sweeps import (
+    choose,
+    scan_absolute,
+    scan_items,
+    scan_sorted,
+    score_subset,
+    score_table,
+)
 
 # What run() returns.
 DONE, PAUSED, NEEDS_ROOM = 0, 1, 2
@@ -303,6 +312,24 @@ def evaluate(i, sp, par, nodes, hist, work, cand, groups, state):
                 score_subset(j, work.table[:V], V, par, weight, work, cand)
             else:
                 score_table(j, work.table[:V], V, par, weight, work, cand)
+        elif par.histogram == 0 and par.impurity == ABSOLUTE_ERROR:
+            a = data.numeric_index[j]
+            scan_absolute(
+                j,
+                data.values[j * N : (j + 1) * N],
+                sp.entry_weight,
+                data.cls,
+                data.target,
+                arena.order[a],
+                s,
+                n,
+                stats,
+                unit,
+                par,
+                weight,
+                work,
+                cand,
+            )
         elif par.histogram == 0:
             a = data.numeric_index[j]
             scan_sorted(
@@ -642,8 +669,11 @@ def _settle_or_push(c, par, nodes, heap, hist, state):
         return
     tie = state.pushes[0]
     state.pushes[0] += 1
-    if par.best_first == 1:
-        _heap_push(heap, state, c, -(nodes.gain[c] * nodes.weight[c] / state.total_weight[0]), tie)
+    if par.best_first != 0:
+        worth = queue_priority(
+            nodes.gain[c], nodes.weight[c], state.total_weight[0], par.best_first
+        )
+        _heap_push(heap, state, c, -worth, tie)
     else:
         _heap_push(heap, state, c, 0.0, -tie)
 
@@ -928,7 +958,7 @@ def run(
             done += got
             continue
         if not _room(i, gsp, par, nodes, groups, state, max_categories):
-            if par.best_first == 1 and state.need_arena[0] > 0:
+            if par.best_first != 0 and state.need_arena[0] > 0:
                 compact(gsp, nodes, heap, state)
                 state.need_arena[0] = 0
                 if _room(i, gsp, par, nodes, groups, state, max_categories):
@@ -954,7 +984,7 @@ def run(
                 nodes.local[c] = 1
                 continue
             done += evaluate(c, gsp, par, nodes, hist, work, cand, groups, state)
-        if par.best_first == 1:
+        if par.best_first != 0:
             for c in range(c0, c0 + nb):
                 _settle_or_push(c, par, nodes, heap, hist, state)
         else:

@@ -32,12 +32,13 @@ except ImportError:  # pragma: no cover - exercised on machines without numba
 
 
 #: Impurity codes (the order of ``IMPURITY_CODES``).
-GINI, ENTROPY, MISCLASSIFICATION, SQUARED_ERROR = 0, 1, 2, 3
+GINI, ENTROPY, MISCLASSIFICATION, SQUARED_ERROR, ABSOLUTE_ERROR = 0, 1, 2, 3, 4
 IMPURITY_CODES = {
     "gini": GINI,
     "entropy": ENTROPY,
     "misclassification": MISCLASSIFICATION,
     "squared_error": SQUARED_ERROR,
+    "absolute_error": ABSOLUTE_ERROR,
 }
 #: numpy adds up to this many numbers in one pairwise block (8 running sums).
 PAIRWISE_BLOCK = 128
@@ -62,6 +63,7 @@ multiway_floor = njit(cache=True)(rules.multiway_floor)
 c45_midpoint = njit(cache=True)(rules.c45_midpoint)
 cart_threshold = njit(cache=True)(rules.cart_threshold)
 c45_beats = njit(cache=True)(rules.c45_beats)
+queue_priority = njit(cache=True, inline="always")(rules.queue_priority)
 
 
 @njit(cache=True, linked=True)
@@ -156,8 +158,12 @@ def top_class_weight(stats, K):
 
 @njit(cache=True)
 def impurity(stats, K, code, tmp):
-    """:mod:`engine.learn.criteria`'s impurity of one statistics vector (``tmp``: K scratch floats)."""
-    if code == SQUARED_ERROR:
+    """:mod:`engine.learn.criteria`'s impurity of one statistics vector (``tmp``: K scratch floats).
+
+    Absolute error is no function of the statistics (it needs the median): its splits are
+    scored by :func:`engine.fast.sweeps.scan_absolute`, and here, where only purity is
+    asked (a constant target), it reads as the variance, zero exactly when it is."""
+    if code >= SQUARED_ERROR:  # the regression criteria, last among the codes
         w = stats[0]
         if not w > 0:
             return 0.0

@@ -124,3 +124,22 @@ def counted_in_average(n_categories: list[int], n_rows: int) -> list[bool]:
     limit = MANY_VALUES_SHARE * n_rows
     many = [k > 0 and k >= limit for k in n_categories]
     return [True] * len(many) if all(many) else [not m for m in many]
+
+
+#: Best-first queue keys (``Params.best_first``): 0 is depth-first (no key).
+WEIGHTED_PRIORITY, GAIN_PRIORITY = 1, 2
+
+
+def queue_priority(gain: float, weight: float, total_weight: float, key: int) -> float:
+    """What a leaf is worth to best-first growth's queue (seed 004, Algorithm 3).
+
+    ``key`` GAIN_PRIORITY: the seed's ΔI, the gain of the leaf's best split; WEIGHTED_PRIORITY:
+    n/N x ΔI, how much the split lowers the whole tree's impurity (scikit-learn's
+    ``max_leaf_nodes`` order). The queue takes the largest first.
+
+    >>> queue_priority(0.25, 6.0, 150.0, GAIN_PRIORITY), queue_priority(0.25, 6.0, 150.0, WEIGHTED_PRIORITY)
+    (0.25, 0.01)
+    """
+    if key == GAIN_PRIORITY:
+        return gain
+    return gain * weight / total_weight

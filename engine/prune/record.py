@@ -110,7 +110,12 @@ class PruningRecord:
         for decision in self.decisions[:step]:
             if decision.changed:
                 root = _replace_at(root, decision.path, decision.after)
-        return Tree(renumber(root), self.before.schema, replace(self, step=step))
+        return Tree(
+            renumber(root),
+            self.before.schema,
+            replace(self, step=step),
+            self.before.pseudocounts,
+        )
 
     def _end(self, step: int | None) -> int:
         step = self.step if step is None else step

@@ -160,7 +160,7 @@ def _node(
 
 
 def rebuild(problem: Problem, tree: Tree, live: LiveNode) -> Tree:
-    return Tree(to_node(problem, live), tree.schema)
+    return Tree(to_node(problem, live), tree.schema, pseudocounts=tree.pseudocounts)
 
 
 def training_live(problem: Problem, tree: Tree) -> LiveNode:

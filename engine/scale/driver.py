@@ -17,7 +17,7 @@ the same bins it makes the same choices as ``--splitter histogram`` in memory:
   does not change the tree): they grow on the workers behind the next passes and are
   grafted when they come back; with one, the replay needs them, so their pass waits;
 - the order of expansions is the in-memory builder's (a stack depth-first, a heap keyed by
-  gain times weight best-first), replayed on the driver as far as the evaluated nodes
+  the queue's priority best-first, :func:`engine.learn.rules.queue_priority`), replayed on the driver as far as the evaluated nodes
   allow. Without a leaf limit the order does not change the tree and every pass serves
   every open leaf (level by level); with one, a pass serves the next leaves the replay
   will reach (:data:`BATCH`), so the leaf limit cuts the tree where it cuts in memory.
@@ -33,6 +33,7 @@ import numpy as np
 from engine.errors import ArborError
 from engine.fast.groups import NOMINAL, NUMERIC
 from engine.fast.partitions import BY_BIN, BY_CATEGORY, BY_GROUP, BY_THRESHOLD, Route
+from engine.learn import rules
 from engine.monitor import NULL_MONITOR, Monitor
 from engine.scale.scoring import Bins, Scorer
 from engine.scale.subtrees import BundleSpec, SubTree
@@ -185,12 +186,13 @@ class Grower:
         gappy: bool,
         monitor: Monitor = NULL_MONITOR,
     ):
-        from engine.fast.builder import HIST_EXACT_BELOW, HIST_LOCAL_ROWS
+        from engine.fast.builder import HIST_EXACT_BELOW, HIST_LOCAL_ROWS, queue_key
 
         self.settings, self.scorer, self.passes, self.monitor = settings, scorer, passes, monitor
         self.local = settings.growth == "depth" and settings.max_leaves is None
         self.small = HIST_LOCAL_ROWS if self.local else HIST_EXACT_BELOW
         self.best_first = settings.growth == "best"
+        self.key = queue_key(settings)
         self.max_leaves = -1 if settings.max_leaves is None else int(settings.max_leaves)
         self.max_depth = -1 if settings.max_depth is None else int(settings.max_depth)
         self.count_entries = bool(gappy)
@@ -310,7 +312,8 @@ class Grower:
         tie = self.pushes
         self.pushes += 1
         if self.best_first:
-            heapq.heappush(self.heap, (-(t.gain[c] * t.weight[c] / self.total_weight), tie, c))
+            worth = rules.queue_priority(t.gain[c], t.weight[c], self.total_weight, self.key)
+            heapq.heappush(self.heap, (-worth, tie, c))
         else:
             heapq.heappush(self.heap, (0.0, -tie, c))
 

@@ -20,6 +20,7 @@ import uuid
 from dataclasses import dataclass, replace
 
 from engine.errors import ArborError
+from engine.learn.pseudocounts import with_pseudocounts
 from engine.monitor import NULL_MONITOR, Monitor
 from engine.scale import tasks
 from engine.scale.cluster import Cluster
@@ -247,6 +248,11 @@ def fit_partitions(
             "optimal trees are searched in memory, not over partitions: leave out --engine "
             "dask, or train CART, C4.5 or ID3 over partitions"
         )
+    if settings.criterion == "absolute_error":
+        raise ArborError(
+            "absolute_error needs every target value at a node (its medians), which the "
+            "partitions' histograms do not hold: train it in memory, or use squared_error"
+        )
     started = time.monotonic()
     settings, adjusted = adjust_settings(settings)
     schema = dataset.schema(settings.task)
@@ -274,6 +280,7 @@ def fit_partitions(
         tree = Tree(root, schema)
         parts.monitor = monitor.scaled(0.9, 1.0)
         tree, held_rows, alpha = prune_partitions(tree, settings, parts, record)
+        tree = with_pseudocounts(tree, settings)
     finally:
         parts.release()
     facts = FitFacts(

@@ -126,6 +126,19 @@ class AlgorithmPanel(QWidget):
         self.max_leaves.setEnabled(False)
         self.max_leaves.valueChanged.connect(lambda *_: self.no_leaf_limit.setChecked(False))
         self.growth = Choice("growth")
+        self.priority = Choice("priority")
+        # Seed 004's word for each, so a student can find it in the notes.
+        self.priority_note = plain_label("ΔI: the gain of a leaf's best split (seed 004)")
+        self.priority_note.setWordWrap(True)
+        self.laplace = QCheckBox("Laplace correction")
+        # 0 is "off" (the engine's None), the step below the smallest real M.
+        self.m_estimate = QDoubleSpinBox(maximum=1e6, decimals=2, singleStep=1.0)
+        self.m_estimate.setSpecialValueText("off")
+        self.pseudocount_note = plain_label(
+            "Pseudocounts (seed 004): rows added from prior knowledge before a leaf's class "
+            "shares become probabilities"
+        )
+        self.pseudocount_note.setWordWrap(True)
         self.splitter = Choice("splitter")
         # Optimal trees: 0 (shown as "none") searches to the end, as the command line's default.
         self.time_limit = QDoubleSpinBox(minimum=0, decimals=1, singleStep=1.0)
@@ -157,7 +170,14 @@ class AlgorithmPanel(QWidget):
         groups = [
             (
                 "Algorithm",
-                [("Algorithm", self.algorithm), ("Task", self.task), ("Criterion", self.criterion)],
+                [
+                    ("Algorithm", self.algorithm),
+                    ("Task", self.task),
+                    ("Criterion", self.criterion),
+                    ("", self.laplace),
+                    ("m-estimate", self.m_estimate),
+                    ("", self.pseudocount_note),
+                ],
             ),
             # "No depth limit" on a row of its own: beside the depth it widened the dock at 1024 px.
             (
@@ -171,6 +191,8 @@ class AlgorithmPanel(QWidget):
                     ("Max leaves", self.max_leaves),
                     ("", self.no_leaf_limit),
                     ("Order", self.growth),
+                    ("Queue key", self.priority),
+                    ("", self.priority_note),
                     ("Numeric search", self.splitter),
                     ("Time limit (s)", self.time_limit),
                 ],
@@ -210,6 +232,11 @@ class AlgorithmPanel(QWidget):
         layout.addStretch(1)
         for name, tip in TIPS.items():
             getattr(self, name).setToolTip(tip)
+        self.priority_note.setToolTip("Seed 004, Algorithm 3: the priority queue of leaves")
+        self.pseudocount_note.setToolTip(
+            "Seed 004: add data based on prior knowledge to avoid over-fitting; Laplace adds "
+            "one row per class, an m-estimate M rows spread as the classes are"
+        )
         self._fit_ranges_to_the_table()
         self.algorithm.currentTextChanged.connect(self._on_algorithm_changed)
         self.task.currentTextChanged.connect(self._on_algorithm_changed)
@@ -269,6 +296,9 @@ class AlgorithmPanel(QWidget):
             self.max_leaves,
             self.no_leaf_limit,
             self.growth,
+            self.priority,
+            self.laplace,
+            self.m_estimate,
             self.splitter,
             self.time_limit,
             self.prune,
@@ -296,6 +326,9 @@ class AlgorithmPanel(QWidget):
             "min_gain": self.min_gain.value(),
             "max_leaves": None if self.no_leaf_limit.isChecked() else self.max_leaves.value(),
             "growth": self.growth.value(),
+            "priority": self.priority.value(),
+            "laplace": self.laplace.isChecked(),
+            "m_estimate": self.m_estimate.value() or None,
             "splitter": self.splitter.value(),
             "time_limit": self.time_limit.value() or None,
             "prune": self.prune.value(),
@@ -322,6 +355,8 @@ class AlgorithmPanel(QWidget):
             self.no_depth_limit.setChecked(params["max_depth"] is None)
         if "max_leaves" in params:
             self.no_leaf_limit.setChecked(params["max_leaves"] is None)
+        if "m_estimate" in params and params["m_estimate"] is None:
+            self.m_estimate.setValue(0)  # "off"
         for name, value in params.items():
             widget = getattr(self, name, None)
             if widget is None or value is None:

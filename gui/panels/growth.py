@@ -112,15 +112,16 @@ class GrowthPanel(QWidget):
         self.log = _table(
             ["node", "split", "score", "priority"],
             "Every split so far, in the order taken, with its score and, growing "
-            "best-first, its priority n/N × gain; click one to select its node",
+            "best-first, its priority (the queue's key: n/N × ΔI, or ΔI with the Queue key "
+            "option); click one to select its node",
             numbered=True,
         )
         self.queue_title = QLabel()
         self.queue_title.setWordWrap(True)
         self.queue = _table(
             ["", "node", "rows", "gain", "priority"],
-            "The leaves still to split: rows n, the gain of their best split, and "
-            "their priority n/N × gain; ▶ marks the next",
+            "The leaves still to split: rows n, the gain ΔI of their best split, and "
+            "their priority, the key the queue ranks by (n/N × ΔI, or ΔI); ▶ marks the next",
         )
         # Training against test error step by step (issue 32): over-fitting, seen as it grows.
         self.errors = ErrorPlot("step")
@@ -509,7 +510,10 @@ class GrowthPanel(QWidget):
         bold.setBold(True)
         for k, (node_id, priority) in enumerate(step.queue):
             node = tree.node(node_id)
-            gain = priority * tree.root.weight / node.weight if node.weight > 0 else math.nan
+            if self._by_gain():  # the key is the gain itself (ΔI)
+                gain = priority
+            else:
+                gain = priority * tree.root.weight / node.weight if node.weight > 0 else math.nan
             cells = (
                 "▶" if k == 0 else "",
                 str(node_id),
@@ -527,11 +531,24 @@ class GrowthPanel(QWidget):
             self._queue_ids.append(node_id)
         self.queue.blockSignals(False)
 
+    def _by_gain(self) -> bool:
+        return self._best_first() and self._settings.priority == "gain"
+
     def _show_queue_title(self) -> None:
-        if self._best_first():
+        key = "ΔI" if self._by_gain() else "n/N × ΔI"
+        for table in (self.log, self.queue):
+            header = table.horizontalHeaderItem(table.columnCount() - 1)
+            header.setText(f"priority ({key})" if self._best_first() else "priority")
+        if self._by_gain():
             self.queue_title.setText(
-                "<b>Queue</b>: open leaves by priority n/N × gain (seed 004, "
-                "Algorithm 3); the first is split next"
+                "<b>Queue</b>: open leaves by ΔI, the gain of their best split (seed 004, "
+                "Algorithm 3: the priority queue ranked by ΔI); the first is split next"
+            )
+        elif self._best_first():
+            self.queue_title.setText(
+                "<b>Queue</b>: open leaves by n/N × ΔI, the gain of their best split times "
+                "their share of the rows (seed 004, Algorithm 3, weighted as scikit-learn's "
+                "max_leaf_nodes); the first is split next"
             )
         else:
             self.queue_title.setText(

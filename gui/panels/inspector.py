@@ -41,19 +41,22 @@ SEALED = (
 
 def node_html(tree, node_id: int, data, settings) -> str:
     """The inspector's text for one node, as HTML."""
-    return summary_html(tree, node_id) + splits_html(tree, node_id, data, settings)
+    return summary_html(tree, node_id, settings) + splits_html(tree, node_id, data, settings)
 
 
-def summary_html(tree, node_id: int) -> str:
+def summary_html(tree, node_id: int, settings=None) -> str:
     """Rule, class counts, impurities and pruning decisions: read off the tree, so quick."""
     path = tree.path_to(node_id)
     node = path[-1][0]
     rule = " AND ".join(condition(tree, a, b) for a, b in path[:-1]) or "every instance (root)"
     parts = [f"<h3 style='margin:2px'>Node {node_id}</h3><p><b>Rule:</b> {escape(rule)}</p>"]
     if tree.is_regression:
+        # Seed 004's term, so a student finds it in the notes.
+        median = settings is not None and settings.criterion == "absolute_error"
         parts.append(
-            f"<p>{number(node.weight)} instances, mean {number(node.value)}, "
-            f"squared error {node.impurity:.3f}</p>"
+            f"<p>{number(node.weight)} instances, {'median' if median else 'mean'} "
+            f"{number(node.value)} (the point estimate), "
+            f"{'absolute' if median else 'squared'} error {node.impurity:.3f}</p>"
         )
         return "".join(parts) + node_pruning_html(tree, node_id, compact=True)
     total = node.distribution.sum()
@@ -314,8 +317,8 @@ class Inspector(QWidget):
 
     def _summary(self, tree, node_id: int) -> str:
         """The card's text: the node's figures, and its test rows beside its training rows."""
-        summary = summary_html(tree, node_id)
         c = self._controller
+        summary = summary_html(tree, node_id, getattr(c, "settings", None))
         figures = c.test_figures(tree) if c is not None else None
         if figures is None:
             return summary

@@ -728,7 +728,9 @@ class RegionsPanel(QWidget):
             algorithm = self.controller.settings.algorithm if self.controller.settings else None
             said = r.classes[int(r.predicted(algorithm)[index])]
         else:
-            said = f"mean {number(float(r.outputs[index]))}"
+            settings = self.controller.settings
+            median = settings is not None and settings.criterion == "absolute_error"
+            said = f"{'median' if median else 'mean'} {number(float(r.outputs[index]))}"
         leaves = r.leaves[index]
         tree = plane.tree
         if len(leaves) == 1:

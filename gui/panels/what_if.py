@@ -131,6 +131,9 @@ class WhatIfPanel(QWidget):
                 f"Predicted {escape(self.tree.schema.target)}: <b>{escape(self.tree.classes[best])}</b> "
                 f"({shares})"
             )
+            if self.tree.pseudocounts:  # seed 004's term, so a student finds it in the notes
+                added = ", ".join(f"{p:.3g}" for p in self.tree.pseudocounts)
+                text += f"<br>Probabilities with pseudocounts ({added}) added to each leaf"
         self.result.setText(text)
         self._path = nodes
         if self._on_screen:  # a lit path nobody asked for explains nothing

@@ -123,6 +123,47 @@ def test_regressor_equal_to_scikit_learn(seed, params):
     assert np.allclose(ours.predict(frame), ref.predict(X))
 
 
+@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize(
+    "params",
+    [
+        dict(max_depth=4, min_samples_leaf=3),
+        dict(max_depth=6, min_samples_leaf=5),
+        dict(max_leaf_nodes=12, min_samples_leaf=3),
+    ],
+)
+def test_median_regressor_equal_to_scikit_learns_absolute_error(seed, params):
+    # Seed 004's median point estimate: criterion absolute_error, median leaves, node for
+    # node with DecisionTreeRegressor(criterion="absolute_error") where it is seed-stable.
+    X, frame = _data(seed, n=300, regression=True)
+    y = frame["y"]
+    ref, shape = _reference(
+        sklearn_tree.DecisionTreeRegressor, X, y, criterion="absolute_error", **params
+    )
+    ours = DecisionTree(
+        algorithm="cart",
+        task="regression",
+        criterion="absolute_error",
+        prune="none",
+        max_depth=params.get("max_depth"),
+        min_samples_leaf=params.get("min_samples_leaf"),
+        max_leaves=params.get("max_leaf_nodes"),
+        growth="best" if "max_leaf_nodes" in params else "depth",
+    ).fit(frame)
+    assert _ours(ours.tree_) == shape
+    t = ref.tree_
+    order, stack = [], [0]  # scikit-learn's nodes in pre-order, as ours are numbered
+    while stack:
+        i = stack.pop()
+        order.append(i)
+        if t.children_left[i] >= 0:
+            stack.extend([t.children_right[i], t.children_left[i]])
+    nodes = list(ours.tree_.nodes())
+    assert [n.value for n in nodes] == pytest.approx(t.value[order, 0, 0], rel=1e-12, abs=1e-12)
+    assert [n.impurity for n in nodes] == pytest.approx(t.impurity[order], rel=1e-9, abs=1e-12)
+    assert np.allclose(ours.predict(frame), ref.predict(X), rtol=1e-12, atol=1e-12)
+
+
 @pytest.mark.parametrize("regression", [False, True])
 @pytest.mark.parametrize("seed", [0, 3, 4])
 def test_cost_complexity_path_equal_to_scikit_learn(seed, regression):

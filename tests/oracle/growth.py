@@ -66,9 +66,11 @@ def expand(problem: Problem, draft: Draft) -> list[Draft]:
     return draft.children
 
 
-def priority(draft: Draft, total_weight: float) -> float:
-    """How much expanding ``draft`` lowers the tree's total impurity (n/N x gain)."""
-    return draft.candidate.gain * draft.weight / total_weight
+def priority(draft: Draft, total_weight: float, priority_key: str = "weighted") -> float:
+    """What ``draft`` is worth to the best-first queue: n/N x gain, or the gain alone
+    (``--priority gain``, seed 004's ΔI)."""
+    key = rules.GAIN_PRIORITY if priority_key == "gain" else rules.WEIGHTED_PRIORITY
+    return rules.queue_priority(draft.candidate.gain, draft.weight, total_weight, key)
 
 
 def expansions(problem: Problem, root: Draft, frontier: list | None = None) -> Iterator[Draft]:
@@ -85,7 +87,7 @@ def expansions(problem: Problem, root: Draft, frontier: list | None = None) -> I
     def push(d: Draft) -> None:
         if d.candidate is None:
             return
-        key = -priority(d, total) if s.growth == "best" else 0.0
+        key = -priority(d, total, s.priority) if s.growth == "best" else 0.0
         # Depth-first: a LIFO stack is a heap keyed on decreasing insertion order.
         tiebreak = next(order) if s.growth == "best" else -next(order)
         heapq.heappush(frontier, (key, tiebreak, d))
@@ -140,10 +142,12 @@ def grow_steps(data: Encoded, settings: Settings) -> Iterator[tuple]:
     root = make_draft(problem, np.arange(data.n_rows), data.weight.copy(), 0)
     evaluate(problem, root)
     total = max(root.weight, 1e-300)
+    key = settings.priority if settings.growth == "best" else "weighted"
     frontier: list = []
     for draft in expansions(problem, root, frontier):
         ids = preorder_ids(root)
         queue = tuple(
-            (ids[id(d)], priority(d, total)) for _, _, d in sorted(frontier, key=lambda e: e[:2])
+            (ids[id(d)], priority(d, total, key))
+            for _, _, d in sorted(frontier, key=lambda e: e[:2])
         )
-        yield freeze(problem, root), ids[id(draft)], priority(draft, total), queue
+        yield freeze(problem, root), ids[id(draft)], priority(draft, total, key), queue

@@ -80,15 +80,15 @@ CASES = [
     ("c45 mixed", dict(algorithm="c45", prune="none"), dict(nominal=2)),
     ("c45 ties", dict(algorithm="c45", prune="none"), dict(nominal=2, decimals=1)),
     (
-        "c45 best-first",
-        dict(algorithm="c45", prune="none", growth="best", max_leaves=12),
+        "c45 best-first by gain",
+        dict(algorithm="c45", prune="none", growth="best", priority="gain", max_leaves=12),
         dict(nominal=1),
     ),
     ("c45 four classes", dict(algorithm="c45", prune="none"), dict(nominal=1, classes=4)),
     ("id3", dict(algorithm="id3"), dict(numeric=0, nominal=4)),
     (
-        "id3 best-first",
-        dict(algorithm="id3", growth="best", max_leaves=9),
+        "id3 best-first by gain",
+        dict(algorithm="id3", growth="best", priority="gain", max_leaves=9),
         dict(numeric=0, nominal=4),
     ),
 ]
