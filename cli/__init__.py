@@ -5,4 +5,17 @@ the two in step), so that ``main.py`` can tell a sub-command from a file to open
 window without importing more than this.
 """
 
-COMMANDS = ("train", "evaluate", "predict", "explain", "summary", "path", "baseline", "compile")
+COMMANDS = (
+    "train",
+    "evaluate",
+    "predict",
+    "explain",
+    "summary",
+    "path",
+    "baseline",
+    "curve",
+    "diff",
+    "importance",
+    "worksheet",
+    "compile",
+)

@@ -14,7 +14,6 @@ import pandas as pd
 from engine.data.encoding import Encoded, as_table, encode, encode_columns
 from engine.data.table import Table
 from engine.errors import ArborError
-from engine.evaluate.importance import impurity_importance
 from engine.fitting import fit_tree
 from engine.learn.medians import check_absolute_error
 from engine.monitor import NULL_MONITOR, Monitor
@@ -97,6 +96,9 @@ class DecisionTree:
         order (scikit-learn's ``feature_importances_``; :mod:`engine.evaluate.importance`)."""
         if not hasattr(self, "tree_"):
             raise ArborError("the model is not trained yet: call fit first")
+        # Imported here: a plain fit (train --sample weather) loads no evaluation code.
+        from engine.evaluate.importance import impurity_importance
+
         return impurity_importance(self.tree_).values
 
     def _matrix(self, data: Table | pd.DataFrame) -> np.ndarray:

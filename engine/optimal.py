@@ -42,7 +42,6 @@ import numpy as np
 from engine.data.encoding import Encoded
 from engine.errors import ArborError
 from engine.fast import NUMBA_INSTALLED
-from engine.fast import optimal as kernel_module
 from engine.monitor import NULL_MONITOR, Monitor
 from engine.settings import OPTIMAL_MAX_DEPTH, Settings
 from engine.tree import SUBSET, THRESHOLD, Node, Split, renumber
@@ -159,7 +158,7 @@ class _Search:
         self.n_classes = len(data.schema.classes)
         self.budget, self.monitor, self.deadline = budget, monitor, deadline
         self.bounded = bounded  # a leaf budget below what the depth allows
-        self.kernel = kernel_module.depth_two if compiled else _uncompiled()
+        self.kernel = _kernels().depth_two if compiled else _uncompiled()
         self.memo: dict[tuple[bytes, int], tuple[np.ndarray, list]] = {}
         self.eps = 1e-9 * max(float(w.sum()), 1.0)
         self.stopped = False  # the time limit came before the search finished
@@ -389,7 +388,7 @@ def load_kernel(monitor: Monitor = NULL_MONITOR) -> bool:
     """Load the compiled kernel from the kernel folder, compiling it there first (once per
     machine, some seconds) in a child process: numba holds the interpreter while it
     compiles, which would freeze the window. False if it cannot be compiled here."""
-    kernel = kernel_module.depth_two
+    kernel = _kernels().depth_two
     if not NUMBA_INSTALLED or getattr(kernel, "signatures", None) is None:
         return False
     if kernel.signatures:
@@ -435,7 +434,7 @@ def warm_kernel() -> None:
     (compiling it, or loading it from the kernel folder)."""
     codes = np.zeros((2, 1), dtype=np.int64)
     index = np.arange(2, dtype=np.int64)
-    kernel_module.depth_two(
+    _kernels().depth_two(
         codes,
         index,
         np.ones(2),
@@ -448,7 +447,7 @@ def warm_kernel() -> None:
 
 
 def _uncompiled():
-    return getattr(kernel_module.depth_two, "py_func", kernel_module.depth_two)
+    return getattr(_kernels().depth_two, "py_func", _kernels().depth_two)
 
 
 def solve_optimal(
@@ -512,3 +511,11 @@ def solve_optimal(
     )
     monitor.report(1.0, "optimal" if finished else "time limit: best tree found")
     return Solution(renumber(root, depth), error, bound, finished)
+
+
+def _kernels():
+    """The solver's compiled module, imported when an optimal tree is searched: importing it
+    loads numba, which the other algorithms' small fits never need (tests/cli/test_startup.py)."""
+    from engine.fast import optimal
+
+    return optimal
