@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from gui.session.files import FileActions
     from gui.session.large_data import LargeData
     from gui.session.regrow import RegrowOnEdit
+    from gui.side_bar import SideBar
     from gui.side_by_side import SideBySide
     from gui.stability_marks import StabilityMarks
     from gui.table.document import DataDocument
@@ -53,6 +54,7 @@ class Window(Protocol):
     exports: Exports
     large: LargeData
     side_by_side: SideBySide
+    side_bar: SideBar
     stability_marks: StabilityMarks
     regrow: RegrowOnEdit
     evaluating: Evaluating
@@ -133,12 +135,12 @@ def presenting(w: Window) -> bool:
 
 
 def exam_mode(w: Window) -> None:
-    """Exam mode on or off, as its check says; on, the Growth panel comes to the front."""
+    """Exam mode on or off, as its check says; on, the Growth panel comes to the front (over
+    the tree when the panels are collapsed to the side bar, as any command's panel does)."""
     on = w.act["exam_mode"].isChecked()
     w.growth.set_exam(on)
     if on and "Growth" in w.docks:
-        w.docks["Growth"].show()
-        w.docks["Growth"].raise_()
+        w.side_bar.bring("Growth")
 
 
 def can_undo(w: Window) -> bool:
@@ -519,6 +521,16 @@ ACTIONS = (
         "Put this workspace's panels back where they start, forgetting how they were moved",
     ),
     Spec(
+        "collapse_panels",
+        "&Collapse panels to a side bar",
+        lambda w: w.side_bar.set_collapsed(w.act["collapse_panels"].isChecked()),
+        ("Ctrl+Shift+B",),
+        "Panels as buttons on the window's right edge, each shown over the tree when clicked "
+        "(Alt+1, Alt+2, ... in the bar's order), so the tree keeps the room (on by itself on a "
+        "small window)",
+        checkable=True,
+    ),
+    Spec(
         "present",
         "&Present full screen",
         lambda w: w.presenter.toggle(),
@@ -832,6 +844,7 @@ MENUS = {
         None,
         "present",
         "@workspaces",
+        "collapse_panels",
         "@theme",
         None,
         "@docks",

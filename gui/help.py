@@ -38,6 +38,19 @@ def shortcut_rows() -> list[tuple[str, str, str]]:
         keys = [k for k in keys if k]  # a standard key this platform does not bind spells as ""
         if keys:
             rows.append((action_name(spec), ", ".join(keys), spec.tip or action_name(spec)))
+    # The side bar's buttons carry their own keys (gui/side_bar.py), bound to the Nth button
+    # of whichever panels the bar holds, so they are no row of the actions table.
+    first, last = (
+        QKeySequence(f"Alt+{k}").toString(QKeySequence.SequenceFormat.NativeText) for k in (1, 9)
+    )
+    rows.append(
+        (
+            "Side-bar panel 1 to 9",
+            f"{first} … {last}",
+            "With the panels collapsed to a side bar: show the bar's first, second, ... panel "
+            "over the tree; the same key again hides it",
+        )
+    )
     return rows
 
 

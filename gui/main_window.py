@@ -203,7 +203,7 @@ class MainWindow(QMainWindow):
         self.presenter = Presenter(self)
         self._build_status_bar()
         self.act = build_actions(self)
-        self.act["collapse_panels"] = self.side_bar.action
+        self.side_bar.use_action(self.act["collapse_panels"])
         self.regions.use_draw_action(self.act["draw_split"])
         labels = self.canvas.style().labels
         for name in NodeLabels.NAMES:
@@ -378,8 +378,6 @@ class MainWindow(QMainWindow):
                         menu.addAction(dock.toggleViewAction())
                 elif name in submenus:
                     menu.addMenu(submenus[name])
-                    if name == "@workspaces":
-                        menu.addAction(self.side_bar.action)
                 else:
                     menu.addAction(self.act[name])
         toolbar = QToolBar("Main")

@@ -141,16 +141,6 @@ class SideBar(QObject):
         self.frame = PanelFrame(window.centralWidget())
         self.frame.closed.connect(self.hide_panel)
         self.frame.pinned.connect(self.pin)
-        self.action = QAction("&Collapse panels to a side bar", window)
-        self.action.setCheckable(True)
-        self.action.setShortcut(QKeySequence("Ctrl+Shift+B"))
-        self.action.setToolTip(
-            "Panels as buttons on the window's right edge, each shown over the tree when "
-            "clicked, so the tree keeps the room (on by itself on a small window)"
-        )
-        self.action.setStatusTip(self.action.toolTip())
-        self.action.triggered.connect(self.set_collapsed)
-        self.active_changed.connect(self.action.setChecked)
         # Kept, not asked for in eventFilter: it also sees the window's last events, when
         # Qt has already deleted what a call would reach.
         self._centre, self._canvas = window.centralWidget(), window.canvas
@@ -162,6 +152,12 @@ class SideBar(QObject):
             dock.installEventFilter(self)
 
     # ------------------------------------------------------------------ the mode
+    def use_action(self, action: QAction) -> None:
+        """View > Collapse panels to a side bar (a row of gui.actions): checked while the
+        panels are collapsed, whether the person chose it or the window's size did."""
+        self.active_changed.connect(action.setChecked)
+        action.setChecked(self.active)
+
     def choice(self) -> str:
         """ "on", "off", or "auto" (follow the window's size)."""
         value = str(self.settings.value(SETTING, "auto") or "auto")

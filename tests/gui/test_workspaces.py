@@ -185,3 +185,22 @@ def test_the_choice_to_collapse_is_kept_and_a_big_window_docks(qtbot, window, se
     again = MainWindow(settings)
     qtbot.addWidget(again)
     assert again.side_bar.active and again.act["collapse_panels"].isChecked()
+
+
+def test_the_side_bar_toggle_is_an_action_listed_with_its_panel_keys_and_exam_uses_it(
+    qtbot, window
+):
+    from gui.actions import ACTIONS
+    from gui.help import shortcut_rows
+
+    spec = next(s for s in ACTIONS if s.name == "collapse_panels")
+    assert spec.shortcuts == ("Ctrl+Shift+B",) and spec.checkable
+    rows = {name: keys for name, keys, _ in shortcut_rows()}
+    assert rows["Collapse panels to a side bar"] == "Ctrl+Shift+B"
+    assert rows["Side-bar panel 1 to 9"] == "Alt+1 … Alt+9"
+    view = next(a for a in window.menuBar().actions() if a.text() == "&View").menu()
+    assert window.act["collapse_panels"] in view.actions()
+    window.act["collapse_panels"].trigger()
+    assert window.side_bar.active and window.act["collapse_panels"].isChecked()
+    window.act["exam_mode"].trigger()  # the Growth panel over the tree, not a floating dock
+    assert window.side_bar.shown == "Growth" and not window.docks["Growth"].isFloating()
