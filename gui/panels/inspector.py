@@ -12,12 +12,13 @@ from PySide6.QtWidgets import QLabel, QPushButton, QScrollArea, QVBoxLayout, QWi
 from engine.export.labels import candidate_split, condition, number
 from engine.learn.criteria import entropy, gini
 from engine.learn.explain import REASONS, attribute_table, node_rows, used_on_path
+from engine.learn.significance import BONFERRONI_RULE
 from gui.mime import NODE_MIME
 from gui.panels.cards import Card
 from gui.panels.node_plot import NodePlot
 from gui.panels.pruning_text import node_pruning_html
 from gui.panels.split_curve import SplitCurveView
-from gui.panels.splits_table import SplitsTable
+from gui.panels.splits_table import TEST_COLUMNS, SplitsTable, tests_cell
 from gui.panels.test_rows_text import test_rows_html
 from gui.session.jobs import start_on_pool
 
@@ -159,9 +160,15 @@ def splits_html(tree, node_id: int, data, settings) -> str:
 
 def table_html(table) -> str:
     """The candidate splits as an HTML table (pinned cards, copying, the inspector's text)."""
+    # The significance tests (issue 33) after the seed figures, as on screen; their headers
+    # are plain text there, so escaped here.
+    tests = [escape(h).replace("\n", "<br>") for _, h, _ in TEST_COLUMNS]
     head = (
         "<tr>"
-        + "".join(f"<th{' align=left' if k < 2 else ''}>{h}</th>" for k, h in enumerate(HEADERS))
+        + "".join(
+            f"<th{' align=left' if k < 2 else ''}>{h}</th>"
+            for k, h in enumerate((*HEADERS, *tests))
+        )
         + "</tr>"
     )
     body = []
@@ -179,6 +186,7 @@ def table_html(table) -> str:
             f"{r.split_info:.3f}",
             f"{r.gain_ratio:.3f}",
             f"{r.gini_gain:.3f}",
+            *(escape(tests_cell(r, field)) for field, _, _ in TEST_COLUMNS),
         )
         body.append(
             f"<tr{style}><td>{escape(r.name)}{mark}</td><td>{escape(candidate_split(r, '≤'))}</td>"
@@ -187,6 +195,7 @@ def table_html(table) -> str:
         )
     return (
         f"<p><b>Candidate splits here</b></p><table cellspacing=4>{head}{''.join(body)}</table>"
+        + f"<p style='color:{MUTED}'><small>{escape(BONFERRONI_RULE)}.</small></p>"
         + reasons_html(table)
     )
 
