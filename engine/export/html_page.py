@@ -5,7 +5,8 @@ The page carries the tree as JSON and draws it on a canvas with its own script a
 all inline: no network, no external file. It collapses and expands subtrees, shows a node's
 counts and rule on hover, searches the labels, and routes a row typed into its form as
 :func:`engine.predict.predict_proba` does, C4.5's fractional instances included: a missing
-value goes down every branch with the branch's share of the training weight.
+value goes down every branch with the branch's share of the training weight, and each leaf
+gives the output predict reads (:func:`engine.predict.node_output`, pseudocounts included).
 
 Everything from the data (names, categories, classes) travels inside the JSON and is put on
 screen as text (``textContent``, canvas ``fillText``), never as markup. The JSON sits in a
@@ -25,6 +26,7 @@ import numpy as np
 from engine.export.colours import class_hex
 from engine.export.labels import attribute_name, branch_condition, condition, predicted
 from engine.export.node_labels import NodeLabels, node_lines
+from engine.predict import node_output
 from engine.tree import THRESHOLD, Tree
 
 #: What a node's box says by default: as on the canvas.
@@ -60,7 +62,9 @@ def page_model(tree: Tree, algorithm: str | None = None, labels: NodeLabels = DE
     labels = NodeLabels(**{n: getattr(labels, n) for n in NodeLabels.NAMES if n != "test"})
     nodes = {k: [] for k in ("id", "parent", "branch", "attribute", "threshold", "groups")}
     nodes.update({k: [] for k in ("fractions", "dist", "value", "weight", "head", "lines")})
-    nodes.update({k: [] for k in ("cond", "edge", "dashed")})
+    nodes.update({k: [] for k in ("cond", "edge", "dashed", "output")})
+    # What each node predicts, by the one rule predict reads (engine.flat.FlatTree.outputs):
+    # with pseudocounts (--laplace, --m-estimate) not the class shares the page draws.
     stack = [(tree.root, -1, -1, None)]
     while stack:
         node, parent_row, branch, parent = stack.pop()
@@ -87,6 +91,8 @@ def page_model(tree: Tree, algorithm: str | None = None, labels: NodeLabels = DE
         nodes["cond"].append("" if parent is None else condition(tree, parent, branch))
         nodes["edge"].append("" if parent is None else branch_condition(tree, parent, branch))
         nodes["dashed"].append(bool(node.stats.get("pruned") or node.stats.get("raised")))
+        out = node_output(tree, node)
+        nodes["output"].append(_finite(out) if tree.is_regression else out.tolist())
         stack.extend((child, row, b, node) for b, child in reversed(list(enumerate(node.children))))
     classes = list(schema.classes or ())
     return {

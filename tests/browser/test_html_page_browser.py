@@ -147,6 +147,17 @@ def test_a_word_in_a_number_field_is_refused_with_a_message(browser, tmp_path):
     assert browser.find_elements(By.ID, "prediction") == []
 
 
+def test_laplace_rows_get_predicts_probabilities(browser, tmp_path):
+    """With pseudocounts the page gives predict's probabilities, not the leaves' class shares."""
+    table = load_sample("weather")
+    model = DecisionTree(algorithm="id3", laplace=True).fit(table)
+    _open(browser, tmp_path, model)
+    rows = pd.concat(
+        [table.frame.drop(columns=["play"]).head(4), _with_holes(table.frame, "play", 3)]
+    )
+    _check_rows(browser, model, rows.head(10))
+
+
 def test_iris_numeric_rows_with_missing_values(browser, tmp_path):
     table = load_sample("iris")
     model = DecisionTree(algorithm="c45").fit(table)

@@ -366,29 +366,25 @@
     for (let b = 0; b < g.length; b++) if (g[b].includes(value)) return b;
     return -1;
   }
-  function output(i, fallback) {
-    if (M.regression) return N.weight[i] > 0 || fallback === null ? N.value[i] : fallback;
-    const d = N.dist[i], total = d.reduce((a, b) => a + b, 0);
-    if (total > 0) return d.map((v) => v / total);
-    if (fallback !== null) return fallback;
-    return d.map(() => 1 / Math.max(d.length, 1));
-  }
+  // Each node's output as engine.predict.node_output gives it (pseudocounts, an empty node's
+  // parent's): worked out once in Python, so the page and predict cannot disagree.
+  function output(i) { return N.output[i]; }
   function predict(row) {
     const K = M.classes.length;
     let out = M.regression ? 0 : new Array(K).fill(0);
     const reached = [];
-    const stack = [[0, 1, null]];
+    const stack = [[0, 1]];
     while (stack.length) {
-      const [i, w, fallback] = stack.pop();
+      const [i, w] = stack.pop();
       reached.push([i, w]);
       if (!children[i].length) {
-        const p = output(i, fallback);
+        const p = output(i);
         if (M.regression) out += w * p; else for (let k = 0; k < K; k++) out[k] += w * p[k];
         continue;
       }
-      const here = output(i, fallback), b = branchOf(i, row[N.attribute[i]]);
-      if (b >= 0) { stack.push([children[i][b], w, here]); continue; }
-      N.fractions[i].forEach((f, k) => { if (f > 0) stack.push([children[i][k], w * f, here]); });
+      const b = branchOf(i, row[N.attribute[i]]);
+      if (b >= 0) { stack.push([children[i][b], w]); continue; }
+      N.fractions[i].forEach((f, k) => { if (f > 0) stack.push([children[i][k], w * f]); });
     }
     let label;
     if (M.regression) label = out;

@@ -131,3 +131,15 @@ def test_regression_trees_carry_their_means():
     m = embedded(to_html(tree, "cart"))
     assert m["regression"] and m["classes"] == []
     assert m["nodes"]["value"] == [n.value for n, _, _ in _preorder(tree)]
+
+
+def test_each_node_carries_predicts_output_pseudocounts_included():
+    from engine.predict import node_output
+
+    tree = DecisionTree(algorithm="id3", laplace=True).fit(load_sample("weather")).tree_
+    nodes = embedded(to_html(tree, "id3"))["nodes"]
+    for row, (node, _, _) in enumerate(_preorder(tree)):
+        assert nodes["output"][row] == node_output(tree, node).tolist()
+    leaf = next(row for row, (node, _, _) in enumerate(_preorder(tree)) if node.is_leaf)
+    # weather's first leaf, outlook = sunny and humidity = high: no 3 of 3, Laplace (0 + 1, 3 + 1) / 5
+    assert nodes["dist"][leaf] == [0.0, 3.0] and nodes["output"][leaf] == pytest.approx([0.2, 0.8])
