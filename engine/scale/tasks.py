@@ -4,6 +4,7 @@ that any worker can run them again after another died (Dask retries a lost task)
 
 from __future__ import annotations
 
+import copy
 import os
 import shutil
 import tempfile
@@ -56,6 +57,11 @@ class Part:
         self.file = file  # the attributes' .npy file, when not in memory
         self.origin = origin  # (piece, index): where the rows were read from
         self.held = held  # the piece's rows held out for pruning, read with these
+        # Counted as the rows are read, so that the passes after it need not read the values:
+        # each attribute's known values (the binning's first pass), and, once coded, each
+        # bin's smallest and largest value (the root pass).
+        self.known = None if X is None else (~np.isnan(X)).sum(axis=0).astype(np.int64)
+        self.low = self.high = None
 
     @property
     def X(self) -> np.ndarray:
@@ -144,7 +150,9 @@ def spill(part: Part, token: str, name: str) -> Part:
     with open(partial, "wb") as out:
         np.lib.format.write_array(out, np.asfortranarray(part.X), allow_pickle=False)
     os.replace(partial, path)
-    return Part(None, part.y, part.codes, str(path), part.origin, part.held)
+    out = copy.copy(part)
+    out._X, out.file = None, str(path)
+    return out
 
 
 def drop_kept(token: str, dask_worker=None) -> None:
@@ -155,9 +163,11 @@ def drop_kept(token: str, dask_worker=None) -> None:
 def with_codes(part: Part, bins) -> Part:
     from engine.fast.partitions import bin_codes
 
-    X = part.X
-    codes = bin_codes(X, bins.edges, bins.n_bins, bins.nominal, bins.dtype)
-    return Part(part._X, part.y, codes, part.file, part.origin, part.held)
+    X = part.X  # mapped once, if spilled
+    out = copy.copy(part)
+    out.codes = bin_codes(X, bins.edges, bins.n_bins, bins.nominal, bins.dtype)
+    out.low, out.high = _bounds(out, X, bins)
+    return out
 
 
 def source_part(source, dataset: Dataset, task: str, selection: Selection, bins=None) -> Part:
@@ -173,7 +183,8 @@ def source_part(source, dataset: Dataset, task: str, selection: Selection, bins=
             piece, index = source.origin
             X, y = _read(piece, index, dataset, task)
             again = _selected(X, y, piece, index, selection, token)
-            source = Part(None, again.y, source.codes, again.file, source.origin, source.held)
+            source = copy.copy(source)
+            source.file = again.file
         return source if bins is None or source.codes is not None else with_codes(source, bins)
     piece, index = source
     return load_part(piece, index, dataset, task, selection, bins)
@@ -185,8 +196,7 @@ def source_part(source, dataset: Dataset, task: str, selection: Selection, bins=
 def count_known(source, dataset: Dataset, task: str, selection: Selection):
     """Rows, and per attribute the rows with a value (the sample's stride needs them)."""
     part = source_part(source, dataset, task, selection)
-    known = (~np.isnan(part.X)).sum(axis=0).astype(np.int64)
-    return part.n, known
+    return part.n, part.known
 
 
 def sample_values(
@@ -278,7 +288,7 @@ def round_pass(
         capacity = got  # nothing was written: run again with room for every gathered row
     partial = Partial(leaves.stats, leaves.entries, H)
     if request.bounds:
-        partial.low, partial.high = _bounds(part, X, bins)
+        partial.low, partial.high = part.low, part.high  # found as the part was coded
     gathered = []
     if gathering:
         rows, weights, slots = leaves.rows[:got], leaves.weights[:got], leaves.slots[:got]
