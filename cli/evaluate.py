@@ -156,27 +156,47 @@ def path_command(args, load, learner):
     args.algorithm = "cart"
     table, settings, data = _prepare(args, load, learner)
     full = Tree(grow(data, replace(settings, prune="none")), data.schema)
-    path = cost_complexity_path(full)
+    measure = settings.ccp_measure
+    path = cost_complexity_path(full, measure)
     result = {
         "algorithm": "cart",
         "criterion": settings.criterion,
+        "ccp_measure": measure,
         "n_nodes": full.n_nodes,
         "alphas": path.alphas.tolist(),
         "impurities": path.impurities.tolist(),
         "n_leaves": path.n_leaves.tolist(),
     }
     impurity = "squared error" if settings.criterion == "squared_error" else settings.criterion
-    lines = [
-        f"CART's cost-complexity pruning path ({impurity}; the unpruned tree has "
-        f"{full.n_leaves} leaves). Impurity: the leaves' {impurity}, weighted by their share "
-        "of the rows.",
-        "",
-        f"{'alpha':>14}{'impurity':>14}{'leaves':>8}",
-    ]
-    lines += [
-        f"{a:>14.6g}{i:>14.6g}{n:>8d}"
-        for a, i, n in zip(path.alphas, path.impurities, path.n_leaves, strict=True)
-    ]
+    if measure == "errors":
+        root = float(path.impurities[-1])  # the root alone: its errors
+        cps = path.alphas / root if root > 0 else 0.0 * path.alphas
+        result["errors"] = result.pop("impurities")
+        result["cp"] = cps.tolist()
+        wrong = "squared errors" if full.is_regression else "misclassified rows"
+        lines = [
+            f"CART's cost-complexity pruning path in errors (grown on {impurity}; the unpruned "
+            f"tree has {full.n_leaves} leaves). Errors: the leaves' {wrong}, weighted; cp: "
+            "alpha over the root's errors, as rpart's cp table.",
+            "",
+            f"{'alpha':>14}{'errors':>14}{'leaves':>8}{'cp':>12}",
+        ]
+        lines += [
+            f"{a:>14.6g}{i:>14.6g}{n:>8d}{c:>12.6g}"
+            for a, i, n, c in zip(path.alphas, path.impurities, path.n_leaves, cps, strict=True)
+        ]
+    else:
+        lines = [
+            f"CART's cost-complexity pruning path ({impurity}; the unpruned tree has "
+            f"{full.n_leaves} leaves). Impurity: the leaves' {impurity}, weighted by their "
+            "share of the rows.",
+            "",
+            f"{'alpha':>14}{'impurity':>14}{'leaves':>8}",
+        ]
+        lines += [
+            f"{a:>14.6g}{i:>14.6g}{n:>8d}"
+            for a, i, n in zip(path.alphas, path.impurities, path.n_leaves, strict=True)
+        ]
     if settings.cv_alpha:
         choice = choose_alpha(full, data, settings)
         result["cv"] = choice.as_dict()

@@ -80,5 +80,5 @@ def prune_for(
             ).chosen_alpha
         else:
             alpha = settings.alpha or 0.0
-        return prune_cost_complexity(tree, alpha)
+        return prune_cost_complexity(tree, alpha, settings.ccp_measure)
     return tree

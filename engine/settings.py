@@ -457,6 +457,24 @@ OPTIONS: tuple[Option, ...] = (
         needs=(Need("prune", ("cost-complexity",), _CART_CC),),
     ),
     Option(
+        "ccp_measure",
+        "choice",
+        "Alpha measure",
+        group="Pruning",
+        default="impurity",
+        help="What cost-complexity pruning weighs against alpha times the leaves: impurity "
+        "(scikit-learn's weighted leaf impurity, alpha a share of it) or errors (seed 001's "
+        "misclassified rows, or squared errors for regression, as Breiman's and rpart's "
+        "sequence; alpha in rows, rpart's cp times the root's error)",
+        algorithms=("cart",),
+        why_not=_CART_CC,
+        needs=(Need("prune", ("cost-complexity",), _CART_CC),),
+        choices=(
+            Choice("impurity", "Impurity", "scikit-learn's weighted leaf impurity"),
+            Choice("errors", "Errors", "misclassified rows (squared errors for regression)"),
+        ),
+    ),
+    Option(
         "cv_alpha",
         "int",
         "CV folds for alpha",

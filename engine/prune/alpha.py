@@ -94,7 +94,9 @@ def _visits(flat: FlatTree, held: Encoded, spans: tuple[np.ndarray, np.ndarray])
     return visits
 
 
-def _loss_sums_per_probe(flat: FlatTree, held: Encoded, probes: np.ndarray) -> np.ndarray:
+def _loss_sums_per_probe(
+    flat: FlatTree, held: Encoded, probes: np.ndarray, measure: str = "impurity"
+) -> np.ndarray:
     """The held-out rows' weighted loss and squared loss summed under ``tree`` pruned at
     every probe alpha: an array (2, probes), without pruning the tree once per probe.
 
@@ -105,7 +107,7 @@ def _loss_sums_per_probe(flat: FlatTree, held: Encoded, probes: np.ndarray) -> n
     :func:`_loss_sums_by_row`'s.
     """
     w = np.broadcast_to(held.weight, (held.n_rows,))
-    ends = _alpha_ends(flat)
+    ends = _alpha_ends(flat, measure)
     levels, fractional = flat.descend(held.X)
     counted = _counted_loss_sums(flat, held, probes, ends, w, levels, fractional)
     if counted is not None:
@@ -165,9 +167,9 @@ def _counted_loss_sums(
     return np.vstack([sums, sums])  # a loss of 0 or 1 is its own square
 
 
-def _cuts(flat: FlatTree) -> np.ndarray:
+def _cuts(flat: FlatTree, measure: str = "impurity") -> np.ndarray:
     """Per node, the alpha from which pruning cuts it (inf: never)."""
-    path = cost_complexity_path(flat)
+    path = cost_complexity_path(flat, measure)
     # Pruning at alpha stops at the first step above it.
     applied = np.maximum.accumulate(path.alphas)
     cut = np.full(flat.n_nodes, np.inf)
@@ -175,10 +177,14 @@ def _cuts(flat: FlatTree) -> np.ndarray:
     return cut
 
 
-def _alpha_ends(flat: FlatTree) -> tuple[list[float], list[float]]:
+def _alpha_ends(flat: FlatTree, measure: str = "impurity") -> tuple[list[float], list[float]]:
     """Per node, the alphas between which it is a leaf of the pruned tree: from the one
     pruning cuts it at (-inf for a leaf) to the one its parent goes at (inf for the root)."""
-    cut_l, parent_l, leaf_l = _cuts(flat).tolist(), flat.parent.tolist(), flat.is_leaf.tolist()
+    cut_l, parent_l, leaf_l = (
+        _cuts(flat, measure).tolist(),
+        flat.parent.tolist(),
+        flat.is_leaf.tolist(),
+    )
     here = [0.0] * len(cut_l)
     above = [np.inf] * len(cut_l)
     for i in range(len(cut_l)):  # pre-order: a parent's figure is known before its children's
@@ -305,7 +311,7 @@ def choose_alpha(
     tree: Tree, data: Encoded, settings: Settings, monitor: Monitor = NULL_MONITOR
 ) -> AlphaChoice:
     """CV error per alpha on ``tree``'s pruning path, and the alpha each rule picks."""
-    path = cost_complexity_path(tree)
+    path = cost_complexity_path(tree, settings.ccp_measure)
     alphas, first = np.unique(path.alphas, return_index=True)
     leaves = path.n_leaves[first]
     # The k-th subtree is the best for alpha in [alphas[k], alphas[k + 1]): each fold's tree is
@@ -326,7 +332,7 @@ def choose_alpha(
         fold_tree = grow_flat(
             subset(data, train), grow_settings, monitor.scaled(f / k, (f + 0.8) / k, step)
         )
-        sums += _loss_sums_per_probe(fold_tree, subset(data, test), probes)
+        sums += _loss_sums_per_probe(fold_tree, subset(data, test), probes, settings.ccp_measure)
     n = float(np.broadcast_to(data.weight, (data.n_rows,)).sum())
     error = sums[0] / n
     if data.schema.is_regression:  # the weighted spread of the losses about their mean

@@ -1,4 +1,11 @@
-"""CART's minimal cost-complexity pruning, one weakest link at a time, as scikit-learn does."""
+"""CART's minimal cost-complexity pruning, one weakest link at a time, as scikit-learn does.
+
+Two measures of a subtree's cost R(T), each plus alpha times its leaves (``MEASURES``):
+``impurity``, scikit-learn's total leaf impurity weighted by the leaves' shares of the root's
+weight, and ``errors``, seed 001's and Breiman's (and rpart's): the training weight the leaves
+misclassify, or for regression their squared errors about the leaf mean. Under ``errors``
+alpha is in rows, so rpart's cp is alpha over the root's error (rpart scales by it).
+"""
 
 from __future__ import annotations
 
@@ -30,11 +37,28 @@ class PruningPath:
     errors: np.ndarray
 
 
-def _subtree_arrays(flat: FlatTree):
-    """Per node: parent, end of subtree, R(t) (impurity times share of the root's weight),
-    whether a leaf, and the share of the root's weight it misclassifies (0: regression)."""
+#: What R(T) counts: see the module's note.
+MEASURES = ("impurity", "errors")
+
+
+def node_risk(flat: FlatTree, measure: str = "impurity") -> np.ndarray:
+    """R(t) of every node as a leaf, in ``measure``'s units (see the module's note)."""
+    if measure not in MEASURES:
+        raise ValueError(f"unknown cost-complexity measure {measure!r}")
+    if measure == "impurity":
+        total = float(flat.weight[0])
+        return flat.impurity * flat.weight / total if total else np.zeros(flat.n_nodes)
+    if flat.regression:  # a node's squared errors about its mean: its variance times its weight
+        return flat.impurity * flat.weight
+    counts = flat.distribution
+    return counts.sum(axis=1) - counts.max(axis=1)
+
+
+def _subtree_arrays(flat: FlatTree, measure: str = "impurity"):
+    """Per node: parent, end of subtree, R(t) (:func:`node_risk`), whether a leaf, and the
+    share of the root's weight it misclassifies (0: regression)."""
     total = float(flat.weight[0])
-    r_node = flat.impurity * flat.weight / total
+    r_node = node_risk(flat, measure)
     e_node = np.zeros(flat.n_nodes)
     if not (flat.regression or not total):
         counts = flat.distribution
@@ -42,7 +66,7 @@ def _subtree_arrays(flat: FlatTree):
     return flat.parent, flat.end, r_node, flat.is_leaf, e_node
 
 
-def _weakest_links(flat: FlatTree, stop_alpha: float | None = None):
+def _weakest_links(flat: FlatTree, stop_alpha: float | None = None, measure: str = "impurity"):
     """(alpha, node id, total leaf impurity, leaves, training error) per pruning step; last state returned.
 
     The weakest link comes off a heap keyed by (alpha, node id), so ties go to the
@@ -50,7 +74,7 @@ def _weakest_links(flat: FlatTree, stop_alpha: float | None = None):
     its ancestors' alphas, which are pushed again (the stale entries are skipped).
     """
     checkpoint()
-    parent, end, r_node, leaf, e_node = _subtree_arrays(flat)
+    parent, end, r_node, leaf, e_node = _subtree_arrays(flat, measure)
     n = flat.n_nodes
     # Both loops below run once per node (the second walks up to the root each time): plain
     # lists, whose element reads and writes cost a tenth of a numpy array's (same arithmetic).
@@ -113,9 +137,12 @@ def _weakest_links(flat: FlatTree, stop_alpha: float | None = None):
     return steps, in_tree, is_leaf
 
 
-def cost_complexity_path(tree: Tree | FlatTree) -> PruningPath:
-    """Every weakest-link step down to the root alone (scikit-learn's ``cost_complexity_pruning_path``)."""
-    steps, _, _ = _weakest_links(tree if isinstance(tree, FlatTree) else flat_of(tree))
+def cost_complexity_path(tree: Tree | FlatTree, measure: str = "impurity") -> PruningPath:
+    """Every weakest-link step down to the root alone (scikit-learn's
+    ``cost_complexity_pruning_path`` under ``impurity``; ``impurities`` are then R(T) in
+    ``measure``'s units)."""
+    flat = tree if isinstance(tree, FlatTree) else flat_of(tree)
+    steps, _, _ = _weakest_links(flat, measure=measure)
     alphas, pruned, imp, leaves, errors = zip(*steps, strict=True)
     return PruningPath(
         np.array(alphas),
@@ -126,10 +153,10 @@ def cost_complexity_path(tree: Tree | FlatTree) -> PruningPath:
     )
 
 
-def prune_cost_complexity(tree: Tree, alpha: float) -> Tree:
-    """The smallest subtree minimising R(T) + alpha * |leaves(T)|."""
+def prune_cost_complexity(tree: Tree, alpha: float, measure: str = "impurity") -> Tree:
+    """The smallest subtree minimising R(T) + alpha * |leaves(T)| (R in ``measure``'s units)."""
     flat = flat_of(tree)
-    _, _, is_leaf = _weakest_links(flat, stop_alpha=alpha)
+    _, _, is_leaf = _weakest_links(flat, stop_alpha=alpha, measure=measure)
     return flat.cut(is_leaf, tree.schema)
 
 

@@ -108,9 +108,10 @@ def _leaf_loss(tree: Tree, held: np.ndarray) -> np.ndarray:
     return out
 
 
-def held_out_alpha(tree: Tree, held: np.ndarray, one_se: bool) -> float:
-    """The alpha of the pruning path whose subtree loses least on the held-out rows."""
-    path = cost_complexity_path(tree)
+def held_out_alpha(tree: Tree, held: np.ndarray, one_se: bool, measure: str = "impurity") -> float:
+    """The alpha of the pruning path (in ``measure``'s units) whose subtree loses least on
+    the held-out rows."""
+    path = cost_complexity_path(tree, measure)
     nodes = list(tree.nodes())
     parent = np.full(len(nodes), -1)
     for node in nodes:
@@ -148,10 +149,11 @@ def prune_partitions(tree: Tree, settings: Settings, parts, record: bool = False
         return prune_pessimistic(tree, None, settings, parts.monitor, record), 0, None
     if method == "cost-complexity":
         if settings.alpha is not None:
-            return prune_cost_complexity(tree, settings.alpha), 0, settings.alpha
+            pruned = prune_cost_complexity(tree, settings.alpha, settings.ccp_measure)
+            return pruned, 0, settings.alpha
         held, rows = held_statistics(tree, parts)
-        alpha = held_out_alpha(tree, held, settings.one_se)
-        return prune_cost_complexity(tree, alpha), rows, alpha
+        alpha = held_out_alpha(tree, held, settings.one_se, settings.ccp_measure)
+        return prune_cost_complexity(tree, alpha, settings.ccp_measure), rows, alpha
     if method == "reduced-error":
         held, rows = held_statistics(tree, parts)
         live = counted_live(tree.root, held)

@@ -151,6 +151,7 @@ class AlgorithmPanel(QWidget):
         self.subtree_raising.setChecked(True)
         self.error_estimate = Choice("error_estimate")
         self.alpha = QDoubleSpinBox(maximum=1e6, decimals=5, singleStep=0.001)
+        self.ccp_measure = Choice("ccp_measure")
         self.cv_alpha = QSpinBox(maximum=100, specialValueText="off")
         self.one_se = QCheckBox("One-standard-error rule")
         self.holdout = QDoubleSpinBox(
@@ -205,6 +206,7 @@ class AlgorithmPanel(QWidget):
                     ("", self.subtree_raising),
                     ("Error bound", self.error_estimate),
                     ("Alpha", self.alpha),
+                    ("Alpha measure", self.ccp_measure),
                     ("CV folds for alpha", self.cv_alpha),
                     ("", self.one_se),
                     ("Holdout share", self.holdout),
@@ -306,6 +308,7 @@ class AlgorithmPanel(QWidget):
             self.subtree_raising,
             self.error_estimate,
             self.alpha,
+            self.ccp_measure,
             self.cv_alpha,
             self.one_se,
             self.holdout,
@@ -337,6 +340,7 @@ class AlgorithmPanel(QWidget):
             "error_estimate": self.error_estimate.value(),
             # With folds to choose it, alpha is theirs to choose: the box's value is not used.
             "alpha": None if self.cv_alpha.value() else self.alpha.value(),
+            "ccp_measure": self.ccp_measure.value(),
             "cv_alpha": self.cv_alpha.value() or None,
             "one_se": self.one_se.isChecked(),
             "holdout": self._shown_default(self.holdout, "holdout"),

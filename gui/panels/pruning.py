@@ -119,6 +119,7 @@ class PruningPanel(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.full = None
+        self.measure = "impurity"  # what the path's alphas weigh: see engine.prune.cost_complexity
         self.path = None
         self.alphas = np.zeros(0)
         self.steps = np.zeros(0, dtype=int)  # per alpha: the path's last step taken at it
@@ -238,8 +239,9 @@ class PruningPanel(QWidget):
         self._tick_x = x
         self._fit_ticks()
         scale = self.scale.currentText()
+        units = ", in errors" if self.measure == "errors" else ""
         self.plot.getAxis("bottom").setLabel(
-            f"alpha (effective), {'by rank' if scale == 'rank' else 'log scale'}"
+            f"alpha (effective{units}), {'by rank' if scale == 'rank' else 'log scale'}"
         )
 
     def _fit_ticks(self) -> None:
@@ -264,10 +266,11 @@ class PruningPanel(QWidget):
             end = at + half
         axis.setTicks([ticks, []])
 
-    def set_tree(self, full_tree, path=None) -> None:
+    def set_tree(self, full_tree, path=None, measure: str = "impurity") -> None:
         """``full_tree``: the unpruned CART tree whose path to show (None clears); ``path`` its
-        cost-complexity path when already worked out (a big tree's takes a moment)."""
-        self.full, self._choice = full_tree, None
+        cost-complexity path in ``measure``'s units when already worked out (a big tree's
+        takes a moment)."""
+        self.full, self._choice, self.measure = full_tree, None, measure
         if full_tree is None:
             self.path, self.alphas = None, np.zeros(0)
             if self.figure.built:
@@ -276,7 +279,7 @@ class PruningPanel(QWidget):
                 self.legend.clear()
             self.info.setText("Train a CART tree to see its pruning path.")
             return
-        self.path = path if path is not None else cost_complexity_path(full_tree)
+        self.path = path if path is not None else cost_complexity_path(full_tree, measure)
         self.alphas, _ = np.unique(self.path.alphas, return_index=True)
         # The tree pruned at an alpha has taken every step with that alpha: the last one counts.
         self.steps = (
@@ -303,6 +306,11 @@ class PruningPanel(QWidget):
         x = self._x()
         first = np.unique(self.path.alphas, return_index=True)[1]
         impurity = self.path.impurities[first]
+        label = "leaf impurity (training)"
+        if self.measure == "errors":  # rows, not shares: over the root's, rpart's rel error
+            root = float(self.path.impurities[-1])
+            impurity = impurity / root if root > 0 else impurity * 0.0
+            label = "relative error (training, rpart's)"
         curve = self.plot.plot(
             x,
             impurity,
@@ -311,7 +319,7 @@ class PruningPanel(QWidget):
             symbolSize=5,
             symbolBrush="#0072B2",
         )
-        self.legend.addItem(curve, "leaf impurity (training)")
+        self.legend.addItem(curve, label)
         if not self.full.is_regression:
             errors = self.path.errors[self.steps]
             curve = self.plot.plot(
@@ -656,7 +664,7 @@ class PruningPanel(QWidget):
         tree, settings = result.model.tree_, result.model.settings_
         self.algorithm = settings.algorithm
         if result.full_tree is not None and settings.prune != "reduced-error":
-            self.set_tree(result.full_tree, result.path)
+            self.set_tree(result.full_tree, result.path, settings.ccp_measure)
             self.pages.setCurrentIndex(1)
             if (
                 settings.prune == "cost-complexity"

@@ -309,7 +309,7 @@ def train_call(
                     data.schema,
                 )
             monitor.report(1.0, "the pruning path")
-            path = cost_complexity_path(full)
+            path = cost_complexity_path(full, settings.ccp_measure)
         for tree in (
             model.tree_,
             full,
