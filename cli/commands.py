@@ -414,7 +414,8 @@ def importance(args):
 
 
 def diff(args):
-    """ID3, C4.5 and CART on one table: each pair's first divergence, with the scores there."""
+    """ID3, C4.5, CART and the optimal tree (depth 3, or --max-depth up to 4) on one table:
+    each pair's first divergence, with the scores there."""
     from engine.evaluate.side_by_side import GROWN, PRUNED, as_dict, as_text, compare
 
     if not 0 <= args.tolerance <= 1:

@@ -299,9 +299,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser(
         "diff",
-        help="ID3, C4.5 and CART on one table: where each pair first parts, and why",
-        description="Grows ID3, C4.5 and CART (each with the options given where they apply, "
-        "its own defaults otherwise) and gives, for each pair, the first node where their trees "
+        help="ID3, C4.5, CART and the optimal tree on one table: where each pair first parts, "
+        "and why",
+        description="Grows ID3, C4.5, CART and the optimal tree (each with the options given "
+        "where they apply, its own defaults otherwise; the optimal tree at depth 3, or "
+        "--max-depth capped at 4, and not on a table too big to search beside the others) "
+        "and gives, for each pair, the first node where their trees "
         "part, with every attribute's score there by each one's criterion (C4.5's average-gain "
         "rule marked), before and after pruning, and what each pruning removed.",
     )

@@ -730,8 +730,8 @@ ACTIONS = (
         "&Algorithms side by side",
         lambda w: w.side_by_side.start(),
         ("Ctrl+Alt+D",),
-        "Grow ID3, C4.5 and CART on the open table (the current options where they apply) "
-        "and show them side by side, aligned from the root; Ctrl+J there jumps to the first "
+        "Grow ID3, C4.5, CART and the optimal tree (depth 3, or your max depth up to 4) on "
+        "the open table (the current options where they apply) and show them side by side, aligned from the root; Ctrl+J there jumps to the first "
         "node where two of them part and says why",
     ),
     Spec(

@@ -1,4 +1,5 @@
-"""Model > Algorithms side by side: ID3, C4.5 and CART grown on the open table in a worker
+"""Model > Algorithms side by side: ID3, C4.5, CART and the optimal tree grown on the open table
+in a worker
 (progress in the status bar, Cancel with Esc), shown in a window of their own."""
 
 from __future__ import annotations
@@ -29,6 +30,9 @@ class SideBySide(QObject):
             self.dialogs.error(str(err))
             return None
         params = {k: v for k, v in c.options.params.items() if v is not None}
+        from engine.evaluate.side_by_side import optimal_depth
+
+        depth = optimal_depth(params)
 
         def call(monitor):
             from engine.data.encoding import encode
@@ -49,7 +53,7 @@ class SideBySide(QObject):
             lambda j=job: c.runner.is_current(j) and c.say("The side-by-side growth was cancelled")
         )
         c.start(job)
-        c.say("Growing ID3, C4.5 and CART side by side…")
+        c.say(f"Growing ID3, C4.5, CART and the optimal tree (depth {depth}) side by side…")
         return job
 
     def show(self, result) -> None:

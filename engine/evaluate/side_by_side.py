@@ -1,11 +1,14 @@
-"""ID3, C4.5 and CART grown on one table, side by side: each algorithm's tree as grown and as
+"""ID3, C4.5, CART and the optimal tree grown on one table, side by side: each algorithm's tree as grown and as
 pruned, where each pair first parts and why there (every criterion's ranking of the
 attributes at that node), and what each pruning removed.
 
 Each algorithm gets the person's options where they apply and its own defaults otherwise:
 the options that define an algorithm (criterion, pruning, minimum leaf size) are the
 algorithm's own unless it is the one the person chose; the rest (depth, leaves, seed, ...)
-are shared.
+are shared. The optimal tree searches every tree of a depth, so it searches the person's max
+depth capped at :data:`OPTIMAL_MAX_DEPTH` (3 when none is chosen), within
+:data:`OPTIMAL_SECONDS` unless a time limit is chosen, and only on a table small enough for
+that (:data:`OPTIMAL_WORK`); its column says which depth it searched.
 """
 
 from __future__ import annotations
@@ -36,17 +39,24 @@ from engine.learn.explain import node_rows, used_on_path
 from engine.learn.problem import Candidate, Problem
 from engine.learn.splitting import score_all
 from engine.monitor import NULL_MONITOR, Monitor, watching
-from engine.settings import OPTIONS, Settings, resolve
+from engine.optimal import binarise
+from engine.settings import OPTIMAL_MAX_DEPTH, OPTIONS, Settings, default, resolve
 from engine.tree import Tree
 
-#: The algorithms grown side by side, in the view's order. The optimal tree (issue 35, item
-#: 1) joins by adding its name here once ``resolve(algorithm="optimal")`` grows it.
-SIDE_BY_SIDE: tuple[str, ...] = ("id3", "c45", "cart")
+#: The algorithms grown side by side, in the view's order.
+SIDE_BY_SIDE: tuple[str, ...] = ("id3", "c45", "cart", "optimal")
+GREEDY = ("id3", "c45", "cart")
 LABELS = {"id3": "ID3", "c45": "C4.5", "cart": "CART", "optimal": "Optimal"}
-#: Options whose default differs between the algorithms grown side by side: they make the
-#: algorithm what it is. (The optimal tree's own depth and bins are not these: a max depth
-#: chosen holds for every tree.)
-OWN_OPTIONS = frozenset(o.name for o in OPTIONS if set(o.per_algorithm) & set(SIDE_BY_SIDE))
+#: Options whose default differs between the greedy algorithms: they make the algorithm what
+#: it is. (The optimal tree's own depth and bins are not these: a max depth chosen holds for
+#: every tree, the optimal one's capped.)
+OWN_OPTIONS = frozenset(o.name for o in OPTIONS if set(o.per_algorithm) & set(GREEDY))
+#: The optimal tree's search beside the others: at most this long unless the person chose a
+#: time limit (it then keeps the best tree found, and says so), ...
+OPTIMAL_SECONDS = 20.0
+#: ... and only on tables where rows x candidate splits^(depth - 1), about the search's
+#: work, stays under this (iris at depth 4: 150 x 54^3, 2.4e7).
+OPTIMAL_WORK = 5e7
 #: What each criterion's ranking scores, in words.
 MEASURES = {
     "entropy": "information gain",
@@ -69,7 +79,12 @@ def settings_for(algorithm: str, params: Mapping) -> Settings:
     """
     own = params.get("algorithm") == algorithm
     given = {k: v for k, v in params.items() if k != "algorithm" and (own or k not in OWN_OPTIONS)}
-    for tried in (given, {k: v for k, v in given.items() if k == "task"}):
+    if algorithm == "optimal" and not own:
+        given = {k: v for k, v in given.items() if k in _OPTIMAL_SHARED}
+        given["max_depth"] = optimal_depth(params)
+        given.setdefault("time_limit", OPTIMAL_SECONDS)
+    kept = ("task", "max_depth", "time_limit") if algorithm == "optimal" else ("task",)
+    for tried in (given, {k: v for k, v in given.items() if k in kept}):
         try:
             return resolve(algorithm=algorithm, **tried)
         except ArborError:  # an option that does not apply here: this algorithm's defaults
@@ -78,8 +93,45 @@ def settings_for(algorithm: str, params: Mapping) -> Settings:
     return resolve(algorithm=algorithm)
 
 
+#: The person's options the optimal tree takes beside the greedy ones (the rest are theirs).
+_OPTIMAL_SHARED = frozenset(
+    ("task", "max_leaves", "min_samples_leaf", "splitter", "time_limit", "laplace", "m_estimate")
+)
+
+
+def optimal_depth(params: Mapping) -> int:
+    """The depth the optimal tree searches beside the others: the person's max depth capped
+    at :data:`OPTIMAL_MAX_DEPTH`, else the optimal tree's default (3)."""
+    depth = params.get("max_depth")
+    if depth is None:
+        return int(default("max_depth", "optimal"))
+    return max(1, min(int(depth), OPTIMAL_MAX_DEPTH))
+
+
+def depth_note(settings: Settings, params: Mapping) -> str | None:
+    """What the optimal tree's column says of its depth (None for the greedy algorithms)."""
+    if settings.algorithm != "optimal":
+        return None
+    depth, asked = settings.max_depth, params.get("max_depth")
+    if asked is None:
+        return f"depth {depth}, the optimal tree's default (no max depth chosen)"
+    if asked > depth:
+        return f"depth {depth}: your max depth {asked} capped at {OPTIMAL_MAX_DEPTH}"
+    return f"depth {depth}, your max depth"
+
+
 def unavailable(data: Encoded, settings: Settings) -> str | None:
     """Why ``settings``' algorithm cannot grow a tree on ``data`` (None: it can)."""
+    if settings.algorithm == "optimal" and not data.schema.is_regression:
+        rows = np.flatnonzero(data.weight > 0)
+        splits = binarise(data, rows, settings.splitter, settings.max_bins).n_features
+        work = len(rows) * float(max(splits, 1)) ** max(settings.max_depth - 1, 1)
+        if work > OPTIMAL_WORK:
+            return (
+                f"the optimal tree of depth {settings.max_depth} would search {len(rows):,} rows "
+                f"over {splits} candidate splits, too long beside the others: choose a smaller "
+                "max depth, or grow it alone (Algorithm: optimal)"
+            )
     if settings.algorithm == "id3":
         numeric = [a.name for a in data.schema.attributes if not a.is_nominal]
         if numeric:
@@ -100,6 +152,7 @@ class Grown:
     pruned: Tree | None = None
     reason: str | None = None
     removed: tuple[Change, ...] = ()
+    note: str | None = None  # the optimal tree: the depth it searched, and why
 
     @property
     def label(self) -> str:
@@ -215,7 +268,7 @@ def compare(
     >>> from engine.data.samples import load_sample
     >>> result = compare(encode(load_sample("iris")), {})
     >>> [(g.label, g.reason is None) for g in result.algorithms]
-    [('ID3', False), ('C4.5', True), ('CART', True)]
+    [('ID3', False), ('C4.5', True), ('CART', True), ('Optimal', True)]
     >>> d = result.divergence("c45", "cart")
     >>> d.splits["c45"], d.splits["cart"]
     ('petalwidth <= 0.6', 'petallength <= 2.45')
@@ -234,7 +287,11 @@ def compare(
                 continue
             before, after = _fit(data, settings, monitor.scaled(k / n, (k + 1) / n, label))
             removed = tuple(structural_changes(before, after, slack))
-            grown.append(Grown(algorithm, settings, before, after, None, removed))
+            note = depth_note(settings, params)
+            stats = before.root.stats
+            if note and stats.get("lower bound", 0) < stats.get("training errors", 0):
+                note += f"; stopped at the {settings.time_limit:g} s limit: the best tree found"
+            grown.append(Grown(algorithm, settings, before, after, None, removed, note))
         divergences = []
         ready = [g for g in grown if g.reason is None]
         for stage in (GROWN, PRUNED):
@@ -284,6 +341,8 @@ def as_dict(result: SideBySide) -> dict:
         else:
             entry["criterion"] = g.settings.criterion
             entry["prune"] = g.settings.prune
+            if g.note is not None:
+                entry["max_depth"], entry["note"] = g.settings.max_depth, g.note
             for stage in (GROWN, PRUNED):
                 t = g.tree(stage)
                 entry[stage] = {"n_nodes": t.n_nodes, "n_leaves": t.n_leaves, "depth": t.depth}
@@ -346,6 +405,7 @@ def as_text(result: SideBySide, stage: str = GROWN) -> str:
         lines.append(
             f"{g.label} ({MEASURES.get(g.settings.criterion, g.settings.criterion)}, "
             f"{pruning} pruning): {t.n_nodes} nodes as grown, {p.n_nodes} pruned"
+            + (f"; {g.note}" if g.note else "")
         )
     for d in result.divergences:
         if d.stage != stage:

@@ -1,4 +1,4 @@
-"""ID3, C4.5 and CART side by side: a canvas per algorithm at one zoom, each framed at its root;
+"""ID3, C4.5, CART and the optimal tree side by side: a canvas per algorithm at one zoom, each framed at its root;
 pointing at a node (hover or click) lights the path standing where it does in the others, and
 Jump selects the first node where two of them part, with every criterion's ranking there and
 what each pruning removed written below. The engine does the comparing
@@ -157,6 +157,7 @@ class SideBySideView(QWidget):
                 column.title.setText(
                     f"{grown.label} ({measure}, {prune}): "
                     f"{tree.n_nodes} nodes, {tree.n_leaves} leaves"
+                    + (f"; {grown.note}" if grown.note else "")
                 )
             column.title.setToolTip(plain_tip(column.title.text()))
         self.note.setText("; ".join(missing))

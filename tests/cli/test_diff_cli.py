@@ -8,7 +8,7 @@ from cli.main import main
 def test_diff_json_gives_each_pairs_first_divergence_with_scores(capsys):
     assert main(["diff", "--sample", "weather", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert [a["label"] for a in out["algorithms"]] == ["ID3", "C4.5", "CART"]
+    assert [a["label"] for a in out["algorithms"]] == ["ID3", "C4.5", "CART", "Optimal"]
     grown = {
         (p["first"], p["second"]): p["divergence"] for p in out["pairs"] if p["stage"] == "grown"
     }

@@ -11,7 +11,7 @@ def test_side_by_side_action_grows_the_algorithms_and_opens_the_view(qtbot, wind
     qtbot.waitUntil(lambda: window.side_by_side.window is not None, timeout=30000)
     view = window.side_by_side.window
     assert view.isVisible()
-    assert [c.algorithm for c in view.columns] == ["id3", "c45", "cart"]
+    assert [c.algorithm for c in view.columns] == ["id3", "c45", "cart", "optimal"]
     view.pair.setCurrentIndex(1)  # ID3 and CART part at the root (outlook, two ways)
     view.jump()
     assert view.columns[0].canvas.selected_node() == 0

@@ -1,11 +1,22 @@
 """ID3, C4.5 and CART side by side: the first divergence of each pair on the bundled samples,
 with the scores there checked by hand (seed 000's weather numbers among them)."""
 
+import numpy as np
+import pandas as pd
 import pytest
 
 from engine.data.encoding import encode
 from engine.data.samples import load_sample
-from engine.evaluate.side_by_side import PRUNED, as_dict, as_text, compare, settings_for
+from engine.data.table import make_table
+from engine.evaluate.side_by_side import (
+    PRUNED,
+    as_dict,
+    as_text,
+    compare,
+    depth_note,
+    settings_for,
+    unavailable,
+)
 from engine.evaluate.tree_match import ATTRIBUTE, SHAPE, corresponding, structural_changes
 
 
@@ -87,7 +98,8 @@ def test_pruning_removed_is_listed_and_json_has_every_pair(lenses):
         ("removed", 5, 1),
     ]
     out = as_dict(lenses)
-    assert [(p["first"], p["second"], p["stage"]) for p in out["pairs"]] == [
+    greedy = [p for p in out["pairs"] if "optimal" not in (p["first"], p["second"])]
+    assert [(p["first"], p["second"], p["stage"]) for p in greedy] == [
         ("id3", "c45", "grown"),
         ("id3", "cart", "grown"),
         ("c45", "cart", "grown"),
@@ -95,7 +107,8 @@ def test_pruning_removed_is_listed_and_json_has_every_pair(lenses):
         ("id3", "cart", "pruned"),
         ("c45", "cart", "pruned"),
     ]
-    first = out["pairs"][1]["divergence"]
+    assert len(out["pairs"]) == 12  # and each greedy one beside the optimal tree
+    first = greedy[1]["divergence"]
     assert first["node"] == {"id3": 3, "cart": 3}  # root, reduced leaf, normal, no
     assert first["rankings"]["id3"]["measure"] == "information gain"
     assert out["algorithms"][2]["pruning_removed"][0]["rule"] == [
@@ -118,3 +131,33 @@ def test_corresponding_path_and_structural_changes(weather):
     assert corresponding(id3, 3, id3) == ([0, 1, 3], True)
     assert corresponding(id3, 3, cart) == ([0], False)
     assert [c.kind for c in structural_changes(id3, cart)] == ["changed"]
+
+
+def test_the_optimal_tree_joins_at_a_capped_depth_and_says_so(lenses):
+    optimal, cart = lenses.by_name("optimal"), lenses.by_name("cart")
+    assert optimal.settings.max_depth == 3 and optimal.grown.depth <= 3
+    assert optimal.note == "depth 3, the optimal tree's default (no max depth chosen)"
+    # No tree of depth 3 misclassifies less: CART held to that depth does no better.
+    shallow = compare(lenses.data, {"max_depth": 3}, algorithms=("cart", "optimal"))
+
+    def errors(tree):
+        return sum(
+            float(n.distribution.sum() - n.distribution.max()) for n in tree.nodes() if n.is_leaf
+        )
+
+    assert errors(optimal.grown) <= errors(shallow.by_name("cart").grown)
+    assert "Optimal (misclassification decrease, no pruning)" in as_text(lenses)
+    deep = settings_for("optimal", {"algorithm": "c45", "max_depth": 7, "criterion": "gain_ratio"})
+    assert (deep.max_depth, deep.criterion) == (4, "misclassification")
+    assert depth_note(deep, {"max_depth": 7}) == "depth 4: your max depth 7 capped at 4"
+    assert as_dict(lenses)["algorithms"][3]["max_depth"] == 3
+    assert cart.settings.max_depth is None  # the greedy trees keep no cap
+
+
+def test_the_optimal_tree_is_not_grown_for_regression_or_a_big_search():
+    frame = pd.DataFrame({"x": np.arange(40.0), "y": np.arange(40.0) ** 2})
+    result = compare(encode(make_table(frame), "regression"), {"task": "regression"})
+    assert result.by_name("optimal").reason == "Optimal only classifies"
+    iris = encode(load_sample("iris"))
+    big = settings_for("optimal", {"max_depth": 4, "max_bins": 255, "splitter": "exact"})
+    assert "would search 150 rows" in unavailable(iris, big)
