@@ -1,4 +1,4 @@
-"""ID3, C4.5 and CART as scikit-learn estimators: :class:`ArborClassifier` and :class:`ArborRegressor`.
+"""ID3, C4.5, CART and optimal trees as scikit-learn estimators: :class:`ArborClassifier` and :class:`ArborRegressor`.
 
 The one engine module that imports scikit-learn (an optional extra: ``pip install -e
 '.[sklearn]'``); ``import engine`` does not import it. The estimators follow scikit-learn's
@@ -51,7 +51,8 @@ from engine.settings import Settings, resolve
 
 #: What the estimators' own parameters accept, checked in ``fit`` (the learner options are
 #: checked by :func:`engine.settings.resolve`).
-ALGORITHMS = ("id3", "c45", "cart")
+#: ``algorithm="optimal"`` (engine/optimal.py) classifies only, to a max depth of at most 4.
+ALGORITHMS = ("id3", "c45", "cart", "optimal")
 
 
 class _ArborTree(BaseEstimator):
@@ -330,17 +331,23 @@ class _ArborTree(BaseEstimator):
 
 
 class ArborClassifier(ClassifierMixin, _ArborTree):
-    """A classification tree grown by ID3, C4.5 or CART (``algorithm``).
+    """A classification tree grown by ID3, C4.5 or CART, or searched for (the optimal tree),
+    as ``algorithm`` says.
 
     Parameters
     ----------
-    algorithm : {"cart", "c45", "id3"}, default "cart"
+    algorithm : {"cart", "c45", "id3", "optimal"}, default "cart"
         CART: binary splits (thresholds at midpoints, two groups of categories). C4.5: as
         Weka's J48 (gain ratio, thresholds at training values, fractional instances for
         missing values, pessimistic pruning). ID3: multiway splits on nominal features only.
+        Optimal: of all trees of ``max_depth`` on binary splits (numeric thresholds at 16
+        quantiles when a feature has more distinct values), one that misclassifies the
+        least training weight, searched exactly rather than grown greedily.
     criterion : {"gini", "entropy", "gain_ratio", "misclassification"}, default None
         None is the algorithm's own: gini (CART), gain_ratio (C4.5), entropy (ID3).
     max_depth : int, default None
+        None: no limit; for the optimal tree, whose search grows fast with the depth, 3 (it
+        refuses more than 4).
     min_samples_split : int or float, default 2
         A node with less weight is not split; a float is a fraction of the training weight.
     min_samples_leaf : int or float, default None
