@@ -40,6 +40,25 @@ def _node_splits(recorded: dict, node: int):
     raise KeyError(node)
 
 
+def _rpart_preorder(recorded: dict) -> list[tuple[str, int]]:
+    """rpart's nodes (variable, rows) in pre-order with Arbor's branch order: branch 0 holds
+    the values at or below a threshold, rpart's left child those below (ncat -1) or not
+    below (ncat 1) it."""
+    frame = {f["node"]: f for f in recorded["frame"]}
+    out, stack = [], [1]
+    while stack:
+        node = stack.pop()
+        f = frame[node]
+        out.append((f["var"], f["n"]))
+        if f["var"] != "<leaf>":
+            primary, _ = _node_splits(recorded, node)
+            first, second = (2 * node, 2 * node + 1)
+            if primary["ncat"] == 1:
+                first, second = second, first
+            stack.extend([second, first])
+    return out
+
+
 def _as_rpart(s: Surrogate) -> dict:
     """A surrogate in rpart's terms (branch 0 is rpart's left child here)."""
     out = {"var": COLUMNS[s.attribute], "improve": s.agreement, "adj": s.adjusted}
@@ -133,3 +152,25 @@ def test_recorded_rpart_output_is_what_rpart_prints_now(tmp_path):
     assert live["predicted"] == recorded["predicted"]
     for a, b in zip(live["splits"], recorded["splits"], strict=True):
         assert a == pytest.approx(b)
+
+
+def test_cart_grown_with_surrogates_is_rpart_s_tree_and_predictions():
+    """The oracle for ``--missing surrogate`` (tests/oracle/surrogate_growth.py) grows rpart's
+    tree on the recorded table: the same primary splits, node sizes and predictions."""
+    from engine.data.encoding import encode
+    from engine.data.table import make_table
+    from engine.settings import resolve
+    from tests.oracle import surrogate_growth
+
+    recorded = RECORDED["surrogates"]
+    data = encode(make_table(pd.read_csv(FIXTURES / "surrogates.csv")))
+    names = [a.name for a in data.schema.attributes]
+    root = surrogate_growth.grow(data, resolve(algorithm="cart", prune="none"))
+    ours = [
+        ("<leaf>" if n.split is None else names[n.split.attribute], int(n.stats.sum()))
+        for n in root.walk()
+    ]
+    assert ours == _rpart_preorder(recorded)
+    predicted = surrogate_growth.predict(root, data.X)
+    classes = data.schema.classes
+    assert [classes[c] for c in predicted] == recorded["predicted"]
