@@ -11,19 +11,24 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from engine.data.encoding import encode
+from engine.data.table import make_table
 from engine.learn.surrogates import Surrogate, find, route
+from engine.settings import resolve
+from tests.oracle import surrogate_growth
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "rpart"
 RECORDED = json.loads((FIXTURES / "recorded.json").read_text())
-COLUMNS = ["x1", "x2", "x3", "c"]
+TABLES = ("surrogates", "nominal")
 
 
-def _table(name: str):
+def _data(name: str):
+    """The table encoded with rpart's factor levels as the category codes its csplit uses."""
     frame = pd.read_csv(FIXTURES / f"{name}.csv")
-    levels = RECORDED[name]["levels"]  # rpart's factor levels: the codes its csplit uses
-    X = frame[COLUMNS[:3]].to_numpy(dtype=np.float64)
-    codes = frame["c"].map({v: float(i) for i, v in enumerate(levels)}).to_numpy(np.float64)
-    return np.column_stack([X, codes]), levels
+    levels = RECORDED[name]["levels"]
+    target = frame.columns[-1]
+    categories = {c: levels[c] for c in frame.columns[:-1] if c in levels}
+    return encode(make_table(frame, target=target, categories=categories))
 
 
 def _node_splits(recorded: dict, node: int):
@@ -40,33 +45,32 @@ def _node_splits(recorded: dict, node: int):
     raise KeyError(node)
 
 
-def _rpart_preorder(recorded: dict) -> list[tuple[str, int]]:
-    """rpart's nodes (variable, rows) in pre-order with Arbor's branch order: branch 0 holds
-    the values at or below a threshold, rpart's left child those below (ncat -1) or not
-    below (ncat 1) it."""
+def _rpart_shape(recorded: dict, node: int = 1):
+    """rpart's tree as (variable, rows, children), the children in a canonical order."""
     frame = {f["node"]: f for f in recorded["frame"]}
-    out, stack = [], [1]
-    while stack:
-        node = stack.pop()
-        f = frame[node]
-        out.append((f["var"], f["n"]))
-        if f["var"] != "<leaf>":
-            primary, _ = _node_splits(recorded, node)
-            first, second = (2 * node, 2 * node + 1)
-            if primary["ncat"] == 1:
-                first, second = second, first
-            stack.extend([second, first])
-    return out
+    f = frame[node]
+    if f["var"] == "<leaf>":
+        return (f["var"], f["n"], ())
+    kids = sorted(_rpart_shape(recorded, k) for k in (2 * node, 2 * node + 1))
+    return (f["var"], f["n"], tuple(kids))
 
 
-def _as_rpart(s: Surrogate) -> dict:
+def _our_shape(node, names):
+    if node.split is None:
+        return ("<leaf>", int(node.stats.sum()), ())
+    kids = sorted(_our_shape(c, names) for c in node.children)
+    return (names[node.split.attribute], int(node.stats.sum()), tuple(kids))
+
+
+def _as_rpart(s: Surrogate, data) -> dict:
     """A surrogate in rpart's terms (branch 0 is rpart's left child here)."""
-    out = {"var": COLUMNS[s.attribute], "improve": s.agreement, "adj": s.adjusted}
+    attr = data.schema.attributes[s.attribute]
+    out = {"var": attr.name, "improve": s.agreement, "adj": s.adjusted}
     if s.threshold is not None:
         out["index"] = s.threshold
         out["ncat"] = -1 if s.below == 0 else 1
     else:
-        csplit = [2, 2, 2]
+        csplit = [2] * len(attr.categories)
         for branch, group in enumerate(s.groups):
             for code in group:
                 csplit[code] = 1 if branch == 0 else 3
@@ -74,40 +78,56 @@ def _as_rpart(s: Surrogate) -> dict:
     return out
 
 
-def _compare(ours: list[Surrogate], theirs: list[dict]):
-    assert [COLUMNS[s.attribute] for s in ours] == [t["var"] for t in theirs]
+def _compare(ours: list[Surrogate], theirs: list[dict], data):
+    names = [a.name for a in data.schema.attributes]
+    assert [names[s.attribute] for s in ours] == [t["var"] for t in theirs]
     for s, t in zip(ours, theirs, strict=True):
-        mine = _as_rpart(s)
+        mine = _as_rpart(s, data)
         assert mine["improve"] == pytest.approx(t["improve"], rel=1e-12)
         assert mine["adj"] == pytest.approx(t["adj"], rel=1e-9)
         if "index" in mine:
             assert (mine["index"], mine["ncat"]) == (pytest.approx(t["index"]), t["ncat"])
-        else:
-            assert mine["csplit"] == t["csplit"]
+        else:  # rpart's csplit rows are as wide as its widest factor: padded with "absent"
+            assert mine["csplit"] + [2] * (len(t["csplit"]) - len(mine["csplit"])) == t["csplit"]
 
 
-NOMINAL = np.array([False, False, False, True])
+def _rpart_branches(data, rows, split: dict) -> np.ndarray:
+    """Each row's side by rpart's split (0 left, 1 right, -1 missing or an absent level)."""
+    j = [a.name for a in data.schema.attributes].index(split["var"])
+    x = data.X[rows, j]
+    out = np.full(len(rows), -1)
+    known = ~np.isnan(x)
+    if split["ncat"] < 2:  # numeric: ncat -1 sends values below index left, 1 right
+        below = x[known] < split["index"]
+        out[known] = np.where(below, 0, 1) if split["ncat"] == -1 else np.where(below, 1, 0)
+    else:
+        side = np.array([{1: 0, 3: 1}.get(c, -1) for c in split["csplit"]])
+        out[known] = side[x[known].astype(int)]
+    return j, out
 
 
-def test_root_and_second_split_surrogates_equal_rpart():
-    recorded = RECORDED["surrogates"]
-    X, _ = _table("surrogates")
-    w = np.ones(len(X))
+@pytest.mark.parametrize("name", TABLES)
+def test_surrogates_at_the_first_two_levels_equal_rpart(name):
+    """The root's surrogates, then (rows sent down by them) each child's, as rpart has them."""
+    recorded = RECORDED[name]
+    data = _data(name)
+    nominal = np.array([a.is_nominal for a in data.schema.attributes])
+    rows = np.arange(data.n_rows)
+    w = data.weight
     primary_row, theirs = _node_splits(recorded, 1)
-    assert primary_row["var"] == "x1" and primary_row["ncat"] == -1  # x1 < 3.377 goes left
-    x1 = X[:, 0]
-    primary = np.where(np.isnan(x1), -1, np.where(x1 < primary_row["index"], 0, 1))
-    ours = find(X, primary, w, 0, NOMINAL)
-    _compare(ours, theirs)
-    # The rows rpart sends right (node 3), missing x1 placed by the surrogates: its 54.
-    branch = route(X, primary, w, ours)
-    right = branch == 1
-    assert right.sum() == next(f["n"] for f in recorded["frame"] if f["node"] == 3)
-    second, theirs = _node_splits(recorded, 3)
-    assert second["var"] == "x1" and second["ncat"] == -1
-    x1 = X[right, 0]
-    primary = np.where(np.isnan(x1), -1, np.where(x1 < second["index"], 0, 1))
-    _compare(find(X[right], primary, w[right], 0, NOMINAL), theirs)
+    j, primary = _rpart_branches(data, rows, primary_row)
+    ours = find(data.X, primary, w, j, nominal)
+    _compare(ours, theirs, data)
+    branch = route(data.X, primary, w, ours)
+    frame = {f["node"]: f for f in recorded["frame"]}
+    for side, node in ((0, 2), (1, 3)):
+        child = rows[branch == side]
+        assert len(child) == frame[node]["n"]
+        if frame[node]["var"] == "<leaf>":
+            continue
+        split, theirs = _node_splits(recorded, node)
+        j, primary = _rpart_branches(data, child, split)
+        _compare(find(data.X[child], primary, w[child], j, nominal), theirs, data)
 
 
 def test_surrogate_needs_two_rows_each_way_and_beats_the_majority():
@@ -146,31 +166,23 @@ def test_recorded_rpart_output_is_what_rpart_prints_now(tmp_path):
     spec = importlib.util.spec_from_file_location("record", FIXTURES / "record.py")
     record = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(record)
-    live = record.record("surrogates")
-    recorded = RECORDED["surrogates"]
-    assert live["frame"] == recorded["frame"]
-    assert live["predicted"] == recorded["predicted"]
-    for a, b in zip(live["splits"], recorded["splits"], strict=True):
-        assert a == pytest.approx(b)
+    for name in TABLES:
+        live, recorded = record.record(name), RECORDED[name]
+        assert live["frame"] == recorded["frame"]
+        assert live["predicted"] == recorded["predicted"]
+        for a, b in zip(live["splits"], recorded["splits"], strict=True):
+            assert a == pytest.approx(b)
 
 
-def test_cart_grown_with_surrogates_is_rpart_s_tree_and_predictions():
+@pytest.mark.parametrize("name", TABLES)
+def test_cart_grown_with_surrogates_is_rpart_s_tree_and_predictions(name):
     """The oracle for ``--missing surrogate`` (tests/oracle/surrogate_growth.py) grows rpart's
-    tree on the recorded table: the same primary splits, node sizes and predictions."""
-    from engine.data.encoding import encode
-    from engine.data.table import make_table
-    from engine.settings import resolve
-    from tests.oracle import surrogate_growth
-
-    recorded = RECORDED["surrogates"]
-    data = encode(make_table(pd.read_csv(FIXTURES / "surrogates.csv")))
+    tree on the recorded tables: the same primary splits, node sizes and predictions."""
+    recorded = RECORDED[name]
+    data = _data(name)
     names = [a.name for a in data.schema.attributes]
     root = surrogate_growth.grow(data, resolve(algorithm="cart", prune="none"))
-    ours = [
-        ("<leaf>" if n.split is None else names[n.split.attribute], int(n.stats.sum()))
-        for n in root.walk()
-    ]
-    assert ours == _rpart_preorder(recorded)
+    assert _our_shape(root, names) == _rpart_shape(recorded)
     predicted = surrogate_growth.predict(root, data.X)
     classes = data.schema.classes
     assert [classes[c] for c in predicted] == recorded["predicted"]
