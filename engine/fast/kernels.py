@@ -64,6 +64,7 @@ c45_midpoint = njit(cache=True)(rules.c45_midpoint)
 cart_threshold = njit(cache=True)(rules.cart_threshold)
 c45_beats = njit(cache=True)(rules.c45_beats)
 queue_priority = njit(cache=True, inline="always")(rules.queue_priority)
+leaf_big_enough = njit(cache=True, inline="always")(rules.leaf_big_enough)
 
 
 @njit(cache=True, linked=True)

@@ -33,6 +33,7 @@ from engine.fast.kernels import (
     gain_two,
     gain_two_whole,
     impurity,
+    leaf_big_enough,
     multiway_floor,
     njit,
     psum,
@@ -135,7 +136,7 @@ def _consider_cut(
     """
     sl, sr = _sides(left, total, right, K)
     if binary:
-        if sl >= msl and sr >= msl:
+        if leaf_big_enough(sl, msl) and leaf_big_enough(sr, msl):
             ncut += 1
             num, den = _proxy(left, total, sl, sr, K, code, flog)
             if den == 0.0 or num >= (pbest - PROXY_SLACK * abs(pbest)) * den:
@@ -634,7 +635,7 @@ def _try_group(left, total, K, code, imp_parent, known_frac, msl, right, tmp):
     S = left.shape[0]
     for s in range(S):
         right[s] = total[s] - left[s]
-    if size_of(left, K) >= msl and size_of(right, K) >= msl:
+    if leaf_big_enough(size_of(left, K), msl) and leaf_big_enough(size_of(right, K), msl):
         return gain_two(left, right, K, code, imp_parent, known_frac, tmp)
     return -np.inf
 
@@ -642,7 +643,8 @@ def _try_group(left, total, K, code, imp_parent, known_frac, msl, right, tmp):
 @njit(cache=True)
 def score_subset(j, table, V, par, node_weight, work, cand):
     """``splitting.score_subset``: CART's best split of a nominal attribute's categories into two
-    groups, from its category table (known values). ``work.best_mask`` keeps the left group
+    groups, from its category table (known values); every grouping after the order's cuts
+    when the minimum leaf refused one of them (``splitting._subset_candidates``). ``work.best_mask`` keeps the left group
     over the present categories (``work.counts`` lists them) for :func:`subset_groups`."""
     cand.valid[j] = 0
     K, code = par.n_classes, par.impurity
@@ -667,7 +669,9 @@ def score_subset(j, table, V, par, node_weight, work, cand):
     imp_parent = impurity(total, K, code, tmp)
     msl = max(par.min_samples_leaf, 0.0)
     best = -np.inf
-    if K == 0 or K == 2 or k > EXHAUSTIVE_SUBSET_LIMIT:
+    ordered = K == 0 or K == 2 or k > EXHAUSTIVE_SUBSET_LIMIT
+    refused = False  # the minimum leaf refused a cut of the order
+    if ordered:
         for key in range(1 if K <= 2 else K):  # every cut of the categories ordered by a key
             for c in range(k):
                 row = table[present[c]]
@@ -679,11 +683,13 @@ def score_subset(j, table, V, par, node_weight, work, cand):
                 for s in range(S):
                     left[s] += table[present[order[cut]], s]
                 g = _try_group(left, total, K, code, imp_parent, known_frac, msl, right, tmp)
+                if g == -np.inf:
+                    refused = True
                 if g > best:
                     best = g
                     for c in range(k):
                         best_mask[order[c]] = c <= cut
-    else:
+    if k <= EXHAUSTIVE_SUBSET_LIMIT and (not ordered or refused):
         comb = work.cuts  # the categories 1..k-1 joining category 0, as a combination
         for size in range(k - 1):
             for c in range(size):

@@ -60,8 +60,20 @@ def stops_before_search(
         pure
         or weight < min_samples_split
         or (max_depth >= 0 and depth >= max_depth)
-        or weight < 2 * min_samples_leaf
+        # leaf_big_enough(weight, 2 * min_samples_leaf), spelled out: numba compiles each
+        # rule on its own, and cannot call another plain function
+        or weight < 2 * min_samples_leaf - WEKA_EPS * max(2 * min_samples_leaf, 1.0)
     )
+
+
+def leaf_big_enough(size, min_samples_leaf):
+    """A branch of ``size`` weight meets the minimum leaf (arrays elementwise).
+
+    With the tolerance J48 uses for the same test (``WEKA_EPS``, relative above 1): a known
+    weight obtained by subtraction (the node's less its missing rows') may fall an ulp short
+    of a whole number, and a split of weights 1 | 1 must not be refused for 0.9999999999999998.
+    """
+    return size >= min_samples_leaf - WEKA_EPS * max(min_samples_leaf, 1.0)
 
 
 def gain_too_small(gain: float, min_gain: float, binary: bool) -> bool:

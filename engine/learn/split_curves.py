@@ -27,7 +27,12 @@ from engine.errors import ArborError
 from engine.learn import rules
 from engine.learn.criteria import entropy, gini, mean_info, split_info
 from engine.learn.problem import Candidate, Problem, per_row_stats
-from engine.learn.splitting import _subset_candidates, score_threshold_c45, scorer_for
+from engine.learn.splitting import (
+    _admissible,
+    _subset_candidates,
+    score_threshold_c45,
+    scorer_for,
+)
 from engine.learn.thresholds import c45_threshold
 from engine.learn.tolerances import WEKA_EPS
 from engine.settings import Settings
@@ -237,8 +242,7 @@ def _cuts(problem: Problem, j: int, rows, weights, node_weight: float, cand: Can
     left = cum[cut]
     right = total - left
     if binary:
-        m = max(problem.settings.min_samples_leaf, 0.0)
-        ok = (left.sum(axis=1) >= m) & (right.sum(axis=1) >= m)
+        ok = _admissible(problem, left, right)
     else:
         min_split = rules.c45_min_split(
             float(total.sum()), problem.n_classes, problem.settings.min_samples_leaf
@@ -297,8 +301,7 @@ def _groupings(problem: Problem, j: int, rows, weights, cand: Candidate | None):
     masks, left = _subset_candidates(problem, sub)
     total = sub.sum(axis=0)
     right = total - left
-    m = max(problem.settings.min_samples_leaf, 0.0)
-    ok = (left.sum(axis=1) >= m) & (right.sum(axis=1) >= m)
+    ok = _admissible(problem, left, right)
     masks = masks[ok]
     masks = np.where(
         masks[:, :1], masks, ~masks

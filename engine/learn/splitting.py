@@ -141,6 +141,14 @@ def score_threshold_c45(
     )
 
 
+def _admissible(problem: Problem, left: np.ndarray, right: np.ndarray) -> np.ndarray:
+    """Which binary cuts (stacked left / right statistics) leave both sides a minimum leaf."""
+    m = max(problem.settings.min_samples_leaf, 0.0)
+    return rules.leaf_big_enough(_sizes(problem, left), m) & rules.leaf_big_enough(
+        _sizes(problem, right), m
+    )
+
+
 def _first_best(values: np.ndarray, tolerance: float = 0.0) -> int:
     """Index of the first value within ``tolerance`` of the maximum (first wins ties)."""
     return int(np.flatnonzero(values >= values.max() - tolerance)[0])
@@ -158,8 +166,7 @@ def score_threshold_cart(problem: Problem, j: int, rows, weights, node_weight: f
     cut = np.flatnonzero(rules.distinct(xs[:-1], xs[1:], True))
     left = cum[cut]
     right = total - left
-    m = max(problem.settings.min_samples_leaf, 0.0)
-    ok = (_sizes(problem, left) >= m) & (_sizes(problem, right) >= m)
+    ok = _admissible(problem, left, right)
     cut, left, right = cut[ok], left[ok], right[ok]
     if len(cut) == 0:
         return None
@@ -191,13 +198,16 @@ def score_threshold_cart(problem: Problem, j: int, rows, weights, node_weight: f
 def score_subset(problem: Problem, j: int, rows, weights, node_weight: float):
     """CART's nominal split into two groups of categories.
 
-    Exact for two classes and for regression (categories ordered by the first
-    class's proportion, or by mean, then the best cut of that order: Breiman's
-    theorem); exhaustive over all 2^(k-1)-1 groupings for up to
-    ``EXHAUSTIVE_SUBSET_LIMIT`` categories otherwise; beyond that a heuristic
-    that tries every cut of the order by each class's proportion in turn.
-    Candidates are tried in that order and the first best wins. Categories
-    absent at the node belong to neither group and are routed like missing values.
+    Two classes and regression: every cut of the categories ordered by the first
+    class's proportion (or by mean), exact by Breiman's theorem as long as the minimum
+    leaf refuses none of those cuts; when it refuses one, the best admissible grouping
+    need not be a cut of that order (nor, with tied proportions, of any order), so up to
+    ``EXHAUSTIVE_SUBSET_LIMIT`` categories every grouping is tried after the cuts (beyond
+    that the cuts alone: a heuristic). More classes: exhaustive over all 2^(k-1)-1
+    groupings up to ``EXHAUSTIVE_SUBSET_LIMIT`` categories; beyond that every cut of the
+    order by each class's proportion in turn. Candidates are tried in that order and
+    the first best wins. Categories absent at the node belong to neither group and are
+    routed like missing values.
     """
     x, krows, kw = _known(problem, rows, weights, j)
     n_values = len(problem.data.schema.attributes[j].categories)
@@ -211,8 +221,7 @@ def score_subset(problem: Problem, j: int, rows, weights, node_weight: float):
     masks, left = _subset_candidates(problem, sub)
     total = sub.sum(axis=0)
     right = total - left
-    m = max(problem.settings.min_samples_leaf, 0.0)
-    ok = (_sizes(problem, left) >= m) & (_sizes(problem, right) >= m)
+    ok = _admissible(problem, left, right)
     if not ok.any():
         return None
     masks, left, right = masks[ok], left[ok], right[ok]
@@ -238,21 +247,40 @@ def _subset_candidates(problem: Problem, table: np.ndarray) -> tuple[np.ndarray,
     """
     k = len(table)
     sizes = _sizes(problem, table)
-    if problem.regression or problem.n_classes == 2 or k > EXHAUSTIVE_SUBSET_LIMIT:
-        if problem.regression:
-            keys = [table[:, 1] / sizes]
-        elif problem.n_classes == 2:
-            keys = [table[:, 0] / sizes]
-        else:
-            keys = [table[:, c] / sizes for c in range(problem.n_classes)]
-        masks, lefts = [], []
-        for key in keys:  # every cut of the categories ordered by the key
-            order = np.argsort(key, kind="stable")
-            rank = np.empty(k, dtype=np.intp)
-            rank[order] = np.arange(k)
-            masks.append(rank[None, :] <= np.arange(k - 1)[:, None])
-            lefts.append(np.cumsum(table[order], axis=0)[:-1])
-        return np.concatenate(masks), np.concatenate(lefts)
+    ordered = problem.regression or problem.n_classes == 2 or k > EXHAUSTIVE_SUBSET_LIMIT
+    if not ordered:
+        return _all_groupings(table)
+    masks, lefts = _ordered_cuts(problem, table, sizes)
+    right = table.sum(axis=0) - lefts
+    if k <= EXHAUSTIVE_SUBSET_LIMIT and not _admissible(problem, lefts, right).all():
+        # The minimum leaf binds: the order's cuts may miss the best admissible grouping.
+        more, more_left = _all_groupings(table)
+        return np.concatenate([masks, more]), np.concatenate([lefts, more_left])
+    return masks, lefts
+
+
+def _ordered_cuts(problem: Problem, table: np.ndarray, sizes: np.ndarray):
+    """Every cut of the categories ordered by each key (class proportion, or mean) in turn."""
+    k = len(table)
+    if problem.regression:
+        keys = [table[:, 1] / sizes]
+    elif problem.n_classes == 2:
+        keys = [table[:, 0] / sizes]
+    else:
+        keys = [table[:, c] / sizes for c in range(problem.n_classes)]
+    masks, lefts = [], []
+    for key in keys:  # every cut of the categories ordered by the key
+        order = np.argsort(key, kind="stable")
+        rank = np.empty(k, dtype=np.intp)
+        rank[order] = np.arange(k)
+        masks.append(rank[None, :] <= np.arange(k - 1)[:, None])
+        lefts.append(np.cumsum(table[order], axis=0)[:-1])
+    return np.concatenate(masks), np.concatenate(lefts)
+
+
+def _all_groupings(table: np.ndarray):
+    """Every split of the categories into two groups, the first category's group on the left."""
+    k = len(table)
     rows = []
     for size in range(0, k - 1):
         for rest in combinations(range(1, k), size):
