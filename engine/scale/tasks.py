@@ -4,6 +4,7 @@ that any worker can run them again after another died (Dask retries a lost task)
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import os
 import shutil
@@ -14,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from engine.errors import ArborError
 from engine.scale.source import Dataset, Piece, encode_piece
 
 
@@ -144,12 +146,21 @@ def spill(part: Part, token: str, name: str) -> Part:
     (written under another name, then renamed: a task re-run after a worker died may
     replace the file while another maps the old one)."""
     folder = kept_folder(token)
-    folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{name}.npy"
     partial = folder / f"{name}.{uuid.uuid4().hex}.tmp"
-    with open(partial, "wb") as out:
-        np.lib.format.write_array(out, np.asfortranarray(part.X), allow_pickle=False)
-    os.replace(partial, path)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with open(partial, "wb") as out:
+            np.lib.format.write_array(out, np.asfortranarray(part.X), allow_pickle=False)
+        os.replace(partial, path)
+    except OSError as err:  # a full disk: said as such, not as a lost connection
+        with contextlib.suppress(OSError):
+            os.remove(partial)
+        raise ArborError(
+            f"could not keep a partition's values in the worker's folder {folder} "
+            f"({err.strerror or err}); free some disk space there, or give the workers "
+            "more memory"
+        ) from None
     out = copy.copy(part)
     out._X, out.file = None, str(path)
     return out

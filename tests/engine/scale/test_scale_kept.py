@@ -120,3 +120,20 @@ def test_rows_held_out_for_pruning_are_read_with_the_others(cluster, reads, tmp_
     assert facts.held_out_rows == sum(held.mask(k, n).sum() for k, n in enumerate(sizes)) > 0
     assert facts.alpha == kept.alpha and facts.alpha is not None
     assert pd.concat(parts).shape[0] == facts.rows + facts.held_out_rows
+
+
+def test_a_full_disk_is_said_as_such(tmp_path, monkeypatch):
+    """Spilling a partition's values to a full disk is one message naming the folder (an
+    OSError from a task would otherwise read as a lost connection to the scheduler)."""
+    from engine.errors import ArborError
+    from engine.scale import tasks
+
+    def full(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(tasks.tempfile, "gettempdir", lambda: str(tmp_path))
+    monkeypatch.setattr(tasks.np.lib.format, "write_array", full)
+    part = tasks.Part(np.zeros((4, 2)), np.zeros(4))
+    with pytest.raises(ArborError, match="No space left on device.*free some disk space"):
+        tasks.spill(part, "t", "0-grow")
+    assert not any((tmp_path / "arbor-kept-t").iterdir())  # no half-written file left
