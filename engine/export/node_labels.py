@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from engine.errors import ArborError
 from engine.evaluate.per_node import SIDE_CV, SIDE_TEST, HeldOut, known_node_rows
 from engine.export.labels import number, shown
+from engine.predict import node_output
 from engine.tree import Node, Tree
 
 #: Class entries per line, and lines of them before "+k more".
@@ -115,11 +116,14 @@ def weka_counts(node: Node) -> str:
 def _class_lines(tree: Tree, node: Node, labels: NodeLabels) -> list[str]:
     dist = node.distribution
     total = float(dist.sum())
+    # With pseudocounts (--laplace, --m-estimate) a percentage is what predict gives, the
+    # class probability, not the count's share: figure, page and predictions agree.
+    shares = node_output(tree, node) if tree.pseudocounts else dist / (total or 1.0)
     entries = []
-    for name, value in zip(tree.classes, dist.tolist(), strict=True):
+    for name, value, p in zip(tree.classes, dist.tolist(), shares.tolist(), strict=True):
         if value <= 0:
             continue
-        share = f"{100 * value / total:.0f}%" if total > 0 else ""
+        share = f"{100 * p:.0f}%" if total > 0 else ""
         if labels.counts and labels.percent:
             entries.append(f"{shown(name)} {number(round(value, 1))} ({share})")
         elif labels.counts:

@@ -109,3 +109,13 @@ QT_WIDTHS = {
 def test_text_widths_are_estimated_close_to_the_fonts(text, bold):
     estimate = text_width(text, 13 if bold else 12, bold)
     assert abs(estimate / QT_WIDTHS[text, bold] - 1) < 0.08
+
+
+def test_percentages_are_predicts_probabilities_with_pseudocounts():
+    laplace = DecisionTree(algorithm="id3", laplace=True).fit(load_sample("weather"))
+    texts = _texts(plot(laplace, labels="n,counts,percent").svg)
+    # The sunny, high-humidity leaf: no 3 of 3, Laplace (3 + 1) / (3 + 2) = 80%, as predict.
+    # The root: (9 + 1) / 16 and (5 + 1) / 16, 62.5% and 37.5% (rounded half to even).
+    assert "no 3 (80%)" in texts and "yes 9 (62%) · no 5 (38%)" in texts
+    plain = DecisionTree(algorithm="id3").fit(load_sample("weather"))
+    assert "no 3 (100%)" in _texts(plot(plain, labels="n,counts,percent").svg)
