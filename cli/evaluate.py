@@ -144,6 +144,7 @@ def path_command(args, load, learner):
     from dataclasses import replace
 
     from engine.growth import grow
+    from engine.learn.class_weights import weighted_by_class
     from engine.prune.alpha import choose_alpha
     from engine.prune.cost_complexity import cost_complexity_path
     from engine.tree import Tree
@@ -155,6 +156,7 @@ def path_command(args, load, learner):
         )
     args.algorithm = "cart"
     table, settings, data = _prepare(args, load, learner)
+    data = weighted_by_class(data, settings)  # as a fit grows it
     full = Tree(grow(data, replace(settings, prune="none")), data.schema)
     measure = settings.ccp_measure
     path = cost_complexity_path(full, measure)

@@ -78,6 +78,8 @@ def _learner_arguments(p: argparse.ArgumentParser) -> None:
             )
         elif option.kind == "choice":
             kwargs["choices"] = option.values
+        elif option.kind == "text":  # checked by the option's own parser (engine/settings.py)
+            kwargs["metavar"] = option.metavar or "TEXT"
         else:
             kwargs["type"] = int if option.kind == "int" else float
             kwargs["metavar"] = option.metavar or "N"

@@ -7,6 +7,7 @@ from dataclasses import replace
 from engine.data.encoding import Encoded, subset
 from engine.data.folds import holdout_split
 from engine.growth import grow
+from engine.learn.class_weights import weighted_by_class
 from engine.learn.pseudocounts import with_pseudocounts
 from engine.monitor import NULL_MONITOR, Monitor, watching
 from engine.prune.alpha import choose_alpha
@@ -32,6 +33,7 @@ def fit_tree(
     ``grown``: a list the tree is appended to as grown on all of ``data``, before pruning
     (not for reduced-error pruning, which grows on part of it).
     """
+    data = weighted_by_class(data, settings)  # every phase below counts the weighted rows
     with watching(monitor):
         kept: list = []
         tree = with_pseudocounts(_fit(data, settings, monitor, record, kept), settings)

@@ -10,7 +10,8 @@ What the window reads (the interface the algorithm panel is built on)
 - ``OPTIONS`` in display order; ``option.group`` is "Algorithm", "Growth", "Pruning" or
   "Evaluation" (:data:`GROUPS`, in order).
 - ``option.label`` ("Max depth") and ``option.help``, the tooltip (from the lecture notes).
-- ``option.kind``: "choice", "bool", "int" or "float".
+- ``option.kind``: "choice", "bool", "int", "float" or "text" (a line the option's own
+  parser checks: class weights and priors, ``NAME=W,...``; None reads as ``option.unset``).
   "choice": ``option.choices``, :class:`Choice` records in display order with ``value``
   (what the engine takes: "c45"), ``label`` (what people read: "C4.5") and ``help``.
   "int"/"float": ``option.low`` and ``option.high`` (None: unbounded), ``option.low_open``
@@ -226,6 +227,31 @@ OPTIONS: tuple[Option, ...] = (
                 "(use --algorithm cart)",
             ),
         ),
+    ),
+    Option(
+        "class_weight",
+        "text",
+        "Class weights",
+        group="Algorithm",
+        optional=True,
+        unset="none",
+        metavar="balanced|NAME=W,...",
+        help="Each row's weight times its class's (scikit-learn's class_weight): balanced "
+        "weighs class k by n / (K n_k); NAME=W,... names classes (the others weigh 1). "
+        "Growth, pruning and the leaves' shares see the weighted rows",
+        needs=(Need("task", (CLASSIFICATION,), "Only for classification: weighs classes"),),
+    ),
+    Option(
+        "priors",
+        "text",
+        "Priors",
+        group="Algorithm",
+        optional=True,
+        unset="none",
+        metavar="NAME=P,...",
+        help="Class priors, as rpart's parms = list(prior = ...): the class weights that make "
+        "the classes' total weights proportional to P (every class named, adding up to 1)",
+        needs=(Need("task", (CLASSIFICATION,), "Only for classification: weighs classes"),),
     ),
     Option(
         "laplace",
@@ -611,7 +637,7 @@ def _binary(self) -> bool:
     return self.algorithm in ("cart", "optimal")  # an optimal tree's splits are binary
 
 
-_TYPES = {"choice": "str", "bool": "bool", "int": "int", "float": "float"}
+_TYPES = {"choice": "str", "bool": "bool", "int": "int", "float": "float", "text": "str"}
 
 Settings = make_dataclass(
     "Settings",
@@ -645,6 +671,8 @@ def check(name: str, value):
     shown = name.replace("_", "-")
     if option.kind == "bool":
         return bool(value)
+    if option.kind == "text":
+        return None if value is None or str(value).strip() == "" else _class_values(name, value)
     if option.kind == "choice":
         if value not in option.values:
             raise ArborError(f"{shown} must be one of {', '.join(option.values)}; got {value!r}")
@@ -695,6 +723,7 @@ def resolve(**params) -> Settings:
         _disallowed(values)
         or _too_deep(values)
         or _one_correction(values)
+        or _one_weighting(values)
         or _median_search(values)
     )
     if reason:
@@ -731,6 +760,48 @@ def _median_search(values: Mapping) -> str | None:
         return (
             "absolute_error needs every value of an attribute (its medians are not in the "
             "bins): use --splitter exact or auto"
+        )
+    return None
+
+
+def _class_values(name: str, value) -> str:
+    """``balanced`` (class weights only) or ``NAME=NUMBER,...``, checked and written one way
+    (``a=2,b=1``): which names are the target's classes only a fit can tell."""
+    shown = name.replace("_", "-")
+    text = str(value).strip()
+    if name == "class_weight" and text == "balanced":
+        return text
+    pairs = {}
+    for item in text.split(","):
+        key, sep, number = item.rpartition("=")
+        key = key.strip()
+        try:
+            weight = float(number)
+        except ValueError:
+            weight = None
+        if not sep or not key or weight is None:
+            form = "balanced or NAME=W,..." if name == "class_weight" else "NAME=P,..."
+            raise ArborError(f"{shown} must be {form}; cannot read {item.strip()!r}")
+        if not (weight >= 0 and weight != float("inf")):
+            raise ArborError(f"{shown}: {key}'s value must be a number of at least 0; got {number}")
+        if key in pairs:
+            raise ArborError(f"{shown} names class {key!r} twice")
+        pairs[key] = weight
+    if name == "priors" and abs(sum(pairs.values()) - 1) > 1e-6:
+        raise ArborError(f"priors must add up to 1; they add up to {sum(pairs.values()):g}")
+    return ",".join(f"{k}={v!r}" for k, v in pairs.items())
+
+
+def class_values(text: str) -> dict[str, float]:
+    """A checked class weights' or priors' line as ``{class name: number}``."""
+    return {k: float(v) for k, _, v in (item.rpartition("=") for item in text.split(","))}
+
+
+def _one_weighting(values: Mapping) -> str | None:
+    if values.get("class_weight") is not None and values.get("priors") is not None:
+        return (
+            "use --class-weight or --priors, not both (priors set the class weights, "
+            "as rpart's prior does)"
         )
     return None
 

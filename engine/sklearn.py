@@ -377,6 +377,11 @@ class ArborClassifier(ClassifierMixin, _ArborTree):
         the most probable class (a leaf's mode, as without it).
     m_estimate : float, default None
         ``predict_proba`` gives (n_k + M p_k) / (n + M), p_k the class's training share.
+    class_weight : dict, "balanced" or None, default None
+        As scikit-learn's: each sample's weight times its class's (``balanced``: n_samples /
+        (n_classes * np.bincount(y))), so growth, pruning and the leaves' shares count the
+        weighted samples. The minimum counts (``min_samples_leaf``, ``min_samples_split``)
+        are weights in Arbor, counts of samples in scikit-learn.
 
     Attributes
     ----------
@@ -387,10 +392,54 @@ class ArborClassifier(ClassifierMixin, _ArborTree):
     n_features_in_, feature_names_in_, n_classes_, n_outputs_, feature_importances_, settings_
     """
 
+    def __init__(
+        self,
+        *,
+        algorithm="cart",
+        criterion=None,
+        max_depth=None,
+        min_samples_split=2,
+        min_samples_leaf=None,
+        min_impurity_decrease=0.0,
+        max_leaf_nodes=None,
+        priority="weighted",
+        prune=None,
+        confidence=0.25,
+        ccp_alpha=0.0,
+        nominal_features=None,
+        random_state=None,
+        laplace=False,
+        m_estimate=None,
+        class_weight=None,
+    ):
+        super().__init__(
+            algorithm=algorithm,
+            criterion=criterion,
+            max_depth=max_depth,
+            min_samples_split=min_samples_split,
+            min_samples_leaf=min_samples_leaf,
+            min_impurity_decrease=min_impurity_decrease,
+            max_leaf_nodes=max_leaf_nodes,
+            priority=priority,
+            prune=prune,
+            confidence=confidence,
+            ccp_alpha=ccp_alpha,
+            nominal_features=nominal_features,
+            random_state=random_state,
+            laplace=laplace,
+            m_estimate=m_estimate,
+        )
+        self.class_weight = class_weight
+
     def fit(self, X, y, sample_weight=None):
         self._target_name = _target_name(y)
         y = _check_y(y, numeric=False)
         check_classification_targets(y)
+        if self.class_weight is not None:  # scikit-learn's own expansion, then its weights
+            from sklearn.utils.class_weight import compute_sample_weight
+
+            factors = compute_sample_weight(self.class_weight, y)
+            sample_weight = factors * _sample_weight(sample_weight, len(factors))
         classes, codes = np.unique(y, return_inverse=True)
         self.classes_ = classes
         self.n_classes_ = len(classes)

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QFormLayout,
     QGroupBox,
+    QLineEdit,
     QPushButton,
     QSpinBox,
     QVBoxLayout,
@@ -140,6 +141,9 @@ class AlgorithmPanel(QWidget):
         )
         self.pseudocount_note.setWordWrap(True)
         self.splitter = Choice("splitter")
+        # A line each, read when the edit is finished (not per keystroke, which would regrow).
+        self.class_weight = QLineEdit(placeholderText="none: balanced or NAME=W,...")
+        self.priors = QLineEdit(placeholderText="none: NAME=P,... adding up to 1")
         # Optimal trees: 0 (shown as "none") searches to the end, as the command line's default.
         self.time_limit = QDoubleSpinBox(minimum=0, decimals=1, singleStep=1.0)
         self.time_limit.setSpecialValueText("none")
@@ -178,6 +182,8 @@ class AlgorithmPanel(QWidget):
                     ("", self.laplace),
                     ("m-estimate", self.m_estimate),
                     ("", self.pseudocount_note),
+                    ("Class weights", self.class_weight),
+                    ("Priors", self.priors),
                 ],
             ),
             # "No depth limit" on a row of its own: beside the depth it widened the dock at 1024 px.
@@ -246,6 +252,7 @@ class AlgorithmPanel(QWidget):
             signal = (
                 getattr(widget, "currentTextChanged", None)
                 or getattr(widget, "valueChanged", None)
+                or getattr(widget, "editingFinished", None)
                 or widget.toggled
             )
             signal.connect(self._on_changed)
@@ -290,6 +297,8 @@ class AlgorithmPanel(QWidget):
             self.algorithm,
             self.task,
             self.criterion,
+            self.class_weight,
+            self.priors,
             self.max_depth,
             self.no_depth_limit,
             self.min_samples_split,
@@ -332,6 +341,8 @@ class AlgorithmPanel(QWidget):
             "priority": self.priority.value(),
             "laplace": self.laplace.isChecked(),
             "m_estimate": self.m_estimate.value() or None,
+            "class_weight": self.class_weight.text().strip() or None,
+            "priors": self.priors.text().strip() or None,
             "splitter": self.splitter.value(),
             "time_limit": self.time_limit.value() or None,
             "prune": self.prune.value(),
@@ -363,10 +374,15 @@ class AlgorithmPanel(QWidget):
             self.m_estimate.setValue(0)  # "off"
         for name, value in params.items():
             widget = getattr(self, name, None)
+            if isinstance(widget, QLineEdit):  # None: the line is empty
+                widget.setText("" if value is None else str(value))
+                continue
             if widget is None or value is None:
                 continue
             if isinstance(widget, Choice):
                 widget.set_value(str(value))
+            elif isinstance(widget, QLineEdit):
+                widget.setText(str(value))
             elif isinstance(widget, QCheckBox):
                 widget.setChecked(bool(value))
             else:

@@ -32,7 +32,7 @@ def test_settings_has_one_field_per_option_in_the_tables_order_with_c45s_default
 def test_every_option_says_what_it_is_for_a_person():
     for option in OPTIONS:
         assert option.label and option.help and option.group in settings.GROUPS, option.name
-        assert option.kind in ("choice", "bool", "int", "float")
+        assert option.kind in ("choice", "bool", "int", "float", "text")
         if option.kind == "choice":
             labels = [c.label for c in option.choices]
             assert len(set(labels)) == len(labels) and all(labels)
