@@ -102,11 +102,18 @@ def load_part(
     """Read, encode and select one piece's rows (and code them, given the bins); with a
     ``token``, its attributes go to a file in this worker's folder for that fit."""
     X, y = _read(piece, index, dataset, task)
+    if task != "regression" and len(y):  # class codes in a byte, not eight, while kept
+        y = y.astype(np.min_scalar_type(int(y.max())))
     part = _selected(X, y, piece, index, selection, token)
     if selection.role == "grow" and selection.holdout_share > 0:
         # The rows held out for pruning, read now: the pruning pass does not read the file.
         part.held = _selected(X, y, piece, index, replace(selection, role="prune"), token)
     return with_codes(part, bins) if bins is not None else part
+
+
+def y_of(y: np.ndarray) -> np.ndarray:
+    """Gathered targets as the in-memory builder takes them (class codes as ``intp``)."""
+    return y if y.dtype.kind == "f" else y.astype(np.intp)
 
 
 def _read(piece: Piece, index: int, dataset: Dataset, task: str):
@@ -307,7 +314,7 @@ def round_pass(
         for b in range(request.n_bundles):
             mine = bundle == b
             r = rows[mine]
-            gathered.append((slots[mine], np.asfortranarray(X[r]), part.y[r], weights[mine]))
+            gathered.append((slots[mine], np.asfortranarray(X[r]), y_of(part.y[r]), weights[mine]))
     return partial, gathered
 
 
