@@ -253,6 +253,11 @@ def fit_partitions(
             "absolute_error needs every target value at a node (its medians), which the "
             "partitions' histograms do not hold: train it in memory, or use squared_error"
         )
+    if settings.class_weight is not None or settings.priors is not None:
+        raise ArborError(
+            "class weights and priors weigh the rows in memory, not yet over partitions: "
+            "leave out --engine dask to use them"
+        )
     started = time.monotonic()
     settings, adjusted = adjust_settings(settings)
     schema = dataset.schema(settings.task)

@@ -111,3 +111,13 @@ def test_fit_pruning_and_cli_count_weighted_rows(capsys):
     assert "petallength <= 2.45: Iris-setosa (150.0)" in capsys.readouterr().out
     assert main([*argv, "--class-weight", "Iris-set=3"]) == 2
     assert "class-weight names 'Iris-set'" in capsys.readouterr().err
+
+
+def test_training_over_partitions_refuses_class_weights():
+    """Rather than grow an unweighted tree silently (the partitions' rows are weighed where
+    they live, and class weights are not passed there yet)."""
+    pytest.importorskip("dask")
+    from engine.scale.training import fit_partitions
+
+    with pytest.raises(ArborError, match="not yet over partitions: leave out --engine dask"):
+        fit_partitions(None, resolve(algorithm="cart", class_weight="balanced"), None)
