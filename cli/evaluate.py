@@ -77,6 +77,12 @@ def evaluate_command(args, load, learner):
             data, settings, args.folds, seed, weka_folds=args.weka_folds
         )
     result, text = ev.as_dict(), evaluation_text(ev, table.target)
+    if getattr(args, "costs", None) and ev.classes is not None:
+        held = data if out is not None else test
+        proba = out if out is not None else predict_proba(tree, test.X)
+        costs = _matrix_costs(args.costs, ev, held, proba)
+        result["cost"] = costs.as_dict()
+        text += "\n\n" + _matrix_costs_text(costs)
     if ev.classes is not None and len(ev.classes) == 2:
         held = data if out is not None else test
         proba = out if out is not None else predict_proba(tree, test.X)
@@ -110,6 +116,21 @@ def evaluate_command(args, load, learner):
         }
         text += "\n\n" + per_node_text(tree, figures, label)
     return result, text
+
+
+def _matrix_costs(path, ev, held, proba):
+    from engine.evaluate.cost_matrix import cost_figures, read_cost_matrix
+
+    matrix = read_cost_matrix(path, tuple(ev.classes))
+    return cost_figures(ev.confusion, matrix, held.y, proba, held.weight)
+
+
+def _matrix_costs_text(costs) -> str:
+    return (
+        f"Cost (the cost matrix): total {costs.total:g}, {costs.average:.4g} a row. Predicting "
+        f"each row's class of least expected cost instead: total {costs.least_cost_total:g}, "
+        f"{costs.least_cost_average:.4g} a row."
+    )
 
 
 def _least_cost(args, classes, held, proba):
