@@ -20,18 +20,32 @@ from engine.prune.cost_complexity import cost_complexity_path, prune_cost_comple
 from engine.settings import resolve
 
 RPART = Path(__file__).parents[2] / "fixtures" / "rpart"
-#: Each recorded table: its target and task.
-TABLES = {
-    "iris": ("class", "classification"),
-    "cars": ("dist", "regression"),
-    "blobs": ("y", "classification"),
+#: Each recorded cp table: its data, target, task and Arbor's options for rpart's. With priors
+#: a row weighs less than 1, and Arbor's minimum sizes are weights where rpart's minbucket = 1
+#: and minsplit = 2 count rows: 0.5 and 1 let one row be a leaf, as there.
+CASES = {
+    "iris": ("iris", "class", "classification", {}),
+    "cars": ("cars", "dist", "regression", {}),
+    "blobs": ("blobs", "y", "classification", {}),
+    "iris_prior": (
+        "iris",
+        "class",
+        "classification",
+        {
+            "priors": "Iris-setosa=0.5,Iris-versicolor=0.25,Iris-virginica=0.25",
+            "min_samples_leaf": 0.5,
+            "min_samples_split": 1,
+        },
+    ),
 }
 
 
 def _full(name):
-    target, task = TABLES[name]
-    frame = pd.read_csv(RPART / f"{name}.csv")
-    return DecisionTree(algorithm="cart", task=task, prune="none").fit(frame, target).tree_
+    data, target, task, options = CASES[name]
+    frame = pd.read_csv(RPART / f"{data}.csv")
+    return (
+        DecisionTree(algorithm="cart", task=task, prune="none", **options).fit(frame, target).tree_
+    )
 
 
 def _cp_table(path):
@@ -49,7 +63,7 @@ def _check(path, recorded: pd.DataFrame):
     np.testing.assert_allclose(cp, recorded.cp, rtol=1e-9, atol=1e-12)
 
 
-@pytest.mark.parametrize("name", sorted(TABLES))
+@pytest.mark.parametrize("name", sorted(CASES))
 def test_errors_path_is_rpart_cp_table_times_the_roots_error(name):
     _check(cost_complexity_path(_full(name), "errors"), pd.read_csv(RPART / f"{name}_cp.csv"))
 
@@ -97,11 +111,11 @@ def test_measure_is_cart_cost_complexity_only():
 @pytest.mark.rpart
 @pytest.mark.skipif(shutil.which("Rscript") is None, reason="needs R's Rscript with rpart")
 def test_live_rpart_cp_tables(tmp_path):
-    for name in TABLES:
-        shutil.copy(RPART / f"{name}.csv", tmp_path)
+    for data in ("iris", "cars", "blobs"):
+        shutil.copy(RPART / f"{data}.csv", tmp_path)
     shutil.copy(RPART / "record.R", tmp_path)
     subprocess.run(["Rscript", "record.R"], cwd=tmp_path, check=True, capture_output=True)
-    for name in TABLES:
+    for name in CASES:
         _check(
             cost_complexity_path(_full(name), "errors"), pd.read_csv(tmp_path / f"{name}_cp.csv")
         )
