@@ -28,10 +28,10 @@ from engine.compiling import lifecycle as compilation
 from engine.data.encoding import Encoded
 from engine.errors import ArborError
 from engine.fast.builder import (
-    CHUNK_WORK,
     Growth,
     _mean_target,
     _threshold,
+    grow_all,
     grow_stepwise,
     grow_tree,
     kernels,
@@ -42,6 +42,7 @@ from engine.fast.interpreted import (
     UNCOMPILED_MAX_CELLS,
     UNCOMPILED_SECONDS,
 )
+from engine.fast.threads import n_threads
 from engine.flat import FlatTree
 from engine.flat import ends as flat_ends
 from engine.learn.editing import replace_subtree
@@ -131,6 +132,7 @@ def grow(
             frozenset(used),
             monitor,
             compiled,
+            n_threads(settings.threads),
         )
     finally:
         if not compiled:
@@ -152,13 +154,17 @@ def grow_flat(data: Encoded, settings: Settings, monitor: Monitor = NULL_MONITOR
     started = time.thread_time()
     try:
         growth = Growth(
-            problem, plan(settings, len(rows)), rows, data.weight[rows], 0, frozenset(), monitor, C
+            problem,
+            plan(settings, len(rows)),
+            rows,
+            data.weight[rows],
+            0,
+            frozenset(),
+            monitor,
+            C,
+            threads=n_threads(settings.threads),
         )
-        status = C.PAUSED
-        while status != C.DONE:
-            monitor.check()
-            status = growth.run(CHUNK_WORK)
-            monitor.report(growth.progress, f"{int(growth.state.leaves[0])} leaves")
+        grow_all(growth, monitor)
     finally:
         if not compiled:
             _Interpreted.add(time.thread_time() - started)

@@ -575,6 +575,18 @@ OPTIONS: tuple[Option, ...] = (
         ),
     ),
     Option(
+        "threads",
+        "int",
+        "Threads",
+        group="Growth",
+        default=0,
+        low=0,
+        widget_high=256,
+        metavar="N",
+        help="Threads that grow a tree (0: one per core). Every number of threads grows the "
+        "same tree; 1 grows it on one core",
+    ),
+    Option(
         "max_bins",
         "int",
         "Histogram bins",

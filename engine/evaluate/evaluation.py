@@ -12,6 +12,7 @@ from engine.data.folds import holdout_split, training_rows
 from engine.errors import ArborError
 from engine.evaluate.curves import ClassCurves, class_curves, weighted_mean
 from engine.evaluate.gains import gains_points, lift_points
+from engine.fast.threads import FOLD_THREADS_MAX_CELLS, fold_map, n_threads
 from engine.fitting import fit_tree
 from engine.monitor import NULL_MONITOR, Monitor
 from engine.predict import class_codes, predict_proba, predict_value
@@ -204,6 +205,9 @@ def cross_val_predict(
     (:func:`engine.data.folds.weka_folds`), so that C4.5's correct count can be set
     beside J48's fold for fold; otherwise each class is shuffled with numpy and dealt round.
     """
+    threads = fold_threads(data, settings)
+    if threads > 1:  # each fold's tree on one thread, the folds side by side
+        settings = replace(settings, threads=1)
     return cross_val_predict_with(
         data,
         lambda part, fold_monitor: outputs(fit_tree(part, settings, fold_monitor)),
@@ -212,7 +216,15 @@ def cross_val_predict(
         monitor,
         weka_folds,
         settings.algorithm,
+        threads,
     )
+
+
+def fold_threads(data: Encoded, settings: Settings) -> int:
+    """How many folds grow at once (1: one after another, each on every thread)."""
+    if data.n_rows * max(data.X.shape[1], 1) > FOLD_THREADS_MAX_CELLS:
+        return 1
+    return n_threads(settings.threads)
 
 
 def cross_val_predict_with(
@@ -223,9 +235,11 @@ def cross_val_predict_with(
     monitor: Monitor = NULL_MONITOR,
     weka_folds: bool = False,
     algorithm: str | None = None,
+    threads: int = 1,
 ) -> tuple[np.ndarray, list[float]]:
     """:func:`cross_val_predict` for any learner, on the same folds for the same seed:
-    ``learner(training_part, monitor)`` returns a function from encoded rows to outputs.
+    ``learner(training_part, monitor)`` returns a function from encoded rows to outputs;
+    ``threads`` folds at once (the results are the same whatever the number).
     The 0-R and 1-R baselines and a hand-built tree's structure are cross-validated this way,
     so they are scored on exactly the folds the learner's tree is."""
     y = None if data.schema.is_regression else data.y
@@ -235,19 +249,27 @@ def cross_val_predict_with(
         dealt = folding.weka_folds(y, data.n_rows, folds, seed, data.unlabelled)
     else:
         dealt = folding.stratified_folds(y, data.n_rows, folds, seed)
-    for f, test in enumerate(dealt):
+
+    def run(f_test):
+        f, test = f_test
         monitor.check()
         fold = f"fold {f + 1} of {folds}"
         monitor.report(f / folds, fold)
         if not len(test):
-            continue  # Weka's fold of rows without a class only: nothing to score
+            return None  # Weka's fold of rows without a class only: nothing to score
         train = training_rows(test, data.n_rows)
         # Labelled, so that the learner's own messages (CART's inner folds choosing alpha,
         # growth) still name the outer fold.
         output = learner(subset(data, train), monitor.scaled(f / folds, (f + 1) / folds, fold))
         held = subset(data, test)
-        out[test] = fold_out = output(held.X)
-        scores.append(_score(held, fold_out, algorithm))
+        fold_out = output(held.X)
+        return fold_out, _score(held, fold_out, algorithm)
+
+    dealt = list(dealt)
+    for test, result in zip(dealt, fold_map(run, enumerate(dealt), threads, monitor), strict=True):
+        if result is not None:
+            out[test] = result[0]
+            scores.append(result[1])
     monitor.report(1.0, "cross-validated")
     return out, scores
 

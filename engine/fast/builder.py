@@ -122,6 +122,7 @@ class Growth:
         monitor: Monitor,
         kernels,
         stepwise: bool = False,
+        threads: int = 1,
     ):
         self.kernels = kernels
         s, data = problem.settings, problem.data
@@ -236,7 +237,30 @@ class Growth:
         self.local_params = self.params._replace(histogram=0, local=0, best_first=0)
         stride = min(local_rows, m) if local else 1
         self.stride = stride
-        self.local_space = self._local_space(stride + (stride // 4 + 64 if gappy else 0))
+        self.local_capacity = stride + (stride // 4 + 64 if gappy else 0)
+        self.local_space = self._local_space(self.local_capacity)
+        # Several threads grow the small subtrees (engine.fast.threads): compiled kernels only
+        # (interpreted ones hold the GIL), and multiway nominal splits look at a node's
+        # ancestors, which a thread's copy of the node lacks.
+        self.threads = threads
+        if (
+            local
+            and threads > 1
+            and not getattr(kernels, "UNCOMPILED", False)
+            and (s.binary or not (kind == NOMINAL).any())
+        ):
+            self.params = self.params._replace(local=kernels.DEFER_LOCAL)
+            # The local space is then where deferred segments wait (the threads have their own).
+            side = m // 4 + 1024
+            self.local_space = self.local_space._replace(
+                arena=Arena(
+                    np.zeros(side, np.int32),
+                    np.zeros(side),
+                    np.zeros((self.space.arena.order.shape[0], side), np.int32),
+                ),
+                buffer=np.zeros(0, np.int32),
+                weight_buffer=np.zeros(0),
+            )
         self.nodes = new_nodes(1024, S)
         self.heap = Heap(np.zeros(1024, np.int64), np.zeros(1024), np.zeros(1024, np.int64))
         max_v = int(max(n_categories.max(initial=0), 2))
@@ -329,7 +353,10 @@ class Growth:
         order[:, :old] = a.order
         arena = Arena(_enlarged(a.entry, old, new), _enlarged(a.weight, old, new), order)
         return space._replace(
-            arena=arena, buffer=np.zeros(new + 1, np.int32), weight_buffer=np.zeros(new + 1)
+            arena=arena,
+            # (none where deferred segments wait: engine.fast.threads)
+            buffer=np.zeros(new + 1 if len(space.buffer) else 0, np.int32),
+            weight_buffer=np.zeros(new + 1 if len(space.buffer) else 0),
         )
 
     @property
@@ -389,19 +416,31 @@ def grow_tree(
     used,
     monitor: Monitor,
     compiled: bool = True,
+    threads: int = 1,
 ) -> Node:
-    """Grow a tree (or the subtree below a node holding ``rows``)."""
+    """Grow a tree (or the subtree below a node holding ``rows``) on ``threads`` threads."""
     C = kernels(compiled)
-    growth = Growth(problem, mode, rows, weights, depth, used, monitor, C)
+    growth = Growth(problem, mode, rows, weights, depth, used, monitor, C, threads=threads)
+    grow_all(growth, monitor)
+    holder = [growth.nodes, growth.groups]
+    n = int(growth.state.n_nodes[0])
+    del growth  # its workspace goes before the nodes are built
+    return to_nodes(problem, holder, n, monitor, C)
+
+
+def grow_all(growth: Growth, monitor: Monitor) -> None:
+    """Run ``growth`` to the end: the kernel a chunk of work at a time, then the small
+    subtrees it left to several threads (:mod:`engine.fast.threads`)."""
+    C = growth.kernels
     status = C.PAUSED
     while status != C.DONE:
         monitor.check()
         status = growth.run(CHUNK_WORK)
         monitor.report(growth.progress, f"{int(growth.state.leaves[0])} leaves")
-    holder = [growth.nodes, growth.groups]
-    n = int(growth.state.n_nodes[0])
-    del growth  # its workspace goes before the nodes are built
-    return to_nodes(problem, holder, n, monitor, C)
+    if growth.params.local == getattr(C, "DEFER_LOCAL", -1):
+        from engine.fast.threads import grow_deferred
+
+        grow_deferred(growth, monitor, growth.threads, CHUNK_WORK)
 
 
 def grow_stepwise(

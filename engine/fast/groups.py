@@ -157,6 +157,7 @@ State = namedtuple(
         "need_arena",
         "need_local",
         "need_groups",
+        "deferred_top",
         "settled",
         "total_weight",
     ],

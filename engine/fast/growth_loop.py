@@ -64,6 +64,12 @@ from engine.fast.sweeps import (
 
 # What run() returns.
 DONE, PAUSED, NEEDS_ROOM = 0, 1, 2
+#: ``Params.local`` of a fit whose small subtrees the caller grows on its threads (depth-first
+#: without a leaf limit, the order subtrees grow in does not change the tree): ``run`` leaves
+#: each such node marked DEFERRED in ``nodes.local`` instead of growing it
+#: (engine.fast.threads).
+DEFER_LOCAL = 2
+DEFERRED = 2
 #: Runs of one bin up to this long are sorted by insertion, longer ones by merge sort.
 SORT_RUN_INSERTION = 48
 
@@ -887,7 +893,7 @@ def _start(gsp, par, nodes, heap, hist, work, cand, groups, state):
     state.leaves[0] = 1
     state.total_weight[0] = max(nodes.weight[root], 1e-300)
     n = nodes.end[root]
-    if par.local == 1 and n < par.small:
+    if par.local >= 1 and n < par.small:
         nodes.local[root] = 1
         _settle_or_push(root, par, nodes, heap, hist, state)
         return
@@ -938,6 +944,28 @@ def run(
         if done >= budget:
             return PAUSED
         i = heap.node[0]
+        if nodes.local[i] == 1 and par.local == DEFER_LOCAL:  # grown by the caller's threads
+            # Its segment moves to the local space's arena, past those deferred before: in
+            # the arena, a later partition's copies of entries with missing values may
+            # overrun segments at higher addresses (depth-first, those are done).
+            s, e = nodes.start[i], nodes.end[i]
+            top = state.deferred_top[0]
+            side = lsp.arena
+            if top + e - s > side.entry.shape[0]:
+                state.need_local[0] = top + e - s
+                return NEEDS_ROOM
+            for u in range(e - s):
+                side.entry[top + u] = gsp.arena.entry[s + u]
+                side.weight[top + u] = gsp.arena.weight[s + u]
+            for a in range(gsp.arena.order.shape[0]):
+                side.order[a, top : top + e - s] = gsp.arena.order[a, s:e]
+            nodes.start[i], nodes.end[i] = top, top + e - s
+            state.deferred_top[0] = top + e - s
+            nodes.local[i] = DEFERRED
+            _heap_pop(heap, state)
+            _give_slot(hist, state, nodes.slot[i])
+            nodes.slot[i] = -1
+            continue
         if nodes.local[i] == 1:  # a small subtree, grown whole
             # Room asked for before starting (a build that runs out starts again from scratch
             # once given more): a node per entry, or as many as the levels left can hold.
@@ -977,7 +1005,7 @@ def run(
         done += (nodes.end[i] - nodes.start[i]) * (gsp.arena.order.shape[0] + 1)
         for c in range(c0, c0 + nb):
             if (
-                par.local == 1
+                par.local >= 1
                 and 0 < nodes.end[c] - nodes.start[c] < par.small
                 and not stops(c, par, nodes, work.tmp)
             ):  # (a leaf's orders may be stale)

@@ -19,6 +19,7 @@ import numpy as np
 
 from engine.data.encoding import Encoded, subset
 from engine.data.folds import stratified_folds, training_rows
+from engine.fast.threads import FOLD_THREADS_MAX_CELLS, fold_map, n_threads
 from engine.flat import FlatTree
 from engine.growth import grow_flat
 from engine.monitor import NULL_MONITOR, Monitor, checkpoint
@@ -322,8 +323,14 @@ def choose_alpha(
     k = settings.cv_alpha
     y = None if data.schema.is_regression else data.y
     grow_settings = replace(settings, prune="none", cv_alpha=None)
-    sums = np.zeros((2, len(probes)))  # weighted loss and squared loss per probe, over the folds
-    for f, test in enumerate(stratified_folds(y, data.n_rows, k, settings.seed)):
+    # Small tables grow their folds side by side, each on one thread; the sums add in fold order.
+    threads = 1
+    if data.n_rows * max(data.X.shape[1], 1) <= FOLD_THREADS_MAX_CELLS:
+        threads = n_threads(settings.threads)
+        grow_settings = replace(grow_settings, threads=1)
+
+    def fold_sums(f_test):
+        f, test = f_test
         monitor.check()
         step = f"choosing alpha, inner fold {f + 1} of {k}"
         monitor.report(f / k, step)
@@ -332,7 +339,12 @@ def choose_alpha(
         fold_tree = grow_flat(
             subset(data, train), grow_settings, monitor.scaled(f / k, (f + 0.8) / k, step)
         )
-        sums += _loss_sums_per_probe(fold_tree, subset(data, test), probes, settings.ccp_measure)
+        return _loss_sums_per_probe(fold_tree, subset(data, test), probes, settings.ccp_measure)
+
+    sums = np.zeros((2, len(probes)))  # weighted loss and squared loss per probe, over the folds
+    folds = enumerate(stratified_folds(y, data.n_rows, k, settings.seed))
+    for fold in fold_map(fold_sums, folds, threads, monitor):
+        sums += fold
     n = float(np.broadcast_to(data.weight, (data.n_rows,)).sum())
     error = sums[0] / n
     if data.schema.is_regression:  # the weighted spread of the losses about their mean

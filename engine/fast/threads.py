@@ -1,0 +1,247 @@
+"""Growth on several cores: the small subtrees of a depth-first fit grown at once.
+
+Depth-first without a leaf limit, a node below the local size has its whole subtree grown
+on a private copy of its entries (:func:`engine.fast.growth_loop.build_local`), and the
+order in which those subtrees grow does not change the tree. With more than one thread the
+growth loop leaves them to the caller (``Params.local == DEFER_LOCAL``): once the top of the
+tree is grown, each thread grows its share of them in the compiled kernel, which releases
+the GIL, on its own scratch arrays (nothing written is shared), and their nodes are then
+appended to the tree's arrays. Pre-order ids (:func:`engine.fast.builder.to_nodes`) do not
+depend on where a node's row is, so every thread count grows the same tree, bit for bit.
+
+No numba threading layer is involved: plain threads, each in its own call of the kernel,
+so the window, a cross-validation and a fit can all grow at once safely.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import os
+import threading
+from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
+
+import numpy as np
+
+from engine.fast.groups import Groups, Heap, Hist, new_nodes, new_state
+from engine.monitor import Monitor
+
+#: Folds grow side by side (each on one thread, :func:`fold_map`) on tables of at most this
+#: many cells (rows times attributes); bigger ones grow one fold at a time on every thread,
+#: which holds one fold's copy of the table in memory, not one per thread.
+FOLD_THREADS_MAX_CELLS = 4_000_000
+#: How often (seconds) the waiting thread looks at the monitor: Cancel within 0.2 s.
+POLL = 0.05
+#: Node row fields a subtree's root takes back from the thread that grew it (its split).
+SPLIT_FIELDS = (
+    "child0",
+    "n_children",
+    "attribute",
+    "cut_bin",
+    "group_at",
+    "threshold",
+    "gain",
+    "ratio",
+    "fraction0",
+    "fraction1",
+)
+
+
+def n_threads(setting: int) -> int:
+    """Threads for a fit: ``setting``, or (0) one per core this process may use."""
+    if setting and setting > 0:
+        return int(setting)
+    try:
+        return max(len(os.sched_getaffinity(0)), 1)
+    except AttributeError:  # not on Linux
+        return max(os.cpu_count() or 1, 1)
+
+
+def deferred(growth) -> np.ndarray:
+    """Rows of the nodes whose subtrees the growth loop left to the caller, in row order."""
+    n = int(growth.state.n_nodes[0])
+    return np.flatnonzero(growth.nodes.local[:n] == growth.kernels.DEFERRED)
+
+
+def shares(sizes: np.ndarray, k: int) -> list[np.ndarray]:
+    """``k`` groups of task indices of about equal total size (largest first, each to the
+    lightest group so far): which thread grows which subtrees. Fixed by the sizes alone."""
+    load = np.zeros(k)
+    groups: list[list[int]] = [[] for _ in range(k)]
+    for t in np.argsort(-sizes, kind="stable").tolist():
+        g = int(np.argmin(load))
+        groups[g].append(t)
+        load[g] += sizes[t]
+    return [np.array(sorted(g), dtype=np.int64) for g in groups if g]
+
+
+class _Part:
+    """One thread's growth of some deferred subtrees: a copy of the growth's workspace with
+    its own scratch, node arrays and counters (the table and arena are read, never written)."""
+
+    def __init__(self, growth, rows: np.ndarray):
+        g = growth
+        self._growth = type(g)  # whose driving this borrows (not imported: no cycle)
+        self.kernels, self.monitor, self.problem = g.kernels, g.monitor, g.problem
+        self.data, self.stride = g.data, g.stride
+        self.params = g.params._replace(local=1)
+        self.local_params = g.local_params
+        # The deferred segments wait in the growth's local space (growth_loop.run); each
+        # entry's place is written to entry_branch by _local_orders: a private one per thread.
+        self.space = g.space._replace(
+            arena=g.local_space.arena, entry_branch=np.zeros_like(g.space.entry_branch)
+        )
+        self.local_space = g._local_space(g.local_capacity)
+        h = g.hist
+        self.hist = Hist(h.codes, h.n_bins, h.low, h.high, h.pool[:1] * 0, h.free[:0].copy())
+        self.work = type(g.work)(
+            *(
+                a if name == "flog" else np.zeros_like(a)
+                for name, a in zip(g.work._fields, g.work, strict=True)
+            )
+        )
+        self.candidates = type(g.candidates)(*(np.zeros_like(a) for a in g.candidates))
+        self.groups = Groups(np.zeros_like(g.groups.branch))
+        T = len(rows)
+        S = g.nodes.stats.shape[1]
+        self.nodes = new_nodes(max(1024, 2 * T), S)
+        for name, a in zip(g.nodes._fields, g.nodes, strict=True):
+            getattr(self.nodes, name)[:T] = a[rows]
+        self.nodes.parent[:T] = -1  # ancestors are not looked at (binary or numeric splits)
+        self.nodes.local[:T] = 1
+        self.nodes.slot[:T] = -1
+        size = len(self.nodes.start)
+        # Ascending ties, equal keys: a valid min-heap taking the subtrees in row order.
+        self.heap = Heap(np.zeros(size, np.int64), np.zeros(size), np.zeros(size, np.int64))
+        self.heap.node[:T] = np.arange(T)
+        self.heap.tie[:T] = np.arange(T)
+        st = self.state = new_state()
+        st.n_nodes[0], st.heap_size[0], st.pushes[0] = T, T, T
+        st.total_weight[0] = g.state.total_weight[0]
+        self.rows = rows
+
+    def run(self, budget: int) -> int:
+        return self._growth.run(self, budget)
+
+    def _make_room(self) -> None:
+        self._growth._make_room(self)
+
+    def _bigger_space(self, space, need: int):
+        return self._growth._bigger_space(space, need)
+
+    def _local_space(self, capacity: int):
+        return self._growth._local_space(self, capacity)
+
+    def grow(self, stop: threading.Event, budget: int) -> None:
+        C = self.kernels
+        status = C.PAUSED
+        while status != C.DONE:
+            if stop.is_set():
+                return
+            status = self.run(budget)
+
+
+def grow_deferred(growth, monitor: Monitor, threads: int, budget: int) -> None:
+    """Grow the subtrees the growth loop deferred on ``threads`` threads and append their
+    nodes to ``growth``'s arrays (and their groups to its group store)."""
+    rows = deferred(growth)
+    if len(rows) == 0:
+        return
+    nodes = growth.nodes
+    sizes = (nodes.end[rows] - nodes.start[rows]).astype(np.float64)
+    parts = [_Part(growth, rows[share]) for share in shares(sizes, threads)]
+    stop = threading.Event()
+    settled0 = float(growth.state.settled[0])
+    total = float(growth.state.total_weight[0])
+    with ThreadPoolExecutor(len(parts), thread_name_prefix="arbor-grow") as pool:
+        futures = [pool.submit(part.grow, stop, budget) for part in parts]
+        try:
+            while True:
+                done, waiting = wait(futures, timeout=POLL, return_when=FIRST_EXCEPTION)
+                for f in done:
+                    if f.exception() is not None:
+                        raise f.exception()
+                if not waiting:
+                    break
+                monitor.check()
+                settled = settled0 + sum(float(p.state.settled[0]) for p in parts)
+                leaves = int(growth.state.leaves[0]) + sum(int(p.state.leaves[0]) for p in parts)
+                monitor.report(settled / total, f"{leaves} leaves")
+        except BaseException:  # cancelled, or a thread failed: the others stop too
+            stop.set()
+            raise
+    _append(growth, parts)
+
+
+def _append(growth, parts: list[_Part]) -> None:
+    """The parts' nodes after the growth's own, in part order; each subtree root's split
+    written into its row."""
+    st = growth.state
+    n0 = int(st.n_nodes[0])
+    new = sum(int(p.state.n_nodes[0]) - len(p.rows) for p in parts)
+    n_groups = int(st.groups_used[0]) + sum(int(p.state.groups_used[0]) for p in parts)
+    old = growth.nodes
+    if n0 + new > len(old.start):
+        growth.nodes = type(old)(
+            *(np.concatenate([a[:n0], np.zeros((new, *a.shape[1:]), a.dtype)]) for a in old)
+        )
+    if n_groups > len(growth.groups.branch):
+        branch = np.zeros(n_groups, growth.groups.branch.dtype)
+        branch[: int(st.groups_used[0])] = growth.groups.branch[: int(st.groups_used[0])]
+        growth.groups = Groups(branch)
+    nodes, at, g_at = growth.nodes, n0, int(st.groups_used[0])
+    for p in parts:
+        T, n = len(p.rows), int(p.state.n_nodes[0])
+        pn, offset = p.nodes, at - T
+        # Rows: the part's row r < T is the growth's row p.rows[r]; r >= T is at + r - T.
+        where = np.concatenate([p.rows, np.arange(at, at + n - T)])
+        has_children = pn.n_children[:n] > 0
+        child0 = np.where(has_children, pn.child0[:n] + offset, pn.child0[:n])
+        group_at = pn.group_at[:n] + g_at
+        for name in SPLIT_FIELDS:
+            value = {"child0": child0, "group_at": group_at}.get(name, getattr(pn, name)[:n])
+            getattr(nodes, name)[where] = value
+        if n > T:
+            for name in nodes._fields:
+                if name in SPLIT_FIELDS or name == "parent":
+                    continue
+                getattr(nodes, name)[at : at + n - T] = getattr(pn, name)[T:n]
+            parent = pn.parent[T:n]
+            nodes.parent[at : at + n - T] = np.where(
+                parent < T, p.rows[parent % T], parent + offset
+            )
+        nodes.local[p.rows] = 0
+        used = int(p.state.groups_used[0])
+        growth.groups.branch[g_at : g_at + used] = p.groups.branch[:used]
+        g_at += used
+        at += n - T
+        st.leaves[0] += p.state.leaves[0]
+        st.settled[0] += p.state.settled[0]
+    st.n_nodes[0] = at
+    st.groups_used[0] = g_at
+
+
+def fold_map(work, items, threads: int, monitor: Monitor) -> list:
+    """``[work(item) for item in items]`` on up to ``threads`` threads, results in the items'
+    order (so sums over them add in the same order as one thread's). For cross-validation's
+    folds, each grown on one thread: small folds leave growth little to share, and every
+    fold's tree is the same whoever grows it. A cancel (or a failure) stops them all."""
+    items = list(items)
+    if threads <= 1 or len(items) <= 1:
+        return [work(item) for item in items]
+    with ThreadPoolExecutor(min(threads, len(items)), thread_name_prefix="arbor-fold") as pool:
+        # Each in a copy of this thread's context: the monitor watched here is watched there.
+        futures = [pool.submit(contextvars.copy_context().run, work, item) for item in items]
+        try:
+            while True:
+                done, waiting = wait(futures, timeout=POLL, return_when=FIRST_EXCEPTION)
+                for f in done:
+                    if f.exception() is not None:
+                        raise f.exception()
+                if not waiting:
+                    break
+                monitor.check()
+        except BaseException:  # folds not started are dropped; a cancel stops the others
+            for f in futures:
+                f.cancel()
+            raise
+        return [f.result() for f in futures]

@@ -1,0 +1,133 @@
+"""Growth on several threads (engine.fast.threads): every thread count grows the same tree,
+to the bit, and a cancel stops the threads."""
+
+import threading
+
+import numpy as np
+import pytest
+
+pytest.importorskip("numba")
+
+from engine.errors import Cancelled  # noqa: E402
+from engine.fast import builder, threads  # noqa: E402
+from engine.growth import grow  # noqa: E402
+from engine.monitor import Monitor  # noqa: E402
+from engine.settings import resolve  # noqa: E402
+from tests.oracle.data import generated, shape  # noqa: E402
+
+pytestmark = pytest.mark.usefixtures("compiled_builder")
+
+
+def bits(tree) -> list[str]:
+    """Every node's shape and numbers; repr() of a float is exact: equal text, equal bits."""
+    return [
+        repr((float(n.impurity), float(n.value), sorted(n.stats.items()), n.split))
+        for n in tree.walk()
+    ]
+
+
+CASES = [
+    ("exact", dict(algorithm="cart"), dict(nominal=1)),
+    ("exact, missing", dict(algorithm="cart", max_depth=9), dict(nominal=2, missing=0.1)),
+    ("histogram", dict(algorithm="cart", splitter="histogram"), dict(missing=0.05)),
+    ("c45 numeric", dict(algorithm="c45", prune="none"), dict(classes=4)),
+    (
+        "regression",
+        dict(algorithm="cart", task="regression", max_depth=10),
+        dict(regression=True, missing=0.1),
+    ),
+    ("best-first", dict(algorithm="cart", growth="best", max_leaves=40), dict()),
+]
+
+
+@pytest.mark.parametrize("name, params, data_shape", CASES, ids=[c[0] for c in CASES])
+def test_one_two_and_three_threads_grow_the_same_tree(name, params, data_shape, monkeypatch):
+    # Small subtrees below 256 entries: a few dozen of them for the threads to share.
+    for rows in ("LOCAL_ROWS", "LOCAL_ROWS_LEAST", "HIST_LOCAL_ROWS"):
+        monkeypatch.setattr(builder, rows, 256)
+    monkeypatch.setattr(builder, "HIST_EXACT_BELOW", 64)
+    shared = []
+    grow_deferred = threads.grow_deferred
+
+    def counting(growth, *args):
+        shared.append(len(threads.deferred(growth)))
+        grow_deferred(growth, *args)
+
+    monkeypatch.setattr(threads, "grow_deferred", counting)
+    data = generated(5, n=3000, **data_shape)
+    trees = [grow(data, resolve(**params, threads=k)) for k in (1, 2, 3)]
+    # The threads grew subtrees (but best-first: one thread, the leaves limit ordering all).
+    assert len(shared) == (0 if name == "best-first" else 2) and all(k > 2 for k in shared)
+    assert sum(1 for _ in trees[0].walk()) > 50
+    assert shape(trees[0]) == shape(trees[1]) == shape(trees[2])
+    assert bits(trees[0]) == bits(trees[1]) == bits(trees[2])
+
+
+def test_the_threads_share_the_subtrees_by_size_and_all_of_them():
+    sizes = np.array([5.0, 100.0, 7.0, 60.0, 50.0])
+    groups = threads.shares(sizes, 2)
+    assert sorted(np.concatenate(groups).tolist()) == [0, 1, 2, 3, 4]
+    assert sorted(sizes[g].sum() for g in groups) == [110.0, 112.0]
+    assert threads.n_threads(3) == 3 and threads.n_threads(0) >= 1
+
+
+def test_a_cancel_stops_the_threads(monkeypatch):
+    """A cancel while the threads grow the small subtrees: Cancelled, and no thread goes on."""
+    monkeypatch.setattr(builder, "CHUNK_WORK", 2_000)
+    for rows in ("LOCAL_ROWS", "LOCAL_ROWS_LEAST"):
+        monkeypatch.setattr(builder, rows, 2048)
+    started = threading.Event()
+    grow_part = threads._Part.grow
+
+    def grow_slowly(part, stop, budget):
+        started.set()
+        assert stop.wait(30)  # the cancel reaches every thread
+        grow_part(part, stop, budget)
+
+    monkeypatch.setattr(threads._Part, "grow", grow_slowly)
+    monitor = Monitor()
+    data = generated(3, n=8000)
+    errors = []
+
+    def fit():
+        try:
+            grow(data, resolve(algorithm="cart", threads=2), monitor)
+        except Cancelled as err:
+            errors.append(err)
+
+    thread = threading.Thread(target=fit)
+    thread.start()
+    assert started.wait(30)
+    monitor.cancel()
+    thread.join(timeout=30)
+    assert not thread.is_alive() and errors
+    assert not [t for t in threading.enumerate() if t.name.startswith("arbor-grow")]
+
+
+def test_cross_validation_and_alpha_folds_side_by_side_score_as_one_after_another():
+    from engine.evaluate.evaluation import cross_val_predict
+    from engine.fitting import fit_tree
+    from engine.prune.alpha import choose_alpha
+
+    data = generated(4, n=400, nominal=1, missing=0.05)
+    runs = [cross_val_predict(data, resolve(algorithm="cart", threads=k), folds=3) for k in (1, 2)]
+    assert np.array_equal(runs[0][0], runs[1][0]) and runs[0][1] == runs[1][1]
+    tree = fit_tree(data, resolve(algorithm="cart", prune="none"))
+    chosen = [
+        choose_alpha(tree, data, resolve(algorithm="cart", cv_alpha=3, threads=k)) for k in (1, 3)
+    ]
+    assert np.array_equal(chosen[0].cv_error, chosen[1].cv_error)
+    assert chosen[0].chosen_alpha == chosen[1].chosen_alpha
+
+
+def test_fold_map_keeps_the_order_and_stops_at_a_failure():
+    out = threads.fold_map(lambda x: x * x, range(7), 3, Monitor())
+    assert out == [0, 1, 4, 9, 16, 25, 36]
+
+    def fail(x):
+        if x == 2:
+            raise Cancelled("stop")
+        return x
+
+    with pytest.raises(Cancelled):
+        threads.fold_map(fail, range(5), 2, Monitor())
