@@ -45,6 +45,7 @@ from engine.data.encoding import Encoded, Schema
 from engine.errors import ArborError
 from engine.estimator import check_trainable
 from engine.evaluate.importance import impurity_importance
+from engine.fast.threads import n_threads
 from engine.fitting import fit_tree
 from engine.predict import leaf_weights, predict_class, predict_proba, predict_value
 from engine.settings import Settings, resolve
@@ -76,6 +77,7 @@ class _ArborTree(BaseEstimator):
         random_state=None,
         laplace=False,
         m_estimate=None,
+        n_jobs=None,
     ):
         self.algorithm = algorithm
         self.criterion = criterion
@@ -92,6 +94,7 @@ class _ArborTree(BaseEstimator):
         self.random_state = random_state
         self.laplace = laplace
         self.m_estimate = m_estimate
+        self.n_jobs = n_jobs
 
     _task = "classification"
 
@@ -139,6 +142,7 @@ class _ArborTree(BaseEstimator):
             confidence=self.confidence,
             alpha=ccp_alpha if prune == "cost-complexity" else None,
             seed=seed,
+            threads=_threads(self.n_jobs),
         )
         try:
             return resolve(**params)
@@ -382,6 +386,9 @@ class ArborClassifier(ClassifierMixin, _ArborTree):
         (n_classes * np.bincount(y))), so growth, pruning and the leaves' shares count the
         weighted samples. The minimum counts (``min_samples_leaf``, ``min_samples_split``)
         are weights in Arbor, counts of samples in scikit-learn.
+    n_jobs : int or None, default None
+        Threads that grow the tree: None or -1 every core, -2 all but one, 1 a single one.
+        Every number grows the same tree.
 
     Attributes
     ----------
@@ -522,6 +529,18 @@ def _count(name: str, value, total: float, smallest: int) -> float | None:
     raise ValueError(
         f"{name} must be an int of at least {smallest} or a float in (0, 1]; got {value!r}"
     )
+
+
+def _threads(n_jobs) -> int:
+    """scikit-learn's ``n_jobs`` as Arbor's threads: None or -1 every core (0), -2 all but
+    one, and so on; the tree is the same whatever the number."""
+    if n_jobs is None:
+        return 0
+    if not isinstance(n_jobs, numbers.Integral) or n_jobs == 0:
+        raise ValueError(f"n_jobs must be a non-zero integer or None; got {n_jobs!r}")
+    if n_jobs > 0:
+        return int(n_jobs)
+    return max(n_threads(0) + 1 + int(n_jobs), 1)
 
 
 def _sample_weight(sample_weight, n: int) -> np.ndarray:

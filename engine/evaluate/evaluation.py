@@ -250,7 +250,7 @@ def cross_val_predict_with(
     else:
         dealt = folding.stratified_folds(y, data.n_rows, folds, seed)
 
-    def run(f_test):
+    def run(f_test, monitor):
         f, test = f_test
         monitor.check()
         fold = f"fold {f + 1} of {folds}"

@@ -32,6 +32,7 @@ from engine.fast.groups import (
     new_state,
     new_work,
 )
+from engine.fast.threads import fold_map
 from engine.learn import rules
 from engine.learn.problem import Problem
 from engine.monitor import Monitor
@@ -75,6 +76,8 @@ HIST_EXACT_BELOW = 1024
 HIST_SLOTS = {"depth": 128, "best": 512}
 #: How to choose the best attribute (:mod:`engine.fast.sweeps`).
 BY_GAIN, BY_RATIO, C45_RULE = 0, 1, 2
+#: Fits of fewer rows grow on one thread whatever the setting.
+THREADS_LEAST_ROWS = 20_000
 #: Extra arena room for the copies of entries with missing values, to begin with.
 MISSING_SLACK = 0.25
 
@@ -126,6 +129,8 @@ class Growth:
     ):
         self.kernels = kernels
         s, data = problem.settings, problem.data
+        if len(rows) < THREADS_LEAST_ROWS:  # starting threads would cost more than they save
+            threads = 1
         attrs = data.schema.attributes
         m, p = len(rows), len(attrs)
         K = problem.n_classes
@@ -194,9 +199,31 @@ class Growth:
         )
         if hist:
             bin_columns = kernel_module(kernels, "engine.fast.histogram").bin_columns
-            codes, n_bins, low, high = bin_columns(
-                X, row, n_categories, s.max_bins, whole, check=monitor.check
-            )
+            if threads > 1 and p > 1:  # the columns binned side by side
+                parts = fold_map(
+                    lambda j, _: bin_columns(
+                        X[:, j : j + 1],
+                        row,
+                        n_categories[j : j + 1],
+                        s.max_bins,
+                        whole,
+                        check=monitor.check,
+                    ),
+                    range(p),
+                    threads,
+                    monitor,
+                )
+                codes = np.empty((m, p), dtype=np.uint8)
+                for j, part in enumerate(parts):
+                    codes[:, j] = part[0][:, 0]
+                n_bins = np.concatenate([part[1] for part in parts])
+                low = np.concatenate([part[2] for part in parts])
+                high = np.concatenate([part[3] for part in parts])
+                del parts
+            else:
+                codes, n_bins, low, high = bin_columns(
+                    X, row, n_categories, s.max_bins, whole, check=monitor.check
+                )
             width = int(n_bins.max(initial=1)) + 1  # the last bin: missing values
             small = local_rows if local else HIST_EXACT_BELOW
             slots = min(HIST_SLOTS[s.growth], m // small + 4)
@@ -216,9 +243,14 @@ class Growth:
             slots, small, items = 0, local_rows if local else 0, 1
             root_local = local and m < local_rows
             order = np.zeros((0 if root_local else len(numeric), capacity), dtype=np.int32)
-            for a, j in enumerate(numeric if order.shape[0] else ()):
+
+            def sort(a_j, _):
+                a, j = a_j
                 monitor.check()
                 order[a, :m] = np.argsort(X[:, j] if whole else X[row, j], kind="stable")
+
+            # Side by side on several threads (numpy's sorts release the GIL).
+            fold_map(sort, enumerate(numeric if order.shape[0] else ()), threads, monitor)
         entry = np.zeros(capacity, dtype=np.int32)
         entry[:m] = np.arange(m, dtype=np.int32)
         weight = np.zeros(capacity)

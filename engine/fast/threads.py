@@ -220,17 +220,47 @@ def _append(growth, parts: list[_Part]) -> None:
     st.groups_used[0] = g_at
 
 
+class _Onward(Monitor):
+    """A view of ``parent`` whose progress never goes back: folds side by side report their
+    own fractions, and the bar shows the furthest so far (messages all pass)."""
+
+    def __init__(self, parent: Monitor):
+        self._parent = parent
+        self._lock = threading.Lock()
+        self._furthest = 0.0
+
+    def report(self, fraction: float, message: str = "") -> None:
+        with self._lock:
+            self._furthest = max(self._furthest, float(fraction))
+            self._parent.report(self._furthest, message)
+
+    def check(self) -> None:
+        self._parent.check()
+
+    def cancel(self) -> None:
+        self._parent.cancel()
+
+    @property
+    def cancelled(self) -> bool:
+        return self._parent.cancelled
+
+
 def fold_map(work, items, threads: int, monitor: Monitor) -> list:
-    """``[work(item) for item in items]`` on up to ``threads`` threads, results in the items'
-    order (so sums over them add in the same order as one thread's). For cross-validation's
-    folds, each grown on one thread: small folds leave growth little to share, and every
-    fold's tree is the same whoever grows it. A cancel (or a failure) stops them all."""
+    """``[work(item, monitor) for item in items]`` on up to ``threads`` threads, results in the
+    items' order (so sums over them add in the same order as one thread's). For
+    cross-validation's folds, each grown on one thread: small folds leave growth little to
+    share, and every fold's tree is the same whoever grows it. A cancel (or a failure) stops
+    them all; side by side, the folds report through one monitor whose progress never goes
+    back."""
     items = list(items)
     if threads <= 1 or len(items) <= 1:
-        return [work(item) for item in items]
+        return [work(item, monitor) for item in items]
+    onward = _Onward(monitor)
     with ThreadPoolExecutor(min(threads, len(items)), thread_name_prefix="arbor-fold") as pool:
         # Each in a copy of this thread's context: the monitor watched here is watched there.
-        futures = [pool.submit(contextvars.copy_context().run, work, item) for item in items]
+        futures = [
+            pool.submit(contextvars.copy_context().run, work, item, onward) for item in items
+        ]
         try:
             while True:
                 done, waiting = wait(futures, timeout=POLL, return_when=FIRST_EXCEPTION)

@@ -329,7 +329,7 @@ def choose_alpha(
         threads = n_threads(settings.threads)
         grow_settings = replace(grow_settings, threads=1)
 
-    def fold_sums(f_test):
+    def fold_sums(f_test, monitor):
         f, test = f_test
         monitor.check()
         step = f"choosing alpha, inner fold {f + 1} of {k}"

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 from engine.data.table import NUMERIC
 from engine.errors import ArborError
 from engine.export.labels import number
+from engine.fast.threads import n_threads
 from engine.settings import DEFAULTS, OPTIONS, resolve, why_not
 from gui.plain_text import plain_label
 
@@ -147,6 +148,9 @@ class AlgorithmPanel(QWidget):
         # Optimal trees: 0 (shown as "none") searches to the end, as the command line's default.
         self.time_limit = QDoubleSpinBox(minimum=0, decimals=1, singleStep=1.0)
         self.time_limit.setSpecialValueText("none")
+        cores = n_threads(0)
+        self.threads = QSpinBox(minimum=0, maximum=256, value=0)
+        self.threads.setSpecialValueText(f"every core ({cores})")
         self.prune = Choice("prune")
         self.confidence = QDoubleSpinBox(
             minimum=0.001, maximum=0.5, decimals=3, singleStep=0.05, value=0.25
@@ -202,6 +206,7 @@ class AlgorithmPanel(QWidget):
                     ("", self.priority_note),
                     ("Numeric search", self.splitter),
                     ("Time limit (s)", self.time_limit),
+                    ("Threads", self.threads),
                 ],
             ),
             (
@@ -312,6 +317,7 @@ class AlgorithmPanel(QWidget):
             self.m_estimate,
             self.splitter,
             self.time_limit,
+            self.threads,
             self.prune,
             self.confidence,
             self.subtree_raising,
@@ -345,6 +351,7 @@ class AlgorithmPanel(QWidget):
             "priors": self.priors.text().strip() or None,
             "splitter": self.splitter.value(),
             "time_limit": self.time_limit.value() or None,
+            "threads": self.threads.value(),
             "prune": self.prune.value(),
             "confidence": self.confidence.value(),
             "subtree_raising": self.subtree_raising.isChecked(),

@@ -18,6 +18,11 @@ from tests.oracle.data import generated, shape  # noqa: E402
 pytestmark = pytest.mark.usefixtures("compiled_builder")
 
 
+@pytest.fixture(autouse=True)
+def small_fits_use_threads(monkeypatch):
+    monkeypatch.setattr(builder, "THREADS_LEAST_ROWS", 0)
+
+
 def bits(tree) -> list[str]:
     """Every node's shape and numbers; repr() of a float is exact: equal text, equal bits."""
     return [
@@ -121,13 +126,24 @@ def test_cross_validation_and_alpha_folds_side_by_side_score_as_one_after_anothe
 
 
 def test_fold_map_keeps_the_order_and_stops_at_a_failure():
-    out = threads.fold_map(lambda x: x * x, range(7), 3, Monitor())
+    out = threads.fold_map(lambda x, m: x * x, range(7), 3, Monitor())
     assert out == [0, 1, 4, 9, 16, 25, 36]
 
-    def fail(x):
+    def fail(x, monitor):
         if x == 2:
             raise Cancelled("stop")
         return x
 
     with pytest.raises(Cancelled):
         threads.fold_map(fail, range(5), 2, Monitor())
+
+
+def test_scikit_learns_n_jobs_is_the_thread_count():
+    pytest.importorskip("sklearn")
+    from engine.sklearn import ArborClassifier
+
+    every = threads.n_threads(0)
+    for n_jobs, want in ((None, 0), (1, 1), (3, 3), (-1, every), (-2 - every, 1)):
+        assert ArborClassifier(n_jobs=n_jobs)._settings(100).threads == want
+    with pytest.raises(ValueError, match="n_jobs"):
+        ArborClassifier(n_jobs=0)._settings(100)
