@@ -5,13 +5,14 @@ CART beside scikit-learn, YDF's CART, LightGBM and XGBoost grown as one tree.
     python benchmarks/bench_peers.py               # 1,000,000 rows (~10 min)
     python benchmarks/bench_peers.py --quick       # 100,000 rows, one generator
     python benchmarks/bench_peers.py --rows 300000 --generators tied --threads 1 2
+    python benchmarks/bench_peers.py --memory      # Arbor's peak RSS on 1 and 2 threads
 
 Every library grows one unpruned tree to depth 12 with no leaf-size limit on the same rows,
 then predicts 50,000 more; the time is the fit and the prediction (Arbor's includes typing
 the table, the others' their own conversion). LightGBM and XGBoost grow one round with
 learning rate 1, no regularisation and 255 bins (regression only: for classes they grow a
-tree per class); YDF's CART without its validation hold-out. Arbor grows on one thread
-whatever ``--threads`` says (issue 34 is to change that); the others are given the count.
+tree per class); YDF's CART without its validation hold-out. Every library, Arbor too, is
+given ``--threads``.
 A library that is not installed is left out. Runs are interleaved; the best of ``--runs``
 is shown, with its ratio to scikit-learn's.
 
@@ -95,6 +96,7 @@ def fits(task: str, threads: int) -> dict:
                 min_samples_split=2,
                 min_samples_leaf=1,
                 splitter=splitter,
+                threads=threads,
             ).fit(make_table(train[2]))
             return model.predict(test[2])
 
@@ -180,17 +182,62 @@ def quality(task: str, truth, predicted) -> float:
     return 100 * (1 - float(np.mean((truth - predicted) ** 2)) / float(np.var(truth)))
 
 
+def peak_memory(rows: int, generator: str, threads_list, missing: float) -> None:
+    """Arbor's peak resident memory per splitter and thread count, each fit in a fresh
+    process (the one-thread peak, and the ratio to it)."""
+    import subprocess
+
+    print(f"peak RSS, {rows:,} rows of {generator!r}, {100 * missing:.0f}% missing, classification")
+    for splitter in ("exact", "histogram"):
+        base = None
+        for threads in threads_list:
+            out = subprocess.run(
+                [sys.executable, __file__, "--child", splitter, str(threads), str(rows)]
+                + [generator, str(missing)],
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout.split()
+            before, peak = int(out[-2]), int(out[-1])
+            base = base or peak
+            print(
+                f"  {splitter:<9} {threads} thread(s): {peak / 1024:7.0f} MiB peak "
+                f"({before / 1024:.0f} MiB with the data made), {peak / base:.2f}x one thread"
+            )
+
+
+def child(splitter: str, threads: int, rows: int, generator: str, missing: float) -> None:
+    import resource
+
+    compile_kernels()
+    _, _, frame = make_data(rows, generator, "classification", missing)
+    table = make_table(frame)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    DecisionTree(
+        algorithm="cart", prune="none", max_depth=DEPTH, splitter=splitter, threads=threads
+    ).fit(table)
+    print(before, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)  # KiB on Linux
+
+
 def main() -> None:
+    if sys.argv[1:2] == ["--child"]:
+        a = sys.argv[2:]
+        return child(a[0], int(a[1]), int(a[2]), a[3], float(a[4]))
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="100,000 rows, mixed only, one run")
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--generators", nargs="*", default=["mixed", "tied"])
     parser.add_argument("--threads", type=int, nargs="*", default=[1, 2])
     parser.add_argument("--runs", type=int, default=2)
+    parser.add_argument("--memory", action="store_true", help="Arbor's peak RSS only")
     args = parser.parse_args()
     rows, generators, runs = args.rows, args.generators, args.runs
     if args.quick:
         rows, generators, runs = 100_000, ["mixed"], 1
+    if args.memory:
+        for missing in (0.0, 0.1):
+            peak_memory(rows, generators[0], args.threads, missing)
+        return
     compile_kernels()
     cases = [("regression", 0.0), ("classification", 0.0), ("classification", 0.1)]
     print(
