@@ -283,7 +283,9 @@ class Growth:
         ):
             self.params = self.params._replace(local=kernels.DEFER_LOCAL)
             # The local space is then where deferred segments wait (the threads have their own).
-            side = m // 4 + 1024
+            # As big as the arena (a segment is deferred once): zeros, so pages untouched
+            # take no memory, and no enlargement copies it.
+            side = capacity
             self.local_space = self.local_space._replace(
                 arena=Arena(
                     np.zeros(side, np.int32),
