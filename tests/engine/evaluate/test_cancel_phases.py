@@ -109,7 +109,10 @@ def test_a_cancel_as_the_phase_starts_stops_it(table, monkeypatch, phase):
     monkeypatch.setattr(module, attribute, cancelling)
     with pytest.raises(Cancelled):
         _job(table, params, folds)(monitor)
-    assert calls["entered"] == 1 and calls["finished"] == 0, calls
+    # Folds grown side by side (issue 34) may each have entered before the cancel; none ends.
+    side_by_side = phase in ("cross-validation", "CV alpha")
+    assert calls["finished"] == 0, calls
+    assert 1 <= calls["entered"] <= (3 if side_by_side else 1), calls  # 3 folds
 
 
 def test_without_a_cancel_every_phase_runs_to_the_end(table):

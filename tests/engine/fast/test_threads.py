@@ -42,6 +42,11 @@ CASES = [
         dict(regression=True, missing=0.1),
     ),
     ("best-first", dict(algorithm="cart", growth="best", max_leaves=40), dict()),
+    (
+        "absolute error",
+        dict(algorithm="cart", task="regression", criterion="absolute_error", max_depth=8),
+        dict(regression=True),
+    ),
 ]
 
 
