@@ -418,6 +418,7 @@ class ArborClassifier(ClassifierMixin, _ArborTree):
         laplace=False,
         m_estimate=None,
         class_weight=None,
+        n_jobs=None,
     ):
         super().__init__(
             algorithm=algorithm,
@@ -435,6 +436,7 @@ class ArborClassifier(ClassifierMixin, _ArborTree):
             random_state=random_state,
             laplace=laplace,
             m_estimate=m_estimate,
+            n_jobs=n_jobs,
         )
         self.class_weight = class_weight
 
