@@ -76,6 +76,7 @@ class _ArborTree(BaseEstimator):
         random_state=None,
         laplace=False,
         m_estimate=None,
+        missing="fractional",
     ):
         self.algorithm = algorithm
         self.criterion = criterion
@@ -92,6 +93,7 @@ class _ArborTree(BaseEstimator):
         self.random_state = random_state
         self.laplace = laplace
         self.m_estimate = m_estimate
+        self.missing = missing
 
     _task = "classification"
 
@@ -135,6 +137,7 @@ class _ArborTree(BaseEstimator):
             priority=self.priority,
             laplace=self.laplace,
             m_estimate=self.m_estimate,
+            missing=self.missing,
             prune=prune,
             confidence=self.confidence,
             alpha=ccp_alpha if prune == "cost-complexity" else None,
@@ -382,6 +385,10 @@ class ArborClassifier(ClassifierMixin, _ArborTree):
         (n_classes * np.bincount(y))), so growth, pruning and the leaves' shares count the
         weighted samples. The minimum counts (``min_samples_leaf``, ``min_samples_split``)
         are weights in Arbor, counts of samples in scikit-learn.
+    missing : {"fractional", "majority", "surrogate"}, default "fractional"
+        Where a sample missing a split's feature goes (growing and predicting): down every
+        branch, weighted (C4.5's); down the heavier branch; or by rpart's surrogate splits,
+        then the heavier branch (CART only).
 
     Attributes
     ----------
@@ -410,6 +417,7 @@ class ArborClassifier(ClassifierMixin, _ArborTree):
         random_state=None,
         laplace=False,
         m_estimate=None,
+        missing="fractional",
         class_weight=None,
     ):
         super().__init__(
@@ -428,6 +436,7 @@ class ArborClassifier(ClassifierMixin, _ArborTree):
             random_state=random_state,
             laplace=laplace,
             m_estimate=m_estimate,
+            missing=missing,
         )
         self.class_weight = class_weight
 

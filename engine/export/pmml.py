@@ -20,6 +20,7 @@ from xml.etree import ElementTree as ET
 import numpy as np
 
 from engine.errors import ArborError
+from engine.export.surrogate_check import refuse_surrogates
 from engine.predict import node_output
 from engine.tree import MULTIWAY, THRESHOLD, Tree
 
@@ -81,6 +82,7 @@ def _check_xml_names(tree: Tree) -> None:
 
 def to_pmml(tree: Tree) -> str:
     """PMML 4.4 XML text. Names and values are XML attributes, escaped by ElementTree."""
+    refuse_surrogates(tree, "PMML")
     _check_xml_names(tree)
     ET.register_namespace("", NS)
     root = ET.Element("PMML", version="4.4", xmlns=NS)

@@ -19,6 +19,7 @@ import math
 
 from engine.errors import ArborError
 from engine.export.labels import shown
+from engine.export.surrogate_check import refuse_surrogates
 from engine.predict import class_probabilities
 from engine.tree import MULTIWAY, SUBSET, THRESHOLD, Tree
 
@@ -182,6 +183,7 @@ def to_python(tree: Tree, function_name: str = "predict") -> str:
     >>> namespace["predict"]({"outlook": "sunny", "humidity": "70", "windy": True})
     'yes'
     """
+    refuse_surrogates(tree, "Python code")
     if not function_name.isidentifier() or keyword.iskeyword(function_name):
         raise ArborError(f"{function_name!r} is not a Python function name")
     source = TEMPLATE.format(
