@@ -15,6 +15,7 @@ from engine.data.encoding import encode
 from engine.data.table import make_table
 from engine.errors import ArborError
 from engine.export.model_json import load_model, save_model
+from engine.export.python_code import to_python
 from engine.export.sql import to_sql
 from engine.fitting import fit_tree
 from engine.growth import grow_flat
@@ -123,3 +124,15 @@ def test_refusals_say_what_to_change():
     tree = ArborClassifier(prune="none", missing="surrogate").fit(X, y).tree_
     with pytest.raises(ArborError, match="--missing majority or fractional"):
         to_sql(tree)
+
+
+@pytest.mark.parametrize("name", TABLES)
+def test_python_code_routes_by_the_surrogates_as_arbor(name):
+    X, y = _frame(name)
+    model = ArborClassifier(prune="none", missing="surrogate").fit(X, y)
+    namespace: dict = {}
+    exec(to_python(model.tree_), namespace)
+    rng = np.random.default_rng(2)
+    probe = pd.concat([X, X.mask(rng.random(X.shape) < 0.4)], ignore_index=True)
+    got = [namespace["predict_proba"](row) for row in probe.to_dict("records")]
+    np.testing.assert_allclose(got, model.predict_proba(probe), rtol=0, atol=1e-12)
