@@ -4,6 +4,7 @@ tables (tests/fixtures/rpart), through the real command line and the estimator; 
 surrogates survive the model file, pruning, and exporters refuse what they cannot route."""
 
 import json
+import sqlite3
 from pathlib import Path
 
 import numpy as np
@@ -135,4 +136,16 @@ def test_python_code_routes_by_the_surrogates_as_arbor(name):
     rng = np.random.default_rng(2)
     probe = pd.concat([X, X.mask(rng.random(X.shape) < 0.4)], ignore_index=True)
     got = [namespace["predict_proba"](row) for row in probe.to_dict("records")]
+    np.testing.assert_allclose(got, model.predict_proba(probe), rtol=0, atol=1e-12)
+
+
+def test_sql_of_a_majority_tree_sends_missing_values_down_the_majority_branch():
+    """--missing majority needs nothing of an exporter: one-hot branch shares route the row."""
+    X, y = _frame("nominal")
+    model = ArborClassifier(prune="none", missing="majority").fit(X, y)
+    rng = np.random.default_rng(2)
+    probe = pd.concat([X, X.mask(rng.random(X.shape) < 0.4)], ignore_index=True)
+    with sqlite3.connect(":memory:") as con:
+        probe.to_sql("data", con, index=False)
+        got = pd.read_sql(to_sql(model.tree_), con)[["P(no)", "P(yes)"]].to_numpy(float)
     np.testing.assert_allclose(got, model.predict_proba(probe), rtol=0, atol=1e-12)
