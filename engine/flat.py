@@ -21,7 +21,7 @@ from types import MappingProxyType
 import numpy as np
 
 from engine.monitor import checkpoint
-from engine.tree import THRESHOLD, Node, Tree
+from engine.tree import THRESHOLD, Node, Surrogate, Tree, surrogate_branches
 
 #: Split scores a node loses when pruning makes it a leaf.
 _SCORES = ("gain", "gain_ratio")
@@ -37,7 +37,8 @@ class FlatTree:
     ``groups`` is -1 elsewhere (a row of the table per nominal split only: a big tree's
     threshold splits would otherwise each hold a row as wide as the most categories).
     ``nodes`` are the node objects the arrays were made from, when they were;
-    ``pseudocounts`` the tree's (:attr:`engine.tree.Tree.pseudocounts`).
+    ``pseudocounts`` the tree's (:attr:`engine.tree.Tree.pseudocounts`); ``surrogates``
+    each node's split's (``--missing surrogate``; empty when no split has any).
     """
 
     regression: bool
@@ -58,6 +59,7 @@ class FlatTree:
     value: np.ndarray
     nodes: tuple[Node, ...] | None = None
     pseudocounts: tuple[float, ...] = ()
+    surrogates: tuple[tuple[Surrogate, ...], ...] = ()
 
     @property
     def n_nodes(self) -> int:
@@ -145,7 +147,8 @@ class FlatTree:
     def walk(self, X: np.ndarray, rows: np.ndarray):
         """``(node, rows, weights)`` for every node the ``rows`` of ``X`` reach, as
         C4.5 routes them: a row whose value is missing at a split (or whose category no branch
-        holds) goes down every branch with its weight times the branch's training fraction.
+        holds) goes down every branch with its weight times the branch's training fraction
+        (after the split's surrogates, if it has any, could not place it).
 
         Depth-first, children pushed in branch order and the last taken first: the order
         in which a row's leaves add up to its prediction. A branch no row reaches is not
@@ -158,6 +161,8 @@ class FlatTree:
             if self.n_children[i] == 0:
                 continue
             branch = self.branches(np.full(len(r), i, dtype=np.intp), X[r, self.attribute[i]])
+            if self.surrogates and self.surrogates[i]:  # placed by a stand-in, if one can
+                branch = surrogate_branches(self.surrogates[i], X[r], branch)
             missing = branch < 0
             any_missing = bool(missing.any())
             for b in range(int(self.n_children[i])):
@@ -211,6 +216,9 @@ class FlatTree:
             self.value[keep],
             nodes,
             self.pseudocounts,
+            tuple(() if cut_here[k] else self.surrogates[k] for k in np.flatnonzero(keep).tolist())
+            if self.surrogates
+            else (),
         )
 
     def node_objects(self) -> tuple[Node, ...]:
@@ -350,4 +358,12 @@ def from_nodes(tree: Tree) -> FlatTree:
         value,
         nodes,
         tree.pseudocounts,
+        _surrogates(nodes),
     )
+
+
+def _surrogates(nodes) -> tuple:
+    """Each node's split's surrogates, or () when no split has any."""
+    if not any(node.split is not None and node.split.surrogates for node in nodes):
+        return ()
+    return tuple(() if node.split is None else node.split.surrogates for node in nodes)

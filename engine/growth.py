@@ -43,8 +43,9 @@ from engine.fast.interpreted import (
     UNCOMPILED_SECONDS,
 )
 from engine.fast.threads import n_threads
-from engine.flat import FlatTree
+from engine.flat import FlatTree, flat_of
 from engine.flat import ends as flat_ends
+from engine.learn import routed_growth
 from engine.learn.editing import replace_subtree
 from engine.learn.explain import node_rows, used_on_path
 from engine.learn.medians import check_absolute_error, with_medians
@@ -113,6 +114,14 @@ def grow(
         return solve_optimal(data, settings, monitor, rows, weights, depth, compiled).root
     if settings.criterion == "absolute_error":
         check_absolute_error(data)  # the kernels' median search assumes it
+    if settings.missing != "fractional":  # whole rows down one branch: numpy, per node
+        node = routed_growth.grow(data, settings, monitor, rows, weights, depth)
+        if settings.criterion == "absolute_error":
+            rows = np.arange(data.n_rows) if rows is None else np.asarray(rows)
+            weights = data.weight[rows] if weights is None else weights
+            node = with_medians(node, data, rows, np.asarray(weights, dtype=np.float64))
+        monitor.report(1.0, "grown")
+        return node
     problem = Problem(data, settings, monitor)
     monitor.report(0.0, "choosing the first split")
     rows = np.arange(data.n_rows) if rows is None else np.asarray(rows)
@@ -147,6 +156,8 @@ def grow_flat(data: Encoded, settings: Settings, monitor: Monitor = NULL_MONITOR
     """:func:`grow`'s tree on ``data`` as arrays only (:class:`engine.flat.FlatTree`, without
     node objects): for trees nobody looks at, such as CART's folds choosing alpha, which are
     pruned and routed through and dropped. The same numbers as :func:`grow`'s nodes hold."""
+    if settings.missing != "fractional":  # grown per node (engine.learn.routed_growth)
+        return flat_of(Tree(grow(data, settings, monitor), data.schema))
     problem = Problem(data, settings, monitor)
     rows = np.arange(data.n_rows)
     compiled = compiled_kernels_ready(monitor, len(rows) * data.X.shape[1])
@@ -258,6 +269,11 @@ def grow_steps(data: Encoded, settings: Settings) -> Iterator[GrowthStep]:
         raise ArborError(
             "an optimal tree is searched whole, not grown one split at a time: step through "
             "ID3, C4.5 or CART's growth instead"
+        )
+    if settings.missing != "fractional":
+        raise ArborError(
+            f"stepping through growth follows fractional rows; --missing {settings.missing} "
+            "grows whole trees only (train, or step with --missing fractional)"
         )
     return _steps(data, settings)
 

@@ -115,6 +115,10 @@ _PROBABILITIES = "Only for classification: corrects the leaves' class probabilit
 _CLASSIFY_ONLY = "regression uses the squared_error criterion"
 _OPTIMAL_ERRORS = "The optimal tree minimises training errors (misclassified weight)"
 _GREEDY = "Only for greedy growth: the optimal tree searches every tree of its depth"
+_BINARY_MISSING = (
+    "--missing majority and surrogate route rows down CART's binary splits; {algorithm} "
+    "keeps fractional rows (use --algorithm cart)"
+)
 _NO_RATIO = (
     "CART splits in two, so gain ratio does not apply; use gini, entropy or misclassification"
 )
@@ -617,6 +621,35 @@ OPTIONS: tuple[Option, ...] = (
         algorithms=("optimal",),
         why_not="Only for optimal trees",
     ),
+    Option(
+        "missing",
+        "choice",
+        "Missing values",
+        group="Algorithm",
+        default="fractional",
+        help="Where a row missing a split's attribute goes, in growth and prediction: "
+        "fractional: down every branch, its weight shared as the known rows are (C4.5's); "
+        "majority: down the branch with most training weight; surrogate: by the first of "
+        "up to five surrogate splits that agrees most with the split (rpart's), else the "
+        "majority branch",
+        choices=(
+            Choice("fractional", "Fractional (C4.5)", "down every branch, weight shared"),
+            Choice(
+                "majority",
+                "Majority branch",
+                "down the branch with most training weight",
+                algorithms=("cart",),
+                why_not=_BINARY_MISSING,
+            ),
+            Choice(
+                "surrogate",
+                "Surrogate splits (rpart)",
+                "by the best stand-in split, else the majority branch",
+                algorithms=("cart",),
+                why_not=_BINARY_MISSING,
+            ),
+        ),
+    ),
 )
 
 OPTION: dict[str, Option] = {o.name: o for o in OPTIONS}
@@ -745,7 +778,7 @@ def resolve(**params) -> Settings:
 
 def _disallowed(values: Mapping) -> str | None:
     """The first chosen value these ``values`` rule out (the table's ``Choice`` limits)."""
-    for name in ("task", "criterion", "prune"):
+    for name in ("task", "criterion", "prune", "missing"):
         reason = _choice_why_not(OPTION[name], values[name], values)
         if reason:
             return reason

@@ -77,6 +77,7 @@ class _ArborTree(BaseEstimator):
         random_state=None,
         laplace=False,
         m_estimate=None,
+        missing="fractional",
         n_jobs=None,
     ):
         self.algorithm = algorithm
@@ -94,6 +95,7 @@ class _ArborTree(BaseEstimator):
         self.random_state = random_state
         self.laplace = laplace
         self.m_estimate = m_estimate
+        self.missing = missing
         self.n_jobs = n_jobs
 
     _task = "classification"
@@ -138,6 +140,7 @@ class _ArborTree(BaseEstimator):
             priority=self.priority,
             laplace=self.laplace,
             m_estimate=self.m_estimate,
+            missing=self.missing,
             prune=prune,
             confidence=self.confidence,
             alpha=ccp_alpha if prune == "cost-complexity" else None,
@@ -386,6 +389,10 @@ class ArborClassifier(ClassifierMixin, _ArborTree):
         (n_classes * np.bincount(y))), so growth, pruning and the leaves' shares count the
         weighted samples. The minimum counts (``min_samples_leaf``, ``min_samples_split``)
         are weights in Arbor, counts of samples in scikit-learn.
+    missing : {"fractional", "majority", "surrogate"}, default "fractional"
+        Where a sample missing a split's feature goes (growing and predicting): down every
+        branch, weighted (C4.5's); down the heavier branch; or by rpart's surrogate splits,
+        then the heavier branch (CART only).
     n_jobs : int or None, default None
         Threads that grow the tree: None or -1 every core, -2 all but one, 1 a single one.
         Every number grows the same tree.
@@ -417,6 +424,7 @@ class ArborClassifier(ClassifierMixin, _ArborTree):
         random_state=None,
         laplace=False,
         m_estimate=None,
+        missing="fractional",
         class_weight=None,
         n_jobs=None,
     ):
@@ -436,6 +444,7 @@ class ArborClassifier(ClassifierMixin, _ArborTree):
             random_state=random_state,
             laplace=laplace,
             m_estimate=m_estimate,
+            missing=missing,
             n_jobs=n_jobs,
         )
         self.class_weight = class_weight

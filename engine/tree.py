@@ -61,6 +61,47 @@ class SplitScores(Mapping):
         return SplitScores, (self.gain, self.gain_ratio)
 
 
+@dataclass(frozen=True)
+class Surrogate:
+    """A stand-in for a node's split (``--missing surrogate``, rpart's): ``threshold``
+    (numeric; values below it go to branch ``below``, the others to ``1 - below``) or
+    ``groups`` (nominal: the category codes of branch 0 and branch 1; a category in neither
+    routes nothing). ``agreement``: the share of the node's training weight it sends the
+    split's way; ``adjusted``: the share of the room above the majority side it takes."""
+
+    attribute: int
+    agreement: float
+    adjusted: float
+    threshold: float | None = None
+    below: int = 0
+    groups: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+
+    def branch_of(self, values: np.ndarray) -> np.ndarray:
+        """Branch per value: 0 or 1, or -1 (missing, or a category this surrogate never saw)."""
+        values = np.asarray(values, dtype=np.float64)
+        out = np.full(values.shape, -1, dtype=np.intp)
+        known = ~np.isnan(values)
+        if self.threshold is not None:
+            below = values[known] < self.threshold
+            out[known] = np.where(below, self.below, 1 - self.below)
+            return out
+        for branch, group in enumerate(self.groups):
+            out[known & np.isin(values, group)] = branch
+        return out
+
+
+def surrogate_branches(surrogates, X: np.ndarray, branch: np.ndarray) -> np.ndarray:
+    """``branch`` (a split's, -1 where it cannot place a row) with each unplaced row of ``X``
+    (the same rows, every attribute) placed by the first surrogate that can."""
+    out = branch.copy()
+    for s in surrogates:
+        todo = out < 0
+        if not todo.any():
+            break
+        out[todo] = s.branch_of(X[todo, s.attribute])
+    return out
+
+
 @dataclass(frozen=True, slots=True)
 class Split:
     """How a node routes an instance to one of its children.
@@ -69,7 +110,9 @@ class Split:
     a threshold split sends ``value <= threshold`` to branch 0 and the rest to
     branch 1. ``fractions`` are the branches' shares of the known training
     weight: an instance with a missing value goes down every branch with its
-    weight multiplied by these (C4.5's fractional instances).
+    weight multiplied by these (C4.5's fractional instances). With ``--missing majority``
+    or ``surrogate`` the fractions are 1 for the branch with most training weight, 0
+    elsewhere, and ``surrogates`` (rpart's) place a missing value first.
     """
 
     attribute: int
@@ -77,6 +120,7 @@ class Split:
     fractions: tuple[float, ...]
     threshold: float | None = None
     groups: tuple[tuple[int, ...], ...] = ()
+    surrogates: tuple[Surrogate, ...] = ()
 
     @property
     def n_branches(self) -> int:
@@ -338,6 +382,7 @@ def partition_rows(
     rows: np.ndarray,
     weights: np.ndarray,
     branch: np.ndarray | None = None,
+    X: np.ndarray | None = None,
 ):
     """Rows and weights reaching each branch of ``split`` (``values``: the split attribute's
     values for ``rows``). A missing value goes down every branch, its weight times the
@@ -346,10 +391,13 @@ def partition_rows(
     Each branch keeps the rows in their order in ``rows`` (missing ones where they were), so
     every node's rows are in the root's order: sums over a node's rows, and ties in sorting
     its values, come out the same in the compiled builder, which keeps rows that way.
-    ``branch``: ``split.branch_of(values)``, when the caller has it already.
+    ``branch``: ``split.branch_of(values)``, when the caller has it already; ``X``: the
+    rows' values of every attribute, for the split's surrogates (without it, none are used).
     """
     if branch is None:
         branch = split.branch_of(values)
+    if split.surrogates and X is not None:  # X: the rows' every attribute
+        branch = surrogate_branches(split.surrogates, X, branch)
     missing = branch < 0
     any_missing = bool(missing.any())
     parts = []

@@ -26,6 +26,7 @@ import numpy as np
 from engine.export.colours import class_hex
 from engine.export.labels import attribute_name, branch_condition, condition, predicted
 from engine.export.node_labels import NodeLabels, node_lines
+from engine.export.surrogate_check import refuse_surrogates
 from engine.predict import node_output
 from engine.tree import THRESHOLD, Tree
 
@@ -58,6 +59,7 @@ def _finite(value: float) -> float | None:
 def page_model(tree: Tree, algorithm: str | None = None, labels: NodeLabels = DEFAULT_LABELS):
     """The tree as the page's script reads it: the schema, and one entry per node in each
     array, in pre-order (a node's parent comes before it)."""
+    refuse_surrogates(tree, "HTML page")
     schema = tree.schema
     labels = NodeLabels(**{n: getattr(labels, n) for n in NodeLabels.NAMES if n != "test"})
     nodes = {k: [] for k in ("id", "parent", "branch", "attribute", "threshold", "groups")}

@@ -72,6 +72,20 @@ def candidate_split(row, at_most: str = "<=") -> str:
     return "" if row.reason is not None else "per value"
 
 
+def surrogate_condition(tree: Tree, node: Node, surrogate) -> str:
+    """Where a surrogate of ``node``'s split sends a row, in the split's words:
+    'age < 30.5 goes as spend <= 12', 'region in {town} goes as spend <= 12'."""
+    attr = tree.schema.attributes[surrogate.attribute]
+    if surrogate.threshold is not None:
+        branch, test = surrogate.below, f"< {number(surrogate.threshold)}"
+    else:
+        branch = 0 if surrogate.groups[0] else 1
+        group = (shown(attr.categories[c]) for c in surrogate.groups[branch])
+        test = "in {" + ", ".join(group) + "}"
+    primary = f"{attribute_name(tree, node)} {branch_condition(tree, node, branch)}"
+    return f"{shown(attr.name)} {test} goes as {primary}"
+
+
 def attribute_name(tree: Tree, node: Node) -> str:
     return shown(tree.schema.attributes[node.split.attribute].name)
 

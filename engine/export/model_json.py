@@ -18,7 +18,7 @@ from engine.data.encoding import Attribute, Schema
 from engine.export.model_schema import FORMAT, VERSION, check_model, fail, settings_from
 from engine.reading import MB, read_json, shown_path
 from engine.settings import Settings
-from engine.tree import THRESHOLD, Node, Split, Tree, renumber
+from engine.tree import THRESHOLD, Node, Split, Surrogate, Tree, renumber
 
 #: A fully grown tree of a million rows (about 350,000 nodes) takes some 100 MB.
 MODEL_LIMIT = 256 * MB
@@ -42,6 +42,8 @@ def _node_dict(node: Node) -> dict:
             out["split"]["threshold"] = s.threshold
         if s.groups:
             out["split"]["groups"] = [list(g) for g in s.groups]
+        if s.surrogates:
+            out["split"]["surrogates"] = [_surrogate_record(g) for g in s.surrogates]
     stats = {k: float(v) for k, v in node.stats.items() if np.isfinite(v)}
     if stats:  # an infinite estimate (a raised branch never tried) says nothing: left out
         out["stats"] = stats
@@ -103,8 +105,14 @@ def _node_from(rec: dict, children: tuple[Node, ...]) -> Node:
         s = rec["split"]
         threshold = float(s["threshold"]) if s["kind"] == THRESHOLD else None
         groups = () if s["kind"] == THRESHOLD else tuple(tuple(g) for g in s["groups"])
+        surrogates = tuple(_surrogate_from(g) for g in s.get("surrogates", ()))
         split = Split(
-            s["attribute"], s["kind"], tuple(float(f) for f in s["fractions"]), threshold, groups
+            s["attribute"],
+            s["kind"],
+            tuple(float(f) for f in s["fractions"]),
+            threshold,
+            groups,
+            surrogates,
         )
     dist = np.asarray(rec.get("distribution") or [], dtype=np.float64)
     dist.setflags(write=False)
@@ -136,3 +144,20 @@ def load_model(path: str | Path) -> tuple[Tree, Settings | None]:
     """Read a model file: an ordinary file of at most ``MODEL_LIMIT`` bytes, checked in full."""
     data = read_json(path, MODEL_LIMIT, "model file")
     return tree_from_dict(data, shown_path(path))
+
+
+def _surrogate_record(s: Surrogate) -> dict:
+    out = {"attribute": s.attribute, "agreement": s.agreement, "adjusted": s.adjusted}
+    if s.threshold is not None:
+        out["threshold"], out["below"] = s.threshold, s.below
+    else:
+        out["groups"] = [list(g) for g in s.groups]
+    return out
+
+
+def _surrogate_from(rec: dict) -> Surrogate:
+    common = (int(rec["attribute"]), float(rec["agreement"]), float(rec["adjusted"]))
+    if "threshold" in rec:
+        return Surrogate(*common, threshold=float(rec["threshold"]), below=int(rec["below"]))
+    groups = tuple(tuple(int(c) for c in g) for g in rec["groups"])
+    return Surrogate(*common, groups=(groups[0], groups[1]))

@@ -159,6 +159,12 @@ def _split(split, node_where: str, attributes: list[dict], n_children: int) -> N
         )
     for f in fractions:
         number(f, where, "a branch share", 0.0, 1.0 + 1e-9)
+    surrogates = split.get("surrogates", [])
+    need(surrogates, list, where, "the surrogates")
+    if surrogates and n_children != 2:
+        fail(where, "only a two-way split has surrogates")
+    for s in surrogates:
+        _surrogate(s, where, attributes)
     if kind == THRESHOLD:
         if attribute["kind"] != "numeric":
             fail(where, "a threshold split needs a numeric attribute")
@@ -173,6 +179,33 @@ def _split(split, node_where: str, attributes: list[dict], n_children: int) -> N
         fail(where, f"it has {len(groups)} category groups for {n_children} children")
     seen: set[int] = set()
     n_categories = len(attribute.get("categories", []))
+    for group in groups:
+        need(group, list, where, "a category group")
+        for code in group:
+            index(code, n_categories, where, "the category code")
+            if code in seen:
+                fail(where, f"category code {code} is in two branches")
+            seen.add(code)
+
+
+def _surrogate(s, split_where: str, attributes: list[dict]) -> None:
+    """A surrogate (``--missing surrogate``): an attribute, its agreement and a threshold
+    with the side below it, or two category groups."""
+    where = f"{split_where}: surrogate"
+    need(s, dict, split_where, "a surrogate")
+    a = index(s.get("attribute"), len(attributes), where, "the attribute")
+    number(s.get("agreement"), where, "the agreement", 0.0, 1.0 + 1e-9)
+    number(s.get("adjusted"), where, "the adjusted agreement", 0.0, 1.0 + 1e-9)
+    if attributes[a]["kind"] == "numeric":
+        number(s.get("threshold"), where, "the threshold")
+        if s.get("below") not in (0, 1):
+            fail(where, "the branch below the threshold must be 0 or 1")
+        return
+    groups = need(s.get("groups"), list, where, "the category groups")
+    if len(groups) != 2:
+        fail(where, f"it has {len(groups)} category groups for 2 branches")
+    seen: set[int] = set()
+    n_categories = len(attributes[a].get("categories", []))
     for group in groups:
         need(group, list, where, "a category group")
         for code in group:

@@ -181,7 +181,8 @@ def nodes_data(
             needed is None or any(c.id in needed for c in node.children)
         ):
             split = node.split
-            parts = partition_rows(split, data.X[rows, split.attribute], rows, weights)
+            X = data.X[rows] if split.surrogates else None
+            parts = partition_rows(split, data.X[rows, split.attribute], rows, weights, X=X)
             stack.extend(
                 (child, *part)
                 for child, part in zip(node.children, parts, strict=True)
@@ -206,7 +207,8 @@ def _data_at(node, data: Encoded, rows, weights, parts, max_points: int, seed: i
     attribute = schema.attributes[split.attribute]
     values = data.X[rows, split.attribute]
     if parts is None:
-        parts = partition_rows(split, values, rows, weights)
+        X = data.X[rows] if split.surrogates else None
+        parts = partition_rows(split, values, rows, weights, X=X)
     shares = _shares(parts)
     if schema.is_regression:
         return _regression_split(

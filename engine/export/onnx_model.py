@@ -29,6 +29,7 @@ import json
 import numpy as np
 
 from engine.errors import ArborError
+from engine.export.surrogate_check import refuse_surrogates
 from engine.predict import node_output
 from engine.tree import THRESHOLD, Node, Tree
 
@@ -128,6 +129,7 @@ def to_onnx(tree: Tree):
     >>> model.graph.node[0].op_type, [i.name for i in model.graph.input]
     ('TreeEnsembleClassifier', ['input'])
     """
+    refuse_surrogates(tree, "ONNX")
     onnx = _onnx()
     from onnx import TensorProto, helper, numpy_helper
 

@@ -10,6 +10,10 @@ weighs a deep leaf by its own size rather than by the branch shares.) Every
 ``ScoreDistribution`` carries the ``confidence`` Arbor predicts at that node, so
 an empty leaf's borrowed prediction survives the export; regression trees
 average the leaves' scores with the same weights.
+
+A tree grown with ``--missing surrogate`` or ``majority`` sends such an instance down one
+branch whole: each branch's predicate is then a ``surrogate`` CompoundPredicate, the split's
+test, its surrogates' tests in order, and True on the majority branch (False on the other).
 """
 
 from __future__ import annotations
@@ -49,14 +53,44 @@ def _predicate(parent: ET.Element, tree: Tree, node, branch: int) -> None:
     if split.kind == MULTIWAY or len(group) == 1:
         ET.SubElement(parent, "SimplePredicate", field=attr.name, operator="equal", value=group[0])
         return
+    _in_group(parent, attr.name, group)
+
+
+def _routed(parent: ET.Element, tree: Tree, node, branch: int) -> None:
+    """A branch's predicate when whole rows go down one branch (``--missing surrogate`` or
+    ``majority``): PMML's ``surrogate`` operator takes the first of the split's test and its
+    surrogates' that is not unknown, then True on the majority branch (False on the other)."""
+    split = node.split
+    either = ET.SubElement(parent, "CompoundPredicate", booleanOperator="surrogate")
+    _predicate(either, tree, node, branch)
+    for s in split.surrogates:
+        attr = tree.schema.attributes[s.attribute]
+        if s.threshold is not None:
+            op = "lessThan" if branch == s.below else "greaterOrEqual"
+            ET.SubElement(
+                either, "SimplePredicate", field=attr.name, operator=op, value=_fmt(s.threshold)
+            )
+        elif s.groups[branch]:
+            _in_group(either, attr.name, [attr.categories[c] for c in s.groups[branch]])
+        else:  # every category it knows goes the other way
+            ET.SubElement(either, "False")
+    ET.SubElement(either, "True" if split.fractions[branch] == 1.0 else "False")
+
+
+def _whole_rows(split) -> bool:
+    """True when a row missing the split's attribute goes down one branch whole."""
+    return len(split.fractions) == 2 and max(split.fractions) == 1.0
+
+
+def _in_group(parent: ET.Element, field: str, group: list[str]) -> None:
     if any('"' in g or "\\" in g for g in group):
         # An Array escapes a quote as \" but has no escape for a backslash (a value ending in
         # one would swallow its closing quote), so such values are tested one by one.
         either = ET.SubElement(parent, "CompoundPredicate", booleanOperator="or")
         for g in group:
-            ET.SubElement(either, "SimplePredicate", field=attr.name, operator="equal", value=g)
+            ET.SubElement(either, "SimplePredicate", field=field, operator="equal", value=g)
         return
-    pred = ET.SubElement(parent, "SimpleSetPredicate", field=attr.name, booleanOperator="isIn")
+    pred = ET.SubElement(parent, "SimpleSetPredicate", field=field, booleanOperator="isIn")
     array = ET.SubElement(pred, "Array", n=str(len(group)), type="string")
     array.text = " ".join(f'"{g}"' for g in group)
 
@@ -132,6 +166,8 @@ def to_pmml(tree: Tree) -> str:
         element = ET.SubElement(xml_parent, "Node", attrs_out)
         if predicate is None:
             ET.SubElement(element, "True")
+        elif _whole_rows(predicate[0].split):
+            _routed(element, tree, *predicate)
         else:
             _predicate(element, tree, *predicate)
         if not tree.is_regression:

@@ -3,8 +3,10 @@
 The generated module embeds the tree as a small table (one tuple per node) and
 a short interpreter that routes an instance exactly as Arbor does, including
 missing values and unseen categories: such an instance goes down every branch
-with its weight multiplied by the branch's share of the training data, and an
-empty leaf predicts what its parent would.
+with its weight multiplied by the branch's share of the training data (with surrogate
+splits, ``--missing surrogate``, first by the first surrogate that can place it; the shares
+of such a tree send the rest down the majority branch), and an empty leaf predicts what its
+parent would.
 
 Names and values come from a data file and may hold anything (quotes, newlines,
 ``\"\"\"``): they enter the module only as ``repr`` string literals, and the docstring
@@ -83,13 +85,42 @@ def _walk(row, node_id, weight, fallback, out):
         _add(out, here, weight)
         return
     value = row.get(attribute)
-    branch = -1 if _missing(value) else _branch(kind, threshold, groups, value)
+    branch = -1 if _missing(value) else _branch(kind, threshold, groups, value){stand_in}
     if branch >= 0:
         _walk(row, children[branch], weight, here, out)
         return
     for child, share in zip(children, shares):
         if share > 0:
             _walk(row, child, weight * share, here, out)
+'''
+
+#: With surrogate splits (--missing surrogate): the table and the routing by them.
+STAND_IN_CALL = """
+    if branch < 0 and node_id in SURROGATES:
+        branch = _stand_in(row, SURROGATES[node_id])"""
+STAND_INS = '''
+
+# node id: the split's surrogates, best first: (attribute, cut, branch below it, {{category: branch}})
+SURROGATES = {{
+{surrogates}
+}}
+
+
+def _stand_in(row, surrogates):
+    """The branch of the first surrogate that can place the row (-1: none can)."""
+    for attribute, cut, below, groups in surrogates:
+        value = row.get(attribute)
+        if _missing(value):
+            continue
+        if cut is not None:
+            try:
+                return below if float(value) < cut else 1 - below
+            except (TypeError, ValueError):
+                continue
+        for name in _names(value):
+            if name in groups:
+                return groups[name]
+    return -1
 '''
 
 CLASSIFICATION = '''
@@ -172,6 +203,16 @@ def _node_row(tree: Tree, node) -> tuple:
     )
 
 
+def _stand_ins(tree: Tree, node) -> tuple:
+    rows = []
+    for s in node.split.surrogates:
+        attribute = tree.schema.attributes[s.attribute]
+        groups = {attribute.categories[c]: b for b, g in enumerate(s.groups) for c in g}
+        cut = None if s.threshold is None else float(s.threshold)
+        rows.append((attribute.name, cut, int(s.below), dict(sorted(groups.items()))))
+    return tuple(rows)
+
+
 def to_python(tree: Tree, function_name: str = "predict") -> str:
     """Source of a module defining ``predict(row)`` (and ``predict_proba`` for classes).
 
@@ -184,7 +225,9 @@ def to_python(tree: Tree, function_name: str = "predict") -> str:
     """
     if not function_name.isidentifier() or keyword.iskeyword(function_name):
         raise ArborError(f"{function_name!r} is not a Python function name")
+    stand_ins = [n for n in tree.nodes() if n.split is not None and n.split.surrogates]
     source = TEMPLATE.format(
+        stand_in=STAND_IN_CALL if stand_ins else "",
         target=shown(tree.schema.target),
         target_literal=repr(tree.schema.target),
         name=function_name,
@@ -193,5 +236,9 @@ def to_python(tree: Tree, function_name: str = "predict") -> str:
         classes=repr(list(tree.classes) if tree.classes else None),
         nodes="\n".join(f"    {n.id}: {_literal(_node_row(tree, n))}," for n in tree.nodes()),
     )
+    if stand_ins:
+        source += STAND_INS.format(
+            surrogates="\n".join(f"    {n.id}: {_literal(_stand_ins(tree, n))}," for n in stand_ins)
+        )
     tail = REGRESSION if tree.is_regression else CLASSIFICATION
     return source + tail.format(name=function_name)

@@ -28,6 +28,7 @@ import numpy as np
 
 from engine.errors import ArborError
 from engine.export.labels import shown
+from engine.export.surrogate_check import refuse_surrogates
 from engine.learn.tolerances import WEKA_EPS
 from engine.predict import node_output
 from engine.tree import THRESHOLD, Node, Tree
@@ -239,6 +240,7 @@ def to_sql(
     >>> [tuple(round(v, 3) if isinstance(v, float) else v for v in row[4:]) for row in rows]
     [(0.0, 1.0, 'no'), (0.643, 0.357, 'yes')]
     """
+    refuse_surrogates(tree, "SQL")
     writer = _Writer(tree, dialect)
     target = tree.schema.target
     predicted = quoted(f"predicted {target}")

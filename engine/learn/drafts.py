@@ -39,10 +39,12 @@ def make_draft(problem: Problem, rows, weights, depth: int, used=frozenset()) ->
 
 
 def partition(problem: Problem, draft: Draft) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Rows and weights of each branch; missing values go down every branch, weighted."""
+    """Rows and weights of each branch; missing values go down every branch, weighted (or
+    by the split's surrogates, then down its majority branch: ``--missing surrogate``)."""
     split = draft.candidate.split
+    X = problem.data.X[draft.rows] if split.surrogates else None
     return partition_rows(
-        split, problem.data.X[draft.rows, split.attribute], draft.rows, draft.weights
+        split, problem.data.X[draft.rows, split.attribute], draft.rows, draft.weights, X=X
     )
 
 

@@ -175,6 +175,24 @@ def attribute_table(
     return table
 
 
+#: The attribute table's column each criterion ranks candidate splits by (misclassification
+#: has no column of its own: Gini gain ranks its competitors).
+RANKED_BY = {"gini": "gini_gain", "entropy": "info_gain", "gain_ratio": "gain_ratio"}
+#: Competitors listed per node: rpart's ``maxcompete`` default.
+MAX_COMPETITORS = 4
+
+
+def competitors(
+    table: list[AttributeRow], criterion: str, limit: int = MAX_COMPETITORS
+) -> list[tuple[AttributeRow, float]]:
+    """The next best splits after the chosen one, as rpart lists a node's competitors: the
+    attributes that could split here, not chosen, best first by the criterion's score."""
+    field = RANKED_BY.get(criterion, "gini_gain")
+    rows = [(r, float(getattr(r, field))) for r in table if r.admissible and not r.chosen]
+    rows.sort(key=lambda rs: -rs[1])  # stable: the table's order on ties
+    return rows[:limit]
+
+
 def _test(data: Encoded, j: int, rows, counts, n_branches: int) -> SplitTest:
     """The split's tests, adjusted for the splits the attribute could have made at the node."""
     x = data.X[rows, j]

@@ -31,41 +31,14 @@ Examples
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
+
+from engine.tree import Surrogate, surrogate_branches
 
 #: rpart's ``maxsurrogate`` default: surrogates kept per split.
 MAX_SURROGATES = 5
 #: Rows (not weight) a numeric surrogate must send each way (rpart's rule).
 MIN_ROWS_EACH_WAY = 2
-
-
-@dataclass(frozen=True)
-class Surrogate:
-    """A stand-in for a node's split: ``threshold`` (numeric; values below it go to branch
-    ``below``, the others to ``1 - below``) or ``groups`` (nominal: the category codes of
-    branch 0 and branch 1; a category in neither routes nothing)."""
-
-    attribute: int
-    agreement: float
-    adjusted: float
-    threshold: float | None = None
-    below: int = 0
-    groups: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
-
-    def branch_of(self, values: np.ndarray) -> np.ndarray:
-        """Branch per value: 0 or 1, or -1 (missing, or a category this surrogate never saw)."""
-        values = np.asarray(values, dtype=np.float64)
-        out = np.full(values.shape, -1, dtype=np.intp)
-        known = ~np.isnan(values)
-        if self.threshold is not None:
-            below = values[known] < self.threshold
-            out[known] = np.where(below, self.below, 1 - self.below)
-            return out
-        for branch, group in enumerate(self.groups):
-            out[known & np.isin(values, group)] = branch
-        return out
 
 
 def find(
@@ -167,12 +140,7 @@ def route(
 ) -> np.ndarray:
     """Every row's branch: the primary split's where known, else the first surrogate that
     can place it, else the majority side of the rows the primary split places."""
-    out = np.asarray(primary, dtype=np.intp).copy()
-    for s in found:
-        todo = out < 0
-        if not todo.any():
-            break
-        out[todo] = s.branch_of(np.asarray(X, dtype=np.float64)[todo, s.attribute])
+    out = surrogate_branches(found, np.asarray(X, dtype=np.float64), np.asarray(primary, np.intp))
     known = np.asarray(primary) >= 0
     w = np.asarray(weights, dtype=np.float64)
     majority = 1 if w[known & (primary == 1)].sum() > w[known & (primary == 0)].sum() else 0

@@ -52,7 +52,8 @@ def _partition(problem: Problem, split: Split, rows, weights, refit: bool):
     branch = split.branch_of(values)
     if refit:  # new fractions, the same branches
         split = _refit_fractions(split, branch, weights)
-    return split, partition_rows(split, values, rows, weights, branch)
+    X = problem.data.X[rows] if split.surrogates else None  # rpart's stand-ins
+    return split, partition_rows(split, values, rows, weights, branch, X)
 
 
 def attach(problem: Problem, node: Node, rows, weights, refit: bool = False) -> LiveNode:

@@ -42,6 +42,9 @@ SHORT_LABELS = {
     "Cost-complexity (CART)": "Cost-complexity",
     "Normal approximation (J48)": "Normal (J48)",
     "Histogram (binned)": "Histogram",
+    "Fractional (C4.5)": "Fractional",
+    "Majority branch": "Majority",
+    "Surrogate splits (rpart)": "Surrogates",
 }
 
 
@@ -100,6 +103,7 @@ class AlgorithmPanel(QWidget):
         self.algorithm = Choice("algorithm")
         self.task = Choice("task")
         self.criterion = Choice("criterion")
+        self.missing = Choice("missing")
         # 0 is a real depth (a single leaf, to build the tree by hand); "no limit" is a box of
         # its own, not the step below 0 that a slip of the arrow key reached (issue 30).
         # (5 waits greyed while there is no limit, a depth to start from when the box is unticked.)
@@ -188,6 +192,7 @@ class AlgorithmPanel(QWidget):
                     ("", self.pseudocount_note),
                     ("Class weights", self.class_weight),
                     ("Priors", self.priors),
+                    ("Missing values", self.missing),
                 ],
             ),
             # "No depth limit" on a row of its own: beside the depth it widened the dock at 1024 px.
@@ -315,6 +320,7 @@ class AlgorithmPanel(QWidget):
             self.priority,
             self.laplace,
             self.m_estimate,
+            self.missing,
             self.splitter,
             self.time_limit,
             self.threads,
@@ -349,6 +355,7 @@ class AlgorithmPanel(QWidget):
             "m_estimate": self.m_estimate.value() or None,
             "class_weight": self.class_weight.text().strip() or None,
             "priors": self.priors.text().strip() or None,
+            "missing": self.missing.value(),
             "splitter": self.splitter.value(),
             "time_limit": self.time_limit.value() or None,
             "threads": self.threads.value(),
@@ -412,6 +419,8 @@ class AlgorithmPanel(QWidget):
             defaults["criterion"] if self.task.value() == "classification" else "squared_error"
         )
         self.min_samples_leaf.setValue(defaults["min_samples_leaf"])
+        if self.algorithm.value() != "cart":  # whole-row routing is CART's (binary splits)
+            self.missing.set_value(defaults["missing"])
         self.prune.set_value(defaults["prune"])
         self.cv_alpha.setValue(defaults["cv_alpha"] or 0)  # CART: alpha by 10-fold CV, one-SE rule
         self.one_se.setChecked(bool(defaults["one_se"]))

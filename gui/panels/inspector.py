@@ -9,9 +9,16 @@ from html import escape
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtWidgets import QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
-from engine.export.labels import candidate_split, condition, number
+from engine.export.labels import candidate_split, condition, number, surrogate_condition
 from engine.learn.criteria import entropy, gini
-from engine.learn.explain import REASONS, attribute_table, node_rows, used_on_path
+from engine.learn.explain import (
+    RANKED_BY,
+    REASONS,
+    attribute_table,
+    competitors,
+    node_rows,
+    used_on_path,
+)
 from engine.learn.significance import BONFERRONI_RULE
 from gui.mime import NODE_MIME
 from gui.panels.cards import Card
@@ -74,6 +81,7 @@ def summary_html(tree, node_id: int, settings=None) -> str:
         f"<p><b>Entropy</b> {entropy(node.distribution):.3f} &nbsp; "
         f"<b>Gini</b> {gini(node.distribution):.3f} &nbsp; n = {number(round(total, 3))}</p>"
     )
+    parts.append(surrogates_html(tree, node))
     recorded = node_pruning_html(tree, node_id, compact=True)
     if recorded:
         parts.append(recorded)
@@ -102,6 +110,35 @@ def summary_html(tree, node_id: int, settings=None) -> str:
             + "</p>"
         )
     return "".join(parts)
+
+
+def surrogates_html(tree, node) -> str:
+    """The split's surrogates (``--missing surrogate``), best first, with their agreement."""
+    if node.split is None or not node.split.surrogates:
+        return ""
+    rows = "".join(
+        f"<tr><td>{escape(surrogate_condition(tree, node, s))}</td>"
+        f"<td align=right>{s.agreement:.3f}</td><td align=right>{s.adjusted:.3f}</td></tr>"
+        for s in node.split.surrogates
+    )
+    return (
+        "<p><b>Surrogate splits</b> (for rows missing the split's attribute; then the "
+        "majority branch)</p><table cellspacing=3><tr><th align=left>surrogate</th>"
+        f"<th>agreement</th><th>adjusted</th></tr>{rows}</table>"
+    )
+
+
+def competitors_html(table, settings) -> str:
+    """The next best splits here, ranked by the algorithm's criterion (rpart's competitors)."""
+    ranked = competitors(table, settings.criterion)
+    if not ranked:
+        return ""
+    score = RANKED_BY.get(settings.criterion, "gini_gain").replace("_", " ")
+    items = "".join(
+        f"<li>{escape(r.name)} {escape(candidate_split(r, '≤'))}: {score} {v:.3f}</li>"
+        for r, v in ranked
+    )
+    return f"<p><b>Competitors</b> (the next best splits, by {score})</p><ol>{items}</ol>"
 
 
 HEADERS = (
@@ -155,7 +192,7 @@ def splits_html(tree, node_id: int, data, settings) -> str:
 
     Attributes that cannot split here are greyed, with the reason below the table."""
     table = candidate_rows(tree, node_id, data, settings)
-    return "" if table is None else table_html(table)
+    return "" if table is None else table_html(table) + competitors_html(table, settings)
 
 
 def table_html(table) -> str:
@@ -203,7 +240,9 @@ def table_html(table) -> str:
 def scored(tree, node_id: int, data, settings):
     """(HTML, attribute rows) for a node's candidate splits; rows None where nothing is scored."""
     table = candidate_rows(tree, node_id, data, settings)
-    return ("", None) if table is None else (table_html(table), table)
+    if table is None:
+        return "", None
+    return table_html(table) + competitors_html(table, settings), table
 
 
 def cell_text(r, field: str) -> str:

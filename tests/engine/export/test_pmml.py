@@ -47,8 +47,11 @@ def _with_holes(frame: pd.DataFrame, seed: int, share: float = 0.25) -> pd.DataF
 def _predicate(element: ET.Element, row: dict):
     """True, False or None (unknown) for one instance."""
     tag = element.tag.removeprefix(P)
-    if tag == "True":
-        return True
+    if tag in ("True", "False"):
+        return tag == "True"
+    if tag == "CompoundPredicate" and element.get("booleanOperator") == "surrogate":
+        verdicts = (_predicate(part, row) for part in element)  # the first one known
+        return next((v for v in verdicts if v is not None), None)
     if tag == "CompoundPredicate":  # "or" of equalities: true if one is, unknown if none is known
         assert element.get("booleanOperator") == "or"
         verdicts = [_predicate(part, row) for part in element]
@@ -60,7 +63,13 @@ def _predicate(element: ET.Element, row: dict):
         op, ref = element.get("operator"), element.get("value")
         if op == "equal":
             return str(value) == ref
-        return float(value) <= float(ref) if op == "lessOrEqual" else float(value) > float(ref)
+        compare = {
+            "lessOrEqual": float.__le__,
+            "greaterThan": float.__gt__,
+            "lessThan": float.__lt__,
+            "greaterOrEqual": float.__ge__,
+        }[op]
+        return compare(float(value), float(ref))
     assert tag == "SimpleSetPredicate" and element.get("booleanOperator") == "isIn"
     members = [m.replace('\\"', '"') for m in _quoted(element.find(f"{P}Array").text)]
     return str(value) in members
@@ -167,6 +176,26 @@ def test_regression_pmml_scores_like_arbor(schema):
     )
     got = np.array([score(top, row, True)[0] for row in _rows(probe)])
     np.testing.assert_allclose(got, model.predict(probe), rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("missing", ["surrogate", "majority"])
+def test_pmml_routes_whole_rows_by_surrogates_then_the_majority(missing, schema):
+    """--missing surrogate / majority: each branch's predicate is PMML's ``surrogate``
+    CompoundPredicate (the split, its surrogates, then True on the majority branch)."""
+    frame = pd.read_csv(Path(__file__).parents[2] / "fixtures" / "rpart" / "nominal.csv")
+    attributes = [c for c in frame.columns if c != "buys"]
+    model = DecisionTree(algorithm="cart", prune="none", missing=missing).fit(frame, target="buys")
+    text = to_pmml(model.tree_)
+    assert [str(e).splitlines()[0] for e in schema.iter_errors(text)] == []
+    assert ('booleanOperator="surrogate"' in text) and (
+        ('operator="lessThan"' in text) == (missing == "surrogate")
+    )
+    probe = pd.concat(
+        [frame[attributes], _with_holes(frame[attributes], seed=5, share=0.4)], ignore_index=True
+    )
+    top = ET.fromstring(text).find(f"{P}TreeModel/{P}Node")
+    got = np.array([score(top, row, False) for row in _rows(probe)])
+    np.testing.assert_allclose(got, model.predict_proba(probe), rtol=0, atol=1e-12)
 
 
 def test_schema_catches_what_it_should(schema):

@@ -30,7 +30,7 @@ def test_at_1024x700_every_algorithm_combo_shows_every_item_whole(qtbot, window)
     window.docks["Algorithm"].raise_()
     qtbot.wait(20)
     boxes = window.config.findChildren(QComboBox)
-    assert len(boxes) == 9, boxes
+    assert len(boxes) == 10, boxes
     for box in boxes:
         metrics = box.fontMetrics()
         for i in range(box.count()):  # every item, as each can be the current one
