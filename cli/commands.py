@@ -46,9 +46,20 @@ def load(args: argparse.Namespace) -> Table:
     )
 
 
-def learner(args: argparse.Namespace) -> DecisionTree:
+def learner_params(args: argparse.Namespace) -> dict:
+    """The learner options given on the command line; ``--costs FILE`` as the file's text."""
     params = {k: getattr(args, k) for k in LEARNER_OPTIONS if getattr(args, k, None) is not None}
-    return DecisionTree(**params)
+    if params.get("costs"):
+        path = Path(params["costs"])
+        try:
+            params["costs"] = path.read_text(encoding="utf-8-sig")
+        except OSError as err:
+            raise ArborError(f"cannot read the cost matrix {str(path)!r}: {err.strerror}") from None
+    return params
+
+
+def learner(args: argparse.Namespace) -> DecisionTree:
+    return DecisionTree(**learner_params(args))
 
 
 def train(args):
@@ -421,7 +432,7 @@ def diff(args):
     if not 0 <= args.tolerance <= 1:
         raise ArborError("--tolerance must be between 0 and 1 (a share of the attribute's range)")
     table = load(args)
-    params = {k: getattr(args, k) for k in LEARNER_OPTIONS if getattr(args, k, None) is not None}
+    params = learner_params(args)
     data = encode(table, params.get("task") or "classification")
     result = compare(data, params, tolerance=args.tolerance)
     if not any(g.reason is None for g in result.algorithms):

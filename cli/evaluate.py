@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from engine.data.encoding import encode, encode_like, subset
 from engine.errors import ArborError
 from engine.estimator import check_trainable
@@ -26,6 +28,12 @@ def _prepare(args, load, learner):
     settings = learner(args).settings()
     data = encode(table, settings.task)
     check_trainable(data, settings)
+    if settings.costs and data.schema.classes is not None:  # its faults named by its file
+        from engine.learn.costs import parse_cost_matrix
+
+        parse_cost_matrix(
+            settings.costs, data.schema.classes, Path(getattr(args, "costs", None) or "costs").name
+        )
     return table, settings, data
 
 
@@ -66,11 +74,13 @@ def evaluate_command(args, load, learner):
         ev = evaluate_tree(tree, test, label, settings.algorithm)
     elif per_node:  # cross-validation's held-out rows, on the tree trained on all the rows
         from engine.evaluate.per_node import fold_predictions
+        from engine.learn.costs import settings_costs
 
         ev, out = cross_validate_outputs(
             data, settings, args.folds, seed, weka_folds=args.weka_folds
         )
-        predictions = fold_predictions(data, out, settings.algorithm)
+        costs = settings_costs(settings, data.schema.classes)
+        predictions = fold_predictions(data, out, settings.algorithm, costs)
         tree, test, label = fit_tree(data, settings), data, f"{ev.method}: held-out rows"
     else:
         ev, out = cross_validate_outputs(
@@ -81,8 +91,7 @@ def evaluate_command(args, load, learner):
         held = data if out is not None else test
         proba = out if out is not None else predict_proba(tree, test.X)
         costs = _matrix_costs(args.costs, ev, held, proba)
-        result["cost"] = costs.as_dict()
-        text += "\n\n" + _matrix_costs_text(costs)
+        result["cost"] = costs.as_dict()  # the report's cost line says the first two
     if ev.classes is not None and len(ev.classes) == 2:
         held = data if out is not None else test
         proba = out if out is not None else predict_proba(tree, test.X)
@@ -123,14 +132,6 @@ def _matrix_costs(path, ev, held, proba):
 
     matrix = read_cost_matrix(path, tuple(ev.classes))
     return cost_figures(ev.confusion, matrix, held.y, proba, held.weight)
-
-
-def _matrix_costs_text(costs) -> str:
-    return (
-        f"Cost (the cost matrix): total {costs.total:g}, {costs.average:.4g} a row. Predicting "
-        f"each row's class of least expected cost instead: total {costs.least_cost_total:g}, "
-        f"{costs.least_cost_average:.4g} a row."
-    )
 
 
 def _least_cost(args, classes, held, proba):

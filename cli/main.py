@@ -200,13 +200,6 @@ def build_parser() -> argparse.ArgumentParser:
         "(default the second class)",
     )
     p.add_argument(
-        "--costs",
-        metavar="FILE",
-        help="a cost matrix (CSV or whitespace; predicted classes as header, each row an "
-        "actual class and its costs): adds the total and average cost beside accuracy, and "
-        "what predicting each row's class of least expected cost would cost",
-    )
-    p.add_argument(
         "--cost-fp",
         type=float,
         default=1.0,

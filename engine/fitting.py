@@ -8,6 +8,7 @@ from engine.data.encoding import Encoded, subset
 from engine.data.folds import holdout_split
 from engine.growth import grow
 from engine.learn.class_weights import weighted_by_class
+from engine.learn.costs import with_costs
 from engine.learn.pseudocounts import with_pseudocounts
 from engine.monitor import NULL_MONITOR, Monitor, watching
 from engine.prune.alpha import choose_alpha
@@ -38,8 +39,8 @@ def fit_tree(
         kept: list = []
         tree = with_pseudocounts(_fit(data, settings, monitor, record, kept), settings)
         if grown is not None:  # the grown tree gives the same probabilities as the pruned
-            grown.extend(with_pseudocounts(t, settings) for t in kept)
-        return tree
+            grown.extend(with_costs(with_pseudocounts(t, settings), settings) for t in kept)
+        return with_costs(tree, settings)
 
 
 def _fit(data: Encoded, settings: Settings, monitor: Monitor, record: bool, grown: list) -> Tree:

@@ -176,7 +176,7 @@ class FlatTree:
                 if len(part[0]):
                     stack.append((int(self.children[i, b]), *part))
 
-    def cut(self, is_leaf: np.ndarray, schema) -> Tree:
+    def cut(self, is_leaf: np.ndarray, schema, costs: tuple = ()) -> Tree:
         """The tree with the nodes flagged in ``is_leaf`` made leaves (their subtrees gone),
         as node objects numbered afresh in pre-order; a pruned split keeps its counts, loses
         its split scores and is marked ``pruned``."""
@@ -187,7 +187,7 @@ class FlatTree:
             if keep[i]:
                 keep[i + 1 : self.end[i]] = False
         kept, made = _rebuilt(self, keep, cut_here)
-        pruned = Tree(made[0], schema, pseudocounts=self.pseudocounts)
+        pruned = Tree(made[0], schema, pseudocounts=self.pseudocounts, costs=costs)
         _cache(pruned, self.compact(keep, cut_here, tuple(made[i] for i in kept)))
         return pruned
 

@@ -86,11 +86,20 @@ def predict_class(tree: Tree, X: np.ndarray, algorithm: str | None = None) -> np
     >>> class_codes(np.array([[1 / 3, 1 / 3 + 1e-16, 1 / 3 - 1e-16]]), "cart").tolist()
     [1]
     """
-    return class_codes(predict_proba(tree, X), algorithm)
+    return class_codes(predict_proba(tree, X), algorithm, tree.costs)
 
 
-def class_codes(proba: np.ndarray, algorithm: str | None = None) -> np.ndarray:
-    """Rows of class probabilities to class codes by the rule of :func:`predict_class`."""
+def class_codes(proba: np.ndarray, algorithm: str | None = None, costs=()) -> np.ndarray:
+    """Rows of class probabilities to class codes by the rule of :func:`predict_class`; with
+    a cost matrix ``costs`` (:attr:`engine.tree.Tree.costs`, rows actual, columns predicted)
+    the class of least expected cost sum_k p_k C[k, j] instead, the first on a tie (rpart's
+    and C5.0's rule; every exporter writes this same choice).
+
+    >>> class_codes(np.array([[0.8, 0.2], [0.9, 0.1]]), "c45", ((0, 1), (5, 0))).tolist()
+    [1, 0]
+    """
+    if len(costs):
+        return np.argmin(proba @ np.asarray(costs, dtype=np.float64), axis=1)
     if algorithm == "cart":
         return np.argmax(proba, axis=1)
     best = np.zeros(len(proba), dtype=np.intp)
@@ -152,7 +161,7 @@ def prediction_frame(tree: Tree, frame, probabilities: bool = False, algorithm: 
         out[name] = predict_value(tree, X)
         return out
     proba = predict_proba(tree, X)
-    out[name] = np.array(tree.classes, dtype=object)[class_codes(proba, algorithm)]
+    out[name] = np.array(tree.classes, dtype=object)[class_codes(proba, algorithm, tree.costs)]
     if probabilities:
         for k, label in enumerate(tree.classes):
             out[f"P({label})"] = proba[:, k]

@@ -258,6 +258,19 @@ OPTIONS: tuple[Option, ...] = (
         needs=(Need("task", (CLASSIFICATION,), "Only for classification: weighs classes"),),
     ),
     Option(
+        "costs",
+        "text",
+        "Costs",
+        group="Algorithm",
+        optional=True,
+        unset="none",
+        metavar="FILE",
+        help="A cost matrix (CSV or whitespace; predicted classes as header, each row an actual "
+        "class and its costs): every leaf predicts its class of least expected cost, the "
+        "evaluation adds total and average cost; the probabilities stay the leaves' shares",
+        needs=(Need("task", (CLASSIFICATION,), "Only for classification: costs errors"),),
+    ),
+    Option(
         "laplace",
         "bool",
         "Laplace correction",
@@ -717,7 +730,11 @@ def check(name: str, value):
     if option.kind == "bool":
         return bool(value)
     if option.kind == "text":
-        return None if value is None or str(value).strip() == "" else _class_values(name, value)
+        if value is None or str(value).strip() == "":
+            return None
+        if name == "costs":  # the matrix's text; its classes are checked when a fit knows them
+            return _cost_text(value)
+        return _class_values(name, value)
     if option.kind == "choice":
         if value not in option.values:
             raise ArborError(f"{shown} must be one of {', '.join(option.values)}; got {value!r}")
@@ -835,6 +852,19 @@ def _class_values(name: str, value) -> str:
     if name == "priors" and abs(sum(pairs.values()) - 1) > 1e-6:
         raise ArborError(f"priors must add up to 1; they add up to {sum(pairs.values()):g}")
     return ",".join(f"{k}={v!r}" for k, v in pairs.items())
+
+
+#: The most characters a cost matrix's text may hold (a matrix of a few hundred classes).
+COSTS_CHARS = 1_000_000
+
+
+def _cost_text(value) -> str:
+    """A cost matrix's text, its lines stripped and blank ones dropped."""
+    if not isinstance(value, str):
+        raise ArborError(f"costs must be a cost matrix's text; got {type(value).__name__}")
+    if len(value) > COSTS_CHARS:
+        raise ArborError(f"costs: a cost matrix of at most {COSTS_CHARS} characters, please")
+    return "\n".join(line.strip() for line in value.splitlines() if line.strip())
 
 
 def class_values(text: str) -> dict[str, float]:

@@ -276,12 +276,18 @@ class Tree:
     an m-estimate's M times the class's training share); empty, the leaves' raw shares.
     Laplace's never change the class a leaf with rows predicts (its mode); an m-estimate's
     pull a small leaf's towards the training set's most frequent class.
+
+    ``costs`` (classification, ``--costs``): the cost matrix, rows actual and columns
+    predicted, one tuple per class; a node then predicts the class of least expected cost
+    given its probabilities (:func:`engine.predict.class_codes`), its probabilities staying
+    its shares. Empty: the most probable class.
     """
 
     root: Node
     schema: Schema
     pruning: object | None = field(default=None, repr=False)
     pseudocounts: tuple[float, ...] = ()
+    costs: tuple[tuple[float, ...], ...] = ()
 
     @property
     def is_regression(self) -> bool:
@@ -357,7 +363,7 @@ class Tree:
             )
             for n in self.nodes()
         ]
-        return _unpickle_tree, (records, self.schema, self.pseudocounts)
+        return _unpickle_tree, (records, self.schema, self.pseudocounts, self.costs)
 
 
 def _plain_stats(stats: Mapping[str, float]):
@@ -366,14 +372,16 @@ def _plain_stats(stats: Mapping[str, float]):
     return stats if isinstance(stats, SplitScores) else dict(stats)
 
 
-def _unpickle_tree(records: list, schema: Schema, pseudocounts: tuple = ()) -> Tree:
+def _unpickle_tree(
+    records: list, schema: Schema, pseudocounts: tuple = (), costs: tuple = ()
+) -> Tree:
     built: list[Node] = []
     for *values, stats, n_children in reversed(records):  # children before their parent
         children = tuple(built.pop() for _ in range(n_children))
         stats = NO_STATS if stats is None else stats
         stats = MappingProxyType(stats) if isinstance(stats, dict) else stats
         built.append(Node(*values, children=children, stats=stats))
-    return Tree(built.pop(), schema, pseudocounts=pseudocounts)
+    return Tree(built.pop(), schema, pseudocounts=pseudocounts, costs=costs)
 
 
 def partition_rows(

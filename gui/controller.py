@@ -1041,7 +1041,7 @@ class Controller(QObject):
             said = f"{predict_value(tree, X)[0]:.4g}"
         else:
             algorithm = self.settings.algorithm if self.settings is not None else None
-            said = tree.classes[int(class_codes(predict_proba(tree, X), algorithm)[0])]
+            said = tree.classes[int(class_codes(predict_proba(tree, X), algorithm, tree.costs)[0])]
         return f"Row {row + 1}: the tree predicts {tree.schema.target} = {said}"
 
 

@@ -329,7 +329,9 @@ def bias_variance(
             if regression:
                 predictions[v, b] = predict_value(tree, held.X)
             else:
-                predictions[v, b] = class_codes(predict_proba(tree, held.X), settings.algorithm)
+                predictions[v, b] = class_codes(
+                    predict_proba(tree, held.X), settings.algorithm, tree.costs
+                )
     if regression:
         parts = [squared_error_parts(p, held.y, group, held.weight) for p in predictions]
     else:

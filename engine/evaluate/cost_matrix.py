@@ -10,14 +10,22 @@ number, a negative cost, or a correct prediction that costs something.
 
 from __future__ import annotations
 
-import csv
-import io
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from engine.errors import ArborError
+from engine.learn.costs import parse_cost_matrix
+from engine.predict import class_codes
+
+__all__ = [
+    "CostFigures",
+    "cost_figures",
+    "least_cost_classes",
+    "parse_cost_matrix",
+    "read_cost_matrix",
+]
 
 
 @dataclass(frozen=True)
@@ -39,71 +47,6 @@ class CostFigures:
         }
 
 
-def _rows(text: str) -> list[list[str]]:
-    lines = [line for line in text.splitlines() if line.strip()]
-    if lines and ("," in lines[0] or ";" in lines[0]):
-        dialect = ";" if lines[0].count(";") > lines[0].count(",") else ","
-        return [
-            [cell.strip() for cell in row]
-            for row in csv.reader(io.StringIO("\n".join(lines)), delimiter=dialect)
-        ]
-    return [line.split() for line in lines]
-
-
-def parse_cost_matrix(text: str, classes: tuple[str, ...], where: str = "costs") -> np.ndarray:
-    """The matrix in ``text`` in the order of ``classes`` (rows actual, columns predicted)."""
-    rows = _rows(text)
-    if len(rows) < 2:
-        raise ArborError(
-            f"{where}: a cost matrix needs a header row of predicted classes and a row per "
-            "actual class"
-        )
-    header = rows[0][1:] if len(rows[0]) == len(rows[1]) else rows[0]
-    body = rows[1:]
-    if len(header) != len(body) or any(len(row) != len(header) + 1 for row in body):
-        raise ArborError(
-            f"{where}: the matrix must be square, a row and a column per class, with the "
-            f"classes as header and first column; got {len(header)} columns and "
-            f"{len(body)} rows"
-        )
-    actual = [row[0] for row in body]
-    for names, what in ((header, "columns"), (actual, "rows")):
-        if len(set(names)) != len(names):
-            raise ArborError(f"{where}: a class heads two {what}")
-        if set(names) != set(classes):
-            missing = [c for c in classes if c not in names]
-            extra = [c for c in names if c not in classes]
-            said = (
-                f"no {what[:-1]} for {missing[0]!r}" if missing else f"{extra[0]!r} is not a class"
-            )
-            raise ArborError(
-                f"{where}: the {what} must be the target's classes ({', '.join(classes)}); {said}"
-            )
-    matrix = np.zeros((len(classes), len(classes)))
-    for row in body:
-        for name, cell in zip(header, row[1:], strict=True):
-            try:
-                cost = float(cell)
-            except ValueError:
-                raise ArborError(
-                    f"{where}: the cost of predicting {name!r} for {row[0]!r} is not a number: "
-                    f"{cell!r}"
-                ) from None
-            if not (cost >= 0 and np.isfinite(cost)):
-                raise ArborError(
-                    f"{where}: costs must be numbers of at least 0; predicting {name!r} for "
-                    f"{row[0]!r} costs {cell}"
-                )
-            if name == row[0] and cost != 0:
-                raise ArborError(
-                    f"{where}: a correct prediction costs nothing, but {row[0]!r} predicted "
-                    f"{name!r} costs {cell} (subtract a row's diagonal from the row: the "
-                    "class of least expected cost stays the same)"
-                )
-            matrix[classes.index(row[0]), classes.index(name)] = cost
-    return matrix
-
-
 def read_cost_matrix(path: str | Path, classes: tuple[str, ...]) -> np.ndarray:
     """:func:`parse_cost_matrix` of a file (its name in the messages)."""
     try:
@@ -115,8 +58,8 @@ def read_cost_matrix(path: str | Path, classes: tuple[str, ...]) -> np.ndarray:
 
 def least_cost_classes(proba: np.ndarray, matrix: np.ndarray) -> np.ndarray:
     """Per row of class probabilities, the class whose expected cost sum_k p_k C[k, j] is
-    least (the first on a tie)."""
-    return np.argmin(proba @ matrix, axis=1)
+    least (the first on a tie): :func:`engine.predict.class_codes`'s rule with costs."""
+    return class_codes(proba, None, matrix)
 
 
 def cost_figures(

@@ -14,6 +14,7 @@ from engine.evaluate.curves import ClassCurves, class_curves, weighted_mean
 from engine.evaluate.gains import gains_points, lift_points
 from engine.fast.threads import FOLD_THREADS_MAX_CELLS, fold_map, n_threads
 from engine.fitting import fit_tree
+from engine.learn.costs import settings_costs
 from engine.monitor import NULL_MONITOR, Monitor
 from engine.predict import class_codes, predict_proba, predict_value
 from engine.settings import Settings
@@ -48,6 +49,23 @@ class Evaluation:
     fold_seed: int | None = None
     #: Cross-validation: whether the folds were Weka's dealing (not every label says so).
     weka_folds: bool = False
+    #: The trees' cost matrix (``--costs``; rows actual, columns predicted), when they had one:
+    #: the predictions counted are the classes of least expected cost, and the figures add
+    #: their total and average cost.
+    cost_matrix: tuple[tuple[float, ...], ...] = ()
+
+    @property
+    def total_cost(self) -> float | None:
+        """What the counted predictions cost (weighted rows), with a cost matrix."""
+        if not self.cost_matrix or self.confusion is None:
+            return None
+        return float((self.confusion * np.asarray(self.cost_matrix)).sum())
+
+    @property
+    def average_cost(self) -> float | None:
+        """:attr:`total_cost` a row (of weight 1)."""
+        total = self.total_cost
+        return None if total is None else total / self.n if self.n else 0.0
 
     @property
     def roc_auc(self) -> float | None:
@@ -71,6 +89,8 @@ class Evaluation:
                     )
                 ],
             )
+            if self.cost_matrix:
+                out["cost"] = {"total": self.total_cost, "average": self.average_cost}
             if self.curves:
                 for row, curve in zip(out["per_class"], self.curves, strict=True):
                     row.update(
@@ -101,14 +121,17 @@ def _output(tree: Tree, data: Encoded) -> np.ndarray:
     return predict_proba(tree, data.X)
 
 
-def _classification(method, classes, y, proba, w, fold_scores, notes, algorithm) -> Evaluation:
+def _classification(
+    method, classes, y, proba, w, fold_scores, notes, algorithm, costs=()
+) -> Evaluation:
     K = len(classes)
-    pred = class_codes(proba, algorithm)
+    pred = class_codes(proba, algorithm, costs)
     confusion = np.zeros((K, K))
     np.add.at(confusion, (y, pred), w)
-    return from_confusion(
+    ev = from_confusion(
         method, classes, confusion, fold_scores, notes, class_curves(proba, y, classes, w)
     )
+    return replace(ev, cost_matrix=tuple(map(tuple, costs))) if len(costs) else ev
 
 
 def from_confusion(
@@ -167,19 +190,22 @@ def _regression(method, y, pred, w, fold_scores, notes) -> Evaluation:
     )
 
 
-def _summarise(method, data: Encoded, out, fold_scores, notes=(), algorithm=None) -> Evaluation:
-    """``algorithm`` (the trees') picks the class rule of :func:`engine.predict.predict_class`."""
+def _summarise(
+    method, data: Encoded, out, fold_scores, notes=(), algorithm=None, costs=()
+) -> Evaluation:
+    """``algorithm`` (the trees') picks the class rule of :func:`engine.predict.predict_class`,
+    ``costs`` (the trees' cost matrix, if any) the class of least expected cost instead."""
     if data.schema.is_regression:
         return _regression(method, data.y, out, data.weight, fold_scores, notes)
     return _classification(
-        method, data.schema.classes, data.y, out, data.weight, fold_scores, notes, algorithm
+        method, data.schema.classes, data.y, out, data.weight, fold_scores, notes, algorithm, costs
     )
 
 
-def _score(data: Encoded, out, algorithm=None) -> float:
+def _score(data: Encoded, out, algorithm=None, costs=()) -> float:
     if data.schema.is_regression:
         return float(np.sqrt(np.average((out - data.y) ** 2, weights=data.weight)))
-    return float(np.average(class_codes(out, algorithm) == data.y, weights=data.weight))
+    return float(np.average(class_codes(out, algorithm, costs) == data.y, weights=data.weight))
 
 
 def outputs(tree: Tree):
@@ -217,6 +243,7 @@ def cross_val_predict(
         weka_folds,
         settings.algorithm,
         threads,
+        settings_costs(settings, data.schema.classes),
     )
 
 
@@ -236,10 +263,12 @@ def cross_val_predict_with(
     weka_folds: bool = False,
     algorithm: str | None = None,
     threads: int = 1,
+    costs=(),
 ) -> tuple[np.ndarray, list[float]]:
     """:func:`cross_val_predict` for any learner, on the same folds for the same seed:
     ``learner(training_part, monitor)`` returns a function from encoded rows to outputs;
-    ``threads`` folds at once (the results are the same whatever the number).
+    ``threads`` folds at once (the results are the same whatever the number); ``costs``, the
+    learner's cost matrix, picks the classes the folds are scored by.
     The 0-R and 1-R baselines and a hand-built tree's structure are cross-validated this way,
     so they are scored on exactly the folds the learner's tree is."""
     y = None if data.schema.is_regression else data.y
@@ -263,7 +292,7 @@ def cross_val_predict_with(
         output = learner(subset(data, train), monitor.scaled(f / folds, (f + 1) / folds, fold))
         held = subset(data, test)
         fold_out = output(held.X)
-        return fold_out, _score(held, fold_out, algorithm)
+        return fold_out, _score(held, fold_out, algorithm, costs)
 
     dealt = list(dealt)
     for test, result in zip(dealt, fold_map(run, enumerate(dealt), threads, monitor), strict=True):
@@ -301,7 +330,8 @@ def cross_validate_outputs(
     method = f"{folds}-fold cross-validation" + (
         f" (Weka's folds, seed {seed})" if weka_folds else ""
     )
-    ev = _summarise(method, data, out, scores, data.notes, settings.algorithm)
+    costs = settings_costs(settings, data.schema.classes)
+    ev = _summarise(method, data, out, scores, data.notes, settings.algorithm, costs)
     return replace(ev, fold_seed=seed, weka_folds=weka_folds), out
 
 
@@ -347,8 +377,9 @@ def evaluate_tree(
 ) -> Evaluation:
     """Scores of a trained tree on ``data`` (whose schema must match the tree's); ``algorithm``
     (the tree's) picks the class rule of :func:`engine.predict.predict_class`."""
-    out = _output(tree, data)
-    return _summarise(method, data, out, [_score(data, out, algorithm)], data.notes, algorithm)
+    out, costs = _output(tree, data), tree.costs
+    scores = [_score(data, out, algorithm, costs)]
+    return _summarise(method, data, out, scores, data.notes, algorithm, costs)
 
 
 def holdout_evaluate(

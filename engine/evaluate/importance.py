@@ -90,7 +90,9 @@ def _score(tree: Tree, data: Encoded, X: np.ndarray, algorithm: str | None) -> f
     w = data.weight
     if tree.is_regression:
         return -float(np.sqrt(np.average((predict_value(tree, X) - data.y) ** 2, weights=w)))
-    return float(np.average(class_codes(predict_proba(tree, X), algorithm) == data.y, weights=w))
+    return float(
+        np.average(class_codes(predict_proba(tree, X), algorithm, tree.costs) == data.y, weights=w)
+    )
 
 
 def _drops(

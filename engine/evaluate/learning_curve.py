@@ -91,7 +91,7 @@ def error_of(tree: Tree, data: Encoded, algorithm: str | None = None) -> float:
     if tree.is_regression:
         err = predict_value(tree, data.X) - data.y
         return float(np.sqrt(np.average(err**2, weights=data.weight)))
-    wrong = class_codes(predict_proba(tree, data.X), algorithm) != data.y
+    wrong = class_codes(predict_proba(tree, data.X), algorithm, tree.costs) != data.y
     return float(np.average(wrong, weights=data.weight))
 
 

@@ -103,13 +103,14 @@ NO_CV_CURVE = (
 )
 
 
-def fold_predictions(data: Encoded, outputs: np.ndarray, algorithm: str | None = None):
+def fold_predictions(data: Encoded, outputs: np.ndarray, algorithm: str | None = None, costs=()):
     """Each row's out-of-fold prediction (class code or value) from ``outputs`` as
     :func:`engine.evaluate.evaluation.cross_val_predict` gives them (class probabilities or
-    values; ``algorithm`` picks the class rule, as the cross-validation's count does)."""
+    values; ``algorithm`` and ``costs``, the cost matrix, pick the class rule, as the
+    cross-validation's count does)."""
     if data.schema.is_regression:
         return np.asarray(outputs, dtype=np.float64)
-    return class_codes(outputs, algorithm).astype(np.int32)
+    return class_codes(outputs, algorithm, costs).astype(np.int32)
 
 
 def out_of_fold(data: Encoded, predictions: np.ndarray, tree: Tree, label: str) -> HeldOut:
@@ -263,7 +264,7 @@ def node_rows(
         dist = np.array([node.distribution for node in nodes], dtype=np.float64).reshape(n, K)
         total = dist.sum(axis=1)
         empty = ~(total > 0)
-        predicted = class_codes(outputs, algorithm)
+        predicted = class_codes(outputs, algorithm, tree.costs)
         train_errors = np.where(empty, 0.0, total - dist[np.arange(n), predicted])
     weight = np.broadcast_to(np.asarray(test.weight, dtype=np.float64), (test.n_rows,))
     pieces = _route_levels(flat, test.X)

@@ -74,7 +74,13 @@ def evaluation_text(ev: Evaluation, target: str) -> str:
         if len(ev.fold_scores) > 1
         else f"  ({right:g} of {ev.n:g} right)"
     )
-    lines += [f"Accuracy: {100 * ev.accuracy:.2f}%{spread}", f"Kappa:    {ev.kappa:.4f}", ""]
+    lines += [f"Accuracy: {100 * ev.accuracy:.2f}%{spread}", f"Kappa:    {ev.kappa:.4f}"]
+    if ev.cost_matrix:
+        lines.append(
+            f"Cost:     total {ev.total_cost:g}, {ev.average_cost:.4g} a row (the cost matrix; "
+            "each row predicted its class of least expected cost)"
+        )
+    lines.append("")
     name = max(16, *(len(c) + 2 for c in ev.classes))
     lines.append(
         f"{'class':<{name}}{'precision':>10}{'recall':>10}{'F1':>10}{'ROC area':>10}{'PR area':>10}"

@@ -11,6 +11,7 @@ import re
 
 import numpy as np
 
+from engine.predict import class_codes, node_output
 from engine.tree import MULTIWAY, SUBSET, THRESHOLD, Node, Tree
 
 
@@ -111,6 +112,8 @@ def predicted(tree: Tree, node: Node, fallback: Node | None = None) -> str:
     if tree.is_regression:
         value = node.value if node.weight > 0 or fallback is None else fallback.value
         return number(value)
+    if tree.costs:  # the class of least expected cost, as predict picks it
+        return tree.classes[int(class_codes(node_output(tree, node)[None, :], None, tree.costs)[0])]
     dist = node.distribution
     if dist.sum() <= 0 and fallback is not None:
         dist = fallback.distribution
@@ -121,4 +124,7 @@ def errors(tree: Tree, node: Node) -> float:
     """Training weight a leaf gets wrong (regression: 0; the count is what matters)."""
     if tree.is_regression:
         return 0.0
+    if node.weight > 0 and tree.costs:  # the weight of the classes other than the one predicted
+        said = class_codes(node_output(tree, node)[None, :], None, tree.costs)[0]
+        return float(node.distribution.sum() - node.distribution[said])
     return float(node.distribution.sum() - node.distribution.max()) if node.weight > 0 else 0.0

@@ -72,6 +72,7 @@ def tree_to_dict(tree: Tree, settings: Settings | None = None) -> dict:
         "depth": tree.depth,
         "nodes": [_node_dict(n) for n in tree.nodes()],
         **({"pseudocounts": list(tree.pseudocounts)} if tree.pseudocounts else {}),
+        **({"costs": [list(row) for row in tree.costs]} if tree.costs else {}),
     }
 
 
@@ -93,7 +94,8 @@ def tree_from_dict(data: dict, where: str = "the model") -> tuple[Tree, Settings
         rec = nodes[k]
         built[rec["id"]] = _node_from(rec, tuple(built.pop(c) for c in rec["children"]))
     pseudocounts = tuple(float(v) for v in data.get("pseudocounts") or ())
-    tree = Tree(renumber(built[nodes[0]["id"]]), schema, pseudocounts=pseudocounts)
+    costs = tuple(tuple(float(v) for v in row) for row in data.get("costs") or ())
+    tree = Tree(renumber(built[nodes[0]["id"]]), schema, pseudocounts=pseudocounts, costs=costs)
     if tree.depth != data["depth"]:
         fail(where, f"it declares depth {data['depth']} and holds a tree of depth {tree.depth}")
     return tree, settings_from(data.get("settings"), where)

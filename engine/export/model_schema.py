@@ -315,7 +315,27 @@ def check_model(data, where: str) -> list[int]:
     if leaves != data["n_leaves"]:
         fail(where, f"it declares {data['n_leaves']} leaves and holds {leaves}")
     _pseudocounts(data.get("pseudocounts"), where, classes)
+    _costs(data.get("costs"), where, classes)
     return order
+
+
+def _costs(value, where: str, classes) -> None:
+    """Absent, or a cost matrix: a row per class (actual) of a number per class (predicted),
+    each at least 0, the diagonal 0 (as ``--costs`` reads one)."""
+    if value is None:
+        return
+    need(value, list, where, "'costs'")
+    K = len(classes or ())
+    if not K or len(value) != K:
+        fail(where, f"its cost matrix has {len(value)} rows for {K} classes")
+    for i, row in enumerate(value):
+        need(row, list, where, "a row of 'costs'")
+        if len(row) != K:
+            fail(where, f"its cost matrix's row {i + 1} has {len(row)} costs for {K} classes")
+        for j, cell in enumerate(row):
+            cost = number(cell, where, "a cost", low=0.0)
+            if i == j and cost != 0:
+                fail(where, f"its cost matrix charges a correct {classes[i]!r} {cost:g}")
 
 
 def _pseudocounts(value, where: str, classes) -> None:

@@ -30,7 +30,7 @@ def replace_subtree(tree: Tree, node_id: int, subtree: Node) -> Tree:
         children = list(ancestor.children)
         children[branch] = new
         new = replace(ancestor, children=tuple(children))
-    return Tree(renumber(new), tree.schema, pseudocounts=tree.pseudocounts)
+    return Tree(renumber(new), tree.schema, pseudocounts=tree.pseudocounts, costs=tree.costs)
 
 
 def make_leaf(tree: Tree, node_id: int) -> Tree:

@@ -157,7 +157,7 @@ def prune_cost_complexity(tree: Tree, alpha: float, measure: str = "impurity") -
     """The smallest subtree minimising R(T) + alpha * |leaves(T)| (R in ``measure``'s units)."""
     flat = flat_of(tree)
     _, _, is_leaf = _weakest_links(flat, stop_alpha=alpha, measure=measure)
-    return flat.cut(is_leaf, tree.schema)
+    return flat.cut(is_leaf, tree.schema, tree.costs)
 
 
 def prune_to_step(tree: Tree, path: PruningPath, step: int) -> Tree:
@@ -165,4 +165,4 @@ def prune_to_step(tree: Tree, path: PruningPath, step: int) -> Tree:
     flat = flat_of(tree)
     is_leaf = flat.is_leaf.copy()
     is_leaf[path.pruned[1 : step + 1]] = True
-    return flat.cut(is_leaf, tree.schema)
+    return flat.cut(is_leaf, tree.schema, tree.costs)

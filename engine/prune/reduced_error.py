@@ -101,7 +101,7 @@ def prune_reduced_error(
             else:
                 decisions.append(Decision(len(decisions), path, KEPT, options))
                 now[node.id], leaves[node.id] = before, sum(leaves[c.id] for c in node.children)
-    result = flat_of(tree).cut(cut, tree.schema)
+    result = flat_of(tree).cut(cut, tree.schema, tree.costs)
     if not recording:
         return result
     return replace(result, pruning=PruningRecord("reduced-error", tree, tuple(decisions)))

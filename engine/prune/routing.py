@@ -161,7 +161,9 @@ def _node(
 
 
 def rebuild(problem: Problem, tree: Tree, live: LiveNode) -> Tree:
-    return Tree(to_node(problem, live), tree.schema, pseudocounts=tree.pseudocounts)
+    return Tree(
+        to_node(problem, live), tree.schema, pseudocounts=tree.pseudocounts, costs=tree.costs
+    )
 
 
 def training_live(problem: Problem, tree: Tree) -> LiveNode:

@@ -83,7 +83,7 @@ def predict_piece(
     if tree.is_regression:
         frame[name] = predict_value(tree, X)
     else:
-        codes = class_codes(predict_proba(tree, X), algorithm)
+        codes = class_codes(predict_proba(tree, X), algorithm, tree.costs)
         frame[name] = np.asarray(tree.schema.classes, dtype=object)[codes]
     table = pa.Table.from_pandas(frame, preserve_index=False)
     path = Path(folder) / f"part.{index:0{width}d}.parquet"
@@ -106,7 +106,11 @@ def score_piece(
     K = len(tree.schema.classes)
     confusion = np.zeros((K, K))
     if part.n:
-        np.add.at(confusion, (part.y, class_codes(predict_proba(tree, part.X), algorithm)), 1.0)
+        np.add.at(
+            confusion,
+            (part.y, class_codes(predict_proba(tree, part.X), algorithm, tree.costs)),
+            1.0,
+        )
     return confusion
 
 

@@ -20,6 +20,7 @@ import uuid
 from dataclasses import dataclass, replace
 
 from engine.errors import ArborError
+from engine.learn.costs import with_costs
 from engine.learn.pseudocounts import with_pseudocounts
 from engine.monitor import NULL_MONITOR, Monitor
 from engine.scale import tasks
@@ -285,7 +286,7 @@ def fit_partitions(
         tree = Tree(root, schema)
         parts.monitor = monitor.scaled(0.9, 1.0)
         tree, held_rows, alpha = prune_partitions(tree, settings, parts, record)
-        tree = with_pseudocounts(tree, settings)
+        tree = with_costs(with_pseudocounts(tree, settings), settings)
     finally:
         parts.release()
     facts = FitFacts(

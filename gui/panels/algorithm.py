@@ -21,6 +21,7 @@ from engine.errors import ArborError
 from engine.export.labels import number
 from engine.fast.threads import n_threads
 from engine.settings import DEFAULTS, OPTIONS, resolve, why_not
+from gui.panels.cost_matrix_editor import CostsField
 from gui.plain_text import plain_label
 
 #: Tooltips: the options table's, plus the panel's own cross-validation folds.
@@ -149,6 +150,8 @@ class AlgorithmPanel(QWidget):
         # A line each, read when the edit is finished (not per keystroke, which would regrow).
         self.class_weight = QLineEdit(placeholderText="none: balanced or NAME=W,...")
         self.priors = QLineEdit(placeholderText="none: NAME=P,... adding up to 1")
+        self._doc = None  # the table's document, once bound: the cost editor's classes
+        self.costs = CostsField(self._table_classes)
         # Optimal trees: 0 (shown as "none") searches to the end, as the command line's default.
         self.time_limit = QDoubleSpinBox(minimum=0, decimals=1, singleStep=1.0)
         self.time_limit.setSpecialValueText("none")
@@ -192,6 +195,7 @@ class AlgorithmPanel(QWidget):
                     ("", self.pseudocount_note),
                     ("Class weights", self.class_weight),
                     ("Priors", self.priors),
+                    ("Costs", self.costs),
                     ("Missing values", self.missing),
                 ],
             ),
@@ -272,7 +276,7 @@ class AlgorithmPanel(QWidget):
         """Tell ``controller`` every change of options; show a project's options and the table's kinds."""
         from dataclasses import asdict
 
-        doc = controller.doc
+        doc = self._doc = controller.doc
 
         def tell() -> None:
             controller.set_options(self.params(), *self.cv_settings())
@@ -285,6 +289,17 @@ class AlgorithmPanel(QWidget):
         doc.reset.connect(kinds)
         doc.columns_changed.connect(kinds)
         tell()
+
+    def _table_classes(self) -> tuple[str, ...]:
+        """The table's target classes (empty: no table, or a numeric target)."""
+        if self._doc is None or not self._doc.target:
+            return ()
+        from engine.data.summary import class_codes
+
+        try:
+            return class_codes(self._doc.snapshot())[0] or ()
+        except (ArborError, KeyError, ValueError):
+            return ()
 
     def _fit_ranges_to_the_table(self) -> None:
         """Spin boxes offer what the options table allows (optional options keep their
@@ -309,6 +324,7 @@ class AlgorithmPanel(QWidget):
             self.criterion,
             self.class_weight,
             self.priors,
+            self.costs,
             self.max_depth,
             self.no_depth_limit,
             self.min_samples_split,
@@ -355,6 +371,7 @@ class AlgorithmPanel(QWidget):
             "m_estimate": self.m_estimate.value() or None,
             "class_weight": self.class_weight.text().strip() or None,
             "priors": self.priors.text().strip() or None,
+            "costs": self.costs.value(),
             "missing": self.missing.value(),
             "splitter": self.splitter.value(),
             "time_limit": self.time_limit.value() or None,
@@ -388,6 +405,9 @@ class AlgorithmPanel(QWidget):
             self.m_estimate.setValue(0)  # "off"
         for name, value in params.items():
             widget = getattr(self, name, None)
+            if isinstance(widget, CostsField):  # None: no costs
+                widget.setValue(value)
+                continue
             if isinstance(widget, QLineEdit):  # None: the line is empty
                 widget.setText("" if value is None else str(value))
                 continue

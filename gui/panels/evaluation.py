@@ -467,9 +467,14 @@ class EvaluationPanel(QWidget):
             else ""
         )
         auc = f", ROC area {ev.roc_auc:.3f}" if ev.curves and ev.roc_auc is not None else ""
+        cost = (
+            f", cost {ev.total_cost:g} in all, {ev.average_cost:.4g} a row"
+            if ev.cost_matrix
+            else ""
+        )
         self.headline.setText(
             f"{escape(ev.method)} ({ev.n:g} rows): accuracy {100 * ev.accuracy:.2f}%{spread}, "
-            f"kappa {ev.kappa:.3f}{auc}"
+            f"kappa {ev.kappa:.3f}{auc}{cost}"
         )
         self._fill_per_class(ev)
         self.per_class.show()

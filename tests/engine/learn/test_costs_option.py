@@ -1,0 +1,90 @@
+"""The cost matrix as a learner option (issue 33, item 1): each leaf predicts its class of
+least expected cost, its probabilities unchanged; the matrix travels in model files, checked."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from engine.data.table import make_table
+from engine.errors import ArborError
+from engine.estimator import DecisionTree
+from engine.export.model_json import tree_from_dict, tree_to_dict
+from engine.export.model_schema import Damaged
+from engine.export.text import to_text
+from engine.predict import predict_class, predict_proba
+
+# A missed "yes" costs 5, a false "yes" 1: predicting yes costs p_no * 1, predicting no
+# p_yes * 5, so a leaf predicts yes once p_yes > 1/6.
+COSTS = "actual,no,yes\nno,0,1\nyes,5,0\n"
+# One nominal attribute, one ID3 leaf per value: p 4 no 1 yes (p_yes 0.2: no costs 1.0, yes
+# 0.8 -> yes), s 7 no 1 yes (0.125: no 0.625, yes 0.875 -> no), q all no, r 1 no 3 yes.
+GROUPS = {"p": (4, 1), "s": (7, 1), "q": (3, 0), "r": (1, 3)}
+
+
+def _table():
+    a, y = [], []
+    for value, (no, yes) in GROUPS.items():
+        a += [value] * (no + yes)
+        y += ["no"] * no + ["yes"] * yes
+    return make_table(pd.DataFrame({"a": a, "y": y}))
+
+
+def _fit(**options):
+    return DecisionTree(algorithm="id3", prune="none", **options).fit(_table())
+
+
+def _codes(model, values):
+    from engine.data.encoding import encode_columns
+
+    X = encode_columns(pd.DataFrame({"a": values}), model.tree_.schema.attributes)
+    return X, predict_class(model.tree_, X, "id3")
+
+
+def test_least_expected_cost_moves_only_the_leaf_it_should():
+    plain, costed = _fit(), _fit(costs=COSTS)
+    assert costed.tree_.costs == ((0.0, 1.0), (5.0, 0.0))
+    X, before = _codes(plain, ["p", "s", "q", "r"])
+    _, after = _codes(costed, ["p", "s", "q", "r"])
+    assert before.tolist() == [0, 0, 0, 1]
+    assert after.tolist() == [1, 0, 0, 1]  # only p's leaf (p_yes 0.2 > 1/6) turns to yes
+    np.testing.assert_allclose(predict_proba(costed.tree_, X), predict_proba(plain.tree_, X))
+    np.testing.assert_allclose(predict_proba(costed.tree_, X)[0], [0.8, 0.2])
+    assert "a = p: yes (5.0/4.0)" in to_text(costed.tree_)  # the leaf label says so too
+    assert "a = p: no (5.0/1.0)" in to_text(plain.tree_)
+
+
+def test_without_costs_nothing_changes_and_regression_ignores_them():
+    assert _fit().tree_.costs == ()
+    with pytest.raises(ArborError, match="no column for 'yes'|'maybe' is not a class"):
+        _fit(costs="x,no,maybe\nno,0,1\nmaybe,1,0\n")
+
+
+def test_model_file_round_trip_and_damaged_matrices_refused():
+    tree = _fit(costs=COSTS).tree_
+    data = json.loads(json.dumps(tree_to_dict(tree)))
+    assert data["costs"] == [[0.0, 1.0], [5.0, 0.0]]
+    back, _ = tree_from_dict(data)
+    assert back.costs == tree.costs
+    for bad, message in [
+        ([[0, 1]], "1 rows for 2 classes"),
+        ([[0, 1], [5]], "row 2 has 1 costs"),
+        ([[0, 1], [-5, 0]], "at least 0"),
+        ([[0, 1], ["5", 0]], "cost"),
+        ([[1, 1], [5, 0]], "charges a correct 'no' 1"),
+        ([[0, 1], [float("inf"), 0]], "finite"),
+        ("0 1 5 0", "'costs'"),
+    ]:
+        with pytest.raises(Damaged, match=message):
+            tree_from_dict({**data, "costs": bad})
+
+
+def test_cross_validation_and_evaluation_count_the_costed_classes():
+    from engine.data.encoding import encode
+    from engine.evaluate.evaluation import evaluate_tree
+
+    model = _fit(costs=COSTS)
+    ev = evaluate_tree(model.tree_, encode(_table()), "training set", "id3")
+    # p's 4 no rows now wrong, its 1 yes right; s's 1 yes and r's 1 no stay wrong.
+    assert ev.confusion.tolist() == [[10.0, 5.0], [1.0, 4.0]]
