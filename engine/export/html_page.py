@@ -101,6 +101,7 @@ def page_model(tree: Tree, algorithm: str | None = None, labels: NodeLabels = DE
         "target": schema.target,
         "regression": tree.is_regression,
         "algorithm": algorithm,
+        "costs": [list(row) for row in tree.costs] if tree.costs else None,
         "classes": classes,
         "colours": [class_hex(k) for k in range(len(classes))],
         "attributes": [

@@ -7,7 +7,8 @@ position of the category in the attribute's list, from 0), and a missing value a
 model's metadata (``arbor.inputs``, JSON) lists each column's name, kind and categories in
 code order, so a program can encode its rows without Arbor. A classifier answers ``label``
 (the class names) and ``probabilities`` (floats, one column per class in the tree's order);
-a regressor answers ``variable`` (floats).
+a regressor answers ``variable`` (floats). With a cost matrix (``--costs``) the label is the
+class of least expected cost: the probabilities times the matrix, then ArgMin.
 
 What ONNX cannot say: Arbor sends a row with a missing value (or a category no branch of
 the split holds) down every branch, weighted by the branches' training shares. An ONNX tree
@@ -110,6 +111,22 @@ class _Nodes:
         return len(self.rows) - 1
 
 
+def _class_code(tree: Tree, helper, numpy_helper, initializers: list) -> list:
+    """The nodes that pick each row's class code from its probabilities: the most probable,
+    or with the tree's cost matrix the least expected cost (probabilities times the matrix,
+    rows actual and columns predicted, then the first smallest), as
+    :func:`engine.predict.class_codes` picks it."""
+    if not tree.costs:
+        return [helper.make_node("ArgMax", ["probabilities"], ["class_code"], axis=1, keepdims=0)]
+    initializers.append(
+        numpy_helper.from_array(np.asarray(tree.costs, dtype=np.float32), "cost_matrix")
+    )
+    return [
+        helper.make_node("MatMul", ["probabilities", "cost_matrix"], ["expected_cost"]),
+        helper.make_node("ArgMin", ["expected_cost"], ["class_code"], axis=1, keepdims=0),
+    ]
+
+
 def _inputs(tree: Tree) -> str:
     return json.dumps(
         [
@@ -199,7 +216,7 @@ def to_onnx(tree: Tree):
             ),
             # The label is picked here, not by the classifier: ONNX Runtime's classifier names
             # the wrong class of two when both have weights (0.64 / 0.36 gives the second).
-            helper.make_node("ArgMax", ["probabilities"], ["class_code"], axis=1, keepdims=0),
+            *_class_code(tree, helper, numpy_helper, initializers),
             helper.make_node("Gather", ["class_names", "class_code"], ["label"], axis=0),
         ]
         names = helper.make_tensor(

@@ -24,7 +24,7 @@ from xml.etree import ElementTree as ET
 import numpy as np
 
 from engine.errors import ArborError
-from engine.predict import node_output
+from engine.predict import class_codes, node_output
 from engine.tree import MULTIWAY, THRESHOLD, Tree
 
 NS = "http://www.dmg.org/PMML-4_4"
@@ -161,7 +161,11 @@ def to_pmml(tree: Tree) -> str:
     while stack:
         node, xml_parent, predicate, fallback = stack.pop()
         output = node_output(tree, node, fallback)  # with the tree's pseudocounts, if any
-        score = _fmt(output) if tree.is_regression else tree.classes[int(np.argmax(output))]
+        score = (
+            _fmt(output)
+            if tree.is_regression
+            else tree.classes[int(class_codes(np.asarray(output)[None, :], "cart", tree.costs)[0])]
+        )
         attrs_out = {"id": str(node.id), "score": score, "recordCount": _count(node.weight)}
         element = ET.SubElement(xml_parent, "Node", attrs_out)
         if predicate is None:

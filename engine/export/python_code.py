@@ -143,6 +143,32 @@ def {name}(row):
     return CLASSES[max(range(len(probs)), key=lambda k: (probs[k], -k))]
 '''
 
+#: The predicting function with a cost matrix (``--costs``): the class of least expected cost.
+COSTED = '''
+
+#: What predicting each class (column) costs for a row of each class (row).
+COSTS = {costs}
+
+
+def _add(out, output, weight):
+    for k, p in enumerate(output):
+        out[k] += weight * p
+
+
+def predict_proba(row):
+    """Class probabilities in the order of CLASSES."""
+    out = [0.0] * len(CLASSES)
+    _walk(row, 0, 1.0, None, out)
+    return out
+
+
+def {name}(row):
+    """The predicted class: the least expected cost under COSTS (ties go to the first)."""
+    probs = predict_proba(row)
+    cost = [sum(p * COSTS[k][j] for k, p in enumerate(probs)) for j in range(len(CLASSES))]
+    return CLASSES[min(range(len(cost)), key=lambda j: (cost[j], j))]
+'''
+
 REGRESSION = '''
 
 def _add(out, output, weight):
@@ -240,5 +266,7 @@ def to_python(tree: Tree, function_name: str = "predict") -> str:
         source += STAND_INS.format(
             surrogates="\n".join(f"    {n.id}: {_literal(_stand_ins(tree, n))}," for n in stand_ins)
         )
+    if tree.costs:
+        return source + COSTED.format(name=function_name, costs=_literal(tree.costs))
     tail = REGRESSION if tree.is_regression else CLASSIFICATION
     return source + tail.format(name=function_name)

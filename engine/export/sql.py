@@ -219,6 +219,26 @@ def _class_rule(
     return f"CASE {' '.join(whens)} ELSE {labels[-1]} END"
 
 
+def _cost_rule(probabilities: list[str], labels: list[str], costs, number) -> str:
+    """The CASE that picks the class of least expected cost (the first on a tie), as
+    class_codes does with a cost matrix: predicting j costs sum_k P(k) C[k][j]."""
+    k = len(labels)
+    if k == 1:
+        return labels[0]
+    expected = []
+    for j in range(k):
+        terms = [
+            f"{probabilities[i]} * {number(float(costs[i][j]))}" for i in range(k) if costs[i][j]
+        ]
+        expected.append(f"({' + '.join(terms)})" if terms else number(0.0))
+    whens = [
+        f"WHEN {' AND '.join(f'{expected[i]} <= {expected[j]}' for j in range(i + 1, k))} "
+        f"THEN {labels[i]}"
+        for i in range(k - 1)
+    ]
+    return f"CASE {' '.join(whens)} ELSE {labels[-1]} END"
+
+
 def to_sql(
     tree: Tree, dialect: str = "sqlite", table: str = "data", algorithm: str | None = None
 ) -> str:
@@ -264,7 +284,10 @@ def to_sql(
         terms = [(f, float(np.asarray(v)[k])) for f, v in leaves]
         columns.append(f"    {writer.weighted_sum(terms, '      ')}\n    AS {name}")
     labels = [text_literal(c) for c in tree.classes]
-    rule = _class_rule(names, labels, algorithm, writer.number(WEKA_EPS))
+    if tree.costs:
+        rule = _cost_rule(names, labels, tree.costs, writer.number)
+    else:
+        rule = _class_rule(names, labels, algorithm, writer.number(WEKA_EPS))
     return (
         f"{header}SELECT *,\n  {rule}\n  AS {predicted}\nFROM (\n  SELECT *,\n"
         + ",\n".join(columns)

@@ -388,6 +388,15 @@
     }
     let label;
     if (M.regression) label = out;
+    else if (M.costs) { // the class of least expected cost (rows actual, columns predicted)
+      let best = 0, least = Infinity;
+      for (let j = 0; j < K; j++) {
+        let cost = 0;
+        for (let k = 0; k < K; k++) cost += out[k] * M.costs[k][j];
+        if (cost < least) { least = cost; best = j; }
+      }
+      label = M.classes[best];
+    }
     else if (M.algorithm === "cart") { let best = 0; out.forEach((p, k) => { if (p > out[best]) best = k; }); label = M.classes[best]; }
     else { let best = 0, kept = -1; out.forEach((p, k) => { if (p - kept > WEKA_EPS) { best = k; kept = p; } }); label = M.classes[best]; }
     return { label: label, probabilities: out, reached: reached };

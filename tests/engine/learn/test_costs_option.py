@@ -88,3 +88,45 @@ def test_cross_validation_and_evaluation_count_the_costed_classes():
     ev = evaluate_tree(model.tree_, encode(_table()), "training set", "id3")
     # p's 4 no rows now wrong, its 1 yes right; s's 1 yes and r's 1 no stay wrong.
     assert ev.confusion.tolist() == [[10.0, 5.0], [1.0, 4.0]]
+
+
+ROWS = ["p", "s", "q", "r", None]  # None: missing, sent down every branch by the shares
+# The missing row's probabilities are the root's, p_yes 5/20 = 0.25 > 1/6: yes with costs.
+EXPECTED = ["yes", "no", "no", "yes", "yes"]
+
+
+def test_exporters_pick_the_least_cost_class_as_predict_does():
+    import sqlite3
+
+    from engine.export.html_page import page_model
+    from engine.export.pmml import to_pmml
+    from engine.export.python_code import to_python
+    from engine.export.sql import to_sql
+    from engine.predict import prediction_frame
+
+    tree = _fit(costs=COSTS).tree_
+    frame = pd.DataFrame({"a": ROWS})
+    assert prediction_frame(tree, frame, algorithm="id3")["predicted y"].tolist() == EXPECTED
+    db = sqlite3.connect(":memory:")
+    db.execute('CREATE TABLE data ("a" TEXT)')
+    db.executemany("INSERT INTO data VALUES (?)", [(v,) for v in ROWS])
+    cursor = db.execute(to_sql(tree, "sqlite", "data", "id3"))
+    at = [d[0] for d in cursor.description].index("predicted y")
+    assert [row[at] for row in cursor.fetchall()] == EXPECTED
+    namespace = {}
+    exec(to_python(tree), namespace)
+    assert [namespace["predict"]({"a": v}) for v in ROWS] == EXPECTED
+    assert 'score="yes"' in to_pmml(tree).split('value="p"')[1].split("</Node>")[0]
+    assert page_model(tree, "id3")["costs"] == [[0.0, 1.0], [5.0, 0.0]]
+
+
+def test_onnx_picks_the_least_cost_class_on_complete_rows():
+    pytest.importorskip("onnx")
+    ort = pytest.importorskip("onnxruntime")
+    from engine.export.onnx_model import onnx_bytes
+
+    model = _fit(costs=COSTS)
+    X, codes = _codes(model, ROWS[:4])
+    session = ort.InferenceSession(onnx_bytes(model.tree_), providers=["CPUExecutionProvider"])
+    label, _ = session.run(None, {"input": np.ascontiguousarray(X, dtype=np.float64)})
+    assert list(label) == EXPECTED[:4] == [model.tree_.classes[c] for c in codes]
