@@ -48,12 +48,18 @@ def _fit(data: Encoded, settings: Settings, monitor: Monitor, record: bool, grow
         y = None if data.schema.is_regression else data.y
         grow_rows, prune_rows = holdout_split(y, data.n_rows, settings.holdout, settings.seed)
         part = subset(data, grow_rows)
-        tree = Tree(grow(part, settings, monitor.scaled(0.0, 0.8)), data.schema)
+        tree = with_costs(
+            Tree(grow(part, settings, monitor.scaled(0.0, 0.8)), data.schema), settings
+        )
         if settings.algorithm == "c45":
             tree = collapse_tree(tree, part, settings)
         return prune_reduced_error(tree, data, prune_rows, monitor.scaled(0.8, 1.0), record)
     pruning = settings.prune != "none"
-    tree = Tree(grow(data, settings, monitor.scaled(0.0, 0.7) if pruning else monitor), data.schema)
+    # The cost matrix before pruning: C4.5's and cost-complexity's errors are its costs.
+    tree = with_costs(
+        Tree(grow(data, settings, monitor.scaled(0.0, 0.7) if pruning else monitor), data.schema),
+        settings,
+    )
     grown.append(tree)
     return prune_for(tree, data, settings, monitor.scaled(0.7, 1.0), record)
 
@@ -81,7 +87,8 @@ def prune_for(
             alpha = choose_alpha(
                 tree, data, replace(settings, cv_alpha=folds), monitor
             ).chosen_alpha
-        else:
-            alpha = settings.alpha or 0.0
+            # Its folds' held-out losses count errors, not costs: alpha is in those units.
+            return prune_cost_complexity(tree, alpha, settings.ccp_measure, costs=())
+        alpha = settings.alpha or 0.0
         return prune_cost_complexity(tree, alpha, settings.ccp_measure)
     return tree

@@ -87,6 +87,26 @@ def parse_cost_matrix(text: str, classes: tuple[str, ...], where: str = "costs")
     return matrix
 
 
+def least_cost(dist: np.ndarray, costs) -> tuple[float, int]:
+    """A node's cost as a leaf and the class it then predicts: the class j of least
+    sum_k n_k C[k, j] over its class weights ``dist`` (the first on a tie)."""
+    expected = np.asarray(dist, dtype=np.float64) @ np.asarray(costs, dtype=np.float64)
+    j = int(np.argmin(expected))
+    return float(expected[j]), j
+
+
+def cost_per_error(dist: np.ndarray, costs) -> float:
+    """What one error of a leaf costs on average, labelled with its least-cost class j: its
+    cost over its errors, or with no error among its rows the mean of C[k, j] over the other
+    classes (what an error there would cost, the classes counted alike). 1 for a 0/1 matrix."""
+    cost, j = least_cost(dist, costs)
+    wrong = float(np.sum(dist)) - float(dist[j])
+    if wrong > 1e-9:
+        return cost / wrong
+    column = np.delete(np.asarray(costs, dtype=np.float64)[:, j], j)
+    return float(column.mean()) if len(column) else 0.0
+
+
 def matrix_costs(matrix) -> tuple[tuple[float, ...], ...]:
     """A matrix as the tree holds it (:attr:`engine.tree.Tree.costs`): a tuple per actual class."""
     return tuple(tuple(float(v) for v in row) for row in np.asarray(matrix, dtype=np.float64))

@@ -4,7 +4,10 @@ Two measures of a subtree's cost R(T), each plus alpha times its leaves (``MEASU
 ``impurity``, scikit-learn's total leaf impurity weighted by the leaves' shares of the root's
 weight, and ``errors``, seed 001's and Breiman's (and rpart's): the training weight the leaves
 misclassify, or for regression their squared errors about the leaf mean. Under ``errors``
-alpha is in rows, so rpart's cp is alpha over the root's error (rpart scales by it).
+alpha is in rows, so rpart's cp is alpha over the root's error (rpart scales by it). With a
+cost matrix (``--costs``, the tree's ``costs``), ``errors`` counts each node's expected cost
+as a leaf labelled with its class of least expected cost, min_j sum_k n_k C[k, j] (rpart's
+risk with a loss matrix); alpha is then in units of cost.
 """
 
 from __future__ import annotations
@@ -41,8 +44,9 @@ class PruningPath:
 MEASURES = ("impurity", "errors")
 
 
-def node_risk(flat: FlatTree, measure: str = "impurity") -> np.ndarray:
-    """R(t) of every node as a leaf, in ``measure``'s units (see the module's note)."""
+def node_risk(flat: FlatTree, measure: str = "impurity", costs=()) -> np.ndarray:
+    """R(t) of every node as a leaf, in ``measure``'s units (see the module's note); under
+    ``errors`` with a cost matrix ``costs``, its least expected cost."""
     if measure not in MEASURES:
         raise ValueError(f"unknown cost-complexity measure {measure!r}")
     if measure == "impurity":
@@ -51,14 +55,16 @@ def node_risk(flat: FlatTree, measure: str = "impurity") -> np.ndarray:
     if flat.regression:  # a node's squared errors about its mean: its variance times its weight
         return flat.impurity * flat.weight
     counts = flat.distribution
+    if len(costs):
+        return (counts @ np.asarray(costs, dtype=np.float64)).min(axis=1)
     return counts.sum(axis=1) - counts.max(axis=1)
 
 
-def _subtree_arrays(flat: FlatTree, measure: str = "impurity"):
+def _subtree_arrays(flat: FlatTree, measure: str = "impurity", costs=()):
     """Per node: parent, end of subtree, R(t) (:func:`node_risk`), whether a leaf, and the
     share of the root's weight it misclassifies (0: regression)."""
     total = float(flat.weight[0])
-    r_node = node_risk(flat, measure)
+    r_node = node_risk(flat, measure, costs)
     e_node = np.zeros(flat.n_nodes)
     if not (flat.regression or not total):
         counts = flat.distribution
@@ -66,7 +72,9 @@ def _subtree_arrays(flat: FlatTree, measure: str = "impurity"):
     return flat.parent, flat.end, r_node, flat.is_leaf, e_node
 
 
-def _weakest_links(flat: FlatTree, stop_alpha: float | None = None, measure: str = "impurity"):
+def _weakest_links(
+    flat: FlatTree, stop_alpha: float | None = None, measure: str = "impurity", costs=()
+):
     """(alpha, node id, total leaf impurity, leaves, training error) per pruning step; last state returned.
 
     The weakest link comes off a heap keyed by (alpha, node id), so ties go to the
@@ -74,7 +82,7 @@ def _weakest_links(flat: FlatTree, stop_alpha: float | None = None, measure: str
     its ancestors' alphas, which are pushed again (the stale entries are skipped).
     """
     checkpoint()
-    parent, end, r_node, leaf, e_node = _subtree_arrays(flat, measure)
+    parent, end, r_node, leaf, e_node = _subtree_arrays(flat, measure, costs)
     n = flat.n_nodes
     # Both loops below run once per node (the second walks up to the root each time): plain
     # lists, whose element reads and writes cost a tenth of a numpy array's (same arithmetic).
@@ -137,12 +145,12 @@ def _weakest_links(flat: FlatTree, stop_alpha: float | None = None, measure: str
     return steps, in_tree, is_leaf
 
 
-def cost_complexity_path(tree: Tree | FlatTree, measure: str = "impurity") -> PruningPath:
+def cost_complexity_path(tree: Tree | FlatTree, measure: str = "impurity", costs=()) -> PruningPath:
     """Every weakest-link step down to the root alone (scikit-learn's
     ``cost_complexity_pruning_path`` under ``impurity``; ``impurities`` are then R(T) in
     ``measure``'s units)."""
     flat = tree if isinstance(tree, FlatTree) else flat_of(tree)
-    steps, _, _ = _weakest_links(flat, measure=measure)
+    steps, _, _ = _weakest_links(flat, measure=measure, costs=costs)
     alphas, pruned, imp, leaves, errors = zip(*steps, strict=True)
     return PruningPath(
         np.array(alphas),
@@ -153,10 +161,12 @@ def cost_complexity_path(tree: Tree | FlatTree, measure: str = "impurity") -> Pr
     )
 
 
-def prune_cost_complexity(tree: Tree, alpha: float, measure: str = "impurity") -> Tree:
-    """The smallest subtree minimising R(T) + alpha * |leaves(T)| (R in ``measure``'s units)."""
+def prune_cost_complexity(tree: Tree, alpha: float, measure: str = "impurity", costs=None) -> Tree:
+    """The smallest subtree minimising R(T) + alpha * |leaves(T)| (R in ``measure``'s units;
+    ``costs``, by default the tree's cost matrix, counts R under ``errors`` in cost)."""
     flat = flat_of(tree)
-    _, _, is_leaf = _weakest_links(flat, stop_alpha=alpha, measure=measure)
+    costs = tree.costs if costs is None else costs
+    _, _, is_leaf = _weakest_links(flat, stop_alpha=alpha, measure=measure, costs=costs)
     return flat.cut(is_leaf, tree.schema, tree.costs)
 
 

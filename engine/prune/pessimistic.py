@@ -12,6 +12,7 @@ from dataclasses import replace
 import numpy as np
 
 from engine.data.encoding import Encoded, without_rows
+from engine.learn.costs import cost_per_error, least_cost
 from engine.learn.problem import Problem
 from engine.learn.tolerances import WEKA_EPS
 from engine.monitor import NULL_MONITOR, Monitor, checkpoint
@@ -39,6 +40,14 @@ from engine.tree import Tree
 def _wrong(dist: np.ndarray) -> float:
     total = dist.sum()
     return float(total - dist.max()) if total > 0 else 0.0
+
+
+def _wrong_for(costs):
+    """A leaf's training errors: counted, or with a cost matrix (``--costs``) their cost,
+    the leaf labelled with its class of least expected cost."""
+    if not costs:
+        return _wrong
+    return lambda dist: least_cost(dist, costs)[0] if dist.sum() > 0 else 0.0
 
 
 def _by_dist(f):
@@ -133,9 +142,11 @@ def _options(
     return tuple(options)
 
 
-def collapse(problem: Problem, live: LiveNode, recorder: _Recorder | None = None) -> None:
-    """Turn a split into a leaf when its leaves make no fewer training errors than it would."""
-    wrong = _by_dist(_wrong)
+def collapse(problem: Problem, live: LiveNode, recorder: _Recorder | None = None, costs=()) -> None:
+    """Turn a split into a leaf when its leaves make no fewer training errors than it would
+    (with a cost matrix ``costs``: cost no less)."""
+    counted = _wrong_for(costs)
+    wrong = _by_dist(counted)
     stack = [(live, ())]
     while stack:
         checkpoint()
@@ -145,7 +156,7 @@ def collapse(problem: Problem, live: LiveNode, recorder: _Recorder | None = None
         if sum(wrong(leaf.dist) for leaf in _leaves(n)) >= wrong(n.dist) - 1e-3:
             if recorder is not None:
                 before = recorder.snapshot(n)
-                options = _options(n, _wrong)
+                options = _options(n, counted)
                 n.make_leaf()
                 recorder.add(path, COLLAPSED, options, before, n)
             else:
@@ -161,14 +172,24 @@ class _Pessimistic:
         settings: Settings,
         monitor: Monitor,
         recorder: _Recorder | None = None,
+        costs=(),
     ):
-        self.problem, self.cf = problem, settings.confidence
+        self.problem, self.cf, self.costs = problem, settings.confidence, costs
         self.method, self.raising = settings.error_estimate, settings.subtree_raising
         self.monitor, self.recorder = monitor, recorder
         self.leaf_errors = _by_dist(self._leaf_errors)
 
     def _leaf_errors(self, dist: np.ndarray) -> float:
-        return estimated_errors(float(dist.sum()), _wrong(dist), self.cf, self.method)
+        if not self.costs:
+            return estimated_errors(float(dist.sum()), _wrong(dist), self.cf, self.method)
+        # Costs: the upper bound on the errors of the least-cost label, each error at the
+        # leaf's average cost of one (for a 0/1 matrix, J48's figure itself).
+        if dist.sum() <= 0:
+            return 0.0
+        _, j = least_cost(dist, self.costs)
+        wrong = float(dist.sum() - dist[j])
+        bound = estimated_errors(float(dist.sum()), wrong, self.cf, self.method)
+        return bound * cost_per_error(dist, self.costs)
 
     def tree_errors(self, live: LiveNode) -> float:
         return sum(self.leaf_errors(leaf.dist) for leaf in _leaves(live))
@@ -237,11 +258,11 @@ def prune_pessimistic(
     """
     problem, live = _live(tree, data, settings)
     recorder = _recorder(problem, tree, record)
-    collapse(problem, live, recorder)
+    collapse(problem, live, recorder, tree.costs)
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 4 * tree.depth + 1000))
     try:
-        _Pessimistic(problem, settings, monitor, recorder).prune(live)
+        _Pessimistic(problem, settings, monitor, recorder, tree.costs).prune(live)
     finally:
         sys.setrecursionlimit(limit)
     pruned = rebuild(problem, tree, live)
@@ -254,7 +275,7 @@ def collapse_tree(tree: Tree, data: Encoded | None, settings: Settings) -> Tree:
     """Only C4.5's collapse step (what J48 does even when pruning is off); without ``data``
     from the tree's counts."""
     problem, live = _live(tree, data, settings)
-    collapse(problem, live)
+    collapse(problem, live, costs=tree.costs)
     return rebuild(problem, tree, live)
 
 

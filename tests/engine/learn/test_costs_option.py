@@ -130,3 +130,60 @@ def test_onnx_picks_the_least_cost_class_on_complete_rows():
     session = ort.InferenceSession(onnx_bytes(model.tree_), providers=["CPUExecutionProvider"])
     label, _ = session.run(None, {"input": np.ascontiguousarray(X, dtype=np.float64)})
     assert list(label) == EXPECTED[:4] == [model.tree_.classes[c] for c in codes]
+
+
+def test_cost_complexity_counts_each_node_at_its_least_expected_cost():
+    from engine.flat import flat_of
+    from engine.prune.cost_complexity import node_risk, prune_cost_complexity
+
+    tree = _fit(costs=COSTS).tree_
+    # Root (15 no, 5 yes): no costs 25, yes 15. Leaves p (4, 1): 4; s (7, 1): 5; q (3, 0): 0;
+    # r (1, 3): 1; together 10. Its weakest link: (15 - 10) / (4 - 1) = 5/3 (errors: 2/3).
+    risk = node_risk(flat_of(tree), "errors", tree.costs)
+    assert risk.tolist() == [15.0, 4.0, 5.0, 0.0, 1.0]
+    assert node_risk(flat_of(tree), "errors").tolist() == [5.0, 1.0, 1.0, 0.0, 1.0]
+    assert prune_cost_complexity(tree, 1.6, "errors").n_leaves == 4  # costed: kept
+    assert prune_cost_complexity(tree, 1.7, "errors").n_leaves == 1
+    assert prune_cost_complexity(tree, 1.0, "errors", costs=()).n_leaves == 1  # errors: cut
+
+
+def test_c45_pruning_weighs_the_bounded_errors_by_their_cost():
+    from engine.data.encoding import encode
+    from engine.prune.bounds import estimated_errors
+    from engine.prune.pessimistic import _Pessimistic
+    from engine.settings import resolve
+
+    settings = resolve(algorithm="c45", costs=COSTS)
+    pessimistic = _Pessimistic(None, settings, None, None, ((0.0, 1.0), (5.0, 0.0)))
+
+    def bound(n, e):
+        return estimated_errors(n, e, 0.25, settings.error_estimate)
+
+    figures = {
+        (15, 5): bound(20, 15) * 1.0,  # labelled yes: 15 errors costing 15
+        (7, 1): bound(8, 1) * 5.0,  # labelled no: 1 error costing 5
+        (4, 1): bound(5, 4) * 1.0,  # labelled yes: 4 errors costing 4
+        (3, 0): bound(3, 0) * 5.0,  # no error: what one would cost, predicting no for a yes
+    }
+    for dist, expected in figures.items():
+        got = pessimistic._leaf_errors(np.array(dist, dtype=np.float64))
+        assert got == pytest.approx(expected, rel=1e-12)
+    plain = _Pessimistic(None, settings, None, None, ((0.0, 1.0), (1.0, 0.0)))
+    for dist in figures:  # a 0/1 matrix: J48's own figures
+        assert plain._leaf_errors(np.array(dist, dtype=np.float64)) == pytest.approx(
+            bound(sum(dist), min(dist)), rel=1e-12
+        )
+
+
+def test_a_zero_one_matrix_grows_and_prunes_as_no_matrix():
+    from engine.data.samples import load_sample
+
+    table = load_sample("weather")
+    classes = table.frame[table.target].cat.categories
+    zero_one = "x," + ",".join(classes) + "\n" + "\n".join(
+        f"{c}," + ",".join("0" if c == d else "1" for d in classes) for c in classes
+    )
+    for algorithm in ("c45", "cart"):
+        plain = DecisionTree(algorithm=algorithm).fit(table).tree_
+        costed = DecisionTree(algorithm=algorithm, costs=zero_one).fit(table).tree_
+        assert to_text(costed) == to_text(plain)
