@@ -146,6 +146,7 @@ class _ArborTree(BaseEstimator):
             alpha=ccp_alpha if prune == "cost-complexity" else None,
             seed=seed,
             threads=_threads(self.n_jobs),
+            costs=getattr(self, "_costs_text", None),
         )
         try:
             return resolve(**params)
@@ -384,6 +385,12 @@ class ArborClassifier(ClassifierMixin, _ArborTree):
         the most probable class (a leaf's mode, as without it).
     m_estimate : float, default None
         ``predict_proba`` gives (n_k + M p_k) / (n + M), p_k the class's training share.
+    costs : array-like of shape (n_classes, n_classes) or None, default None
+        A cost matrix, rows the actual class and columns the predicted one, in the order of
+        ``classes_`` (the labels sorted), each at least 0 and the diagonal 0: ``predict``
+        gives the class of least expected cost from ``predict_proba`` (which it leaves as
+        it is), and C4.5's and cost-complexity's ``errors`` pruning count costs (rpart's
+        ``parms = list(loss = ...)``; scikit-learn has no such parameter).
     class_weight : dict, "balanced" or None, default None
         As scikit-learn's: each sample's weight times its class's (``balanced``: n_samples /
         (n_classes * np.bincount(y))), so growth, pruning and the leaves' shares count the
@@ -426,6 +433,7 @@ class ArborClassifier(ClassifierMixin, _ArborTree):
         m_estimate=None,
         missing="fractional",
         class_weight=None,
+        costs=None,
         n_jobs=None,
     ):
         super().__init__(
@@ -448,6 +456,7 @@ class ArborClassifier(ClassifierMixin, _ArborTree):
             n_jobs=n_jobs,
         )
         self.class_weight = class_weight
+        self.costs = costs
 
     def fit(self, X, y, sample_weight=None):
         self._target_name = _target_name(y)
@@ -461,9 +470,9 @@ class ArborClassifier(ClassifierMixin, _ArborTree):
         classes, codes = np.unique(y, return_inverse=True)
         self.classes_ = classes
         self.n_classes_ = len(classes)
-        return self._fit(
-            X, codes.astype(np.intp), y, tuple(category_name(c) for c in classes), sample_weight
-        )
+        names = tuple(category_name(c) for c in classes)
+        self._costs_text = None if self.costs is None else _costs_text(self.costs, names)
+        return self._fit(X, codes.astype(np.intp), y, names, sample_weight)
 
     def predict_proba(self, X) -> np.ndarray:
         """Class probabilities: the leaves' class shares, corrected by ``laplace`` or
@@ -567,3 +576,19 @@ def _sample_weight(sample_weight, n: int) -> np.ndarray:
     if not (weight > 0).any():
         raise ValueError("Sample weights must contain at least one non-zero number")
     return weight
+
+
+def _costs_text(costs, names: tuple[str, ...]) -> str:
+    """A cost matrix given as an array in the order of the sorted labels, as ``--costs`` text."""
+    from engine.learn.costs import matrix_text
+
+    try:
+        matrix = np.asarray(costs, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError("costs must be a matrix of numbers, n_classes by n_classes") from None
+    if matrix.shape != (len(names), len(names)):
+        raise ValueError(
+            f"costs must be {len(names)} by {len(names)} (rows actual, columns predicted, in "
+            f"the order of classes_); got shape {matrix.shape}"
+        )
+    return matrix_text(names, matrix)

@@ -107,6 +107,16 @@ def cost_per_error(dist: np.ndarray, costs) -> float:
     return float(column.mean()) if len(column) else 0.0
 
 
+def matrix_text(classes: tuple[str, ...], matrix) -> str:
+    """The matrix as ``--costs`` reads it: CSV (so a class name with a comma stays whole)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["actual", *classes])
+    for name, row in zip(classes, matrix, strict=True):
+        writer.writerow([name, *(repr(float(v)) for v in row)])
+    return out.getvalue()
+
+
 def matrix_costs(matrix) -> tuple[tuple[float, ...], ...]:
     """A matrix as the tree holds it (:attr:`engine.tree.Tree.costs`): a tuple per actual class."""
     return tuple(tuple(float(v) for v in row) for row in np.asarray(matrix, dtype=np.float64))

@@ -9,8 +9,6 @@ project hold one thing; a fit checks its classes against the table's.
 
 from __future__ import annotations
 
-import csv
-import io
 import math
 from collections.abc import Callable
 
@@ -28,21 +26,11 @@ from PySide6.QtWidgets import (
 )
 
 from engine.errors import ArborError
-from engine.learn.costs import parse_cost_matrix
+from engine.learn.costs import matrix_text, parse_cost_matrix
 from gui.plain_text import plain_label
 
 #: A bad cell's background (the panel's message colour, lightened).
 BAD = QColor("#FDE8E7")
-
-
-def matrix_text(classes: tuple[str, ...], matrix) -> str:
-    """The matrix as ``--costs`` reads it: CSV (so a class name with a comma stays whole)."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["actual", *classes])
-    for name, row in zip(classes, matrix, strict=True):
-        writer.writerow([name, *(f"{float(v):g}" for v in row)])
-    return out.getvalue()
 
 
 def is_zero_one(matrix) -> bool:

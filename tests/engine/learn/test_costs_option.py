@@ -148,7 +148,6 @@ def test_cost_complexity_counts_each_node_at_its_least_expected_cost():
 
 
 def test_c45_pruning_weighs_the_bounded_errors_by_their_cost():
-    from engine.data.encoding import encode
     from engine.prune.bounds import estimated_errors
     from engine.prune.pessimistic import _Pessimistic
     from engine.settings import resolve
@@ -180,10 +179,31 @@ def test_a_zero_one_matrix_grows_and_prunes_as_no_matrix():
 
     table = load_sample("weather")
     classes = table.frame[table.target].cat.categories
-    zero_one = "x," + ",".join(classes) + "\n" + "\n".join(
-        f"{c}," + ",".join("0" if c == d else "1" for d in classes) for c in classes
+    zero_one = (
+        "x,"
+        + ",".join(classes)
+        + "\n"
+        + "\n".join(f"{c}," + ",".join("0" if c == d else "1" for d in classes) for c in classes)
     )
     for algorithm in ("c45", "cart"):
         plain = DecisionTree(algorithm=algorithm).fit(table).tree_
         costed = DecisionTree(algorithm=algorithm, costs=zero_one).fit(table).tree_
         assert to_text(costed) == to_text(plain)
+
+
+def test_the_scikit_learn_classifier_takes_a_cost_matrix():
+    from engine.sklearn import ArborClassifier
+
+    X = np.array([[0.0]] * 5 + [[1.0]] * 5)
+    y = np.array(["no"] * 4 + ["yes"] + ["yes"] * 5)
+    plain = ArborClassifier(algorithm="cart").fit(X, y)
+    costed = ArborClassifier(algorithm="cart", costs=[[0, 1], [4.5, 0]]).fit(X, y)
+    # Left leaf (4 no, 1 yes): no costs 0.2 * 4.5 = 0.9, yes 0.8: yes; probabilities unchanged.
+    assert plain.predict([[0.0]]).tolist() == ["no"]
+    assert costed.predict([[0.0], [1.0]]).tolist() == ["yes", "yes"]
+    np.testing.assert_allclose(costed.predict_proba([[0.0]]), [[0.8, 0.2]])
+    assert costed.get_params()["costs"] == [[0, 1], [4.5, 0]]
+    with pytest.raises(ValueError, match="costs must be 2 by 2"):
+        ArborClassifier(costs=[[0, 1]]).fit(X, y)
+    with pytest.raises(ValueError, match="a correct prediction costs nothing"):
+        ArborClassifier(costs=[[1, 1], [1, 0]]).fit(X, y)
