@@ -155,7 +155,8 @@ def cross_validated(
             weka_folds=weka_folds,
         )
     )
-    predictions = fold_predictions(data, out, algorithm)
+    costs = result.cost_matrix  # the cross-validated trees' cost matrix, if any
+    predictions = fold_predictions(data, out, algorithm, costs)
     return Measured(CROSS_VALIDATION, result, zero, one, folds, seed, refit, predictions)
 
 

@@ -104,12 +104,12 @@ class Regions:
         )
         return region, leaf
 
-    def predicted(self, algorithm: str | None = None) -> np.ndarray:
+    def predicted(self, algorithm: str | None = None, costs=()) -> np.ndarray:
         """The class code predicted in each region, by :func:`engine.predict.class_codes`'s
-        rule for ``algorithm`` (regression: the means)."""
+        rule for ``algorithm`` and the cost matrix ``costs`` (regression: the means)."""
         if self.classes is None:
             return self.outputs
-        return class_codes(self.outputs, algorithm)
+        return class_codes(self.outputs, algorithm, costs)
 
 
 def _check_pair(schema: Schema, x_attribute: int, y_attribute: int) -> None:

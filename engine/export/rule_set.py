@@ -10,7 +10,7 @@ import numpy as np
 
 from engine.data.encoding import Encoded
 from engine.export.labels import number, predicted, shown
-from engine.predict import leaf_weights, predict_proba
+from engine.predict import class_codes, leaf_weights, predict_proba
 from engine.prune.bounds import estimated_errors
 from engine.tree import THRESHOLD, Tree
 
@@ -210,7 +210,7 @@ def accuracy_note(tree: Tree, rules: list[Rule], data: Encoded) -> str:
     """The simplified set's training accuracy beside the tree's, as one line of text."""
     w = data.weight
     by_rules = w[rule_predictions(tree, rules, data.X) == data.y].sum()
-    by_tree = w[np.argmax(predict_proba(tree, data.X), axis=1) == data.y].sum()
+    by_tree = w[class_codes(predict_proba(tree, data.X), "cart", tree.costs) == data.y].sum()
     total = w.sum()
     return (
         f"Training accuracy: these rules {number(round(by_rules, 2))}/{number(round(total, 2))}"

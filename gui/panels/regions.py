@@ -469,13 +469,25 @@ class RegionsPanel(QWidget):
             np.clip(r.y1[index], bottom, top),
         )
 
+    def _costs(self, regions) -> tuple:
+        """The cost matrix the regions' tree predicts by (``--costs``), in its classes' order."""
+        from engine.learn.costs import settings_costs
+
+        settings = self.controller.settings
+        if settings is None or not settings.costs:
+            return ()
+        try:
+            return settings_costs(settings, regions.classes)
+        except ArborError:  # a matrix for another table: the training said so already
+            return ()
+
     def _colours(self, plane: Plane) -> tuple[np.ndarray, list[QColor], np.ndarray]:
         """A colour group per box and per point, and the group's colour: the predicted class,
         or (regression) the shade of the mean."""
         r, p = plane.regions, plane.points
         if r.classes is not None:
             algorithm = self.controller.settings.algorithm if self.controller.settings else None
-            groups = r.predicted(algorithm)
+            groups = r.predicted(algorithm, self._costs(r))
             return groups, [class_colour(k) for k in range(len(r.classes))], p.target
         lo = float(min(r.outputs.min(initial=np.inf), p.target.min(initial=np.inf)))
         hi = float(max(r.outputs.max(initial=-np.inf), p.target.max(initial=-np.inf)))
@@ -726,7 +738,7 @@ class RegionsPanel(QWidget):
         )
         if r.classes is not None:
             algorithm = self.controller.settings.algorithm if self.controller.settings else None
-            said = r.classes[int(r.predicted(algorithm)[index])]
+            said = r.classes[int(r.predicted(algorithm, self._costs(r))[index])]
         else:
             settings = self.controller.settings
             median = settings is not None and settings.criterion == "absolute_error"
