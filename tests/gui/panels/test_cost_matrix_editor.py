@@ -7,7 +7,7 @@ from engine.learn.costs import parse_cost_matrix
 from tests.gui.conftest import train_and_wait
 
 
-def test_the_editor_sets_costs_and_a_training_uses_them(qtbot, window):
+def test_the_editor_sets_costs_and_a_training_uses_them(qtbot, window, settings):
     panel = window.config
     panel.cv_folds.setValue(0)  # no cross-validation: the training alone
     assert panel.costs.toolTip().startswith("A cost matrix")
@@ -30,5 +30,12 @@ def test_the_editor_sets_costs_and_a_training_uses_them(qtbot, window):
     train_and_wait(qtbot, window)
     qtbot.waitUntil(lambda: window.controller.result is not None)
     assert window.controller.result.model.tree_.costs == ((0.0, 20.0), (1.0, 0.0))
+    # A missed yes costs 20: every row is predicted yes, the 5 no rows costing 1 each.
+    qtbot.waitUntil(lambda: "cost" in window.evaluation.headline.text())
+    assert "accuracy 64.29%" in window.evaluation.headline.text()
+    assert "cost 5 in all, 0.3571 a row" in window.evaluation.headline.text()
+    panel.save(settings)  # saved with the other options, and read back
     panel.set_params({"costs": None})
     assert panel.params()["costs"] is None and panel.costs.state.text().startswith("none")
+    panel.restore(settings)
+    assert panel.params()["costs"] == text
