@@ -207,3 +207,15 @@ def test_the_scikit_learn_classifier_takes_a_cost_matrix():
         ArborClassifier(costs=[[0, 1]]).fit(X, y)
     with pytest.raises(ValueError, match="a correct prediction costs nothing"):
         ArborClassifier(costs=[[1, 1], [1, 0]]).fit(X, y)
+
+
+def test_the_command_line_reads_the_matrix_file_into_the_model(tmp_path, capsys):
+    from cli.main import main
+
+    costs, model = tmp_path / "costs.csv", tmp_path / "model.json"
+    costs.write_text("x yes no\nyes 0 20\nno 1 0\n")  # whitespace; a missed yes costs 20
+    assert main(["train", "--sample", "weather", "--costs", str(costs), "--save", str(model)]) == 0
+    assert json.loads(model.read_text())["costs"] == [[0.0, 20.0], [1.0, 0.0]]
+    capsys.readouterr()
+    assert main(["train", "--sample", "weather", "--costs", str(tmp_path / "none.csv")]) == 2
+    assert "cannot read the cost matrix" in capsys.readouterr().err
