@@ -87,8 +87,7 @@ def prune_for(
             alpha = choose_alpha(
                 tree, data, replace(settings, cv_alpha=folds), monitor
             ).chosen_alpha
-            # Its folds' held-out losses count errors, not costs: alpha is in those units.
-            return prune_cost_complexity(tree, alpha, settings.ccp_measure, costs=())
-        alpha = settings.alpha or 0.0
+        else:
+            alpha = settings.alpha or 0.0
         return prune_cost_complexity(tree, alpha, settings.ccp_measure)
     return tree

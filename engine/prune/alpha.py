@@ -54,11 +54,24 @@ class AlphaChoice:
         }
 
 
-def _node_losses(regression: bool, out, y: np.ndarray) -> np.ndarray:
-    """The loss of rows with targets ``y`` predicted ``out`` (a node's class probabilities or mean)."""
+def _node_losses(regression: bool, out, y: np.ndarray, costs=()) -> np.ndarray:
+    """The loss of rows with targets ``y`` predicted ``out`` (a node's class probabilities or
+    mean); with a cost matrix ``costs``, the cost of the node's least-cost class for each."""
     if regression:
         return (out - y) ** 2
+    if len(costs):
+        matrix = np.asarray(costs, dtype=np.float64)
+        return matrix[y, int(np.argmin(out @ matrix))]
     return (int(np.argmax(out)) != y).astype(np.float64)
+
+
+def _costed_losses(predicted: np.ndarray, y: np.ndarray, costs) -> np.ndarray:
+    """Rows' losses from their summed class probabilities ``predicted`` (last axis the
+    classes): wrong or right, or with ``costs`` the least-cost class's cost."""
+    if not len(costs):
+        return (np.argmax(predicted, axis=-1) != y).astype(np.float64)
+    matrix = np.asarray(costs, dtype=np.float64)
+    return matrix[y, np.argmin(predicted @ matrix, axis=-1)]
 
 
 @dataclass(frozen=True)
@@ -75,7 +88,9 @@ class _Visit:
     hi: int
 
 
-def _visits(flat: FlatTree, held: Encoded, spans: tuple[np.ndarray, np.ndarray]) -> list[_Visit]:
+def _visits(
+    flat: FlatTree, held: Encoded, spans: tuple[np.ndarray, np.ndarray], costs=()
+) -> list[_Visit]:
     """Every held-out row routed once through the full tree (:meth:`FlatTree.walk`): the
     visits of nodes that are a leaf of the tree pruned at some probe, in the order
     prediction walks the nodes (``spans``: :func:`_probe_spans`).
@@ -90,13 +105,13 @@ def _visits(flat: FlatTree, held: Encoded, spans: tuple[np.ndarray, np.ndarray])
     for i, rows, weights in flat.walk(held.X, np.arange(held.n_rows)):
         if lo[i] < hi[i]:
             out = outputs[i]
-            losses = _node_losses(flat.regression, out, held.y[rows])
+            losses = _node_losses(flat.regression, out, held.y[rows], costs)
             visits.append(_Visit(rows, weights, out, losses, int(lo[i]), int(hi[i])))
     return visits
 
 
 def _loss_sums_per_probe(
-    flat: FlatTree, held: Encoded, probes: np.ndarray, measure: str = "impurity"
+    flat: FlatTree, held: Encoded, probes: np.ndarray, measure: str = "impurity", costs=()
 ) -> np.ndarray:
     """The held-out rows' weighted loss and squared loss summed under ``tree`` pruned at
     every probe alpha: an array (2, probes), without pruning the tree once per probe.
@@ -108,14 +123,16 @@ def _loss_sums_per_probe(
     :func:`_loss_sums_by_row`'s.
     """
     w = np.broadcast_to(held.weight, (held.n_rows,))
-    ends = _alpha_ends(flat, measure)
+    ends = _alpha_ends(flat, measure, costs)
     levels, fractional = flat.descend(held.X)
-    counted = _counted_loss_sums(flat, held, probes, ends, w, levels, fractional)
-    if counted is not None:
-        return counted
-    visits = _visits(flat, held, _probe_spans(ends, probes, one_by_one=True))
+    # Costs are no 0/1 losses: the counted sums' exactness argument does not hold for them.
+    if not len(costs):
+        counted = _counted_loss_sums(flat, held, probes, ends, w, levels, fractional)
+        if counted is not None:
+            return counted
+    visits = _visits(flat, held, _probe_spans(ends, probes, one_by_one=True), costs)
     if fractional.any():
-        return _loss_sums_by_row(flat, held, probes, visits, fractional, w)
+        return _loss_sums_by_row(flat, held, probes, visits, fractional, w, costs)
     P = len(probes)
     spans = np.zeros((2, P + 1))
     for v in visits:
@@ -168,9 +185,9 @@ def _counted_loss_sums(
     return np.vstack([sums, sums])  # a loss of 0 or 1 is its own square
 
 
-def _cuts(flat: FlatTree, measure: str = "impurity") -> np.ndarray:
+def _cuts(flat: FlatTree, measure: str = "impurity", costs=()) -> np.ndarray:
     """Per node, the alpha from which pruning cuts it (inf: never)."""
-    path = cost_complexity_path(flat, measure)
+    path = cost_complexity_path(flat, measure, costs)
     # Pruning at alpha stops at the first step above it.
     applied = np.maximum.accumulate(path.alphas)
     cut = np.full(flat.n_nodes, np.inf)
@@ -178,11 +195,13 @@ def _cuts(flat: FlatTree, measure: str = "impurity") -> np.ndarray:
     return cut
 
 
-def _alpha_ends(flat: FlatTree, measure: str = "impurity") -> tuple[list[float], list[float]]:
+def _alpha_ends(
+    flat: FlatTree, measure: str = "impurity", costs=()
+) -> tuple[list[float], list[float]]:
     """Per node, the alphas between which it is a leaf of the pruned tree: from the one
     pruning cuts it at (-inf for a leaf) to the one its parent goes at (inf for the root)."""
     cut_l, parent_l, leaf_l = (
-        _cuts(flat, measure).tolist(),
+        _cuts(flat, measure, costs).tolist(),
         flat.parent.tolist(),
         flat.is_leaf.tolist(),
     )
@@ -224,6 +243,7 @@ def _loss_sums_by_row(
     visits: list[_Visit],
     fractional: np.ndarray,
     w: np.ndarray,
+    costs=(),
 ) -> np.ndarray:
     """The sums of :func:`_loss_sums_per_probe` from every row's loss at each probe, added up
     over the rows in their order, as predicting with the tree pruned at that probe would.
@@ -244,7 +264,7 @@ def _loss_sums_by_row(
     bounds = np.searchsorted(starts[order], np.arange(P + 1), side="left")
 
     split_rows = np.flatnonzero(fractional)
-    split_losses = _split_row_losses(flat, held, P, visits, fractional)
+    split_losses = _split_row_losses(flat, held, P, visits, fractional, costs)
     loss = np.zeros(n)
     sums = np.zeros((2, P))
     for p in range(P):
@@ -262,6 +282,7 @@ def _split_row_losses(
     P: int,
     visits: list[_Visit],
     fractional: np.ndarray | None = None,
+    costs=(),
 ) -> Iterator[np.ndarray]:
     """Per probe, the losses of the rows of ``held`` that went down several branches (all of
     them when ``fractional`` is None), in their order: each is predicted the weighted sum of
@@ -296,7 +317,7 @@ def _split_row_losses(
         if flat.regression:
             yield from (predicted - split_y) ** 2
         else:
-            yield from (np.argmax(predicted, axis=2) != split_y).astype(np.float64)
+            yield from _costed_losses(predicted, split_y, costs)
         return
     for p in range(P):
         active = (piece_lo <= p) & (p < piece_hi)
@@ -305,14 +326,16 @@ def _split_row_losses(
         if flat.regression:
             yield (predicted - split_y) ** 2
         else:
-            yield (np.argmax(predicted, axis=1) != split_y).astype(np.float64)
+            yield _costed_losses(predicted, split_y, costs)
 
 
 def choose_alpha(
     tree: Tree, data: Encoded, settings: Settings, monitor: Monitor = NULL_MONITOR
 ) -> AlphaChoice:
     """CV error per alpha on ``tree``'s pruning path, and the alpha each rule picks."""
-    path = cost_complexity_path(tree, settings.ccp_measure)
+    # With a cost matrix (the tree's, --costs) every fold is pruned and scored in cost.
+    costs = tree.costs
+    path = cost_complexity_path(tree, settings.ccp_measure, costs)
     alphas, first = np.unique(path.alphas, return_index=True)
     leaves = path.n_leaves[first]
     # The k-th subtree is the best for alpha in [alphas[k], alphas[k + 1]): each fold's tree is
@@ -339,7 +362,9 @@ def choose_alpha(
         fold_tree = grow_flat(
             subset(data, train), grow_settings, monitor.scaled(f / k, (f + 0.8) / k, step)
         )
-        return _loss_sums_per_probe(fold_tree, subset(data, test), probes, settings.ccp_measure)
+        return _loss_sums_per_probe(
+            fold_tree, subset(data, test), probes, settings.ccp_measure, costs
+        )
 
     sums = np.zeros((2, len(probes)))  # weighted loss and squared loss per probe, over the folds
     folds = enumerate(stratified_folds(y, data.n_rows, k, settings.seed))

@@ -185,9 +185,11 @@ def test_a_zero_one_matrix_grows_and_prunes_as_no_matrix():
         + "\n"
         + "\n".join(f"{c}," + ",".join("0" if c == d else "1" for d in classes) for c in classes)
     )
-    for algorithm in ("c45", "cart"):
-        plain = DecisionTree(algorithm=algorithm).fit(table).tree_
-        costed = DecisionTree(algorithm=algorithm, costs=zero_one).fit(table).tree_
+    # CART chooses alpha by 10-fold cross-validation: its folds are scored in cost too.
+    for options in ({"algorithm": "c45"}, {"algorithm": "cart"}, {"ccp_measure": "errors"}):
+        options = {"algorithm": "cart", **options}
+        plain = DecisionTree(**options).fit(table).tree_
+        costed = DecisionTree(**options, costs=zero_one).fit(table).tree_
         assert to_text(costed) == to_text(plain)
 
 
@@ -219,3 +221,22 @@ def test_the_command_line_reads_the_matrix_file_into_the_model(tmp_path, capsys)
     capsys.readouterr()
     assert main(["train", "--sample", "weather", "--costs", str(tmp_path / "none.csv")]) == 2
     assert "cannot read the cost matrix" in capsys.readouterr().err
+
+
+def test_cross_validated_alpha_scores_the_folds_in_cost():
+    from engine.data.encoding import encode
+    from engine.prune.alpha import choose_alpha
+    from engine.settings import resolve
+
+    data = encode(_table())
+    settings = resolve(algorithm="cart", ccp_measure="errors", cv_alpha=4, costs=COSTS)
+    grown = DecisionTree(algorithm="cart", prune="none", costs=COSTS).fit(_table()).tree_
+    choice = choose_alpha(grown, data, settings)
+    plain = choose_alpha(
+        DecisionTree(algorithm="cart", prune="none").fit(_table()).tree_, data, settings
+    )
+    # In cost: the path's alphas are in cost, and the held-out cost of the root as a leaf
+    # (every row predicted yes, 15 no rows costing 1 each) is 15 of 20 rows.
+    assert choice.alphas.max() > plain.alphas.max()
+    assert choice.cv_error[-1] == pytest.approx(15 / 20)
+    assert plain.cv_error[-1] == pytest.approx(5 / 20)
