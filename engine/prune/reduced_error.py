@@ -9,6 +9,7 @@ import numpy as np
 
 from engine.data.encoding import Encoded
 from engine.flat import flat_of, leaf_of
+from engine.learn.costs import least_cost
 from engine.learn.problem import Problem
 from engine.monitor import NULL_MONITOR, Monitor, checkpoint
 from engine.prune.record import (
@@ -71,7 +72,7 @@ def prune_reduced_error(
     leaves: dict[int, int] = {}
     for live, node, path in reversed(order):
         monitor.check()
-        as_leaf = _holdout_loss(problem, live, node)
+        as_leaf = _holdout_loss(problem, live, node, tree.costs)
         if node.is_leaf:
             loss[node.id] = as_leaf
             if recording:
@@ -112,8 +113,9 @@ def _leaf_option(live: LiveNode, as_leaf: float) -> PruningOption:
     return PruningOption(LEAF, as_leaf, (share,))
 
 
-def _holdout_loss(problem: Problem, live: LiveNode, node: Node) -> float:
-    """Held-out errors (or squared error) if ``node`` predicted from its training counts."""
+def _holdout_loss(problem: Problem, live: LiveNode, node: Node, costs=()) -> float:
+    """Held-out errors (or squared error) if ``node`` predicted from its training counts;
+    with a cost matrix ``costs``, the held-out rows' cost under its least-cost class."""
     if problem.regression and live.rows is None:  # statistics: weight, sum, sum of squares
         w, wy, wyy = live.dist
         return (
@@ -126,4 +128,7 @@ def _holdout_loss(problem: Problem, live: LiveNode, node: Node) -> float:
         return float(live.weights @ (y - node.value) ** 2) if len(y) else 0.0
     if node.weight <= 0:
         return 0.0
+    if costs:
+        _, j = least_cost(node.distribution, costs)
+        return float(live.dist @ np.asarray(costs, dtype=np.float64)[:, j])
     return float(live.dist.sum() - live.dist[int(np.argmax(node.distribution))])

@@ -240,3 +240,15 @@ def test_cross_validated_alpha_scores_the_folds_in_cost():
     assert choice.alphas.max() > plain.alphas.max()
     assert choice.cv_error[-1] == pytest.approx(15 / 20)
     assert plain.cv_error[-1] == pytest.approx(5 / 20)
+
+
+def test_reduced_error_pruning_counts_the_held_out_cost():
+    from engine.data.encoding import encode
+    from engine.prune.reduced_error import prune_reduced_error
+
+    data = encode(_table())
+    s_rows = np.flatnonzero(_table().frame["a"].to_numpy() == "s")  # 7 no, 1 yes
+    # Costed: the root as a leaf says yes, costing the 7 no rows 7; s's leaf says no, costing
+    # its yes row 5: kept. Counted: 1 error either way, so the root takes over.
+    assert prune_reduced_error(_fit(costs=COSTS).tree_, data, s_rows).n_leaves == 4
+    assert prune_reduced_error(_fit().tree_, data, s_rows).n_leaves == 1
