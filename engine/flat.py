@@ -188,7 +188,7 @@ class FlatTree:
                 keep[i + 1 : self.end[i]] = False
         kept, made = _rebuilt(self, keep, cut_here)
         pruned = Tree(made[0], schema, pseudocounts=self.pseudocounts, costs=costs)
-        _cache(pruned, self.compact(keep, cut_here, tuple(made[i] for i in kept)))
+        cache_flat(pruned, self.compact(keep, cut_here, tuple(made[i] for i in kept)))
         return pruned
 
     def compact(self, keep: np.ndarray, cut_here: np.ndarray, nodes) -> FlatTree:
@@ -267,7 +267,8 @@ def ends(parent: np.ndarray) -> np.ndarray:
     return np.array(end_l, dtype=np.intp)
 
 
-def _cache(tree: Tree, flat: FlatTree) -> None:
+def cache_flat(tree: Tree, flat: FlatTree) -> None:
+    """Keep ``flat`` (the arrays of ``tree``'s very nodes) with ``tree`` for :func:`flat_of`."""
     object.__setattr__(tree, "_flat", flat)  # a tree never changes: its arrays neither
 
 
@@ -276,7 +277,7 @@ def flat_of(tree: Tree) -> FlatTree:
     flat = tree.__dict__.get("_flat")
     if flat is None:
         flat = from_nodes(tree)
-        _cache(tree, flat)
+        cache_flat(tree, flat)
     return flat
 
 
