@@ -123,6 +123,20 @@ class FlatTree:
         branch[nominal] = mapped
         return branch
 
+    def _branches_at(self, i: int, values: np.ndarray) -> np.ndarray:
+        """:meth:`branches` with every value at node ``i`` (the walk's case: a node at a time)."""
+        branch = np.full(len(values), -1, dtype=np.intp)
+        known = ~np.isnan(values)
+        if self.by_threshold[i]:
+            branch[known] = np.where(values[known] <= self.threshold[i], 0, 1)
+            return branch
+        codes = values[known].astype(np.intp)
+        inside = codes < self.lookup.shape[1]
+        mapped = np.full(len(codes), -1, dtype=np.intp)
+        mapped[inside] = self.lookup[self.groups[i], codes[inside]]
+        branch[known] = mapped
+        return branch
+
     def descend(self, X: np.ndarray) -> tuple[list[tuple[np.ndarray, np.ndarray]], np.ndarray]:
         """Every row of ``X`` routed down at once, a level at a time: (rows, node) pairs per
         level, for the rows that go down one branch at every split, and which rows went down
@@ -160,7 +174,7 @@ class FlatTree:
             yield i, r, w
             if self.n_children[i] == 0:
                 continue
-            branch = self.branches(np.full(len(r), i, dtype=np.intp), X[r, self.attribute[i]])
+            branch = self._branches_at(i, X[r, self.attribute[i]])
             if self.surrogates and self.surrogates[i]:  # placed by a stand-in, if one can
                 branch = surrogate_branches(self.surrogates[i], X[r], branch)
             missing = branch < 0
