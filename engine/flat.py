@@ -123,6 +123,20 @@ class FlatTree:
         branch[nominal] = mapped
         return branch
 
+    def _branches_at(self, i: int, values: np.ndarray) -> np.ndarray:
+        """:meth:`branches` with every value at node ``i`` (the walk's case: a node at a time)."""
+        branch = np.full(len(values), -1, dtype=np.intp)
+        known = ~np.isnan(values)
+        if self.by_threshold[i]:
+            branch[known] = np.where(values[known] <= self.threshold[i], 0, 1)
+            return branch
+        codes = values[known].astype(np.intp)
+        inside = codes < self.lookup.shape[1]
+        mapped = np.full(len(codes), -1, dtype=np.intp)
+        mapped[inside] = self.lookup[self.groups[i], codes[inside]]
+        branch[known] = mapped
+        return branch
+
     def descend(self, X: np.ndarray) -> tuple[list[tuple[np.ndarray, np.ndarray]], np.ndarray]:
         """Every row of ``X`` routed down at once, a level at a time: (rows, node) pairs per
         level, for the rows that go down one branch at every split, and which rows went down
@@ -160,7 +174,7 @@ class FlatTree:
             yield i, r, w
             if self.n_children[i] == 0:
                 continue
-            branch = self.branches(np.full(len(r), i, dtype=np.intp), X[r, self.attribute[i]])
+            branch = self._branches_at(i, X[r, self.attribute[i]])
             if self.surrogates and self.surrogates[i]:  # placed by a stand-in, if one can
                 branch = surrogate_branches(self.surrogates[i], X[r], branch)
             missing = branch < 0
@@ -188,7 +202,7 @@ class FlatTree:
                 keep[i + 1 : self.end[i]] = False
         kept, made = _rebuilt(self, keep, cut_here)
         pruned = Tree(made[0], schema, pseudocounts=self.pseudocounts, costs=costs)
-        _cache(pruned, self.compact(keep, cut_here, tuple(made[i] for i in kept)))
+        cache_flat(pruned, self.compact(keep, cut_here, tuple(made[i] for i in kept)))
         return pruned
 
     def compact(self, keep: np.ndarray, cut_here: np.ndarray, nodes) -> FlatTree:
@@ -267,7 +281,8 @@ def ends(parent: np.ndarray) -> np.ndarray:
     return np.array(end_l, dtype=np.intp)
 
 
-def _cache(tree: Tree, flat: FlatTree) -> None:
+def cache_flat(tree: Tree, flat: FlatTree) -> None:
+    """Keep ``flat`` (the arrays of ``tree``'s very nodes) with ``tree`` for :func:`flat_of`."""
     object.__setattr__(tree, "_flat", flat)  # a tree never changes: its arrays neither
 
 
@@ -276,7 +291,7 @@ def flat_of(tree: Tree) -> FlatTree:
     flat = tree.__dict__.get("_flat")
     if flat is None:
         flat = from_nodes(tree)
-        _cache(tree, flat)
+        cache_flat(tree, flat)
     return flat
 
 

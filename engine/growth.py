@@ -214,16 +214,18 @@ def _grown_arrays(problem: Problem, nodes, groups, n: int, C) -> FlatTree:
     grouped = np.flatnonzero(split & nominal)
     group_of = np.full(n, -1, dtype=np.intp)
     group_of[grouped] = np.arange(len(grouped))
-    width = max([len(attrs[a].categories) for a in attribute[grouped].tolist()] + [1])
-    lookup = np.full((len(grouped), width), -1, dtype=np.intp)
-    group_at = nodes.group_at[:n][order]
-    for g, i in enumerate(grouped.tolist()):
-        k = len(attrs[attribute[i]].categories)
-        if binary:  # categories in neither group (unseen) go down no branch
-            where = groups.branch[group_at[i] : group_at[i] + k]
-            lookup[g, :k] = np.where((where == 0) | (where == 1), where, -1)
-        else:  # one branch per category
-            lookup[g, : n_children[i]] = np.arange(n_children[i])
+    n_categories = np.array([len(a.categories) for a in attrs] + [0], dtype=np.intp)
+    k = n_categories[attribute[grouped]]
+    width = max(int(k.max(initial=0)), 1)
+    column = np.arange(width)
+    if binary:  # each group's categories' branches; those in neither (unseen) go down none
+        inside = column[None, :] < k[:, None]
+        at = nodes.group_at[:n][order][grouped][:, None] + column[None, :]
+        where = np.where(inside, groups.branch[np.where(inside, at, 0)], -1)
+        lookup = np.where((where == 0) | (where == 1), where, -1).astype(np.intp)
+    else:  # one branch per category
+        branches = column[None, :] < n_children[grouped][:, None]
+        lookup = np.where(branches, column[None, :], -1).astype(np.intp)
     stats = nodes.stats[:n][order]
     return FlatTree(
         problem.regression,

@@ -110,6 +110,18 @@ def warm_up(check=lambda: None) -> None:
     weights = np.full(len(rows), 0.75)
     used = frozenset({data.schema.attribute_index("colour")})
     grow_tree(problem, plan(settings, len(rows)), rows, weights, 1, used, Monitor())
+    # CART's weakest-link sequence (the cost-complexity path), on a root and two leaves.
+    check()
+    from engine.fast.weakest import weakest_links
+
+    weakest_links(
+        np.array([-1, 0, 0], dtype=np.intp),
+        np.array([3, 2, 3], dtype=np.intp),
+        np.array([0.5, 0.1, 0.2]),
+        np.array([0.3, 0.0, 0.1]),
+        np.array([False, True, True]),
+        np.inf,
+    )
 
 
 def tables() -> dict:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
+from engine.data.order import remember_origin
 from engine.data.table import IGNORED, NOMINAL, NUMERIC, Table, make_table
 from engine.errors import ArborError
 from engine.monitor import checkpoint
@@ -419,4 +420,6 @@ def subset(data: Encoded, rows: np.ndarray) -> Encoded:
             np.take(data.X[:, start], rows, out=X[:, start])
         else:
             X[:, start : start + step] = data.X[rows, start : start + step]
-    return replace(data, X=X, y=data.y[rows], weight=data.weight[rows], unlabelled=None)
+    part = replace(data, X=X, y=data.y[rows], weight=data.weight[rows], unlabelled=None)
+    remember_origin(part, data, np.asarray(rows))  # its columns' orders from the table's
+    return part

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from engine.data.order import column_order
 from engine.errors import ArborError
 from engine.fast.groups import (
     NOMINAL,
@@ -247,7 +248,9 @@ class Growth:
             def sort(a_j, _):
                 a, j = a_j
                 monitor.check()
-                order[a, :m] = np.argsort(X[:, j] if whole else X[row, j], kind="stable")
+                order[a, :m] = (  # a fold's: its table's order, filtered (engine/data/order.py)
+                    column_order(data, j) if whole else np.argsort(X[row, j], kind="stable")
+                )
 
             # Side by side on several threads (numpy's sorts release the GIL).
             fold_map(sort, enumerate(numeric if order.shape[0] else ()), threads, monitor)

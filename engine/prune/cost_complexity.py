@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from engine.compiling import lifecycle as compilation
 from engine.flat import FlatTree, flat_of
 from engine.monitor import checkpoint
 from engine.tree import Tree
@@ -83,6 +84,8 @@ def _weakest_links(
     """
     checkpoint()
     parent, end, r_node, leaf, e_node = _subtree_arrays(flat, measure, costs)
+    if compilation.is_ready():  # the same loop compiled (engine/fast/weakest.py)
+        return _compiled_links(parent, end, r_node, leaf, e_node, stop_alpha)
     n = flat.n_nodes
     # Both loops below run once per node (the second walks up to the root each time): plain
     # lists, whose element reads and writes cost a tenth of a numpy array's (same arithmetic).
@@ -142,6 +145,29 @@ def _weakest_links(
         steps.append((alpha, i, r_branch_l[0], n_leaves_l[0], e_branch_l[0]))
     in_tree = np.frombuffer(bytes(in_tree), dtype=np.uint8).astype(bool)
     is_leaf = np.array(is_leaf, dtype=bool)
+    return steps, in_tree, is_leaf
+
+
+def _compiled_links(parent, end, r_node, leaf, e_node, stop_alpha):
+    from engine.fast.weakest import weakest_links
+
+    stop = np.inf if stop_alpha is None else float(stop_alpha)
+    alphas, nodes, imp, leaves, errors, n, in_tree, is_leaf = weakest_links(
+        *(np.ascontiguousarray(a, dtype=np.intp) for a in (parent, end)),
+        *(np.ascontiguousarray(a, dtype=np.float64) for a in (r_node, e_node)),
+        np.ascontiguousarray(leaf, dtype=bool),
+        stop,
+    )
+    steps = list(
+        zip(
+            alphas[:n].tolist(),
+            nodes[:n].tolist(),
+            imp[:n].tolist(),
+            leaves[:n].tolist(),
+            errors[:n].tolist(),
+            strict=True,
+        )
+    )
     return steps, in_tree, is_leaf
 
 
