@@ -17,6 +17,7 @@ import numpy as np
 
 from engine.data.encoding import without_rows
 from engine.fast.partitions import BY_GROUP, BY_THRESHOLD, Route
+from engine.learn.costs import least_cost
 from engine.prune.cost_complexity import cost_complexity_path, prune_cost_complexity
 from engine.prune.pessimistic import collapse_tree, prune_pessimistic
 from engine.prune.reduced_error import prune_reduced_error
@@ -96,13 +97,17 @@ def held_statistics(tree: Tree, parts) -> tuple[np.ndarray, int]:
 
 
 def _leaf_loss(tree: Tree, held: np.ndarray) -> np.ndarray:
-    """Held-out loss per node id were it a leaf: misclassified weight, or squared error."""
+    """Held-out loss per node id were it a leaf: misclassified weight (with the tree's cost
+    matrix, the cost of its least-cost class), or squared error."""
     out = np.zeros(len(held))
+    costs = np.asarray(tree.costs, dtype=np.float64) if tree.costs else None
     for node in tree.nodes():
         s = held[node.id]
         if tree.is_regression:
             v = node.value
             out[node.id] = max(s[2] - 2 * v * s[1] + v * v * s[0], 0.0) if s[0] > 0 else 0.0
+        elif node.weight > 0 and costs is not None:
+            out[node.id] = s @ costs[:, least_cost(node.distribution, costs)[1]]
         elif node.weight > 0:
             out[node.id] = s.sum() - s[int(np.argmax(node.distribution))]
     return out
@@ -111,7 +116,7 @@ def _leaf_loss(tree: Tree, held: np.ndarray) -> np.ndarray:
 def held_out_alpha(tree: Tree, held: np.ndarray, one_se: bool, measure: str = "impurity") -> float:
     """The alpha of the pruning path (in ``measure``'s units) whose subtree loses least on
     the held-out rows."""
-    path = cost_complexity_path(tree, measure)
+    path = cost_complexity_path(tree, measure, tree.costs)
     nodes = list(tree.nodes())
     parent = np.full(len(nodes), -1)
     for node in nodes:

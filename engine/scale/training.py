@@ -283,7 +283,7 @@ def fit_partitions(
             parts.monitor = monitor.scaled(0.85, 0.9)
             snaps = snap_thresholds(grower.t, keep_nodes, scorer, parts)
         root = assemble(grower.t, schema, settings, keep_nodes, snaps, monitor)
-        tree = Tree(root, schema)
+        tree = with_costs(Tree(root, schema), settings)  # pruning counts its costs
         parts.monitor = monitor.scaled(0.9, 1.0)
         tree, held_rows, alpha = prune_partitions(tree, settings, parts, record)
         tree = with_costs(with_pseudocounts(tree, settings), settings)

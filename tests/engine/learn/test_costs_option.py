@@ -252,3 +252,12 @@ def test_reduced_error_pruning_counts_the_held_out_cost():
     # its yes row 5: kept. Counted: 1 error either way, so the root takes over.
     assert prune_reduced_error(_fit(costs=COSTS).tree_, data, s_rows).n_leaves == 4
     assert prune_reduced_error(_fit().tree_, data, s_rows).n_leaves == 1
+
+
+def test_training_over_partitions_counts_held_out_cost_per_node():
+    from engine.scale.pruning import _leaf_loss
+
+    tree = _fit(costs=COSTS).tree_
+    held = np.array([node.distribution for node in tree.nodes()])  # the training rows again
+    assert _leaf_loss(tree, held).tolist() == [15.0, 4.0, 5.0, 0.0, 1.0]
+    assert _leaf_loss(_fit().tree_, held).tolist() == [5.0, 1.0, 1.0, 0.0, 1.0]
