@@ -18,6 +18,7 @@ from dataclasses import replace
 import numpy as np
 
 from engine.errors import ArborError
+from engine.flat import cache_flat
 from engine.settings import Settings
 from engine.tree import Tree
 
@@ -134,4 +135,10 @@ def with_costs(tree: Tree, settings: Settings) -> Tree:
     """``tree`` carrying the cost matrix ``settings`` give (``costs``), checked against its
     classes; itself when none is given."""
     costs = settings_costs(settings, tree.classes)
-    return replace(tree, costs=costs) if costs else tree
+    if not costs:
+        return tree
+    made = replace(tree, costs=costs)
+    flat = tree.__dict__.get("_flat")
+    if flat is not None:  # the same nodes: the same arrays (the matrix is not among them)
+        cache_flat(made, flat)
+    return made
