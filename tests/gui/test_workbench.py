@@ -18,7 +18,7 @@ def _train(qtbot, window, cv_folds=10, **params):
     with qtbot.waitSignal(c.runs_changed, timeout=60000):
         job = c.train()
     # The fit, then the cross-validation that follows it as a job of its own (issue 39).
-    qtbot.waitUntil(lambda: job.done and not c.busy, timeout=60000)
+    qtbot.waitUntil(lambda: job.done and not c.busy and not c.cv_pending, timeout=60000)
     return job
 
 
