@@ -17,6 +17,7 @@ starts fails the start; the cluster is started again (``START_ATTEMPTS`` in all)
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import threading
 import time
@@ -106,7 +107,7 @@ class Cluster:
                     )
                     self.client = Client(self._owned, set_as_default=False)
                     if processes:
-                        self.client.register_plugin(QuietLogs(), name="arbor-quiet-logs")
+                        self.client.register_plugin(_quiet_logs()(), name="arbor-quiet-logs")
                     break
                 except Exception as err:  # noqa: BLE001 - Dask raises RuntimeError, OSError...
                     # A worker process that dies while the cluster starts (killed, out of
@@ -363,27 +364,36 @@ class _Done:
         pass
 
 
-def _worker_plugin_base():
-    try:
-        from distributed.diagnostics.plugin import WorkerPlugin
-    except ImportError:  # no Dask: nothing here is used
-        return object
-    return WorkerPlugin
+@functools.cache
+def _quiet_logs() -> type:
+    """:class:`QuietLogs`, made on first use: subclassing Dask's WorkerPlugin as this module
+    loads would import distributed (half a second) in every process that imports it, such as
+    the compilation's child, which fits only :class:`InProcess`."""
+    from distributed.diagnostics.plugin import WorkerPlugin
+
+    class QuietLogs(WorkerPlugin):
+        """Our own local workers log nothing below CRITICAL.
+
+        A worker silences its log handlers while it runs and restores them as it closes, so the
+        connections cut by the shutdown itself (a heartbeat to the closing scheduler, a transfer
+        to a worker already gone) were printed with their tracebacks after every command. The
+        logger's own level stays set. Nothing is lost: a task's error, a dead worker and a lost
+        scheduler reach the fit through its futures, as one message (:meth:`Cluster._failure`).
+        """
+
+        name = "arbor-quiet-logs"
+
+        def setup(self, worker) -> None:
+            import logging
+
+            logging.getLogger("distributed").setLevel(logging.CRITICAL)
+
+    QuietLogs.__module__, QuietLogs.__qualname__ = __name__, "QuietLogs"
+    return QuietLogs
 
 
-class QuietLogs(_worker_plugin_base()):
-    """Our own local workers log nothing below CRITICAL.
-
-    A worker silences its log handlers while it runs and restores them as it closes, so the
-    connections cut by the shutdown itself (a heartbeat to the closing scheduler, a transfer
-    to a worker already gone) were printed with their tracebacks after every command. The
-    logger's own level stays set. Nothing is lost: a task's error, a dead worker and a lost
-    scheduler reach the fit through its futures, as one message (:meth:`Cluster._failure`).
-    """
-
-    name = "arbor-quiet-logs"
-
-    def setup(self, worker) -> None:
-        import logging
-
-        logging.getLogger("distributed").setLevel(logging.CRITICAL)
+def __getattr__(name: str):
+    # ``engine.scale.cluster.QuietLogs`` as Dask's workers look it up to unpickle the plugin.
+    if name == "QuietLogs":
+        return _quiet_logs()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
