@@ -159,7 +159,13 @@ class CostsField(QWidget):
         self.button = QPushButton("Costs...")
         self.button.setToolTip("Edit the cost matrix: what each kind of error costs")
         self.button.clicked.connect(self.edit)
-        self.state = plain_label("none (every error costs 1)")
+        self.state = plain_label("none")
+        # Wrapped and short: the row must fit the Algorithm dock at 1024 pixels wide.
+        self.state.setWordWrap(True)
+        self.state.setToolTip(
+            "none: every error costs 1; set: each row is predicted as the class of least "
+            "expected cost, and pruning counts costs"
+        )
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.button)
@@ -172,7 +178,7 @@ class CostsField(QWidget):
         text = text or None
         changed = text != self._text
         self._text = text
-        self.state.setText("set (least expected cost)" if text else "none (every error costs 1)")
+        self.state.setText("set" if text else "none")
         if changed:
             self.valueChanged.emit(text)
 
