@@ -185,9 +185,16 @@ def _rss_mb():
 
 
 def _train(qtbot, win):
-    job = win.train()
-    assert job is not None, win.dialogs.errors
-    qtbot.waitUntil(lambda: job.done and not win.controller.busy, timeout=60000)
+    # Its run is added when the fit's result arrives, in the slot that then starts the
+    # cross-validation following it (issue 39): waiting for the run first closes the gap
+    # between the fit job's end and that slot.
+    with qtbot.waitSignal(win.controller.runs_changed, timeout=60000):
+        job = win.train()
+        assert job is not None, win.dialogs.errors
+    qtbot.waitUntil(
+        lambda: job.done and not win.controller.busy and not win.controller.cv_pending,
+        timeout=60000,
+    )
     _settled(qtbot)
     return job
 
