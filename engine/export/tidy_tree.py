@@ -65,12 +65,84 @@ def _merge(acc: _Contour, child: _Contour, offset: float) -> None:
 
 
 def _separation(acc: _Contour, child: _Contour, sibling_gap: float, subtree_gap: float) -> float:
-    depth = min(len(acc.right), len(child.left))
-    right = np.fromiter((acc.right[i] for i in range(depth)), float, depth) + acc.rshift
-    left = np.fromiter((child.left[i] for i in range(depth)), float, depth) + child.lshift
-    gaps = np.full(depth, subtree_gap)
-    gaps[0] = sibling_gap
-    return float(np.max(right - left + gaps))
+    """How far right of ``acc``'s origin ``child`` goes: the widest overlap over the levels both
+    reach, plus the gap (siblings' on the first level, subtrees' below). Plain floats over the
+    two deques side by side: most contours are a few levels deep, where numpy costs more."""
+    rshift, lshift = acc.rshift, child.lshift
+    pairs = zip(acc.right, child.left, strict=False)  # as deep as the shallower
+    right, left = next(pairs)
+    best = (right + rshift) - (left + lshift) + sibling_gap
+    for right, left in pairs:
+        gap = (right + rshift) - (left + lshift) + subtree_gap
+        if gap > best:
+            best = gap
+    return best
+
+
+def tidy_rows(
+    children: list[list[int]],
+    across: np.ndarray,
+    along: np.ndarray,
+    *,
+    level_gap: float = 60.0,
+    sibling_gap: float = 16.0,
+    subtree_gap: float = 24.0,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The tidy layout of a tree given as rows: row 0 the root, ``children[r]`` row r's
+    children in order, ``across`` / ``along`` each box's size across and along the levels.
+    Returns each row's centre across (the root at 0) and along (the root's level at 0).
+
+    What :func:`tidy_layout` computes, without a graph: the canvas lays out a 60,000-node
+    tree from the rows it already has, where building and reading a networkx graph cost more
+    than the layout itself.
+    """
+    n = len(children)
+    across_l = np.asarray(across, dtype=np.float64).tolist()
+    order, stack = [], [0]
+    while stack:  # pre-order, children in order
+        r = stack.pop()
+        order.append(r)
+        stack.extend(reversed(children[r]))
+    if len(order) != n:
+        raise ValueError("the rows are not one tree rooted at row 0")
+    contour: list = [None] * n
+    rel = [0.0] * n
+    for node in reversed(order):
+        kids = children[node]
+        half = across_l[node] / 2
+        if not kids:
+            contour[node] = _Contour(half)
+            continue
+        acc = contour[kids[0]]
+        contour[kids[0]] = None
+        offsets = [0.0]
+        for kid in kids[1:]:
+            c = contour[kid]
+            contour[kid] = None
+            offset = _separation(acc, c, sibling_gap, subtree_gap)
+            offsets.append(offset)
+            _merge(acc, c, offset)
+        mid = (offsets[0] + offsets[-1]) / 2
+        for kid, off in zip(kids, offsets, strict=True):
+            rel[kid] = off - mid
+        acc.lshift -= mid
+        acc.rshift -= mid
+        acc.left.appendleft(-half - acc.lshift)
+        acc.right.appendleft(half - acc.rshift)
+        contour[node] = acc
+    depth = [0] * n
+    pos = [0.0] * n
+    for node in order:  # parents before children
+        d, x = depth[node] + 1, pos[node]
+        for kid in children[node]:
+            depth[kid] = d
+            pos[kid] = x + rel[kid]
+    level = np.array(depth, dtype=np.intp)
+    extent = np.zeros(int(level.max()) + 1)
+    np.maximum.at(extent, level, np.asarray(along, dtype=np.float64))
+    starts = np.concatenate([[0.0], np.cumsum(extent[:-1] + level_gap)])
+    centre_along = starts + extent / 2 - extent[0] / 2
+    return np.array(pos, dtype=np.float64), centre_along[level]
 
 
 def tidy_layout(
@@ -98,55 +170,26 @@ def tidy_layout(
         raise ValueError(f"unknown orientation {orientation!r}")
     across, along = ("width", "height") if orientation == "top-down" else ("height", "width")
     default = {"width": DEFAULT_WIDTH, "height": DEFAULT_HEIGHT}
-    size = {
-        n: (float(d.get(across, default[across])), float(d.get(along, default[along])))
-        for n, d in graph.nodes(data=True)
-    }
     root = _root(graph)
-    children = {n: _children(graph, n) for n in graph.nodes}
     order, stack = [], [root]
     while stack:
         n = stack.pop()
         order.append(n)
-        stack.extend(reversed(children[n]))
-    contour: dict = {}
-    rel: dict = {root: 0.0}
-    for node in reversed(order):
-        kids = children[node]
-        half = size[node][0] / 2
-        if not kids:
-            contour[node] = _Contour(half)
-            continue
-        acc = contour.pop(kids[0])
-        offsets = [0.0]
-        for kid in kids[1:]:
-            c = contour.pop(kid)
-            offset = _separation(acc, c, sibling_gap, subtree_gap)
-            offsets.append(offset)
-            _merge(acc, c, offset)
-        mid = (offsets[0] + offsets[-1]) / 2
-        for kid, off in zip(kids, offsets, strict=True):
-            rel[kid] = off - mid
-        acc.lshift -= mid
-        acc.rshift -= mid
-        acc.left.appendleft(-half - acc.lshift)
-        acc.right.appendleft(half - acc.rshift)
-        contour[node] = acc
-    depth = {root: 0}
-    pos_across = {root: 0.0}
-    for node in order:
-        for kid in children[node]:
-            depth[kid] = depth[node] + 1
-            pos_across[kid] = pos_across[node] + rel[kid]
-    levels = max(depth.values()) + 1
-    extent = np.zeros(levels)
-    for node, d in depth.items():
-        extent[d] = max(extent[d], size[node][1])
-    starts = np.concatenate([[0.0], np.cumsum(extent[:-1] + level_gap)])
-    centre_along = starts + extent / 2 - extent[0] / 2
+        stack.extend(reversed(_children(graph, n)))
+    row = {n: r for r, n in enumerate(order)}
+    children = [[row[c] for c in _children(graph, n)] for n in order]
+    data = graph.nodes
+    x, y = tidy_rows(
+        children,
+        np.array([float(data[n].get(across, default[across])) for n in order]),
+        np.array([float(data[n].get(along, default[along])) for n in order]),
+        level_gap=level_gap,
+        sibling_gap=sibling_gap,
+        subtree_gap=subtree_gap,
+    )
     if orientation == "top-down":
-        return {n: (pos_across[n], float(centre_along[depth[n]])) for n in order}
-    return {n: (float(centre_along[depth[n]]), pos_across[n]) for n in order}
+        return dict(zip(order, zip(x.tolist(), y.tolist(), strict=True), strict=True))
+    return dict(zip(order, zip(y.tolist(), x.tolist(), strict=True), strict=True))
 
 
 def bounding_boxes(graph: nx.DiGraph, positions) -> np.ndarray:

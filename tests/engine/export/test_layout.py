@@ -86,3 +86,16 @@ def test_big_and_deep_trees_lay_out_without_recursion():
 def test_bad_graphs(graph, message):
     with pytest.raises(ValueError, match=message):
         tidy_layout(graph)
+
+
+@settings(max_examples=40, deadline=None)
+@given(trees(), st.sampled_from(["top-down", "left-to-right"]))
+def test_the_row_layout_places_every_node_as_the_graph_layout_did(graph, orientation):
+    """The layout on rows (issue 34) gives the old graph layout's positions to the last bit,
+    so small trees look exactly as before."""
+    from tests.oracle.tidy_graph import tidy_layout as graph_layout
+
+    new = tidy_layout(graph, orientation=orientation, level_gap=46.0)
+    old = graph_layout(graph, orientation=orientation, level_gap=46.0)
+    assert list(new) == list(old)
+    assert new == old
