@@ -2,6 +2,11 @@
 
 Seed 001's three options per node (keep, leaf, raise the most populated branch),
 with the bound from :mod:`engine.prune.bounds`, after the collapse step.
+
+Fits and cross-validation's folds prune on the tree's arrays
+(:mod:`engine.prune.pessimistic_arrays`); the node objects here, which carry their rows
+while pruning rearranges them, record the decisions for the views (``record``), prune a
+tree trained over partitions from its counts, and are the arrays' test oracle.
 """
 
 from __future__ import annotations
@@ -12,11 +17,16 @@ from dataclasses import replace
 import numpy as np
 
 from engine.data.encoding import Encoded, without_rows
-from engine.learn.costs import cost_per_error, least_cost
+from engine.learn.costs import least_cost
 from engine.learn.problem import Problem
 from engine.learn.tolerances import WEKA_EPS
 from engine.monitor import NULL_MONITOR, Monitor, checkpoint
-from engine.prune.bounds import estimated_errors
+from engine.prune.pessimistic_arrays import (
+    arrays_apply,
+    collapse_arrays,
+    leaf_error_bound,
+    prune_pessimistic_arrays,
+)
 from engine.prune.record import (
     BRANCH,
     COLLAPSED,
@@ -180,16 +190,7 @@ class _Pessimistic:
         self.leaf_errors = _by_dist(self._leaf_errors)
 
     def _leaf_errors(self, dist: np.ndarray) -> float:
-        if not self.costs:
-            return estimated_errors(float(dist.sum()), _wrong(dist), self.cf, self.method)
-        # Costs: the upper bound on the errors of the least-cost label, each error at the
-        # leaf's average cost of one (for a 0/1 matrix, J48's figure itself).
-        if dist.sum() <= 0:
-            return 0.0
-        _, j = least_cost(dist, self.costs)
-        wrong = float(dist.sum() - dist[j])
-        bound = estimated_errors(float(dist.sum()), wrong, self.cf, self.method)
-        return bound * cost_per_error(dist, self.costs)
+        return leaf_error_bound(dist, self.cf, self.method, self.costs)
 
     def tree_errors(self, live: LiveNode) -> float:
         return sum(self.leaf_errors(leaf.dist) for leaf in _leaves(live))
@@ -255,7 +256,25 @@ def prune_pessimistic(
 
     With ``record`` (and a tree of at most :data:`engine.prune.record.RECORD_LIMIT` nodes)
     the pruned tree carries its :class:`engine.prune.record.PruningRecord` as ``pruning``.
+
+    On the tree's arrays (:mod:`engine.prune.pessimistic_arrays`) when they can: a tree with
+    its rows and no record asked for (every fit's and cross-validation fold's).
     """
+    if arrays_apply(tree, data, record and tree.n_nodes <= RECORD_LIMIT):
+        return prune_pessimistic_arrays(tree, data, settings, monitor)
+    return prune_pessimistic_nodes(tree, data, settings, monitor, record)
+
+
+def prune_pessimistic_nodes(
+    tree: Tree,
+    data: Encoded | None,
+    settings: Settings,
+    monitor: Monitor = NULL_MONITOR,
+    record: bool = False,
+) -> Tree:
+    """:func:`prune_pessimistic` on node objects, which carry their rows while it
+    rearranges them: what records the decisions, and prunes from counts alone; the oracle
+    the arrays' pruner is tested against."""
     problem, live = _live(tree, data, settings)
     recorder = _recorder(problem, tree, record)
     collapse(problem, live, recorder, tree.costs)
@@ -274,6 +293,13 @@ def prune_pessimistic(
 def collapse_tree(tree: Tree, data: Encoded | None, settings: Settings) -> Tree:
     """Only C4.5's collapse step (what J48 does even when pruning is off); without ``data``
     from the tree's counts."""
+    if arrays_apply(tree, data):
+        return collapse_arrays(tree, data, settings)
+    return collapse_nodes(tree, data, settings)
+
+
+def collapse_nodes(tree: Tree, data: Encoded | None, settings: Settings) -> Tree:
+    """:func:`collapse_tree` on node objects (from counts alone; the arrays' oracle)."""
     problem, live = _live(tree, data, settings)
     collapse(problem, live, costs=tree.costs)
     return rebuild(problem, tree, live)

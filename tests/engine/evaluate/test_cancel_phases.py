@@ -49,10 +49,22 @@ def _job(table, params: dict, folds: int = 0):
 
 # phase: (settings, folds, the function whose loop must answer, where it is looked up)
 PHASES = {
-    "routing rows for pruning": ({"algorithm": "c45"}, 0, "engine.prune.routing:attach"),
-    "collapse": ({"algorithm": "c45", "prune": "none"}, 0, "engine.prune.pessimistic:collapse"),
-    "pessimistic error estimates": ({"algorithm": "c45"}, 0, "engine.prune.pessimistic:_leaves"),
-    "rebuilding the pruned tree": ({"algorithm": "c45"}, 0, "engine.prune.routing:to_node"),
+    "routing rows for pruning": ({"algorithm": "c45"}, 0, "engine.prune.pessimistic_arrays:route"),
+    "collapse": (
+        {"algorithm": "c45", "prune": "none"},
+        0,
+        "engine.fitting:collapse_tree",
+    ),
+    "pessimistic error estimates": (
+        {"algorithm": "c45"},
+        0,
+        "engine.prune.pessimistic_arrays:_leaves",
+    ),
+    "rebuilding the pruned tree": (
+        {"algorithm": "c45"},
+        0,
+        "engine.prune.pessimistic_arrays:to_tree",
+    ),
     "cost-complexity pruning": (
         {"algorithm": "cart", "prune": "cost-complexity", "alpha": 0.001},
         0,

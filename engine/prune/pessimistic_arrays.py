@@ -1,0 +1,421 @@
+"""C4.5's error-based pruning (J48's: collapse, then keep / leaf / raise) on the tree's arrays
+(issue 39): what fits and each fold of a cross-validation run.
+
+The training rows are routed once through the grown tree's arrays (:mod:`engine.flat`),
+every row down a level at a time, and each node's class weights are one ``bincount``.
+While pruning rearranges the tree, a node is a number: which original node's split it
+uses, its children, its rows and weights, its class weights and its error bound, worked
+out once. Subtree raising routes the parent's rows through the raised branch the same way.
+Only the pruned tree's nodes are made as objects, at the end.
+
+Every sum adds the same numbers in the same order as :mod:`engine.prune.pessimistic`'s
+node objects did (each node's rows in the root's order, a subtree's leaves last first), so
+the trees, fractions and error estimates are the same to the last bit; the node objects
+still prune a tree whose decisions are recorded or which has no rows (training over
+partitions), and are the oracle in ``tests/engine/prune/test_pessimistic_arrays.py``.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+from types import MappingProxyType
+
+import numpy as np
+
+from engine.data.encoding import Encoded
+from engine.flat import FlatTree, flat_of
+from engine.learn.costs import cost_per_error, least_cost
+from engine.learn.criteria import IMPURITIES
+from engine.learn.tolerances import WEKA_EPS
+from engine.monitor import NULL_MONITOR, Monitor, checkpoint
+from engine.prune.bounds import estimated_errors
+from engine.settings import Settings
+from engine.tree import Node, Tree
+
+#: Split scores a split loses when pruning makes it a leaf.
+_SCORES = ("gain", "gain_ratio")
+
+
+def leaf_error_bound(dist: np.ndarray, cf: float, method: str, costs=()) -> float:
+    """A leaf's pessimistic errors: the upper bound on its training errors (seed 001), or
+    with a cost matrix (``--costs``) the bound on the errors of its least-cost label, each
+    at the leaf's average cost of one (for a 0/1 matrix, J48's figure itself)."""
+    total = dist.sum()
+    if not costs:
+        wrong = float(total - dist.max()) if total > 0 else 0.0
+        return estimated_errors(float(total), wrong, cf, method)
+    if total <= 0:
+        return 0.0
+    _, j = least_cost(dist, costs)
+    bound = estimated_errors(float(total), float(total - dist[j]), cf, method)
+    return bound * cost_per_error(dist, costs)
+
+
+def arrays_apply(tree: Tree, data: Encoded | None, record: bool = False) -> bool:
+    """Whether these arrays prune ``tree`` (else the node objects do): a classification tree
+    with its training rows (labelled), no surrogate splits and no record asked for."""
+    if record or data is None or tree.is_regression:
+        return False
+    return not flat_of(tree).surrogates and not (data.n_rows and data.y.min() < 0)
+
+
+def prune_pessimistic_arrays(
+    tree: Tree, data: Encoded, settings: Settings, monitor: Monitor = NULL_MONITOR
+) -> Tree:
+    """:func:`engine.prune.pessimistic.prune_pessimistic` on the arrays (see
+    :func:`arrays_apply` for the trees it takes)."""
+    live = _Live(flat_of(tree), data, settings, tree.costs, monitor)
+    live.collapse()
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 4 * int(live.flat.depth.max(initial=0)) + 1000))
+    try:
+        live.prune(0)
+    finally:
+        sys.setrecursionlimit(limit)
+    return to_tree(live, tree)
+
+
+def collapse_arrays(tree: Tree, data: Encoded, settings: Settings) -> Tree:
+    """:func:`engine.prune.pessimistic.collapse_tree` on the arrays."""
+    live = _Live(flat_of(tree), data, settings, tree.costs, NULL_MONITOR)
+    live.collapse()
+    return to_tree(live, tree)
+
+
+class _Live:
+    """The tree while pruning rearranges it, a node per number (the grown tree's pre-order
+    positions first, then the copies subtree raising makes).
+
+    ``src[k]``: the grown node whose split node ``k`` uses; ``kids[k]`` its children (none:
+    a leaf) and ``nk``/``kid`` the same as arrays for routing; ``frac[k]`` its split's
+    fractions, ``refitted[k]`` them as a tuple when raising refitted them to new rows;
+    ``rows``/``wts`` the rows reaching it (in the root's order) and their weights; ``dist``
+    its class weights; ``bound`` its error bound as a leaf; ``stats`` its node's stats.
+    """
+
+    def __init__(self, flat: FlatTree, data: Encoded, settings: Settings, costs, monitor):
+        self.flat, self.X, self.y = flat, data.X, data.y
+        self.costs, self.monitor = costs, monitor
+        self.cf, self.method = settings.confidence, settings.error_estimate
+        self.raising = settings.subtree_raising
+        self.impurity = IMPURITIES[settings.impurity]
+        self.n_classes = flat.distribution.shape[1]
+        self.bounds: dict[tuple[float, float], float] = {}
+        n = flat.n_nodes
+        self.size = n
+        self.src = np.arange(n, dtype=np.intp)
+        self.nk = flat.n_children.copy()
+        self.kid = flat.children.copy()
+        self.frac = flat.fractions.copy()
+        self.kids = [
+            row[:k] for row, k in zip(flat.children.tolist(), self.nk.tolist(), strict=True)
+        ]
+        self.refitted: list[tuple | None] = [None] * n
+        self.stats = [dict(node.stats) for node in flat.node_objects()]
+        A, R, W, _ = route(self, 0, np.arange(data.n_rows), data.weight.copy(), refit=False)
+        self.rows, self.wts, self.dist = _per_node(self, A, R, W, np.arange(n))
+        self.bound = self._bounds(self.dist)
+        self.wsum: list[float | None] = [None] * n
+
+    # ---------------------------------------------------------------- per node
+    def _bounds(self, D: np.ndarray) -> list[float]:
+        """Each row of class weights' error bound as a leaf (the same bound for the same
+        total and errors: asked for once)."""
+        if self.costs:
+            return [leaf_error_bound(d, self.cf, self.method, self.costs) for d in D]
+        total = D.sum(axis=1)
+        wrong = np.where(total > 0, total - D.max(axis=1), 0.0)
+        out, known = [], self.bounds
+        for key in zip(total.tolist(), wrong.tolist(), strict=True):
+            value = known.get(key)
+            if value is None:
+                value = known[key] = estimated_errors(key[0], key[1], self.cf, self.method)
+            out.append(value)
+        return out
+
+    def weight(self, k: int) -> float:
+        value = self.wsum[k]
+        if value is None:
+            value = self.wsum[k] = float(self.wts[k].sum())
+        return value
+
+    def branches(self, at: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """The branch each of ``rows`` goes down at the node beside it (-1: several)."""
+        s = self.src[at]
+        return self.flat.branches(s, self.X[rows, self.flat.attribute[s]])
+
+    def make_leaf(self, k: int) -> None:
+        self.kids[k] = []
+        self.nk[k] = 0
+
+    # ---------------------------------------------------------------- the two steps
+    def collapse(self) -> None:
+        """Turn a split into a leaf when its leaves make no fewer training errors than it
+        would (with a cost matrix: cost no less), from the root down."""
+        if self.costs:
+            wrong = [least_cost(d, self.costs)[0] if d.sum() > 0 else 0.0 for d in self.dist]
+        else:
+            total = self.dist.sum(axis=1)
+            wrong = np.where(total > 0, total - self.dist.max(axis=1), 0.0).tolist()
+        stack = [0]
+        while stack:
+            checkpoint()
+            k = stack.pop()
+            if not self.kids[k]:
+                continue
+            if sum(wrong[j] for j in _leaves(self.kids, k)) >= wrong[k] - 1e-3:
+                self.make_leaf(k)
+            else:
+                stack.extend(self.kids[k])
+
+    def prune(self, k: int) -> None:
+        """J48's choice at ``k``, its children first: keep, make a leaf, or raise its most
+        populated branch (then choose again below it)."""
+        stats = self.stats[k]
+        if not self.kids[k]:
+            stats["error_as_leaf"] = self.bound[k]
+            return
+        self.monitor.check()
+        for child in self.kids[k]:
+            self.prune(child)
+        kids = self.kids[k]
+        sizes = [self.weight(c) for c in kids]
+        top = max(sizes) - WEKA_EPS
+        # J48 raises the last of equally populated branches (its maxBag keeps the last tie).
+        largest = max(b for b, size in enumerate(sizes) if size >= top)
+        as_leaf = self.bound[k]
+        as_tree = sum(self.bound[j] for j in _leaves(self.kids, k))
+        as_branch = self._raised(kids[largest], k) if self.raising else np.inf
+        stats.update(error_as_leaf=as_leaf, error_as_subtree=as_tree)
+        if self.raising:
+            stats["error_as_branch"] = as_branch
+        if as_leaf <= as_tree + 0.1 + WEKA_EPS and as_leaf <= as_branch + 0.1 + WEKA_EPS:
+            self.make_leaf(k)
+            stats["pruned"] = 1.0
+            return
+        if as_branch <= as_tree + 0.1 + WEKA_EPS:
+            self._adopt(k, kids[largest])
+            stats["raised"] = 1.0
+            self.prune(k)
+
+    # ---------------------------------------------------------------- subtree raising
+    def _raised(self, c: int, k: int) -> float:
+        """The error bound of ``c``'s subtree's leaves with ``k``'s rows routed through it
+        (fractions refitted to them)."""
+        if not self.kids[c]:  # a leaf: the same rows as ``k``, so its class weights
+            return sum([self.bound[k]])
+        A, R, W, _ = route(self, c, self.rows[k], self.wts[k], refit=True, leaves=True)
+        nodes, slot = np.unique(A, return_inverse=True)
+        C = self.n_classes
+        D = np.bincount(slot * C + self.y[R], weights=W, minlength=len(nodes) * C)
+        bound = dict(zip(nodes.tolist(), self._bounds(D.reshape(-1, C)), strict=True))
+        return sum(bound.get(j, 0.0) for j in _leaves(self.kids, c))
+
+    def _adopt(self, k: int, c: int) -> None:
+        """``k`` takes ``c``'s split (fractions refitted) and copies of its subtree, with
+        ``k``'s rows routed through them (as :meth:`_raised` routed them: rare enough to
+        route again)."""
+        if not self.kids[c]:  # a leaf raised: ``k`` becomes one
+            self.make_leaf(k)
+            return
+        A, R, W, refits = route(self, c, self.rows[k], self.wts[k], refit=True)
+        order, stack = [], [c]  # c's subtree, pre-order
+        while stack:
+            j = stack.pop()
+            order.append(j)
+            stack.extend(reversed(self.kids[j]))
+        old = np.array(order, dtype=np.intp)
+        new = self._extend(len(order))
+        copy = dict(zip(order, new.tolist(), strict=True))
+        rows, wts, dist = _per_node(self, A, R, W, old)
+        self.src[new] = self.src[old]
+        self.frac[new] = self.frac[old]
+        for j, m in zip(order, new.tolist(), strict=True):
+            self.kids.append([copy[i] for i in self.kids[j]])
+            self.refitted.append(self.refitted[j])
+            self.stats.append(dict(self.stats[j]))
+            if j in refits:
+                self.refitted[m] = refits[j]
+                self.frac[m, : len(refits[j])] = refits[j]
+        self.nk[new] = self.nk[old]
+        self.kid[new] = np.where(self.kid[old] >= 0, _mapped(copy, self.kid[old]), -1)
+        self.rows.extend(rows)
+        self.wts.extend(wts)
+        self.dist = np.concatenate([self.dist[: self.size - len(order)], dist])
+        self.bound.extend(self._bounds(dist))
+        self.wsum.extend([None] * len(order))
+        root = copy[c]  # k's rows, so k's own class weights: k takes its split and children
+        self.src[k], self.frac[k], self.refitted[k] = (
+            self.src[root],
+            self.frac[root],
+            self.refitted[root],
+        )
+        self.kids[k], self.nk[k], self.kid[k] = self.kids[root], self.nk[root], self.kid[root]
+
+    def _extend(self, m: int) -> np.ndarray:
+        """Room for ``m`` more nodes in the arrays; their numbers."""
+        start, self.size = self.size, self.size + m
+        if self.size > len(self.src):
+            grow = max(self.size, 2 * len(self.src)) - len(self.src)
+            self.src = np.concatenate([self.src, np.zeros(grow, dtype=np.intp)])
+            self.nk = np.concatenate([self.nk, np.zeros(grow, dtype=self.nk.dtype)])
+            self.kid = np.concatenate([self.kid, np.full((grow, self.kid.shape[1]), -1)])
+            self.frac = np.concatenate([self.frac, np.zeros((grow, self.frac.shape[1]))])
+        return np.arange(start, self.size)
+
+
+def _leaves(kids: list[list[int]], k: int) -> list[int]:
+    """``k``'s subtree's leaves, the last first (the order their figures are added in)."""
+    checkpoint()
+    out, stack = [], [k]
+    while stack:
+        j = stack.pop()
+        if kids[j]:
+            stack.extend(kids[j])
+        else:
+            out.append(j)
+    return out
+
+
+def _mapped(copy: dict, ids: np.ndarray) -> np.ndarray:
+    return np.array([[copy.get(i, -1) for i in row] for row in ids.tolist()], dtype=np.intp)
+
+
+def route(
+    live: _Live,
+    start: int,
+    rows: np.ndarray,
+    weights: np.ndarray,
+    refit: bool = False,
+    leaves: bool = False,
+):
+    """``rows`` (in the root's order, with ``weights``) routed down ``start``'s subtree a
+    level at a time, as C4.5 routes them: a row missing a split's value (or holding a
+    category no branch does) goes down every branch of positive fraction, its weight times
+    the fraction. ``refit``: each split's fractions refitted to the rows reaching it first
+    (subtree raising's), returned by node as tuples.
+
+    Returns every (node, row, weight) reached, sorted by node, each node's rows in the
+    root's order (so that sums over them add as the node objects' did); with ``leaves``,
+    those at leaves only, not sorted (each leaf's rows still in order), and fractions
+    refitted only where rows with missing values need them."""
+    nk, kid = live.nk, live.kid
+    at = np.full(len(rows), start, dtype=np.intp)
+    r, w = rows, weights
+    parts, refits = [], {}
+    while len(at):
+        checkpoint()
+        inner = nk[at] > 0
+        if leaves:
+            parts.append((at[~inner], r[~inner], w[~inner]))
+        else:
+            parts.append((at, r, w))
+        at, r, w = at[inner], r[inner], w[inner]
+        if not len(at):
+            break
+        branch = live.branches(at, r)
+        missing = branch < 0
+        any_missing = bool(missing.any())
+        known = ~missing
+        next_at, next_r, next_w = [kid[at[known], branch[known]]], [r[known]], [w[known]]
+        if refit and (any_missing or not leaves):
+            fractions = _refits(live, at, branch, w, known, refits)
+        if any_missing:
+            m_at, m_r, m_w = at[missing], r[missing], w[missing]
+            m_frac = fractions[missing] if refit else live.frac[m_at]
+            for b in range(kid.shape[1]):
+                down = (nk[m_at] > b) & (m_frac[:, b] > 0)
+                if down.any():
+                    next_at.append(kid[m_at[down], b])
+                    next_r.append(m_r[down])
+                    next_w.append(m_w[down] * m_frac[down, b])
+            at, r, w = np.concatenate(next_at), np.concatenate(next_r), np.concatenate(next_w)
+            order = np.lexsort((r, at))  # each node's rows back in the root's order
+            at, r, w = at[order], r[order], w[order]
+        else:
+            at, r, w = next_at[0], next_r[0], next_w[0]
+    A = np.concatenate([p[0] for p in parts])
+    if leaves:
+        return A, np.concatenate([p[1] for p in parts]), np.concatenate([p[2] for p in parts]), {}
+    order = np.argsort(A, kind="stable")
+    R = np.concatenate([p[1] for p in parts])[order]
+    W = np.concatenate([p[2] for p in parts])[order]
+    return A[order], R, W, refits
+
+
+def _refits(live: _Live, at, branch, w, known, refits: dict) -> np.ndarray:
+    """Each split's fractions refitted to the known weight down each of its branches (the
+    rows at it, ``at``), kept in ``refits``; the fractions at each row's node."""
+    nodes, inv = np.unique(at, return_inverse=True)
+    K = live.kid.shape[1]
+    sums = np.bincount(
+        inv[known] * K + branch[known], weights=w[known], minlength=len(nodes) * K
+    ).reshape(len(nodes), K)
+    fractions = live.frac[nodes]
+    for u, k in enumerate(nodes.tolist()):
+        counts = sums[u, : live.nk[k]]
+        total = counts.sum()
+        if total > 0:
+            refits[k] = tuple(counts / total)
+            fractions[u, : len(counts)] = refits[k]
+    return fractions[inv]
+
+
+def _per_node(live: _Live, A, R, W, nodes: np.ndarray):
+    """The rows, weights and class weights of each of ``nodes`` (none for a node the
+    routing ``A, R, W`` never reached), each sum in the rows' order."""
+    first = np.searchsorted(A, nodes, side="left")
+    last = np.searchsorted(A, nodes, side="right")
+    counts = last - first
+    slot = np.repeat(np.arange(len(nodes)), counts)
+    taken = np.arange(len(slot)) + np.repeat(first - (np.cumsum(counts) - counts), counts)
+    C = live.n_classes
+    dist = np.bincount(
+        slot * C + live.y[R[taken]], weights=W[taken], minlength=len(nodes) * C
+    ).reshape(len(nodes), C)
+    rows = [R[a:b] for a, b in zip(first.tolist(), last.tolist(), strict=True)]
+    wts = [W[a:b] for a, b in zip(first.tolist(), last.tolist(), strict=True)]
+    return rows, wts, dist
+
+
+def to_tree(live: _Live, tree: Tree) -> Tree:
+    """The pruned tree's node objects, numbered 0, 1, ... in pre-order from depth 0."""
+    order, depths, stack = [], [], [(0, 0)]
+    while stack:
+        k, depth = stack.pop()
+        order.append(k)
+        depths.append(depth)
+        stack.extend((c, depth + 1) for c in reversed(live.kids[k]))
+    checkpoint()
+    kept = np.array(order, dtype=np.intp)
+    impurity = np.asarray(live.impurity(live.dist[kept]), dtype=np.float64).tolist()
+    originals = live.flat.node_objects()
+    built: dict[int, Node] = {}
+    for p in range(len(order) - 1, -1, -1):  # children before their parent
+        if not p & 255:
+            checkpoint()
+        k = order[p]
+        children = tuple(built.pop(c) for c in live.kids[k])
+        dist = live.dist[k].copy()
+        dist.setflags(write=False)
+        stats = live.stats[k]
+        if children:
+            split = originals[live.src[k]].split
+            if live.refitted[k] is not None:
+                split = replace(split, fractions=live.refitted[k])
+        else:
+            split = None
+            stats = {key: v for key, v in stats.items() if key not in _SCORES}
+        built[k] = Node(
+            p,
+            depths[p],
+            live.weight(k),
+            dist,
+            impurity[p],
+            float("nan"),
+            split,
+            children,
+            MappingProxyType(stats),
+        )
+    return Tree(built[0], tree.schema, pseudocounts=tree.pseudocounts, costs=tree.costs)

@@ -1,0 +1,76 @@
+"""C4.5's pruning on the tree's arrays prunes exactly as the node objects do (issue 39):
+every node's every field (class weights, weights, fractions, error estimates), to the last
+bit, on tables with missing values (fractional rows), multiway splits, many classes, and
+with each of the pruner's options, on all rows and on a fold's."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+import pytest
+
+from engine.data.encoding import encode, subset
+from engine.data.io import read_table
+from engine.data.samples import load_sample
+from engine.estimator import DecisionTree
+from engine.growth import grow
+from engine.learn.costs import with_costs
+from engine.prune.pessimistic import (
+    collapse_nodes,
+    collapse_tree,
+    prune_pessimistic,
+    prune_pessimistic_nodes,
+)
+from engine.prune.pessimistic_arrays import arrays_apply
+from engine.tree import Tree
+from tests.engine.prune.same_trees import WEKA, _canon, tree_record
+
+COSTS = "actual,no-recurrence-events,recurrence-events\nno-recurrence-events,0,1\nrecurrence-events,3,0\n"
+
+#: (table, options): missing values (labor, soybean, breast-cancer), 19 classes (soybean).
+CASES = {
+    "weather": ("weather", {}),
+    "labor": ("labor", {}),
+    "labor-noraise": ("labor", {"subtree_raising": False}),
+    "labor-exact": ("labor", {"error_estimate": "exact"}),
+    "soybean": ("soybean", {}),
+    "breast-cancer": ("breast-cancer", {"confidence": 0.5}),
+    "breast-cancer-costs": ("breast-cancer", {"costs": COSTS}),
+}
+
+
+@cache
+def _table(name: str):
+    return load_sample(name) if name == "weather" else read_table(str(WEKA / f"{name}.arff"))
+
+
+def _grown(name: str, fold: bool):
+    table, options = CASES[name]
+    settings = DecisionTree(algorithm="c45", **options).settings()
+    data = encode(_table(table), settings.task)
+    if fold:  # nine rows in ten, as a fold's training part
+        data = subset(data, np.flatnonzero(np.arange(data.n_rows) % 10 != 3))
+    return with_costs(Tree(grow(data, settings), data.schema), settings), data, settings
+
+
+@pytest.mark.parametrize("fold", [False, True], ids=["all", "fold"])
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_the_arrays_prune_as_the_node_objects_do(name, fold):
+    tree, data, settings = _grown(name, fold)
+    assert arrays_apply(tree, data)
+    pruned = prune_pessimistic(tree, data, settings)
+    oracle = prune_pessimistic_nodes(tree, data, settings)
+    assert _canon(tree_record(pruned)) == _canon(tree_record(oracle))
+    if not fold:
+        collapsed = collapse_tree(tree, data, settings)
+        assert _canon(tree_record(collapsed)) == _canon(
+            tree_record(collapse_nodes(tree, data, settings))
+        )
+
+
+def test_a_recorded_pruning_or_one_without_rows_is_the_node_objects():
+    tree, data, settings = _grown("weather", False)
+    assert not arrays_apply(tree, data, record=True)
+    assert not arrays_apply(tree, None)
+    assert prune_pessimistic(tree, data, settings, record=True).pruning is not None
