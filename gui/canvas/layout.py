@@ -103,7 +103,8 @@ class LayoutMixin:
             anchor = self.mapFromScene(self._scene.items_by_id[focus].pos())
         shown = count_shown(tree, collapsed)
         if shown <= BACKGROUND_NODES or self._start_job is None:
-            plan = plan_scene(tree, orientation, collapsed, style, ghosts)
+            with collection_paused():
+                plan = plan_scene(tree, orientation, collapsed, style, ghosts)
             self._show_plan(token, plan, None, None, follow, focus, anchor)
             return
 

@@ -49,7 +49,7 @@ class NodeItem(QGraphicsItem):
         self._rect = QRectF(-w / 2, -h / 2, w, h)
         self._bounds = QRectF(-w / 2 - 3, -h / 2 - 3, w + 6, h + 6)  # asked for often: made once
         self.highlighted = False
-        self._shares, self._majority = shares(tree, node)
+        self._looks: tuple[list[float], int] | None = None  # class shares and majority, when drawn
         self.setFlags(_FLAGS)
         self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.setAcceptHoverEvents(True)
@@ -70,12 +70,19 @@ class NodeItem(QGraphicsItem):
             self.highlighted = on
             self.update()
 
+    def _shares(self) -> tuple[list[float], int]:
+        """The class shares and majority class, worked out when first drawn: a 60,000-node
+        tree's items are made in bulk, and most are never drawn close enough to need them."""
+        if self._looks is None:
+            self._looks = shares(self.tree, self.node)
+        return self._looks
+
     def tint(self) -> QColor:
-        return tint(self.tree, self._majority)
+        return tint(self.tree, self._shares()[1])
 
     def box_colour(self) -> QColor:
         """The fill of the bare box a node is drawn as when zoomed far out."""
-        return box_colour(self.tree, self._majority)
+        return box_colour(self.tree, self._shares()[1])
 
     def is_dashed(self) -> bool:
         """Pruned or raised by C4.5: drawn with a dashed border."""
@@ -84,6 +91,7 @@ class NodeItem(QGraphicsItem):
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
         lod = option.levelOfDetailFromTransform(painter.worldTransform())
         plot = None
+        class_shares, majority = self._shares()
         if self.style.labels.plots and lod >= LOD_BOX and self.scene() is not None:
             plot = self.scene().plots.plot_for(self.node.id)  # asks for it when not yet here
         paint_node(
@@ -91,9 +99,9 @@ class NodeItem(QGraphicsItem):
             self._rect,
             self.title,
             self.lines,
-            self._shares,
+            class_shares,
             self.tree,
-            self._majority,
+            majority,
             self.style,
             lod,
             selected=self.isSelected(),

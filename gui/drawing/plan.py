@@ -10,9 +10,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 from PySide6.QtGui import QFont, QFontMetricsF
 
-from engine.export.graph import to_digraph
 from engine.export.labels import branch_condition
-from engine.export.tidy_tree import tidy_layout
+from engine.export.tidy_tree import tidy_rows
 from engine.tree import Tree
 from gui.drawing.edges import LABEL_GAP, EdgeGeometry, edge_geometry, plate_width
 from gui.drawing.figure_style import SCREEN, FigureStyle
@@ -81,65 +80,86 @@ def plan_scene(
 
     Pure computation, safe on a worker thread given its own ``metrics`` (``new_metrics(style)``);
     ``monitor`` (an engine Monitor) is checked between phases so a big layout can be cancelled.
+    The nodes shown are rows in pre-order (no graph object: for a 60,000-node tree building
+    a networkx graph cost more than laying it out), laid out by :func:`tidy_rows`.
     """
     nodes = {n.id: n for n in tree.nodes()}
     collapsed = frozenset(i for i in collapsed if i in nodes and not nodes[i].is_leaf)
-    graph = to_digraph(tree, collapsed)  # what is below a collapsed node stays out
-    parents = {child: nodes[parent] for parent, child in graph.edges}
+    shown, kids = _shown_rows(tree, collapsed)  # what is below a collapsed node stays out
+    ids = [node.id for node in shown]
+    # The order networkx's graph of the tree had (a node met when its parent is walked), so
+    # the edges are numbered and the labels measured in the order they always were.
+    met = [0, *(c for row in kids for c in row)]
+    edge_pairs = [(p, c) for p in met for c in kids[p]]
+    parents = {ids[c]: shown[p] for p, c in edge_pairs}
     # A collapsed node inside another collapsed subtree stays collapsed for when that opens.
-    hidden = {i: _count_below(nodes[i]) for i in collapsed if i in graph}
+    on_show = set(ids)
+    hidden = {i: _count_below(nodes[i]) for i in collapsed if i in on_show}
     if monitor is not None:
         monitor.check()
         monitor.report(0.2, "measuring the labels")
+    title_metrics, body_metrics = metrics or (style.title_metrics, style.body_metrics)
+    measured = (_Widths(title_metrics), _Widths(body_metrics))  # each distinct line once
     texts, sizes = {}, {}
-    for k, node_id in enumerate(graph.nodes):
-        node, parent, hid = nodes[node_id], parents.get(node_id), hidden.get(node_id, 0)
+    for k, row in enumerate(met):
+        node = shown[row]
+        node_id = node.id
+        parent, hid = parents.get(node_id), hidden.get(node_id, 0)
         texts[node_id] = node_texts(tree, node, parent, hid, style)
-        w, h = sizes[node_id] = node_size(tree, node, parent, hid, texts[node_id], style, metrics)
-        graph.nodes[node_id]["width"], graph.nodes[node_id]["height"] = w, h
+        sizes[node_id] = node_size(tree, node, parent, hid, texts[node_id], style, measured)
         if monitor is not None and k % 5000 == 4999:
             monitor.check()
-            monitor.report(0.2 + 0.4 * k / len(graph), "measuring the labels")
-    conditions = _conditions(tree, graph, nodes)
+            monitor.report(0.2 + 0.4 * k / len(shown), "measuring the labels")
+    conditions = {  # each shown child's edge condition, by the child's id
+        ids[c]: branch_condition(tree, shown[p], b) for p in met for b, c in enumerate(kids[p])
+    }
     plates = _label_plates(conditions, style, metrics)
+    width = np.array([sizes[i][0] for i in ids], dtype=np.float64).reshape(-1)
+    height = np.array([sizes[i][1] for i in ids], dtype=np.float64).reshape(-1)
     level_gap = 46.0
+    room = width.copy()  # what a node takes in the layout across its level
     if orientation == "top-down":
         # A node takes at least its edge label's width in the layout (its box stays as it
         # is), so labels side by side get their room: "= overcast" read "= overc…" (issue 30).
+        row_of_id = {node_id: k for k, node_id in enumerate(ids)}
         for child, plate in plates.items():
-            graph.nodes[child]["width"] = max(graph.nodes[child]["width"], plate)
+            k = row_of_id[child]
+            room[k] = max(room[k], plate)
     else:  # a label sits over half its edge's length (one longer than LONGEST_ROOM is cut)
         level_gap = max(
             70.0, 2 * (min(max(plates.values(), default=0.0), LONGEST_ROOM) + LABEL_GAP)
         )
-    found = _ghost_nodes(tree, graph, style, metrics) if ghosts else []
+    found, ghost_sizes = (
+        _ghost_nodes(tree, [shown[r] for r in met], style, metrics) if ghosts else ([], [])
+    )
+    if found:  # laid out with the tree, below the leaves they hang from
+        kids, room, height = _with_ghost_rows(kids, ids, found, ghost_sizes, room, height)
     if monitor is not None:
         monitor.check()
         monitor.report(0.6, "laying the tree out")
-    positions = tidy_layout(graph, orientation=orientation, level_gap=level_gap)
-    ghost_at = {key: positions.pop(key) for key, *_ in found}
-    graph.remove_nodes_from(ghost_at)  # laid out; drawn by their own item, not as nodes
+    if orientation == "top-down":
+        x, y = tidy_rows(kids, room, height, level_gap=level_gap)
+    else:
+        y, x = tidy_rows(kids, height, room, level_gap=level_gap)
+    m = len(shown)
+    xs, ys = x.tolist(), y.tolist()
+    positions = dict(zip(ids, zip(xs[:m], ys[:m], strict=True), strict=True))
+    ghost_at = {key: (xs[m + k], ys[m + k]) for k, (key, *_) in enumerate(found)}
     if monitor is not None:
         monitor.check()
         monitor.report(0.9, "the branch labels")
-    edges = tuple((p, c, conditions[c]) for p, c in graph.edges)
-    order = list(positions)
-    centres = np.array([positions[i] for i in order], dtype=np.float64).reshape(-1, 2)
-    half = np.array([sizes[i] for i in order], dtype=np.float64).reshape(-1, 2) / 2
-    majority = np.fromiter(
-        (_majority(tree, nodes[i]) for i in order), dtype=np.intp, count=len(order)
-    )
+    edges = tuple((ids[p], ids[c], conditions[ids[c]]) for p, c in edge_pairs)
+    centres = np.column_stack([x[:m], y[:m]])
+    half = np.column_stack([width, height[:m]]) / 2
+    majority = _majorities(tree, shown)
     dashed = tuple(
-        k
-        for k, i in enumerate(order)
-        if nodes[i].stats.get("pruned") or nodes[i].stats.get("raised")
+        k for k, node in enumerate(shown) if node.stats.get("pruned") or node.stats.get("raised")
     )
-    row = {node_id: k for k, node_id in enumerate(order)}
     edge_rows = (
-        np.array([row[p] for p, _, _ in edges], dtype=np.intp),
-        np.array([row[c] for _, c, _ in edges], dtype=np.intp),
+        np.array([p for p, _ in edge_pairs], dtype=np.intp),
+        np.array([c for _, c in edge_pairs], dtype=np.intp),
     )
-    widths = np.array([plates.get(c, 0.0) for _, c, _ in edges], dtype=np.float64)
+    widths = np.array([plates[ids[c]] for _, c in edge_pairs], dtype=np.float64)
     geometry = edge_geometry(
         np.hstack([centres - half - 3, centres + half + 3]), *edge_rows, orientation, widths
     )
@@ -165,6 +185,67 @@ def plan_scene(
         edge_rows,
         geometry,
     )
+
+
+class _Widths:
+    """Font metrics that measure each distinct text once: a big tree's boxes repeat the same
+    headlines and counts thousands of times."""
+
+    def __init__(self, metrics):
+        self._metrics, self._widths = metrics, {}
+        self.height = metrics.height
+
+    def horizontalAdvance(self, text: str) -> float:  # noqa: N802 - QFontMetricsF's name
+        width = self._widths.get(text)
+        if width is None:
+            width = self._widths[text] = self._metrics.horizontalAdvance(text)
+        return width
+
+
+def _shown_rows(tree: Tree, collapsed) -> tuple[list, list[list[int]]]:
+    """The nodes shown, in pre-order, and each one's children as rows of that list."""
+    shown, kids = [], []
+    stack = [(tree.root, -1)]
+    while stack:
+        node, parent = stack.pop()
+        row = len(shown)
+        shown.append(node)
+        kids.append([])
+        if parent >= 0:
+            kids[parent].append(row)
+        if node.id not in collapsed:
+            stack.extend((child, row) for child in reversed(node.children))
+    return shown, kids
+
+
+def _with_ghost_rows(kids, ids, found, ghost_sizes, room, height):
+    """The rows with what pruning cut added after them: each ghost a child of its leaf or of
+    the ghost above it, in branch order."""
+    m = len(ids)
+    kids = [list(row) for row in kids] + [[] for _ in found]
+    row_of_key = {key: m + k for k, (key, *_) in enumerate(found)}
+    row_of_id = {node_id: k for k, node_id in enumerate(ids)}
+    below: dict[int, list] = {}
+    for key, _owner, parent_key, _text, node, parent in found:
+        above = row_of_id[parent_key[0]] if len(parent_key) == 1 else row_of_key[parent_key]
+        below.setdefault(above, []).append((_order(parent, node), row_of_key[key]))
+    for above, rows in below.items():
+        kids[above] = [row for _, row in sorted(rows)]
+    sizes = np.array(ghost_sizes, dtype=np.float64).reshape(-1, 2)
+    return (
+        kids,
+        np.concatenate([room, sizes[:, 0]]),
+        np.concatenate([height, sizes[:, 1]]),
+    )
+
+
+def _majorities(tree: Tree, shown: list) -> np.ndarray:
+    """Each node's majority class (-1: no weight, or a regression tree), for all at once."""
+    if tree.is_regression:
+        return np.full(len(shown), -1, dtype=np.intp)
+    dist = np.array([node.distribution for node in shown], dtype=np.float64)
+    dist = dist.reshape(len(shown), -1)
+    return np.where((dist > 0).any(axis=1), np.argmax(dist, axis=1), -1).astype(np.intp)
 
 
 def stretched(plan: ScenePlan, across: float, down: float) -> ScenePlan:
@@ -201,22 +282,17 @@ def _label_plates(conditions: dict, style: FigureStyle, metrics=None) -> dict:
     return {child: plate_width(text, edge_metrics) for child, text in conditions.items()}
 
 
-def _conditions(tree: Tree, graph, nodes: dict) -> dict:
-    """Each shown child's edge condition, by the child's id."""
-    return {
-        child: branch_condition(tree, nodes[parent], data["order"])
-        for parent, child, data in graph.edges(data=True)
-    }
-
-
-def _ghost_nodes(tree: Tree, graph, style: FigureStyle, metrics=None) -> list:
-    """Put what pruning cut below each leaf it made into ``graph`` (for the layout to make
-    room); returns (key, owner, parent key, branch text, node, parent) per ghost node."""
+def _ghost_nodes(tree: Tree, shown: list, style: FigureStyle, metrics=None):
+    """What pruning cut below each leaf shown: (key, owner, parent key, branch text, node,
+    parent) per ghost node, a parent before its children; and each one's box size."""
     record = tree.pruning
     if record is None:
-        return []
-    found = []
-    for node_id in [n for n in graph.nodes if graph.nodes[n]["is_leaf"]]:
+        return [], []
+    found, sizes = [], []
+    for leaf in shown:
+        if not leaf.is_leaf:
+            continue
+        node_id = leaf.id
         removed = record.removed(tree, node_id)
         if removed is None:
             continue
@@ -224,18 +300,14 @@ def _ghost_nodes(tree: Tree, graph, style: FigureStyle, metrics=None) -> list:
         while stack:
             node, parent_key, branch, parent = stack.pop()
             key = ("ghost", node_id, len(found))
+            texts = node_texts(tree, node, parent, 0, style)
+            # Rows unknown: no plot.
+            sizes.append(node_size(tree, node, parent, 0, texts, style, metrics, plot=False))
             found.append(
                 (key, node_id, parent_key, branch_condition(tree, parent, branch), node, parent)
             )
             stack.extend((c, key, b, node) for b, c in enumerate(node.children))
-    for key, _owner, parent_key, _text, node, parent in found:
-        texts = node_texts(tree, node, parent, 0, style)
-        w, h = node_size(tree, node, parent, 0, texts, style, metrics, plot=False)  # rows unknown
-        graph.add_node(key, node=node, is_leaf=node.is_leaf, width=w, height=h, texts=texts)
-        graph.add_edge(
-            parent_key[0] if len(parent_key) == 1 else parent_key, key, order=_order(parent, node)
-        )
-    return found
+    return found, sizes
 
 
 def count_shown(tree: Tree, collapsed) -> int:
@@ -256,10 +328,3 @@ def _count_below(node) -> int:
         count += 1
         stack.extend(n.children)
     return count
-
-
-def _majority(tree: Tree, node) -> int:
-    if tree.is_regression:
-        return -1
-    dist = node.distribution
-    return int(np.argmax(dist)) if dist.sum() > 0 else -1
