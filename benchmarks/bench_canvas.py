@@ -1,11 +1,16 @@
 """The canvas: layout plus first paint of big trees, and the time of one pan frame; the
-10,000-node tree again with plots inside its nodes (issue 32).
+10,000-node tree again with plots inside its nodes (issue 32); and a 60,000-node tree from
+the end of its growth to every node drawn, phase by phase (issue 34).
 
 QT_QPA_PLATFORM=offscreen python benchmarks/bench_canvas.py
+QT_QPA_PLATFORM=offscreen python benchmarks/bench_canvas.py --big            # issue 34 only
+QT_QPA_PLATFORM=offscreen python benchmarks/bench_canvas.py --big --rows 200000 --image out.png
 """
 
 from __future__ import annotations
 
+import argparse
+import gc
 import os
 import statistics
 import sys
@@ -146,8 +151,105 @@ def plots(app) -> None:
     canvas.close()
 
 
+def _phases(app, tree, image: str | None) -> tuple[list, int]:
+    """(phase, seconds) from a grown tree to every node painted, and the nodes shown first."""
+    from engine.flat import flat_of
+    from gui.canvas.layout import collection_paused, fit_scale
+    from gui.canvas.tree_scene import make_items, with_box_paths
+    from gui.drawing.nodes import LOD_BOX, new_metrics
+    from gui.drawing.plan import plan_scene
+
+    phases = []
+
+    def timed(name, call):
+        start = time.perf_counter()
+        out = call()
+        phases.append((name, time.perf_counter() - start))
+        return out
+
+    canvas = TreeCanvas()
+    canvas.resize(1200, 800)
+    canvas.show()
+    app.processEvents()
+    timed("the tree's arrays (engine.flat, once per tree)", lambda: flat_of(tree))
+
+    def opened():
+        canvas.set_tree(tree)
+        canvas.viewport().repaint()
+
+    timed("opened with its top levels, painted", opened)
+    shown = len(canvas.tree_scene().items_by_id)
+    with collection_paused():
+        plan = timed(
+            "layout of every node (rows, words, tidy layout, edges)",
+            lambda: plan_scene(tree, metrics=new_metrics(canvas.style())),
+        )
+        low = bool(fit_scale(plan, canvas.viewport().size()) < LOD_BOX)
+        plan = timed("far-out boxes", lambda: with_box_paths(plan) if low else plan)
+        items = timed("node items", lambda: make_items(plan, None, low))
+        canvas._layout_token += 1
+        token = canvas._layout_token
+        timed(
+            "into the scene, fitted (GUI thread)",
+            lambda: canvas._show_plan(token, plan, items, low, "fit", -1, None),
+        )
+    timed("first paint (GUI thread)", lambda: canvas.viewport().repaint())
+    picture = timed("grabbed to an image", canvas.grab)
+    if image:
+        picture.save(image)
+    canvas.close()
+    return phases, shown
+
+
+def big(app, rows: int, image: str | None = None) -> None:
+    """An unpruned CART tree of ``rows`` rows (200,000: about 70,000 nodes) from the end of its
+    growth to every node drawn, phase by phase, as the window does it: the tree opens with its
+    top levels, then View > Expand all lays out every node and makes its items on a worker
+    (the garbage collector paused, as there) and the GUI thread puts them in the scene and
+    paints. Then the same through a real job, timed from Expand all to the painted canvas,
+    with the longest the GUI thread went without processing events."""
+    from engine.data.table import make_table
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from bench_cart import make_data
+
+    table = make_table(make_data(rows)[2])
+    start = time.perf_counter()
+    model = DecisionTree(algorithm="cart", prune="none").fit(table)
+    grow = time.perf_counter() - start
+    tree = model.tree_
+    phases, shown = _phases(app, tree, image)
+    drawn = sum(t for _, t in phases[:-1])  # the grab is a second paint
+    gc.collect()  # the items of the phases above, gone before the run through a job
+    took, stall = expand_in_background(app, tree)
+    print(
+        f"{rows:,} rows, unpruned CART: {tree.n_nodes:,} nodes, {tree.n_leaves:,} leaves, depth "
+        f"{tree.depth}; grown in {grow:.1f} s"
+    )
+    print("| phase | seconds |\n| --- | --- |")
+    for name, seconds in phases:
+        print(f"| {name} | {seconds:.2f} |")
+    print(
+        f"| from the grown tree to every node painted (the phases but the grab; {shown} nodes shown first) | {drawn:.2f} |"
+    )
+    print(
+        f"| Expand all through a job, as the window runs it: every node painted | {took:.2f} |\n"
+        f"| the GUI thread's longest stall meanwhile | {stall:.2f} |",
+        flush=True,
+    )
+
+
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--big", action="store_true", help="only the 60,000-node tree (issue 34)")
+    parser.add_argument("--rows", type=int, default=200_000, help="rows the big tree grows on")
+    parser.add_argument("--image", help="save the big tree, every node drawn, as this PNG")
+    args = parser.parse_args()
     app = QApplication.instance() or QApplication([])
+    if args.big:
+        big(app, args.rows, args.image)
+        app.quit()
+        return
     for nodes in (100, 1_000, 10_000):
         tree = tree_with_about(nodes)
         canvas = TreeCanvas()
