@@ -24,7 +24,7 @@ from types import MappingProxyType
 import numpy as np
 
 from engine.data.encoding import Encoded
-from engine.flat import FlatTree, flat_of
+from engine.flat import FlatTree, cache_flat, ends, flat_of
 from engine.learn.costs import cost_per_error, least_cost
 from engine.learn.criteria import IMPURITIES
 from engine.learn.tolerances import WEKA_EPS
@@ -32,6 +32,10 @@ from engine.monitor import NULL_MONITOR, Monitor, checkpoint
 from engine.prune.bounds import estimated_errors
 from engine.settings import Settings
 from engine.tree import Node, Tree
+
+#: The most cells (training rows times nodes) of the table of each split's branch for every
+#: row that subtree raising reads, rather than compare the rows' values again each time.
+TABLE_CELLS = 1 << 24
 
 #: Split scores a split loses when pruning makes it a leaf.
 _SCORES = ("gain", "gain_ratio")
@@ -67,6 +71,8 @@ def prune_pessimistic_arrays(
     :func:`arrays_apply` for the trees it takes)."""
     live = _Live(flat_of(tree), data, settings, tree.costs, monitor)
     live.collapse()
+    if settings.subtree_raising:
+        live.tabulate()
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 4 * int(live.flat.depth.max(initial=0)) + 1000))
     try:
@@ -102,6 +108,7 @@ class _Live:
         self.impurity = IMPURITIES[settings.impurity]
         self.n_classes = flat.distribution.shape[1]
         self.bounds: dict[tuple[float, float], float] = {}
+        self.table: np.ndarray | None = None  # see tabulate
         n = flat.n_nodes
         self.size = n
         self.src = np.arange(n, dtype=np.intp)
@@ -143,7 +150,25 @@ class _Live:
     def branches(self, at: np.ndarray, rows: np.ndarray) -> np.ndarray:
         """The branch each of ``rows`` goes down at the node beside it (-1: several)."""
         s = self.src[at]
-        return self.flat.branches(s, self.X[rows, self.flat.attribute[s]])
+        if self.table is None:
+            return self.flat.branches(s, self.X[rows, self.flat.attribute[s]])
+        todo = ~self.tabled[s]
+        if todo.any():  # each split's column once, for every training row
+            n_rows = self.table.shape[1]
+            for i in np.unique(s[todo]).tolist():
+                at_i = np.full(n_rows, i, dtype=np.intp)
+                self.table[i] = self.flat.branches(at_i, self.X[:, self.flat.attribute[i]])
+                self.tabled[i] = True
+        return self.table[s, rows]
+
+    def tabulate(self) -> None:
+        """Keep each split's branch for every training row once asked for (subtree raising
+        routes rows through the same splits again and again), if the table is small."""
+        n_rows, width = len(self.y), self.kid.shape[1]
+        if self.flat.n_nodes * n_rows <= TABLE_CELLS:
+            dtype = np.int8 if width < 127 else np.int32
+            self.table = np.empty((self.flat.n_nodes, n_rows), dtype=dtype)
+            self.tabled = np.zeros(self.flat.n_nodes, dtype=bool)
 
     def make_leaf(self, k: int) -> None:
         self.kids[k] = []
@@ -205,12 +230,32 @@ class _Live:
         (fractions refitted to them)."""
         if not self.kids[c]:  # a leaf: the same rows as ``k``, so its class weights
             return sum([self.bound[k]])
-        A, R, W, _ = route(self, c, self.rows[k], self.wts[k], refit=True, leaves=True)
+        A, R, W = self._down_one_branch(c, self.rows[k]), self.rows[k], self.wts[k]
+        if A is None:  # some row goes down several branches: fractions refitted
+            A, R, W, _ = route(self, c, R, W, refit=True, leaves=True)
         nodes, slot = np.unique(A, return_inverse=True)
         C = self.n_classes
         D = np.bincount(slot * C + self.y[R], weights=W, minlength=len(nodes) * C)
         bound = dict(zip(nodes.tolist(), self._bounds(D.reshape(-1, C)), strict=True))
         return sum(bound.get(j, 0.0) for j in _leaves(self.kids, c))
+
+    def _down_one_branch(self, c: int, rows: np.ndarray) -> np.ndarray | None:
+        """The leaf of ``c``'s subtree each of ``rows`` reaches, if every row goes down one
+        branch at every split (no value missing; its weight, then, never changes); else
+        None. Subtree raising's usual case, in a few steps a level (from the table)."""
+        if self.table is None:
+            return None
+        leaf = np.full(len(rows), c, dtype=np.intp)
+        left, at, r = np.arange(len(rows)), leaf, rows
+        while len(left):
+            branch = self.branches(at, r)
+            if (branch < 0).any():
+                return None
+            at = self.kid[at, branch]
+            leaf[left] = at
+            inner = self.nk[at] > 0
+            left, at, r = left[inner], at[inner], r[inner]
+        return leaf
 
     def _adopt(self, k: int, c: int) -> None:
         """``k`` takes ``c``'s split (fractions refitted) and copies of its subtree, with
@@ -380,42 +425,79 @@ def _per_node(live: _Live, A, R, W, nodes: np.ndarray):
 
 
 def to_tree(live: _Live, tree: Tree) -> Tree:
-    """The pruned tree's node objects, numbered 0, 1, ... in pre-order from depth 0."""
-    order, depths, stack = [], [], [(0, 0)]
+    """The pruned tree's node objects, numbered 0, 1, ... in pre-order from depth 0, with
+    its arrays (:func:`engine.flat.flat_of`'s) made from the live ones, not from them."""
+    order, depths, parents, stack = [], [], [], [(0, 0, -1)]
     while stack:
-        k, depth = stack.pop()
+        k, depth, parent = stack.pop()
+        parents.append(parent)
+        stack.extend((c, depth + 1, len(order)) for c in reversed(live.kids[k]))
         order.append(k)
         depths.append(depth)
-        stack.extend((c, depth + 1) for c in reversed(live.kids[k]))
     checkpoint()
     kept = np.array(order, dtype=np.intp)
-    impurity = np.asarray(live.impurity(live.dist[kept]), dtype=np.float64).tolist()
-    originals = live.flat.node_objects()
-    built: dict[int, Node] = {}
-    for p in range(len(order) - 1, -1, -1):  # children before their parent
+    flat, m = live.flat, len(order)
+    dist = live.dist[kept]
+    dist.setflags(write=False)
+    impurity = np.asarray(live.impurity(dist), dtype=np.float64)
+    originals = flat.node_objects()
+    nodes: list[Node | None] = [None] * m
+    children = np.full((m, live.kid.shape[1]), -1, dtype=np.intp)
+    n_children = np.zeros(m, dtype=np.intp)
+    for p in range(1, m):
+        q = parents[p]
+        children[q, n_children[q]] = p
+        n_children[q] += 1
+    weight = [live.weight(k) for k in order]
+    impurities = impurity.tolist()
+    for p in range(m - 1, -1, -1):  # children before their parent
         if not p & 255:
             checkpoint()
         k = order[p]
-        children = tuple(built.pop(c) for c in live.kids[k])
-        dist = live.dist[k].copy()
-        dist.setflags(write=False)
+        below = tuple(nodes[c] for c in children[p, : n_children[p]].tolist())
         stats = live.stats[k]
-        if children:
+        if below:
             split = originals[live.src[k]].split
             if live.refitted[k] is not None:
                 split = replace(split, fractions=live.refitted[k])
         else:
             split = None
             stats = {key: v for key, v in stats.items() if key not in _SCORES}
-        built[k] = Node(
+        nodes[p] = Node(
             p,
             depths[p],
-            live.weight(k),
-            dist,
-            impurity[p],
+            weight[p],
+            dist[p],
+            impurities[p],
             float("nan"),
             split,
-            children,
+            below,
             MappingProxyType(stats),
         )
-    return Tree(built[0], tree.schema, pseudocounts=tree.pseudocounts, costs=tree.costs)
+    pruned = Tree(nodes[0], tree.schema, pseudocounts=tree.pseudocounts, costs=tree.costs)
+    inner = n_children > 0
+    src = live.src[kept]
+    parent = np.array(parents, dtype=np.intp)
+    by_threshold = flat.by_threshold[src] & inner
+    arrays = FlatTree(
+        False,
+        parent,
+        children,
+        n_children,
+        ends(parent),
+        np.array(depths, dtype=np.intp),
+        np.where(inner, flat.attribute[src], -1),
+        by_threshold,
+        np.where(by_threshold, flat.threshold[src], np.nan),
+        np.where(inner, flat.groups[src], -1),
+        flat.lookup,
+        np.where(inner[:, None], live.frac[kept], 0.0),
+        dist,
+        np.array(weight),
+        impurity,
+        np.full(m, np.nan),
+        tuple(nodes),
+        tree.pseudocounts,
+    )
+    cache_flat(pruned, arrays)
+    return pruned

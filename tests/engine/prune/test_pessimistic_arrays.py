@@ -16,6 +16,7 @@ from engine.data.samples import load_sample
 from engine.estimator import DecisionTree
 from engine.growth import grow
 from engine.learn.costs import with_costs
+from engine.predict import predict_proba
 from engine.prune.pessimistic import (
     collapse_nodes,
     collapse_tree,
@@ -24,7 +25,7 @@ from engine.prune.pessimistic import (
 )
 from engine.prune.pessimistic_arrays import arrays_apply
 from engine.tree import Tree
-from tests.engine.prune.same_trees import WEKA, _canon, tree_record
+from tests.engine.prune.same_trees import WEKA, _canon, _missing_rows, tree_record
 
 COSTS = "actual,no-recurrence-events,recurrence-events\nno-recurrence-events,0,1\nrecurrence-events,3,0\n"
 
@@ -62,6 +63,10 @@ def test_the_arrays_prune_as_the_node_objects_do(name, fold):
     pruned = prune_pessimistic(tree, data, settings)
     oracle = prune_pessimistic_nodes(tree, data, settings)
     assert _canon(tree_record(pruned)) == _canon(tree_record(oracle))
+    # The arrays the pruner hands its tree route and predict as those of its nodes do.
+    fresh = Tree(pruned.root, pruned.schema, pseudocounts=pruned.pseudocounts)
+    for X in (data.X, _missing_rows(data.X)):
+        assert np.array_equal(predict_proba(pruned, X), predict_proba(fresh, X))
     if not fold:
         collapsed = collapse_tree(tree, data, settings)
         assert _canon(tree_record(collapsed)) == _canon(
