@@ -71,18 +71,20 @@ def train(args):
 
         return scale.train(args, learner, export_all)
     table = load(args)
-    model = learner(args).fit(table)
+    model = learner(args)
+    # Encoded once for the fit and the training score (its rows are those with a target):
+    # a wide table's encoding costs as much as its fit.
+    data = encode(table, model.settings().task)
+    model.fit(data)
     tree = model.tree_
     result = {"n_nodes": tree.n_nodes, "n_leaves": tree.n_leaves, "depth": tree.depth}
-    predictions = model.predict(table)
-    y = table.frame[table.target]
-    known = y.notna().to_numpy()
+    predictions = model.predict(data)
     if tree.is_regression:
-        err = predictions[known] - y.to_numpy(dtype=float)[known]
+        err = predictions - data.y
         result["train_rmse"] = float(np.sqrt(np.mean(err**2)))
         score_line = f"Training RMSE: {result['train_rmse']:.4f}"
     else:
-        correct = predictions[known] == y.astype(str).to_numpy()[known]
+        correct = predictions == model.classes_[data.y]
         result["train_accuracy"] = float(correct.mean())
         score_line = f"Training accuracy: {100 * result['train_accuracy']:.2f}%"
     result["notes"] = list(model.notes_)
@@ -232,7 +234,7 @@ def explain(args):
     rule = "every row (the root)"
     node_id = args.node or 0
     if args.node is not None:
-        model.fit(table)
+        model.fit(data)
         tree = model.tree_
         rows, weights = node_rows(tree, data, args.node, model.settings_)
         path = tree.path_to(args.node)

@@ -62,14 +62,16 @@ class DecisionTree:
 
     def fit(
         self,
-        data: Table | pd.DataFrame,
+        data: Table | pd.DataFrame | Encoded,
         target: str | None = None,
         kinds=None,
         monitor: Monitor = NULL_MONITOR,
         record: bool = False,
         keep_grown: bool = False,
     ) -> DecisionTree:
-        """Learn a tree from a Table or a DataFrame (the target defaults to the last column).
+        """Learn a tree from a Table or a DataFrame (the target defaults to the last column),
+        or from a table already encoded for the same task (``encode(table, task)``), which a
+        caller that also scores the training rows encodes once (``predict`` takes it too).
 
         ``record``: keep the pruning pass's decisions on the tree (``tree_.pruning``).
         ``keep_grown``: keep the tree as grown before pruning as ``grown_tree_`` (None for
@@ -77,8 +79,14 @@ class DecisionTree:
         window, without growing it again.
         """
         settings = self.settings()
-        table = as_table(data, target, kinds)
-        encoded = encode(table, settings.task)
+        if isinstance(data, Encoded):
+            if target is not None or kinds:
+                raise ArborError("an encoded table has its target and kinds already")
+            if data.schema.is_regression != (settings.task == "regression"):
+                raise ArborError(f"the table was encoded for another task than {settings.task}")
+            encoded = data
+        else:
+            encoded = encode(as_table(data, target, kinds), settings.task)
         check_trainable(encoded, settings)
         grown: list = []
         self.tree_ = fit_tree(encoded, settings, monitor, record, grown)
@@ -101,9 +109,13 @@ class DecisionTree:
 
         return impurity_importance(self.tree_).values
 
-    def _matrix(self, data: Table | pd.DataFrame) -> np.ndarray:
+    def _matrix(self, data: Table | pd.DataFrame | Encoded) -> np.ndarray:
         if not hasattr(self, "tree_"):
             raise ArborError("the model is not trained yet: call fit first")
+        if isinstance(data, Encoded):  # its rows with a target, coded as the model's schema
+            if data.schema != self.schema_:
+                raise ArborError("the encoded table's columns are not the model's")
+            return data.X
         frame = data.frame if isinstance(data, Table) else data
         return encode_columns(frame, self.schema_.attributes)
 
