@@ -7,6 +7,7 @@ as it is when it cannot be misread in a rule (``outlook = sunny``), else as a JS
 
 from __future__ import annotations
 
+import math
 import re
 
 import numpy as np
@@ -17,7 +18,7 @@ from engine.tree import MULTIWAY, SUBSET, THRESHOLD, Node, Tree
 
 def number(value: float) -> str:
     """A number as people write it: no trailing zeros, at most 6 significant decimals."""
-    if value is None or np.isnan(value):
+    if value is None or math.isnan(value):  # math, not numpy: called for every node of a big tree
         return "?"
     text = f"{value:.6f}".rstrip("0").rstrip(".")
     return "0" if text == "-0" else text

@@ -26,6 +26,9 @@ from gui.drawing.nodes import (
 _FLAGS = (
     QGraphicsItem.GraphicsItemFlag.ItemIsSelectable | QGraphicsItem.GraphicsItemFlag.ItemIsMovable
 )
+#: Looked up once: tens of thousands of items are made at a time, and each enum lookup costs.
+_FAR_OUT = _FLAGS | QGraphicsItem.GraphicsItemFlag.ItemHasNoContents
+_CACHED = QGraphicsItem.CacheMode.DeviceCoordinateCache
 
 
 class NodeItem(QGraphicsItem):
@@ -40,7 +43,10 @@ class NodeItem(QGraphicsItem):
         size: tuple[float, float] | None = None,
         texts: tuple[str, tuple[str, ...]] | None = None,
         style: FigureStyle = SCREEN,
+        far_out: bool = False,
     ):
+        """``far_out``: made as zoomed far out, with no contents (the scene's boxes item draws
+        every box then)."""
         super().__init__()
         self.tree, self.node, self.parent_node, self.hidden = tree, node, parent, hidden
         self.style = style
@@ -50,8 +56,8 @@ class NodeItem(QGraphicsItem):
         self._bounds = QRectF(-w / 2 - 3, -h / 2 - 3, w + 6, h + 6)  # asked for often: made once
         self.highlighted = False
         self._looks: tuple[list[float], int] | None = None  # class shares and majority, when drawn
-        self.setFlags(_FLAGS)
-        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        self.setFlags(_FAR_OUT if far_out else _FLAGS)
+        self.setCacheMode(_CACHED)
         self.setAcceptHoverEvents(True)
         self.setZValue(1)
 

@@ -313,10 +313,9 @@ def make_items(plan: ScenePlan, monitor=None, low_detail: bool = False) -> dict:
             plan.sizes[node_id],
             plan.texts[node_id],
             plan.style,
+            low_detail,
         )
         item.setPos(x, y)
-        if low_detail:
-            item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, True)
         items[node_id] = item
         if monitor is not None and k % 2000 == 1999:
             monitor.check()
