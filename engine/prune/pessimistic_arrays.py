@@ -124,6 +124,7 @@ class _Live:
         self.rows, self.wts, self.dist = _per_node(self, A, R, W, np.arange(n))
         self.bound = self._bounds(self.dist)
         self.wsum: list[float | None] = [None] * n
+        self.leaves: list[list[int] | None] = [None] * n  # a pruned subtree's, see prune
 
     # ---------------------------------------------------------------- per node
     def _bounds(self, D: np.ndarray) -> list[float]:
@@ -155,10 +156,11 @@ class _Live:
         todo = ~self.tabled[s]
         if todo.any():  # each split's column once, for every training row
             n_rows = self.table.shape[1]
-            for i in np.unique(s[todo]).tolist():
-                at_i = np.full(n_rows, i, dtype=np.intp)
-                self.table[i] = self.flat.branches(at_i, self.X[:, self.flat.attribute[i]])
-                self.tabled[i] = True
+            new = np.unique(s[todo])
+            values = self.X[:, self.flat.attribute[new]].T.ravel()
+            column = self.flat.branches(np.repeat(new, n_rows), values)
+            self.table[new] = column.reshape(len(new), n_rows)
+            self.tabled[new] = True
         return self.table[s, rows]
 
     def tabulate(self) -> None:
@@ -183,13 +185,22 @@ class _Live:
         else:
             total = self.dist.sum(axis=1)
             wrong = np.where(total > 0, total - self.dist.max(axis=1), 0.0).tolist()
+        # Each split is judged with its grown subtree whole (only splits below a collapsed
+        # one go), so its leaves are the grown leaves between it and its subtree's end.
+        flat = self.flat
+        leaves = np.flatnonzero(flat.is_leaf)
+        first = np.searchsorted(leaves, np.arange(flat.n_nodes)).tolist()
+        last = np.searchsorted(leaves, flat.end).tolist()
+        at_leaves = [wrong[j] for j in leaves.tolist()]
         stack = [0]
         while stack:
             checkpoint()
             k = stack.pop()
             if not self.kids[k]:
                 continue
-            if sum(wrong[j] for j in _leaves(self.kids, k)) >= wrong[k] - 1e-3:
+            below = at_leaves[first[k] : last[k]]
+            below.reverse()  # added the last first, as the node objects added them
+            if sum(below) >= wrong[k] - 1e-3:
                 self.make_leaf(k)
             else:
                 stack.extend(self.kids[k])
@@ -200,6 +211,7 @@ class _Live:
         stats = self.stats[k]
         if not self.kids[k]:
             stats["error_as_leaf"] = self.bound[k]
+            self.leaves[k] = [k]
             return
         self.monitor.check()
         for child in self.kids[k]:
@@ -210,13 +222,15 @@ class _Live:
         # J48 raises the last of equally populated branches (its maxBag keeps the last tie).
         largest = max(b for b, size in enumerate(sizes) if size >= top)
         as_leaf = self.bound[k]
-        as_tree = sum(self.bound[j] for j in _leaves(self.kids, k))
+        self.leaves[k] = leaves = _leaves_below(self.leaves, kids)
+        as_tree = sum(map(self.bound.__getitem__, leaves))
         as_branch = self._raised(kids[largest], k) if self.raising else np.inf
         stats.update(error_as_leaf=as_leaf, error_as_subtree=as_tree)
         if self.raising:
             stats["error_as_branch"] = as_branch
         if as_leaf <= as_tree + 0.1 + WEKA_EPS and as_leaf <= as_branch + 0.1 + WEKA_EPS:
             self.make_leaf(k)
+            self.leaves[k] = [k]
             stats["pruned"] = 1.0
             return
         if as_branch <= as_tree + 0.1 + WEKA_EPS:
@@ -233,11 +247,15 @@ class _Live:
         A, R, W = self._down_one_branch(c, self.rows[k]), self.rows[k], self.wts[k]
         if A is None:  # some row goes down several branches: fractions refitted
             A, R, W, _ = route(self, c, R, W, refit=True, leaves=True)
+        C, leaves = self.n_classes, self.leaves[c]
+        if self.table is not None:  # a small tree: class weights by node number
+            D = np.bincount(A * C + self.y[R], weights=W, minlength=self.size * C)
+            # A leaf no row reaches has no weight, and a bound of 0 (added as the objects did).
+            return sum(self._bounds(D.reshape(-1, C)[leaves]))
         nodes, slot = np.unique(A, return_inverse=True)
-        C = self.n_classes
         D = np.bincount(slot * C + self.y[R], weights=W, minlength=len(nodes) * C)
         bound = dict(zip(nodes.tolist(), self._bounds(D.reshape(-1, C)), strict=True))
-        return sum(bound.get(j, 0.0) for j in _leaves(self.kids, c))
+        return sum(bound.get(j, 0.0) for j in leaves)
 
     def _down_one_branch(self, c: int, rows: np.ndarray) -> np.ndarray | None:
         """The leaf of ``c``'s subtree each of ``rows`` reaches, if every row goes down one
@@ -290,6 +308,7 @@ class _Live:
         self.dist = np.concatenate([self.dist[: self.size - len(order)], dist])
         self.bound.extend(self._bounds(dist))
         self.wsum.extend([None] * len(order))
+        self.leaves.extend([None] * len(order))
         root = copy[c]  # k's rows, so k's own class weights: k takes its split and children
         self.src[k], self.frac[k], self.refitted[k] = (
             self.src[root],
@@ -310,16 +329,13 @@ class _Live:
         return np.arange(start, self.size)
 
 
-def _leaves(kids: list[list[int]], k: int) -> list[int]:
-    """``k``'s subtree's leaves, the last first (the order their figures are added in)."""
+def _leaves_below(leaves: list, kids: list[int]) -> list[int]:
+    """A split's leaves from its children's (``leaves[c]``, each pruned already), the last
+    first: the order in which the node objects added their figures up."""
     checkpoint()
-    out, stack = [], [k]
-    while stack:
-        j = stack.pop()
-        if kids[j]:
-            stack.extend(kids[j])
-        else:
-            out.append(j)
+    out: list[int] = []
+    for c in reversed(kids):
+        out += leaves[c]
     return out
 
 

@@ -58,7 +58,7 @@ PHASES = {
     "pessimistic error estimates": (
         {"algorithm": "c45"},
         0,
-        "engine.prune.pessimistic_arrays:_leaves",
+        "engine.prune.pessimistic_arrays:_leaves_below",
     ),
     "rebuilding the pruned tree": (
         {"algorithm": "c45"},
