@@ -39,7 +39,6 @@ import numpy as np
 from engine.fast.groups import MAX_BINNED_CATEGORIES, MISSING_CODE, NOMINAL, NUMERIC
 from engine.fast.histogram import accumulate, score_histogram, subtract
 from engine.fast.kernels import (
-    ABSOLUTE_ERROR,
     add_entry,
     as_ref,
     gain_too_small,
@@ -55,7 +54,6 @@ from engine.fast.kernels import (
 )
 from engine.fast.sweeps import (
     choose,
-    scan_absolute,
     scan_items,
     scan_sorted,
     score_subset,
@@ -318,24 +316,6 @@ def evaluate(i, sp, par, nodes, hist, work, cand, groups, state):
                 score_subset(j, work.table[:V], V, par, weight, work, cand)
             else:
                 score_table(j, work.table[:V], V, par, weight, work, cand)
-        elif par.histogram == 0 and par.impurity == ABSOLUTE_ERROR:
-            a = data.numeric_index[j]
-            scan_absolute(
-                j,
-                data.values[j * N : (j + 1) * N],
-                sp.entry_weight,
-                data.cls,
-                data.target,
-                arena.order[a],
-                s,
-                n,
-                stats,
-                unit,
-                par,
-                weight,
-                work,
-                cand,
-            )
         elif par.histogram == 0:
             a = data.numeric_index[j]
             scan_sorted(
@@ -717,7 +697,9 @@ def _room(i, sp, par, nodes, groups, state, max_categories):
 def compact(sp, nodes, heap, state):
     """Move the frontier's segments to the bottom of the arena, in address order."""
     h = state.heap_size[0]
-    starts = np.empty(h, np.int64)
+    # Doubles hold every arena position exactly; sorting them shares the merge sort the
+    # value kernels compile (an int64 copy of it cost a second and a half of the compile).
+    starts = np.empty(h)
     for t in range(h):
         starts[t] = nodes.start[heap.node[t]]
     arena = sp.arena
@@ -770,7 +752,8 @@ def _local_orders(s, n, gsp, lsp, hist, binned):
         values = ldata.values[j * stride : j * stride + n]
         row = larena.order[a]
         if not binned:
-            idx = np.argsort(values, kind="mergesort")
+            # A writable copy: the read-only view would compile a second merge sort.
+            idx = np.argsort(values.copy(), kind="mergesort")
             for t in range(n):
                 row[t] = idx[t]
             continue
@@ -872,7 +855,8 @@ def build_local(c, gsp, lsp, par, lpar, nodes, hist, work, cand, groups, state, 
             done += evaluate(cc, lsp, lpar, nodes, hist, work, cand, groups, state)
         if top + nb > stack.shape[0]:
             bigger = np.empty(2 * stack.shape[0] + nb, np.int64)
-            bigger[:top] = stack[:top]
+            for t in range(top):  # a loop: an array-to-slice assignment compiles numba's
+                bigger[t] = stack[t]  # shape-mismatch message, seconds of the compile
             stack = bigger
         for cc in range(c0 + nb - 1, c0 - 1, -1):
             if nodes.attribute[cc] >= 0:
@@ -958,7 +942,8 @@ def run(
                 side.entry[top + u] = gsp.arena.entry[s + u]
                 side.weight[top + u] = gsp.arena.weight[s + u]
             for a in range(gsp.arena.order.shape[0]):
-                side.order[a, top : top + e - s] = gsp.arena.order[a, s:e]
+                for u in range(e - s):  # a loop, as in build_local's stack
+                    side.order[a, top + u] = gsp.arena.order[a, s + u]
             nodes.start[i], nodes.end[i] = top, top + e - s
             state.deferred_top[0] = top + e - s
             nodes.local[i] = DEFERRED

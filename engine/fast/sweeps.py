@@ -16,6 +16,7 @@ import numpy as np
 
 from engine.fast.groups import Cut
 from engine.fast.kernels import (
+    ABSOLUTE_ERROR,
     ENTROPY,
     GINI,
     SQUARED_ERROR,
@@ -103,7 +104,7 @@ def _proxy(left, total, sl, sr, K, code, flog):
     return 0.0, 0.0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, linked="inline")
 def _consider_cut(
     pos,
     left,
@@ -459,7 +460,26 @@ def scan_sorted(
     """Best threshold of numeric attribute ``j`` (values ``col`` by entry) over the node's
     entries ``seg[lo:lo + n]``, sorted by value (missing values last, in entry order).
     ``flog``: a table of c log2 c when the weights are whole counts (else one element: no
-    such shortcut)."""
+    such shortcut). The absolute-error criterion has a scan of its own
+    (:func:`scan_absolute`)."""
+    if par.impurity == ABSOLUTE_ERROR:
+        scan_absolute(
+            j,
+            col,
+            weight_of,
+            cls,
+            target,
+            seg,
+            lo,
+            n,
+            node_stats,
+            node_unit,
+            par,
+            node_weight,
+            work,
+            cand,
+        )
+        return
     cand.valid[j] = 0
     nk = n
     while nk > 0 and np.isnan(col[seg[lo + nk - 1]]):
