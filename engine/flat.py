@@ -21,7 +21,7 @@ from types import MappingProxyType
 import numpy as np
 
 from engine.monitor import checkpoint
-from engine.tree import THRESHOLD, Node, Surrogate, Tree, surrogate_branches
+from engine.tree import THRESHOLD, Node, NodeNumbers, Surrogate, Tree, surrogate_branches
 
 #: Split scores a node loses when pruning makes it a leaf.
 _SCORES = ("gain", "gain_ratio")
@@ -324,15 +324,13 @@ def from_nodes(tree: Tree) -> FlatTree:
     rows = iter(range(nominal))
     fractions = np.zeros((n, K))
     weight, impurity, value = np.zeros(n), np.zeros(n), np.zeros(n)
+    numbers = _shared_numbers(nodes)
     for k, node in enumerate(nodes):
         if not k & 1023:
             checkpoint()
-        depth[k], weight[k], impurity[k], value[k] = (
-            node.depth,
-            node.weight,
-            node.impurity,
-            node.value,
-        )
+        depth[k] = node.depth
+        if numbers is None:
+            weight[k], impurity[k], value[k] = node.weight, node.impurity, node.value
         split = node.split
         if split is None:
             continue
@@ -348,8 +346,13 @@ def from_nodes(tree: Tree) -> FlatTree:
         for b, child in enumerate(node.children):
             c = position[id(child)]
             children[k, b], parent[c] = c, k
+    if numbers is not None:  # a grown tree's nodes: their numbers' rows, as they are
+        weight, impurity = numbers.weight.astype(np.float64), numbers.impurity.astype(np.float64)
+        value = np.array(numbers.value, dtype=np.float64)
     if tree.is_regression:
         distribution = np.zeros((n, 0))
+    elif numbers is not None:
+        distribution = numbers.distribution.astype(np.float64)
     else:
         distribution = np.array([node.distribution for node in nodes], dtype=np.float64).reshape(
             n, len(tree.classes)
@@ -375,6 +378,18 @@ def from_nodes(tree: Tree) -> FlatTree:
         tree.pseudocounts,
         _surrogates(nodes),
     )
+
+
+def _shared_numbers(nodes) -> NodeNumbers | None:
+    """The one :class:`engine.tree.NodeNumbers` every node reads its numbers from, row by
+    row in pre-order (a grown tree's), or None."""
+    numbers = getattr(nodes[0], "_numbers", None) if nodes else None
+    if numbers is None or len(numbers.weight) != len(nodes):
+        return None
+    same = all(
+        getattr(node, "_numbers", None) is numbers and node.id == k for k, node in enumerate(nodes)
+    )
+    return numbers if same else None
 
 
 def _surrogates(nodes) -> tuple:
