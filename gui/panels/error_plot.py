@@ -49,7 +49,7 @@ class ErrorPlot(QWidget):
         self.test_label = ""
         self.absent = ""
         self.marked = -1
-        self.lines: dict[str, object] = {}
+        self._lines: dict[str, object] = {}
 
     @property
     def plot(self) -> pg.PlotWidget:
@@ -91,18 +91,31 @@ class ErrorPlot(QWidget):
         self.marked = index
         self._draw()
 
+    @property
+    def lines(self) -> dict[str, object]:
+        """The curves drawn ("training", "test"), drawn now if they were waiting for the plot."""
+        if self.figure.built or len(self.x):
+            _ = self.figure.plot
+        return self._lines
+
     def _draw(self) -> None:
-        self.lines = {}
+        self._lines = {}
         if not len(self.x) and not self.figure.built:
+            self.figure.paint(lambda: None)  # nothing to draw: a drawing waiting is dropped
             self.legend.setText("")
             return
+        k = self.marked if 0 <= self.marked < len(self.x) else len(self.x) - 1
+        self.legend.setText(self._legend(k) if len(self.x) else "")
+        self.figure.paint(self._paint)  # hidden (a tab behind another): when it shows
+
+    def _paint(self) -> None:
+        self._lines = {}
         plot = self.plot
         plot.clear()
         plot.setLabel("left", self.measure)
         if not len(self.x):
-            self.legend.setText("")
             return
-        self.lines["training"] = plot.plot(
+        self._lines["training"] = plot.plot(
             self.x,
             self.train,
             pen=pg.mkPen(TRAIN_COLOUR, width=2),
@@ -111,7 +124,7 @@ class ErrorPlot(QWidget):
             symbolBrush=TRAIN_COLOUR,
         )
         if self.test is not None and np.isfinite(self.test).any():  # none yet: being counted
-            self.lines["test"] = plot.plot(
+            self._lines["test"] = plot.plot(
                 self.x,
                 self.test,
                 pen=pg.mkPen(TEST_COLOUR, width=2),
@@ -128,7 +141,6 @@ class ErrorPlot(QWidget):
             )
         )
         plot.getViewBox().autoRange(padding=0.05)
-        self.legend.setText(self._legend(k))
 
     def _legend(self, k: int) -> str:
         def value(v: float) -> str:

@@ -74,7 +74,7 @@ class CurvesView(QWidget):
         layout.addWidget(self._costs_row())
         self.kind.currentIndexChanged.connect(lambda *_: self._draw())
         self.evaluation = None
-        self.lines: dict[str, object] = {}
+        self._lines: dict[str, object] = {}
 
     def _costs_row(self) -> QWidget:
         """Two classes: the costs of the two errors and the threshold of least total cost."""
@@ -161,28 +161,47 @@ class CurvesView(QWidget):
             self.kind.blockSignals(False)
         self._draw()
 
+    @property
+    def lines(self) -> dict[str, object]:
+        """Each class's curve as drawn, drawn now if it was waiting for the plot."""
+        if self.figure.built or self.evaluation is not None:
+            _ = self.figure.plot
+        return self._lines
+
     def _draw(self) -> None:
-        self.lines = {}
+        """The legend now; the curves now if they are on screen, else when they show (a
+        training redraws them, most often behind another tab)."""
+        self._lines = {}
         ev = self.evaluation
         self._show_least_cost()
-        if ev is not None or self.figure.built:
-            self.plot.clear()
         if ev is None:
             self.legend.setText("")
-            return
-        if ev.classes is None:
-            self._draw_regression(ev)
         else:
-            self._draw_curves(ev)
-        self.plot.getViewBox().autoRange(padding=0.02)
+            self._draw_on(ev, None)  # the legend alone
+        self.figure.paint(lambda: self._draw_on(self.evaluation, self.plot))
 
-    def _draw_curves(self, ev) -> None:
+    def _draw_on(self, ev, plot: pg.PlotWidget | None) -> None:
+        """Draw ``ev`` on ``plot`` and write the legend (``plot`` None: the legend alone)."""
+        self._lines = {}
+        if plot is not None:
+            plot.clear()
+            if ev is None:
+                return
+        if ev.classes is None:
+            self._draw_regression(ev, plot)
+        else:
+            self._draw_curves(ev, plot)
+        if plot is not None:
+            plot.getViewBox().autoRange(padding=0.02)
+
+    def _draw_curves(self, ev, plot) -> None:
         if self.kind.currentText() in CURVES[2:]:
-            self._draw_gains(ev, lift=self.kind.currentText() == CURVES[3])
+            self._draw_gains(ev, plot, lift=self.kind.currentText() == CURVES[3])
             return
         roc = self.kind.currentText() != CURVES[1]
-        self.plot.setLabel("bottom", "false positive rate" if roc else "recall")
-        self.plot.setLabel("left", "true positive rate" if roc else "precision")
+        if plot is not None:
+            plot.setLabel("bottom", "false positive rate" if roc else "recall")
+            plot.setLabel("left", "true positive rate" if roc else "precision")
         kept = [c for c in ev.curves if len(c.roc)]
         if not kept:
             self.legend.setText(
@@ -190,28 +209,30 @@ class CurvesView(QWidget):
                 "Per class tab); show the run's tree and evaluate it again to draw them."
             )
             return
-        if roc:
-            self.plot.plot([0, 1], [0, 1], pen=pg.mkPen("#B0B7C3", style=Qt.PenStyle.DashLine))
+        if roc and plot is not None:
+            plot.plot([0, 1], [0, 1], pen=pg.mkPen("#B0B7C3", style=Qt.PenStyle.DashLine))
         entries = []
         for k, curve in enumerate(ev.curves):
             if not len(curve.roc):
                 continue
             colour = palette.class_colour(k)
-            points = curve.roc if roc else curve.pr
-            if not roc:
-                points = np.vstack([[0.0, points[0, 1]], points])  # the curve starts at recall 0
-            ok = ~np.isnan(points).any(axis=1)
-            self.lines[curve.label] = self.plot.plot(
-                points[ok, 0], points[ok, 1], pen=pg.mkPen(colour, width=2), stepMode=None
-            )
+            if plot is not None:
+                points = curve.roc if roc else curve.pr
+                if not roc:  # the curve starts at recall 0
+                    points = np.vstack([[0.0, points[0, 1]], points])
+                ok = ~np.isnan(points).any(axis=1)
+                self._lines[curve.label] = plot.plot(
+                    points[ok, 0], points[ok, 1], pen=pg.mkPen(colour, width=2), stepMode=None
+                )
             value = curve.roc_auc if roc else curve.average_precision
             baseline = "" if roc else f", random {curve.positives / curve.n:.3f}" if curve.n else ""
             entries.append(
                 f"<span style='color:{colour.name()}'>&#9632;</span>&nbsp;{escape(curve.label)} "
                 f"({'AUC' if roc else 'AP'} {_cell(value)}{baseline})"
             )
-        self.plot.setXRange(0, 1, padding=0.02)
-        self.plot.setYRange(0, 1, padding=0.02)
+        if plot is not None:
+            plot.setXRange(0, 1, padding=0.02)
+            plot.setYRange(0, 1, padding=0.02)
         note = (
             "each class against the rest; dashed: a random ranking"
             if roc
@@ -221,19 +242,21 @@ class CurvesView(QWidget):
             " &nbsp; ".join(entries) + f"<br><span style='color:#6B7280'>{note}</span>"
         )
 
-    def _draw_gains(self, ev, lift: bool) -> None:
+    def _draw_gains(self, ev, plot, lift: bool) -> None:
         """Cumulative gains or lift of each class (from its ROC curve and size)."""
-        self.plot.setLabel("bottom", "share of rows targeted, most probable first")
-        self.plot.setLabel("left", "lift" if lift else "share of the class found")
+        if plot is not None:
+            plot.setLabel("bottom", "share of rows targeted, most probable first")
+            plot.setLabel("left", "lift" if lift else "share of the class found")
         entries = []
         for k, curve in enumerate(ev.curves):
             points = lift_points(curve) if lift else gains_points(curve)
             if not len(points):
                 continue
             colour = palette.class_colour(k)
-            self.lines[curve.label] = self.plot.plot(
-                points[:, 0], points[:, 1], pen=pg.mkPen(colour, width=2)
-            )
+            if plot is not None:
+                self._lines[curve.label] = plot.plot(
+                    points[:, 0], points[:, 1], pen=pg.mkPen(colour, width=2)
+                )
             best = f", best lift {points[:, 1].max():.2f}" if lift else ""
             entries.append(
                 f"<span style='color:{colour.name()}'>&#9632;</span>&nbsp;{escape(curve.label)}"
@@ -245,17 +268,18 @@ class CurvesView(QWidget):
                 "evaluate it again to draw them."
             )
             return
-        dashed = pg.mkPen("#B0B7C3", style=Qt.PenStyle.DashLine)
-        self.plot.plot([0, 1], [1, 1] if lift else [0, 1], pen=dashed)
-        self.plot.setXRange(0, 1, padding=0.02)
-        if not lift:
-            self.plot.setYRange(0, 1, padding=0.02)
+        if plot is not None:
+            dashed = pg.mkPen("#B0B7C3", style=Qt.PenStyle.DashLine)
+            plot.plot([0, 1], [1, 1] if lift else [0, 1], pen=dashed)
+            plot.setXRange(0, 1, padding=0.02)
+            if not lift:
+                plot.setYRange(0, 1, padding=0.02)
         note = "each class against the rest; dashed: targeting at random"
         self.legend.setText(
             " &nbsp; ".join(entries) + f"<br><span style='color:#6B7280'>{note}</span>"
         )
 
-    def _draw_regression(self, ev) -> None:
+    def _draw_regression(self, ev, plot) -> None:
         points = ev.points
         if points is None or not len(points):
             self.legend.setText(
@@ -267,26 +291,25 @@ class CurvesView(QWidget):
         brush = pg.mkBrush(
             palette.REGRESSION.red(), palette.REGRESSION.green(), palette.REGRESSION.blue(), 140
         )
+        dashed = pg.mkPen("#B0B7C3", style=Qt.PenStyle.DashLine)
         if self.kind.currentText() == PLOTS[0]:
-            lo, hi = (
-                float(min(actual.min(), predicted.min())),
-                float(max(actual.max(), predicted.max())),
-            )
-            self.plot.plot([lo, hi], [lo, hi], pen=pg.mkPen("#B0B7C3", style=Qt.PenStyle.DashLine))
-            self.plot.addItem(pg.ScatterPlotItem(actual, predicted, size=5, pen=None, brush=brush))
-            self.plot.setLabel("bottom", "actual")
-            self.plot.setLabel("left", "predicted")
+            if plot is not None:
+                lo, hi = (
+                    float(min(actual.min(), predicted.min())),
+                    float(max(actual.max(), predicted.max())),
+                )
+                plot.plot([lo, hi], [lo, hi], pen=dashed)
+                plot.addItem(pg.ScatterPlotItem(actual, predicted, size=5, pen=None, brush=brush))
+                plot.setLabel("bottom", "actual")
+                plot.setLabel("left", "predicted")
             note = "dashed: predicted = actual"
         else:
-            residual = actual - predicted
-            self.plot.addItem(
-                pg.InfiniteLine(pos=0, angle=0, pen=pg.mkPen("#B0B7C3", style=Qt.PenStyle.DashLine))
-            )
-            self.plot.addItem(
-                pg.ScatterPlotItem(predicted, residual, size=5, pen=None, brush=brush)
-            )
-            self.plot.setLabel("bottom", "predicted")
-            self.plot.setLabel("left", "residual")
+            if plot is not None:
+                residual = actual - predicted
+                plot.addItem(pg.InfiniteLine(pos=0, angle=0, pen=dashed))
+                plot.addItem(pg.ScatterPlotItem(predicted, residual, size=5, pen=None, brush=brush))
+                plot.setLabel("bottom", "predicted")
+                plot.setLabel("left", "residual")
             note = "residual = actual − predicted" + (
                 "; one value per leaf, so they stand in columns" if len(ev.fold_scores) <= 1 else ""
             )

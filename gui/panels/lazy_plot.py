@@ -5,6 +5,12 @@ and the window has several a person may never look at; every start of the app an
 test that builds a window paid for them all. A :class:`LazyPlot` stands where the plot goes
 and makes it the first time the plot is asked for (``.plot``) or the holder is first shown,
 so the window looks the same and opens faster.
+
+What a plot shows can wait too (:meth:`LazyPlot.paint`): a training redraws the Evaluation
+curves and the pruning walk's errors, most often in tabs behind others; drawn into a hidden
+pyqtgraph plot, they cost a training more than its tree did on small tables. Such a drawing
+runs when the plot is shown, or when anything asks for the plot (``.plot``), so whoever
+reads it finds it drawn.
 """
 
 from __future__ import annotations
@@ -77,6 +83,7 @@ class LazyPlot(QWidget):
         super().__init__(parent)
         self._setup, self._make, self._hint = setup, make, hint
         self._plot: pg.GraphicsView | None = None
+        self._pending: Callable[[], None] | None = None  # a drawing waiting for the plot
         self.setSizePolicy(
             QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding
         )  # as pyqtgraph's
@@ -90,7 +97,8 @@ class LazyPlot(QWidget):
 
     @property
     def plot(self) -> pg.GraphicsView:
-        """The plot, made (and set up) now if it was not yet."""
+        """The plot, made (and set up) now if it was not yet, with any drawing waiting for it
+        drawn."""
         if self._plot is None:
             self._plot = self._make()
             self._setup(self._plot)
@@ -99,11 +107,23 @@ class LazyPlot(QWidget):
             if self.isVisible():  # shown now, not on the next turn of the event loop
                 self._plot.show()
             self.updateGeometry()
+        if self._pending is not None:
+            draw, self._pending = self._pending, None
+            draw()  # it asks for .plot again: nothing is pending by then
         return self._plot
+
+    def paint(self, draw: Callable[[], None]) -> None:
+        """Run ``draw`` (which draws on ``.plot``) now if the plot is on screen, else when it
+        is shown or asked for; a newer drawing replaces one still waiting (it would clear it)."""
+        if self.isVisible():
+            self._pending = None
+            draw()
+        else:
+            self._pending = draw
 
     def showEvent(self, event) -> None:  # noqa: N802 - Qt override
         """Shown: the plot (empty axes until there is something to draw) is needed now."""
-        if self._plot is None:
+        if self._plot is None or self._pending is not None:
             _ = self.plot
         super().showEvent(event)
 
