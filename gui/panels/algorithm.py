@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -101,6 +103,7 @@ class AlgorithmPanel(QWidget):
         super().__init__(parent)
         self._kinds: dict[str, str] = {}
         self._target: str | None = None
+        self._holding = 0  # inside _changes_at_once: one reaction when it ends
         self.algorithm = Choice("algorithm")
         self.task = Choice("task")
         self.criterion = Choice("criterion")
@@ -396,33 +399,33 @@ class AlgorithmPanel(QWidget):
         return exact if round(exact, box.decimals()) == value else value
 
     def set_params(self, params: dict) -> None:
-        self.blockSignals(True)
-        if "max_depth" in params:  # None is "no limit", said by its own box
-            self.no_depth_limit.setChecked(params["max_depth"] is None)
-        if "max_leaves" in params:
-            self.no_leaf_limit.setChecked(params["max_leaves"] is None)
-        if "m_estimate" in params and params["m_estimate"] is None:
-            self.m_estimate.setValue(0)  # "off"
-        for name, value in params.items():
-            widget = getattr(self, name, None)
-            if isinstance(widget, CostsField):  # None: no costs
-                widget.setValue(value)
-                continue
-            if isinstance(widget, QLineEdit):  # None: the line is empty
-                widget.setText("" if value is None else str(value))
-                continue
-            if widget is None or value is None:
-                continue
-            if isinstance(widget, Choice):
-                widget.set_value(str(value))
-            elif isinstance(widget, QLineEdit):
-                widget.setText(str(value))
-            elif isinstance(widget, QCheckBox):
-                widget.setChecked(bool(value))
-            else:
-                widget.setValue(value)
-        self.blockSignals(False)
-        self._on_changed()
+        with self._changes_at_once():
+            self.blockSignals(True)
+            if "max_depth" in params:  # None is "no limit", said by its own box
+                self.no_depth_limit.setChecked(params["max_depth"] is None)
+            if "max_leaves" in params:
+                self.no_leaf_limit.setChecked(params["max_leaves"] is None)
+            if "m_estimate" in params and params["m_estimate"] is None:
+                self.m_estimate.setValue(0)  # "off"
+            for name, value in params.items():
+                widget = getattr(self, name, None)
+                if isinstance(widget, CostsField):  # None: no costs
+                    widget.setValue(value)
+                    continue
+                if isinstance(widget, QLineEdit):  # None: the line is empty
+                    widget.setText("" if value is None else str(value))
+                    continue
+                if widget is None or value is None:
+                    continue
+                if isinstance(widget, Choice):
+                    widget.set_value(str(value))
+                elif isinstance(widget, QLineEdit):
+                    widget.setText(str(value))
+                elif isinstance(widget, QCheckBox):
+                    widget.setChecked(bool(value))
+                else:
+                    widget.setValue(value)
+            self.blockSignals(False)
 
     def cv_settings(self) -> tuple[int, int, bool]:
         """(cross-validation folds, seed, Weka's folds) for the evaluation after training."""
@@ -434,19 +437,21 @@ class AlgorithmPanel(QWidget):
 
     # ------------------------------------------------------------------ reactions
     def _apply_defaults(self) -> None:
-        defaults = DEFAULTS[self.algorithm.value()]
-        self.criterion.set_value(
-            defaults["criterion"] if self.task.value() == "classification" else "squared_error"
-        )
-        self.min_samples_leaf.setValue(defaults["min_samples_leaf"])
-        if self.algorithm.value() != "cart":  # whole-row routing is CART's (binary splits)
-            self.missing.set_value(defaults["missing"])
-        self.prune.set_value(defaults["prune"])
-        self.cv_alpha.setValue(defaults["cv_alpha"] or 0)  # CART: alpha by 10-fold CV, one-SE rule
-        self.one_se.setChecked(bool(defaults["one_se"]))
-        if defaults["max_depth"] is not None:  # optimal trees: a depth of their own, 3
-            self.max_depth.setValue(defaults["max_depth"])
-            self.no_depth_limit.setChecked(False)
+        with self._changes_at_once():
+            defaults = DEFAULTS[self.algorithm.value()]
+            self.criterion.set_value(
+                defaults["criterion"] if self.task.value() == "classification" else "squared_error"
+            )
+            self.min_samples_leaf.setValue(defaults["min_samples_leaf"])
+            if self.algorithm.value() != "cart":  # whole-row routing is CART's (binary splits)
+                self.missing.set_value(defaults["missing"])
+            self.prune.set_value(defaults["prune"])
+            # CART: alpha by 10-fold CV, one-SE rule
+            self.cv_alpha.setValue(defaults["cv_alpha"] or 0)
+            self.one_se.setChecked(bool(defaults["one_se"]))
+            if defaults["max_depth"] is not None:  # optimal trees: a depth of their own, 3
+                self.max_depth.setValue(defaults["max_depth"])
+                self.no_depth_limit.setChecked(False)
 
     def _on_algorithm_changed(self, _text: str) -> None:
         self._apply_defaults()
@@ -466,7 +471,21 @@ class AlgorithmPanel(QWidget):
                 )
         return None
 
+    @contextmanager
+    def _changes_at_once(self):
+        """Set several options, then react once: a reaction works out every option's state
+        (and tells the controller), and a new algorithm's defaults made seven of them."""
+        self._holding += 1
+        try:
+            yield
+        finally:
+            self._holding -= 1
+        if not self._holding:
+            self._on_changed()
+
     def _on_changed(self, *_) -> None:
+        if self._holding:
+            return
         algorithm = self.algorithm.value()
         params = self.params()
         for option in OPTIONS:  # the table says where each option applies
@@ -522,6 +541,7 @@ class AlgorithmPanel(QWidget):
             elif isinstance(widget, QDoubleSpinBox):
                 value = float(value)
             params[name] = value
-        if params.get("algorithm"):
-            self.algorithm.set_value(params["algorithm"])
-        self.set_params(params)
+        with self._changes_at_once():  # the algorithm's defaults, then the options kept
+            if params.get("algorithm"):
+                self.algorithm.set_value(params["algorithm"])
+            self.set_params(params)
