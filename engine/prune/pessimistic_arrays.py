@@ -59,9 +59,9 @@ def leaf_error_bound(dist: np.ndarray, cf: float, method: str, costs=()) -> floa
 def arrays_apply(tree: Tree, data: Encoded | None, record: bool = False) -> bool:
     """Whether these arrays prune ``tree`` (else the node objects do): a classification tree
     with its training rows (labelled), no surrogate splits and no record asked for."""
-    if record or data is None or tree.is_regression:
+    if record or data is None or tree.is_regression or not data.n_rows:
         return False
-    return not flat_of(tree).surrogates and not (data.n_rows and data.y.min() < 0)
+    return not flat_of(tree).surrogates and data.y.min() >= 0
 
 
 def prune_pessimistic_arrays(
@@ -119,7 +119,7 @@ class _Live:
             row[:k] for row, k in zip(flat.children.tolist(), self.nk.tolist(), strict=True)
         ]
         self.refitted: list[tuple | None] = [None] * n
-        self.stats = [dict(node.stats) for node in flat.node_objects()]
+        self.stats: list[dict | None] = [None] * n  # see stats_of
         A, R, W, _ = route(self, 0, np.arange(data.n_rows), data.weight.copy(), refit=False)
         self.rows, self.wts, self.dist = _per_node(self, A, R, W, np.arange(n))
         self.bound = self._bounds(self.dist)
@@ -141,6 +141,14 @@ class _Live:
                 value = known[key] = estimated_errors(key[0], key[1], self.cf, self.method)
             out.append(value)
         return out
+
+    def stats_of(self, k: int) -> dict:
+        """Node ``k``'s stats, to add pruning's figures to: its grown node's, copied when
+        first asked for (most nodes the collapse drops never are)."""
+        stats = self.stats[k]
+        if stats is None:
+            stats = self.stats[k] = dict(self.flat.node_objects()[k].stats)
+        return stats
 
     def weight(self, k: int) -> float:
         value = self.wsum[k]
@@ -208,7 +216,7 @@ class _Live:
     def prune(self, k: int) -> None:
         """J48's choice at ``k``, its children first: keep, make a leaf, or raise its most
         populated branch (then choose again below it)."""
-        stats = self.stats[k]
+        stats = self.stats_of(k)
         if not self.kids[k]:
             stats["error_as_leaf"] = self.bound[k]
             self.leaves[k] = [k]
@@ -297,7 +305,7 @@ class _Live:
         for j, m in zip(order, new.tolist(), strict=True):
             self.kids.append([copy[i] for i in self.kids[j]])
             self.refitted.append(self.refitted[j])
-            self.stats.append(dict(self.stats[j]))
+            self.stats.append(dict(self.stats_of(j)))
             if j in refits:
                 self.refitted[m] = refits[j]
                 self.frac[m, : len(refits[j])] = refits[j]
@@ -365,7 +373,7 @@ def route(
     at = np.full(len(rows), start, dtype=np.intp)
     r, w = rows, weights
     parts, refits = [], {}
-    while len(at):
+    while True:
         checkpoint()
         inner = nk[at] > 0
         if leaves:
@@ -471,7 +479,7 @@ def to_tree(live: _Live, tree: Tree) -> Tree:
             checkpoint()
         k = order[p]
         below = tuple(nodes[c] for c in children[p, : n_children[p]].tolist())
-        stats = live.stats[k]
+        stats = live.stats_of(k)
         if below:
             split = originals[live.src[k]].split
             if live.refitted[k] is not None:

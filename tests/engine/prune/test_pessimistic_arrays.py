@@ -79,3 +79,13 @@ def test_a_recorded_pruning_or_one_without_rows_is_the_node_objects():
     assert not arrays_apply(tree, data, record=True)
     assert not arrays_apply(tree, None)
     assert prune_pessimistic(tree, data, settings, record=True).pruning is not None
+
+
+@pytest.mark.parametrize("name", ["labor", "breast-cancer"])
+def test_without_the_table_of_branches_too(name, monkeypatch):
+    """A big tree's raising routes the rows by their values every time, not from the table."""
+    monkeypatch.setattr("engine.prune.pessimistic_arrays.TABLE_CELLS", 0)
+    tree, data, settings = _grown(name, True)
+    pruned = prune_pessimistic(tree, data, settings)
+    oracle = prune_pessimistic_nodes(tree, data, settings)
+    assert _canon(tree_record(pruned)) == _canon(tree_record(oracle))
