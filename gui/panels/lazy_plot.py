@@ -112,10 +112,16 @@ class LazyPlot(QWidget):
             draw()  # it asks for .plot again: nothing is pending by then
         return self._plot
 
-    def paint(self, draw: Callable[[], None]) -> None:
+    @property
+    def waiting(self) -> bool:
+        """Whether a drawing waits for the plot to be shown or asked for."""
+        return self._pending is not None
+
+    def paint(self, draw: Callable[[], None] | None) -> None:
         """Run ``draw`` (which draws on ``.plot``) now if the plot is on screen, else when it
-        is shown or asked for; a newer drawing replaces one still waiting (it would clear it)."""
-        if self.isVisible():
+        is shown or asked for; a newer drawing replaces one still waiting (it would clear it).
+        None: nothing to draw, a drawing waiting is dropped."""
+        if draw is not None and self.isVisible():
             self._pending = None
             draw()
         else:

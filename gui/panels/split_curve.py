@@ -86,8 +86,8 @@ class SplitCurveView(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.shown = None  # the SplitCurve drawn
-        self.lines: dict[str, pg.PlotDataItem] = {}  # one per measure drawn
-        self.marks: dict[str, pg.InfiniteLine] = {}  # "best" and "chosen"
+        self._lines: dict[str, pg.PlotDataItem] = {}  # one per measure drawn
+        self._marks: dict[str, pg.InfiniteLine] = {}  # "best" and "chosen"
         self._node = None  # (tree, node id, data, settings)
         self._cache: dict[tuple, object] = {}
         self._wanted = None  # the key being scored on a worker
@@ -335,31 +335,51 @@ class SplitCurveView(QWidget):
             else np.asarray(curve.thresholds, float)
         )
 
+    @property
+    def lines(self) -> dict[str, pg.PlotDataItem]:
+        """One curve per measure drawn (drawn now if it was waiting for the plot)."""
+        if self.figure.waiting:
+            _ = self.figure.plot
+        return self._lines
+
+    @property
+    def marks(self) -> dict[str, pg.InfiniteLine]:
+        """The "best" and "chosen" lines drawn (drawn now if they were waiting for the plot)."""
+        if self.figure.waiting:
+            _ = self.figure.plot
+        return self._marks
+
     def _draw(self, curve) -> None:
-        self.lines, self.marks = {}, {}
+        """The caption now; the plot now if it is on screen, else when it shows (the window's
+        inspector scrolled or hidden, or the window not shown)."""
+        self._lines, self._marks = {}, {}
         self.shown = curve
         self.hover.setText("")
         has_cuts = curve is not None and len(curve) > 0
         self.figure.setVisible(has_cuts)
-        if has_cuts or self.figure.built:
-            self.axes.clear()
-            self.legend.clear()
-            self.axes.enableAutoRange()
-            bottom = self.axes.getAxis("bottom")
-            bottom.setTicks(None)
-            bottom.setLabel("")
-        if curve is not None:
-            self._curve(curve)
-        self.curve_shown.emit(curve)
-
-    def _curve(self, curve) -> None:
-        if len(curve) == 0:
+        if curve is not None and not has_cuts:
             self.caption.setText(
                 f"<span style='color:{MUTED}'>{escape(curve.attribute)} offers no "
                 f"split here: it has one value, or none known, or no cut gains "
                 f"anything or leaves both sides big enough.</span>"
             )
-            return
+        elif has_cuts:
+            self.caption.setText(self._caption(curve))
+        self.figure.paint((lambda: self._paint(curve)) if has_cuts or self.figure.built else None)
+        self.curve_shown.emit(curve)
+
+    def _paint(self, curve) -> None:
+        self._lines, self._marks = {}, {}
+        self.axes.clear()
+        self.legend.clear()
+        self.axes.enableAutoRange()
+        bottom = self.axes.getAxis("bottom")
+        bottom.setTicks(None)
+        bottom.setLabel("")
+        if curve is not None and len(curve) > 0:
+            self._curve(curve)
+
+    def _curve(self, curve) -> None:
         x = self._x(curve)
         for key in LABELS:
             if key not in curve.values:
@@ -376,7 +396,7 @@ class SplitCurveView(QWidget):
                 symbolBrush=colour,
                 symbolPen=None,
             )
-            self.lines[key] = item
+            self._lines[key] = item
             self.legend.addItem(item, SHORT[key])
         self.axes.addItem(self.hover_line, ignoreBounds=True)
         self.hover_line.hide()
@@ -398,7 +418,7 @@ class SplitCurveView(QWidget):
                 },
             )
             self.axes.addItem(line)
-            self.marks[name] = line
+            self._marks[name] = line
         bottom = self.axes.getAxis("bottom")
         if curve.nominal:
             bottom.setTicks([[(k, str(k + 1)) for k in range(len(curve))], []])
@@ -406,7 +426,6 @@ class SplitCurveView(QWidget):
             self.axes.setXRange(-0.5, len(curve) - 0.5, padding=0.05)
         else:
             bottom.setLabel(f"{escape(curve.attribute)} ≤ cut")
-        self.caption.setText(self._caption(curve))
 
     def _caption(self, curve) -> str:
         what = "groupings" if curve.nominal else "cuts"
