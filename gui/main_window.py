@@ -553,15 +553,19 @@ class MainWindow(QMainWindow):
 
     def _start_canvas_job(self, name: str, call, done) -> bool:
         """A big layout for the canvas, run as a job (progress in the status bar, Esc cancels)."""
-        from gui.session.jobs import Job
+        from gui.session.jobs import Job, run_aside
 
         c = self.controller
-        if c.busy:
-            self._say(
-                f"{name}: waiting for the running job to end first (or Cancel it), then try again"
-            )
-            return False
         job = Job(name, call)
+        if c.busy:
+            # Beside the running job (the cross-validation after a training, say, a minute on
+            # a big table): the tree is on screen already and its layout takes seconds, so it
+            # does not wait. The canvas drops a layout a newer one or another tree replaced.
+            job.finished.connect(done)  # the canvas says what it shows
+            job.failed.connect(lambda message, *_: self._say(f"{name} failed: {message}"))
+            run_aside(job)
+            self._say(f"{name}, beside the running job…")
+            return True
         job.finished.connect(lambda out, j=job: c.runner.is_current(j) and done(out))
         job.cancelled.connect(
             lambda j=job: c.runner.is_current(j) and c.say("Cancelled; the tree is shown as it was")

@@ -455,6 +455,24 @@ def test_a_big_trained_tree_opens_with_its_top_levels(qtbot, window):
     )
 
 
+def test_a_big_layout_runs_beside_a_running_job(qtbot, window):
+    """Expand all while a job runs (the cross-validation after a training, a minute on a big
+    table) is laid out beside it, not refused until the job ends (issue 34)."""
+    import threading
+
+    from gui.session.jobs import Job
+
+    release = threading.Event()
+    running = window.controller.start(Job("A long job", lambda monitor: release.wait(10)))
+    assert window.controller.busy
+    shown = []
+    assert window._start_canvas_job("Laying out", lambda monitor: 42, shown.append)
+    qtbot.waitUntil(lambda: shown == [42], timeout=5000)
+    assert window.controller.busy and not running.done  # the running job went on
+    release.set()
+    qtbot.waitUntil(lambda: not window.controller.busy, timeout=5000)
+
+
 def test_no_two_actions_share_a_shortcut(window):
     seen = {}
     for name, action in window.act.items():
