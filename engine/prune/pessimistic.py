@@ -3,10 +3,9 @@
 Seed 001's three options per node (keep, leaf, raise the most populated branch),
 with the bound from :mod:`engine.prune.bounds`, after the collapse step.
 
-Fits and cross-validation's folds prune on the tree's arrays
-(:mod:`engine.prune.pessimistic_arrays`); the node objects here, which carry their rows
-while pruning rearranges them, record the decisions for the views (``record``), prune a
-tree trained over partitions from its counts, and are the arrays' test oracle.
+A tree with its rows is pruned on its arrays (:mod:`engine.prune.pessimistic_arrays`);
+the node objects here, which carry their rows while pruning rearranges them, prune a tree
+trained over partitions from its counts, and are the arrays' test oracle.
 """
 
 from __future__ import annotations
@@ -257,11 +256,10 @@ def prune_pessimistic(
     With ``record`` (and a tree of at most :data:`engine.prune.record.RECORD_LIMIT` nodes)
     the pruned tree carries its :class:`engine.prune.record.PruningRecord` as ``pruning``.
 
-    On the tree's arrays (:mod:`engine.prune.pessimistic_arrays`) when they can: a tree with
-    its rows and no record asked for (every fit's and cross-validation fold's).
+    On the tree's arrays (:mod:`engine.prune.pessimistic_arrays`) when it has its rows.
     """
-    if arrays_apply(tree, data, record and tree.n_nodes <= RECORD_LIMIT):
-        return prune_pessimistic_arrays(tree, data, settings, monitor)
+    if arrays_apply(tree, data):
+        return prune_pessimistic_arrays(tree, data, settings, monitor, record)
     return prune_pessimistic_nodes(tree, data, settings, monitor, record)
 
 
@@ -273,8 +271,8 @@ def prune_pessimistic_nodes(
     record: bool = False,
 ) -> Tree:
     """:func:`prune_pessimistic` on node objects, which carry their rows while it
-    rearranges them: what records the decisions, and prunes from counts alone; the oracle
-    the arrays' pruner is tested against."""
+    rearranges them: what prunes from counts alone (no rows), and the oracle the arrays'
+    pruner is tested against (``tests/engine/prune/test_pessimistic_arrays.py``)."""
     problem, live = _live(tree, data, settings)
     recorder = _recorder(problem, tree, record)
     collapse(problem, live, recorder, tree.costs)

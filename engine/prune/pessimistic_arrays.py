@@ -8,11 +8,14 @@ uses, its children, its rows and weights, its class weights and its error bound,
 out once. Subtree raising routes the parent's rows through the raised branch the same way.
 Only the pruned tree's nodes are made as objects, at the end.
 
+With ``record``, each decision is kept as the node objects' pruner kept it (its options,
+the subtree before and after), for the window's walk-through.
+
 Every sum adds the same numbers in the same order as :mod:`engine.prune.pessimistic`'s
 node objects did (each node's rows in the root's order, a subtree's leaves last first), so
-the trees, fractions and error estimates are the same to the last bit; the node objects
-still prune a tree whose decisions are recorded or which has no rows (training over
-partitions), and are the oracle in ``tests/engine/prune/test_pessimistic_arrays.py``.
+the trees, fractions, error estimates and records are the same to the last bit; the node
+objects still prune a tree that has no rows (training over partitions, from its counts),
+and are the oracle in ``tests/engine/prune/test_pessimistic_arrays.py``.
 """
 
 from __future__ import annotations
@@ -30,8 +33,23 @@ from engine.learn.criteria import IMPURITIES
 from engine.learn.tolerances import WEKA_EPS
 from engine.monitor import NULL_MONITOR, Monitor, checkpoint
 from engine.prune.bounds import estimated_errors
+from engine.prune.record import (
+    BRANCH,
+    COLLAPSED,
+    IS_LEAF,
+    KEPT,
+    LEAF,
+    PRUNED,
+    RAISED,
+    RECORD_LIMIT,
+    SUBTREE,
+    Decision,
+    PruningOption,
+    PruningRecord,
+    Share,
+)
 from engine.settings import Settings
-from engine.tree import Node, Tree
+from engine.tree import Node, Split, Tree
 
 #: The most cells (training rows times nodes) of the table of each split's branch for every
 #: row that subtree raising reads, rather than compare the rows' values again each time.
@@ -39,6 +57,12 @@ TABLE_CELLS = 1 << 24
 
 #: Split scores a split loses when pruning makes it a leaf.
 _SCORES = ("gain", "gain_ratio")
+
+
+def wrong_count(dist: np.ndarray) -> float:
+    """A leaf's training errors: the weight of its classes but the most frequent."""
+    total = dist.sum()
+    return float(total - dist.max()) if total > 0 else 0.0
 
 
 def leaf_error_bound(dist: np.ndarray, cf: float, method: str, costs=()) -> float:
@@ -56,20 +80,27 @@ def leaf_error_bound(dist: np.ndarray, cf: float, method: str, costs=()) -> floa
     return bound * cost_per_error(dist, costs)
 
 
-def arrays_apply(tree: Tree, data: Encoded | None, record: bool = False) -> bool:
+def arrays_apply(tree: Tree, data: Encoded | None) -> bool:
     """Whether these arrays prune ``tree`` (else the node objects do): a classification tree
-    with its training rows (labelled), no surrogate splits and no record asked for."""
-    if record or data is None or tree.is_regression or not data.n_rows:
+    with its training rows (labelled) and no surrogate splits."""
+    if data is None or tree.is_regression or not data.n_rows:
         return False
     return not flat_of(tree).surrogates and data.y.min() >= 0
 
 
 def prune_pessimistic_arrays(
-    tree: Tree, data: Encoded, settings: Settings, monitor: Monitor = NULL_MONITOR
+    tree: Tree,
+    data: Encoded,
+    settings: Settings,
+    monitor: Monitor = NULL_MONITOR,
+    record: bool = False,
 ) -> Tree:
     """:func:`engine.prune.pessimistic.prune_pessimistic` on the arrays (see
-    :func:`arrays_apply` for the trees it takes)."""
+    :func:`arrays_apply` for the trees it takes); with ``record`` (and a tree of at most
+    :data:`engine.prune.record.RECORD_LIMIT` nodes) its decisions on the tree."""
     live = _Live(flat_of(tree), data, settings, tree.costs, monitor)
+    if record and tree.n_nodes <= RECORD_LIMIT:
+        live.decisions = []
     live.collapse()
     if settings.subtree_raising:
         live.tabulate()
@@ -79,7 +110,21 @@ def prune_pessimistic_arrays(
         live.prune(0)
     finally:
         sys.setrecursionlimit(limit)
-    return to_tree(live, tree)
+    pruned = to_tree(live, tree)
+    if live.decisions is None:
+        return pruned
+    made = replace(
+        pruned,
+        pruning=PruningRecord(
+            "pessimistic",
+            tree,
+            tuple(live.decisions),
+            settings.error_estimate,
+            settings.confidence,
+        ),
+    )
+    cache_flat(made, flat_of(pruned))
+    return made
 
 
 def collapse_arrays(tree: Tree, data: Encoded, settings: Settings) -> Tree:
@@ -109,6 +154,7 @@ class _Live:
         self.n_classes = flat.distribution.shape[1]
         self.bounds: dict[tuple[float, float], float] = {}
         self.table: np.ndarray | None = None  # see tabulate
+        self.decisions: list[Decision] | None = None  # the record's, when one is kept
         n = flat.n_nodes
         self.size = n
         self.src = np.arange(n, dtype=np.intp)
@@ -200,30 +246,39 @@ class _Live:
         first = np.searchsorted(leaves, np.arange(flat.n_nodes)).tolist()
         last = np.searchsorted(leaves, flat.end).tolist()
         at_leaves = [wrong[j] for j in leaves.tolist()]
-        stack = [0]
+        stack = [(0, ())]
         while stack:
             checkpoint()
-            k = stack.pop()
+            k, path = stack.pop()
             if not self.kids[k]:
                 continue
             below = at_leaves[first[k] : last[k]]
             below.reverse()  # added the last first, as the node objects added them
             if sum(below) >= wrong[k] - 1e-3:
+                if self.decisions is None:
+                    self.make_leaf(k)
+                    continue
+                options = self._options(k, wrong.__getitem__)
+                before = self._snapshot(k, copy_stats=True)
                 self.make_leaf(k)
+                self._decide(path, COLLAPSED, options, before, self._snapshot(k))
             else:
-                stack.extend(self.kids[k])
+                stack.extend((c, (*path, b)) for b, c in enumerate(self.kids[k]))
 
-    def prune(self, k: int) -> None:
+    def prune(self, k: int, path: tuple[int, ...] = ()) -> None:
         """J48's choice at ``k``, its children first: keep, make a leaf, or raise its most
         populated branch (then choose again below it)."""
         stats = self.stats_of(k)
+        recording = self.decisions is not None
         if not self.kids[k]:
             stats["error_as_leaf"] = self.bound[k]
             self.leaves[k] = [k]
+            if recording:
+                self._decide(path, IS_LEAF, self._options(k, self.bound.__getitem__))
             return
         self.monitor.check()
-        for child in self.kids[k]:
-            self.prune(child)
+        for b, child in enumerate(self.kids[k]):
+            self.prune(child, (*path, b))
         kids = self.kids[k]
         sizes = [self.weight(c) for c in kids]
         top = max(sizes) - WEKA_EPS
@@ -232,19 +287,33 @@ class _Live:
         as_leaf = self.bound[k]
         self.leaves[k] = leaves = _leaves_below(self.leaves, kids)
         as_tree = sum(map(self.bound.__getitem__, leaves))
-        as_branch = self._raised(kids[largest], k) if self.raising else np.inf
+        raised, as_branch = None, np.inf
+        if self.raising and recording:  # the raised branch's copies, for its figures
+            raised = self._copy_raised(kids[largest], k)
+            as_branch = sum(self.bound[j] for j in self._walk_leaves(raised))
+        elif self.raising:
+            as_branch = self._raised(kids[largest], k)
         stats.update(error_as_leaf=as_leaf, error_as_subtree=as_tree)
         if self.raising:
             stats["error_as_branch"] = as_branch
+        if recording:
+            options = self._options(k, self.bound.__getitem__, raised, largest)
+            before = self._snapshot(k, copy_stats=True)
         if as_leaf <= as_tree + 0.1 + WEKA_EPS and as_leaf <= as_branch + 0.1 + WEKA_EPS:
             self.make_leaf(k)
             self.leaves[k] = [k]
             stats["pruned"] = 1.0
+            if recording:
+                self._decide(path, PRUNED, options, before, self._snapshot(k))
             return
         if as_branch <= as_tree + 0.1 + WEKA_EPS:
-            self._adopt(k, kids[largest])
+            self._adopt(k, self._copy_raised(kids[largest], k) if raised is None else raised)
             stats["raised"] = 1.0
-            self.prune(k)
+            if recording:
+                self._decide(path, RAISED, options, before, self._snapshot(k))
+            self.prune(k, path)
+        elif recording:
+            self._decide(path, KEPT, options)
 
     # ---------------------------------------------------------------- subtree raising
     def _raised(self, c: int, k: int) -> float:
@@ -283,13 +352,9 @@ class _Live:
             left, at, r = left[inner], at[inner], r[inner]
         return leaf
 
-    def _adopt(self, k: int, c: int) -> None:
-        """``k`` takes ``c``'s split (fractions refitted) and copies of its subtree, with
-        ``k``'s rows routed through them (as :meth:`_raised` routed them: rare enough to
-        route again)."""
-        if not self.kids[c]:  # a leaf raised: ``k`` becomes one
-            self.make_leaf(k)
-            return
+    def _copy_raised(self, c: int, k: int) -> int:
+        """Copies of ``c``'s subtree with ``k``'s rows routed through them (each split's
+        fractions refitted to its new rows): the branch raised in ``k``'s place; its root."""
         A, R, W, refits = route(self, c, self.rows[k], self.wts[k], refit=True)
         order, stack = [], [c]  # c's subtree, pre-order
         while stack:
@@ -317,13 +382,97 @@ class _Live:
         self.bound.extend(self._bounds(dist))
         self.wsum.extend([None] * len(order))
         self.leaves.extend([None] * len(order))
-        root = copy[c]  # k's rows, so k's own class weights: k takes its split and children
+        return copy[c]
+
+    def _adopt(self, k: int, root: int) -> None:
+        """``k`` takes the split and children of ``root``, the raised branch's copy (it has
+        ``k``'s rows, so ``k``'s own class weights)."""
         self.src[k], self.frac[k], self.refitted[k] = (
             self.src[root],
             self.frac[root],
             self.refitted[root],
         )
         self.kids[k], self.nk[k], self.kid[k] = self.kids[root], self.nk[root], self.kid[root]
+
+    # ---------------------------------------------------------------- the record
+    def _decide(self, path, verdict: str, options, before=None, after=None) -> None:
+        step = len(self.decisions)
+        self.decisions.append(Decision(step, tuple(path), verdict, tuple(options), before, after))
+
+    def _walk_leaves(self, k: int) -> list[int]:
+        """``k``'s subtree's leaves as it stands, the last first."""
+        out, stack = [], [k]
+        while stack:
+            j = stack.pop()
+            if self.kids[j]:
+                stack.extend(self.kids[j])
+            else:
+                out.append(j)
+        return out
+
+    def _share(self, branch: int, k: int, estimate) -> Share:
+        leaves = self._walk_leaves(k)
+        return Share(
+            branch,
+            self.weight(k),
+            sum(wrong_count(self.dist[j]) for j in leaves),
+            float(sum(estimate(j) for j in leaves)),
+            len(leaves),
+        )
+
+    def _options(self, k: int, estimate, raised: int | None = None, branch: int = -1):
+        """The leaf and subtree options at ``k`` (and the raised branch's, ``raised`` its
+        copy), each with its shares by branch; ``estimate`` of a node number."""
+        leaf = Share(-1, self.weight(k), wrong_count(self.dist[k]), float(estimate(k)), 1)
+        options = [PruningOption(LEAF, leaf.estimate, (leaf,))]
+        if self.kids[k]:
+            parts = tuple(self._share(b, c, estimate) for b, c in enumerate(self.kids[k]))
+            options.insert(0, PruningOption(SUBTREE, sum(s.estimate for s in parts), parts))
+        if raised is not None:  # its shares are those of its own branches (itself, if a leaf)
+            parts = tuple(self._share(b, c, estimate) for b, c in enumerate(self.kids[raised])) or (
+                self._share(-1, raised, estimate),
+            )
+            options.append(PruningOption(BRANCH, sum(s.estimate for s in parts), parts, branch))
+        return options
+
+    def _snapshot(self, k: int, copy_stats: bool = False) -> Node:
+        """``k``'s subtree as it stands, as nodes numbered 0 at depth 0 (a decision's before
+        or after); ``copy_stats``: ``k``'s own stats as they are now, not as they will be."""
+        order, stack = [], [k]
+        while stack:
+            j = stack.pop()
+            order.append(j)
+            stack.extend(reversed(self.kids[j]))
+        dist = self.dist[np.array(order, dtype=np.intp)]
+        dist.setflags(write=False)
+        impurity = np.asarray(self.impurity(dist), dtype=np.float64).tolist()
+        built: dict[int, Node] = {}
+        for p in range(len(order) - 1, -1, -1):
+            j = order[p]
+            below = tuple(built.pop(c) for c in self.kids[j])
+            stats = self.stats_of(j)
+            if not below:
+                stats = {key: v for key, v in stats.items() if key not in _SCORES}
+            elif copy_stats and j == k:
+                stats = dict(stats)
+            built[j] = Node(
+                0,
+                0,
+                self.weight(j),
+                dist[p],
+                impurity[p],
+                float("nan"),
+                self.split_of(j) if below else None,
+                below,
+                MappingProxyType(stats),
+            )
+        return built[k]
+
+    def split_of(self, k: int) -> Split:
+        """Node ``k``'s split: its grown node's, with the fractions raising refitted."""
+        split = self.flat.node_objects()[self.src[k]].split
+        refitted = self.refitted[k]
+        return split if refitted is None else replace(split, fractions=refitted)
 
     def _extend(self, m: int) -> np.ndarray:
         """Room for ``m`` more nodes in the arrays; their numbers."""
@@ -464,7 +613,6 @@ def to_tree(live: _Live, tree: Tree) -> Tree:
     dist = live.dist[kept]
     dist.setflags(write=False)
     impurity = np.asarray(live.impurity(dist), dtype=np.float64)
-    originals = flat.node_objects()
     nodes: list[Node | None] = [None] * m
     children = np.full((m, live.kid.shape[1]), -1, dtype=np.intp)
     n_children = np.zeros(m, dtype=np.intp)
@@ -481,9 +629,7 @@ def to_tree(live: _Live, tree: Tree) -> Tree:
         below = tuple(nodes[c] for c in children[p, : n_children[p]].tolist())
         stats = live.stats_of(k)
         if below:
-            split = originals[live.src[k]].split
-            if live.refitted[k] is not None:
-                split = replace(split, fractions=live.refitted[k])
+            split = live.split_of(k)
         else:
             split = None
             stats = {key: v for key, v in stats.items() if key not in _SCORES}

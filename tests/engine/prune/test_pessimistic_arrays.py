@@ -74,11 +74,31 @@ def test_the_arrays_prune_as_the_node_objects_do(name, fold):
         )
 
 
-def test_a_recorded_pruning_or_one_without_rows_is_the_node_objects():
-    tree, data, settings = _grown("weather", False)
-    assert not arrays_apply(tree, data, record=True)
-    assert not arrays_apply(tree, None)
-    assert prune_pessimistic(tree, data, settings, record=True).pruning is not None
+def _record(tree: Tree) -> list:
+    """Every decision's path, verdict, options with their shares, and subtrees."""
+    return [
+        [d.path, d.verdict]
+        + [[(o.kind, o.total, o.branch, [vars(p) for p in o.parts]) for o in d.options]]
+        + [None if t is None else tree_record(Tree(t, tree.schema)) for t in (d.before, d.after)]
+        for d in tree.pruning.decisions
+    ]
+
+
+@pytest.mark.parametrize(("name", "fold"), [("labor", True), ("breast-cancer-costs", False)])
+def test_the_arrays_record_the_node_objects_decisions(name, fold):
+    tree, data, settings = _grown(name, fold)
+    pruned = prune_pessimistic(tree, data, settings, record=True)
+    oracle = prune_pessimistic_nodes(tree, data, settings, record=True)
+    verdicts = {d.verdict for d in pruned.pruning.decisions}
+    assert {"collapsed", "pruned", "kept", "leaf"} <= verdicts
+    assert fold or "raised" in verdicts
+    assert _canon(tree_record(pruned)) == _canon(tree_record(oracle))
+    assert _canon(_record(pruned)) == _canon(_record(oracle))
+
+
+def test_a_tree_without_its_rows_is_pruned_as_node_objects():
+    tree, data, _ = _grown("weather", False)
+    assert arrays_apply(tree, data) and not arrays_apply(tree, None)
 
 
 @pytest.mark.parametrize("name", ["labor", "breast-cancer"])

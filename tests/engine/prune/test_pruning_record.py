@@ -116,10 +116,12 @@ def test_no_record_unless_asked(weather):
 
 def test_big_trees_keep_no_record(weather, monkeypatch):
     import engine.prune.pessimistic as pessimistic
+    import engine.prune.pessimistic_arrays as pessimistic_arrays
     import engine.prune.reduced_error as reduced_error
 
     assert RECORD_LIMIT >= 2_000  # a tree a person reads, with room to spare
     monkeypatch.setattr(pessimistic, "RECORD_LIMIT", 7)  # the grown weather tree has 8 nodes
+    monkeypatch.setattr(pessimistic_arrays, "RECORD_LIMIT", 7)
     monkeypatch.setattr(reduced_error, "RECORD_LIMIT", 0)
     assert DecisionTree(algorithm="c45").fit(weather, record=True).tree_.pruning is None
     rep = DecisionTree(algorithm="id3", prune="reduced-error").fit(weather, record=True)
