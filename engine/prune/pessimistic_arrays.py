@@ -82,15 +82,21 @@ def leaf_error_bound(dist: np.ndarray, cf: float, method: str, costs=()) -> floa
 
 def arrays_apply(tree: Tree, data: Encoded | None) -> bool:
     """Whether these arrays prune ``tree`` (else the node objects do): a classification tree
-    with its training rows (labelled) and no surrogate splits."""
-    if data is None or tree.is_regression or not data.n_rows:
+    (C4.5's) without surrogate splits, with its training rows (labelled) or none at all (a
+    tree trained over partitions, pruned from its counts)."""
+    if tree.is_regression or (data is not None and (not data.n_rows or data.y.min() < 0)):
         return False
-    return not flat_of(tree).surrogates and data.y.min() >= 0
+    return not flat_of(tree).surrogates
+
+
+def _needs_rows(data: Encoded | None, settings: Settings) -> None:
+    if data is None and settings.subtree_raising and settings.prune == "pessimistic":
+        raise ValueError("subtree raising re-routes training rows: it needs the data")
 
 
 def prune_pessimistic_arrays(
     tree: Tree,
-    data: Encoded,
+    data: Encoded | None,
     settings: Settings,
     monitor: Monitor = NULL_MONITOR,
     record: bool = False,
@@ -98,6 +104,7 @@ def prune_pessimistic_arrays(
     """:func:`engine.prune.pessimistic.prune_pessimistic` on the arrays (see
     :func:`arrays_apply` for the trees it takes); with ``record`` (and a tree of at most
     :data:`engine.prune.record.RECORD_LIMIT` nodes) its decisions on the tree."""
+    _needs_rows(data, settings)
     live = _Live(flat_of(tree), data, settings, tree.costs, monitor)
     if record and tree.n_nodes <= RECORD_LIMIT:
         live.decisions = []
@@ -127,8 +134,9 @@ def prune_pessimistic_arrays(
     return made
 
 
-def collapse_arrays(tree: Tree, data: Encoded, settings: Settings) -> Tree:
+def collapse_arrays(tree: Tree, data: Encoded | None, settings: Settings) -> Tree:
     """:func:`engine.prune.pessimistic.collapse_tree` on the arrays."""
+    _needs_rows(data, settings)
     live = _Live(flat_of(tree), data, settings, tree.costs, NULL_MONITOR)
     live.collapse()
     return to_tree(live, tree)
@@ -141,12 +149,12 @@ class _Live:
     ``src[k]``: the grown node whose split node ``k`` uses; ``kids[k]`` its children (none:
     a leaf) and ``nk``/``kid`` the same as arrays for routing; ``frac[k]`` its split's
     fractions, ``refitted[k]`` them as a tuple when raising refitted them to new rows;
-    ``rows``/``wts`` the rows reaching it (in the root's order) and their weights; ``dist``
-    its class weights; ``bound`` its error bound as a leaf; ``stats`` its node's stats.
+    ``rows``/``wts`` the rows reaching it (in the root's order) and their weights (none for a
+    tree pruned from its counts); ``dist`` its class weights; ``bound`` its error bound as a leaf; ``stats`` its node's stats.
     """
 
-    def __init__(self, flat: FlatTree, data: Encoded, settings: Settings, costs, monitor):
-        self.flat, self.X, self.y = flat, data.X, data.y
+    def __init__(self, flat: FlatTree, data: Encoded | None, settings: Settings, costs, monitor):
+        self.flat = flat
         self.costs, self.monitor = costs, monitor
         self.cf, self.method = settings.confidence, settings.error_estimate
         self.raising = settings.subtree_raising
@@ -166,10 +174,15 @@ class _Live:
         ]
         self.refitted: list[tuple | None] = [None] * n
         self.stats: list[dict | None] = [None] * n  # see stats_of
-        A, R, W, _ = route(self, 0, np.arange(data.n_rows), data.weight.copy(), refit=False)
-        self.rows, self.wts, self.dist = _per_node(self, A, R, W, np.arange(n))
-        self.bound = self._bounds(self.dist)
         self.wsum: list[float | None] = [None] * n
+        if data is None:  # trained over partitions: the nodes' own counts, no rows
+            self.dist = flat.distribution.astype(np.float64)
+            self.wsum = flat.weight.tolist()
+        else:
+            self.X, self.y = data.X, data.y
+            A, R, W, _ = route(self, 0, np.arange(data.n_rows), data.weight.copy())
+            self.rows, self.wts, self.dist = _per_node(self, A, R, W, np.arange(n))
+        self.bound = self._bounds(self.dist)
         self.leaves: list[list[int] | None] = [None] * n  # a pruned subtree's, see prune
 
     # ---------------------------------------------------------------- per node

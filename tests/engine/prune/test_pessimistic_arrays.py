@@ -5,6 +5,7 @@ with each of the pruner's options, on all rows and on a fold's."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cache
 
 import numpy as np
@@ -96,9 +97,21 @@ def test_the_arrays_record_the_node_objects_decisions(name, fold):
     assert _canon(_record(pruned)) == _canon(_record(oracle))
 
 
-def test_a_tree_without_its_rows_is_pruned_as_node_objects():
-    tree, data, _ = _grown("weather", False)
-    assert arrays_apply(tree, data) and not arrays_apply(tree, None)
+@pytest.mark.parametrize("name", ["labor-noraise", "breast-cancer-costs"])
+def test_from_the_counts_alone_as_the_node_objects(name):
+    """A tree trained over partitions is pruned from its nodes' counts (no rows)."""
+    tree, data, settings = _grown(name, False)
+    settings = replace(settings, subtree_raising=False)
+    assert arrays_apply(tree, None)
+    for arrays, nodes in (
+        (prune_pessimistic, prune_pessimistic_nodes),
+        (collapse_tree, collapse_nodes),
+    ):
+        assert _canon(tree_record(arrays(tree, None, settings))) == _canon(
+            tree_record(nodes(tree, None, settings))
+        )
+    with pytest.raises(ValueError, match="needs the data"):
+        prune_pessimistic(tree, None, replace(settings, subtree_raising=True))
 
 
 @pytest.mark.parametrize("name", ["labor", "breast-cancer"])
