@@ -3,9 +3,10 @@
 Seed 001's three options per node (keep, leaf, raise the most populated branch),
 with the bound from :mod:`engine.prune.bounds`, after the collapse step.
 
-A tree with its rows is pruned on its arrays (:mod:`engine.prune.pessimistic_arrays`);
-the node objects here, which carry their rows while pruning rearranges them, prune a tree
-trained over partitions from its counts, and are the arrays' test oracle.
+C4.5's trees are pruned on their arrays (:mod:`engine.prune.pessimistic_arrays`). The node
+objects here, which carry their rows while pruning rearranges them, are the readable
+statement of the rules and the arrays' test oracle; they also take the trees the arrays
+do not (regression, surrogate splits), which C4.5's settings never make.
 """
 
 from __future__ import annotations
@@ -256,7 +257,7 @@ def prune_pessimistic(
     With ``record`` (and a tree of at most :data:`engine.prune.record.RECORD_LIMIT` nodes)
     the pruned tree carries its :class:`engine.prune.record.PruningRecord` as ``pruning``.
 
-    On the tree's arrays (:mod:`engine.prune.pessimistic_arrays`) when it has its rows.
+    On the tree's arrays (:mod:`engine.prune.pessimistic_arrays`).
     """
     if arrays_apply(tree, data):
         return prune_pessimistic_arrays(tree, data, settings, monitor, record)
@@ -271,8 +272,8 @@ def prune_pessimistic_nodes(
     record: bool = False,
 ) -> Tree:
     """:func:`prune_pessimistic` on node objects, which carry their rows while it
-    rearranges them: what prunes from counts alone (no rows), and the oracle the arrays'
-    pruner is tested against (``tests/engine/prune/test_pessimistic_arrays.py``)."""
+    rearranges them: the oracle the arrays' pruner is tested against
+    (``tests/engine/prune/test_pessimistic_arrays.py``)."""
     problem, live = _live(tree, data, settings)
     recorder = _recorder(problem, tree, record)
     collapse(problem, live, recorder, tree.costs)
