@@ -80,3 +80,23 @@ def test_the_plan_places_every_node_as_the_graph_layout(qapp, orientation):
                 for n in (plan.nodes[i] for i in plan.positions)
             ]
             assert plan.majority.tolist() == majority, name
+
+
+def test_the_edges_path_made_from_arrays_is_the_path_qt_calls_make(qapp):
+    """curves_path reads the path from bytes (issue 34); it must be the path a moveTo and a
+    cubicTo per edge give, element for element."""
+    from PySide6.QtGui import QPainterPath
+
+    from gui.drawing.edges import curves_path
+
+    curves = np.random.default_rng(0).normal(scale=300, size=(40, 8))
+    made = QPainterPath()
+    for x0, y0, x1, y1, x2, y2, x3, y3 in curves.tolist():
+        made.moveTo(x0, y0)
+        made.cubicTo(x1, y1, x2, y2, x3, y3)
+    path = curves_path(curves)
+    assert path == made and path.fillRule() == made.fillRule()
+    assert [(e.type, e.x, e.y) for e in map(path.elementAt, range(path.elementCount()))] == [
+        (e.type, e.x, e.y) for e in map(made.elementAt, range(made.elementCount()))
+    ]
+    assert curves_path(np.zeros((0, 8))).isEmpty()
