@@ -154,7 +154,7 @@ def plots(app) -> None:
 def _phases(app, tree, image: str | None) -> tuple[list, int]:
     """(phase, seconds) from a grown tree to every node painted, and the nodes shown first."""
     from engine.flat import flat_of
-    from gui.canvas.layout import collection_paused, fit_scale
+    from gui.canvas.layout import collection_paused, dense, fit_scale
     from gui.canvas.tree_scene import make_items, with_box_paths
     from gui.drawing.nodes import LOD_BOX, new_metrics
     from gui.drawing.plan import plan_scene
@@ -184,8 +184,10 @@ def _phases(app, tree, image: str | None) -> tuple[list, int]:
             "layout of every node (rows, words, tidy layout, edges)",
             lambda: plan_scene(tree, metrics=new_metrics(canvas.style())),
         )
-        low = bool(fit_scale(plan, canvas.viewport().size()) < LOD_BOX)
-        plan = timed("far-out boxes", lambda: with_box_paths(plan) if low else plan)
+        scale = fit_scale(plan, canvas.viewport().size())
+        low = bool(scale < LOD_BOX)
+        made = low and not dense(plan, scale)  # as the window does: no outlines for a density
+        plan = timed("far-out boxes", lambda: with_box_paths(plan) if made else plan)
         items = timed("node items", lambda: make_items(plan, None, low))
         canvas._layout_token += 1
         token = canvas._layout_token

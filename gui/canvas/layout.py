@@ -7,12 +7,19 @@ import gc
 from contextlib import contextmanager
 
 from gui.canvas.tree_scene import make_items, with_box_paths
+from gui.drawing.density import DENSITY_BELOW
 from gui.drawing.nodes import LOD_BOX, new_metrics
 from gui.drawing.plan import count_shown, plan_scene
 
 #: A layout showing more nodes than this is made on a worker thread when the canvas has a job
 #: starter (the window's): the window stays live, and Cancel stops it.
 BACKGROUND_NODES = 3000
+
+
+def dense(plan, scale: float) -> bool:
+    """Whether the boxes of ``plan`` at ``scale`` are drawn as their density (under
+    DENSITY_BELOW pixels wide on average), so no box outlines need making ahead."""
+    return bool(len(plan.half)) and 2 * float(plan.half[:, 0].mean()) * scale < DENSITY_BELOW
 
 
 def fit_scale(plan, viewport) -> float:
@@ -121,8 +128,9 @@ class LayoutMixin:
                     monitor.scaled(0.0, 0.5),
                     new_metrics(style),
                 )
-                low = bool(fit_scale(plan, viewport) < LOD_BOX) if follow == "fit" else low_detail
-                if low:
+                scale = fit_scale(plan, viewport)
+                low = bool(scale < LOD_BOX) if follow == "fit" else low_detail
+                if low and not (follow == "fit" and dense(plan, scale)):
                     plan = with_box_paths(plan)
                 return plan, make_items(plan, monitor.scaled(0.5, 1.0), low), low
 

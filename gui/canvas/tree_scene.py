@@ -145,7 +145,7 @@ class BoxesItem(QGraphicsItem):
     def __init__(self, scene: TreeScene):
         super().__init__()
         self._scene = scene
-        self._groups: list[tuple[QColor, QPainterPath]] = []
+        self._groups: list[tuple[QColor, QPainterPath]] | None = []  # None: made when drawn
         self._dashed: list[int] = []
         self._box = np.zeros((0, 4))
         self._rows: list[tuple[QColor, np.ndarray]] = []  # each colour's rows of ``_box``
@@ -165,9 +165,9 @@ class BoxesItem(QGraphicsItem):
         self._box = box
         self._title_list = []  # remade for these rows when next painted
         rows = scene.rows_by_majority()
-        if paths is None:
-            paths = box_paths(box, rows)
-        self._groups = [(box_colour(scene.tree, k), path) for k, path in paths]
+        # Without paths made ahead, they are made when first drawn as boxes: zoomed out to a
+        # density, or dragging far out, 70,000 boxes' outlines would be made for nothing.
+        self._groups = None if paths is None else [(box_colour(scene.tree, k), p) for k, p in paths]
         self._rows = [(box_colour(scene.tree, k), r) for k, r in rows]
         self._mean_width = float(np.mean(box[:, 2] - box[:, 0])) if len(box) else 0.0
         self._dashed = scene.dashed_rows()
@@ -187,6 +187,8 @@ class BoxesItem(QGraphicsItem):
             self._paint_density(painter, option.exposedRect, lod)
         else:
             painter.setPen(QPen(palette.NODE_BORDER, 1.2))
+            if self._groups is None:
+                self._groups = [(c, rects_path(self._box[rows])) for c, rows in self._rows]
             for colour, path in self._groups:
                 painter.setBrush(colour)
                 painter.drawPath(path)
