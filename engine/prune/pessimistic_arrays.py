@@ -300,17 +300,20 @@ class _Live:
         as_leaf = self.bound[k]
         self.leaves[k] = leaves = _leaves_below(self.leaves, kids)
         as_tree = sum(map(self.bound.__getitem__, leaves))
-        raised, as_branch = None, np.inf
-        if self.raising and recording:  # the raised branch's copies, for its figures
-            raised = self._copy_raised(kids[largest], k)
-            as_branch = sum(self.bound[j] for j in self._walk_leaves(raised))
+        raised, parts, as_branch = None, None, np.inf
+        if self.raising and recording:  # its figures by branch too
+            as_branch, parts = self._raised_shares(kids[largest], k)
+            if parts is None:  # rows down several branches: the copies give them
+                raised = self._copy_raised(kids[largest], k)
+                as_branch = sum(self.bound[j] for j in self._walk_leaves(raised))
+                parts = self._branch_shares(raised, self.bound.__getitem__)
         elif self.raising:
             as_branch = self._raised(kids[largest], k)
         stats.update(error_as_leaf=as_leaf, error_as_subtree=as_tree)
         if self.raising:
             stats["error_as_branch"] = as_branch
         if recording:
-            options = self._options(k, self.bound.__getitem__, raised, largest)
+            options = self._options(k, self.bound.__getitem__, parts, largest)
             before = self._snapshot(k, copy_stats=True)
         if as_leaf <= as_tree + 0.1 + WEKA_EPS and as_leaf <= as_branch + 0.1 + WEKA_EPS:
             self.make_leaf(k)
@@ -433,20 +436,53 @@ class _Live:
             len(leaves),
         )
 
-    def _options(self, k: int, estimate, raised: int | None = None, branch: int = -1):
-        """The leaf and subtree options at ``k`` (and the raised branch's, ``raised`` its
-        copy), each with its shares by branch; ``estimate`` of a node number."""
+    def _options(self, k: int, estimate, raised: tuple | None = None, branch: int = -1):
+        """The leaf and subtree options at ``k`` (and the raised branch's, whose shares are
+        ``raised``), each with its shares by branch; ``estimate`` of a node number."""
         leaf = Share(-1, self.weight(k), wrong_count(self.dist[k]), float(estimate(k)), 1)
         options = [PruningOption(LEAF, leaf.estimate, (leaf,))]
         if self.kids[k]:
             parts = tuple(self._share(b, c, estimate) for b, c in enumerate(self.kids[k]))
             options.insert(0, PruningOption(SUBTREE, sum(s.estimate for s in parts), parts))
-        if raised is not None:  # its shares are those of its own branches (itself, if a leaf)
-            parts = tuple(self._share(b, c, estimate) for b, c in enumerate(self.kids[raised])) or (
-                self._share(-1, raised, estimate),
-            )
-            options.append(PruningOption(BRANCH, sum(s.estimate for s in parts), parts, branch))
+        if raised is not None:
+            options.append(PruningOption(BRANCH, sum(s.estimate for s in raised), raised, branch))
         return options
+
+    def _branch_shares(self, raised: int, estimate) -> tuple[Share, ...]:
+        """A raised branch's shares: those of its own branches (itself, if a leaf)."""
+        parts = tuple(self._share(b, c, estimate) for b, c in enumerate(self.kids[raised]))
+        return parts or (self._share(-1, raised, estimate),)
+
+    def _raised_shares(self, c: int, k: int):
+        """:meth:`_raised`'s bound and the raised branch's shares, without copying it, when
+        every row of ``k`` goes down one branch at every split of ``c``'s subtree (else
+        None for the shares)."""
+        rows, wts = self.rows[k], self.wts[k]
+        if not self.kids[c]:  # a leaf: ``k``'s rows, so ``k``'s class weights
+            as_branch = sum([self.bound[k]])
+            counted = sum([wrong_count(self.dist[k])])
+            return as_branch, (Share(-1, self.weight(k), counted, float(as_branch), 1),)
+        A = self._down_one_branch(c, rows)
+        if A is None:
+            return None, None
+        C = self.n_classes
+        D = np.bincount(A * C + self.y[rows], weights=wts, minlength=self.size * C)
+        D = D.reshape(-1, C)
+        bound = dict(zip(self.leaves[c], self._bounds(D[self.leaves[c]]), strict=True))
+        first = self.branches(np.full(len(rows), c, dtype=np.intp), rows)
+        parts = []
+        for b, child in enumerate(self.kids[c]):
+            leaves = self._walk_leaves(child)
+            parts.append(
+                Share(
+                    b,
+                    float(wts[first == b].sum()),
+                    sum(wrong_count(D[j]) for j in leaves),
+                    float(sum(bound[j] for j in leaves)),
+                    len(leaves),
+                )
+            )
+        return sum(bound[j] for j in self.leaves[c]), tuple(parts)
 
     def _snapshot(self, k: int, copy_stats: bool = False) -> Node:
         """``k``'s subtree as it stands, as nodes numbered 0 at depth 0 (a decision's before
