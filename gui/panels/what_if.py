@@ -30,6 +30,7 @@ class WhatIfPanel(QWidget):
         self.tree = None
         self.algorithm = lambda: None  # the tree's algorithm: its rule for near-tied classes
         self._on_screen = False
+        self._stale = False  # a prediction waits for the panel to show
         self.inputs: dict[str, QWidget] = {}
         self.body = QWidget()  # the form's rows; a new one per schema (see set_tree)
         self.form = _form(self.body)
@@ -54,7 +55,7 @@ class WhatIfPanel(QWidget):
             )
             if same_form:
                 self.tree = tree
-                self.update_prediction()
+                self._predict_when_shown()
             else:
                 doc = controller.doc
                 self.set_tree(tree, doc.frame.iloc[0] if tree is not None and doc.n_rows else None)
@@ -91,7 +92,20 @@ class WhatIfPanel(QWidget):
                 widget = edit
             self.inputs[attr.name] = widget
             self.form.addRow(plain_label(attr.name), widget)  # a name, never markup
-        self.update_prediction()
+        self._predict_when_shown()
+
+    def _predict_when_shown(self) -> None:
+        """Predict the form's instance now if the panel is shown, else when it shows: every
+        new tree asked for it, and a hidden panel's prediction (an encoding of the row, a walk
+        down the tree) is read by nobody. (A dock tabbed behind another counts as shown.)"""
+        self._stale = not self.isVisible()
+        if not self._stale:
+            self.update_prediction()
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt override
+        if self._stale:
+            self.update_prediction()
+        super().showEvent(event)
 
     def instance(self) -> pd.DataFrame:
         row = {}
@@ -108,6 +122,7 @@ class WhatIfPanel(QWidget):
             widget.setText(value)
 
     def update_prediction(self, *_) -> None:
+        self._stale = False
         if self.tree is None:
             return
         try:
