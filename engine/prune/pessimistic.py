@@ -27,6 +27,7 @@ from engine.prune.pessimistic_arrays import (
     leaf_error_bound,
     prune_pessimistic_arrays,
 )
+from engine.prune.pessimistic_arrays import wrong_count as _wrong
 from engine.prune.record import (
     BRANCH,
     COLLAPSED,
@@ -45,11 +46,6 @@ from engine.prune.record import (
 from engine.prune.routing import LiveNode, counted_live, rebuild, reroute, to_node, training_live
 from engine.settings import Settings
 from engine.tree import Tree
-
-
-def _wrong(dist: np.ndarray) -> float:
-    total = dist.sum()
-    return float(total - dist.max()) if total > 0 else 0.0
 
 
 def _wrong_for(costs):

@@ -65,6 +65,12 @@ def wrong_count(dist: np.ndarray) -> float:
     return float(total - dist.max()) if total > 0 else 0.0
 
 
+def _wrong_counts(D: np.ndarray) -> list[float]:
+    """:func:`wrong_count` of each row of class weights."""
+    total = D.sum(axis=1)
+    return np.where(total > 0, total - D.max(axis=1), 0.0).tolist()
+
+
 def leaf_error_bound(dist: np.ndarray, cf: float, method: str, costs=()) -> float:
     """A leaf's pessimistic errors: the upper bound on its training errors (seed 001), or
     with a cost matrix (``--costs``) the bound on the errors of its least-cost label, each
@@ -183,6 +189,8 @@ class _Live:
             A, R, W, _ = route(self, 0, np.arange(data.n_rows), data.weight.copy())
             self.rows, self.wts, self.dist = _per_node(self, A, R, W, np.arange(n))
         self.bound = self._bounds(self.dist)
+        self.wrong = _wrong_counts(self.dist)
+        self.imp = self.impurity(self.dist).tolist()
         self.leaves: list[list[int] | None] = [None] * n  # a pruned subtree's, see prune
 
     # ---------------------------------------------------------------- per node
@@ -250,8 +258,7 @@ class _Live:
         if self.costs:
             wrong = [least_cost(d, self.costs)[0] if d.sum() > 0 else 0.0 for d in self.dist]
         else:
-            total = self.dist.sum(axis=1)
-            wrong = np.where(total > 0, total - self.dist.max(axis=1), 0.0).tolist()
+            wrong = self.wrong
         # Each split is judged with its grown subtree whole (only splits below a collapsed
         # one go), so its leaves are the grown leaves between it and its subtree's end.
         flat = self.flat
@@ -396,6 +403,8 @@ class _Live:
         self.wts.extend(wts)
         self.dist = np.concatenate([self.dist[: self.size - len(order)], dist])
         self.bound.extend(self._bounds(dist))
+        self.wrong.extend(_wrong_counts(dist))
+        self.imp.extend(self.impurity(dist).tolist())
         self.wsum.extend([None] * len(order))
         self.leaves.extend([None] * len(order))
         return copy[c]
@@ -431,7 +440,7 @@ class _Live:
         return Share(
             branch,
             self.weight(k),
-            sum(wrong_count(self.dist[j]) for j in leaves),
+            sum(self.wrong[j] for j in leaves),
             float(sum(estimate(j) for j in leaves)),
             len(leaves),
         )
@@ -439,7 +448,7 @@ class _Live:
     def _options(self, k: int, estimate, raised: tuple | None = None, branch: int = -1):
         """The leaf and subtree options at ``k`` (and the raised branch's, whose shares are
         ``raised``), each with its shares by branch; ``estimate`` of a node number."""
-        leaf = Share(-1, self.weight(k), wrong_count(self.dist[k]), float(estimate(k)), 1)
+        leaf = Share(-1, self.weight(k), self.wrong[k], float(estimate(k)), 1)
         options = [PruningOption(LEAF, leaf.estimate, (leaf,))]
         if self.kids[k]:
             parts = tuple(self._share(b, c, estimate) for b, c in enumerate(self.kids[k]))
@@ -460,7 +469,7 @@ class _Live:
         rows, wts = self.rows[k], self.wts[k]
         if not self.kids[c]:  # a leaf: ``k``'s rows, so ``k``'s class weights
             as_branch = sum([self.bound[k]])
-            counted = sum([wrong_count(self.dist[k])])
+            counted = sum([self.wrong[k]])
             return as_branch, (Share(-1, self.weight(k), counted, float(as_branch), 1),)
         A = self._down_one_branch(c, rows)
         if A is None:
@@ -468,7 +477,9 @@ class _Live:
         C = self.n_classes
         D = np.bincount(A * C + self.y[rows], weights=wts, minlength=self.size * C)
         D = D.reshape(-1, C)
-        bound = dict(zip(self.leaves[c], self._bounds(D[self.leaves[c]]), strict=True))
+        at_leaves = D[self.leaves[c]]
+        bound = dict(zip(self.leaves[c], self._bounds(at_leaves), strict=True))
+        wrong = dict(zip(self.leaves[c], _wrong_counts(at_leaves), strict=True))
         first = self.branches(np.full(len(rows), c, dtype=np.intp), rows)
         parts = []
         for b, child in enumerate(self.kids[c]):
@@ -477,7 +488,7 @@ class _Live:
                 Share(
                     b,
                     float(wts[first == b].sum()),
-                    sum(wrong_count(D[j]) for j in leaves),
+                    sum(wrong[j] for j in leaves),
                     float(sum(bound[j] for j in leaves)),
                     len(leaves),
                 )
@@ -494,7 +505,6 @@ class _Live:
             stack.extend(reversed(self.kids[j]))
         dist = self.dist[np.array(order, dtype=np.intp)]
         dist.setflags(write=False)
-        impurity = np.asarray(self.impurity(dist), dtype=np.float64).tolist()
         built: dict[int, Node] = {}
         for p in range(len(order) - 1, -1, -1):
             j = order[p]
@@ -509,7 +519,7 @@ class _Live:
                 0,
                 self.weight(j),
                 dist[p],
-                impurity[p],
+                self.imp[j],
                 float("nan"),
                 self.split_of(j) if below else None,
                 below,
@@ -661,7 +671,7 @@ def to_tree(live: _Live, tree: Tree) -> Tree:
     flat, m = live.flat, len(order)
     dist = live.dist[kept]
     dist.setflags(write=False)
-    impurity = np.asarray(live.impurity(dist), dtype=np.float64)
+    impurities = [live.imp[k] for k in order]
     nodes: list[Node | None] = [None] * m
     children = np.full((m, live.kid.shape[1]), -1, dtype=np.intp)
     n_children = np.zeros(m, dtype=np.intp)
@@ -670,7 +680,6 @@ def to_tree(live: _Live, tree: Tree) -> Tree:
         children[q, n_children[q]] = p
         n_children[q] += 1
     weight = [live.weight(k) for k in order]
-    impurities = impurity.tolist()
     for p in range(m - 1, -1, -1):  # children before their parent
         if not p & 255:
             checkpoint()
@@ -713,7 +722,7 @@ def to_tree(live: _Live, tree: Tree) -> Tree:
         np.where(inner[:, None], live.frac[kept], 0.0),
         dist,
         np.array(weight),
-        impurity,
+        np.array(impurities),
         np.full(m, np.nan),
         tuple(nodes),
         tree.pseudocounts,
