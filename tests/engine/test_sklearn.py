@@ -3,9 +3,6 @@ and the same numbers as scikit-learn's trees where the algorithms agree."""
 
 import json
 import pickle
-import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -27,8 +24,6 @@ from engine.data.samples import load_sample  # noqa: E402
 from engine.export.model_json import load_model  # noqa: E402
 from engine.export.text import to_text  # noqa: E402
 from engine.sklearn import ArborClassifier, ArborRegressor  # noqa: E402
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 @parametrize_with_checks([ArborClassifier(), ArborRegressor(), ArborClassifier(algorithm="c45")])
@@ -262,7 +257,7 @@ def test_cross_val_score_and_inspection_tools():
     assert dependence["average"].shape == (3, 5)
 
 
-def test_pickles_and_saves_a_model_the_cli_and_window_open(tmp_path):
+def test_pickles_and_saves_a_model_the_cli_and_window_open(tmp_path, capsys):
     X, y = _weather()
     model = ArborClassifier(algorithm="c45").fit(X, y)
     again = pickle.loads(pickle.dumps(model))
@@ -273,13 +268,10 @@ def test_pickles_and_saves_a_model_the_cli_and_window_open(tmp_path):
     assert to_text(tree) == to_text(model.tree_) and settings.algorithm == "c45"
     data = tmp_path / "weather.csv"
     load_sample("weather").frame.to_csv(data, index=False)
-    out = subprocess.run(
-        [sys.executable, "main.py", "predict", str(path), str(data), "--json"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
+    from cli.main import main
+
+    assert main(["predict", str(path), str(data), "--json"]) == 0
+    out = capsys.readouterr().out
     assert json.loads(out)["predictions"] == model.predict(X).tolist()
 
 
