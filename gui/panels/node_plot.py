@@ -75,11 +75,11 @@ class NodePlot(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.shown = None  # the node data drawn
-        self.bars: list[pg.BarGraphItem] = []  # one per class (or one: a target histogram)
-        self.points: pg.ScatterPlotItem | None = None
-        self.means: list[pg.PlotCurveItem] = []
-        self.cut: pg.InfiniteLine | None = None
-        self.share_labels: list[pg.TextItem] = []
+        self._bars: list[pg.BarGraphItem] = []  # one per class (or one: a target histogram)
+        self._points: pg.ScatterPlotItem | None = None
+        self._means: list[pg.PlotCurveItem] = []
+        self._cut: pg.InfiniteLine | None = None
+        self._share_labels: list[pg.TextItem] = []
         self._tree = None
         self._cache: dict[int, object] = {}
         self._wanted = None  # (tree, node id) being worked out on a worker
@@ -206,28 +206,55 @@ class NodePlot(QWidget):
 
     # ------------------------------------------------------------------ drawing
     def _draw(self, plot) -> None:
-        self.bars, self.points, self.means, self.cut = [], None, [], None
-        self.share_labels: list[pg.TextItem] = []
+        """The title and caption now; the plot now if it is on screen, else when it shows
+        (the inspector scrolled or hidden, or the window not shown) or is asked for."""
+        self._forget_items()
         self.shown = plot
         self.figure.setVisible(plot is not None)  # no empty axes taking the inspector's room
-        if plot is not None or self.figure.built:
-            self.plot.clear()
-            self.plot.enableAutoRange()
-            bottom = self.plot.getAxis("bottom")
-            bottom.setTicks(None)
-            bottom.setLabel("")
-            self.plot.getAxis("left").setLabel("")
+        self._render(plot, draw=False)
+        self.figure.paint(
+            (lambda: self._paint(plot)) if plot is not None or self.figure.built else None
+        )
+        self.plot_shown.emit(plot)
+
+    def _forget_items(self) -> None:
+        self._bars, self._points, self._means, self._cut = [], None, [], None
+        self._share_labels: list[pg.TextItem] = []
+
+    def _paint(self, plot) -> None:
+        self._forget_items()
+        self.plot.clear()
+        self.plot.enableAutoRange()
+        bottom = self.plot.getAxis("bottom")
+        bottom.setTicks(None)
+        bottom.setLabel("")
+        self.plot.getAxis("left").setLabel("")
+        self._render(plot, draw=True)
+
+    def _render(self, plot, draw: bool) -> None:
+        """Title and caption; the plot's items too when ``draw``."""
         if plot is None:
             self.title.setText("<b>Node plot</b>")
         elif isinstance(plot, NumericSplitData):
-            self._numeric(plot)
+            self._numeric(plot, draw)
         elif isinstance(plot, NominalSplitData):
-            self._nominal(plot)
+            self._nominal(plot, draw)
         elif isinstance(plot, RegressionSplitData):
-            self._regression(plot)
+            self._regression(plot, draw)
         else:
-            self._leaf(plot)
-        self.plot_shown.emit(plot)
+            self._leaf(plot, draw)
+
+    def _drawn(self, items):
+        """``items`` drawn, drawing them now if they wait for the plot (for whoever reads them)."""
+        if self.figure.waiting:
+            _ = self.figure.plot
+        return getattr(self, items)
+
+    bars = property(lambda self: self._drawn("_bars"), doc="One bar item per class drawn.")
+    points = property(lambda self: self._drawn("_points"), doc="A regression node's points.")
+    means = property(lambda self: self._drawn("_means"), doc="A regression split's mean lines.")
+    cut = property(lambda self: self._drawn("_cut"), doc="The cut's (or the mean's) line.")
+    share_labels = property(lambda self: self._drawn("_share_labels"), doc="Sides' shares.")
 
     def _stacked(self, x0, x1, counts: np.ndarray) -> None:
         """One bar item per class, stacked in class order."""
@@ -243,7 +270,7 @@ class NodePlot(QWidget):
                 pen=pg.mkPen(colour.darker(130), width=0.5),
             )
             self.plot.addItem(item)
-            self.bars.append(item)
+            self._bars.append(item)
             base = base + row
 
     def _legend(self, classes, by_class) -> str:
@@ -258,33 +285,34 @@ class NodePlot(QWidget):
     def _rows(self, plot) -> str:
         return f"{number(plot.n_rows)} rows"
 
-    def _numeric(self, plot: NumericSplitData) -> None:
+    def _numeric(self, plot: NumericSplitData, draw: bool) -> None:
         self.title.setText(f"<b>Node {plot.node_id}</b>: {escape(plot.attribute)} by class")
-        self._stacked(plot.edges[:-1], plot.edges[1:], plot.counts)
-        self.cut = pg.InfiniteLine(
-            pos=plot.threshold,
-            angle=90,
-            pen=pg.mkPen(SELECTED, width=2, style=Qt.PenStyle.DashLine),
-        )
-        self.plot.addItem(self.cut)
-        top = float(plot.counts.sum(axis=0).max()) if plot.counts.size else 1.0
         cut = number(plot.threshold)
-        # Each side's share in its top corner: at the cut, a cut near an edge pushed it out.
-        corners = ((plot.edges[0], (0, 0)), (plot.edges[-1], (1, 0)))
-        for side, (share, (x, anchor)) in enumerate(zip(plot.shares, corners, strict=True)):
-            label = pg.TextItem(
-                f"{'≤' if side == 0 else '>'} {cut}: {_percent(share)}",
-                color=TEXT,
-                anchor=anchor,
-                fill=pg.mkBrush(255, 255, 255, 230),
+        if draw:
+            self._stacked(plot.edges[:-1], plot.edges[1:], plot.counts)
+            self._cut = pg.InfiniteLine(
+                pos=plot.threshold,
+                angle=90,
+                pen=pg.mkPen(SELECTED, width=2, style=Qt.PenStyle.DashLine),
             )
-            label.setZValue(10)  # over the cut's line
-            label.setPos(float(x), top * 1.3)
-            self.plot.addItem(label)
-            self.share_labels.append(label)
-        self.plot.getAxis("bottom").setLabel(escape(plot.attribute))  # shown as rich text
-        self.plot.getAxis("left").setLabel("rows")
-        self.plot.setYRange(0, top * 1.3, padding=0.02)
+            self.plot.addItem(self._cut)
+            top = float(plot.counts.sum(axis=0).max()) if plot.counts.size else 1.0
+            # Each side's share in its top corner: at the cut, a cut near an edge pushed it out.
+            corners = ((plot.edges[0], (0, 0)), (plot.edges[-1], (1, 0)))
+            for side, (share, (x, anchor)) in enumerate(zip(plot.shares, corners, strict=True)):
+                label = pg.TextItem(
+                    f"{'≤' if side == 0 else '>'} {cut}: {_percent(share)}",
+                    color=TEXT,
+                    anchor=anchor,
+                    fill=pg.mkBrush(255, 255, 255, 230),
+                )
+                label.setZValue(10)  # over the cut's line
+                label.setPos(float(x), top * 1.3)
+                self.plot.addItem(label)
+                self._share_labels.append(label)
+            self.plot.getAxis("bottom").setLabel(escape(plot.attribute))  # shown as rich text
+            self.plot.getAxis("left").setLabel("rows")
+            self.plot.setYRange(0, top * 1.3, padding=0.02)
         missing = plot.missing.sum()
         note = (
             f"<br>{number(round(missing, 3))} of them have no {escape(plot.attribute)} "
@@ -297,22 +325,25 @@ class NodePlot(QWidget):
             f"&gt; {_percent(plot.shares[1])}{note}<br>" + self._legend(plot.classes, plot.by_class)
         )
 
-    def _nominal(self, plot: NominalSplitData) -> None:
+    def _nominal(self, plot: NominalSplitData, draw: bool) -> None:
         self.title.setText(f"<b>Node {plot.node_id}</b>: {escape(plot.attribute)} by class")
-        x = np.arange(len(plot.categories), dtype=float)
-        self._stacked(x - 0.4, x + 0.4, plot.counts)
         # A branch per category (ID3, C4.5) needs no numbers; CART's groups say their branch.
         grouped = len(plot.shares) < len([b for b in plot.branch if b >= 0])
-        self.plot.getAxis("bottom").setTicks(
-            [
+        if draw:
+            x = np.arange(len(plot.categories), dtype=float)
+            self._stacked(x - 0.4, x + 0.4, plot.counts)
+            self.plot.getAxis("bottom").setTicks(
                 [
-                    (k, f"{name} [{b + 1}]" if grouped and b >= 0 else name)
-                    for k, (name, b) in enumerate(zip(plot.categories, plot.branch, strict=True))
-                ],
-                [],
-            ]
-        )
-        self.plot.getAxis("left").setLabel("rows")
+                    [
+                        (k, f"{name} [{b + 1}]" if grouped and b >= 0 else name)
+                        for k, (name, b) in enumerate(
+                            zip(plot.categories, plot.branch, strict=True)
+                        )
+                    ],
+                    [],
+                ]
+            )
+            self.plot.getAxis("left").setLabel("rows")
         branches = []
         for b, share in enumerate(plot.shares):
             names = ", ".join(
@@ -332,21 +363,36 @@ class NodePlot(QWidget):
             + self._legend(plot.classes, plot.by_class)
         )
 
-    def _regression(self, plot: RegressionSplitData) -> None:
+    def _regression(self, plot: RegressionSplitData, draw: bool) -> None:
         self.title.setText(f"<b>Node {plot.node_id}</b>: target against {escape(plot.attribute)}")
+        if draw:
+            self._regression_items(plot)
+        sample = (
+            f"; a sample of {number(plot.n_sampled)} of the {number(plot.n_known)} points"
+            if plot.sampled
+            else ""
+        )
+        means = " · ".join(
+            f"[{b + 1}] mean {escape(number(round(m, 4)))} ({_percent(s)})"
+            for b, (m, s) in enumerate(zip(plot.means, plot.shares, strict=True))
+        )
+        cut = f", cut at {escape(number(plot.threshold))}" if plot.threshold is not None else ""
+        self.caption.setText(f"{self._rows(plot)}{cut}{sample}<br>{means}")
+
+    def _regression_items(self, plot: RegressionSplitData) -> None:
         x = plot.x
         if plot.categories:  # spread each category's points a little, the same way every time
             x = x + (np.random.default_rng(0).random(len(x)) - 0.5) * 0.5
             self.plot.getAxis("bottom").setTicks([list(enumerate(plot.categories)), []])
         colour = REGRESSION
-        self.points = pg.ScatterPlotItem(
+        self._points = pg.ScatterPlotItem(
             x,
             plot.y,
             size=4,
             pen=None,
             brush=pg.mkBrush(colour.red(), colour.green(), colour.blue(), 110),
         )
-        self.plot.addItem(self.points)
+        self.plot.addItem(self._points)
         lo = float(np.min(plot.x)) if len(plot.x) else 0.0
         hi = float(np.max(plot.x)) if len(plot.x) else 1.0
         for b, mean in enumerate(plot.means):
@@ -362,55 +408,46 @@ class NodePlot(QWidget):
             for xs in segments:
                 line = pg.PlotCurveItem(xs, [mean, mean], pen=pg.mkPen(SELECTED, width=2.5))
                 self.plot.addItem(line)
-                self.means.append(line)
+                self._means.append(line)
         if plot.threshold is not None:
-            self.cut = pg.InfiniteLine(
+            self._cut = pg.InfiniteLine(
                 pos=plot.threshold,
                 angle=90,
                 pen=pg.mkPen(MUTED, width=1.5, style=Qt.PenStyle.DashLine),
             )
-            self.plot.addItem(self.cut)
+            self.plot.addItem(self._cut)
         self.plot.getAxis("bottom").setLabel(escape(plot.attribute))  # shown as rich text
         target = self._tree.schema.target if self._tree is not None else "target"
         self.plot.getAxis("left").setLabel(escape(target))
-        sample = (
-            f"; a sample of {number(plot.n_sampled)} of the {number(plot.n_known)} points"
-            if plot.sampled
-            else ""
-        )
-        means = " · ".join(
-            f"[{b + 1}] mean {escape(number(round(m, 4)))} ({_percent(s)})"
-            for b, (m, s) in enumerate(zip(plot.means, plot.shares, strict=True))
-        )
-        cut = f", cut at {escape(number(plot.threshold))}" if plot.threshold is not None else ""
-        self.caption.setText(f"{self._rows(plot)}{cut}{sample}<br>{means}")
 
-    def _leaf(self, plot: LeafData) -> None:
+    def _leaf(self, plot: LeafData, draw: bool) -> None:
         if plot.classes is not None:
             self.title.setText(f"<b>Node {plot.node_id}</b> (leaf): classes")
-            k = len(plot.classes)
-            x = np.arange(k, dtype=float)
-            self._stacked(x - 0.4, x + 0.4, np.diag(plot.counts) if k else np.zeros((0, 0)))
-            self.plot.getAxis("bottom").setTicks([list(enumerate(plot.classes)), []])
-            self.plot.getAxis("left").setLabel("rows")
+            if draw:
+                k = len(plot.classes)
+                x = np.arange(k, dtype=float)
+                self._stacked(x - 0.4, x + 0.4, np.diag(plot.counts) if k else np.zeros((0, 0)))
+                self.plot.getAxis("bottom").setTicks([list(enumerate(plot.classes)), []])
+                self.plot.getAxis("left").setLabel("rows")
             self.caption.setText(
                 f"{self._rows(plot)}<br>" + self._legend(plot.classes, plot.by_class)
             )
             return
         self.title.setText(f"<b>Node {plot.node_id}</b> (leaf): target")
-        item = pg.BarGraphItem(
-            x0=plot.edges[:-1],
-            x1=plot.edges[1:],
-            y0=np.zeros(len(plot.counts)),
-            y1=plot.counts,
-            brush=REGRESSION,
-            pen=pg.mkPen(REGRESSION.darker(130)),
-        )
-        self.plot.addItem(item)
-        self.bars.append(item)
-        self.cut = pg.InfiniteLine(pos=plot.mean, angle=90, pen=pg.mkPen(SELECTED, width=2))
-        self.plot.addItem(self.cut)
-        self.plot.getAxis("left").setLabel("rows")
+        if draw:
+            item = pg.BarGraphItem(
+                x0=plot.edges[:-1],
+                x1=plot.edges[1:],
+                y0=np.zeros(len(plot.counts)),
+                y1=plot.counts,
+                brush=REGRESSION,
+                pen=pg.mkPen(REGRESSION.darker(130)),
+            )
+            self.plot.addItem(item)
+            self._bars.append(item)
+            self._cut = pg.InfiniteLine(pos=plot.mean, angle=90, pen=pg.mkPen(SELECTED, width=2))
+            self.plot.addItem(self._cut)
+            self.plot.getAxis("left").setLabel("rows")
         self.caption.setText(f"{self._rows(plot)}, mean {escape(number(round(plot.mean, 4)))}")
 
     # ------------------------------------------------------------------ for tests and copying
