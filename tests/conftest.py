@@ -9,6 +9,16 @@ from pathlib import Path
 # GUI tests run without a display; set before anything imports Qt.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+#: Python's own thresholds for the garbage collector, and fewer passes. While the test
+#: modules import, everything they make stays, so the collector's passes over it found
+#: nothing and cost a second of the collection. With Python's thresholds it also walked what
+#: the engine's, command line's and oracle's tests keep (modules loaded lazily, compiled
+#: kernels, Dask's state) so often that tests/engine/{learn,data,evaluate} took 32 s of CPU
+#: against 27 s with fewer passes: those tests run with them too. Cycles are still collected.
+PYTHONS_COLLECTIONS = gc.get_threshold()
+FEWER_COLLECTIONS = (10_000, 20, 100)
+gc.set_threshold(*FEWER_COLLECTIONS)
+
 import pandas as pd  # noqa: E402
 from hypothesis import settings as hypothesis_settings  # noqa: E402
 
@@ -40,14 +50,11 @@ def pytest_collection_finish(session):
     (Cycles the tests make are collected as ever.)"""
     gc.collect()
     gc.freeze()
+    gc.set_threshold(*PYTHONS_COLLECTIONS)
 
 
-#: The collector's thresholds while an engine, command-line or oracle test runs. With
-#: Python's (700, 10, 10) it walked what those tests keep (modules loaded lazily, compiled
-#: kernels, Dask's state) so often that tests/engine/{learn,data,evaluate} took 32 s of CPU
-#: against 27 s with these. Cycles are still collected, in fewer passes. The window's tests
-#: keep Python's own: Qt objects held in cycles go when the collector runs.
-FEWER_COLLECTIONS = (10_000, 20, 100)
+#: The window's tests keep Python's thresholds: Qt objects held in cycles go when the
+#: collector runs, and those tests expect them gone as soon as ever.
 WINDOW_TESTS = (Path(__file__).parent / "gui", Path(__file__).parent / "browser")
 
 
