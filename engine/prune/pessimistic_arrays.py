@@ -51,9 +51,9 @@ from engine.prune.record import (
 from engine.settings import Settings
 from engine.tree import Node, Split, Tree
 
-#: The most cells (training rows times nodes) of the table of each split's branch for every
-#: row that subtree raising reads, rather than compare the rows' values again each time.
-TABLE_CELLS = 1 << 24
+#: The most cells (nodes times classes) of a table of class weights by node number; above,
+#: the nodes rows reach are found first.
+BY_NUMBER = 1 << 16
 
 #: Split scores a split loses when pruning makes it a leaf.
 _SCORES = ("gain", "gain_ratio")
@@ -115,8 +115,6 @@ def prune_pessimistic_arrays(
     if record and tree.n_nodes <= RECORD_LIMIT:
         live.decisions = []
     live.collapse()
-    if settings.subtree_raising:
-        live.tabulate()
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 4 * int(live.flat.depth.max(initial=0)) + 1000))
     try:
@@ -167,7 +165,6 @@ class _Live:
         self.impurity = IMPURITIES[settings.impurity]
         self.n_classes = flat.distribution.shape[1]
         self.bounds: dict[tuple[float, float], float] = {}
-        self.table: np.ndarray | None = None  # see tabulate
         self.decisions: list[Decision] | None = None  # the record's, when one is kept
         n = flat.n_nodes
         self.size = n
@@ -186,6 +183,8 @@ class _Live:
             self.wsum = flat.weight.tolist()
         else:
             self.X, self.y = data.X, data.y
+            missing = np.isnan(data.X).any(axis=1)
+            self.incomplete = missing if missing.any() else None  # rows missing a value
             A, R, W, _ = route(self, 0, np.arange(data.n_rows), data.weight.copy())
             self.rows, self.wts, self.dist = _per_node(self, A, R, W, np.arange(n))
         self.bound = self._bounds(self.dist)
@@ -226,26 +225,7 @@ class _Live:
     def branches(self, at: np.ndarray, rows: np.ndarray) -> np.ndarray:
         """The branch each of ``rows`` goes down at the node beside it (-1: several)."""
         s = self.src[at]
-        if self.table is None:
-            return self.flat.branches(s, self.X[rows, self.flat.attribute[s]])
-        todo = ~self.tabled[s]
-        if todo.any():  # each split's column once, for every training row
-            n_rows = self.table.shape[1]
-            new = np.unique(s[todo])
-            values = self.X[:, self.flat.attribute[new]].T.ravel()
-            column = self.flat.branches(np.repeat(new, n_rows), values)
-            self.table[new] = column.reshape(len(new), n_rows)
-            self.tabled[new] = True
-        return self.table[s, rows]
-
-    def tabulate(self) -> None:
-        """Keep each split's branch for every training row once asked for (subtree raising
-        routes rows through the same splits again and again), if the table is small."""
-        n_rows, width = len(self.y), self.kid.shape[1]
-        if self.flat.n_nodes * n_rows <= TABLE_CELLS:
-            dtype = np.int8 if width < 127 else np.int32
-            self.table = np.empty((self.flat.n_nodes, n_rows), dtype=dtype)
-            self.tabled = np.zeros(self.flat.n_nodes, dtype=bool)
+        return self.flat.branches(s, self.X[rows, self.flat.attribute[s]])
 
     def make_leaf(self, k: int) -> None:
         self.kids[k] = []
@@ -344,24 +324,33 @@ class _Live:
         (fractions refitted to them)."""
         if not self.kids[c]:  # a leaf: the same rows as ``k``, so its class weights
             return sum([self.bound[k]])
-        A, R, W = self._down_one_branch(c, self.rows[k]), self.rows[k], self.wts[k]
+        A, R, W = self._down_one_branch(c, k), self.rows[k], self.wts[k]
         if A is None:  # some row goes down several branches: fractions refitted
             A, R, W, _ = route(self, c, R, W, refit=True, leaves=True)
-        C, leaves = self.n_classes, self.leaves[c]
-        if self.table is not None:  # a small tree: class weights by node number
-            D = np.bincount(A * C + self.y[R], weights=W, minlength=self.size * C)
-            # A leaf no row reaches has no weight, and a bound of 0 (added as the objects did).
-            return sum(self._bounds(D.reshape(-1, C)[leaves]))
-        nodes, slot = np.unique(A, return_inverse=True)
-        D = np.bincount(slot * C + self.y[R], weights=W, minlength=len(nodes) * C)
-        bound = dict(zip(nodes.tolist(), self._bounds(D.reshape(-1, C)), strict=True))
-        return sum(bound.get(j, 0.0) for j in leaves)
+        # A leaf no row reaches has no weight, and a bound of 0 (added as the objects did).
+        return sum(self._bounds(self._class_weights(A, R, W, self.leaves[c])))
 
-    def _down_one_branch(self, c: int, rows: np.ndarray) -> np.ndarray | None:
-        """The leaf of ``c``'s subtree each of ``rows`` reaches, if every row goes down one
-        branch at every split (no value missing; its weight, then, never changes); else
-        None. Subtree raising's usual case, in a few steps a level (from the table)."""
-        if self.table is None:
+    def _class_weights(self, A, R, W, nodes: list[int]) -> np.ndarray:
+        """The class weights of each of ``nodes`` from the rows routed to them (``A, R,
+        W``: node, row, weight; none where no row reaches), each sum in the rows' order."""
+        C = self.n_classes
+        if self.size * C <= BY_NUMBER:  # indexed by node number directly
+            D = np.bincount(A * C + self.y[R], weights=W, minlength=self.size * C)
+            return D.reshape(-1, C)[nodes]
+        found, slot = np.unique(A, return_inverse=True)
+        D = np.bincount(slot * C + self.y[R], weights=W, minlength=len(found) * C)
+        where = np.minimum(np.searchsorted(found, nodes), max(len(found) - 1, 0))
+        hit = found[where] == np.asarray(nodes) if len(found) else np.zeros(len(nodes), bool)
+        out = np.zeros((len(nodes), C))
+        out[hit] = D.reshape(-1, C)[where[hit]]
+        return out
+
+    def _down_one_branch(self, c: int, k: int) -> np.ndarray | None:
+        """The leaf of ``c``'s subtree each of ``k``'s rows reaches, if every row goes down
+        one branch at every split (no value missing; its weight, then, never changes); else
+        None. Subtree raising's usual case, in a few steps a level."""
+        rows = self.rows[k]
+        if self.incomplete is not None and self.incomplete[rows].any():
             return None
         leaf = np.full(len(rows), c, dtype=np.intp)
         left, at, r = np.arange(len(rows)), leaf, rows
@@ -471,13 +460,10 @@ class _Live:
             as_branch = sum([self.bound[k]])
             counted = sum([self.wrong[k]])
             return as_branch, (Share(-1, self.weight(k), counted, float(as_branch), 1),)
-        A = self._down_one_branch(c, rows)
+        A = self._down_one_branch(c, k)
         if A is None:
             return None, None
-        C = self.n_classes
-        D = np.bincount(A * C + self.y[rows], weights=wts, minlength=self.size * C)
-        D = D.reshape(-1, C)
-        at_leaves = D[self.leaves[c]]
+        at_leaves = self._class_weights(A, rows, wts, self.leaves[c])
         bound = dict(zip(self.leaves[c], self._bounds(at_leaves), strict=True))
         wrong = dict(zip(self.leaves[c], _wrong_counts(at_leaves), strict=True))
         first = self.branches(np.full(len(rows), c, dtype=np.intp), rows)
@@ -594,28 +580,31 @@ def route(
         branch = live.branches(at, r)
         missing = branch < 0
         any_missing = bool(missing.any())
-        known = ~missing
-        next_at, next_r, next_w = [kid[at[known], branch[known]]], [r[known]], [w[known]]
         if refit and (any_missing or not leaves):
-            fractions = _refits(live, at, branch, w, known, refits)
-        if any_missing:
-            m_at, m_r, m_w = at[missing], r[missing], w[missing]
-            m_frac = fractions[missing] if refit else live.frac[m_at]
-            for b in range(kid.shape[1]):
-                down = (nk[m_at] > b) & (m_frac[:, b] > 0)
-                if down.any():
-                    next_at.append(kid[m_at[down], b])
-                    next_r.append(m_r[down])
-                    next_w.append(m_w[down] * m_frac[down, b])
-            at, r, w = np.concatenate(next_at), np.concatenate(next_r), np.concatenate(next_w)
-            order = np.lexsort((r, at))  # each node's rows back in the root's order
-            at, r, w = at[order], r[order], w[order]
-        else:
-            at, r, w = next_at[0], next_r[0], next_w[0]
+            fractions = _refits(live, at, branch, w, ~missing, refits)
+        if not any_missing:
+            at = kid[at, branch]
+            continue
+        # Each row down its branch, or (missing) down every branch of positive fraction,
+        # its weight times the fraction: each row's children in turn, so that every node's
+        # rows stay in the root's order.
+        frac = fractions[missing] if refit else live.frac[at[missing]]
+        down = (frac > 0) & (nk[at[missing]][:, None] > np.arange(kid.shape[1]))
+        count = np.ones(len(at), dtype=np.intp)
+        count[missing] = down.sum(axis=1)
+        entry = np.repeat(np.arange(len(at)), count)
+        several = np.repeat(missing, count)
+        m_row, m_branch = np.nonzero(down)  # each missing row's branches, in order
+        branch = branch[entry]
+        branch[several] = m_branch
+        w = w[entry]
+        w[several] *= frac[m_row, m_branch]
+        r, at = r[entry], kid[at[entry], branch]
     A = np.concatenate([p[0] for p in parts])
     if leaves:
         return A, np.concatenate([p[1] for p in parts]), np.concatenate([p[2] for p in parts]), {}
-    order = np.argsort(A, kind="stable")
+    # Stable, so each node keeps its rows' order; 16-bit node numbers sort by radix.
+    order = np.argsort(A.astype(np.int16) if live.size < 1 << 15 else A, kind="stable")
     R = np.concatenate([p[1] for p in parts])[order]
     W = np.concatenate([p[2] for p in parts])[order]
     return A[order], R, W, refits

@@ -115,10 +115,14 @@ def test_from_the_counts_alone_as_the_node_objects(name):
 
 
 @pytest.mark.parametrize("name", ["labor", "breast-cancer"])
-def test_without_the_table_of_branches_too(name, monkeypatch):
-    """A big tree's raising routes the rows by their values every time, not from the table."""
-    monkeypatch.setattr("engine.prune.pessimistic_arrays.TABLE_CELLS", 0)
+def test_a_big_trees_class_weights_too(name, monkeypatch):
+    """A big tree's raising finds the nodes its rows reach before adding up their class
+    weights (a small one's indexes them by node number)."""
+    monkeypatch.setattr("engine.prune.pessimistic_arrays.BY_NUMBER", 0)
     tree, data, settings = _grown(name, True)
-    pruned = prune_pessimistic(tree, data, settings)
-    oracle = prune_pessimistic_nodes(tree, data, settings)
-    assert _canon(tree_record(pruned)) == _canon(tree_record(oracle))
+    for record in (False, True):
+        pruned = prune_pessimistic(tree, data, settings, record=record)
+        oracle = prune_pessimistic_nodes(tree, data, settings, record=record)
+        assert _canon(tree_record(pruned)) == _canon(tree_record(oracle))
+        if record:
+            assert _canon(_record(pruned)) == _canon(_record(oracle))
