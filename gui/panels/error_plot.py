@@ -4,6 +4,7 @@ steps, the pruning walk-through's decisions. The numbers are the engine's
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from html import escape
 
 import numpy as np
@@ -42,14 +43,43 @@ class ErrorPlot(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.figure, 1)
         layout.addWidget(self.legend)
-        self.x = np.zeros(0)
-        self.train = np.zeros(0)
-        self.test: np.ndarray | None = None
+        self._x = np.zeros(0)
+        self._train = np.zeros(0)
+        self._test: np.ndarray | None = None
         self.measure = "error rate"
         self.test_label = ""
         self.absent = ""
-        self.marked = -1
+        self._marked = -1
         self._lines: dict[str, object] = {}
+        self._source: Callable[[], None] | None = None  # a curve to work out when needed
+
+    # What was drawn, worked out first if it waits for the plot to show (see show_later).
+    x = property(lambda self: self._resolved("_x"), doc="The steps drawn.")
+    train = property(lambda self: self._resolved("_train"), doc="The training error per step.")
+    test = property(lambda self: self._resolved("_test"), doc="The test error per step (or None).")
+    marked = property(lambda self: self._resolved("_marked"), doc="The index of the step marked.")
+
+    def _resolved(self, name: str):
+        make, self._source = self._source, None
+        if make is not None:
+            make()
+        return getattr(self, name)
+
+    def show_later(self, make: Callable[[], None]) -> None:
+        """``make()`` works the curve out and shows it (with :meth:`show_curve`): now if the
+        plot is on screen, else when it shows or its numbers are read. Working out the
+        pruning walk's errors rebuilds a tree per decision, more than a small training costs,
+        and the plot sits in a tab most trainings never open."""
+        if self.isVisible():
+            self._source = None
+            make()
+        else:
+            self._source = make
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt override
+        if self._source is not None:
+            self._resolved("_x")
+        super().showEvent(event)
 
     @property
     def plot(self) -> pg.PlotWidget:
@@ -75,12 +105,13 @@ class ErrorPlot(QWidget):
         """Draw ``train`` (and ``test``) against ``x``; ``marked``: the index of the step on
         screen (-1: the last); ``absent``: why there is no test curve, when there are rows
         that cannot make one (cross-validation's)."""
+        self._source = None  # a newer curve than the one waiting
         self.absent = absent
-        self.x = np.asarray(x, dtype=float)
-        self.train = np.asarray(train, dtype=float)
-        self.test = None if test is None else np.asarray(test, dtype=float)
+        self._x = np.asarray(x, dtype=float)
+        self._train = np.asarray(train, dtype=float)
+        self._test = None if test is None else np.asarray(test, dtype=float)
         self.measure, self.test_label = measure, test_label
-        self.marked = marked
+        self._marked = marked
         self._draw()
 
     def clear(self) -> None:
@@ -88,24 +119,25 @@ class ErrorPlot(QWidget):
 
     def mark(self, index: int) -> None:
         """Mark step ``index`` (its figures go in the legend)."""
-        self.marked = index
-        self._draw()
+        self._marked = index
+        if self._source is None:  # else the curve waiting is marked when it is worked out
+            self._draw()
 
     @property
     def lines(self) -> dict[str, object]:
         """The curves drawn ("training", "test"), drawn now if they were waiting for the plot."""
-        if self.figure.built or len(self.x):
+        if self.figure.built or len(self.x):  # self.x: the curve waiting, worked out
             _ = self.figure.plot
         return self._lines
 
     def _draw(self) -> None:
         self._lines = {}
-        if not len(self.x) and not self.figure.built:
+        if not len(self._x) and not self.figure.built:
             self.figure.paint(lambda: None)  # nothing to draw: a drawing waiting is dropped
             self.legend.setText("")
             return
-        k = self.marked if 0 <= self.marked < len(self.x) else len(self.x) - 1
-        self.legend.setText(self._legend(k) if len(self.x) else "")
+        k = self._marked if 0 <= self._marked < len(self._x) else len(self._x) - 1
+        self.legend.setText(self._legend(k) if len(self._x) else "")
         self.figure.paint(self._paint)  # hidden (a tab behind another): when it shows
 
     def _paint(self) -> None:
@@ -113,29 +145,29 @@ class ErrorPlot(QWidget):
         plot = self.plot
         plot.clear()
         plot.setLabel("left", self.measure)
-        if not len(self.x):
+        if not len(self._x):
             return
         self._lines["training"] = plot.plot(
-            self.x,
-            self.train,
+            self._x,
+            self._train,
             pen=pg.mkPen(TRAIN_COLOUR, width=2),
             symbol="o",
             symbolSize=5,
             symbolBrush=TRAIN_COLOUR,
         )
-        if self.test is not None and np.isfinite(self.test).any():  # none yet: being counted
+        if self._test is not None and np.isfinite(self._test).any():  # none yet: being counted
             self._lines["test"] = plot.plot(
-                self.x,
-                self.test,
+                self._x,
+                self._test,
                 pen=pg.mkPen(TEST_COLOUR, width=2),
                 symbol="s",
                 symbolSize=5,
                 symbolBrush=TEST_COLOUR,
             )
-        k = self.marked if 0 <= self.marked < len(self.x) else len(self.x) - 1
+        k = self._marked if 0 <= self._marked < len(self._x) else len(self._x) - 1
         plot.addItem(
             pg.InfiniteLine(
-                pos=float(self.x[k]),
+                pos=float(self._x[k]),
                 angle=90,
                 pen=pg.mkPen(MARK_COLOUR, width=1.5, style=Qt.PenStyle.DashLine),
             )
@@ -150,12 +182,12 @@ class ErrorPlot(QWidget):
 
         parts = [
             f"<span style='color:{TRAIN_COLOUR}'>&#9632;</span>&nbsp;training "
-            f"{value(self.train[k])}"
+            f"{value(self._train[k])}"
         ]
-        if self.test is not None:
+        if self._test is not None:
             parts.append(
                 f"<span style='color:{TEST_COLOUR}'>&#9632;</span>&nbsp;test "
-                f"{value(self.test[k])} <span style='color:#6B7280'>"
+                f"{value(self._test[k])} <span style='color:#6B7280'>"
                 f"({escape(self.test_label)})</span>"
             )
         else:
@@ -167,5 +199,5 @@ class ErrorPlot(QWidget):
             )
         return " &nbsp; ".join(parts) + (
             f"<br><span style='color:#6B7280'>{escape(self.x_label)} "
-            f"{self.x[k]:g} (dashed line)</span>"
+            f"{self._x[k]:g} (dashed line)</span>"
         )

@@ -632,7 +632,8 @@ class PruningPanel(QWidget):
         # Each point is a tree built again and counted: many of a big tree go to a worker.
         quick = len(positions) * record.before.n_nodes <= NODES_AT_ONCE
         if quick and (held is None or count_at_once(rows.n_rows, pruned)):
-            show(count())
+            self._walk_x = np.array(positions, dtype=float)  # the walk's marks need them now
+            self.walk_errors.show_later(lambda: show(count()))  # counted once it is looked at
             return
         self.walk_errors.clear()
         job = Job("Counting the test rows along the walk", count)
