@@ -112,15 +112,35 @@ def assert_near(actual, expected, ids, rel, absolute, nan_ok=False):
 
 def assert_close(a, b, rel=1e-9):
     """The same splits everywhere, every number within ``rel`` (sums in other orders)."""
-    for x, y in zip(a.walk(), b.walk(), strict=True):
-        assert (x.id, x.depth, x.split is None) == (y.id, y.depth, y.split is None)
-        assert (x.weight, *x.distribution) == pytest.approx((y.weight, *y.distribution), rel=rel)
-        if x.split is not None:
-            sx, sy = x.split, y.split
-            assert (sx.attribute, sx.kind, sx.threshold, sx.groups) == (
-                sy.attribute,
-                sy.kind,
-                sy.threshold,
-                sy.groups,
-            )
-            assert sx.fractions == pytest.approx(sy.fractions, rel=rel)
+    xs, ys = list(a.walk()), list(b.walk())
+
+    def outline(node):
+        s = node.split
+        split = None if s is None else (s.attribute, s.kind, s.threshold, s.groups)
+        return (
+            node.id,
+            node.depth,
+            split,
+            len(node.distribution),
+            0 if s is None else len(s.fractions),
+        )
+
+    assert [outline(x) for x in xs] == [outline(y) for y in ys]
+    ids = [x.id for x in xs]
+    counts = [(x.weight, *x.distribution) for x in xs]  # as many per node on both sides
+    flat = [v for row in counts for v in row]
+    assert_near(
+        flat,
+        [v for y in ys for v in (y.weight, *y.distribution)],
+        [i for i, row in zip(ids, counts, strict=True) for _ in row],
+        rel=rel,
+        absolute=1e-12,  # pytest.approx's own
+    )
+    split = [(x, y) for x, y in zip(xs, ys, strict=True) if x.split is not None]
+    assert_near(
+        [f for x, _ in split for f in x.split.fractions],
+        [f for _, y in split for f in y.split.fractions],
+        [x.id for x, _ in split for _ in x.split.fractions],
+        rel=rel,
+        absolute=1e-12,
+    )
