@@ -11,11 +11,13 @@ Only the pruned tree's nodes are made as objects, at the end.
 With ``record``, each decision is kept as the node objects' pruner kept it (its options,
 the subtree before and after), for the window's walk-through.
 
+A tree trained over partitions has no rows here: it is pruned from its nodes' counts (no
+subtree raising, which re-routes rows).
+
 Every sum adds the same numbers in the same order as :mod:`engine.prune.pessimistic`'s
 node objects did (each node's rows in the root's order, a subtree's leaves last first), so
-the trees, fractions, error estimates and records are the same to the last bit; the node
-objects still prune a tree that has no rows (training over partitions, from its counts),
-and are the oracle in ``tests/engine/prune/test_pessimistic_arrays.py``.
+the trees, fractions, error estimates and records are the same to the last bit; those node
+objects are the oracle in ``tests/engine/prune/test_pessimistic_arrays.py``.
 """
 
 from __future__ import annotations
@@ -77,8 +79,7 @@ def leaf_error_bound(dist: np.ndarray, cf: float, method: str, costs=()) -> floa
     at the leaf's average cost of one (for a 0/1 matrix, J48's figure itself)."""
     total = dist.sum()
     if not costs:
-        wrong = float(total - dist.max()) if total > 0 else 0.0
-        return estimated_errors(float(total), wrong, cf, method)
+        return estimated_errors(float(total), wrong_count(dist), cf, method)
     if total <= 0:
         return 0.0
     _, j = least_cost(dist, costs)
@@ -153,8 +154,9 @@ class _Live:
     ``src[k]``: the grown node whose split node ``k`` uses; ``kids[k]`` its children (none:
     a leaf) and ``nk``/``kid`` the same as arrays for routing; ``frac[k]`` its split's
     fractions, ``refitted[k]`` them as a tuple when raising refitted them to new rows;
-    ``rows``/``wts`` the rows reaching it (in the root's order) and their weights (none for a
-    tree pruned from its counts); ``dist`` its class weights; ``bound`` its error bound as a leaf; ``stats`` its node's stats.
+    ``rows``/``wts`` the rows reaching it (in the root's order) and their weights (none for
+    a tree pruned from its counts); ``dist`` its class weights; ``bound`` its error bound as
+    a leaf; ``stats`` its node's stats.
     """
 
     def __init__(self, flat: FlatTree, data: Encoded | None, settings: Settings, costs, monitor):
@@ -179,6 +181,7 @@ class _Live:
         self.stats: list[dict | None] = [None] * n  # see stats_of
         self.wsum: list[float | None] = [None] * n
         if data is None:  # trained over partitions: the nodes' own counts, no rows
+            self.X = self.y = self.rows = self.wts = self.incomplete = None
             self.dist = flat.distribution.astype(np.float64)
             self.wsum = flat.weight.tolist()
         else:
