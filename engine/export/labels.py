@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import math
 import re
-
-import numpy as np
+from functools import lru_cache
 
 from engine.predict import class_codes, node_output
 from engine.tree import MULTIWAY, SUBSET, THRESHOLD, Node, Tree
@@ -60,7 +59,13 @@ def shown(text: str) -> str:
     >>> shown("sunny"), shown("over cast"), shown(">60"), shown("a = b"), shown('say "hi"\\n')
     ('sunny', 'over cast', '>60', '"a = b"', '"say \\\\"hi\\\\"\\\\n"')
     """
-    text = str(text)
+    return _shown(str(text))
+
+
+@lru_cache(maxsize=4096)
+def _shown(text: str) -> str:
+    # Kept: a big tree's boxes show the same few attribute and class names tens of thousands
+    # of times, and the check for plain text is a regular expression or two each.
     return text if _plain(text) else '"' + "".join(map(_escape, text)) + '"'
 
 
@@ -118,7 +123,7 @@ def predicted(tree: Tree, node: Node, fallback: Node | None = None) -> str:
     dist = node.distribution
     if dist.sum() <= 0 and fallback is not None:
         dist = fallback.distribution
-    return tree.classes[int(np.argmax(dist))]
+    return tree.classes[int(dist.argmax())]
 
 
 def errors(tree: Tree, node: Node) -> float:
