@@ -88,7 +88,7 @@ def test_bad_graphs(graph, message):
         tidy_layout(graph)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(trees(), st.sampled_from(["top-down", "left-to-right"]))
 def test_the_row_layout_places_every_node_as_the_graph_layout_did(graph, orientation):
     """The layout on rows (issue 34) gives the old graph layout's positions to the last bit,
