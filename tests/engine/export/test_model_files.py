@@ -306,8 +306,8 @@ def test_a_big_edited_table_is_stored_not_referenced(tmp_path, monkeypatch):
 
     from engine.data.io import read_table
 
-    monkeypatch.setattr(proj, "EMBED_LIMIT", 100_000)
-    rows = 20_000
+    monkeypatch.setattr(proj, "EMBED_LIMIT", 30_000)
+    rows = 5_000
     frame = pd.DataFrame({f"x{i}": rng.normal(size=rows).round(4) for i in range(9)})
     frame["kind"] = rng.choice(["p", "q", "r"], rows)
     frame["y"] = rng.choice(["yes", "no"], rows)
@@ -319,7 +319,7 @@ def test_a_big_edited_table_is_stored_not_referenced(tmp_path, monkeypatch):
     proj.save_project(proj.Project(table), path, data_path=str(data))  # unchanged: referenced
     assert json.loads(path.read_text())["table"]["relative"] == "big200k.csv"
     edited = table.frame.copy()
-    edited.iloc[12_345, 0] = 99.5
+    edited.iloc[1_234, 0] = 99.5
     edited.iloc[7, 9] = "r" if edited.iloc[7, 9] != "r" else "p"
     table = type(table)(edited, table.kinds, table.target, table.source)
     proj.save_project(proj.Project(table), path)  # edited: the window passes no data_path
@@ -328,8 +328,7 @@ def test_a_big_edited_table_is_stored_not_referenced(tmp_path, monkeypatch):
     assert path.stat().st_size < data.stat().st_size  # compressed
     back = proj.load_project(path)
     assert (
-        back.table.frame.iloc[12_345, 0] == 99.5
-        and back.table.frame.iloc[7, 9] == edited.iloc[7, 9]
+        back.table.frame.iloc[1_234, 0] == 99.5 and back.table.frame.iloc[7, 9] == edited.iloc[7, 9]
     )
     assert back.table.source == str(data) and not back.table_is_file
     pd.testing.assert_frame_equal(back.table.frame, table.frame)
