@@ -142,7 +142,8 @@ def fit_one_r(data: Encoded, min_bucket: int = 6) -> OneRule:
 
 
 def _rule_per_attribute(data: Encoded, min_bucket: int):
-    """1-R's rule on each attribute in turn: (index, attribute, errors, rules, fitted)."""
+    """1-R's rule on each attribute in turn: (index, attribute, errors, rules, fitted); ``rules``
+    makes the rule's text when called (only the best attribute's is ever read)."""
     schema = data.schema
     if schema.is_regression:
         raise ArborError("0-R and 1-R are classification baselines; the target is numeric")
@@ -165,9 +166,12 @@ def _nominal_rule(x, y, w, categories, K):
     table = np.bincount(codes * K + y, weights=w, minlength=(len(categories) + 1) * K)
     table = table.reshape(-1, K)
     labels = [*categories, "missing"]
-    rules = [
-        (labels[v], int(np.argmax(table[v]))) for v in range(len(labels)) if table[v].sum() > 0
-    ]
+
+    def rules():
+        return [
+            (labels[v], int(np.argmax(table[v]))) for v in range(len(labels)) if table[v].sum() > 0
+        ]
+
     seen = table.sum(axis=1) > 0
     classes = np.where(seen, np.argmax(table, axis=1), -1)
     return _errors(table), rules, (classes[:-1], np.zeros(0), int(classes[-1]))
@@ -175,31 +179,41 @@ def _nominal_rule(x, y, w, categories, K):
 
 def _numeric_rule(x, y, w, K, min_bucket):
     known = ~np.isnan(x)
-    buckets = _numeric_buckets(x[known], y[known], w[known], K, min_bucket)
-    merged: list[tuple[float, np.ndarray]] = []
-    for upper, c in buckets:
-        if merged and np.argmax(merged[-1][1]) == np.argmax(c):
-            merged[-1] = (upper, merged[-1][1] + c)
-        else:
-            merged.append((upper, c))
+    uppers, counts = _numeric_buckets(x[known], y[known], w[known], K, min_bucket)
+    # Adjacent buckets of one majority class merge. Their sum keeps that class as its first
+    # maximum, so the merged buckets are the runs of equal majorities, each summed in order.
+    majority = counts.argmax(axis=1)
+    heads = np.flatnonzero(np.r_[True, majority[1:] != majority[:-1]])
+    if len(counts):
+        merged = np.add.reduceat(counts, heads, axis=0)
+        merged_uppers = uppers[np.r_[heads[1:] - 1, len(counts) - 1]]
+    else:
+        merged, merged_uppers = counts, uppers
+    classes = majority[heads]
     miss = np.bincount(y[~known], weights=w[~known], minlength=K)
-    errors = sum(_errors(c) for _, c in merged) + _errors(miss)
-    rules = []
-    for k, (upper, c) in enumerate(merged):
-        label = (
-            f"<= {upper:g}" if k < len(merged) - 1 else f"> {merged[k - 1][0]:g}" if k else "any"
-        )
-        rules.append((label, int(np.argmax(c))))
-    if miss.sum() > 0:
-        rules.append(("missing", int(np.argmax(miss))))
+    errors = sum((merged.sum(axis=1) - merged.max(axis=1)).tolist()) + _errors(miss)
+
+    def rules():
+        out, last = [], merged_uppers.tolist()
+        for k, c in enumerate(classes.tolist()):
+            label = f"<= {last[k]:g}" if k < len(last) - 1 else f"> {last[k - 1]:g}" if k else "any"
+            out.append((label, c))
+        if miss.sum() > 0:
+            out.append(("missing", int(np.argmax(miss))))
+        return out
+
     # A value up to a bucket's last one falls in it, as the labels say; the last bucket takes the rest.
-    classes = np.array([int(np.argmax(c)) for _, c in merged] or [-1], dtype=np.intp)
-    uppers = np.array([u for u, _ in merged[:-1]], dtype=np.float64)
-    return errors, rules, (classes, uppers, int(np.argmax(miss)) if miss.sum() > 0 else -1)
+    fitted_classes = classes.astype(np.intp) if len(classes) else np.array([-1], dtype=np.intp)
+    return (
+        errors,
+        rules,
+        (fitted_classes, merged_uppers[:-1], int(np.argmax(miss)) if miss.sum() > 0 else -1),
+    )
 
 
-def _numeric_buckets(x, y, w, K, min_bucket) -> list[tuple[float, np.ndarray]]:
-    """Holte's buckets over the sorted known values: (last value, class weights) each.
+def _numeric_buckets(x, y, w, K, min_bucket) -> tuple[np.ndarray, np.ndarray]:
+    """Holte's buckets over the sorted known values: each one's last value, and its class
+    weights (a row a bucket).
 
     A bucket takes whole runs of equal values and closes after a value once its majority
     class holds at least ``min_bucket`` and the next value's first row (in stable order) is
@@ -210,7 +224,7 @@ def _numeric_buckets(x, y, w, K, min_bucket) -> list[tuple[float, np.ndarray]]:
     the majority on the way).
     """
     if len(x) == 0:
-        return []
+        return np.zeros(0), np.zeros((0, K))
     order = np.argsort(x, kind="stable")
     checkpoint()  # sorting a million values is the longest step here
     xs, ys, ws = x[order], y[order], w[order]
@@ -266,8 +280,7 @@ def _numeric_buckets(x, y, w, K, min_bucket) -> list[tuple[float, np.ndarray]]:
         opens.append(p)
         closes.append(V - 1)
     opens, closes = np.array(opens, dtype=np.intp), np.array(closes, dtype=np.intp)
-    counts = (cum[:, closes + 1] - cum[:, opens]).T
-    return list(zip(xs[starts[closes]].tolist(), counts, strict=True))
+    return xs[starts[closes]], (cum[:, closes + 1] - cum[:, opens]).T.copy()
 
 
 def _scan_bucket(cum, first, p, a, need) -> int:
@@ -296,7 +309,7 @@ def baselines(data: Encoded, min_bucket: int = 6) -> BaselineReport:
     schema = data.schema
     rules_by_attribute = _rule_per_attribute(data, min_bucket)  # checks the target first
     totals = np.bincount(data.y, weights=data.weight, minlength=len(schema.classes))
-    best, best_errors, best_rules, per_attr = None, np.inf, [], []
+    best, best_errors, best_rules, per_attr = None, np.inf, list, []
     for _, attr, errors, rules, _ in rules_by_attribute:
         per_attr.append((attr.name, errors))
         if errors < best_errors - 1e-9:
@@ -307,6 +320,6 @@ def baselines(data: Encoded, min_bucket: int = 6) -> BaselineReport:
         zero_r_errors=_errors(totals),
         one_r_attribute=best or "",
         one_r_errors=float(best_errors) if best else _errors(totals),
-        one_r_rules=tuple((v, schema.classes[c]) for v, c in best_rules),
+        one_r_rules=tuple((v, schema.classes[c]) for v, c in best_rules()),
         errors_by_attribute=tuple(per_attr),
     )
