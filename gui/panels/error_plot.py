@@ -133,7 +133,7 @@ class ErrorPlot(QWidget):
     def _draw(self) -> None:
         self._lines = {}
         if not len(self._x) and not self.figure.built:
-            self.figure.paint(lambda: None)  # nothing to draw: a drawing waiting is dropped
+            self.figure.paint(None)  # nothing to draw: a drawing waiting is dropped
             self.legend.setText("")
             return
         k = self._marked if 0 <= self._marked < len(self._x) else len(self._x) - 1

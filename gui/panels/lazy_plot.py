@@ -84,6 +84,7 @@ class LazyPlot(QWidget):
         self._setup, self._make, self._hint = setup, make, hint
         self._plot: pg.GraphicsView | None = None
         self._pending: Callable[[], None] | None = None  # a drawing waiting for the plot
+        self._making = False
         self.setSizePolicy(
             QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding
         )  # as pyqtgraph's
@@ -100,14 +101,18 @@ class LazyPlot(QWidget):
         """The plot, made (and set up) now if it was not yet, with any drawing waiting for it
         drawn."""
         if self._plot is None:
-            self._plot = self._make()
-            self._setup(self._plot)
-            _lay_out(self._plot)
-            self.layout().addWidget(self._plot)
-            if self.isVisible():  # shown now, not on the next turn of the event loop
-                self._plot.show()
-            self.updateGeometry()
-        if self._pending is not None:
+            self._making = True  # set up and laid out before any drawing waiting is drawn
+            try:
+                self._plot = self._make()
+                self._setup(self._plot)
+                _lay_out(self._plot)
+                self.layout().addWidget(self._plot)
+                if self.isVisible():  # shown now, not on the next turn of the event loop
+                    self._plot.show()
+                self.updateGeometry()
+            finally:
+                self._making = False
+        if self._pending is not None and not self._making:
             draw, self._pending = self._pending, None
             draw()  # it asks for .plot again: nothing is pending by then
         return self._plot

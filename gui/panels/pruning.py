@@ -147,7 +147,7 @@ class PruningPanel(QWidget):
     def _build_path_page(self) -> QWidget:
         # Made when the page is first shown or a path drawn (issue 29): most trees are not CART's.
         self.figure = LazyPlot(self._set_up_plots, make=_Plots, hint=_Plots.HINT)
-        self.leaves_axis: pg.ViewBox | None = None  # the right axis's view, made with the plot
+        self._leaves_axis: pg.ViewBox | None = None  # the right axis's view, made with the plot
         self._tick_x = np.zeros(0)  # where the path's alphas sit on the x axis, to name some
         self.marker = pg.InfiniteLine(angle=90, pen=pg.mkPen("#D55E00", width=2))
         self.scale = QComboBox()
@@ -195,13 +195,19 @@ class PruningPanel(QWidget):
         """The curves' names, in a row of their own above the plot, so they never cover a curve."""
         return self.figure.plot.getItem(0, 0)
 
+    @property
+    def leaves_axis(self) -> pg.ViewBox:
+        """The view of the leaves' axis (right), made with the plot."""
+        _ = self.figure.plot
+        return self._leaves_axis
+
     def _set_up_plots(self, graphics: pg.GraphicsLayoutWidget) -> None:
         graphics.setBackground("w")
         graphics.addItem(pg.LegendItem(colCount=2, labelTextColor="#1E2430"), row=0, col=0)
         plot = graphics.addPlot(row=1, col=0)
         _plain_axis(plot.getAxis("bottom"), "alpha (effective), by rank")
         _plain_axis(plot.getAxis("left"), "share of the rows")
-        self.leaves_axis = leaves = pg.ViewBox()
+        self._leaves_axis = leaves = pg.ViewBox()
         plot.showAxis("right")
         _plain_axis(plot.getAxis("right"), "leaves")
         plot.scene().addItem(leaves)
@@ -298,6 +304,12 @@ class PruningPanel(QWidget):
         )
 
     def _redraw(self) -> None:
+        """Draw the path now if the plot is on screen, else when it shows or is asked for: a
+        CART training redrew it behind the Inspector, with its legend, ticks and CV band."""
+        if self.full is not None:
+            self.figure.paint(self._draw_path)
+
+    def _draw_path(self) -> None:
         if self.full is None:
             return
         self.plot.clear()

@@ -16,7 +16,7 @@ def test_slider_runs_in_errors_when_chosen(qtbot, window):
     panel = window.pruning
     window.docks["Pruning"].show()
     window.docks["Pruning"].raise_()
-    qtbot.waitUntil(lambda: panel.figure.built)
+    qtbot.waitUntil(lambda: panel.full is not None)  # drawn when the plot is asked for
     assert panel.measure == "errors"
     assert panel.alphas.tolist() == [0, 0.5, 1, 2, 44, 50]
     assert float(panel.alphas[panel.slider.value()]) == 2.0
