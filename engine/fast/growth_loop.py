@@ -175,6 +175,20 @@ def _mark_used(i, nodes, data, par, used):
         a = nodes.parent[a]
 
 
+@njit(cache=True, inline="always")
+def _add_to_row(table, v, ent, weight, cls, target, K):
+    """``add_entry(table[v], ...)`` without making the view ``table[v]``: each view took and
+    released a reference on the table (two atomic operations, as long as the addition), and
+    in the per-entry loops below that was most of a small node's cost (issue 39)."""
+    if K == 0:
+        wy = weight * target[ent]
+        table[v, 0] += weight
+        table[v, 1] += wy
+        table[v, 2] += wy * target[ent]
+    else:
+        table[v, cls[ent]] += weight
+
+
 @njit(cache=True, linked=True)
 def _category_table(j, sp, s, e, K, table, V):
     """Known weight per category and class of attribute ``j`` over the segment, in entry order
@@ -184,12 +198,19 @@ def _category_table(j, sp, s, e, K, table, V):
         for k in range(table.shape[1]):
             table[v, k] = 0.0
     base = j * data.n_entries
+    values, entries, weights, cls, target = (
+        data.values,
+        arena.entry,
+        arena.weight,
+        data.cls,
+        data.target,
+    )
     known = 0
     for t in range(s, e):
-        ent = arena.entry[t]
-        x = data.values[base + ent]
+        ent = entries[t]
+        x = values[base + ent]
         if not np.isnan(x):
-            add_entry(table[int(x)], ent, arena.weight[t], data.cls, data.target, K)
+            _add_to_row(table, int(x), ent, weights[t], cls, target, K)
             known += 1
     return known
 
@@ -243,7 +264,7 @@ def _score_small_numeric(j, i, sp, par, nodes, work, cand):
             for k in range(item_stats.shape[1]):
                 item_stats[L, k] = 0.0
             L += 1
-        add_entry(item_stats[L - 1], entries[idx[t]], weights[idx[t]], data.cls, data.target, K)
+        _add_to_row(item_stats, L - 1, entries[idx[t]], weights[idx[t]], data.cls, data.target, K)
     flog = work.flog if nodes.unit[i] == 1 else work.flog[:1]
     scan_items(j, L, item_value, item_value, nk, par, nodes.weight[i], work, cand, flog)
     cand.cut[j] = -1  # routed by threshold
@@ -473,8 +494,9 @@ def _segment_stats(arena, s, e, acc, data, K):
     rows), in a pass of their own after the entries are laid out."""
     for k in range(acc.shape[0]):
         acc[k] = 0.0
+    entries, weights, cls, target = arena.entry, arena.weight, data.cls, data.target
     for t in range(s, e):
-        add_entry(acc, arena.entry[t], arena.weight[t], data.cls, data.target, K)
+        add_entry(acc, entries[t], weights[t], cls, target, K)
 
 
 @njit(cache=True, linked=True)

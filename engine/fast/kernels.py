@@ -135,6 +135,11 @@ def pairwise_sum(a, lo, n):
 @njit(cache=True, inline="always")
 def psum(a, n):
     """numpy's ``a[:n].sum()``."""
+    if n < 8:  # _block_sum's own first case, here without a call: a class count's usual sum
+        r = 0.0
+        for i in range(n):
+            r += a[i]
+        return r
     if n <= PAIRWISE_BLOCK:
         return _block_sum(a, 0, n)
     return pairwise_sum(a, 0, n)
