@@ -81,6 +81,9 @@ BY_GAIN, BY_RATIO, C45_RULE = 0, 1, 2
 THREADS_LEAST_ROWS = 20_000
 #: Extra arena room for the copies of entries with missing values, to begin with.
 MISSING_SLACK = 0.25
+#: The most room (bytes) the group store starts with for subtrees grown whole (zeros: pages
+#: never written take no memory).
+GROUPS_ROOM = 1 << 22
 
 
 def plan(settings, n_rows: int) -> str:
@@ -309,7 +312,12 @@ class Growth:
         self.work = new_work(S, max_v, items, max(big, items), p, flog)
         self.candidates = new_candidates(p)
         subsets = s.binary and any(a.is_nominal for a in attrs)
-        self.groups = Groups(np.zeros(max(64, 16 * max_v) if subsets else 1, np.int8))
+        room = max(64, 16 * max_v)
+        if local:  # a subtree grown whole that runs out of group room is grown again from its
+            # start: room for the splits of a local subtree (at most one per entry) up front.
+            # A credit-g fold's tree, grown whole, was grown a second time for want of it.
+            room = max(room, min(min(m, local_rows) * max_v, GROUPS_ROOM))
+        self.groups = Groups(np.zeros(room if subsets else 1, np.int8))
         self.state = new_state()
         self.state.arena_top[0] = m
         self.state.free_slots[0] = slots
