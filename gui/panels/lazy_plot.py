@@ -29,6 +29,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from gui.drawing import palette
+from gui.theme import theme_plots
+
 _unmade_hints: tuple[QSize, QSize] | None = None
 
 
@@ -107,6 +110,8 @@ class LazyPlot(QWidget):
                 self._setup(self._plot)
                 _lay_out(self._plot)
                 self.layout().addWidget(self._plot)
+                if palette.current() is palette.DARK:  # made after the theme was applied
+                    theme_plots(self, palette.DARK)
                 if self.isVisible():  # shown now, not on the next turn of the event loop
                     self._plot.show()
                 self.updateGeometry()

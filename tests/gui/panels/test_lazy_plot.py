@@ -55,3 +55,16 @@ def test_an_error_plot_works_its_curve_out_when_read(qtbot):
     assert set(errors.lines) == {"training"} and errors.figure.built  # drawn when read
     xs, ys = errors.lines["training"].getData()
     assert list(xs) == [0, 1, 2] and list(ys) == [0.5, 0.25, 0.0]
+
+
+def test_a_plot_made_in_the_dark_theme_is_dark(qtbot):
+    from gui.drawing import palette
+
+    lazy, _ = _lazy(qtbot)
+    palette.use(palette.DARK)
+    try:
+        plot = lazy.plot  # made after the theme was applied: it takes the theme
+    finally:
+        palette.use(palette.LIGHT)
+    colour = plot.backgroundBrush().color().name().upper()
+    assert colour == palette.DARK.background.upper()
