@@ -206,8 +206,8 @@ class NodePlot(QWidget):
 
     # ------------------------------------------------------------------ drawing
     def _draw(self, plot) -> None:
-        """The title and caption now; the plot now if it is on screen, else when it shows
-        (the inspector scrolled or hidden, or the window not shown) or is asked for."""
+        """The title and caption now; the plot now if it is shown, else when it shows (the
+        Inspector's dock closed or behind another, or the window not shown) or is asked for."""
         self._forget_items()
         self.shown = plot
         self.figure.setVisible(plot is not None)  # no empty axes taking the inspector's room

@@ -350,8 +350,8 @@ class SplitCurveView(QWidget):
         return self._marks
 
     def _draw(self, curve) -> None:
-        """The caption now; the plot now if it is on screen, else when it shows (the window's
-        inspector scrolled or hidden, or the window not shown)."""
+        """The caption now; the plot now if it is shown, else when it shows (the Inspector's
+        dock closed or behind another, or the window not shown) or is asked for."""
         self._lines, self._marks = {}, {}
         self.shown = curve
         self.hover.setText("")
