@@ -14,11 +14,15 @@ BETTER, WORSE = GREEN.name(), RED.name()
 def _train(qtbot, window, cv_folds, **params):
     c = window.controller
     c.set_options({"algorithm": "c45", **params}, cv_folds, 1)
+    before = len(c.runs)
     job = c.train()
-    qtbot.waitUntil(lambda: job.done and not c.busy, timeout=60000)
+    # This training's run, then its cross-validation, which follows the fit as a job of its
+    # own (an earlier run's evaluations say nothing of it).
+    qtbot.waitUntil(lambda: job.done and len(c.runs) > before, timeout=60000)
     qtbot.waitUntil(
         lambda: (
-            len(c.runs) > 0
+            not c.busy
+            and not c.cv_pending
             and len(c.runs[c.runs.numbers()[-1]].evaluations) == (2 if cv_folds else 1)
         ),
         timeout=60000,
