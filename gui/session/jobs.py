@@ -277,7 +277,7 @@ def train_call(
         fit_share = 0.5 if cv_folds else 1.0
         # The pruning record: the inspector's candidates, the ghosts and the walk-through.
         model.fit(
-            table,
+            data,  # encoded once, for the fit and the figures
             monitor=monitor.scaled(0.0, fit_share),
             record=True,
             keep_grown=settings.algorithm == "cart",
