@@ -72,8 +72,8 @@ def settings_dir(settings):
     return Path(settings.fileName()).parent
 
 
-@pytest.fixture
-def window(qtbot, settings):
+def new_window(settings):
+    """A window with ``settings``, docked panels and recording dialogs (no table yet)."""
     from gui.main_window import MainWindow
 
     # Docked panels, as on a big screen: the tests drive the docks. The side bar a small
@@ -82,10 +82,39 @@ def window(qtbot, settings):
     win = MainWindow(settings)
     win.dialogs = FakeDialogs()
     win.recovery.path = settings_dir(settings) / "recovery.arbor"
+    return win
+
+
+@pytest.fixture
+def window(qtbot, settings):
+    win = new_window(settings)
     qtbot.addWidget(win, before_close_func=quiet)
     win.files.open_sample("weather", confirmed=True)
     yield win
     free_closed_windows()
+
+
+@pytest.fixture(scope="module")
+def module_window(qapp, tmp_path_factory):
+    """One window, as ``window`` makes it, for all the tests of a module: for tests that set up
+    the same costly state (trainings) and then only read it, or put back what they change.
+    (``module_bot`` waits for it as ``qtbot`` does.)"""
+    path = tmp_path_factory.mktemp("window") / "arbor.ini"
+    win = new_window(QSettings(str(path), QSettings.Format.IniFormat))
+    win.files.open_sample("weather", confirmed=True)
+    yield win
+    quiet(win)
+    win.close()
+    win.deleteLater()
+    free_closed_windows()
+
+
+@pytest.fixture(scope="module")
+def module_bot(qapp, request):
+    """A ``qtbot`` for module fixtures, for its waits (it closes no widget it is given)."""
+    from pytestqt.qtbot import QtBot
+
+    return QtBot(request)
 
 
 def quiet(win) -> None:

@@ -37,16 +37,37 @@ def _colour(view, row, column):
     return view.table.item(row, column).background().color().name()
 
 
-@pytest.fixture
-def compared(qtbot, window):
+@pytest.fixture(scope="module")
+def comparison(module_bot, module_window):
+    """One comparison of two iris runs for the module (two trainings with 10-fold CV each):
+    the tests read it, and what they change (the window's size, the evaluations compared) is
+    put back by ``compared`` before each."""
+    qtbot, window = module_bot, module_window
     window.files.open_sample("iris", confirmed=True)
     _train(
         qtbot, window, 10, prune="none", min_samples_leaf=1
     )  # the bigger tree, better on training rows
     _train(qtbot, window, 10, max_depth=1)
     window.compare_runs(1, 2)
-    qtbot.waitExposed(window.compare_window)
-    return window.compare_window
+    view = window.compare_window
+    qtbot.waitExposed(view)
+    return view, view.size(), view.method_a.currentText(), view.method_b.currentText()
+
+
+@pytest.fixture
+def window(module_window, comparison):
+    return module_window
+
+
+@pytest.fixture
+def compared(qtbot, comparison):
+    view, size, method_a, method_b = comparison
+    view.method_a.setCurrentText(method_a)
+    view.method_b.setCurrentText(method_b)
+    if view.size() != size:
+        view.resize(size)
+        qtbot.waitUntil(lambda: view.size() == size)
+    return view
 
 
 def test_only_held_out_figures_are_coloured(qtbot, window, compared):
