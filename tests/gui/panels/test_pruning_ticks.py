@@ -1,6 +1,7 @@
 """The pruning path's alpha ticks are readable at 1024x700 (issue 30): at the dock's width
 the labels of adjacent ticks used to run into each other."""
 
+import pytest
 from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QFontMetricsF
 
@@ -23,7 +24,11 @@ def _label_rects(panel):
     return rects
 
 
-def test_adjacent_alpha_labels_do_not_overlap_at_1024(qtbot, window):
+@pytest.fixture(scope="module")
+def pruning_shown(module_bot, module_window):
+    """CART on iris in a 1024x700 window (less a frame), its Pruning dock in front: one for the
+    module, whose tests read it (the scale they change is put back by ``pruned``)."""
+    qtbot, window = module_bot, module_window
     window.resize(1008, 652)  # 1024x700 less a window manager's frame
     window.show()
     qtbot.waitExposed(window)
@@ -35,6 +40,20 @@ def test_adjacent_alpha_labels_do_not_overlap_at_1024(qtbot, window):
     panel = window.pruning
     qtbot.waitUntil(lambda: panel.figure.built and panel.plot.getViewBox().width() > 50)
     qtbot.wait(50)
+    return panel, panel.scale.currentText()
+
+
+@pytest.fixture
+def pruned(qtbot, pruning_shown):
+    panel, scale = pruning_shown
+    if panel.scale.currentText() != scale:
+        panel.scale.setCurrentText(scale)
+        qtbot.wait(50)
+    return panel
+
+
+def test_adjacent_alpha_labels_do_not_overlap_at_1024(qtbot, pruned):
+    panel = pruned
     for scale in ("rank", "log"):
         panel.scale.setCurrentText(scale)
         qtbot.wait(50)
@@ -45,20 +64,10 @@ def test_adjacent_alpha_labels_do_not_overlap_at_1024(qtbot, window):
             assert not a.intersects(b), (scale, a, b, panel.plot.getViewBox().width())
 
 
-def test_every_curve_name_shows_whole_at_1024(qtbot, window):
+def test_every_curve_name_shows_whole_at_1024(qtbot, pruned):
     """The legend's two columns ran past the dock's edge at 1024 ("training error" read
     "training"); where two do not fit it takes one."""
-    window.resize(1008, 652)
-    window.show()
-    qtbot.waitExposed(window)
-    window.files.open_sample("iris", confirmed=True)
-    window.config.algorithm.set_value("cart")
-    train_and_wait(qtbot, window)
-    window.docks["Pruning"].show()
-    window.docks["Pruning"].raise_()
-    panel = window.pruning
-    qtbot.waitUntil(lambda: panel.figure.built and panel.plot.getViewBox().width() > 50)
-    qtbot.wait(50)
+    panel = pruned
     names = [label.text for _, label in panel.legend.items]
     assert "training error" in names
     width = panel.figure.plot.width()
