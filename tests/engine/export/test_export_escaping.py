@@ -58,9 +58,11 @@ def _table(marker):
     return make_table(frame)
 
 
-@pytest.fixture(params=["id3", "c45", "cart"])
-def trained(request, tmp_path):
-    marker = tmp_path / "PWNED"
+@pytest.fixture(scope="module", params=["id3", "c45", "cart"])
+def trained(request, tmp_path_factory):
+    """Each algorithm's model, fitted once for the tests here (they only export and read it
+    back); each checks that the marker its table's name would touch is still absent."""
+    marker = tmp_path_factory.mktemp(request.param) / "PWNED"
     table = _table(marker)
     if request.param == "id3":
         table = table.with_kinds(**{C: "ignored"})
