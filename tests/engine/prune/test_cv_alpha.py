@@ -2,6 +2,7 @@
 once (no tree pruned per probe): the same loss sums as pruning the fold's tree at each probe
 and predicting, to the last bit where rows go down several branches (missing values)."""
 
+import functools
 from dataclasses import replace
 
 import numpy as np
@@ -28,14 +29,27 @@ def _table(seed, n=400, regression=False, missing=0.0):
     return make_table(frame)
 
 
-def _pruned_sums(tree, data, probes):
+@functools.cache
+def _grown(regression: bool):
+    """The tree the tests below score, its probe alphas, and the tree pruned at each probe:
+    one for each task (the held-out rows and their weights are what the tests vary)."""
+    task = "regression" if regression else "classification"
+    train = _table(1, regression=regression)
+    tree = (
+        DecisionTree(algorithm="cart", task=task, prune="none", min_samples_leaf=3).fit(train).tree_
+    )
+    alphas = np.unique(cost_complexity_path(tree).alphas)
+    probes = np.append(np.sqrt(alphas[:-1] * alphas[1:]), np.inf)
+    return tree, probes, [prune_cost_complexity(tree, beta) for beta in probes]
+
+
+def _pruned_sums(tree, data, pruned_at_probes):
     """The oracle: ``tree`` pruned at every probe, every row predicted, and the weighted loss
     and squared loss added up over the rows in their order (as CV of alpha did until the
     rows' paths replaced it)."""
     w = np.broadcast_to(data.weight, (data.n_rows,))
-    sums = np.zeros((2, len(probes)))
-    for p, beta in enumerate(probes):
-        pruned = prune_cost_complexity(tree, beta)
+    sums = np.zeros((2, len(pruned_at_probes)))
+    for p, pruned in enumerate(pruned_at_probes):
         if tree.is_regression:
             loss = (predict_value(pruned, data.X) - data.y) ** 2
         else:
@@ -48,18 +62,13 @@ def _pruned_sums(tree, data, probes):
 @pytest.mark.parametrize("missing", [0.0, 0.1])
 @pytest.mark.parametrize("weighted", [False, True])
 def test_loss_sums_per_probe_equal_pruning_at_each_probe(regression, missing, weighted):
-    train, held = _table(1, regression=regression), _table(2, 150, regression, missing)
+    tree, probes, pruned_at_probes = _grown(regression)
     task = "regression" if regression else "classification"
-    tree = (
-        DecisionTree(algorithm="cart", task=task, prune="none", min_samples_leaf=3).fit(train).tree_
-    )
-    alphas = np.unique(cost_complexity_path(tree).alphas)
-    probes = np.append(np.sqrt(alphas[:-1] * alphas[1:]), np.inf)
-    data = encode(held, task)
+    data = encode(_table(2, 150, regression, missing), task)
     if weighted:
         data = replace(data, weight=np.random.default_rng(4).uniform(0.1, 3.0, data.n_rows))
     fast = _loss_sums_per_probe(flat_of(tree), data, probes)
-    slow = _pruned_sums(tree, data, probes)
+    slow = _pruned_sums(tree, data, pruned_at_probes)
     assert fast.shape == (2, len(probes)) and len(probes) > 20
     if missing:  # every row's loss at every probe, added up in the rows' order
         np.testing.assert_array_equal(fast, slow)
