@@ -485,6 +485,7 @@ class MainWindow(QMainWindow):
             event.ignore()
             return
         self.controller.cancel()
+        self.stability_marks.cancel()  # a job of its own, beside the controller's
         self.controller.runner.wait(5000)
         self.large.close()
         self.recovery.clear()

@@ -45,6 +45,19 @@ def test_stability_shows_its_progress_and_esc_cancels_it(qtbot, window, held_sta
     assert not window.act["cancel"].isEnabled()
 
 
+def test_closing_the_window_stops_a_running_stability(qtbot, window, held_stability):
+    train_and_wait(qtbot, window)
+    marks = window.stability_marks
+    window.act["stability"].trigger()
+    qtbot.waitUntil(lambda: marks.progress.value() == 500, timeout=10000)
+    window.doc.undo_stack.setClean()  # nothing unsaved: the close is not asked about
+    assert window.close()
+    # Cancelled and ended by the close itself, not left to run into a deleted window.
+    assert window.controller.runner.wait(0)  # the thread pool is idle: the 5 s wait was enough
+    qtbot.waitUntil(lambda: not marks.busy, timeout=10000)
+    assert marks.result is None
+
+
 def test_growth_steps_put_stability_off_until_they_stop(qtbot, window, monkeypatch):
     train_and_wait(qtbot, window)
     marks = window.stability_marks
