@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QSettings, Signal
@@ -14,15 +13,6 @@ MAX_RECENT = 8
 #: Files at least this big are read on a worker thread, so the window stays live meanwhile.
 BACKGROUND_OPEN_BYTES = 4_000_000
 SAVE_SUFFIXES = (".csv", ".tsv", ".arff", ".xlsx", ".parquet")
-
-
-@cache
-def _sample(name: str):
-    """A bundled sample, read once a run: the files ship with Arbor and do not change, and
-    parsing one took longer than opening a window (the document copies what it loads)."""
-    from engine.data.samples import load_sample
-
-    return load_sample(name)
 
 
 class FileActions(QObject):
@@ -167,9 +157,11 @@ class FileActions(QObject):
         return True
 
     def open_sample(self, name: str, confirmed: bool = False) -> bool:
+        from engine.data.samples import load_sample  # parses each bundled file once a run
+
         if not confirmed and not self.confirm_discard("loading a sample"):
             return False
-        self.controller.load_table(_sample(name), None, sample=name)
+        self.controller.load_table(load_sample(name), None, sample=name)
         self.controller.say(f"Loaded the {name} sample")
         return True
 
