@@ -453,7 +453,7 @@ class Controller(QObject):
         if not busy and self._queue:
             # After every slot of this change has run: a job started from inside it would reach
             # the slots still to come as "busy" before "not busy".
-            QTimer.singleShot(0, self._start_queued)
+            QTimer.singleShot(0, self, self._start_queued)
 
     def _start_queued(self) -> None:
         if self.busy or not self._queue:

@@ -271,7 +271,7 @@ class MainWindow(QMainWindow):
         super().showEvent(event)
         if not self._sized:  # first start: docks get sizes only once the window is laid out
             self._sized = True
-            QTimer.singleShot(0, self._size_docks)
+            QTimer.singleShot(0, self, self._size_docks)
 
     def _size_docks(self) -> None:
         """Share the window between the canvas and the docks in proportion to its size: the
@@ -621,7 +621,9 @@ class MainWindow(QMainWindow):
         self.compare_window.compare(a, b)
         self.compare_window.show()
         self.compare_window.raise_()
-        QTimer.singleShot(0, self.compare_window.fit_trees)  # shown again: the trees may be new
+        QTimer.singleShot(
+            0, self.compare_window, self.compare_window.fit_trees
+        )  # shown again: the trees may be new
 
     def draw_split(self) -> None:
         """Model > Draw a split (Ctrl+Shift+D): the Regions dock comes up to draw it in."""
@@ -841,7 +843,7 @@ class MainWindow(QMainWindow):
             "double-click a node to open it, or View > Expand all"
         )
         # After whatever the caller says next (e.g. "Trained: ..."), not instead of it.
-        QTimer.singleShot(0, lambda: self._say(f"{self.status_label.text()} — {note}"))
+        QTimer.singleShot(0, self, lambda: self._say(f"{self.status_label.text()} — {note}"))
 
     # ------------------------------------------------------------------ status
     def _say(self, text: str) -> None:

@@ -75,7 +75,7 @@ class Overlay(QFrame):
     def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt override
         if event.type() == QEvent.Type.Resize and self.isVisible():
             # The filter sees the resize before the canvas lays its viewport out: place after.
-            QTimer.singleShot(0, self.place)
+            QTimer.singleShot(0, self, self.place)
         return False
 
     def place(self) -> None:

@@ -202,7 +202,7 @@ class SideBar(QObject):
             if name not in pinned and not dock.isFloating():
                 dock.hide()
         self._rebuild()
-        QTimer.singleShot(0, self._hide_stale_tabs)
+        QTimer.singleShot(0, self, self._hide_stale_tabs)
 
     def _hide_stale_tabs(self) -> None:
         """Hide the tab bars Qt leaves on screen for tabbed docks that are all closed: one
@@ -349,7 +349,7 @@ class SideBar(QObject):
         dock.show()
         dock.raise_()
         self._set_pinned(self.pinned_docks() | {name})
-        QTimer.singleShot(0, w.workspaces.size_docks)
+        QTimer.singleShot(0, w, w.workspaces.size_docks)
 
     # ------------------------------------------------------------------ events
     def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt override
@@ -376,5 +376,5 @@ class SideBar(QObject):
             and self.window.isVisible()
             and self.wanted() != self.active
         ):  # the window crossed the compact size: collapse or dock once it is laid out
-            QTimer.singleShot(0, self.apply)
+            QTimer.singleShot(0, self, self.apply)
         return False

@@ -119,7 +119,7 @@ class Workspaces(QObject):
             self._group(area, names)
         self.size_docks()
         if w.isVisible():  # docks moved now get their sizes once the window lays them out
-            QTimer.singleShot(0, self.size_docks)
+            QTimer.singleShot(0, w, self.size_docks)
 
     def _group(self, area: Qt.DockWidgetArea, names: list[str]) -> None:
         w = self.window

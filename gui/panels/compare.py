@@ -434,8 +434,8 @@ class CompareView(QWidget):
 
     def showEvent(self, event) -> None:  # noqa: N802 - Qt override
         super().showEvent(event)
-        QTimer.singleShot(0, self._fit_layout)
-        QTimer.singleShot(0, self.fit_trees)
+        QTimer.singleShot(0, self, self._fit_layout)
+        QTimer.singleShot(0, self, self.fit_trees)
 
     def _grow(self, side: int) -> None:
         if self.numbers is not None and self.numbers[side] in self.controller.runs:

@@ -204,3 +204,21 @@ def test_the_side_bar_toggle_is_an_action_listed_with_its_panel_keys_and_exam_us
     assert window.side_bar.active and window.act["collapse_panels"].isChecked()
     window.act["exam_mode"].trigger()  # the Growth panel over the tree, not a floating dock
     assert window.side_bar.shown == "Growth" and not window.docks["Growth"].isFloating()
+
+
+def test_a_window_deleted_before_its_queued_layout_calls_run_raises_nothing(qtbot, settings):
+    """The side bar, the workspaces and the compare view queue layout calls for the next turn
+    of the event loop; a window closed and deleted first left them to run on its deleted docks
+    (an error per call). They are queued on the window's objects now, and go with them."""
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    from gui.main_window import MainWindow
+
+    settings.setValue(SETTING, "on")  # collapsed: its refresh queues the tab-bar clean-up
+    window = MainWindow(settings)
+    assert window.side_bar.active
+    window.side_bar.refresh()
+    window.close()
+    window.deleteLater()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    qtbot.wait(20)  # the queued calls' turn: pytest-qt fails the test on any error raised
