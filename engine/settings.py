@@ -935,8 +935,17 @@ def _given_alpha(params: Mapping, values: dict) -> dict:
 def why_not(name: str, params: Mapping) -> str | None:
     """None if option ``name`` applies under ``params`` (a front end's current values),
     else why it does not."""
-    option = OPTION[name]
+    return _why_not(OPTION[name], _current(params))
+
+
+def why_nots(params: Mapping) -> dict[str, str | None]:
+    """:func:`why_not` of every option at once (a panel's every change asks for all of them:
+    one at a time, each filled in the defaults of all again)."""
     values = _current(params)
+    return {option.name: _why_not(option, values) for option in OPTIONS}
+
+
+def _why_not(option: Option, values: Mapping) -> str | None:
     if option.algorithms and values["algorithm"] not in option.algorithms:
         return option.why_not
     for need in option.needs:

@@ -22,7 +22,7 @@ from engine.data.table import NUMERIC
 from engine.errors import ArborError
 from engine.export.labels import number
 from engine.fast.threads import n_threads
-from engine.settings import DEFAULTS, OPTIONS, resolve, why_not
+from engine.settings import DEFAULTS, OPTIONS, resolve, why_nots
 from gui.panels.cost_matrix_editor import CostsField
 from gui.plain_text import plain_label
 
@@ -487,11 +487,10 @@ class AlgorithmPanel(QWidget):
         if self._holding:
             return
         algorithm = self.algorithm.value()
-        params = self.params()
-        for option in OPTIONS:  # the table says where each option applies
-            widget = getattr(self, option.name, None)
-            if widget is not None and option.name != "algorithm":
-                reason = why_not(option.name, params)
+        reasons = why_nots(self.params())  # the table says where each option applies
+        for name, reason in reasons.items():
+            widget = getattr(self, name, None)
+            if widget is not None and name != "algorithm":
                 self._enable(widget, reason is None, reason)
         self._enable(self.weka_folds, self.cv_folds.value() > 0, "cross-validation is off")
         self.no_depth_limit.setEnabled(self.max_depth.isEnabled() and algorithm != "optimal")

@@ -18,6 +18,7 @@ from engine.settings import (
     problem,
     resolve,
     why_not,
+    why_nots,
 )
 
 
@@ -121,6 +122,20 @@ def test_bad_options_get_one_clear_message(params, message):
     with pytest.raises(ArborError, match=message.replace("(", r"\(").replace(")", r"\)")):
         resolve(**params)
     assert message in problem(params)
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {},
+        {"algorithm": "cart", "prune": "cost-complexity", "alpha": 0.01},
+        {"algorithm": "id3", "prune": "reduced-error"},
+        {"algorithm": "cart", "task": "regression", "splitter": "exact"},
+        {"algorithm": "optimal"},
+    ],
+)
+def test_every_options_reason_at_once_is_each_ones_reason(params):
+    assert why_nots(params) == {o.name: why_not(o.name, params) for o in OPTIONS}
 
 
 def test_where_each_option_applies_and_why_not():
