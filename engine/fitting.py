@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from engine.data.encoding import Encoded, subset
 from engine.data.folds import holdout_split
-from engine.growth import grow
+from engine.growth import grow, grow_whole
 from engine.learn.class_weights import weighted_by_class
 from engine.learn.costs import with_costs
 from engine.learn.pseudocounts import with_pseudocounts
@@ -57,8 +57,7 @@ def _fit(data: Encoded, settings: Settings, monitor: Monitor, record: bool, grow
     pruning = settings.prune != "none"
     # The cost matrix before pruning: C4.5's and cost-complexity's errors are its costs.
     tree = with_costs(
-        Tree(grow(data, settings, monitor.scaled(0.0, 0.7) if pruning else monitor), data.schema),
-        settings,
+        grow_whole(data, settings, monitor.scaled(0.0, 0.7) if pruning else monitor), settings
     )
     grown.append(tree)
     return prune_for(tree, data, settings, monitor.scaled(0.7, 1.0), record)

@@ -1,5 +1,6 @@
-"""Growth's own arrays (``grow_flat``, for CART's folds choosing alpha) are the arrays of the
-node objects ``grow`` makes: every number, and the same branch for every value (issue 39)."""
+"""Growth's own arrays (``grow_flat``, for CART's folds choosing alpha; ``grow_whole``, kept
+with a fit's tree) are the arrays of the node objects ``grow`` makes: every number, and the
+same branch for every value (issue 39)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ from engine.data.encoding import encode
 from engine.data.io import read_table
 from engine.data.samples import load_sample
 from engine.estimator import DecisionTree
+from engine.export.model_json import tree_to_dict
 from engine.flat import from_nodes
-from engine.growth import grow, grow_flat
+from engine.growth import grow, grow_flat, grow_whole
 from engine.tree import Tree
 
 WEKA = Path(__file__).resolve().parents[2] / "fixtures" / "weka" / "data"
@@ -68,3 +70,26 @@ def test_growth_arrays_are_the_node_objects_arrays(name, options):
         at = np.full(len(X), i, dtype=np.intp)
         values = X[:, nodes.attribute[i]]
         assert np.array_equal(grown.branches(at, values), nodes.branches(at, values))
+
+
+@pytest.mark.parametrize(("name", "options"), CASES)
+def test_a_whole_trees_kept_arrays_are_its_nodes_arrays(name, options):
+    options = dict(options)
+    table = _table(name, options.pop("target", None))
+    settings = DecisionTree(**options, prune="none").settings()
+    data = encode(table, settings.task)
+    tree = grow_whole(data, settings)
+    kept = tree.__dict__["_flat"]  # made from growth's arrays, not by a walk
+    walked = from_nodes(tree)
+    assert kept.n_nodes == walked.n_nodes > 1
+    assert all(a is b for a, b in zip(kept.node_objects(), walked.node_objects(), strict=True))
+    for column in COLUMNS:
+        a, b = getattr(kept, column), getattr(walked, column)
+        assert a.shape == b.shape and np.array_equal(a, b, equal_nan=True), column
+    X = data.X.copy()
+    X[::4, :] = np.nan
+    for i in np.flatnonzero(~walked.is_leaf).tolist():
+        at = np.full(len(X), i, dtype=np.intp)
+        values = X[:, walked.attribute[i]]
+        assert np.array_equal(kept.branches(at, values), walked.branches(at, values))
+    assert tree_to_dict(tree) == tree_to_dict(Tree(grow(data, settings), data.schema))
