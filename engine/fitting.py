@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from engine.data.encoding import Encoded, subset
 from engine.data.folds import holdout_split
-from engine.growth import grow, grow_whole
+from engine.growth import grow_whole
 from engine.learn.class_weights import weighted_by_class
 from engine.learn.costs import with_costs
 from engine.learn.pseudocounts import with_pseudocounts
@@ -48,9 +48,7 @@ def _fit(data: Encoded, settings: Settings, monitor: Monitor, record: bool, grow
         y = None if data.schema.is_regression else data.y
         grow_rows, prune_rows = holdout_split(y, data.n_rows, settings.holdout, settings.seed)
         part = subset(data, grow_rows)
-        tree = with_costs(
-            Tree(grow(part, settings, monitor.scaled(0.0, 0.8)), data.schema), settings
-        )
+        tree = with_costs(grow_whole(part, settings, monitor.scaled(0.0, 0.8)), settings)
         if settings.algorithm == "c45":
             tree = collapse_tree(tree, part, settings)
         return prune_reduced_error(tree, data, prune_rows, monitor.scaled(0.8, 1.0), record)

@@ -33,7 +33,7 @@ from engine.evaluate.tree_match import (
     structural_changes,
 )
 from engine.fitting import fit_tree, prune_for
-from engine.growth import grow
+from engine.growth import grow_whole
 from engine.learn import rules
 from engine.learn.explain import node_rows, used_on_path
 from engine.learn.problem import Candidate, Problem
@@ -247,7 +247,7 @@ def _fit(data: Encoded, settings: Settings, monitor: Monitor) -> tuple[Tree, Tre
         pruned = fit_tree(data, settings, monitor, record=True)
         before = getattr(pruned.pruning, "before", None)
         return (before if before is not None else pruned), pruned
-    grown = Tree(grow(data, settings, monitor.scaled(0.0, 0.7)), data.schema)
+    grown = grow_whole(data, settings, monitor.scaled(0.0, 0.7))
     # The record (C4.5's pessimistic pruning keeps one) lets a view draw what was cut.
     return grown, prune_for(grown, data, settings, monitor.scaled(0.7, 1.0), record=True)
 
