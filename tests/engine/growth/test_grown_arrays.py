@@ -51,45 +51,41 @@ def _table(name: str, target: str | None):
     return table if target is None else table.with_target(target)
 
 
-@pytest.mark.parametrize(("name", "options"), CASES)
-def test_growth_arrays_are_the_node_objects_arrays(name, options):
+def _data(name: str, options: dict):
     options = dict(options)
     table = _table(name, options.pop("target", None))
     settings = DecisionTree(**options, prune="none").settings()
-    data = encode(table, settings.task)
-    grown = grow_flat(data, settings)
-    nodes = from_nodes(Tree(grow(data, settings), data.schema))
-    assert grown.n_nodes == nodes.n_nodes > 1
+    return encode(table, settings.task), settings
+
+
+def _assert_same_arrays(grown, walked, data) -> None:
+    """Every number the same; the category tables may differ in width, the branches they
+    give may not."""
+    assert grown.n_nodes == walked.n_nodes > 1
     for column in COLUMNS:
-        a, b = getattr(grown, column), getattr(nodes, column)
+        a, b = getattr(grown, column), getattr(walked, column)
         assert a.shape == b.shape and np.array_equal(a, b, equal_nan=True), column
-    # The category tables may differ in width; the branches they give may not.
     X = data.X.copy()
     X[::4, :] = np.nan  # some rows missing everything
-    for i in np.flatnonzero(~nodes.is_leaf).tolist():
+    for i in np.flatnonzero(~walked.is_leaf).tolist():
         at = np.full(len(X), i, dtype=np.intp)
-        values = X[:, nodes.attribute[i]]
-        assert np.array_equal(grown.branches(at, values), nodes.branches(at, values))
+        values = X[:, walked.attribute[i]]
+        assert np.array_equal(grown.branches(at, values), walked.branches(at, values))
+
+
+@pytest.mark.parametrize(("name", "options"), CASES)
+def test_growth_arrays_are_the_node_objects_arrays(name, options):
+    data, settings = _data(name, options)
+    walked = from_nodes(Tree(grow(data, settings), data.schema))
+    _assert_same_arrays(grow_flat(data, settings), walked, data)
 
 
 @pytest.mark.parametrize(("name", "options"), CASES)
 def test_a_whole_trees_kept_arrays_are_its_nodes_arrays(name, options):
-    options = dict(options)
-    table = _table(name, options.pop("target", None))
-    settings = DecisionTree(**options, prune="none").settings()
-    data = encode(table, settings.task)
+    data, settings = _data(name, options)
     tree = grow_whole(data, settings)
     kept = tree.__dict__["_flat"]  # made from growth's arrays, not by a walk
     walked = from_nodes(tree)
-    assert kept.n_nodes == walked.n_nodes > 1
+    _assert_same_arrays(kept, walked, data)
     assert all(a is b for a, b in zip(kept.node_objects(), walked.node_objects(), strict=True))
-    for column in COLUMNS:
-        a, b = getattr(kept, column), getattr(walked, column)
-        assert a.shape == b.shape and np.array_equal(a, b, equal_nan=True), column
-    X = data.X.copy()
-    X[::4, :] = np.nan
-    for i in np.flatnonzero(~walked.is_leaf).tolist():
-        at = np.full(len(X), i, dtype=np.intp)
-        values = X[:, walked.attribute[i]]
-        assert np.array_equal(kept.branches(at, values), walked.branches(at, values))
     assert tree_to_dict(tree) == tree_to_dict(Tree(grow(data, settings), data.schema))
