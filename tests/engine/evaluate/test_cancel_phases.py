@@ -19,6 +19,7 @@ from engine.evaluate.evaluation import cross_validate
 from engine.monitor import Monitor, watching
 from engine.predict import predict_proba
 from engine.prune.cost_complexity import cost_complexity_path
+from engine.tree import Tree
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +43,9 @@ def _job(table, params: dict, folds: int = 0):
             if folds:
                 cross_validate(data, model.settings_, folds, 1, monitor)
             predict_proba(model.tree_, data.X)
-            cost_complexity_path(model.tree_)
+            # A tree read from a file or edited by hand: its arrays made by a walk over its
+            # nodes (a fitted tree keeps those growth made).
+            cost_complexity_path(Tree(model.tree_.root, model.tree_.schema))
 
     return job
 
