@@ -86,12 +86,20 @@ def new_window(settings):
 
 
 @pytest.fixture
-def window(qtbot, settings):
+def own_window(qtbot, settings):
+    """A new window of the test's own, with the weather sample open."""
     win = new_window(settings)
     qtbot.addWidget(win, before_close_func=quiet)
     win.files.open_sample("weather", confirmed=True)
     yield win
     free_closed_windows()
+
+
+@pytest.fixture
+def window(own_window):
+    """A new window with the weather sample open (a module whose tests can share one window
+    makes this ``shared_window``, and its tests that cannot take ``own_window``)."""
+    return own_window
 
 
 @pytest.fixture(scope="module")
@@ -102,11 +110,44 @@ def module_window(qapp, tmp_path_factory):
     path = tmp_path_factory.mktemp("window") / "arbor.ini"
     win = new_window(QSettings(str(path), QSettings.Format.IniFormat))
     win.files.open_sample("weather", confirmed=True)
+    # The learner's options a new window shows, for reset_window to put back.
+    win.config_defaults = {
+        **win.config.params(),
+        "cv_folds": win.config.cv_folds.value(),
+        "weka_folds": win.config.weka_folds.isChecked(),
+    }
     yield win
     quiet(win)
     win.close()
     win.deleteLater()
     free_closed_windows()
+
+
+@pytest.fixture
+def shared_window(module_window):
+    """``module_window`` put back, before each test, to how ``window`` makes a window: for a
+    module's tests that each set up what they use and need no window of their own (a fresh
+    window costs a tenth of a second of CPU to build and delete). ``reset_window`` says what it
+    puts back; a test that changes anything else (docks, window size, settings, the table view's
+    sort or filter) puts it back itself or takes ``window``."""
+    reset_window(module_window)
+    yield module_window
+    quiet(module_window)
+
+
+def reset_window(win) -> None:
+    """Jobs ended, recording dialogs with nothing queued or recorded, the learner's options as a
+    new window shows them, no runs, the weather sample open (no tree, no test rows, an empty undo
+    stack, the table view's sort and filter forgotten), no node selected, nothing pinned."""
+    from engine.runs import RunLog
+
+    quiet(win)
+    win.dialogs = FakeDialogs()
+    win.config.set_params(win.config_defaults)
+    win.controller.load_runs(RunLog())
+    win.files.open_sample("weather", confirmed=True)
+    win.inspector.clear_pins()
+    QCoreApplication.processEvents()
 
 
 @pytest.fixture(scope="module")

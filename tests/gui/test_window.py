@@ -9,6 +9,14 @@ from engine.data.table import make_table
 from tests.gui.conftest import train_and_wait
 
 
+@pytest.fixture
+def window(shared_window):
+    """The module's one window, put back before each test to weather, a new window's options
+    and no runs (``reset_window``). The tests that close it, show it or change its image
+    options take ``own_window``."""
+    return shared_window
+
+
 def test_opens_with_weather_and_trains(qtbot, window):
     assert window.doc.n_rows == 14 and window.doc.target == "play"
     assert window.windowTitle().startswith("weather")
@@ -103,12 +111,12 @@ def test_unsaved_changes_are_guarded(qtbot, window, tmp_path):
     assert (tmp_path / "w.csv").exists() and window.doc.n_rows == 150
 
 
-def test_close_is_guarded(qtbot, window):
-    window.model.setData(window.model.index(0, 0), "rainy")
-    window.dialogs.replies["ask_unsaved"].append("cancel")
-    assert not window.close()
-    window.dialogs.replies["ask_unsaved"].append("discard")
-    assert window.close()
+def test_close_is_guarded(qtbot, own_window):
+    own_window.model.setData(own_window.model.index(0, 0), "rainy")
+    own_window.dialogs.replies["ask_unsaved"].append("cancel")
+    assert not own_window.close()
+    own_window.dialogs.replies["ask_unsaved"].append("discard")
+    assert own_window.close()
 
 
 def test_save_and_reopen(qtbot, window, tmp_path):
@@ -355,15 +363,15 @@ def test_node_filters_the_table_and_drop_pins(qtbot, window):
     assert window.inspector.pinned() == [4]
 
 
-def test_overview_for_big_trees(qtbot, window):
-    window.files.open_sample("iris", confirmed=True)
-    window.config.algorithm.set_value("cart")
-    window.config.prune.set_value("none")  # the grown tree, unpruned
-    window.config.cv_folds.setValue(0)
-    window.show()
-    train_and_wait(qtbot, window)
-    qtbot.waitUntil(lambda: window.controller.tree is not None)
-    assert not window.canvas.overview.isVisible()  # 17 nodes fit on screen
+def test_overview_for_big_trees(qtbot, own_window):
+    own_window.files.open_sample("iris", confirmed=True)
+    own_window.config.algorithm.set_value("cart")
+    own_window.config.prune.set_value("none")  # the grown tree, unpruned
+    own_window.config.cv_folds.setValue(0)
+    own_window.show()
+    train_and_wait(qtbot, own_window)
+    qtbot.waitUntil(lambda: own_window.controller.tree is not None)
+    assert not own_window.canvas.overview.isVisible()  # 17 nodes fit on screen
     import numpy as np
     import pandas as pd
 
@@ -372,21 +380,21 @@ def test_overview_for_big_trees(qtbot, window):
     rng = np.random.default_rng(0)
     frame = pd.DataFrame(rng.normal(size=(400, 3)), columns=list("abc"))
     frame["y"] = np.where(rng.random(400) < 0.5, "p", "q")
-    window.doc.load(make_table(frame), None)
-    train_and_wait(qtbot, window)
+    own_window.doc.load(make_table(frame), None)
+    train_and_wait(qtbot, own_window)
     qtbot.waitUntil(
-        lambda: window.controller.tree is not None and window.controller.tree.n_nodes > 40
+        lambda: own_window.controller.tree is not None and own_window.controller.tree.n_nodes > 40
     )
-    window.canvas.fit_to_window()  # a new tree is fitted readably (issue 38); Ctrl+0: whole
-    assert not window.canvas.overview.isVisible()  # fitted whole: the overview would hide nodes
-    window.canvas.zoom_in()
-    window.canvas.zoom_in()
-    assert window.canvas.overview.isVisible()  # part of the tree is out of view now
-    before = window.canvas.visible_scene_rect().center()
-    qtbot.mouseClick(window.canvas.overview, Qt.MouseButton.LeftButton, pos=QPoint(20, 20))
-    assert window.canvas.visible_scene_rect().center() != before
-    window.canvas.fit_to_window()
-    assert not window.canvas.overview.isVisible()
+    own_window.canvas.fit_to_window()  # a new tree is fitted readably (issue 38); Ctrl+0: whole
+    assert not own_window.canvas.overview.isVisible()  # fitted whole: the overview would hide nodes
+    own_window.canvas.zoom_in()
+    own_window.canvas.zoom_in()
+    assert own_window.canvas.overview.isVisible()  # part of the tree is out of view now
+    before = own_window.canvas.visible_scene_rect().center()
+    qtbot.mouseClick(own_window.canvas.overview, Qt.MouseButton.LeftButton, pos=QPoint(20, 20))
+    assert own_window.canvas.visible_scene_rect().center() != before
+    own_window.canvas.fit_to_window()
+    assert not own_window.canvas.overview.isVisible()
 
 
 def test_row_dropped_on_the_canvas_lights_its_path(qtbot, window):
@@ -412,18 +420,18 @@ def test_row_dropped_on_the_canvas_lights_its_path(qtbot, window):
     assert "predicts play = no" in window.status_label.text()
 
 
-def test_image_scale_and_transparency(qtbot, window, tmp_path):
+def test_image_scale_and_transparency(qtbot, own_window, tmp_path):
     from PySide6.QtGui import QImage
 
-    train_and_wait(qtbot, window)
-    qtbot.waitUntil(lambda: window.controller.tree is not None)
+    train_and_wait(qtbot, own_window)
+    qtbot.waitUntil(lambda: own_window.controller.tree is not None)
     sizes = []
     for factor in (1.0, 3.0):
-        window.image_scale = factor
-        window.act["transparent"].setChecked(factor == 3.0)
+        own_window.image_scale = factor
+        own_window.act["transparent"].setChecked(factor == 3.0)
         path = tmp_path / f"t{factor:g}.png"
-        window.dialogs.replies["save_path"].append(str(path))
-        window.exports.export_image()
+        own_window.dialogs.replies["save_path"].append(str(path))
+        own_window.exports.export_image()
         image = QImage(str(path))
         sizes.append(image.width())
     assert sizes[1] == pytest.approx(3 * sizes[0], rel=0.02)
