@@ -1,9 +1,17 @@
 """The window's small things: row counts, a new table's own order, projects in the title and
 Open recent (the one line instead of Qt's abort is in test_display_check)."""
 
+import pytest
 from PySide6.QtCore import Qt
 
 from tests.gui.conftest import train_and_wait
+
+
+@pytest.fixture
+def window(shared_window):
+    """The module's one window, put back before each test to weather, a new window's options
+    and no runs (``reset_window``). The tests that resize or show it take ``own_window``."""
+    return shared_window
 
 
 def _filter(qtbot, window, text):
@@ -93,17 +101,17 @@ def test_a_table_file_is_not_marked_by_a_training(qtbot, window):
     assert not window.doc.modified and "*" not in window.windowTitle()
 
 
-def test_a_long_status_message_is_cut_with_an_ellipsis_and_whole_in_its_tooltip(qtbot, window):
-    window.resize(1024, 700)
-    label = window.status_label
+def test_a_long_status_message_is_cut_with_an_ellipsis_and_whole_in_its_tooltip(qtbot, own_window):
+    own_window.resize(1024, 700)
+    label = own_window.status_label
     label.resize(200, label.height())
     text = "Trained: " + "a very long message about <b>class</b> names " * 6
-    window._say(text)
+    own_window._say(text)
     assert label.text() == text  # what was said, whole
     shown = super(type(label), label).text()
     assert shown.endswith("…") and len(shown) < len(text)
     assert "&lt;b&gt;class&lt;/b&gt;" in label.toolTip()  # plain text, not markup
-    window._say("Ready")
+    own_window._say("Ready")
     assert super(type(label), label).text() == "Ready" and "Ready" not in label.toolTip()
 
 
@@ -157,16 +165,16 @@ def test_every_prediction_on_screen_breaks_near_ties_as_the_algorithm_does(
         assert f"<b>{said}</b>" in window.what_if.result.text()
 
 
-def test_no_path_is_lit_until_the_what_if_form_is_shown(qtbot, window):
-    window.show()
-    train_and_wait(qtbot, window)
-    qtbot.waitUntil(lambda: window.controller.tree is not None)
-    window.docks["Algorithm"].raise_()
+def test_no_path_is_lit_until_the_what_if_form_is_shown(qtbot, own_window):
+    own_window.show()
+    train_and_wait(qtbot, own_window)
+    qtbot.waitUntil(lambda: own_window.controller.tree is not None)
+    own_window.docks["Algorithm"].raise_()
     qtbot.wait(50)
-    window.what_if.update_prediction()
-    items = window.canvas.tree_scene().items_by_id
+    own_window.what_if.update_prediction()
+    items = own_window.canvas.tree_scene().items_by_id
     assert not any(item.highlighted for item in items.values())
-    window.docks["What-if"].raise_()
+    own_window.docks["What-if"].raise_()
     qtbot.waitUntil(lambda: any(item.highlighted for item in items.values()))
 
 
