@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.data.encoding import Encoded
+from engine.data.order import column_order
 from engine.errors import ArborError
 from engine.monitor import checkpoint
 
@@ -154,8 +155,9 @@ def _rule_per_attribute(data: Encoded, min_bucket: int):
             x = data.X[:, j]
             if attr.is_nominal:
                 yield j, attr, *_nominal_rule(x, data.y, data.weight, attr.categories, K)
-            else:
-                yield j, attr, *_numeric_rule(x, data.y, data.weight, K, min_bucket)
+            else:  # the column's order kept with the table: growth sorted it already
+                order = column_order(data, j)
+                yield j, attr, *_numeric_rule(x, data.y, data.weight, K, min_bucket, order)
 
     return rules()
 
@@ -177,9 +179,11 @@ def _nominal_rule(x, y, w, categories, K):
     return _errors(table), rules, (classes[:-1], np.zeros(0), int(classes[-1]))
 
 
-def _numeric_rule(x, y, w, K, min_bucket):
+def _numeric_rule(x, y, w, K, min_bucket, order):
+    """``order``: the rows in the stable ascending order of ``x``, missing values last."""
     known = ~np.isnan(x)
-    uppers, counts = _numeric_buckets(x[known], y[known], w[known], K, min_bucket)
+    ranked = order[: int(known.sum())]
+    uppers, counts = _sorted_buckets(x[ranked], y[ranked], w[ranked], K, min_bucket)
     # Adjacent buckets of one majority class merge. Their sum keeps that class as its first
     # maximum, so the merged buckets are the runs of equal majorities, each summed in order.
     majority = counts.argmax(axis=1)
@@ -223,11 +227,15 @@ def _numeric_buckets(x, y, w, K, min_bucket) -> tuple[np.ndarray, np.ndarray]:
     holds values with several rows is scanned value by value (their other rows can change
     the majority on the way).
     """
-    if len(x) == 0:
-        return np.zeros(0), np.zeros((0, K))
     order = np.argsort(x, kind="stable")
     checkpoint()  # sorting a million values is the longest step here
-    xs, ys, ws = x[order], y[order], w[order]
+    return _sorted_buckets(x[order], y[order], w[order], K, min_bucket)
+
+
+def _sorted_buckets(xs, ys, ws, K, min_bucket) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_numeric_buckets` of values already in stable ascending order."""
+    if len(xs) == 0:
+        return np.zeros(0), np.zeros((0, K))
     starts = np.flatnonzero(np.r_[True, xs[1:] != xs[:-1]])  # first row of each distinct value
     group = np.cumsum(np.r_[False, xs[1:] != xs[:-1]])
     V = len(starts)

@@ -158,3 +158,27 @@ def test_one_r_buckets_match_the_row_by_row_oracle(seed):
     want = _reference_buckets(x, y, w, K, m)
     assert uppers.tolist() == [u for u, _ in want]
     assert np.allclose(counts, np.array([c for _, c in want]))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_one_r_on_a_columns_kept_order_is_one_r_on_its_known_values_sorted(seed):
+    """1-R takes a column's stable order kept with the table (growth sorted it already),
+    missing values last, instead of sorting the known values again: the same buckets, on a
+    table and on a fold of it (whose order is the table's, filtered)."""
+    from engine.data.order import column_order
+    from engine.evaluate.baseline import _numeric_buckets, _sorted_buckets
+
+    rng = np.random.default_rng(seed)
+    n, K = 300, 3
+    x = rng.integers(0, 25, n).astype(float)  # ties: their rows stay in row order
+    x[rng.random(n) < 0.2] = np.nan
+    labels = np.array(list("abc"))[rng.integers(0, K, n)]
+    data = encode(make_table(pd.DataFrame({"x": x, "y": labels})))
+    fold = subset(data, np.flatnonzero(rng.random(n) < 0.7))
+    for part in (data, fold):
+        x, y, w = part.X[:, 0], part.y, rng.choice([0.5, 1.0, 2.0], part.n_rows)
+        known = ~np.isnan(x)
+        ranked = column_order(part, 0)[: int(known.sum())]
+        got = _sorted_buckets(x[ranked], y[ranked], w[ranked], K, 6)
+        want = _numeric_buckets(x[known], y[known], w[known], K, 6)
+        assert got[0].tolist() == want[0].tolist() and np.array_equal(got[1], want[1])
