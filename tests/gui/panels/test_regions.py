@@ -15,6 +15,19 @@ from engine.export.regions import decision_regions, fit_on_two
 from tests.gui.conftest import train_and_wait
 
 
+@pytest.fixture
+def window(shared_window):
+    """The module's one window, put back before each test (``reset_window``), and the Regions
+    panel's own choices with it: the tree on screen, not drawing, row 1 held. (Its pair of
+    attributes is picked anew for a tree on other attributes, and the reset's weather has none.)
+    Each test trains or loads its own tree."""
+    panel = shared_window.regions
+    panel.source.setCurrentIndex(0)
+    shared_window.act["draw_split"].setChecked(False)
+    panel.row.setValue(1)
+    return shared_window
+
+
 def _iris(qtbot, window, algorithm="c45"):
     window.resize(1024, 700)
     window.show()
