@@ -5,9 +5,7 @@ refused instead of opening the window. What is imported is asserted, never how l
 
 from __future__ import annotations
 
-import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,48 +13,13 @@ import pytest
 import main
 from cli import COMMANDS
 from cli.main import build_parser, command_names
-
-ROOT = Path(__file__).resolve().parents[2]
-
-#: Runs main.main(ARGV) in a fresh interpreter and writes its exit status and sys.modules.
-PROBE = """\
-import json, sys
-import main
-try:
-    code = main.main(json.loads(sys.argv[1]))
-except SystemExit as done:
-    code = done.code
-with open(sys.argv[2], "w") as f:
-    json.dump({"code": code, "modules": sorted(sys.modules)}, f)
-"""
-
-
-def run_fresh(folder: Path, *argv: str) -> tuple[int, set[str], subprocess.CompletedProcess]:
-    """``main.main(argv)`` in a new interpreter: exit status, every module imported, output."""
-    report = folder / "modules.json"
-    out = subprocess.run(
-        [sys.executable, "-c", PROBE, json.dumps(argv), str(report)],
-        cwd=ROOT,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert report.exists(), out.stderr
-    result = json.loads(report.read_text())
-    return result["code"], set(result["modules"]), out
+from tests.cli.conftest import run_fresh
 
 
 def fresh(tmp_path: Path, *argv: str) -> tuple[int, set[str], subprocess.CompletedProcess]:
     """``main.main(argv)`` in a new interpreter: exit status, top-level packages imported, output."""
     code, modules, out = run_fresh(tmp_path, *argv)
     return code, {name.split(".")[0] for name in modules}, out
-
-
-@pytest.fixture(scope="module")
-def weather_fit(tmp_path_factory):
-    """``train --sample weather`` in a fresh interpreter, once for the two tests reading it."""
-    return run_fresh(tmp_path_factory.mktemp("weather"), "train", "--sample", "weather")
 
 
 HEAVY = {

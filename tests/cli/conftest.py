@@ -1,0 +1,52 @@
+"""Fixtures for the command-line tests: ``main.py`` run as a script in a fresh interpreter,
+with what it imported."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+#: Runs main.py as the script it is (its ``__main__`` block: ``sys.exit(main())``) with the
+#: arguments in argv[2], in a fresh interpreter, and writes its exit status and sys.modules.
+PROBE = """\
+import json, runpy, sys
+report, sys.argv = sys.argv[1], ["main.py", *json.loads(sys.argv[2])]
+try:
+    runpy.run_path("main.py", run_name="__main__")
+except SystemExit as done:
+    code = done.code
+else:
+    code = "main.py returned without exiting"
+with open(report, "w") as f:
+    json.dump({"code": code, "modules": sorted(sys.modules)}, f)
+"""
+
+
+def run_fresh(folder: Path, *argv: str) -> tuple[int, set[str], subprocess.CompletedProcess]:
+    """``python main.py ARGV`` in a new interpreter: exit status, every module imported,
+    output."""
+    report = folder / "modules.json"
+    out = subprocess.run(
+        [sys.executable, "-c", PROBE, str(report), json.dumps(argv)],
+        cwd=ROOT,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert report.exists(), out.stderr
+    result = json.loads(report.read_text())
+    return result["code"], set(result["modules"]), out
+
+
+@pytest.fixture(scope="session")
+def weather_fit(tmp_path_factory):
+    """``python main.py train --sample weather`` in a fresh interpreter, once for the tests
+    reading it (what a small fit imports, and that main.py runs the command line)."""
+    return run_fresh(tmp_path_factory.mktemp("weather"), "train", "--sample", "weather")
