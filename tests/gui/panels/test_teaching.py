@@ -6,10 +6,20 @@ import re
 
 import numpy as np
 import pyqtgraph as pg
+import pytest
 from PySide6.QtCore import Qt
 
 from gui.panels.growth import DEFAULT_SPEED, SECONDS_PER_STEP
 from tests.gui.conftest import train_and_wait
+
+
+@pytest.fixture
+def window(shared_window):
+    """The module's one window, put back before each test (``reset_window``), with the CART
+    pruning plot's scale back on rank. Each test trains its own tree; the two that show the
+    window and size its docks, or change the node labels, take ``own_window``."""
+    shared_window.pruning.scale.setCurrentText("rank")
+    return shared_window
 
 
 def _train(qtbot, window, sample, **params):
@@ -133,13 +143,13 @@ def test_cart_pruning_plot_reads_plainly(qtbot, window):
     assert ticks[0][1] == "0"
 
 
-def test_inspector_fits_stacks_pins_and_greys_used_attributes(qtbot, window):
-    _train(qtbot, window, None, algorithm="id3")
-    window.show()
-    window.docks["Inspector"].raise_()
-    window.resizeDocks([window.docks["Inspector"]], [300], Qt.Orientation.Horizontal)
-    window.controller.select_node(1)  # outlook = sunny
-    inspector = window.inspector
+def test_inspector_fits_stacks_pins_and_greys_used_attributes(qtbot, own_window):
+    _train(qtbot, own_window, None, algorithm="id3")
+    own_window.show()
+    own_window.docks["Inspector"].raise_()
+    own_window.resizeDocks([own_window.docks["Inspector"]], [300], Qt.Orientation.Horizontal)
+    own_window.controller.select_node(1)  # outlook = sunny
+    inspector = own_window.inspector
     text = _plain(inspector.text())
     assert "outlook: already split on above" in text
     assert "0.693" in text and "0.787" in text  # the notes' truncations explained
@@ -162,16 +172,16 @@ def test_inspector_fits_stacks_pins_and_greys_used_attributes(qtbot, window):
     assert len(cards) == 2 and cards[1].y() > cards[0].y() and cards[1].x() == cards[0].x()
 
 
-def test_node_labels_are_drawn_and_exported_alike(qtbot, window, tmp_path):
-    _train(qtbot, window, None, algorithm="id3")
-    window.act["label_weka"].setChecked(True)
-    window.act["label_counts"].setChecked(True)
-    window.set_node_labels()
-    item = window.canvas.tree_scene().items_by_id[0]
+def test_node_labels_are_drawn_and_exported_alike(qtbot, own_window, tmp_path):
+    _train(qtbot, own_window, None, algorithm="id3")
+    own_window.act["label_weka"].setChecked(True)
+    own_window.act["label_counts"].setChecked(True)
+    own_window.set_node_labels()
+    item = own_window.canvas.tree_scene().items_by_id[0]
     assert item.lines == ("n = 14", "(14.0/5.0)", "yes 9 · no 5")
     path = tmp_path / "tree.svg"
-    window.dialogs.replies["save_path"].append(str(path))
-    window.exports.export_image()
+    own_window.dialogs.replies["save_path"].append(str(path))
+    own_window.exports.export_image()
     svg = path.read_text()
     assert ">(14.0/5.0)<" in svg and ">yes 9 · no 5<" in svg
 
