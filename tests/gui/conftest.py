@@ -110,12 +110,7 @@ def module_window(qapp, tmp_path_factory):
     path = tmp_path_factory.mktemp("window") / "arbor.ini"
     win = new_window(QSettings(str(path), QSettings.Format.IniFormat))
     win.files.open_sample("weather", confirmed=True)
-    # The learner's options a new window shows, for reset_window to put back.
-    win.config_defaults = {
-        **win.config.params(),
-        "cv_folds": win.config.cv_folds.value(),
-        "weka_folds": win.config.weka_folds.isChecked(),
-    }
+    win.config_defaults = form_state(win.config)  # for reset_window to put back
     yield win
     quiet(win)
     win.close()
@@ -136,18 +131,55 @@ def shared_window(module_window):
 
 
 def reset_window(win) -> None:
-    """Jobs ended, recording dialogs with nothing queued or recorded, the learner's options as a
-    new window shows them, no runs, the weather sample open (no tree, no test rows, an empty undo
-    stack, the table view's sort and filter forgotten), no node selected, nothing pinned."""
+    """Jobs ended, recording dialogs with nothing queued or recorded, no runs, the weather
+    sample open (no tree, no test rows, an empty undo stack, the table view's sort and filter
+    forgotten), no node selected, nothing pinned, and every box of the Algorithm panel as a new
+    window shows it."""
     from engine.runs import RunLog
 
     quiet(win)
     win.dialogs = FakeDialogs()
-    win.config.set_params(win.config_defaults)
     win.controller.load_runs(RunLog())
     win.files.open_sample("weather", confirmed=True)
+    put_form_back(win.config, win.config_defaults)
     win.inspector.clear_pins()
     QCoreApplication.processEvents()
+
+
+def form_state(config) -> list:
+    """What each of the Algorithm panel's boxes shows (not only the options it makes: a depth
+    box hidden behind "No depth limit" keeps a value a test may set again)."""
+    from PySide6.QtWidgets import QAbstractButton, QComboBox, QLineEdit
+
+    def read(widget):
+        if isinstance(widget, QComboBox):
+            return widget.currentIndex()
+        if isinstance(widget, QAbstractButton):
+            return widget.isChecked()
+        if isinstance(widget, QLineEdit):
+            return widget.text()
+        return widget.value()  # spin boxes, the costs field
+
+    return [(widget, read(widget)) for widget in config._widgets()]
+
+
+def put_form_back(config, state) -> None:
+    """Set the panel's boxes as ``form_state`` read them, in the panel's order (the algorithm
+    first, whose defaults the boxes after it then overwrite; a depth after the box that unticks
+    "No depth limit" when it changes), reacting once."""
+    from PySide6.QtWidgets import QAbstractButton, QComboBox, QLineEdit
+
+    with config._changes_at_once():
+        for widget, value in state:
+            if isinstance(widget, QComboBox):
+                widget.setCurrentIndex(value)
+            elif isinstance(widget, QAbstractButton):
+                widget.setChecked(value)
+            elif isinstance(widget, QLineEdit):
+                widget.setText(value)
+            else:
+                widget.setValue(value)
+    assert form_state(config) == state
 
 
 @pytest.fixture(scope="module")
