@@ -11,6 +11,16 @@ from engine.estimator import DecisionTree
 from engine.evaluate.evaluation import cross_val_predict
 
 
+@pytest.fixture
+def window(shared_window):
+    """The module's one window, put back before each test (``reset_window``: weather, no runs,
+    so run numbers start at 1 again), with the curves tab back on its first kind and the text
+    tab on the tree. Each test trains its own runs."""
+    shared_window.evaluation.curves.kind.setCurrentIndex(0)
+    shared_window.tree_text.view.setCurrentIndex(0)
+    return shared_window
+
+
 def _train(qtbot, window, cv_folds=10, **params):
     """Train with these options, set on the controller (the form's own tests drive the form)."""
     c = window.controller
