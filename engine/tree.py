@@ -300,19 +300,27 @@ class Tree:
     def nodes(self) -> Iterator[Node]:
         return self.root.walk()
 
-    # A tree never changes, so its counts are worked out once (the window asks often).
+    # A tree never changes, so its counts are worked out once (the window asks often), from
+    # its arrays when it keeps them (engine.flat: a fitted tree does), else by a walk.
     @cached_property
     def n_nodes(self) -> int:
         """Internal nodes plus leaves (Weka's "size of the tree")."""
-        return sum(1 for _ in self.nodes())
+        flat = self.__dict__.get("_flat")
+        return flat.n_nodes if flat is not None else sum(1 for _ in self.nodes())
 
     @cached_property
     def n_leaves(self) -> int:
+        flat = self.__dict__.get("_flat")
+        if flat is not None:
+            return int(flat.is_leaf.sum())
         return sum(1 for n in self.nodes() if n.is_leaf)
 
     @cached_property
     def depth(self) -> int:
         """Edges on the longest root-to-leaf path; a single leaf has depth 0."""
+        flat = self.__dict__.get("_flat")
+        if flat is not None:
+            return int(flat.depth.max() - flat.depth[0])
         return max(n.depth for n in self.nodes()) - self.root.depth
 
     def node(self, node_id: int) -> Node:

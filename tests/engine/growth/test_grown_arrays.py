@@ -89,3 +89,21 @@ def test_a_whole_trees_kept_arrays_are_its_nodes_arrays(name, options):
     _assert_same_arrays(kept, walked, data)
     assert all(a is b for a, b in zip(kept.node_objects(), walked.node_objects(), strict=True))
     assert tree_to_dict(tree) == tree_to_dict(Tree(grow(data, settings), data.schema))
+
+
+@pytest.mark.parametrize(("name", "options"), CASES)
+def test_a_fitted_trees_counts_from_its_arrays_are_its_nodes_counts(name, options):
+    from engine.fitting import fit_tree
+
+    options = dict(options)
+    table = _table(name, options.pop("target", None))
+    for pruning in ({"prune": "none"}, {}):  # grown, and pruned as the algorithm prunes
+        settings = DecisionTree(**options, **pruning).settings()
+        tree = fit_tree(encode(table, settings.task), settings)
+        assert "_flat" in tree.__dict__  # the counts below come from the arrays
+        walked = Tree(tree.root, tree.schema)  # no arrays: counted by a walk
+        assert (tree.n_nodes, tree.n_leaves, tree.depth) == (
+            walked.n_nodes,
+            walked.n_leaves,
+            walked.depth,
+        )
