@@ -12,8 +12,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
-#: Imports every engine module named in argv[1] with scikit-learn blocked, then the adapters
-#: with it; prints what the adapters said without it and every module loaded in the end.
+#: Imports every engine module named in argv[1] with scikit-learn blocked, then, if argv[2]
+#: says "with-sklearn", the adapters with it; prints what the adapters said without it and
+#: every module loaded in the end.
 ENGINE_IMPORTS = """\
 import importlib, json, sys
 sys.modules["sklearn"] = None  # blocked: importing it raises ImportError
@@ -26,8 +27,9 @@ except ImportError as err:
     refused = str(err)
 else:
     refused = None
-del sys.modules["sklearn"]
-import engine.sklearn
+if sys.argv[2] == "with-sklearn":
+    del sys.modules["sklearn"]
+    import engine.sklearn
 print(json.dumps({"refused": refused, "modules": sorted(sys.modules)}))
 """
 
@@ -42,14 +44,20 @@ def engine_modules() -> dict[str, Path]:
     return out
 
 
-@pytest.fixture(scope="session")
-def engine_imports() -> dict:
+def import_the_engine(with_sklearn: bool) -> dict:
     """Every engine module imported in one fresh interpreter (this one has the tests'
     QApplication, and scikit-learn once any test used it): ``refused``, the adapters' error
-    while scikit-learn was blocked, and ``modules``, everything loaded once they imported
-    with it. One interpreter for the checks of both (two cost 2 s of CPU each)."""
+    while scikit-learn was blocked, and ``modules``, everything loaded in the end (with
+    ``with_sklearn``, once the adapters imported with scikit-learn too: 1 s of CPU more,
+    most of it scipy, which scikit-learn imports)."""
     out = subprocess.run(
-        [sys.executable, "-c", ENGINE_IMPORTS, json.dumps(sorted(engine_modules()))],
+        [
+            sys.executable,
+            "-c",
+            ENGINE_IMPORTS,
+            json.dumps(sorted(engine_modules())),
+            "with-sklearn" if with_sklearn else "without",
+        ],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -57,6 +65,13 @@ def engine_imports() -> dict:
         stdin=subprocess.DEVNULL,
     )
     return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+@pytest.fixture(scope="session")
+def engine_imports() -> dict:
+    """:func:`import_the_engine` with scikit-learn blocked throughout, once for the checks
+    reading it (one interpreter for both)."""
+    return import_the_engine(with_sklearn=False)
 
 
 @pytest.fixture

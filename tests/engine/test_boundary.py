@@ -4,17 +4,30 @@ for), and its modules import each other without cycles, lazy imports included.""
 import re
 
 import networkx as nx
+import pytest
 
-from tests.engine.conftest import engine_modules
+from tests.engine.conftest import engine_modules, import_the_engine
+
+
+def _qt_or_gui(modules: list[str]) -> list[str]:
+    return [m for m in modules if m.split(".")[0] in ("PySide6", "pyqtgraph", "gui", "shiboken6")]
 
 
 def test_engine_loads_no_qt_and_no_gui(engine_imports):
-    bad = [
-        m
-        for m in engine_imports["modules"]
-        if m.split(".")[0] in ("PySide6", "pyqtgraph", "gui", "shiboken6")
-    ]
-    assert bad == []
+    """Every engine module, in a fresh interpreter with scikit-learn blocked: the adapters
+    (engine.sklearn) as far as their import of scikit-learn, the rest whole."""
+    assert _qt_or_gui(engine_imports["modules"]) == []
+
+
+@pytest.mark.slow
+def test_the_adapters_with_scikit_learn_load_no_qt_and_no_gui():
+    """As above, the adapters then imported with scikit-learn. Slow (1 s of CPU more than the
+    quick test above, most of it scipy, which scikit-learn imports); all it adds is what
+    scikit-learn itself imports, since every engine module is in the quick test: run with
+    -m slow."""
+    imported = import_the_engine(with_sklearn=True)
+    assert "engine.sklearn" in imported["modules"]
+    assert _qt_or_gui(imported["modules"]) == []
 
 
 #: Every import statement, indented (inside a function) or not: ``from engine.x import (a,
