@@ -7,6 +7,8 @@ partition by partition, in another order than in memory."""
 
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -139,7 +141,11 @@ CASES = {
 
 
 @pytest.mark.parametrize("case", list(CASES))
-def test_same_tree_as_the_histogram_splitter_in_memory(case, cluster, tmp_path):
+def test_same_tree_as_the_histogram_splitter_in_memory(
+    case, cluster, reads, kept_folders, tmp_path
+):
+    """And the values are kept in the workers' memory: each file is read once, in a fit of
+    many passes, and no worker keeps a file."""
     from engine.scale.source import describe, scan
     from engine.scale.training import fit_partitions
 
@@ -150,8 +156,11 @@ def test_same_tree_as_the_histogram_splitter_in_memory(case, cluster, tmp_path):
         part.to_parquet(tmp_path / f"part.{k}.parquet")
     settings = resolve(splitter="histogram", **options)
     dataset = scan(describe(str(tmp_path)), cluster.map, target)
+    reads.clear()  # the scan reads the files' schemas, not their rows
     tree, facts = fit_partitions(dataset, settings, cluster)
     want = in_memory(pd.concat(parts), target, settings)
     assert_same_tree(tree, want)
     assert facts.rows == want.root.weight and facts.partitions == 5
     assert tree.n_leaves > 5
+    assert reads == Counter(range(5)) and facts.passes >= 4
+    assert facts.kept_in_memory and kept_folders == []

@@ -31,31 +31,18 @@ def cluster():
         yield c
 
 
-@pytest.fixture
-def reads(monkeypatch):
-    from engine.scale import tasks
-
-    seen = Counter()
-    monkeypatch.setattr(tasks, "READ_HOOK", lambda piece, index: seen.update([index]))
-    return seen
-
-
-@pytest.mark.parametrize(
-    ("case", "spilled"), [("c45-missing", True), ("cart-best-first", True), ("cart", False)]
-)
+@pytest.mark.parametrize("case", ["c45-missing", "cart-best-first"])
 def test_each_file_is_read_once_and_the_tree_is_the_same(
-    case, spilled, cluster, reads, tmp_path, monkeypatch
+    case, cluster, reads, kept_folders, tmp_path, monkeypatch
 ):
+    """The values kept in the workers' files, as when the table is larger than the workers'
+    memory. (Kept in memory: every case of test_scale_equivalence.py checks the same.)"""
     import pandas as pd
 
-    from engine.scale import tasks, training
+    from engine.scale import training
     from engine.scale.source import describe, scan
 
-    if spilled:  # as when the table is larger than the workers' memory
-        monkeypatch.setattr(training, "KEEP_SHARE", 0.0)
-    folders = []
-    made = tasks.kept_folder
-    monkeypatch.setattr(tasks, "kept_folder", lambda *a: folders.append(made(*a)) or folders[-1])
+    monkeypatch.setattr(training, "KEEP_SHARE", 0.0)
     shape, target, options = CASES[case]
     parts = uneven(frame(9000, **shape), target)
     for k, part in enumerate(parts):
@@ -66,9 +53,9 @@ def test_each_file_is_read_once_and_the_tree_is_the_same(
     tree, facts = training.fit_partitions(dataset, settings, cluster)
     assert_same_tree(tree, in_memory(pd.concat(parts), target, settings))
     assert reads == Counter(range(5))  # every piece once, in a fit of many passes
-    assert facts.passes >= 4 and facts.kept_in_memory is not spilled
-    assert bool(folders) is spilled
-    assert not any(os.path.exists(f) for f in folders)  # the workers' files are deleted
+    assert facts.passes >= 4 and not facts.kept_in_memory
+    assert kept_folders
+    assert not any(os.path.exists(f) for f in kept_folders)  # the workers' files are deleted
 
 
 def test_a_kept_partition_whose_file_is_elsewhere_is_read_again(tmp_path, monkeypatch):
