@@ -110,7 +110,16 @@ def module_window(qapp, tmp_path_factory):
     path = tmp_path_factory.mktemp("window") / "arbor.ini"
     win = new_window(QSettings(str(path), QSettings.Format.IniFormat))
     win.files.open_sample("weather", confirmed=True)
-    win.config_defaults = form_state(win.config)  # for reset_window to put back
+    # For reset_window to put back: the Algorithm panel's boxes, and the checks that are only
+    # read when used (the node labels', the image export's). The other checkable commands
+    # (workspaces, theme, presenting, ghosts...) act when toggled: a test that toggles one
+    # takes its own window.
+    win.config_defaults = form_state(win.config)
+    win.checks_defaults = {
+        name: action.isChecked()
+        for name, action in win.act.items()
+        if name.startswith("label_") or name in ("transparent", "export_dark")
+    }
     yield win
     quiet(win)
     win.close()
@@ -133,8 +142,8 @@ def shared_window(module_window):
 def reset_window(win) -> None:
     """Jobs ended, recording dialogs with nothing queued or recorded, no runs, the weather
     sample open (no tree, no test rows, an empty undo stack, the table view's sort and filter
-    forgotten), no node selected, nothing pinned, and every box of the Algorithm panel as a new
-    window shows it."""
+    forgotten), no node selected, nothing pinned; every box of the Algorithm panel, and the
+    node labels' and image export's checks, as a new window has them."""
     from engine.runs import RunLog
 
     quiet(win)
@@ -142,6 +151,9 @@ def reset_window(win) -> None:
     win.controller.load_runs(RunLog())
     win.files.open_sample("weather", confirmed=True)
     put_form_back(win.config, win.config_defaults)
+    for name, checked in win.checks_defaults.items():
+        win.act[name].setChecked(checked)
+    win.set_node_labels()  # the View menu's label checks, on the canvas
     win.inspector.clear_pins()
     QCoreApplication.processEvents()
 
