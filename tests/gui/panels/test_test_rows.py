@@ -11,6 +11,13 @@ from engine.evaluate.per_node import node_rows
 from engine.export.labels import number
 
 
+@pytest.fixture
+def window(shared_window):
+    """The module's one window, put back before each test (``reset_window``: no test rows, the
+    node labels' checks as new); each test trains its own tree."""
+    return shared_window
+
+
 def _train(qtbot, window, **params):
     c = window.controller
     c.set_options({"algorithm": "id3", **params}, 0, 1)
