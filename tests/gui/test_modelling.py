@@ -6,6 +6,13 @@ from engine.export.labels import attribute_name
 from tests.gui.conftest import train_and_wait
 
 
+@pytest.fixture
+def window(shared_window):
+    """The module's one window, put back before each test (``reset_window``); each test trains
+    or steps its own tree. The one that shows the window takes ``own_window``."""
+    return shared_window
+
+
 def _stump(qtbot, window):
     window.config.algorithm.set_value("id3")
     window.config.max_depth.setValue(0)
@@ -101,17 +108,17 @@ def test_alpha_slider_prunes_the_canvas(qtbot, window):
     qtbot.waitUntil(lambda: "one-standard-error" in window.pruning.info.text(), timeout=5000)
 
 
-def test_what_if_shows_path_and_prediction(qtbot, window):
-    train_and_wait(qtbot, window)
-    qtbot.waitUntil(lambda: window.controller.tree is not None)
-    panel = window.what_if
-    window.show()
-    window.docks["What-if"].raise_()
+def test_what_if_shows_path_and_prediction(qtbot, own_window):
+    train_and_wait(qtbot, own_window)
+    qtbot.waitUntil(lambda: own_window.controller.tree is not None)
+    panel = own_window.what_if
+    own_window.show()
+    own_window.docks["What-if"].raise_()
     qtbot.waitUntil(panel.isVisible)
     panel.set_value("outlook", "sunny")
     panel.set_value("humidity", "normal")
     assert "<b>yes</b>" in panel.result.text()
-    lit = {i for i, it in window.canvas.tree_scene().items_by_id.items() if it.highlighted}
+    lit = {i for i, it in own_window.canvas.tree_scene().items_by_id.items() if it.highlighted}
     assert lit == {0, 1, 3}
     panel.set_value("outlook", "?")  # missing: every branch, weighted
     assert "yes" in panel.result.text()
