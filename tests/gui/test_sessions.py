@@ -19,6 +19,14 @@ from engine.data.table import make_table
 
 
 @pytest.fixture
+def window(shared_window):
+    """The module's one window, put back before each test (``reset_window``); each test opens
+    the table and sets the options it trains with. The slow memory measurements keep windows
+    of their own (``own_window``): nothing earlier in the module is in what they measure."""
+    return shared_window
+
+
+@pytest.fixture
 def gate(monkeypatch):
     """Trainings started while the gate is shut wait for it (or for Cancel) before they work."""
     shut = threading.Event()
@@ -228,14 +236,14 @@ def test_trainings_past_the_runs_lists_bound_let_go_of_their_jobs_and_results(
 
 
 @pytest.mark.slow
-def test_twenty_trainings_keep_what_two_kept(qtbot, window, monkeypatch):
+def test_twenty_trainings_keep_what_two_kept(qtbot, own_window, monkeypatch):
     """With the Runs list bounded at two runs (one with its tree), memory after the 20th training
     is what it was after the 2nd: every training's snapshot, job, encoded rows, results, canvas
     items and views go. (The list's own bounds are engine.runs's, tested with it.) Slow (6 s
     of CPU): only many trainings show memory that does not grow; that each training lets go
     of its job and results is checked on three quick ones above."""
     _bounded_runs(monkeypatch)
-    win = window
+    win = own_window
     win.controller.load_table(_table(1000), None, sample="generated")
     win.config.cv_folds.setValue(2)
     _set_depth(win, 4)  # quick trainings: tracemalloc slows Python's own loops several times
@@ -265,12 +273,12 @@ def test_twenty_trainings_keep_what_two_kept(qtbot, window, monkeypatch):
 
 
 @pytest.mark.slow
-def test_a_large_table_opened_and_closed_again_and_again_is_let_go(qtbot, window):
+def test_a_large_table_opened_and_closed_again_and_again_is_let_go(qtbot, own_window):
     """Four large tables in turn leave memory (traced and resident) where the first left it.
     Slow (4 s of CPU): the tables must be large for the resident memory to tell; that a
     closed table and its encoded rows are let go is checked on one quick table in
     tests/gui/session/test_reliability.py."""
-    win = window
+    win = own_window
     tables, closed = [], []
     tracemalloc.start()
     try:
