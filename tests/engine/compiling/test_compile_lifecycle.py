@@ -510,24 +510,60 @@ def _small_csv(tmp_path: Path) -> Path:
     return tmp_path / "small.csv"
 
 
-#: Trains on each file named in argv[1:] in turn, in one fresh interpreter (a second
-#: interpreter cost a second of CPU): main.py's main, as the command line runs it.
-TRAIN_EACH = """\
-import sys
+#: In one fresh interpreter, main.py's main as the command line runs it: trains on the small
+#: table and the big one (a tiny fit and a small one: neither may start the compilation or
+#: wait for it), prints what that left, then makes every fit too big to run uncompiled and
+#: trains on the small table again (it then compiles, says so and waits). A line on stderr
+#: parts what the fits said before from what the too-big one said. One interpreter for both
+#: tests reading it: one each cost a second of CPU more.
+COMMANDS = """\
+import json, os, sys, time
 import main
-for data in sys.argv[1:]:
-    code = main.main(["train", data, "--algorithm", "cart", "--max-depth", "2"])
+from engine.fast.compile import cache
+small, big, too_big = sys.argv[1:]
+
+def train(data, *options):
+    code = main.main(["train", data, "--algorithm", "cart", "--max-depth", "2", *options])
     print(f"exit {code}", flush=True)
+
+started = time.monotonic()
+train(small)
+train(big)
+left = {
+    "seconds": time.monotonic() - started,
+    "ran": os.listdir(os.environ["ARBOR_TEST_RAN"]),
+    "folder": str(cache.kernel_folder()),
+    "complete": cache.is_complete(cache.kernel_folder()),
+}
+print(json.dumps(left), flush=True)
+print(too_big, file=sys.stderr, flush=True)
+import engine.growth
+engine.growth.INTERPRETED_MAX_CELLS = engine.growth.UNCOMPILED_MAX_CELLS = 0
+os.environ["ARBOR_TEST_WARM_UP_SECONDS"] = "1"  # the stand-in compilation, from now on
+train(small, "--prune", "none")
 """
+TOO_BIG = "-- every fit too big to run uncompiled from here --"
 
 
-@needs_numba
-def test_a_small_command_neither_starts_nor_waits_for_the_compilation(tmp_path):
-    env = _env(tmp_path, seconds=120)
+@pytest.fixture(scope="module")
+def commands(tmp_path_factory):
+    """:data:`COMMANDS` run: ``(before, left, after, stderr_before, stderr_after, folder)``,
+    the output of the small commands, what they left, the too-big one's output."""
+    tmp_path = tmp_path_factory.mktemp("commands")
+    env = _env(tmp_path, seconds=120)  # until the too-big fit: the small ones never wait
+    hooks = tmp_path / "hooks" / "sitecustomize.py"
+    hooks.write_text(
+        hooks.read_text()
+        + (  # the too-big fit grows uncompiled once compiled: the stand-in compilation
+            "def uncompiled(module):\n"  # compiled nothing to load (the small fits run
+            "    choose = module.kernels\n"  # uncompiled anyway: the kernels are cold)
+            "    module.kernels = lambda compiled: choose(False)\n"
+            "PATCHES['engine.fast.builder'] = uncompiled\n"
+        )
+    )
     data = (_small_csv(tmp_path), _big_csv(tmp_path))  # 1,200 and 6,000 cells
-    started = time.monotonic()
     out = subprocess.run(
-        [sys.executable, "-c", TRAIN_EACH, *map(str, data)],
+        [sys.executable, "-c", COMMANDS, *map(str, data), TOO_BIG],
         env=env,
         cwd=ROOT,
         stdin=subprocess.DEVNULL,
@@ -536,47 +572,39 @@ def test_a_small_command_neither_starts_nor_waits_for_the_compilation(tmp_path):
         timeout=300,
     )
     assert out.returncode == 0, out.stderr
-    assert out.stdout.count("CART tree") == 2 and out.stdout.count("exit 0") == 2, out.stdout
-    assert "compil" not in out.stderr
-    assert time.monotonic() - started < 60  # the stand-in compilation takes 120 s
-    assert not list((tmp_path / "ran").iterdir())  # nothing compiled or loaded
-    assert not cache.is_complete(_folder(tmp_path))
+    lines = out.stdout.splitlines()
+    at = next(k for k, line in enumerate(lines) if line.startswith("{"))
+    before, after = "\n".join(lines[:at]), "\n".join(lines[at + 1 :])
+    assert TOO_BIG in out.stderr, out.stderr
+    err_before, err_after = out.stderr.split(TOO_BIG)
+    return before, json.loads(lines[at]), after, err_before, err_after, _folder(tmp_path)
 
 
 @needs_numba
-def test_a_fit_too_big_to_run_uncompiled_compiles_says_so_and_waits(tmp_path):
-    env = _env(tmp_path, seconds=1)
-    hooks = tmp_path / "hooks" / "sitecustomize.py"
-    hooks.write_text(
-        hooks.read_text()
-        + (  # (and then grows it uncompiled: the stand-in
-            "def nought(module):\n"  # compilation compiled nothing to load)
-            "    module.INTERPRETED_MAX_CELLS = module.UNCOMPILED_MAX_CELLS = 0\n"
-            "def uncompiled(module):\n"
-            "    choose = module.kernels\n"
-            "    module.kernels = lambda compiled: choose(False)\n"
-            "PATCHES['engine.fast.interpreted'] = nought\n"
-            "PATCHES['engine.fast.builder'] = uncompiled\n"
-        )
-    )
+def test_a_small_command_neither_starts_nor_waits_for_the_compilation(commands):
+    before, left, _, err_before, _, folder = commands
+    assert before.count("CART tree") == 2 and before.count("exit 0") == 2, before
+    assert "compil" not in err_before
+    assert left["seconds"] < 60  # the stand-in compilation takes 120 s
+    assert left["ran"] == []  # nothing compiled or loaded
+    assert Path(left["folder"]) == folder and not left["complete"]
+
+
+@needs_numba
+def test_a_fit_too_big_to_run_uncompiled_compiles_says_so_and_waits(commands):
     # Every fit is too big here (the limits are nought), so a small table does: it then grows
     # on the interpreted kernels in a tenth of the big one's seven seconds of CPU. Unpruned:
     # CART's cost-complexity pruning runs its own kernel once the compilation is done, and the
     # stand-in compiled none, so it compiled that one for real here (2 s of CPU).
-    out = _cli(
-        ["train", str(_small_csv(tmp_path)), "--algorithm", "cart", "--max-depth", "2"]
-        + ["--prune", "none"],
-        env,
-    )
-    assert out.returncode == 0, out.stderr
+    _, _, after, _, err_after, folder = commands
+    assert after.count("CART tree") == 1 and after.count("exit 0") == 1, after
     compiling = [
-        line for line in out.stderr.splitlines() if "compiling the fast split search" in line
+        line for line in err_after.splitlines() if "compiling the fast split search" in line
     ]
     assert len(compiling) == 1 and "once" in compiling[0]
-    assert "CART tree" in out.stdout
     # Compiled, then used; and complete, which is what ``python main.py compile`` reads to say
-    # so (in this process, below: a third process here cost a second of CPU).
-    assert cache.is_complete(_folder(tmp_path))
+    # so (in this process, below: another process here cost a second of CPU).
+    assert cache.is_complete(folder)
 
 
 @needs_numba
