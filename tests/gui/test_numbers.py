@@ -9,6 +9,13 @@ from gui.controller import CV_ALPHA, EDITED, PRUNED
 from tests.gui.conftest import train_and_wait
 
 
+@pytest.fixture
+def window(shared_window):
+    """The module's one window, put back before each test (``reset_window``); each test opens
+    the table and sets the options it trains with."""
+    return shared_window
+
+
 def _trained(qtbot, window, **options):
     for name, value in options.items():
         widget = getattr(window.config, name)
