@@ -2,10 +2,18 @@
 
 import numpy as np
 import pandas as pd
+import pytest
 from PySide6.QtCore import QPointF, Qt
 
 from engine.data.table import make_table
 from gui.panels import summary as summary_panel
+
+
+@pytest.fixture
+def window(shared_window):
+    """The module's one window, put back before each test (``reset_window``: weather, the
+    table's filter forgotten); every test shows it with the Summary dock raised."""
+    return shared_window
 
 
 def _summary(qtbot, window):
