@@ -11,6 +11,15 @@ from gui.actions import ACTIONS, MENUS
 from gui.dialogs import Dialogs
 from tests.gui.conftest import train_and_wait
 
+
+@pytest.fixture
+def window(shared_window):
+    """The module's one window, put back before each test (``reset_window``), for the tests
+    of help and commands. Where dialogs start is kept in the window's settings, and the test of
+    whole counts reads every widget of the window: those tests take ``own_window``."""
+    return shared_window
+
+
 NATIVE = QKeySequence.SequenceFormat.NativeText
 
 
@@ -117,7 +126,7 @@ class FileDialogs(Dialogs):
 
 
 @pytest.fixture
-def credit(window, tmp_path):
+def credit(own_window, tmp_path):
     """The window with credit-g.arff (the weather rows) opened from a folder of its own."""
     folder = tmp_path / "data"
     folder.mkdir()
@@ -125,9 +134,9 @@ def credit(window, tmp_path):
     path.write_bytes(
         (Path(__file__).parents[2] / "resources" / "datasets" / "weather.arff").read_bytes()
     )
-    assert window.files.open_path(str(path), confirmed=True)
-    window.dialogs = FileDialogs(window)
-    return window, folder
+    assert own_window.files.open_path(str(path), confirmed=True)
+    own_window.dialogs = FileDialogs(own_window)
+    return own_window, folder
 
 
 def test_open_and_test_file_dialogs_start_in_the_data_folder(
@@ -183,25 +192,27 @@ def test_a_saved_project_is_suggested_again(qtbot, credit, asked, tmp_path):
     assert calls[1][2] == str(elsewhere / "lesson.arbor")
 
 
-def test_without_a_data_file_dialogs_start_in_the_last_folder_used(qtbot, window, asked, tmp_path):
-    window.dialogs = FileDialogs(window)  # the weather sample: no file
+def test_without_a_data_file_dialogs_start_in_the_last_folder_used(
+    qtbot, own_window, asked, tmp_path
+):
+    own_window.dialogs = FileDialogs(own_window)  # the weather sample: no file
     calls, answers = asked
-    window.files.save_project_dialog()
+    own_window.files.save_project_dialog()
     assert calls[-1][2] == "weather.arbor"  # no folder known yet: Qt's own choice
     folder = tmp_path / "chosen"
     folder.mkdir()
     answers.append(str(folder / "nothing-here.csv"))
-    window.dialogs.open_path()  # answered in ``folder``
-    window.files.save_project_dialog()
+    own_window.dialogs.open_path()  # answered in ``folder``
+    own_window.files.save_project_dialog()
     assert calls[-1][2] == str(folder / "weather.arbor")
-    window.dialogs.open_path()
+    own_window.dialogs.open_path()
     assert calls[-1][2] == str(folder)
     # The last folder is kept with the window's settings, for the next start.
-    assert Dialogs(window, window.doc, window.settings).start_folder() == str(folder)
+    assert Dialogs(own_window, own_window.doc, own_window.settings).start_folder() == str(folder)
 
 
 # ---------------------------------------------------------------------- counts as integers
-def test_whole_counts_show_as_integers_and_fractions_stay(qtbot, window, tmp_path):
+def test_whole_counts_show_as_integers_and_fractions_stay(qtbot, own_window, tmp_path):
     """C4.5 on rows with missing values: weights like 31.2 stay fractions, whole ones read "19", never "19.0"
     (Weka's own "(16.0/1.0)" label and text, which copy Weka, are the exception and not shown here)."""
     import re
@@ -226,18 +237,18 @@ def test_whole_counts_show_as_integers_and_fractions_stay(qtbot, window, tmp_pat
     frame.loc[rng.choice(n, 8, replace=False), "b"] = np.nan
     path = tmp_path / "missing.csv"
     frame.to_csv(path, index=False)
-    assert window.files.open_path(str(path), confirmed=True)
-    window.config.algorithm.set_value("c45")
-    train_and_wait(qtbot, window)
-    tree = window.controller.tree
+    assert own_window.files.open_path(str(path), confirmed=True)
+    own_window.config.algorithm.set_value("c45")
+    train_and_wait(qtbot, own_window)
+    tree = own_window.controller.tree
     labels = NodeLabels(n=True, counts=True, percent=True)
     lines = [line for node in tree.nodes() for line in node_lines(tree, node, labels)]
     assert "n = 60" in lines and any(re.search(r"\d\.\d", line) for line in lines)  # fractions kept
     for node in tree.nodes():
-        window.controller.select_node(node.id)
+        own_window.controller.select_node(node.id)
         qtbot.wait(1)
         texts = list(lines)
-        for widget in window.findChildren(QWidget):
+        for widget in own_window.findChildren(QWidget):
             if isinstance(widget, QLabel):
                 texts.append(widget.text())
             elif isinstance(widget, (QTextEdit, QPlainTextEdit)):
