@@ -9,6 +9,14 @@ from gui.panels.node_plot import NodePlot
 from tests.gui.conftest import train_and_wait
 
 
+@pytest.fixture
+def window(shared_window):
+    """The module's one window, put back before each test (``reset_window``); each test trains
+    its own tree. The one that shows the window (to check the plot's room) takes
+    ``own_window``."""
+    return shared_window
+
+
 def _train(qtbot, window, sample, algorithm):
     window.files.open_sample(sample, confirmed=True)
     window.config.algorithm.set_value(algorithm)
@@ -18,12 +26,12 @@ def _train(qtbot, window, sample, algorithm):
     return window.controller
 
 
-def test_selecting_a_numeric_split_draws_the_engines_bins(qtbot, window):
-    window.resize(1024, 700)
-    window.show()
-    qtbot.waitExposed(window)
-    controller = _train(qtbot, window, "iris", "c45")
-    plot = window.inspector.node_plot
+def test_selecting_a_numeric_split_draws_the_engines_bins(qtbot, own_window):
+    own_window.resize(1024, 700)
+    own_window.show()
+    qtbot.waitExposed(own_window)
+    controller = _train(qtbot, own_window, "iris", "c45")
+    plot = own_window.inspector.node_plot
     controller.select_node(0)
     qtbot.waitUntil(lambda: plot.shown is not None)
     shown = plot.shown
@@ -36,7 +44,7 @@ def test_selecting_a_numeric_split_draws_the_engines_bins(qtbot, window):
     assert "150 rows" in caption and "Iris-setosa" in caption
     assert f"{100 * expected.shares[0]:.0f}%" in caption
     assert plot.plot.isVisible() and plot.plot.height() >= 150
-    assert plot.width() <= window.inspector.scroll.viewport().width()
+    assert plot.width() <= own_window.inspector.scroll.viewport().width()
     # A leaf: its class weights, one bar per class.
     leaf = next(n for n in controller.tree.nodes() if n.is_leaf)
     controller.select_node(leaf.id)

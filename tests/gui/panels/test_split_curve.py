@@ -11,6 +11,14 @@ from gui.panels import split_curve as split_curve_module
 from tests.gui.conftest import train_and_wait
 
 
+@pytest.fixture
+def window(shared_window):
+    """The module's one window, put back before each test (``reset_window``); each test trains
+    its own tree. The one that shows the window (to check the plot's room) takes
+    ``own_window``."""
+    return shared_window
+
+
 def _train(qtbot, window, sample, algorithm):
     window.files.open_sample(sample, confirmed=True)
     window.config.algorithm.set_value(algorithm)
@@ -26,12 +34,12 @@ def _engine_curve(controller, node_id, attribute):
     return split_curve(data, settings, attribute, rows, weights, tree.node(node_id).split)
 
 
-def test_selected_node_shows_its_split_attributes_curve(qtbot, window):
-    window.resize(1024, 700)
-    window.show()
-    qtbot.waitExposed(window)
-    controller = _train(qtbot, window, "iris", "c45")
-    view = window.inspector.curve
+def test_selected_node_shows_its_split_attributes_curve(qtbot, own_window):
+    own_window.resize(1024, 700)
+    own_window.show()
+    qtbot.waitExposed(own_window)
+    controller = _train(qtbot, own_window, "iris", "c45")
+    view = own_window.inspector.curve
     controller.select_node(0)
     qtbot.waitUntil(lambda: view.shown is not None)
     root = controller.tree.root
@@ -53,7 +61,7 @@ def test_selected_node_shows_its_split_attributes_curve(qtbot, window):
     assert f"{expected.values['info_gain'][k]:.4f}" in view.values_text(k)
     # Usable in the narrow dock.
     assert view.plot.isVisible() and view.plot.height() >= 150
-    assert view.width() <= window.inspector.scroll.viewport().width()
+    assert view.width() <= own_window.inspector.scroll.viewport().width()
 
 
 def test_a_row_of_the_splits_table_picks_the_attribute(qtbot, window):
