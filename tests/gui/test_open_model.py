@@ -7,6 +7,13 @@ import pytest
 pytest.importorskip("sklearn")
 
 
+@pytest.fixture
+def window(shared_window):
+    """The module's one window, put back before each test (``reset_window``: weather open, no
+    errors recorded)."""
+    return shared_window
+
+
 def test_a_scikit_learn_model_opens_with_its_tree_and_an_empty_table(window, tmp_path):
     from engine.data.samples import load_sample
     from engine.export.text import to_text
