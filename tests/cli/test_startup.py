@@ -5,7 +5,9 @@ refused instead of opening the window. What is imported is asserted, never how l
 
 from __future__ import annotations
 
+import json
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,7 +15,7 @@ import pytest
 import main
 from cli import COMMANDS
 from cli.main import build_parser, command_names
-from tests.cli.conftest import run_fresh
+from tests.cli.conftest import ROOT, run_fresh
 
 
 def fresh(tmp_path: Path, *argv: str) -> tuple[int, set[str], subprocess.CompletedProcess]:
@@ -38,10 +40,54 @@ HEAVY = {
 }
 
 
-@pytest.mark.parametrize("argv", [["--help"], ["train", "--help"], ["evaluate", "--help"]])
-def test_help_imports_no_numpy_pandas_or_numba(tmp_path, argv):
-    code, loaded, out = fresh(tmp_path, *argv)
-    assert code == 0 and "usage: arbor" in out.stdout
+HELPS = (("--help",), ("train", "--help"), ("evaluate", "--help"))
+
+#: main.py run as a script with each argument list of argv[2] in turn, in one fresh
+#: interpreter (one each cost 0.2 s of CPU more); writes each one's exit status and output,
+#: and every module imported once they all ran.
+EACH = """\
+import contextlib, io, json, runpy, sys
+report, runs = sys.argv[1], []
+for argv in json.loads(sys.argv[2]):
+    sys.argv, out = ["main.py", *argv], io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out):
+            runpy.run_path("main.py", run_name="__main__")
+    except SystemExit as done:
+        runs.append([done.code, out.getvalue()])
+with open(report, "w") as f:
+    json.dump({"runs": runs, "modules": sorted(sys.modules)}, f)
+"""
+
+
+@pytest.fixture(scope="module")
+def helps(tmp_path_factory) -> dict:
+    """Every ``--help`` of :data:`HELPS` in one fresh interpreter: ``{argv: (exit status,
+    stdout)}``, and ``None``: the top-level packages imported once all of them answered."""
+    report = tmp_path_factory.mktemp("helps") / "helps.json"
+    out = subprocess.run(
+        [sys.executable, "-c", EACH, str(report), json.dumps(HELPS)],
+        cwd=ROOT,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert report.exists(), out.stderr
+    result = json.loads(report.read_text())
+    assert len(result["runs"]) == len(HELPS), out.stderr
+    return {
+        **{argv: tuple(run) for argv, run in zip(HELPS, result["runs"], strict=True)},
+        None: {name.split(".")[0] for name in result["modules"]},
+    }
+
+
+@pytest.mark.parametrize("argv", HELPS)
+def test_help_imports_no_numpy_pandas_or_numba(helps, argv):
+    """(What all three imported: none of them may import what the tests forbid.)"""
+    code, stdout = helps[argv]
+    assert code == 0 and "usage: arbor" in stdout
+    loaded = helps[None]
     assert not loaded & HEAVY, sorted(loaded & HEAVY)
 
 
@@ -56,20 +102,30 @@ def test_a_fit_on_a_bundled_sample_imports_no_numba_or_dask(weather_fit):
     assert not loaded & unwanted, sorted(loaded & unwanted)
 
 
-def test_a_mistyped_command_is_refused_not_opened_in_the_window(tmp_path):
+def _refused(capsys, *argv: str) -> str:
+    """``main.main(argv)`` in this process, refused by the parser: what it said on stderr.
+    (What a refusal imports, which only a fresh interpreter shows, is checked on "sumary".)"""
+    with pytest.raises(SystemExit) as refusal:
+        main.main(list(argv))
+    assert refusal.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    return err
+
+
+def test_a_mistyped_command_is_refused_not_opened_in_the_window(tmp_path, capsys):
     code, loaded, out = fresh(tmp_path, "sumary")
     assert code == 2 and out.stdout == ""
     assert "arbor: error: argument COMMAND: invalid choice: 'sumary'" in out.stderr
     assert "PySide6" not in loaded and "gui" not in loaded
-    code, _, out = fresh(tmp_path, "trian", "--sample", "weather")
-    assert code == 2 and "did you mean 'train'?" in out.stderr
+    assert "did you mean 'train'?" in _refused(capsys, "trian", "--sample", "weather")
 
 
-def test_a_missing_file_is_refused_and_an_existing_one_opens_the_window(tmp_path):
+def test_a_missing_file_is_refused_and_an_existing_one_opens_the_window(tmp_path, capsys):
     data = tmp_path / "weather.csv"
-    assert not main.opens_window([str(data)])
-    code, _, out = fresh(tmp_path, str(data))
-    assert code == 2 and "nor is there such a file to open in the window" in out.stderr
+    assert not main.opens_window([str(data)])  # so main.main refuses it, not opens a window
+    err = _refused(capsys, str(data))
+    assert "nor is there such a file to open in the window" in err
     data.write_text("a,b\n1,x\n")
     assert main.opens_window([str(data)]) and main.opens_window([])
     assert not main.opens_window(["train", str(data)]) and not main.opens_window(["--help"])
