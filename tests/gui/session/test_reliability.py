@@ -2,35 +2,45 @@
 
 import sys
 
+import pytest
+
 from engine.errors import ArborError
 from tests.gui.conftest import train_and_wait
 
 
-def test_autosave_only_with_unsaved_changes_and_cleared_on_save(qtbot, window, tmp_path):
-    assert not window.recovery.autosave() and not window.recovery.pending()
-    window.model.setData(window.model.index(0, 0), "rainy")
-    assert window.recovery.autosave() and window.recovery.pending()
-    window.dialogs.replies["save_path"].append(str(tmp_path / "w.arff"))
-    assert window.files.save_as()
-    assert not window.recovery.pending()
+@pytest.fixture
+def window(shared_window):
+    """The module's one window, put back before each test (``reset_window``), for the tests of
+    projects, failed jobs, errors and edits. The tests of autosave and of a crash's recovery
+    (the window's recovery file, its settings) take ``own_window``."""
+    return shared_window
 
 
-def test_restore_after_a_crash(qtbot, window, settings):
+def test_autosave_only_with_unsaved_changes_and_cleared_on_save(qtbot, own_window, tmp_path):
+    assert not own_window.recovery.autosave() and not own_window.recovery.pending()
+    own_window.model.setData(own_window.model.index(0, 0), "rainy")
+    assert own_window.recovery.autosave() and own_window.recovery.pending()
+    own_window.dialogs.replies["save_path"].append(str(tmp_path / "w.arff"))
+    assert own_window.files.save_as()
+    assert not own_window.recovery.pending()
+
+
+def test_restore_after_a_crash(qtbot, own_window, settings):
     from gui.main_window import MainWindow
     from tests.gui.conftest import FakeDialogs
 
-    train_and_wait(qtbot, window)
-    qtbot.waitUntil(lambda: window.controller.tree is not None)
-    window.model.setData(window.model.index(2, 0), "sunny")
-    window.canvas.tree_scene().move_node(4, 333.0, 111.0)
-    assert window.recovery.autosave()
+    train_and_wait(qtbot, own_window)
+    qtbot.waitUntil(lambda: own_window.controller.tree is not None)
+    own_window.model.setData(own_window.model.index(2, 0), "sunny")
+    own_window.canvas.tree_scene().move_node(4, 333.0, 111.0)
+    assert own_window.recovery.autosave()
     # A new window after a "crash" (the old one never closed) restores the file.
     again = MainWindow(settings)
     again.dialogs = FakeDialogs()
     qtbot.addWidget(again)
-    assert again.files.open_project(window.recovery.path, modified=True)
+    assert again.files.open_project(own_window.recovery.path, modified=True)
     assert again.doc.value(2, 0) == "sunny" and again.doc.modified
-    assert again.controller.tree.n_nodes == window.controller.tree.n_nodes
+    assert again.controller.tree.n_nodes == own_window.controller.tree.n_nodes
     assert again.canvas.tree_scene().positions()[4] == (333.0, 111.0)
     again.doc.undo_stack.setClean()
 
@@ -133,7 +143,7 @@ def _big_csv(tmp_path, rows=2000):
 
 
 def test_edits_to_a_big_table_survive_save_project_and_a_crash(
-    qtbot, window, settings, tmp_path, monkeypatch
+    qtbot, own_window, settings, tmp_path, monkeypatch
 ):
     """A table above the embedding limit was referenced by its unchanged file, edits lost."""
     import json
@@ -144,21 +154,23 @@ def test_edits_to_a_big_table_survive_save_project_and_a_crash(
 
     monkeypatch.setattr(project_module, "EMBED_LIMIT", 1000)  # the 2,000 x 4 table counts as big
     data = _big_csv(tmp_path)
-    assert window.files.open_path(str(data), confirmed=True)
+    assert own_window.files.open_path(str(data), confirmed=True)
     clean = tmp_path / "clean.arbor"
-    window.files.write_project(clean)
+    own_window.files.write_project(clean)
     assert "sha256" in json.loads(clean.read_text())["table"]  # unchanged: the file is enough
-    window.model.setData(window.model.index(7, 1), "z" if window.doc.value(7, 1) != "z" else "x")
-    window.model.setData(window.model.index(1500, 0), "123.25")
-    edited = (window.doc.value(7, 1), window.doc.value(1500, 0))
-    assert window.recovery.autosave()
+    own_window.model.setData(
+        own_window.model.index(7, 1), "z" if own_window.doc.value(7, 1) != "z" else "x"
+    )
+    own_window.model.setData(own_window.model.index(1500, 0), "123.25")
+    edited = (own_window.doc.value(7, 1), own_window.doc.value(1500, 0))
+    assert own_window.recovery.autosave()
     recovered = tmp_path / "recovered.arbor"  # what a crash now would leave
-    recovered.write_bytes(window.recovery.path.read_bytes())
+    recovered.write_bytes(own_window.recovery.path.read_bytes())
     path = tmp_path / "s.arbor"
-    window.dialogs.replies["save_path"].append(str(path))
-    assert window.files.save_project_dialog()
+    own_window.dialogs.replies["save_path"].append(str(path))
+    assert own_window.files.save_project_dialog()
     assert "parquet" in json.loads(path.read_text())["table"]
-    assert not window.recovery.pending()  # saved: nothing is left to recover
+    assert not own_window.recovery.pending()  # saved: nothing is left to recover
     for project, modified in ((path, False), (recovered, True)):
         again = MainWindow(settings)
         again.dialogs = FakeDialogs()
@@ -171,10 +183,10 @@ def test_edits_to_a_big_table_survive_save_project_and_a_crash(
         again.doc.undo_stack.setClean()
 
 
-def test_a_failed_autosave_says_so(qtbot, window, monkeypatch):
+def test_a_failed_autosave_says_so(qtbot, own_window, monkeypatch):
     messages = []
-    window.controller.message.connect(messages.append)
-    window.model.setData(window.model.index(0, 0), "rainy")
+    own_window.controller.message.connect(messages.append)
+    own_window.model.setData(own_window.model.index(0, 0), "rainy")
 
     def full(*args, **kwargs):
         raise ArborError("cannot save recovery.arbor: no space left on device")
@@ -182,7 +194,7 @@ def test_a_failed_autosave_says_so(qtbot, window, monkeypatch):
     import engine.project
 
     monkeypatch.setattr(engine.project, "save_project", full)
-    assert not window.recovery.autosave()
+    assert not own_window.recovery.autosave()
     assert "Autosave failed" in messages[-1] and "no space left" in messages[-1]
 
 
@@ -208,14 +220,16 @@ def test_an_infinite_number_is_refused_in_a_numeric_cell(qtbot, window):
     assert window.doc.value(0, column) == 85 and not window.doc.modified
 
 
-def test_autosave_writes_on_its_own_thread_and_a_save_meanwhile_wins(qtbot, window, monkeypatch):
+def test_autosave_writes_on_its_own_thread_and_a_save_meanwhile_wins(
+    qtbot, own_window, monkeypatch
+):
     """The timer's autosave gathers the work on the GUI thread and writes it on another; a
     save while it writes waits for it and leaves no recovery file behind."""
     import threading
 
     import engine.project
 
-    window.model.setData(window.model.index(0, 0), "rainy")
+    own_window.model.setData(own_window.model.index(0, 0), "rainy")
     real_save = engine.project.save_project
     writing, release, threads = threading.Event(), threading.Event(), []
 
@@ -226,25 +240,25 @@ def test_autosave_writes_on_its_own_thread_and_a_save_meanwhile_wins(qtbot, wind
         real_save(*args, **kwargs)
 
     monkeypatch.setattr(engine.project, "save_project", slow_save)
-    assert window.recovery.autosave(background=True)
-    assert writing.wait(10) and window.recovery.writing()
+    assert own_window.recovery.autosave(background=True)
+    assert writing.wait(10) and own_window.recovery.writing()
     assert threads[0] is not threading.main_thread()
-    assert not window.recovery.autosave(background=True)  # one write at a time
+    assert not own_window.recovery.autosave(background=True)  # one write at a time
     threading.Timer(0.2, release.set).start()
-    window.recovery.clear()  # as a save does: waits for the write, then removes its file
-    window.recovery.wait(10)
-    assert not window.recovery.pending()
+    own_window.recovery.clear()  # as a save does: waits for the write, then removes its file
+    own_window.recovery.wait(10)
+    assert not own_window.recovery.pending()
 
 
-def test_a_failed_background_autosave_says_so(qtbot, window, monkeypatch):
+def test_a_failed_background_autosave_says_so(qtbot, own_window, monkeypatch):
     import engine.project
 
     def full_disk(*args, **kwargs):
         raise ArborError("no space left on the device")
 
     monkeypatch.setattr(engine.project, "save_project", full_disk)
-    window.model.setData(window.model.index(0, 0), "rainy")
-    assert window.recovery.autosave(background=True)
-    window.recovery.wait(10)
-    qtbot.waitUntil(lambda: "Autosave failed" in window.status_label.text())
-    assert "no space left" in window.status_label.text()
+    own_window.model.setData(own_window.model.index(0, 0), "rainy")
+    assert own_window.recovery.autosave(background=True)
+    own_window.recovery.wait(10)
+    qtbot.waitUntil(lambda: "Autosave failed" in own_window.status_label.text())
+    assert "no space left" in own_window.status_label.text()
