@@ -18,7 +18,12 @@ def test_the_minimum_size_stays_small_after_training_soybean(qtbot, window):
     assert window.files.open_path(str(SOYBEAN), confirmed=True)
     assert window.doc.n_rows == 683
     train_and_wait(qtbot, window, timeout=120000)
-    qtbot.waitUntil(lambda: window.controller.result is not None)
+    # The cross-validation's figures (a 19-class confusion matrix) too, not only the tree.
+    c = window.controller
+    qtbot.waitUntil(
+        lambda: c.result is not None and not c.busy and not c.cv_pending, timeout=120000
+    )
+    assert c.result.evaluation is not None
     assert len(window.controller.result.model.tree_.classes) == 19
     for name in window.docks:
         window.docks[name].raise_()
