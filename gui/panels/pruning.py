@@ -131,6 +131,7 @@ class PruningPanel(QWidget):
         self.algorithm: str | None = None
         self._path_errors = None  # (full tree, test rows, their error per step) once counted
         self._walk_token = 0  # counts the walk's error plots asked for (a late one is dropped)
+        self._walk_job = None  # the worker counting the walk's errors, if one was started
         self._walk_x = np.zeros(0)  # the walk positions the error plot has a point for
         self.pages = QStackedWidget()
         self.message = QLabel("Train a tree to see how it was pruned.")
@@ -602,6 +603,9 @@ class PruningPanel(QWidget):
 
     def _draw_walk_errors(self) -> None:
         """Training and test error of the tree after each decision of the walk."""
+        if self._walk_job is not None:  # an older walk's count is not wanted any more
+            self._walk_job.cancel()
+            self._walk_job = None
         if self.record is None:
             self._walk_token += 1
             self.walk_errors.clear()
@@ -648,9 +652,16 @@ class PruningPanel(QWidget):
             self.walk_errors.show_later(lambda: show(count()))  # counted once it is looked at
             return
         self.walk_errors.clear()
-        job = Job("Counting the test rows along the walk", count)
-        job.finished.connect(show)
-        run_aside(job)
+
+        def start() -> None:
+            job = Job("Counting the test rows along the walk", count)
+            job.finished.connect(show)
+            self._walk_job = run_aside(job)
+
+        # Started once the plot is looked at, as the quick count is: after every C4.5 training
+        # of a thousand rows it held a worker and the interpreter for a second, the plot
+        # unseen, and the next F5's fit and drawing waited on it.
+        self.walk_errors.show_later(start)
 
     def _mark_walk(self) -> None:
         """Mark the walk's position on its error plot (as grown before the walk starts)."""

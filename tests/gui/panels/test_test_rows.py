@@ -308,3 +308,34 @@ def test_cross_validating_a_tree_by_hand_puts_its_rows_on_it(qtbot, window):
     assert not pruning.test_note.isHidden() and "fold trees" in pruning.test_note.text()
     names = [label.text for _, label in pruning.legend.items]  # drawn now if it waited
     assert "test error" not in names
+
+
+def test_a_walk_counted_on_a_worker_waits_until_its_plot_is_looked_at(qtbot, window, monkeypatch):
+    """A big tree's walk-through errors are counted on a worker (each point a tree to route),
+    started only once the plot shows or its numbers are read: after every C4.5 training of a
+    thousand rows that count held a worker and the interpreter for a second, its plot unseen,
+    and the next F5 waited on it. A newer training's walk cancels an older count."""
+    import gui.panels.pruning as pruning_panel
+    from engine.data.encoding import without_rows
+    from engine.evaluate.per_node import error_curve
+
+    monkeypatch.setattr(pruning_panel, "NODES_AT_ONCE", 0)  # every walk counted on a worker
+    window.files.open_sample("iris", confirmed=True)
+    _train(qtbot, window, algorithm="c45")
+    pruning = window.pruning
+    plot = pruning.walk_errors
+    assert not plot.isVisible() and pruning._walk_job is None  # nothing counted yet
+    assert len(plot.x) == 0  # reading the numbers starts the count...
+    first = pruning._walk_job
+    assert first is not None
+    qtbot.waitUntil(lambda: len(plot.x) > 0, timeout=60000)  # ...and they come
+    record = pruning.record
+    states = [record.tree_at(record.decisions[k].step) for k in pruning.walk]
+    expected = error_curve([*states, pruning.pruned_tree], without_rows(record.before.schema))
+    assert list(plot.train) == pytest.approx(list(expected.train))
+    _train(qtbot, window, algorithm="c45", seed=2)  # a newer record: nothing counted yet
+    assert pruning._walk_job is None and first.done
+    _ = plot.x
+    second = pruning._walk_job
+    _train(qtbot, window, algorithm="c45", seed=3)  # a count started, then not wanted
+    assert pruning._walk_job is None and second.monitor.cancelled
