@@ -28,12 +28,11 @@ with open(report, "w") as f:
 """
 
 
-def run_fresh(folder: Path, *argv: str) -> tuple[int, set[str], subprocess.CompletedProcess]:
-    """``python main.py ARGV`` in a new interpreter: exit status, every module imported,
-    output."""
-    report = folder / "modules.json"
+def run_script(script: str, report: Path, *args: str) -> tuple[dict, subprocess.CompletedProcess]:
+    """``script`` in a new interpreter (from the repository's root, no input), given the
+    path of the JSON ``report`` it writes and ``args``: the report, and the output."""
     out = subprocess.run(
-        [sys.executable, "-c", PROBE, str(report), json.dumps(argv)],
+        [sys.executable, "-c", script, str(report), *args],
         cwd=ROOT,
         stdin=subprocess.DEVNULL,
         capture_output=True,
@@ -41,7 +40,13 @@ def run_fresh(folder: Path, *argv: str) -> tuple[int, set[str], subprocess.Compl
         timeout=300,
     )
     assert report.exists(), out.stderr
-    result = json.loads(report.read_text())
+    return json.loads(report.read_text()), out
+
+
+def run_fresh(folder: Path, *argv: str) -> tuple[int, set[str], subprocess.CompletedProcess]:
+    """``python main.py ARGV`` in a new interpreter: exit status, every module imported,
+    output."""
+    result, out = run_script(PROBE, folder / "modules.json", json.dumps(argv))
     return result["code"], set(result["modules"]), out
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,7 +14,7 @@ import pytest
 import main
 from cli import COMMANDS
 from cli.main import build_parser, command_names
-from tests.cli.conftest import ROOT, run_fresh
+from tests.cli.conftest import run_fresh, run_script
 
 
 def fresh(tmp_path: Path, *argv: str) -> tuple[int, set[str], subprocess.CompletedProcess]:
@@ -65,16 +64,7 @@ def helps(tmp_path_factory) -> dict:
     """Every ``--help`` of :data:`HELPS` in one fresh interpreter: ``{argv: (exit status,
     stdout)}``, and ``None``: the top-level packages imported once all of them answered."""
     report = tmp_path_factory.mktemp("helps") / "helps.json"
-    out = subprocess.run(
-        [sys.executable, "-c", EACH, str(report), json.dumps(HELPS)],
-        cwd=ROOT,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert report.exists(), out.stderr
-    result = json.loads(report.read_text())
+    result, out = run_script(EACH, report, json.dumps(HELPS))
     assert len(result["runs"]) == len(HELPS), out.stderr
     return {
         **{argv: tuple(run) for argv, run in zip(HELPS, result["runs"], strict=True)},
