@@ -36,6 +36,7 @@ from engine.fast.groups import (
 from engine.fast.threads import fold_map
 from engine.learn import rules
 from engine.learn.problem import Problem
+from engine.learn.thresholds import c45_threshold
 from engine.monitor import Monitor
 from engine.tree import (
     MULTIWAY,
@@ -652,6 +653,4 @@ def _mean_target(stats: np.ndarray) -> np.ndarray:
 def _threshold(problem, j: int, value: float, binary: bool) -> float:
     if binary:
         return value
-    from engine.learn.thresholds import c45_threshold
-
     return c45_threshold(problem.sorted_values[j], value)  # at a training value, as J48 does
