@@ -135,7 +135,7 @@ def grow(
 def grow_whole(data: Encoded, settings: Settings, monitor: Monitor = NULL_MONITOR) -> Tree:
     """:func:`grow`'s tree on all of ``data``, with its arrays (:func:`engine.flat.flat_of`)
     made from growth's own rather than by a walk over the nodes: pruning and evaluation
-    start from them (a fit of 10,000 rows spent a fifth of its time on that walk)."""
+    start from them (a fit of 10,000 rows spent a fifth of its main-thread time on that walk)."""
     if (
         settings.algorithm == "optimal"
         or settings.missing != "fractional"

@@ -229,3 +229,14 @@ def train_and_wait(qtbot, win, timeout=60000):
         pass
     qtbot.waitUntil(lambda: job.done, timeout=timeout)
     return job
+
+
+def train_sample(qtbot, win, sample: str, algorithm: str):
+    """``win`` with the bundled ``sample`` open, trained with ``algorithm`` and no
+    cross-validation; its controller."""
+    win.files.open_sample(sample, confirmed=True)
+    win.config.algorithm.set_value(algorithm)
+    win.config.cv_folds.setValue(0)
+    train_and_wait(qtbot, win)
+    qtbot.waitUntil(lambda: win.controller.tree is not None)
+    return win.controller

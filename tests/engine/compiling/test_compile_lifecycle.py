@@ -197,15 +197,7 @@ def test_two_clones_at_other_paths_share_one_compilation(tmp_path):
     env.pop("PYTHONPATH", None)
 
     def run(where: Path) -> dict:
-        out = subprocess.run(
-            [sys.executable, "-c", script],
-            cwd=where,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
+        out = _python(["-c", script], env, cwd=where)
         assert out.returncode == 0, out.stderr
         return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -492,16 +484,21 @@ def _big_csv(tmp_path: Path) -> Path:
     return tmp_path / "big.csv"
 
 
-def _cli(args, env) -> subprocess.CompletedProcess:
+def _python(args, env, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    """``python ARGS`` in a process of its own, with ``env``, no input, its output kept."""
     return subprocess.run(
-        [sys.executable, str(ROOT / "main.py"), *args],
+        [sys.executable, *args],
         env=env,
-        cwd=ROOT,
+        cwd=cwd,
         stdin=subprocess.DEVNULL,
         capture_output=True,
         text=True,
         timeout=300,
     )
+
+
+def _cli(args, env) -> subprocess.CompletedProcess:
+    return _python([str(ROOT / "main.py"), *args], env)
 
 
 def _small_csv(tmp_path: Path) -> Path:
@@ -562,15 +559,7 @@ def commands(tmp_path_factory):
         )
     )
     data = (_small_csv(tmp_path), _big_csv(tmp_path))  # 1,200 and 6,000 cells
-    out = subprocess.run(
-        [sys.executable, "-c", COMMANDS, *map(str, data), TOO_BIG],
-        env=env,
-        cwd=ROOT,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    out = _python(["-c", COMMANDS, *map(str, data), TOO_BIG], env)
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     at = next(k for k, line in enumerate(lines) if line.startswith("{"))

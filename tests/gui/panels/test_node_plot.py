@@ -6,7 +6,7 @@ import pytest
 
 from engine.export.node_data import LeafData, NominalSplitData, NumericSplitData, node_data
 from gui.panels.node_plot import NodePlot
-from tests.gui.conftest import train_and_wait
+from tests.gui.conftest import train_sample as _train
 
 
 @pytest.fixture
@@ -15,15 +15,6 @@ def window(shared_window):
     its own tree. The one that shows the window (to check the plot's room) takes
     ``own_window``."""
     return shared_window
-
-
-def _train(qtbot, window, sample, algorithm):
-    window.files.open_sample(sample, confirmed=True)
-    window.config.algorithm.set_value(algorithm)
-    window.config.cv_folds.setValue(0)
-    train_and_wait(qtbot, window)
-    qtbot.waitUntil(lambda: window.controller.tree is not None)
-    return window.controller
 
 
 def test_selecting_a_numeric_split_draws_the_engines_bins(qtbot, own_window):

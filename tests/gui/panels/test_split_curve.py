@@ -8,7 +8,7 @@ import pytest
 from engine.learn.explain import attribute_table, node_rows
 from engine.learn.split_curves import split_curve
 from gui.panels import split_curve as split_curve_module
-from tests.gui.conftest import train_and_wait
+from tests.gui.conftest import train_sample as _train
 
 
 @pytest.fixture
@@ -17,15 +17,6 @@ def window(shared_window):
     its own tree. The one that shows the window (to check the plot's room) takes
     ``own_window``."""
     return shared_window
-
-
-def _train(qtbot, window, sample, algorithm):
-    window.files.open_sample(sample, confirmed=True)
-    window.config.algorithm.set_value(algorithm)
-    window.config.cv_folds.setValue(0)
-    train_and_wait(qtbot, window)
-    qtbot.waitUntil(lambda: window.controller.tree is not None)
-    return window.controller
 
 
 def _engine_curve(controller, node_id, attribute):
