@@ -4,9 +4,14 @@ and evaluation work on (issue 39).
 A :class:`FlatTree` holds, per node, its parent and children, the split (attribute, a
 threshold or a category -> branch table, the branches' training fractions) and the node's
 numbers (class weights or nothing for regression, weight, impurity, mean target). It is made
-once from a grown tree (:func:`flat_of`, cached on the :class:`engine.tree.Tree`); a pruned
-tree is the same arrays with a mask of the nodes that become leaves (:meth:`FlatTree.cut`),
-which makes the pruned :class:`engine.tree.Tree`, its node objects, for the views.
+once, by growth (:func:`engine.fast.builder.to_flat`) or from a tree's nodes (:func:`flat_of`),
+and kept with the :class:`engine.tree.Tree`; a pruned tree is the same arrays with a mask of
+the nodes that become leaves, compacted (:meth:`FlatTree.cut`).
+
+Growth's arrays also hold what its nodes' objects are made of (the split kinds and scores),
+so a grown or pruned tree's node objects are made from them only when something asks for
+them (:meth:`FlatTree.node_objects`): the views do, while cross-validation, pruning and
+prediction never need them.
 
 What a node predicts (:meth:`FlatTree.outputs`) is worked out here and nowhere else: its
 class shares or mean, an empty node its parent's.
@@ -14,6 +19,7 @@ class shares or mean, an empty node its parent's.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, replace
 from functools import cached_property
 from types import MappingProxyType
@@ -21,7 +27,20 @@ from types import MappingProxyType
 import numpy as np
 
 from engine.monitor import checkpoint
-from engine.tree import THRESHOLD, Node, NodeNumbers, Surrogate, Tree, surrogate_branches
+from engine.tree import (
+    MULTIWAY,
+    NO_STATS,
+    SUBSET,
+    THRESHOLD,
+    ArrayNode,
+    Node,
+    NodeNumbers,
+    Split,
+    SplitScores,
+    Surrogate,
+    Tree,
+    surrogate_branches,
+)
 
 #: Split scores a node loses when pruning makes it a leaf.
 _SCORES = ("gain", "gain_ratio")
@@ -39,6 +58,11 @@ class FlatTree:
     ``nodes`` are the node objects the arrays were made from, when they were;
     ``pseudocounts`` the tree's (:attr:`engine.tree.Tree.pseudocounts`); ``surrogates``
     each node's split's (``--missing surrogate``; empty when no split has any).
+
+    Growth's arrays (and their pruned copies) also hold ``scores`` (each split's gain and
+    gain ratio, a row a node), ``subset`` (a nominal split of two groups of categories,
+    not one branch per category) and ``pruned`` (a leaf that pruning made of a split):
+    with these, the node objects are made from the arrays when first asked for.
     """
 
     regression: bool
@@ -60,6 +84,9 @@ class FlatTree:
     nodes: tuple[Node, ...] | None = None
     pseudocounts: tuple[float, ...] = ()
     surrogates: tuple[tuple[Surrogate, ...], ...] = ()
+    scores: np.ndarray | None = None
+    subset: np.ndarray | None = None
+    pruned: np.ndarray | None = None
 
     @property
     def n_nodes(self) -> int:
@@ -192,21 +219,25 @@ class FlatTree:
 
     def cut(self, is_leaf: np.ndarray, schema, costs: tuple = ()) -> Tree:
         """The tree with the nodes flagged in ``is_leaf`` made leaves (their subtrees gone),
-        as node objects numbered afresh in pre-order; a pruned split keeps its counts, loses
-        its split scores and is marked ``pruned``."""
+        numbered afresh in pre-order; a pruned split keeps its counts, loses its split scores
+        and is marked ``pruned``. Growth's arrays give a tree whose node objects are made when
+        asked for; other trees' are rebuilt from theirs."""
         n = self.n_nodes
         keep = np.ones(n, dtype=bool)
         cut_here = is_leaf & ~self.is_leaf
         for i in np.flatnonzero(cut_here).tolist():
             if keep[i]:
                 keep[i + 1 : self.end[i]] = False
+        if self.scores is not None:
+            return tree_of(self.compact(keep, cut_here), schema, costs)
         kept, made = _rebuilt(self, keep, cut_here)
         pruned = Tree(made[0], schema, pseudocounts=self.pseudocounts, costs=costs)
         cache_flat(pruned, self.compact(keep, cut_here, tuple(made[i] for i in kept)))
         return pruned
 
-    def compact(self, keep: np.ndarray, cut_here: np.ndarray, nodes) -> FlatTree:
-        """The arrays of the nodes ``keep`` flags, those ``cut_here`` flags made leaves."""
+    def compact(self, keep: np.ndarray, cut_here: np.ndarray, nodes=None) -> FlatTree:
+        """The arrays of the nodes ``keep`` flags, those ``cut_here`` flags made leaves;
+        ``nodes``, their node objects when they are made already."""
         new_id = np.full(self.n_nodes + 1, -1, dtype=np.intp)  # the last: -1 stays -1
         new_id[np.flatnonzero(keep)] = np.arange(int(keep.sum()))
         split = ~cut_here[keep]
@@ -233,12 +264,77 @@ class FlatTree:
             tuple(() if cut_here[k] else self.surrogates[k] for k in np.flatnonzero(keep).tolist())
             if self.surrogates
             else (),
+            None if self.scores is None else self.scores[keep],
+            None if self.subset is None else self.subset[keep] & split,
+            None if self.pruned is None else self.pruned[keep] | cut_here[keep],
         )
 
     def node_objects(self) -> tuple[Node, ...]:
+        """The node objects, in pre-order: those the arrays were made from, or (growth's)
+        made from the arrays the first time they are asked for, once whichever thread asks."""
         if self.nodes is None:
-            raise ValueError("these arrays were made without node objects")
+            if self.scores is None:
+                raise ValueError("these arrays were made without node objects")
+            with _MAKING:
+                if self.nodes is None:
+                    object.__setattr__(self, "nodes", _made_nodes(self))  # frozen: made once
         return self.nodes
+
+
+#: Held while a tree's node objects are made: two threads asking at once get the same ones.
+_MAKING = threading.Lock()
+
+
+def _made_nodes(flat: FlatTree) -> tuple[Node, ...]:
+    """Node objects from growth's arrays: each reads its numbers from their rows (an
+    :class:`engine.tree.ArrayNode`), its split and stats made from the split's columns."""
+    n = flat.n_nodes
+    numbers = NodeNumbers(
+        np.zeros(0) if flat.regression else flat.distribution,
+        flat.weight,
+        flat.impurity,
+        flat.value,
+    )
+    lookup = flat.lookup
+    built: list = [None] * n
+    for i, d, k, j, thr, row, sub, (gain, ratio), cut, fractions, children in zip(
+        range(n - 1, -1, -1),  # children before their parent
+        flat.depth[::-1].tolist(),
+        flat.n_children[::-1].tolist(),
+        flat.attribute[::-1].tolist(),
+        flat.threshold[::-1].tolist(),
+        flat.groups[::-1].tolist(),
+        flat.subset[::-1].tolist(),
+        flat.scores[::-1].tolist(),
+        flat.pruned[::-1].tolist(),
+        flat.fractions[::-1].tolist(),
+        flat.children[::-1].tolist(),
+        strict=True,
+    ):
+        if not i & 1023:
+            checkpoint()
+        if not k:
+            stats = _PRUNED if cut else NO_STATS
+            built[i] = ArrayNode.make(numbers, i, d, None, (), stats)
+            continue
+        fractions = tuple(fractions[:k])
+        if row < 0:
+            split = Split(j, THRESHOLD, fractions, threshold=thr)
+        elif sub:
+            where = lookup[row]
+            groups = tuple(tuple(np.flatnonzero(where == b).tolist()) for b in (0, 1))
+            split = Split(j, SUBSET, fractions, groups=groups)
+        else:
+            split = Split(j, MULTIWAY, fractions, groups=tuple((v,) for v in range(k)))
+        if flat.surrogates and flat.surrogates[i]:
+            split = replace(split, surrogates=flat.surrogates[i])
+        kids = tuple(built[c] for c in children[:k])
+        built[i] = ArrayNode.make(numbers, i, d, split, kids, SplitScores(gain, ratio))
+    return tuple(built)
+
+
+#: A pruned leaf's stats (shared: read-only).
+_PRUNED = MappingProxyType({"pruned": 1.0})
 
 
 def leaf_of(node: Node) -> Node:
@@ -279,6 +375,32 @@ def ends(parent: np.ndarray) -> np.ndarray:
         if end_l[i] > end_l[p]:
             end_l[p] = end_l[i]
     return np.array(end_l, dtype=np.intp)
+
+
+def tree_of(flat: FlatTree, schema, costs: tuple = ()) -> Tree:
+    """The tree of growth's arrays ``flat`` (or their pruned copy), its node objects made
+    when first asked for (:meth:`FlatTree.node_objects`)."""
+    tree = Tree(None, schema, pseudocounts=flat.pseudocounts, costs=costs)
+    cache_flat(tree, flat)
+    return tree
+
+
+def replaced(tree: Tree, flat: FlatTree | None = None, **changes) -> Tree:
+    """``dataclasses.replace(tree, **changes)`` for a change outside its nodes: the same
+    nodes, and the same arrays (or ``flat``, the same nodes' arrays), node objects still
+    unmade if nothing has asked for them yet."""
+    made = replace(tree, root=tree.__dict__["_root"], **changes)
+    flat = tree.__dict__.get("_flat") if flat is None else flat
+    if flat is not None:
+        cache_flat(made, flat)
+    return made
+
+
+def root_distribution(tree: Tree) -> np.ndarray:
+    """The class weights at ``tree``'s root, read from its arrays while its nodes are unmade."""
+    if tree.__dict__["_root"] is None:
+        return tree.__dict__["_flat"].distribution[0]
+    return tree.root.distribution
 
 
 def cache_flat(tree: Tree, flat: FlatTree) -> None:

@@ -29,12 +29,11 @@ from engine.data.encoding import Encoded
 from engine.errors import ArborError
 from engine.fast.builder import (
     Growth,
-    _mean_target,
-    _threshold,
     grow_all,
     grow_stepwise,
     kernels,
     plan,
+    to_flat,
     to_nodes,
 )
 from engine.fast.interpreted import (
@@ -43,8 +42,7 @@ from engine.fast.interpreted import (
     UNCOMPILED_SECONDS,
 )
 from engine.fast.threads import n_threads
-from engine.flat import FlatTree, cache_flat, flat_of
-from engine.flat import ends as flat_ends
+from engine.flat import FlatTree, flat_of, tree_of
 from engine.learn import routed_growth
 from engine.learn.editing import replace_subtree
 from engine.learn.explain import node_rows, used_on_path
@@ -144,12 +142,9 @@ def grow_whole(data: Encoded, settings: Settings, monitor: Monitor = NULL_MONITO
         return Tree(grow(data, settings, monitor), data.schema)
     rows = np.arange(data.n_rows)
     monitor.report(0.0, "choosing the first split")
-    grown = _run(data, settings, monitor, rows, data.weight[rows], 0, frozenset(), None)
-    flat = _grown_arrays(*grown)
-    tree = Tree(_nodes_of(grown, monitor), data.schema)
-    cache_flat(tree, replace(flat, nodes=tuple(tree.nodes())))
+    flat = to_flat(*_run(data, settings, monitor, rows, data.weight[rows], 0, frozenset(), None))
     monitor.report(1.0, "grown")
-    return tree
+    return tree_of(flat, data.schema)
 
 
 def grow_flat(data: Encoded, settings: Settings, monitor: Monitor = NULL_MONITOR) -> FlatTree:
@@ -159,9 +154,7 @@ def grow_flat(data: Encoded, settings: Settings, monitor: Monitor = NULL_MONITOR
     if settings.missing != "fractional":  # grown per node (engine.learn.routed_growth)
         return flat_of(Tree(grow(data, settings, monitor), data.schema))
     rows = np.arange(data.n_rows)
-    return _grown_arrays(
-        *_run(data, settings, monitor, rows, data.weight[rows], 0, frozenset(), None)
-    )
+    return to_flat(*_run(data, settings, monitor, rows, data.weight[rows], 0, frozenset(), None))
 
 
 def _run(data, settings, monitor, rows, weights, depth, used, compiled):
@@ -196,70 +189,6 @@ def _run(data, settings, monitor, rows, weights, depth, used, compiled):
 def _nodes_of(grown, monitor: Monitor) -> Node:
     problem, nodes, groups, n, C = grown
     return to_nodes(problem, [nodes, groups], n, monitor, C)
-
-
-def _grown_arrays(problem: Problem, nodes, groups, n: int, C) -> FlatTree:
-    """The growth arrays (rows in the order growth made the nodes) as a :class:`FlatTree` in
-    pre-order, with the splits the builder's nodes get (:func:`engine.fast.builder.to_nodes`)."""
-    attrs = problem.data.schema.attributes
-    binary = problem.settings.binary
-    child0 = np.ascontiguousarray(nodes.child0[:n])
-    nchild = np.ascontiguousarray(nodes.n_children[:n])
-    order = C.preorder(child0, nchild, n)  # the row of the node at each position
-    position = np.empty(n, dtype=np.intp)
-    position[order] = np.arange(n)
-    n_children = nchild[order].astype(np.intp)
-    K = max(int(n_children.max(initial=0)), 1)
-    branch = np.arange(K)
-    has = branch[None, :] < n_children[:, None]
-    child_rows = np.where(has, child0[order][:, None] + branch[None, :], 0)
-    children = np.where(has, position[child_rows], -1)
-    fractions = np.where(has, nodes.fraction[:n][child_rows], 0.0)
-    parent = np.full(n, -1, dtype=np.intp)
-    parent[children[has]] = np.repeat(np.arange(n), n_children)
-    split = n_children > 0
-    attribute = np.where(split, nodes.attribute[:n][order], -1).astype(np.intp)
-    nominal = np.array([a.is_nominal for a in attrs] + [False], dtype=bool)[attribute]
-    by_threshold = split & ~nominal
-    cuts = nodes.threshold[:n][order]
-    threshold = np.where(by_threshold, cuts, np.nan)
-    if not binary:  # C4.5's thresholds, moved to a training value
-        for i in np.flatnonzero(by_threshold).tolist():
-            threshold[i] = _threshold(problem, int(attribute[i]), float(cuts[i]), binary)
-    grouped = np.flatnonzero(split & nominal)
-    group_of = np.full(n, -1, dtype=np.intp)
-    group_of[grouped] = np.arange(len(grouped))
-    n_categories = np.array([len(a.categories) for a in attrs] + [0], dtype=np.intp)
-    k = n_categories[attribute[grouped]]
-    width = max(int(k.max(initial=0)), 1)
-    column = np.arange(width)
-    if binary:  # each group's categories' branches; those in neither (unseen) go down none
-        inside = column[None, :] < k[:, None]
-        at = nodes.group_at[:n][order][grouped][:, None] + column[None, :]
-        where = np.where(inside, groups.branch[np.where(inside, at, 0)], -1)
-        lookup = np.where((where == 0) | (where == 1), where, -1).astype(np.intp)
-    else:  # one branch per category
-        branches = column[None, :] < n_children[grouped][:, None]
-        lookup = np.where(branches, column[None, :], -1).astype(np.intp)
-    stats = nodes.stats[:n][order]
-    return FlatTree(
-        problem.regression,
-        parent,
-        children,
-        n_children,
-        flat_ends(parent),
-        (nodes.depth[:n] - nodes.depth[0])[order].astype(np.intp),
-        attribute,
-        by_threshold,
-        threshold,
-        group_of,
-        lookup,
-        fractions,
-        np.zeros((n, 0)) if problem.regression else stats,
-        nodes.weight[:n][order],
-        np.asarray(problem.impurity(stats), dtype=np.float64).reshape(n),
-        _mean_target(stats) if problem.regression else np.full(n, np.nan),
-    )
 
 
 @dataclass(frozen=True)

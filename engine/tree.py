@@ -262,6 +262,24 @@ class ArrayNode(Node):
         return Node, tuple(getattr(self, f.name) for f in fields(Node))
 
 
+class _Root:
+    """:attr:`Tree.root`: the root node, or for a tree made from growth's arrays
+    (:func:`engine.flat.tree_of`, given None) the root of the node objects the arrays make
+    the first time it is read."""
+
+    def __get__(self, tree, owner=None):
+        if tree is None:  # no default: a tree is made with its root (or None and its arrays)
+            raise AttributeError("root")
+        root = tree.__dict__["_root"]
+        if root is None:
+            root = tree.__dict__["_flat"].node_objects()[0]
+            tree.__dict__["_root"] = root
+        return root
+
+    def __set__(self, tree, root) -> None:
+        tree.__dict__["_root"] = root
+
+
 @dataclass(frozen=True, eq=False)
 class Tree:
     """A trained tree plus what it was trained on.
@@ -281,9 +299,13 @@ class Tree:
     predicted, one tuple per class; a node then predicts the class of least expected cost
     given its probabilities (:func:`engine.predict.class_codes`), its probabilities staying
     its shares. Empty: the most probable class.
+
+    A tree made from growth's arrays (:func:`engine.flat.tree_of`: every fit's) makes its
+    node objects from them when ``root`` is first read; pruning, prediction and
+    evaluation work on the arrays and never ask.
     """
 
-    root: Node
+    root: Node = _Root()
     schema: Schema
     pruning: object | None = field(default=None, repr=False)
     pseudocounts: tuple[float, ...] = ()
@@ -299,6 +321,13 @@ class Tree:
 
     def nodes(self) -> Iterator[Node]:
         return self.root.walk()
+
+    def with_nodes_made(self) -> Tree:
+        """This tree, its node objects made now if they were waiting to be asked for
+        (:func:`engine.flat.tree_of`): a worker calls it on a tree the window will draw, so
+        that a big tree's nodes are not made on the window's thread."""
+        _ = self.root
+        return self
 
     # A tree never changes, so its counts are worked out once (the window asks often), from
     # its arrays when it keeps them (engine.flat: a fitted tree does), else by a walk.

@@ -743,7 +743,7 @@ class Controller(QObject):
                 )
             data = encode(table, run.settings.task)
             tree = run.tree if run.tree is not None else fit_tree(data, run.settings, monitor)
-            return tree, data
+            return tree.with_nodes_made(), data  # made here, not on the window's thread
 
         job = Job(
             f"Growing run {number}'s tree again" if run.tree is None else f"Showing run {number}",

@@ -40,6 +40,10 @@ class SideBySide(QObject):
 
             data = encode(table, params.get("task") or "classification")
             result = compare(data, params, monitor=monitor)
+            for grown in result.algorithms:  # the trees drawn: their nodes made here
+                for tree in (grown.grown, grown.pruned):
+                    if tree is not None:
+                        tree.with_nodes_made()
             if not any(g.reason is None for g in result.algorithms):
                 raise ArborError(
                     "none of the algorithms can grow a tree on this table: "

@@ -34,21 +34,12 @@ from engine.fast.groups import (
     new_work,
 )
 from engine.fast.threads import fold_map
+from engine.flat import FlatTree, ends
 from engine.learn import rules
 from engine.learn.problem import Problem
 from engine.learn.thresholds import c45_threshold
 from engine.monitor import Monitor
-from engine.tree import (
-    MULTIWAY,
-    NO_STATS,
-    SUBSET,
-    THRESHOLD,
-    ArrayNode,
-    Node,
-    NodeNumbers,
-    Split,
-    SplitScores,
-)
+from engine.tree import Node
 
 #: ``splitter="auto"`` bins CART's numeric attributes from this many rows on (measured:
 #: benchmarks/README.md).
@@ -522,7 +513,9 @@ def grow_stepwise(
             return
         n = int(growth.state.n_nodes[0])
         nodes, state, heap = growth.nodes, growth.state, growth.heap
-        root, ids = _nodes(problem, [nodes, growth.groups], n, monitor, C, keep=True)
+        root = to_flat(problem, nodes, growth.groups, n, C).node_objects()[0]
+        ids = np.empty(n, dtype=np.int64)  # node row -> id
+        ids[_preorder(nodes, n, C)] = np.arange(n)
         total = float(state.total_weight[0])
 
         def worth(i: int, nodes=nodes, total=total) -> float:  # this step's arrays
@@ -567,82 +560,90 @@ def kernel_params(s, n_classes: int, n_stats: int, histogram, small, local, C=No
     )
 
 
-#: Nodes made per batch: each batch's numbers become Python objects together, not the whole tree's.
-NODE_BATCH = 4096
-
-
 def to_nodes(problem: Problem, arrays: list, n: int, monitor: Monitor, C) -> Node:
-    """Immutable nodes from the node arrays and group store ``[nodes, groups]``, ids in
-    pre-order. ``arrays`` is emptied: the growth arrays (with their spare capacity) are
-    released once the few columns the nodes need are copied out."""
-    return _nodes(problem, arrays, n, monitor, C)[0]
+    """The root of the node objects of the node arrays and group store ``[nodes, groups]``,
+    ids in pre-order (:func:`to_flat`'s). ``arrays`` is emptied: the growth arrays (with their
+    spare capacity) are released once the columns the nodes need are copied out."""
+    flat = to_flat(problem, *arrays, n, C)
+    arrays.clear()
+    monitor.check()
+    return flat.node_objects()[0]
 
 
-def _nodes(problem: Problem, arrays: list, n: int, monitor: Monitor, C, keep: bool = False):
-    nodes, groups = arrays
-    if not keep:
-        arrays.clear()
+def to_flat(problem: Problem, nodes, groups, n: int, C) -> FlatTree:
+    """The growth arrays (rows in the order growth made the nodes) as a
+    :class:`engine.flat.FlatTree` in pre-order: the tree's arrays, and what its node objects
+    are made of (:meth:`engine.flat.FlatTree.node_objects`); ids are pre-order positions."""
     attrs = problem.data.schema.attributes
     binary = problem.settings.binary
     child0 = np.ascontiguousarray(nodes.child0[:n])
     nchild = np.ascontiguousarray(nodes.n_children[:n])
-    order = C.preorder(child0, nchild, n)  # row of the node with id k
-    ids = np.empty(n, dtype=np.int64)
-    ids[order] = np.arange(n)
-    attr, depth = nodes.attribute[:n].copy(), nodes.depth[:n] - nodes.depth[0]
-    thr, gain, ratio = nodes.threshold[:n].copy(), nodes.gain[:n].copy(), nodes.ratio[:n].copy()
-    group_at, fraction = nodes.group_at[:n].copy(), nodes.fraction[:n].copy()
+    order = _preorder(nodes, n, C)
+    position = np.empty(n, dtype=np.intp)
+    position[order] = np.arange(n)
+    n_children = nchild[order].astype(np.intp)
+    K = max(int(n_children.max(initial=0)), 1)
+    branch = np.arange(K)
+    has = branch[None, :] < n_children[:, None]
+    child_rows = np.where(has, child0[order][:, None] + branch[None, :], 0)
+    children = np.where(has, position[child_rows], -1)
+    fractions = np.where(has, nodes.fraction[:n][child_rows], 0.0)
+    parent = np.full(n, -1, dtype=np.intp)
+    parent[children[has]] = np.repeat(np.arange(n), n_children)
+    split = n_children > 0
+    attribute = np.where(split, nodes.attribute[:n][order], -1).astype(np.intp)
+    nominal = np.array([a.is_nominal for a in attrs] + [False], dtype=bool)[attribute]
+    by_threshold = split & ~nominal
+    cuts = nodes.threshold[:n][order]
+    threshold = np.where(by_threshold, cuts, np.nan)
+    if not binary:  # C4.5's thresholds, moved to a training value
+        for i in np.flatnonzero(by_threshold).tolist():
+            threshold[i] = _threshold(problem, int(attribute[i]), float(cuts[i]), binary)
+    grouped = np.flatnonzero(split & nominal)
+    group_of = np.full(n, -1, dtype=np.intp)
+    group_of[grouped] = np.arange(len(grouped))
+    n_categories = np.array([len(a.categories) for a in attrs] + [0], dtype=np.intp)
+    k = n_categories[attribute[grouped]]
+    width = max(int(k.max(initial=0)), 1)
+    column = np.arange(width)
+    if binary:  # each group's categories' branches; those in neither (unseen) go down none
+        inside = column[None, :] < k[:, None]
+        at = nodes.group_at[:n][order][grouped][:, None] + column[None, :]
+        where = np.where(inside, groups.branch[np.where(inside, at, 0)], -1)
+        lookup = np.where((where == 0) | (where == 1), where, -1).astype(np.intp)
+    else:  # one branch per category
+        branches = column[None, :] < n_children[grouped][:, None]
+        lookup = np.where(branches, column[None, :], -1).astype(np.intp)
     stats = nodes.stats[:n][order]
-    numbers = NodeNumbers(
-        np.zeros(0) if problem.regression else stats,
+    scores = np.stack([nodes.gain[:n][order], nodes.ratio[:n][order]], axis=1)
+    return FlatTree(
+        problem.regression,
+        parent,
+        children,
+        n_children,
+        ends(parent),
+        (nodes.depth[:n] - nodes.depth[0])[order].astype(np.intp),
+        attribute,
+        by_threshold,
+        threshold,
+        group_of,
+        lookup,
+        fractions,
+        np.zeros((n, 0)) if problem.regression else stats,
         nodes.weight[:n][order],
         np.asarray(problem.impurity(stats), dtype=np.float64).reshape(n),
-        _mean_target(stats) if problem.regression else np.broadcast_to(np.nan, n),
+        _mean_target(stats) if problem.regression else np.full(n, np.nan),
+        scores=np.where(split[:, None], scores, 0.0),
+        subset=split & nominal & binary,
+        pruned=np.zeros(n, dtype=bool),
     )
-    branch = groups.branch
-    del nodes, groups, stats
-    built: list = [None] * n
-    for end in range(n, 0, -NODE_BATCH):  # reverse pre-order: children before their parent
-        monitor.check()
-        batch = order[max(end - NODE_BATCH, 0) : end][::-1]
-        for i, node_id, d, k, c0, j, cut, g, r, at in zip(
-            batch.tolist(),
-            ids[batch].tolist(),
-            depth[batch].tolist(),
-            nchild[batch].tolist(),
-            child0[batch].tolist(),
-            attr[batch].tolist(),
-            thr[batch].tolist(),
-            gain[batch].tolist(),
-            ratio[batch].tolist(),
-            group_at[batch].tolist(),
-            strict=True,
-        ):
-            split, children, node_stats = None, (), NO_STATS
-            if k:
-                fractions = tuple(fraction[c0 : c0 + k].tolist())
-                if not attrs[j].is_nominal:
-                    split = Split(
-                        j, THRESHOLD, fractions, threshold=_threshold(problem, j, cut, binary)
-                    )
-                elif binary:
-                    where = branch[at : at + len(attrs[j].categories)]
-                    split = Split(
-                        j,
-                        SUBSET,
-                        fractions,
-                        groups=(
-                            tuple(np.flatnonzero(where == 0).tolist()),
-                            tuple(np.flatnonzero(where == 1).tolist()),
-                        ),
-                    )
-                else:
-                    split = Split(j, MULTIWAY, fractions, groups=tuple((v,) for v in range(k)))
-                children = tuple(built[c0 : c0 + k])
-                built[c0 : c0 + k] = [None] * k
-                node_stats = SplitScores(g, r)
-            built[i] = ArrayNode.make(numbers, node_id, d, split, children, node_stats)
-    return built[0], ids
+
+
+def _preorder(nodes, n: int, C) -> np.ndarray:
+    """The row of the node at each pre-order position."""
+    return C.preorder(
+        np.ascontiguousarray(nodes.child0[:n]), np.ascontiguousarray(nodes.n_children[:n]), n
+    )
 
 
 def _mean_target(stats: np.ndarray) -> np.ndarray:

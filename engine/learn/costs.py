@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import csv
 import io
-from dataclasses import replace
 
 import numpy as np
 
 from engine.errors import ArborError
-from engine.flat import cache_flat
+from engine.flat import replaced
 from engine.settings import Settings
 from engine.tree import Tree
 
@@ -137,8 +136,4 @@ def with_costs(tree: Tree, settings: Settings) -> Tree:
     costs = settings_costs(settings, tree.classes)
     if not costs:
         return tree
-    made = replace(tree, costs=costs)
-    flat = tree.__dict__.get("_flat")
-    if flat is not None:  # the same nodes: the same arrays (the matrix is not among them)
-        cache_flat(made, flat)
-    return made
+    return replaced(tree, costs=costs)  # the same nodes and arrays: the matrix is not in them

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from engine.flat import cache_flat
+from engine.flat import replaced, root_distribution
 from engine.settings import Settings
 from engine.tree import Tree
 
@@ -40,8 +40,8 @@ def with_pseudocounts(tree: Tree, settings: Settings) -> Tree:
     """``tree`` with the pseudocounts ``settings`` ask for, the prior from its root."""
     if tree.is_regression:
         return tree
-    made = replace(tree, pseudocounts=leaf_pseudocounts(settings, tree.root.distribution))
+    pseudocounts = leaf_pseudocounts(settings, root_distribution(tree))
     flat = tree.__dict__.get("_flat")
     if flat is not None:  # the same nodes: the same arrays, not another walk over them
-        cache_flat(made, replace(flat, pseudocounts=made.pseudocounts))
-    return made
+        flat = replace(flat, pseudocounts=pseudocounts)
+    return replaced(tree, flat, pseudocounts=pseudocounts)

@@ -372,7 +372,8 @@ def choose_alpha(
         sums += fold
     n = float(np.broadcast_to(data.weight, (data.n_rows,)).sum())
     error = sums[0] / n
-    if data.schema.is_regression:  # the weighted spread of the losses about their mean
+    if data.schema.is_regression or len(costs):  # the weighted spread of the losses about
+        # their mean (a cost is no 0/1 loss: the binomial one below gave NaN past a mean of 1)
         se = np.sqrt(np.maximum(sums[1] / n - error * error, 0.0) / n)
     else:
         se = np.sqrt(error * (1 - error) / n)

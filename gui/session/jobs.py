@@ -316,6 +316,9 @@ def train_call(
         ):  # counted here, so the window reads them, not walks the tree
             if tree is not None:
                 _ = tree.n_nodes, tree.n_leaves, tree.depth
+        # The tree on screen: its node objects made here, not on the window's thread. The
+        # grown one's wait until something asks (the pruning slider prunes its arrays).
+        model.tree_.with_nodes_made()
         monitor.report(1.0, "done")
         return TrainResult(model, figures, tuple(model.notes_), full, path, data, data_key(table))
 

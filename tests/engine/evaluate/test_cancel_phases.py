@@ -73,10 +73,10 @@ PHASES = {
         0,
         "engine.prune.cost_complexity:_weakest_links",
     ),
-    "cutting subtrees": (
+    "making the node objects of a pruned tree's arrays": (
         {"algorithm": "cart", "prune": "cost-complexity", "alpha": 0.001},
         0,
-        "engine.flat:_rebuilt",
+        "engine.flat:_made_nodes",
     ),
     "CV alpha": (
         {"algorithm": "cart", "prune": "cost-complexity", "cv_alpha": 3},

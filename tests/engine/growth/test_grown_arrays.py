@@ -107,3 +107,61 @@ def test_a_fitted_trees_counts_from_its_arrays_are_its_nodes_counts(name, option
             walked.n_leaves,
             walked.depth,
         )
+
+
+@pytest.mark.parametrize(("name", "options"), CASES)
+def test_a_pruned_trees_nodes_made_from_arrays_are_those_pruned_node_by_node(name, options):
+    """A fit's tree makes its node objects from the arrays only when asked; pruned at any
+    step of its path, they are the nodes that pruning the node objects gives (ids, depths,
+    splits, counts and stats: a pruned split loses its scores and is marked pruned)."""
+    from engine.prune.cost_complexity import cost_complexity_path, prune_to_step
+
+    data, settings = _data(name, options)
+    grown = grow_whole(data, settings)
+    assert grown.__dict__["_root"] is None  # nothing has asked
+    walked = Tree(grown.root, grown.schema)  # arrays by a walk: pruned node by node
+    path = cost_complexity_path(grown)
+    for step in sorted({1, len(path.alphas) // 2, len(path.alphas) - 1}):
+        from_arrays, by_nodes = prune_to_step(grown, path, step), prune_to_step(walked, path, step)
+        assert from_arrays.__dict__["_root"] is None
+        assert tree_to_dict(from_arrays) == tree_to_dict(by_nodes)
+        assert [dict(n.stats) for n in from_arrays.nodes()] == [
+            dict(n.stats) for n in by_nodes.nodes()
+        ]
+        # Pruned again (the pruned flag and the kept scores carried by the compact copy).
+        again = cost_complexity_path(from_arrays)
+        last = len(again.alphas) // 2
+        assert tree_to_dict(prune_to_step(from_arrays, again, last)) == tree_to_dict(
+            prune_to_step(Tree(by_nodes.root, by_nodes.schema), again, last)
+        )
+
+
+def test_a_fits_tree_keeps_its_nodes_unmade_through_costs_and_pseudocounts():
+    from engine.fitting import fit_tree
+    from engine.flat import root_distribution
+
+    table = load_sample("weather")
+    for options in (
+        {"laplace": True},
+        {"costs": ",yes,no\nyes,0,1\nno,5,0\n"},
+        {"m_estimate": 2.0},
+    ):
+        settings = DecisionTree(algorithm="cart", **options).settings()
+        tree = fit_tree(encode(table), settings)
+        assert tree.__dict__["_root"] is None, options
+        unmade = root_distribution(tree)
+        assert tree.pseudocounts or tree.costs
+        assert tree.with_nodes_made() is tree and tree.__dict__["_root"] is not None
+        assert np.array_equal(unmade, tree.root.distribution)
+
+
+def test_two_threads_asking_at_once_get_the_same_node_objects():
+    from concurrent.futures import ThreadPoolExecutor
+
+    data, settings = _data("labor", {"algorithm": "c45"})
+    for _ in range(5):
+        tree = grow_whole(data, settings)
+        with ThreadPoolExecutor(2) as pool:
+            flat = tree.__dict__["_flat"]
+            a, b = pool.map(lambda _, flat=flat: flat.node_objects(), range(2))
+        assert a is b and tree.root is a[0]

@@ -240,6 +240,24 @@ def test_cross_validated_alpha_scores_the_folds_in_cost():
     assert choice.alphas.max() > plain.alphas.max()
     assert choice.cv_error[-1] == pytest.approx(15 / 20)
     assert plain.cv_error[-1] == pytest.approx(5 / 20)
+    # A cost is no 0/1 loss: the standard error is the spread of the rows' costs, here 15
+    # rows of 1 and 5 of 0 (the binomial one was NaN wherever the mean cost passed 1).
+    assert choice.cv_se[-1] == pytest.approx(np.sqrt((0.75 - 0.75**2) / 20))
+
+
+def test_a_mean_cost_past_one_has_a_standard_error():
+    from engine.data.encoding import encode
+    from engine.data.samples import load_sample
+    from engine.prune.alpha import choose_alpha
+    from engine.settings import resolve
+
+    costs = "actual,yes,no\nyes,0,1\nno,5,0\n"  # a missed "no" costs 5
+    table = load_sample("weather")
+    grown = DecisionTree(algorithm="cart", prune="none", costs=costs).fit(table).tree_
+    settings = resolve(algorithm="cart", ccp_measure="errors", cv_alpha=4, costs=costs)
+    choice = choose_alpha(grown, encode(table), settings)
+    assert choice.cv_error.max() > 1
+    assert np.all(np.isfinite(choice.cv_se)) and np.all(choice.cv_se > 0)
 
 
 def test_reduced_error_pruning_counts_the_held_out_cost():
