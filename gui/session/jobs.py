@@ -267,7 +267,8 @@ def train_call(
     cross-validation of the tree and the baselines on the same folds (Weka's with ``weka_folds``)."""
     from engine.data.encoding import encode
     from engine.estimator import DecisionTree
-    from engine.evaluate.figures import cross_validated, training_figures
+    from engine.evaluate.figures import cross_validated, training_baselines, training_figures
+    from engine.fast.threads import fold_map, n_threads
     from engine.runs import data_key
 
     def call(monitor: Monitor) -> TrainResult:
@@ -275,14 +276,21 @@ def train_call(
         settings = model.settings()
         data = encode(table, settings.task)
         fit_share = 0.5 if cv_folds else 1.0
-        # The pruning record: the inspector's candidates, the ghosts and the walk-through.
-        model.fit(
-            data,  # encoded once, for the fit and the figures
-            monitor=monitor.scaled(0.0, fit_share),
-            record=True,
-            keep_grown=settings.algorithm == "cart",
-        )
-        figures = training_figures(model.tree_, data, algorithm=settings.algorithm)
+
+        def part(which: str, monitor: Monitor):
+            if which == "baselines":
+                return training_baselines(data)
+            # The pruning record: the inspector's candidates, the ghosts and the walk-through.
+            return model.fit(
+                data,  # encoded once, for the fit and the figures
+                monitor=monitor.scaled(0.0, fit_share),
+                record=True,
+                keep_grown=settings.algorithm == "cart",
+            )
+
+        # The baselines beside the fit: its first growth leaves the other core idle.
+        _, baselines = fold_map(part, ("fit", "baselines"), n_threads(settings.threads), monitor)
+        figures = training_figures(model.tree_, data, baselines, algorithm=settings.algorithm)
         if cv_folds:
             figures = figures.with_cv(
                 cross_validated(
