@@ -146,7 +146,7 @@ def _counted_loss_sums(
     flat: FlatTree,
     held: Encoded,
     probes: np.ndarray,
-    ends: tuple[list[float], list[float]],
+    ends: tuple[np.ndarray, np.ndarray],
     w: np.ndarray,
     levels: list[tuple[np.ndarray, np.ndarray]],
     fractional: np.ndarray,
@@ -197,25 +197,27 @@ def _cuts(flat: FlatTree, measure: str = "impurity", costs=()) -> np.ndarray:
 
 def _alpha_ends(
     flat: FlatTree, measure: str = "impurity", costs=()
-) -> tuple[list[float], list[float]]:
+) -> tuple[np.ndarray, np.ndarray]:
     """Per node, the alphas between which it is a leaf of the pruned tree: from the one
-    pruning cuts it at (-inf for a leaf) to the one its parent goes at (inf for the root)."""
-    cut_l, parent_l, leaf_l = (
-        _cuts(flat, measure, costs).tolist(),
-        flat.parent.tolist(),
-        flat.is_leaf.tolist(),
-    )
-    here = [0.0] * len(cut_l)
-    above = [np.inf] * len(cut_l)
-    for i in range(len(cut_l)):  # pre-order: a parent's figure is known before its children's
-        if parent_l[i] >= 0:
-            above[i] = here[parent_l[i]]
-        here[i] = -np.inf if leaf_l[i] else min(above[i], cut_l[i])
+    pruning cuts it at (-inf for a leaf) to the one its parent goes at (inf for the root).
+
+    A node goes with the first of its ancestors (or itself) to be cut: worked out a level
+    of the tree at a time, each level from the one above."""
+    cut, parent, leaf = _cuts(flat, measure, costs), flat.parent, flat.is_leaf
+    depth = flat.depth - flat.depth[0]
+    by_depth = np.argsort(depth, kind="stable")
+    starts = np.searchsorted(depth[by_depth], np.arange(int(depth.max()) + 2))
+    here = np.where(leaf, -np.inf, cut)  # the root's: nothing above it
+    above = np.full(flat.n_nodes, np.inf)
+    for d in range(1, len(starts) - 1):
+        level = by_depth[starts[d] : starts[d + 1]]
+        above[level] = here[parent[level]]
+        here[level] = np.where(leaf[level], -np.inf, np.minimum(above[level], cut[level]))
     return here, above
 
 
 def _probe_spans(
-    ends: tuple[list[float], list[float]], probes: np.ndarray, one_by_one: bool = False
+    ends: tuple[np.ndarray, np.ndarray], probes: np.ndarray, one_by_one: bool = False
 ) -> tuple[np.ndarray, np.ndarray]:
     """Per node, the probes ``[lo, hi)`` at which it is a leaf of the tree pruned there (see
     :func:`_visits`).
@@ -230,8 +232,8 @@ def _probe_spans(
         lo = np.array([np.searchsorted(probes, h, side="left") for h in here], dtype=np.intp)
         hi = np.array([np.searchsorted(probes, a, side="left") for a in above], dtype=np.intp)
     else:
-        lo = np.searchsorted(probes, np.array(here), side="left")
-        hi = np.searchsorted(probes, np.array(above), side="left")
+        lo = np.searchsorted(probes, here, side="left")
+        hi = np.searchsorted(probes, above, side="left")
     hi[0] = len(probes)
     return lo, hi
 

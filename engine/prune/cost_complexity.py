@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import heapq
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -73,10 +74,21 @@ def _subtree_arrays(flat: FlatTree, measure: str = "impurity", costs=()):
     return flat.parent, flat.end, r_node, flat.is_leaf, e_node
 
 
+class _Steps(NamedTuple):
+    """The weakest-link steps, one row each (the first: the unpruned tree)."""
+
+    alphas: np.ndarray
+    pruned: np.ndarray
+    impurities: np.ndarray
+    n_leaves: np.ndarray
+    errors: np.ndarray
+
+
 def _weakest_links(
     flat: FlatTree, stop_alpha: float | None = None, measure: str = "impurity", costs=()
 ):
-    """(alpha, node id, total leaf impurity, leaves, training error) per pruning step; last state returned.
+    """The pruning steps (:class:`_Steps`: alpha, node id, total leaf impurity, leaves and
+    training error, a row each), which nodes are left and which are leaves after the last.
 
     The weakest link comes off a heap keyed by (alpha, node id), so ties go to the
     lowest id as with an argmin over the nodes in order; pruning a node changes only
@@ -145,7 +157,14 @@ def _weakest_links(
         steps.append((alpha, i, r_branch_l[0], n_leaves_l[0], e_branch_l[0]))
     in_tree = np.frombuffer(bytes(in_tree), dtype=np.uint8).astype(bool)
     is_leaf = np.array(is_leaf, dtype=bool)
-    return steps, in_tree, is_leaf
+    alphas, nodes, imp, leaves, errors = zip(*steps, strict=True)
+    return (
+        _Steps(
+            np.array(alphas), np.array(nodes), np.array(imp), np.array(leaves), np.array(errors)
+        ),
+        in_tree,
+        is_leaf,
+    )
 
 
 def _compiled_links(parent, end, r_node, leaf, e_node, stop_alpha):
@@ -158,17 +177,7 @@ def _compiled_links(parent, end, r_node, leaf, e_node, stop_alpha):
         np.ascontiguousarray(leaf, dtype=bool),
         stop,
     )
-    steps = list(
-        zip(
-            alphas[:n].tolist(),
-            nodes[:n].tolist(),
-            imp[:n].tolist(),
-            leaves[:n].tolist(),
-            errors[:n].tolist(),
-            strict=True,
-        )
-    )
-    return steps, in_tree, is_leaf
+    return _Steps(alphas[:n], nodes[:n], imp[:n], leaves[:n], errors[:n]), in_tree, is_leaf
 
 
 def cost_complexity_path(tree: Tree | FlatTree, measure: str = "impurity", costs=()) -> PruningPath:
@@ -177,13 +186,12 @@ def cost_complexity_path(tree: Tree | FlatTree, measure: str = "impurity", costs
     ``measure``'s units)."""
     flat = tree if isinstance(tree, FlatTree) else flat_of(tree)
     steps, _, _ = _weakest_links(flat, measure=measure, costs=costs)
-    alphas, pruned, imp, leaves, errors = zip(*steps, strict=True)
     return PruningPath(
-        np.array(alphas),
-        np.array(imp),
-        np.array(leaves, dtype=int),
-        np.array(pruned),
-        np.array(errors),
+        steps.alphas,
+        steps.impurities,
+        steps.n_leaves.astype(int),
+        steps.pruned.astype(np.intp),
+        steps.errors,
     )
 
 

@@ -88,3 +88,26 @@ def test_cart_by_default_prunes_at_the_one_standard_error_alpha():
     pruned = prune_cost_complexity(full, choice.chosen_alpha)
     assert [n.id for n in model.tree_.nodes()] == [n.id for n in pruned.nodes()]
     assert model.tree_.n_leaves < full.n_leaves
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_each_nodes_alpha_ends_are_those_a_walk_down_the_tree_gives(seed):
+    """:func:`_alpha_ends` works a level at a time; a walk in pre-order (each node from its
+    parent's figure) is the plain statement of the rule."""
+    from engine.prune.alpha import _alpha_ends, _cuts
+
+    data = encode(_table(seed, n=600))
+    for algorithm in ("cart", "c45"):
+        tree = DecisionTree(algorithm=algorithm, prune="none").fit(data).tree_
+        flat = flat_of(tree)
+        cut = _cuts(flat).tolist()
+        here, above = [0.0] * flat.n_nodes, [np.inf] * flat.n_nodes
+        for i, (p, leaf) in enumerate(
+            zip(flat.parent.tolist(), flat.is_leaf.tolist(), strict=True)
+        ):
+            if p >= 0:
+                above[i] = here[p]
+            here[i] = -np.inf if leaf else min(above[i], cut[i])
+        got_here, got_above = _alpha_ends(flat)
+        assert flat.n_nodes >= 9 and flat.depth.max() >= 3
+        assert got_here.tolist() == here and got_above.tolist() == above
