@@ -153,8 +153,9 @@ def plots(app) -> None:
 
 def _phases(app, tree, image: str | None) -> tuple[list, int]:
     """(phase, seconds) from a grown tree to every node painted, and the nodes shown first."""
+    from engine.collection import collection_paused
     from engine.flat import flat_of
-    from gui.canvas.layout import collection_paused, dense, fit_scale
+    from gui.canvas.layout import dense, fit_scale
     from gui.canvas.tree_scene import make_items, with_box_paths
     from gui.drawing.nodes import LOD_BOX, new_metrics
     from gui.drawing.plan import plan_scene

@@ -26,6 +26,7 @@ from types import MappingProxyType
 
 import numpy as np
 
+from engine.collection import collection_paused
 from engine.monitor import checkpoint
 from engine.tree import (
     MULTIWAY,
@@ -275,7 +276,7 @@ class FlatTree:
         if self.nodes is None:
             if self.scores is None:
                 raise ValueError("these arrays were made without node objects")
-            with _MAKING:
+            with _MAKING, collection_paused():  # the new nodes form no cycles
                 if self.nodes is None:
                     object.__setattr__(self, "nodes", _made_nodes(self))  # frozen: made once
         return self.nodes

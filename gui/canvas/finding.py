@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from engine.collection import collection_paused
 from engine.export.search import find_nodes, search_index
-from gui.canvas.layout import collection_paused
 from gui.session.jobs import Job, run_aside
 
 

@@ -3,9 +3,7 @@ some nodes closed, on a worker thread when it is big, then showing it where the 
 
 from __future__ import annotations
 
-import gc
-from contextlib import contextmanager
-
+from engine.collection import collection_paused
 from gui.canvas.tree_scene import make_items, with_box_paths
 from gui.drawing.density import DENSITY_BELOW
 from gui.drawing.nodes import LOD_BOX, new_metrics
@@ -31,20 +29,6 @@ def fit_scale(plan, viewport) -> float:
     )  # its margins and the edge labels'
     scale = min(max(viewport.width() - 4, 1) / width, max(viewport.height() - 4, 1) / height)
     return float(min(scale, 1.5))
-
-
-@contextmanager
-def collection_paused():
-    """Python's cyclic garbage collector paused while a big layout makes its million objects:
-    each full pass over them holds the interpreter lock for a second or more, freezing the
-    window the layout runs beside. Collection resumes afterwards."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
 
 
 class LayoutMixin:

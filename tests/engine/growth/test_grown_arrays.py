@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import engine.flat as flat_module
 from engine.data.encoding import encode
 from engine.data.io import read_table
 from engine.data.samples import load_sample
@@ -165,3 +166,21 @@ def test_two_threads_asking_at_once_get_the_same_node_objects():
             flat = tree.__dict__["_flat"]
             a, b = pool.map(lambda _, flat=flat: flat.node_objects(), range(2))
         assert a is b and tree.root is a[0]
+
+
+def test_making_the_nodes_pauses_the_collector_and_puts_it_back_as_it_was(monkeypatch):
+    import gc
+
+    data, settings = _data("labor", {"algorithm": "c45"})
+    real, seen = flat_module._made_nodes, []
+    monkeypatch.setattr(
+        flat_module, "_made_nodes", lambda flat: (seen.append(gc.isenabled()), real(flat))[1]
+    )
+    was = gc.isenabled()
+    try:
+        for on in (True, False):
+            (gc.enable if on else gc.disable)()
+            grow_whole(data, settings).with_nodes_made()
+            assert seen.pop() is False and gc.isenabled() is on
+    finally:
+        (gc.enable if was else gc.disable)()
