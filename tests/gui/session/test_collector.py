@@ -51,3 +51,32 @@ def test_a_cycle_is_freed_within_a_few_ticks(qtbot, window):
     keep = [[] for _ in range(2000)]  # pass generation 0's threshold
     qtbot.waitUntil(lambda: ref() is None, timeout=10 * INTERVAL_MS)
     assert len(keep) == 2000
+
+
+def test_a_full_collection_waits_for_a_quarter_of_the_long_lived_objects_to_be_new():
+    from gui.session.collector import due_generation
+
+    thresholds = (700, 10, 10)
+    assert due_generation((10, 0, 0), thresholds, 0, 0) == -1
+    assert due_generation((701, 3, 0), thresholds, 0, 0) == 0
+    assert due_generation((701, 11, 3), thresholds, 0, 0) == 1
+    assert due_generation((701, 11, 11), thresholds, 0, 0) == 2  # nothing long-lived yet
+    # 400,000 objects left by the last full pass: it waits for 100,000 new ones.
+    assert due_generation((701, 11, 11), thresholds, 99_999, 400_000) == 1
+    assert due_generation((701, 11, 11), thresholds, 100_000, 400_000) == 2
+
+
+def test_the_collector_counts_what_joins_the_oldest_generation(qtbot, window, monkeypatch):
+    collector = collect_in_gui_thread()
+    asked = []
+    real_collect = gc.collect
+    monkeypatch.setattr(gc, "collect", lambda g=2: (asked.append(g), real_collect(g))[1])
+    monkeypatch.setattr(collector, "long_lived", 10**9)
+    monkeypatch.setattr(collector, "pending", 0)
+    monkeypatch.setattr(gc, "get_count", lambda: (701, 11, 11))
+    kept = [[i] for i in range(5000)]  # young objects that survive
+    collector.collect_due()
+    assert asked == [1] and collector.pending >= len(kept)
+    monkeypatch.setattr(collector, "long_lived", 4 * collector.pending)
+    collector.collect_due()  # a quarter joined: the full pass, which sets the counts anew
+    assert asked == [1, 2] and collector.pending == 0 and collector.long_lived > len(kept)
