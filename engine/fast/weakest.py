@@ -3,8 +3,16 @@ loop, statement for statement on the same doubles, so the steps are the same to 
 
 Interpreted, the loop cost about 45 ms for a 3,200-node tree, and choosing alpha by 10-fold
 CV runs it for eleven trees per fit (issue 39). The heap holds (alpha, node) pairs, so
-ties go to the lowest node id, as in the Python loop; a popped pair that is stale (the node
-pruned, inside a pruned subtree, or its alpha since changed) is skipped.
+ties go to the lowest node id, as in the Python loop; a popped pair of a node pruned or
+inside a pruned subtree is skipped.
+
+Pruning a node only raises its ancestors' alphas (in exact arithmetic), so they are not
+pushed again as they rise: a node whose popped alpha is below its current one goes back
+in at that. One that rounding lowers is pushed at once, as before; ``queued`` tells a
+node's current pair from those it left behind. Every node keeps one pair at or below its
+alpha, so the valid pairs come out in the same order as when each change was pushed, and
+a full regression tree's thirty-odd ancestors per cut no longer each cost a push (a
+20,000-node tree took 35 ms).
 """
 
 from __future__ import annotations
@@ -37,12 +45,14 @@ def weakest_links(parent, end, r_node, e_node, leaf, stop_alpha):
         e_branch[p] += e_branch[i]
     in_tree = np.ones(n, dtype=np.bool_)
     latest = np.full(n, np.inf)
+    queued = np.full(n, np.inf)  # each node's alpha in the heap (its other pairs: obsolete)
     heap = [(0.0, 0)]
     heap.pop()  # typed empty: (alpha, node)
     n_inner = 0
     for i in range(n):
         if not is_leaf[i]:
             latest[i] = (r_node[i] - r_branch[i]) / (n_leaves[i] - 1.0)
+            queued[i] = latest[i]
             heap.append((latest[i], i))
             n_inner += 1
     if n_inner:
@@ -56,7 +66,11 @@ def weakest_links(parent, end, r_node, e_node, leaf, stop_alpha):
     steps = 1
     while len(heap):
         alpha, i = heapq.heappop(heap)
-        if is_leaf[i] or not in_tree[i] or latest[i] != alpha:
+        if is_leaf[i] or not in_tree[i] or queued[i] != alpha:
+            continue
+        if latest[i] != alpha:  # raised since it was pushed: back in at its alpha now
+            queued[i] = latest[i]
+            heapq.heappush(heap, (latest[i], i))
             continue
         if alpha > stop_alpha:
             break
@@ -73,7 +87,9 @@ def weakest_links(parent, end, r_node, e_node, leaf, stop_alpha):
             if a != i:
                 gap = n_leaves[a] - 1.0
                 latest[a] = (r_node[a] - r_branch[a]) / gap if gap else np.inf
-                heapq.heappush(heap, (latest[a], a))
+                if latest[a] < queued[a]:  # lowered (a rounding): pushed at once, as it was
+                    queued[a] = latest[a]
+                    heapq.heappush(heap, (latest[a], a))
             a = parent[a]
         alphas[steps], nodes[steps] = alpha, i
         impurity[steps], leaves[steps], errors[steps] = r_branch[0], n_leaves[0], e_branch[0]

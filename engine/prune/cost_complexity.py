@@ -91,8 +91,9 @@ def _weakest_links(
     training error, a row each), which nodes are left and which are leaves after the last.
 
     The weakest link comes off a heap keyed by (alpha, node id), so ties go to the
-    lowest id as with an argmin over the nodes in order; pruning a node changes only
-    its ancestors' alphas, which are pushed again (the stale entries are skipped).
+    lowest id as with an argmin over the nodes in order; pruning a node only raises its
+    ancestors' alphas, and one popped below its current alpha goes back in at that
+    (engine/fast/weakest.py says why the order is the same as pushing every change).
     """
     checkpoint()
     parent, end, r_node, leaf, e_node = _subtree_arrays(flat, measure, costs)
@@ -125,6 +126,7 @@ def _weakest_links(
     with np.errstate(divide="ignore", invalid="ignore"):
         start = (r_node[inner] - r_branch[inner]) / (n_leaves[inner] - 1)
     latest = dict(zip(inner.tolist(), start.tolist(), strict=True))
+    queued = dict(latest)  # each node's alpha in the heap (its other pairs: obsolete)
     heap = [(a, i) for i, a in latest.items()]
     heapq.heapify(heap)
     popped = 0
@@ -133,8 +135,12 @@ def _weakest_links(
         if not popped & 255:
             checkpoint()
         alpha, i = heapq.heappop(heap)
-        if is_leaf[i] or not in_tree[i] or latest[i] != alpha:
-            continue  # pruned already, inside a pruned subtree, or superseded
+        if is_leaf[i] or not in_tree[i] or queued[i] != alpha:
+            continue  # pruned already, inside a pruned subtree, or left behind
+        if latest[i] != alpha:  # raised since (pruning below only raises it): back in
+            queued[i] = latest[i]
+            heapq.heappush(heap, (latest[i], i))
+            continue
         if stop_alpha is not None and alpha > stop_alpha:
             break
         in_tree[i + 1 : end_l[i]] = bytes(end_l[i] - i - 1)
@@ -152,7 +158,9 @@ def _weakest_links(
             if a != i:
                 gap = n_leaves_l[a] - 1
                 latest[a] = (r_node_l[a] - r_branch_l[a]) / gap if gap else float("inf")
-                heapq.heappush(heap, (latest[a], a))
+                if latest[a] < queued[a]:  # lowered by a rounding: pushed at once
+                    queued[a] = latest[a]
+                    heapq.heappush(heap, (latest[a], a))
             a = parent_l[a]
         steps.append((alpha, i, r_branch_l[0], n_leaves_l[0], e_branch_l[0]))
     in_tree = np.frombuffer(bytes(in_tree), dtype=np.uint8).astype(bool)
