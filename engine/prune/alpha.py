@@ -130,6 +130,8 @@ def _loss_sums_per_probe(
         counted = _counted_loss_sums(flat, held, probes, ends, w, levels, fractional)
         if counted is not None:
             return counted
+        if flat.regression and not fractional.any():
+            return _level_loss_sums(flat, held, probes, ends, w, levels)
     visits = _visits(flat, held, _probe_spans(ends, probes, one_by_one=True), costs)
     if fractional.any():
         return _loss_sums_by_row(flat, held, probes, visits, fractional, w, costs)
@@ -183,6 +185,53 @@ def _counted_loss_sums(
         for p, loss in enumerate(_split_row_losses(flat, split, P, visits)):
             sums[p] += w_split @ loss
     return np.vstack([sums, sums])  # a loss of 0 or 1 is its own square
+
+
+def _level_loss_sums(
+    flat: FlatTree,
+    held: Encoded,
+    probes: np.ndarray,
+    ends: tuple[np.ndarray, np.ndarray],
+    w: np.ndarray,
+    levels: list[tuple[np.ndarray, np.ndarray]],
+) -> np.ndarray:
+    """:func:`_loss_sums_per_probe`'s sums for a regression tree that sent every row down one
+    branch at every split, from the rows routed level by level (``levels``:
+    :meth:`FlatTree.descend`) rather than by the node-by-node walk of :func:`_visits`, and
+    the same to the bit: each node's rows (in the walk's order, ascending) give its two dot
+    products, as the walk's did, then the nodes, in the walk's order, add them to their
+    intervals of probes one after another.
+
+    A full regression tree has a node per row or two: the walk's Python per node was most of
+    a fit's choice of alpha. The dot products of the nodes with as many rows are one batched
+    ``matmul``, which computes each as ``@`` does (the same BLAS call)."""
+    lo, hi = _probe_spans(ends, probes, one_by_one=True)  # the walk's intervals
+    rows = np.concatenate([r for r, _ in levels])
+    at = np.concatenate([a for _, a in levels])
+    keep = lo[at] < hi[at]
+    by_node = np.argsort(at[keep], kind="stable")  # a node's rows stay in ascending order
+    rows, at = rows[keep][by_node], at[keep][by_node]
+    nodes, starts, counts = np.unique(at, return_index=True, return_counts=True)
+    loss = (flat.outputs[at] - held.y[rows]) ** 2
+    weights = w[rows]
+    sums = np.empty((2, len(nodes)))
+    for size in np.unique(counts).tolist():
+        which = np.flatnonzero(counts == size)
+        take = starts[which][:, None] + np.arange(size)
+        W, L = weights[take][:, None, :], loss[take]
+        sums[0, which] = np.matmul(W, L[:, :, None])[:, 0, 0]
+        sums[1, which] = np.matmul(W, (L * L)[:, :, None])[:, 0, 0]
+    # The walk takes a node's last branch first: its k-th node is the one with k nodes
+    # before it in that order, its depth plus the nodes of the subtrees to its right.
+    depth = flat.depth - flat.depth[0]
+    walked = np.argsort(depth[nodes] + flat.n_nodes - flat.end[nodes], kind="stable")
+    nodes, sums = nodes[walked], sums[:, walked]
+    P = len(probes)
+    spans = np.zeros((2, P + 1))
+    cells = np.stack([lo[nodes], hi[nodes]], axis=1).ravel()  # a node's lo, then its hi
+    for k in (0, 1):  # np.add.at adds in the order given; x + (-s) is x - s to the bit
+        np.add.at(spans[k], cells, np.stack([sums[k], -sums[k]], axis=1).ravel())
+    return np.cumsum(spans, axis=1)[:, :P]
 
 
 def _cuts(flat: FlatTree, measure: str = "impurity", costs=()) -> np.ndarray:

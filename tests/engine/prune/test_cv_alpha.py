@@ -111,3 +111,28 @@ def test_each_nodes_alpha_ends_are_those_a_walk_down_the_tree_gives(seed):
         got_here, got_above = _alpha_ends(flat)
         assert flat.n_nodes >= 9 and flat.depth.max() >= 3
         assert got_here.tolist() == here and got_above.tolist() == above
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_a_regression_trees_level_sums_are_the_walks_to_the_bit(weighted):
+    """Routed a level at a time, the rows of each node give the dot products the walk of
+    ``_visits`` gave, added to the probes in the walk's order (its last branch first)."""
+    from engine.prune.alpha import _alpha_ends, _level_loss_sums, _probe_spans, _visits
+
+    tree, probes, _ = _grown(True)
+    data = encode(_table(5, 300, regression=True), "regression")
+    if weighted:
+        data = replace(data, weight=np.random.default_rng(6).uniform(0.1, 3.0, data.n_rows))
+    flat = flat_of(tree)
+    w = np.broadcast_to(data.weight, (data.n_rows,))
+    ends = _alpha_ends(flat)
+    levels, fractional = flat.descend(data.X)
+    assert not fractional.any()
+    walked = np.zeros((2, len(probes) + 1))
+    for v in _visits(flat, data, _probe_spans(ends, probes, one_by_one=True)):
+        sums = np.array([w[v.rows] @ v.losses, w[v.rows] @ (v.losses * v.losses)])
+        walked[:, v.lo] += sums
+        walked[:, v.hi] -= sums
+    walked = np.cumsum(walked, axis=1)[:, : len(probes)]
+    got = _level_loss_sums(flat, data, probes, ends, w, levels)
+    assert got.tolist() == walked.tolist()
