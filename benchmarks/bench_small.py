@@ -319,7 +319,7 @@ def main() -> None:
         )
         for name, got in window.items():
             print(
-                f"  {name:<16}{got['rows']:>7} rows {got['median']:>7.3f} s "
+                f"  {name:<20}{got['rows']:>7} rows {got['median']:>7.3f} s "
                 f"(best {got['best']:.3f})  {_met(got['median'] <= 0.3)}"
             )
 
