@@ -41,6 +41,8 @@ from engine.learn.thresholds import c45_threshold
 from engine.monitor import Monitor
 from engine.tree import Node
 
+#: The most node rows a growth starts with (zeros: pages nothing writes take no memory).
+FIRST_NODES_MAX = 1 << 16
 #: ``splitter="auto"`` bins CART's numeric attributes from this many rows on (measured:
 #: benchmarks/README.md).
 AUTO_HISTOGRAM_ROWS = 500_000
@@ -296,8 +298,11 @@ class Growth:
                 buffer=np.zeros(0, np.int32),
                 weight_buffer=np.zeros(0),
             )
-        self.nodes = new_nodes(1024, S)
-        self.heap = Heap(np.zeros(1024, np.int64), np.zeros(1024), np.zeros(1024, np.int64))
+        # Room for every node a small table's tree can have (two per entry), so that its
+        # growth never stops to enlarge them; a bigger one's grow by half when they fill.
+        first = min(max(2 * m + 2, 1024), FIRST_NODES_MAX)
+        self.nodes = new_nodes(first, S)
+        self.heap = Heap(np.zeros(first, np.int64), np.zeros(first), np.zeros(first, np.int64))
         max_v = int(max(n_categories.max(initial=0), 2))
         big = m if not s.binary else max(16, max_v)
         flog = _flog(m) if unit and s.impurity == "entropy" else np.zeros(1)

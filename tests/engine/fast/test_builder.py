@@ -395,9 +395,10 @@ def test_a_cancel_from_another_thread_stops_the_growth_at_its_next_chunk(splitte
 
 def test_node_arrays_grow_past_their_first_capacity(monkeypatch):
     # A fully grown noisy tree outgrows its first node rows more than once. They start at 16
-    # here, not 1,024: an enlargement adds at least 1,024 rows, so a tree of more than 1,040
-    # nodes is enlarged twice, by the same code, as one of more than 2,048 nodes is from
-    # 1,024 rows (1,200 rows: 1,255 nodes; 2,500 rows grew 2,877 for twice the oracle's time).
+    # here: a table this small starts with room for every node it can have (two per entry),
+    # and an enlargement adds at least 1,024 rows, so a tree of more than 1,040 nodes is
+    # enlarged twice, by the code a table of more than 32,768 rows runs once its first
+    # 65,536 rows fill (1,200 rows: 1,255 nodes; 2,500 rows took twice the oracle's time).
     monkeypatch.setattr(builder, "LOCAL_ROWS", 64)
     first = []
     made = builder.new_nodes
