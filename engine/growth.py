@@ -134,15 +134,10 @@ def grow_whole(data: Encoded, settings: Settings, monitor: Monitor = NULL_MONITO
     """:func:`grow`'s tree on all of ``data``, with its arrays (:func:`engine.flat.flat_of`)
     made from growth's own rather than by a walk over the nodes: pruning and evaluation
     start from them (a fit of 10,000 rows spent a fifth of its main-thread time on that walk)."""
-    if (
-        settings.algorithm == "optimal"
-        or settings.missing != "fractional"
-        or settings.criterion == "absolute_error"  # the medians come after the arrays
-    ):
+    if not _arrays_are_the_tree(settings):
         return Tree(grow(data, settings, monitor), data.schema)
-    rows = np.arange(data.n_rows)
     monitor.report(0.0, "choosing the first split")
-    flat = to_flat(*_run(data, settings, monitor, rows, data.weight[rows], 0, frozenset(), None))
+    flat = grow_flat(data, settings, monitor)
     monitor.report(1.0, "grown")
     return tree_of(flat, data.schema)
 
@@ -151,10 +146,21 @@ def grow_flat(data: Encoded, settings: Settings, monitor: Monitor = NULL_MONITOR
     """:func:`grow`'s tree on ``data`` as arrays only (:class:`engine.flat.FlatTree`, without
     node objects): for trees nobody looks at, such as CART's folds choosing alpha, which are
     pruned and routed through and dropped. The same numbers as :func:`grow`'s nodes hold."""
-    if settings.missing != "fractional":  # grown per node (engine.learn.routed_growth)
+    if not _arrays_are_the_tree(settings):
         return flat_of(Tree(grow(data, settings, monitor), data.schema))
     rows = np.arange(data.n_rows)
     return to_flat(*_run(data, settings, monitor, rows, data.weight[rows], 0, frozenset(), None))
+
+
+def _arrays_are_the_tree(settings: Settings) -> bool:
+    """Whether the growth loop's arrays are the tree as :func:`grow` gives it: not for the
+    optimal tree (another solver), another handling of missing values (grown per node,
+    engine.learn.routed_growth), or the absolute error (its leaves' medians come after)."""
+    return (
+        settings.algorithm != "optimal"
+        and settings.missing == "fractional"
+        and settings.criterion != "absolute_error"
+    )
 
 
 def _run(data, settings, monitor, rows, weights, depth, used, compiled):

@@ -184,3 +184,22 @@ def test_making_the_nodes_pauses_the_collector_and_puts_it_back_as_it_was(monkey
             assert seen.pop() is False and gc.isenabled() is on
     finally:
         (gc.enable if was else gc.disable)()
+
+
+def test_the_absolute_errors_arrays_hold_the_leaves_medians():
+    """CV-alpha's folds (``grow_flat``) predict what the fitted tree predicts: under the
+    absolute error a node's median, which growth's own arrays (its means) do not hold."""
+    import pandas as pd
+
+    from engine.data.table import make_table
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 3))
+    frame = pd.DataFrame(X, columns=list("abc")).assign(y=X[:, 0] + rng.standard_t(2, 300))
+    settings = DecisionTree(
+        algorithm="cart", task="regression", criterion="absolute_error", prune="none"
+    ).settings()
+    data = encode(make_table(frame), "regression")
+    walked = from_nodes(Tree(grow(data, settings), data.schema))
+    _assert_same_arrays(grow_flat(data, settings), walked, data)
+    assert np.array_equal(grow_whole(data, settings).root.value, walked.value[0])
