@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import os
 import sys
+import threading
 
 from cli import COMMANDS
 
@@ -66,5 +69,38 @@ def _run(argv: list[str]) -> int:
     return run(argv)
 
 
+def entry() -> None:
+    """``python main.py`` and the ``arbor`` script: :func:`main`, then the exit (:func:`leave`
+    after a command)."""
+    argv = sys.argv[1:]
+    status = main(argv)
+    if opens_window(argv):
+        sys.exit(status)
+    leave(status)
+
+
+def leave(status: int) -> None:
+    """End the process as Python's own exit would, but without tearing the interpreter down.
+
+    After a command, unloading every module (pandas and pyarrow above all) took 0.08-0.14 s
+    of the 0.5 s that ``train --sample weather`` takes. What the exit does that a command's
+    user can tell still happens: the exit functions run and the output is flushed. Where
+    other work may still be going (a thread, a child process, a Dask cluster) the usual
+    exit waits for it as always.
+    """
+    others = [t for t in threading.enumerate() if t is not threading.main_thread()]
+    busy = any(not t.daemon for t in others)
+    children = "multiprocessing" in sys.modules and sys.modules["multiprocessing"].active_children()
+    if busy or children or "distributed" in sys.modules or not isinstance(status, int):
+        sys.exit(status)
+    atexit._run_exitfuncs()  # noqa: SLF001 - what the interpreter's exit runs first
+    for stream in (sys.stdout, sys.stderr):
+        # None: started without the stream; an error: a closed pipe. Nothing can reach it.
+        with contextlib.suppress(OSError, ValueError):
+            if stream is not None:
+                stream.flush()
+    os._exit(status & 0xFF)  # as sys.exit gives a status outside 0-255
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    entry()
