@@ -621,13 +621,14 @@ def to_flat(problem: Problem, nodes, groups, n: int, C) -> FlatTree:
         lookup = np.where(branches, column[None, :], -1).astype(np.intp)
     stats = nodes.stats[:n][order]
     scores = np.stack([nodes.gain[:n][order], nodes.ratio[:n][order]], axis=1)
+    depth = (nodes.depth[:n] - nodes.depth[0])[order].astype(np.intp)
     return FlatTree(
         problem.regression,
         parent,
         children,
         n_children,
-        ends(parent),
-        (nodes.depth[:n] - nodes.depth[0])[order].astype(np.intp),
+        ends(parent, depth),
+        depth,
         attribute,
         by_threshold,
         threshold,

@@ -698,14 +698,15 @@ def to_tree(live: _Live, tree: Tree) -> Tree:
     inner = n_children > 0
     src = live.src[kept]
     parent = np.array(parents, dtype=np.intp)
+    depth = np.array(depths, dtype=np.intp)
     by_threshold = flat.by_threshold[src] & inner
     arrays = FlatTree(
         False,
         parent,
         children,
         n_children,
-        ends(parent),
-        np.array(depths, dtype=np.intp),
+        ends(parent, depth),
+        depth,
         np.where(inner, flat.attribute[src], -1),
         by_threshold,
         np.where(by_threshold, flat.threshold[src], np.nan),
