@@ -69,6 +69,49 @@ def _bounds(values, codes, nb):
     return lo, hi
 
 
+#: Codes are found among the edges in two steps of this many compares, all made (vectorised):
+#: which block of 16 edges a value falls in, then where in the block.
+BLOCK_EDGES = 16
+
+
+def _edge_blocks(edges: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``edges`` padded with infinities to 16 blocks of 16 (and one more), and the last edge
+    of each block: :func:`_code_block`'s tables."""
+    padded = np.full(BLOCK_EDGES * (BLOCK_EDGES + 1), np.inf)
+    padded[: len(edges)] = edges
+    return padded, padded[BLOCK_EDGES - 1 : BLOCK_EDGES * BLOCK_EDGES : BLOCK_EDGES].copy()
+
+
+@njit(cache=True, nogil=True)
+def _code_block(padded, last, values, codes, start, j, lo, hi):
+    """Code ``values`` into ``codes[start:, j]`` and widen each bin's value range ``lo``,
+    ``hi`` by them; ``padded``, ``last``: the edges' blocks (:func:`_edge_blocks`).
+
+    A value's code is how many edges lie below it (numpy's ``searchsorted``, side "left",
+    the test's oracle): the blocks whose last edge does, 16 edges each, plus the edges
+    below it in the next block. The 32 compares run as vector instructions; a binary search
+    branches on every compare, and mispredicted half of them: numpy's searchsorted took
+    40 ns a value, two thirds of a million-row table's setup for the histogram splitter.
+    A missing value is ``MISSING_CODE``."""
+    for i in range(values.shape[0]):
+        v = values[i]
+        if np.isnan(v):
+            codes[start + i, j] = MISSING_CODE
+            continue
+        block = 0
+        for k in range(BLOCK_EDGES):
+            block += last[k] < v
+        at = block * BLOCK_EDGES
+        c = at
+        for k in range(BLOCK_EDGES):
+            c += padded[at + k] < v
+        codes[start + i, j] = c
+        if v < lo[c]:
+            lo[c] = v
+        if v > hi[c]:
+            hi[c] = v
+
+
 def bin_columns(
     X: np.ndarray,
     rows: np.ndarray,
@@ -106,17 +149,11 @@ def bin_columns(
         edges = edges_for(x[~missing] if missing.any() else x, max_bins)
         nb = len(edges) + 1
         nbins[j] = nb
+        padded, last = _edge_blocks(edges)
         for a in range(0, m, BLOCK_ROWS):
             check()
-            part, gap = x[a : a + BLOCK_ROWS], missing[a : a + BLOCK_ROWS]
-            code = np.searchsorted(edges, part, side="left").astype(np.uint8)
-            code[gap] = MISSING_CODE
-            codes[a : a + BLOCK_ROWS, j] = code
-            known = ~gap
-            if known.any():  # each bin's value range: the blocks' ranges combined
-                low, high = _bounds(part[known], code[known], nb)
-                np.minimum(lo[j, :nb], low, out=lo[j, :nb])
-                np.maximum(hi[j, :nb], high, out=hi[j, :nb])
+            block = np.ascontiguousarray(x[a : a + BLOCK_ROWS])  # one compiled layout
+            _code_block(padded, last, block, codes, a, j, lo[j], hi[j])
     return codes, nbins, lo, hi
 
 

@@ -313,6 +313,43 @@ def test_bins_are_quantiles_and_route_like_their_thresholds():
         assert len(checks) >= len(picked) // 1000
 
 
+def _numpy_codes(edges, x, nb):
+    """The codes and bins' value ranges by numpy's searchsorted (the compiled coder's oracle)."""
+    missing = np.isnan(x)
+    codes = np.searchsorted(edges, x, side="left")
+    lo, hi = np.full(nb, np.inf), np.full(nb, -np.inf)
+    np.minimum.at(lo, codes[~missing], x[~missing])
+    np.maximum.at(hi, codes[~missing], x[~missing])
+    return np.where(missing, MISSING_CODE, codes).astype(np.uint8), lo, hi
+
+
+@pytest.mark.parametrize("kind", ["normal", "ties", "few", "one value", "edges at values"])
+def test_the_compiled_coder_codes_as_searchsorted_does(kind):
+    rng = np.random.default_rng(3)
+    n = 3000
+    x = {
+        "normal": rng.normal(size=n),
+        "ties": np.round(rng.normal(size=n), 1),
+        "few": rng.integers(0, 3, n).astype(float),
+        "one value": np.full(n, 2.5),
+        "edges at values": rng.integers(0, 300, n).astype(float),
+    }[kind]
+    x[rng.random(n) < 0.1] = np.nan
+    x[:3] = [np.inf, -np.inf, np.nan]
+    for max_bins in (2, 3, 16, 255):
+        edges = edges_for(x[~np.isnan(x)], max_bins)
+        if kind == "edges at values":  # values equal to an edge go to its bin, as "left" says
+            edges = np.unique(x[~np.isnan(x)])[: max_bins - 1].astype(np.float64)
+        nb = len(edges) + 1
+        want_codes, want_lo, want_hi = _numpy_codes(edges, x, nb)
+        codes = np.zeros((n, 2), dtype=np.uint8)
+        lo, hi = np.full((2, 256), np.inf), np.full((2, 256), -np.inf)
+        histogram._code_block(*histogram._edge_blocks(edges), x, codes, 0, 1, lo[1], hi[1])
+        assert codes[:, 1].tolist() == want_codes.tolist()
+        assert lo[1, :nb].tolist() == want_lo.tolist() and hi[1, :nb].tolist() == want_hi.tolist()
+        assert (codes[:, 0] == 0).all() and np.isinf(lo[0]).all()
+
+
 def test_presorted_ties_and_duplicates_give_the_exact_split():
     """Many equal values: the root's stable presort must cut where per-node sorting does."""
     rng = np.random.default_rng(4)
