@@ -110,6 +110,11 @@ def warm_up(check=lambda: None) -> None:
     weights = np.full(len(rows), 0.75)
     used = frozenset({data.schema.attribute_index("colour")})
     grow_tree(problem, plan(settings, len(rows)), rows, weights, 1, used, Monitor())
+    # The radix sort of big columns (the warm-up's tables are below its size).
+    check()
+    from engine.fast.radix import stable_order
+
+    stable_order(np.array([2.0, np.nan, -0.0, 0.0, -1.5]))
     # CART's weakest-link sequence (the cost-complexity path), on a root and two leaves.
     check()
     from engine.fast.weakest import weakest_links

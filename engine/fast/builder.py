@@ -71,6 +71,9 @@ HIST_EXACT_BELOW = 1024
 HIST_SLOTS = {"depth": 128, "best": 512}
 #: How to choose the best attribute (:mod:`engine.fast.sweeps`).
 BY_GAIN, BY_RATIO, C45_RULE = 0, 1, 2
+#: Columns of this many rows or more are sorted by the compiled radix sort (engine.fast.radix);
+#: below, numpy's merge sort is as quick.
+RADIX_LEAST_ROWS = 8192
 #: Fits of fewer rows grow on one thread whatever the setting.
 THREADS_LEAST_ROWS = 20_000
 #: Extra arena room for the copies of entries with missing values, to begin with.
@@ -245,12 +248,20 @@ class Growth:
             # fold is one pass (engine/data/order.py).
             order = np.zeros((len(numeric), capacity), dtype=np.int32)
 
+            # Big columns by the compiled radix sort (numpy's stable argsort is its oracle).
+            radix = None
+            if m >= RADIX_LEAST_ROWS and not getattr(kernels, "UNCOMPILED", False):
+                radix = kernel_module(kernels, "engine.fast.radix").stable_order
+
             def sort(a_j, _):
                 a, j = a_j
                 monitor.check()
-                order[a, :m] = (  # a fold's: its table's order, filtered (engine/data/order.py)
-                    column_order(data, j) if whole else np.argsort(X[row, j], kind="stable")
-                )
+                if whole:  # a fold's: its table's order, filtered (engine/data/order.py)
+                    order[a, :m] = column_order(data, j, radix)
+                elif radix is not None:
+                    order[a, :m] = radix(X[row, j])
+                else:
+                    order[a, :m] = np.argsort(X[row, j], kind="stable")
 
             # Side by side on several threads (numpy's sorts release the GIL).
             fold_map(sort, enumerate(numeric if order.shape[0] else ()), threads, monitor)
