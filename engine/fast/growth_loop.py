@@ -39,6 +39,8 @@ import numpy as np
 from engine.fast.groups import MAX_BINNED_CATEGORIES, MISSING_CODE, NOMINAL, NUMERIC
 from engine.fast.histogram import accumulate, score_histogram, subtract
 from engine.fast.kernels import (
+    PREFETCH_AHEAD,
+    PREFETCH_LEAST,
     add_entry,
     as_ref,
     gain_too_small,
@@ -46,6 +48,7 @@ from engine.fast.kernels import (
     is_pure,
     njit,
     pairwise_sum,
+    prefetch,
     psum,
     queue_priority,
     size_of,
@@ -460,7 +463,10 @@ def _distribute_order(row, s, e, base, entry_branch, fractions, nb, pos, buf):
     if nb == 2 and in_place:  # as _distribute_entries: no branch on the entry's side
         to0, to1 = fractions[0] > 0, fractions[1] > 0
         p0, p1 = pos[0], pos[1]
+        far = e - s >= PREFETCH_LEAST
         for t in range(s, e):
+            if far and t + PREFETCH_AHEAD < e:
+                prefetch(entry_branch, row[t + PREFETCH_AHEAD])
             ent = row[t]
             b = entry_branch[ent]
             missing = b < 0
@@ -539,7 +545,10 @@ def partition(i, sp, par, nodes, hist, work, groups, state, depth_first):
     if numeric and not binned_cut:  # the common case, without a branch on the entry's side
         threshold = nodes.threshold[i]
         n_right = 0
+        far = n >= PREFETCH_LEAST
         for t in range(s, e):
+            if far and t + PREFETCH_AHEAD < e:
+                prefetch(data.values, base_col + arena.entry[t + PREFETCH_AHEAD])
             ent = arena.entry[t]
             x = data.values[base_col + ent]
             missing = np.isnan(x)

@@ -19,11 +19,18 @@ from engine.learn import rules
 from engine.learn.tolerances import WEKA_EPS
 
 try:  # numba is a dependency; without it the same code runs as plain (slow) Python
-    from engine.fast.compile.jit import as_ref, njit  # numba's, caching in the kernel folder
+    from engine.fast.compile.jit import (  # numba's, caching in the kernel folder
+        as_ref,
+        njit,
+        prefetch,
+    )
 except ImportError:  # pragma: no cover - exercised on machines without numba
 
     def as_ref(group):
         return group
+
+    def prefetch(array, index):
+        pass
 
     def njit(*args, **kwargs):
         if args and callable(args[0]):
@@ -40,6 +47,10 @@ IMPURITY_CODES = {
     "squared_error": SQUARED_ERROR,
     "absolute_error": ABSOLUTE_ERROR,
 }
+#: A loop over at least this many entries of a node, scattered over the table, asks for the
+#: entry this many ahead before it needs it (:func:`prefetch`); smaller nodes sit in the cache.
+PREFETCH_LEAST = 4096
+PREFETCH_AHEAD = 32
 #: numpy adds up to this many numbers in one pairwise block (8 running sums).
 PAIRWISE_BLOCK = 128
 

@@ -19,6 +19,8 @@ from engine.fast.kernels import (
     ABSOLUTE_ERROR,
     ENTROPY,
     GINI,
+    PREFETCH_AHEAD,
+    PREFETCH_LEAST,
     SQUARED_ERROR,
     add_entry,
     c45_beats,
@@ -37,6 +39,7 @@ from engine.fast.kernels import (
     leaf_big_enough,
     multiway_floor,
     njit,
+    prefetch,
     psum,
     ratio,
     size_of,
@@ -225,7 +228,17 @@ def _sweep_sorted_for(fixed_K=None, fixed_code=None, fixed_binary=None, fixed_wh
             left[k] = 0.0
         best, best_i, ncut, pbest = -np.inf, -1, 0, -np.inf
         x = col[seg[lo]]
+        far = n >= PREFETCH_LEAST  # the entries are spread over the table, out of the cache
         for i in range(n - 1):
+            if far and i + PREFETCH_AHEAD < n:
+                ahead = seg[lo + i + PREFETCH_AHEAD]
+                prefetch(col, ahead)
+                if K == 0:
+                    prefetch(target, ahead)
+                else:
+                    prefetch(cls, ahead)
+                if not unit:
+                    prefetch(weight_of, ahead)
             ent = seg[lo + i]
             add_entry(left, ent, 1.0 if unit else weight_of[ent], cls, target, K)
             nxt = col[seg[lo + i + 1]]

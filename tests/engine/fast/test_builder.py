@@ -242,6 +242,27 @@ def test_interpreted_kernels_grow_the_same_tree_to_the_bit(compiled_builder):
     compiled_builder.clear()  # the interpreted runs were this test's own
 
 
+def test_big_nodes_fetching_ahead_grow_the_interpreted_tree(compiled_builder):
+    """Nodes of PREFETCH_LEAST entries or more ask for entries ahead of their loops (in the
+    compiled kernels only): the same tree as their Python source grows, to the bit."""
+    from engine.fast.kernels import PREFETCH_LEAST
+
+    for shape, params in (
+        (dict(regression=True, missing=0.05), dict(algorithm="cart", task="regression")),
+        (dict(nominal=1), dict(algorithm="cart")),
+    ):
+        data = generated(11, n=2 * PREFETCH_LEAST + 100, numeric=3, **shape)
+        settings = resolve(prune="none", max_depth=2, **params)
+        problem = Problem(data, settings)
+        rows, weights = np.arange(data.n_rows), np.ones(data.n_rows)
+        runs = [
+            builder.grow_tree(problem, "exact", rows, weights, 0, frozenset(), Monitor(), c)
+            for c in (True, False)
+        ]
+        assert_same(*runs)
+    compiled_builder.clear()  # the interpreted runs were this test's own
+
+
 @pytest.mark.parametrize("growth", ["depth", "best"])
 def test_step_by_step_growth_follows_the_oracle(growth):
     data = generated(4, n=400, nominal=2, missing=0.1)
