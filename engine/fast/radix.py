@@ -24,15 +24,16 @@ def stable_argsort(values):
     """``np.argsort(values, kind="stable")`` of a float64 column, as int32 rows: equal values
     (0.0 and -0.0 among them) in row order, missing values (NaN) last."""
     n = values.shape[0]
-    canonical = values + 0.0  # -0.0 becomes 0.0
-    bits = canonical.view(np.uint64)
+    bits = values.view(np.uint64)
     keys = np.empty(n, np.uint64)
     sign = np.uint64(1) << np.uint64(63)
     for i in range(n):
         b = bits[i]
+        if b == sign:  # -0.0 sorts as 0.0
+            b = np.uint64(0)
         # Negative values' bits in reverse, every other value's above them; NaN last.
         key = ~b if b & sign else b | sign
-        keys[i] = ~np.uint64(0) if np.isnan(canonical[i]) else key
+        keys[i] = ~np.uint64(0) if np.isnan(values[i]) else key
     buckets = 1 << DIGIT_BITS
     mask = np.uint64(buckets - 1)
     counts = np.zeros((PASSES, buckets), np.int64)

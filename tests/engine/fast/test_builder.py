@@ -218,6 +218,16 @@ def test_segments_outgrow_the_arena_and_best_first_compacts_it(monkeypatch):
         assert enlarged, params  # the space did run out
 
 
+def _compiled_and_interpreted(data, settings) -> list:
+    """``data``'s tree grown by the compiled kernels, then by their Python source."""
+    problem = Problem(data, settings)
+    rows, weights = np.arange(data.n_rows), np.ones(data.n_rows)
+    return [
+        builder.grow_tree(problem, "exact", rows, weights, 0, frozenset(), Monitor(), c)
+        for c in (True, False)
+    ]
+
+
 def test_interpreted_kernels_grow_the_same_tree_to_the_bit(compiled_builder):
     """While the kernels compile, small fits run their Python source: the same tree."""
     for shape, params in (
@@ -225,14 +235,7 @@ def test_interpreted_kernels_grow_the_same_tree_to_the_bit(compiled_builder):
         (dict(nominal=1, missing=0.1), dict(algorithm="cart")),
         (dict(regression=True), dict(algorithm="cart", task="regression", max_depth=5)),
     ):
-        data = generated(9, n=300, **shape)
-        settings = resolve(**params)
-        problem = Problem(data, settings)
-        rows, weights = np.arange(data.n_rows), np.ones(data.n_rows)
-        runs = [
-            builder.grow_tree(problem, "exact", rows, weights, 0, frozenset(), Monitor(), c)
-            for c in (True, False)
-        ]
+        runs = _compiled_and_interpreted(generated(9, n=300, **shape), resolve(**params))
         assert_same(*runs)
         for x, y in zip(runs[0].walk(), runs[1].walk(), strict=True):
             # repr() of a float is exact and spells NaN as nan: equal text, equal bits.
@@ -252,14 +255,7 @@ def test_big_nodes_fetching_ahead_grow_the_interpreted_tree(compiled_builder):
         (dict(nominal=1), dict(algorithm="cart")),
     ):
         data = generated(11, n=2 * PREFETCH_LEAST + 100, numeric=3, **shape)
-        settings = resolve(prune="none", max_depth=2, **params)
-        problem = Problem(data, settings)
-        rows, weights = np.arange(data.n_rows), np.ones(data.n_rows)
-        runs = [
-            builder.grow_tree(problem, "exact", rows, weights, 0, frozenset(), Monitor(), c)
-            for c in (True, False)
-        ]
-        assert_same(*runs)
+        assert_same(*_compiled_and_interpreted(data, resolve(prune="none", max_depth=2, **params)))
     compiled_builder.clear()  # the interpreted runs were this test's own
 
 
