@@ -53,14 +53,16 @@ CHUNK_WORK = 4_000_000
 #: values packed together instead of spread over the whole table's columns. Exact search
 #: copies nodes of up to LOCAL_ROWS entries, a quarter of the rows (LOCAL_SHARE) at most and
 #: LOCAL_ROWS_LEAST at least. Measured (benchmarks/README.md): at depth 12 a copy of up to
-#: 65,536 entries grew a 300,000-row fit twice as fast as 2,048 (1,000,000 rows: as fast as
-#: ever with 65,536, slower with 131,072, whose copy no longer stays in the cache); a copy of
-#: the whole table (the root itself copied) was slower than a quarter of it. The copy (values,
-#: and one sorted order per attribute) is also kept within LOCAL_BYTES: wide tables copy fewer.
-LOCAL_ROWS = 65536
+#: 65,536 entries grew a 300,000-row fit twice as fast as 2,048; a copy of the whole table
+#: (the root itself copied) was slower than a quarter of it. Since big nodes fetch their
+#: entries ahead (engine.fast.compile.jit.prefetch), copies of up to 131,072 grow a
+#: 1,000,000-row fit 4-5% faster than 65,536 on one thread and 4-14% on two, where the
+#: threads grow the copied subtrees (250,000: 20% slower on one). The copy (values, and one
+#: sorted order per attribute) is also kept within LOCAL_BYTES: wide tables copy fewer.
+LOCAL_ROWS = 131072
 LOCAL_SHARE = 4
 LOCAL_ROWS_LEAST = 2048
-LOCAL_BYTES = 16 << 20
+LOCAL_BYTES = 32 << 20
 #: The same in the histogram mode: nodes below it are searched exactly (benchmarks/README.md).
 HIST_LOCAL_ROWS = 8192
 #: Otherwise, in the histogram mode, nodes with fewer entries are scored exactly, on their

@@ -470,11 +470,11 @@ def test_node_arrays_grow_past_their_first_capacity(monkeypatch):
 
 
 def test_exact_searchs_private_copies_are_capped_by_rows_and_bytes():
-    """Up to 65,536 entries, a quarter of the table's rows, and 16 MB of copied values and
+    """Up to 131,072 entries, a quarter of the table's rows, and 32 MB of copied values and
     orders (wide tables copy fewer), never under 2,048."""
     assert builder.exact_local_rows(10_000, 15) == 2500
-    assert builder.exact_local_rows(300_000, 15) == 65536
-    assert builder.exact_local_rows(1_000_000, 15) == 65536
-    assert builder.exact_local_rows(1_000_000, 200) == (16 << 20) // (12 * 200)
+    assert builder.exact_local_rows(300_000, 15) == 75_000  # a quarter of the rows
+    assert builder.exact_local_rows(1_000_000, 15) == 131_072
+    assert builder.exact_local_rows(1_000_000, 200) == (32 << 20) // (12 * 200)
     assert builder.exact_local_rows(1_000_000, 5000) == 2048
     assert builder.exact_local_rows(1000, 15) == 2048  # the root itself is copied
