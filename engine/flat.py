@@ -70,7 +70,6 @@ class FlatTree:
     parent: np.ndarray
     children: np.ndarray
     n_children: np.ndarray
-    end: np.ndarray
     depth: np.ndarray
     attribute: np.ndarray
     by_threshold: np.ndarray
@@ -96,6 +95,10 @@ class FlatTree:
     @cached_property
     def is_leaf(self) -> np.ndarray:
         return self.n_children == 0
+
+    @cached_property
+    def end(self) -> np.ndarray:
+        return ends(self.parent, self.depth)
 
     @cached_property
     def outputs(self) -> np.ndarray:
@@ -248,7 +251,6 @@ class FlatTree:
             new_id[self.parent[keep]],
             children,
             np.where(split, self.n_children[keep], 0),
-            ends(new_id[self.parent[keep]], self.depth[keep]),
             self.depth[keep] - self.depth[0],
             np.where(split, self.attribute[keep], -1),
             self.by_threshold[keep] & split,
@@ -491,7 +493,6 @@ def from_nodes(tree: Tree) -> FlatTree:
         parent,
         children,
         n_children,
-        ends(parent, depth),
         depth,
         attribute,
         by_threshold,

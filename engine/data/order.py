@@ -28,16 +28,18 @@ def column_order(data, j: int, argsort=None) -> np.ndarray:
     if origin is not None:
         table, rows = origin
         order = _part_order(table, rows, j, argsort)
-    elif argsort is not None:
-        order = argsort(data.X[:, j]).astype(np.int32, copy=False)
     else:
-        order = np.argsort(data.X[:, j], kind="stable").astype(np.int32, copy=False)
+        order = (argsort or _stable_argsort)(data.X[:, j]).astype(np.int32, copy=False)
     if data.X.size <= KEPT_CELLS and len(order) < 2**31:
         if kept is None:
             kept = {}
             object.__setattr__(data, "_orders", kept)  # read-only arrays: their order neither
         kept[j] = order
     return order
+
+
+def _stable_argsort(values: np.ndarray) -> np.ndarray:
+    return np.argsort(values, kind="stable")
 
 
 def _part_order(table, rows: np.ndarray, j: int, argsort=None) -> np.ndarray:

@@ -34,7 +34,7 @@ from engine.fast.groups import (
     new_work,
 )
 from engine.fast.threads import fold_map
-from engine.flat import FlatTree, ends
+from engine.flat import FlatTree
 from engine.learn import rules
 from engine.learn.problem import Problem
 from engine.learn.thresholds import c45_threshold
@@ -634,14 +634,12 @@ def to_flat(problem: Problem, nodes, groups, n: int, C) -> FlatTree:
         lookup = np.where(branches, column[None, :], -1).astype(np.intp)
     stats = nodes.stats[:n][order]
     scores = np.stack([nodes.gain[:n][order], nodes.ratio[:n][order]], axis=1)
-    depth = (nodes.depth[:n] - nodes.depth[0])[order].astype(np.intp)
     return FlatTree(
         problem.regression,
         parent,
         children,
         n_children,
-        ends(parent, depth),
-        depth,
+        (nodes.depth[:n] - nodes.depth[0])[order].astype(np.intp),
         attribute,
         by_threshold,
         threshold,

@@ -29,7 +29,7 @@ from types import MappingProxyType
 import numpy as np
 
 from engine.data.encoding import Encoded
-from engine.flat import FlatTree, cache_flat, ends, flat_of
+from engine.flat import FlatTree, cache_flat, flat_of
 from engine.learn.costs import cost_per_error, least_cost
 from engine.learn.criteria import IMPURITIES
 from engine.learn.tolerances import WEKA_EPS
@@ -698,15 +698,13 @@ def to_tree(live: _Live, tree: Tree) -> Tree:
     inner = n_children > 0
     src = live.src[kept]
     parent = np.array(parents, dtype=np.intp)
-    depth = np.array(depths, dtype=np.intp)
     by_threshold = flat.by_threshold[src] & inner
     arrays = FlatTree(
         False,
         parent,
         children,
         n_children,
-        ends(parent, depth),
-        depth,
+        np.array(depths, dtype=np.intp),
         np.where(inner, flat.attribute[src], -1),
         by_threshold,
         np.where(by_threshold, flat.threshold[src], np.nan),
