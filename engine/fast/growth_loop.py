@@ -92,7 +92,7 @@ def preorder(child0, n_children, n):
     return out
 
 
-@njit(cache=True, linked=True)
+@njit(cache=True, linked=True, borrows=True)
 def _heap_push(heap, state, node, key, tie):
     i = state.heap_size[0]
     state.heap_size[0] += 1
@@ -106,7 +106,7 @@ def _heap_push(heap, state, node, key, tie):
     hn[i], hk[i], ht[i] = node, key, tie
 
 
-@njit(cache=True, linked=True)
+@njit(cache=True, linked=True, borrows=True)
 def _heap_pop(heap, state):
     hn, hk, ht = heap.node, heap.key, heap.tie
     top = hn[0]
@@ -130,7 +130,7 @@ def _heap_pop(heap, state):
     return top
 
 
-@njit(cache=True, linked=True)
+@njit(cache=True, linked=True, borrows=True)
 def _take_slot(hist, state):
     if state.free_slots[0] == 0:
         return -1
@@ -138,14 +138,14 @@ def _take_slot(hist, state):
     return hist.free[state.free_slots[0]]
 
 
-@njit(cache=True, linked=True)
+@njit(cache=True, linked=True, borrows=True)
 def _give_slot(hist, state, slot):
     if slot >= 0:
         hist.free[state.free_slots[0]] = slot
         state.free_slots[0] += 1
 
 
-@njit(cache=True, linked=True)
+@njit(cache=True, linked=True, borrows=True)
 def _build_hist(hist, slot, sp, s, e, K):
     H = hist.pool[slot]
     H[:] = 0.0
@@ -163,7 +163,7 @@ def _build_hist(hist, slot, sp, s, e, K):
     )
 
 
-@njit(cache=True, linked=True)
+@njit(cache=True, linked=True, borrows=True)
 def _mark_used(i, nodes, data, par, used):
     """Attributes a multiway split above node ``i`` used (ID3 and C4.5 use each once)."""
     for j in range(used.shape[0]):
@@ -192,7 +192,7 @@ def _add_to_row(table, v, ent, weight, cls, target, K):
         table[v, cls[ent]] += weight
 
 
-@njit(cache=True, linked=True)
+@njit(cache=True, linked=True, borrows=True)
 def _category_table(j, sp, s, e, K, table, V):
     """Known weight per category and class of attribute ``j`` over the segment, in entry order
     (as numpy's bincount adds). Returns the number of entries with a known value."""
@@ -218,7 +218,7 @@ def _category_table(j, sp, s, e, K, table, V):
     return known
 
 
-@njit(cache=True, linked=True)
+@njit(cache=True, linked=True, borrows=True)
 def _count_missing(j, sp, s, e):
     data, arena = sp.data, sp.arena
     base = j * data.n_entries
@@ -227,16 +227,6 @@ def _count_missing(j, sp, s, e):
         if np.isnan(data.values[base + arena.entry[t]]):
             missing += 1
     return missing
-
-
-@njit(cache=True, linked=True)
-def _nominal_table(j, i, sp, par, nodes, hist, slot, work):
-    """Attribute ``j``'s category table at node ``i``: its histogram's rows, or counted."""
-    V = sp.data.n_categories[j]
-    if slot >= 0 and V <= MAX_BINNED_CATEGORIES:
-        return hist.pool[slot, j, :V]
-    _category_table(j, sp, nodes.start[i], nodes.end[i], par.n_classes, work.table, V)
-    return work.table[:V]
 
 
 @njit(cache=True, linked=True)
@@ -273,7 +263,7 @@ def _score_small_numeric(j, i, sp, par, nodes, work, cand):
     cand.cut[j] = -1  # routed by threshold
 
 
-@njit(cache=True, linked=True)
+@njit(cache=True, linked=True, borrows=True)
 def evaluate(i, sp, par, nodes, hist, work, cand, groups, state):
     """Find node ``i``'s split (``nodes.attribute[i]`` >= 0) or leave it a leaf (-1).
 
@@ -383,7 +373,11 @@ def evaluate(i, sp, par, nodes, hist, work, cand, groups, state):
     if data.kind[best] == NOMINAL and par.binary == 1:
         # The winner's groups (scoring it again leaves them in work.best_mask).
         V = data.n_categories[best]
-        table = _nominal_table(best, i, sp, par, nodes, hist, slot if binned else -1, work)
+        if binned and V <= MAX_BINNED_CATEGORIES:  # its histogram's rows
+            table = hist.pool[slot, best, :V]
+        else:
+            _category_table(best, sp, s, e, K, work.table, V)
+            table = work.table[:V]
         score_subset(best, table, V, par, weight, work, cand)
         at = state.groups_used[0]
         state.groups_used[0] += V
@@ -395,12 +389,12 @@ def evaluate(i, sp, par, nodes, hist, work, cand, groups, state):
     return done + 1
 
 
-@njit(cache=True, linked=True)
+@njit(cache=True, linked=True, borrows=True)
 def n_branches(j, data, par):
     return 2 if data.kind[j] == NUMERIC or par.binary == 1 else data.n_categories[j]
 
 
-@njit(cache=True, linked=True)
+@njit(cache=True, linked=True, borrows=True)
 def _distribute_entries(arena, s, e, base, entry_branch, fractions, nb, pos, buf, wbuf):
     """Copy the segment's entries and weights to the children's segments from ``base`` on,
     keeping their order. An entry goes to its branch, a missing one (branch -1) to every
@@ -455,7 +449,7 @@ def _distribute_entries(arena, s, e, base, entry_branch, fractions, nb, pos, buf
         weights[base + t] = wbuf[t]
 
 
-@njit(cache=True, linked=True)
+@njit(cache=True, linked=True, borrows=True)
 def _distribute_order(row, s, e, base, entry_branch, fractions, nb, pos, buf):
     """:func:`_distribute_entries` for a row of entries sorted by an attribute."""
     low = nb - 1
@@ -494,7 +488,7 @@ def _distribute_order(row, s, e, base, entry_branch, fractions, nb, pos, buf):
         row[base + t] = buf[t]
 
 
-@njit(cache=True, linked=True)
+@njit(cache=True, linked=True, borrows=True)
 def _segment_stats(arena, s, e, acc, data, K):
     """A child's statistics: its entries added in segment order (numpy's bincount over its
     rows), in a pass of their own after the entries are laid out."""
@@ -505,7 +499,7 @@ def _segment_stats(arena, s, e, acc, data, K):
         add_entry(acc, entries[t], weights[t], cls, target, K)
 
 
-@njit(cache=True, linked=True)
+@njit(cache=True, linked=True, borrows=True)
 def stops(c, par, nodes, tmp):
     """Node ``c`` becomes a leaf without a search (pure, too light, or at the depth limit)."""
     K = par.n_classes
@@ -523,7 +517,7 @@ def stops(c, par, nodes, tmp):
     )
 
 
-@njit(cache=True, linked=True)
+@njit(cache=True, linked=True, borrows=True)
 def partition(i, sp, par, nodes, hist, work, groups, state, depth_first):
     """Split node ``i`` by its candidate: the children's segments, statistics and weights.
 
@@ -640,7 +634,7 @@ def partition(i, sp, par, nodes, hist, work, groups, state, depth_first):
     return c0
 
 
-@njit(cache=True, linked=True)
+@njit(cache=True, linked=True, borrows=True)
 def _children_hists(i, c0, nb, sp, par, nodes, hist, state):
     """Histograms for the children big enough to be scored by bins; the largest by subtraction."""
     small = par.small
@@ -675,7 +669,7 @@ def _children_hists(i, c0, nb, sp, par, nodes, hist, state):
     nodes.slot[i] = -1
 
 
-@njit(cache=True, linked=True)
+@njit(cache=True, linked=True, borrows=True)
 def _settle_or_push(c, par, nodes, heap, hist, state):
     """A leaf adds its weight to the settled total; a candidate is queued (and so is a small
     node whose subtree will be grown whole)."""
@@ -695,7 +689,7 @@ def _settle_or_push(c, par, nodes, heap, hist, state):
         _heap_push(heap, state, c, 0.0, -tie)
 
 
-@njit(cache=True, linked=True)
+@njit(cache=True, linked=True, borrows=True)
 def _room(i, sp, par, nodes, groups, state, max_categories):
     """Whether node ``i``'s expansion fits the node arrays, arena and group store; if not,
     what each needs is in ``state.need_*``."""

@@ -181,7 +181,7 @@ def _sweep_sorted_for(fixed_K=None, fixed_code=None, fixed_binary=None, fixed_wh
     several times faster than the general copy; and each is compiled once, as a function of
     its own, where inlining eight copies into one took a sixth of the one-time compile."""
 
-    @njit(linked=True)
+    @njit(linked=True, borrows=True)
     def sweep(
         col,
         unit,
@@ -284,7 +284,7 @@ _sweep_c45_3 = _sweep_sorted_for(3, ENTROPY, False, False)
 _sweep_any = _sweep_sorted_for()
 
 
-@njit(cache=True, linked=True)
+@njit(cache=True, linked=True, borrows=True)
 def sweep_sorted(col, unit, weight_of, cls, target, seg, lo, n, cut, work, flog):
     """The sweep of :func:`_sweep_sorted_for` for ``cut``'s rule: a copy for the common
     cases, the general one otherwise. The copies take the numbers and arrays one by one:
@@ -334,7 +334,7 @@ def sweep_sorted(col, unit, weight_of, cls, target, seg, lo, n, cut, work, flog)
     return _sweep_any(*args)
 
 
-@njit(cache=True, linked=True)
+@njit(cache=True, linked=True, borrows=True)
 def sweep_items(item_bin, item_stats, L, lo, hi, cut, work, flog):
     """:func:`_sweep_sorted_for` over items: non-empty bins or distinct values (cuts between
     consecutive items), by ``cut``. A node has at most a few hundred, against thousands of
@@ -364,7 +364,7 @@ def sweep_items(item_bin, item_stats, L, lo, hi, cut, work, flog):
     )
 
 
-@njit(cache=True, linked=True)
+@njit(cache=True, linked=True, borrows=True)
 def _sweep_items(
     item_bin,
     item_stats,
@@ -436,7 +436,7 @@ def _pick_c45(gains, ncut, node_weight):
     return pick, best
 
 
-@njit(cache=True, linked=True)
+@njit(cache=True, linked=True, borrows=True)
 def _finish_numeric(cand, j, a, b, work, gain, node_weight, known_w, K, binary):
     """Threshold, fractions and gain ratio of the chosen cut between values ``a`` and ``b``."""
     left, right, total, sizes, tmp = work.best_left, work.right, work.total, work.sizes, work.tmp
@@ -452,7 +452,7 @@ def _finish_numeric(cand, j, a, b, work, gain, node_weight, known_w, K, binary):
     cand.ratio[j] = ratio(gain, sizes, 2, node_weight - known_w, tmp)
 
 
-@njit(cache=True, linked=True)
+@njit(cache=True, linked=True, borrows=True)
 def scan_sorted(
     j,
     col,
@@ -558,7 +558,7 @@ def scan_sorted(
     cand.cut[j] = best_i
 
 
-@njit(cache=True, linked=True)
+@njit(cache=True, linked=True, borrows=True)
 def scan_items(j, L, lo, hi, n_known, par, node_weight, work, cand, flog):
     """Best threshold over ``L`` items (non-empty bins, or distinct values) in increasing order:
     ``work.item_bin`` indexes their lowest and highest values in ``lo`` / ``hi`` and
