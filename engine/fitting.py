@@ -11,7 +11,7 @@ from engine.learn.class_weights import weighted_by_class
 from engine.learn.costs import with_costs
 from engine.learn.pseudocounts import with_pseudocounts
 from engine.monitor import NULL_MONITOR, Monitor, watching
-from engine.prune.alpha import choose_alpha
+from engine.prune.alpha import choose_alpha, grow_beside_folds
 from engine.prune.cost_complexity import prune_cost_complexity
 from engine.prune.pessimistic import collapse_tree, prune_pessimistic
 from engine.prune.reduced_error import prune_reduced_error
@@ -53,12 +53,27 @@ def _fit(data: Encoded, settings: Settings, monitor: Monitor, record: bool, grow
             tree = collapse_tree(tree, part, settings)
         return prune_reduced_error(tree, data, prune_rows, monitor.scaled(0.8, 1.0), record)
     pruning = settings.prune != "none"
-    # The cost matrix before pruning: C4.5's and cost-complexity's errors are its costs.
-    tree = with_costs(
-        grow_whole(data, settings, monitor.scaled(0.0, 0.7) if pruning else monitor), settings
-    )
+
+    def grow(monitor: Monitor) -> Tree:
+        # The cost matrix before pruning: C4.5's and cost-complexity's errors are its costs.
+        return with_costs(grow_whole(data, settings, monitor), settings)
+
+    folds = _alpha_folds(data, settings)
+    if folds >= 2:  # the inner folds' trees grown beside this one
+        tree, fold_trees = grow_beside_folds(
+            data, replace(settings, cv_alpha=folds), grow, monitor.scaled(0.0, 0.7)
+        )
+    else:
+        tree, fold_trees = grow(monitor.scaled(0.0, 0.7) if pruning else monitor), None
     grown.append(tree)
-    return prune_for(tree, data, settings, monitor.scaled(0.7, 1.0), record)
+    return prune_for(tree, data, settings, monitor.scaled(0.7, 1.0), record, fold_trees)
+
+
+def _alpha_folds(data: Encoded, settings: Settings) -> int:
+    """How many inner folds choose the alpha of cost-complexity pruning (below 2: none)."""
+    if settings.prune != "cost-complexity":
+        return 0
+    return min(settings.cv_alpha or 0, data.n_rows)  # a table of 6 rows: 6 folds
 
 
 def prune_for(
@@ -67,22 +82,25 @@ def prune_for(
     settings: Settings,
     monitor: Monitor = NULL_MONITOR,
     record: bool = False,
+    fold_trees: list | None = None,
 ) -> Tree:
     """Apply pessimistic or cost-complexity pruning as ``settings`` ask.
 
     C4.5 always collapses splits that do not lower training error, as J48 does
     even when pruning is off. Reduced-error pruning needs rows the tree was not
-    grown on, so :func:`engine.fitting.fit_tree` handles it.
+    grown on, so :func:`engine.fitting.fit_tree` handles it. ``fold_trees``: the
+    trees of the inner folds that choose alpha, if already grown
+    (:func:`engine.prune.alpha.grow_beside_folds`).
     """
     if settings.prune == "pessimistic":
         return prune_pessimistic(tree, data, settings, monitor, record)
     if settings.algorithm == "c45":
         tree = collapse_tree(tree, data, settings)
     if settings.prune == "cost-complexity":
-        folds = min(settings.cv_alpha or 0, data.n_rows)  # a table of 6 rows: 6 folds
+        folds = _alpha_folds(data, settings)
         if folds >= 2:
             alpha = choose_alpha(
-                tree, data, replace(settings, cv_alpha=folds), monitor
+                tree, data, replace(settings, cv_alpha=folds), monitor, fold_trees
             ).chosen_alpha
         else:
             alpha = settings.alpha or 0.0

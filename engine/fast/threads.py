@@ -231,6 +231,9 @@ class _Onward(Monitor):
 
     def report(self, fraction: float, message: str = "") -> None:
         with self._lock:
+            # One that waited here on another's report checks first: nothing is reported
+            # after a cancel that other report saw.
+            self._parent.check()
             self._furthest = max(self._furthest, float(fraction))
             self._parent.report(self._furthest, message)
 

@@ -380,10 +380,65 @@ def _split_row_losses(
             yield _costed_losses(predicted, split_y, costs)
 
 
+def _fold_growth(data: Encoded, settings: Settings) -> tuple[list, Settings, int]:
+    """The ``settings.cv_alpha`` inner folds (index, held-out rows), the settings their trees
+    grow with, and how many grow side by side."""
+    y = None if data.schema.is_regression else data.y
+    grow_settings = replace(settings, prune="none", cv_alpha=None)
+    # Small tables grow their folds side by side, each on one thread; the sums add in fold order.
+    threads = 1
+    if data.n_rows * max(data.X.shape[1], 1) <= FOLD_THREADS_MAX_CELLS:
+        threads = n_threads(settings.threads)
+        grow_settings = replace(grow_settings, threads=1)
+    folds = list(enumerate(stratified_folds(y, data.n_rows, settings.cv_alpha, settings.seed)))
+    return folds, grow_settings, threads
+
+
+def _grow_fold(data: Encoded, fold, grow_settings: Settings, k: int, monitor: Monitor):
+    f, test = fold
+    monitor.check()
+    step = f"choosing alpha, inner fold {f + 1} of {k}"
+    monitor.report(f / k, step)
+    # Arrays only: a fold's tree is routed through and dropped, never looked at.
+    train = training_rows(test, data.n_rows)
+    return grow_flat(subset(data, train), grow_settings, monitor.scaled(f / k, (f + 0.8) / k, step))
+
+
+def grow_beside_folds(data: Encoded, settings: Settings, grow, monitor: Monitor = NULL_MONITOR):
+    """``grow(monitor)``, the tree on all of ``data``, and the trees of :func:`choose_alpha`'s
+    ``settings.cv_alpha`` inner folds grown beside it, for ``choose_alpha(..., folds=)``.
+
+    Where the folds grow side by side and the whole tree on one thread, it is one more task
+    among theirs: it had left every other core idle for a twelfth of the fit (issue 39).
+    Elsewhere the folds' trees are None: choose_alpha grows each when it needs it, and drops
+    it after, so a big table's ten trees are never held at once.
+    """
+    from engine.fast.builder import THREADS_LEAST_ROWS
+
+    folds, grow_settings, threads = _fold_growth(data, settings)
+    if threads <= 1 or data.n_rows >= THREADS_LEAST_ROWS:
+        return grow(monitor), None
+    k = len(folds)
+
+    def work(fold, monitor):
+        if fold is None:
+            return grow(monitor)
+        return _grow_fold(data, fold, grow_settings, k, monitor)
+
+    whole, *trees = fold_map(work, [None, *folds], threads, monitor)
+    return whole, trees
+
+
 def choose_alpha(
-    tree: Tree, data: Encoded, settings: Settings, monitor: Monitor = NULL_MONITOR
+    tree: Tree,
+    data: Encoded,
+    settings: Settings,
+    monitor: Monitor = NULL_MONITOR,
+    folds: list[FlatTree] | None = None,
 ) -> AlphaChoice:
-    """CV error per alpha on ``tree``'s pruning path, and the alpha each rule picks."""
+    """CV error per alpha on ``tree``'s pruning path, and the alpha each rule picks.
+
+    ``folds``: the inner folds' trees, from :func:`grow_beside_folds` (None: grown here)."""
     # With a cost matrix (the tree's, --costs) every fold is pruned and scored in cost.
     costs = tree.costs
     path = cost_complexity_path(tree, settings.ccp_measure, costs)
@@ -394,32 +449,23 @@ def choose_alpha(
     # interval has no upper end: every fold's tree is pruned to its root, as the full tree is
     # (at alphas[-1] itself, a fold's tree whose root link is weaker would keep splits).
     probes = np.append(np.sqrt(alphas[:-1] * alphas[1:]), np.inf)
-    k = settings.cv_alpha
-    y = None if data.schema.is_regression else data.y
-    grow_settings = replace(settings, prune="none", cv_alpha=None)
-    # Small tables grow their folds side by side, each on one thread; the sums add in fold order.
-    threads = 1
-    if data.n_rows * max(data.X.shape[1], 1) <= FOLD_THREADS_MAX_CELLS:
-        threads = n_threads(settings.threads)
-        grow_settings = replace(grow_settings, threads=1)
+    inner, grow_settings, threads = _fold_growth(data, settings)
+    k = len(inner)
 
-    def fold_sums(f_test, monitor):
-        f, test = f_test
-        monitor.check()
-        step = f"choosing alpha, inner fold {f + 1} of {k}"
-        monitor.report(f / k, step)
-        train = training_rows(test, data.n_rows)
-        # Arrays only: a fold's tree is routed through and dropped, never looked at.
-        fold_tree = grow_flat(
-            subset(data, train), grow_settings, monitor.scaled(f / k, (f + 0.8) / k, step)
-        )
+    def fold_sums(fold, monitor):
+        f, test = fold
+        if folds is None:
+            fold_tree = _grow_fold(data, fold, grow_settings, k, monitor)
+        else:
+            monitor.check()
+            monitor.report(f / k, f"choosing alpha, inner fold {f + 1} of {k}")
+            fold_tree = folds[f]
         return _loss_sums_per_probe(
             fold_tree, subset(data, test), probes, settings.ccp_measure, costs
         )
 
     sums = np.zeros((2, len(probes)))  # weighted loss and squared loss per probe, over the folds
-    folds = enumerate(stratified_folds(y, data.n_rows, k, settings.seed))
-    for fold in fold_map(fold_sums, folds, threads, monitor):
+    for fold in fold_map(fold_sums, inner, threads, monitor):
         sums += fold
     n = float(np.broadcast_to(data.weight, (data.n_rows,)).sum())
     error = sums[0] / n

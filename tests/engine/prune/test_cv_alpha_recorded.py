@@ -21,7 +21,7 @@ import pytest
 from engine.data.encoding import encode
 from engine.data.io import read_table
 from engine.estimator import DecisionTree
-from engine.prune.alpha import choose_alpha
+from engine.prune.alpha import choose_alpha, grow_beside_folds
 
 ROOT = Path(__file__).resolve().parents[2] / "fixtures"
 DATA = ROOT / "weka" / "data"
@@ -61,6 +61,31 @@ def _choice(name: str) -> dict:
 def test_choose_alpha_gives_the_recorded_numbers_exactly(name):
     recorded = json.loads(RECORDED.read_text())[name]
     assert _choice(name) == recorded
+
+
+@pytest.mark.parametrize("name", ["credit-g", "labor-wage", "synth-missing"])
+def test_folds_grown_beside_the_whole_tree_give_the_recorded_numbers(name):
+    file, target, task, options = CASES[name]
+    table = read_table(DATA / file, target=target)
+    data = encode(table, task)
+    settings = DecisionTree(algorithm="cart", task=task, threads=2, **options).settings()
+    unpruned = DecisionTree(algorithm="cart", task=task, prune="none", **options)
+    whole, folds = grow_beside_folds(data, settings, lambda monitor: unpruned.fit(table).tree_)
+    assert len(folds) == settings.cv_alpha and whole.n_nodes > 1
+    choice = choose_alpha(whole, data, settings, folds=folds)
+    recorded = json.loads(RECORDED.read_text())[name]
+    assert {k: float(v).hex() for k, v in choice.__dict__.items() if k.endswith("alpha")} == {
+        k: v for k, v in recorded.items() if k.endswith("alpha")
+    }
+    for key in ("alphas", "cv_error", "cv_se"):
+        assert [float(x).hex() for x in getattr(choice, key)] == recorded[key]
+
+
+def test_a_fit_grows_its_inner_folds_beside_its_tree_and_prunes_the_same():
+    table = read_table(DATA / "credit-g.arff")
+    one, two = (DecisionTree(algorithm="cart", threads=t).fit(table) for t in (1, 2))
+    assert one.tree_.n_nodes == two.tree_.n_nodes > 1
+    assert one.predict_proba(table).tolist() == two.predict_proba(table).tolist()
 
 
 if __name__ == "__main__":
