@@ -11,7 +11,7 @@ from engine.learn.class_weights import weighted_by_class
 from engine.learn.costs import with_costs
 from engine.learn.pseudocounts import with_pseudocounts
 from engine.monitor import NULL_MONITOR, Monitor, watching
-from engine.prune.alpha import choose_alpha, grow_beside_folds
+from engine.prune.alpha import choose_alpha, grow_and_choose_alpha
 from engine.prune.cost_complexity import prune_cost_complexity
 from engine.prune.pessimistic import collapse_tree, prune_pessimistic
 from engine.prune.reduced_error import prune_reduced_error
@@ -59,14 +59,17 @@ def _fit(data: Encoded, settings: Settings, monitor: Monitor, record: bool, grow
         return with_costs(grow_whole(data, settings, monitor), settings)
 
     folds = _alpha_folds(data, settings)
-    if folds >= 2:  # the inner folds' trees grown beside this one
-        tree, fold_trees = grow_beside_folds(
-            data, replace(settings, cv_alpha=folds), grow, monitor.scaled(0.0, 0.7)
+    choice = None
+    if folds >= 2 and settings.algorithm != "c45":  # (C4.5's path is of its collapsed tree)
+        tree, choice = grow_and_choose_alpha(
+            data, replace(settings, cv_alpha=folds), grow, monitor.scaled(0.0, 0.95)
         )
     else:
-        tree, fold_trees = grow(monitor.scaled(0.0, 0.7) if pruning else monitor), None
+        tree = grow(monitor.scaled(0.0, 0.7) if pruning else monitor)
     grown.append(tree)
-    return prune_for(tree, data, settings, monitor.scaled(0.7, 1.0), record, fold_trees)
+    if choice is not None:
+        return prune_cost_complexity(tree, choice.chosen_alpha, settings.ccp_measure)
+    return prune_for(tree, data, settings, monitor.scaled(0.7, 1.0), record)
 
 
 def _alpha_folds(data: Encoded, settings: Settings) -> int:
@@ -82,15 +85,12 @@ def prune_for(
     settings: Settings,
     monitor: Monitor = NULL_MONITOR,
     record: bool = False,
-    fold_trees: list | None = None,
 ) -> Tree:
     """Apply pessimistic or cost-complexity pruning as ``settings`` ask.
 
     C4.5 always collapses splits that do not lower training error, as J48 does
     even when pruning is off. Reduced-error pruning needs rows the tree was not
-    grown on, so :func:`engine.fitting.fit_tree` handles it. ``fold_trees``: the
-    trees of the inner folds that choose alpha, if already grown
-    (:func:`engine.prune.alpha.grow_beside_folds`).
+    grown on, so :func:`engine.fitting.fit_tree` handles it.
     """
     if settings.prune == "pessimistic":
         return prune_pessimistic(tree, data, settings, monitor, record)
@@ -100,7 +100,7 @@ def prune_for(
         folds = _alpha_folds(data, settings)
         if folds >= 2:
             alpha = choose_alpha(
-                tree, data, replace(settings, cv_alpha=folds), monitor, fold_trees
+                tree, data, replace(settings, cv_alpha=folds), monitor
             ).chosen_alpha
         else:
             alpha = settings.alpha or 0.0

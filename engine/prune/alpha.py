@@ -12,6 +12,7 @@ largest alpha whose error is within one standard error of the best.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
@@ -19,7 +20,7 @@ import numpy as np
 
 from engine.data.encoding import Encoded, subset
 from engine.data.folds import stratified_folds, training_rows
-from engine.fast.threads import FOLD_THREADS_MAX_CELLS, fold_map, n_threads
+from engine.fast.threads import FOLD_THREADS_MAX_CELLS, POLL, fold_map, n_threads
 from engine.flat import FlatTree
 from engine.growth import grow_flat
 from engine.monitor import NULL_MONITOR, Monitor, checkpoint
@@ -404,14 +405,18 @@ def _grow_fold(data: Encoded, fold, grow_settings: Settings, k: int, monitor: Mo
     return grow_flat(subset(data, train), grow_settings, monitor.scaled(f / k, (f + 0.8) / k, step))
 
 
-def grow_beside_folds(data: Encoded, settings: Settings, grow, monitor: Monitor = NULL_MONITOR):
-    """``grow(monitor)``, the tree on all of ``data``, and the trees of :func:`choose_alpha`'s
-    ``settings.cv_alpha`` inner folds grown beside it, for ``choose_alpha(..., folds=)``.
+def grow_and_choose_alpha(
+    data: Encoded, settings: Settings, grow, monitor: Monitor = NULL_MONITOR
+) -> tuple[Tree, AlphaChoice | None]:
+    """``grow(monitor)``, the tree on all of ``data``, and :func:`choose_alpha`'s choice for it
+    worked out beside its growth; or the tree and None where that is not done.
 
-    Where the folds grow side by side and the whole tree on one thread, it is one more task
-    among theirs: it had left every other core idle for a twelfth of the fit (issue 39).
-    Elsewhere the folds' trees are None: choose_alpha grows each when it needs it, and drops
-    it after, so a big table's ten trees are never held at once.
+    Where the folds grow side by side and the whole tree on one thread, the whole tree is
+    one more task among the folds': it had left every other core idle for a twelfth of the
+    fit (issue 39). Each fold, once grown, waits for the whole tree's probe alphas and
+    sums its held-out losses then, not after the last fold. Elsewhere choose_alpha grows
+    each fold when it needs it and drops it after: a big table's ten trees are never held
+    at once.
     """
     from engine.fast.builder import THREADS_LEAST_ROWS
 
@@ -419,53 +424,71 @@ def grow_beside_folds(data: Encoded, settings: Settings, grow, monitor: Monitor 
     if threads <= 1 or data.n_rows >= THREADS_LEAST_ROWS:
         return grow(monitor), None
     k = len(folds)
+    ready = threading.Event()
+    probed: list = []  # the whole tree's _probes, once grown
 
     def work(fold, monitor):
         if fold is None:
-            return grow(monitor)
-        return _grow_fold(data, fold, grow_settings, k, monitor)
+            try:
+                whole = grow(monitor)
+                probed.append(_probes(whole, settings))
+            finally:
+                ready.set()  # the folds stop waiting if it failed (fold_map raises that)
+            return whole
+        fold_tree = _grow_fold(data, fold, grow_settings, k, monitor)
+        while not ready.wait(POLL):
+            monitor.check()
+        if not probed:
+            return None
+        _, _, probes, costs = probed[0]
+        return _fold_loss_sums(data, fold, fold_tree, probes, settings, costs)
 
-    whole, *trees = fold_map(work, [None, *folds], threads, monitor)
-    return whole, trees
+    whole, *sums = fold_map(work, [None, *folds], threads, monitor)
+    return whole, _choice(probed[0], sums, data, settings, monitor)
 
 
-def choose_alpha(
-    tree: Tree,
-    data: Encoded,
-    settings: Settings,
-    monitor: Monitor = NULL_MONITOR,
-    folds: list[FlatTree] | None = None,
-) -> AlphaChoice:
-    """CV error per alpha on ``tree``'s pruning path, and the alpha each rule picks.
-
-    ``folds``: the inner folds' trees, from :func:`grow_beside_folds` (None: grown here)."""
+def _probes(tree: Tree, settings: Settings) -> tuple:
+    """``tree``'s distinct weakest-link alphas, its leaves at each, the alphas every fold's
+    tree is pruned at, and its cost matrix."""
     # With a cost matrix (the tree's, --costs) every fold is pruned and scored in cost.
     costs = tree.costs
     path = cost_complexity_path(tree, settings.ccp_measure, costs)
     alphas, first = np.unique(path.alphas, return_index=True)
-    leaves = path.n_leaves[first]
     # The k-th subtree is the best for alpha in [alphas[k], alphas[k + 1]): each fold's tree is
     # pruned at the geometric mean of those ends (Breiman et al. 1984, 3.4.2; rpart). The last
     # interval has no upper end: every fold's tree is pruned to its root, as the full tree is
     # (at alphas[-1] itself, a fold's tree whose root link is weaker would keep splits).
     probes = np.append(np.sqrt(alphas[:-1] * alphas[1:]), np.inf)
-    inner, grow_settings, threads = _fold_growth(data, settings)
-    k = len(inner)
+    return alphas, path.n_leaves[first], probes, costs
+
+
+def _fold_loss_sums(data, fold, fold_tree, probes, settings, costs) -> np.ndarray:
+    _, test = fold
+    return _loss_sums_per_probe(fold_tree, subset(data, test), probes, settings.ccp_measure, costs)
+
+
+def choose_alpha(
+    tree: Tree, data: Encoded, settings: Settings, monitor: Monitor = NULL_MONITOR
+) -> AlphaChoice:
+    """CV error per alpha on ``tree``'s pruning path, and the alpha each rule picks."""
+    probed = _probes(tree, settings)
+    _, _, probes, costs = probed
+    folds, grow_settings, threads = _fold_growth(data, settings)
+    k = len(folds)
 
     def fold_sums(fold, monitor):
-        f, test = fold
-        if folds is None:
-            fold_tree = _grow_fold(data, fold, grow_settings, k, monitor)
-        else:
-            monitor.check()
-            monitor.report(f / k, f"choosing alpha, inner fold {f + 1} of {k}")
-            fold_tree = folds[f]
-        return _loss_sums_per_probe(
-            fold_tree, subset(data, test), probes, settings.ccp_measure, costs
-        )
+        fold_tree = _grow_fold(data, fold, grow_settings, k, monitor)
+        return _fold_loss_sums(data, fold, fold_tree, probes, settings, costs)
 
+    return _choice(probed, fold_map(fold_sums, folds, threads, monitor), data, settings, monitor)
+
+
+def _choice(probed: tuple, fold_sums: list, data: Encoded, settings: Settings, monitor):
+    """The CV error and its standard error per alpha from the folds' loss sums (added in fold
+    order, whichever thread made them), and the alpha each rule picks."""
+    alphas, leaves, probes, costs = probed
     sums = np.zeros((2, len(probes)))  # weighted loss and squared loss per probe, over the folds
-    for fold in fold_map(fold_sums, inner, threads, monitor):
+    for fold in fold_sums:
         sums += fold
     n = float(np.broadcast_to(data.weight, (data.n_rows,)).sum())
     error = sums[0] / n
