@@ -147,14 +147,20 @@ def bin_columns(
                 codes[:, j] = 0
             continue
         edges = edges_for(x[~missing] if missing.any() else x, max_bins)
-        nb = len(edges) + 1
-        nbins[j] = nb
-        padded, last = _edge_blocks(edges)
-        for a in range(0, m, BLOCK_ROWS):
-            check()
-            block = np.ascontiguousarray(x[a : a + BLOCK_ROWS])  # one compiled layout
-            _code_block(padded, last, block, codes, a, j, lo[j], hi[j])
+        nbins[j] = len(edges) + 1
+        code_column(x, edges, codes, j, lo[j], hi[j], check)
     return codes, nbins, lo, hi
+
+
+def code_column(x, edges, codes, j, lo, hi, check=lambda: None) -> None:
+    """Code a numeric column ``x`` by its bins' upper ``edges`` (at most 255) into
+    ``codes[:, j]`` (uint8, missing values ``MISSING_CODE``), and widen each bin's value
+    range ``lo``, ``hi`` by its values, in one pass (:func:`_code_block`)."""
+    padded, last = _edge_blocks(edges)
+    for a in range(0, len(x), BLOCK_ROWS):
+        check()
+        block = np.ascontiguousarray(x[a : a + BLOCK_ROWS])  # one compiled layout
+        _code_block(padded, last, block, codes, a, j, lo, hi)
 
 
 @njit(cache=True, linked=True)

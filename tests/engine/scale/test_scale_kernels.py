@@ -146,3 +146,37 @@ def test_values_below_places_c45_thresholds_as_on_the_whole_column(monkeypatch):
     for cut in cuts:
         assert c45_threshold(snaps, cut) == c45_threshold(whole, cut), cut
     assert found[0] == -np.inf  # no value below -9
+
+
+@pytest.mark.parametrize("rows", [1, 5000, 70_000])
+def test_a_partition_is_coded_with_its_ranges_as_numpys_search_codes_it(rows):
+    """with_codes's one compiled pass (codes and each bin's value range) against numpy's
+    search and a second pass for the ranges, its oracle: the same bytes, ranges and signs."""
+    from engine.fast.histogram import edges_for
+    from engine.scale.scoring import Bins
+    from engine.scale.tasks import Part, _bounds, with_codes
+
+    rng = np.random.default_rng(rows)
+    X = np.column_stack(
+        [
+            rng.normal(size=rows),
+            np.round(rng.normal(size=rows), 1),  # ties on the edges
+            rng.integers(0, 4, rows).astype(float),
+            rng.choice([-0.0, 0.0, 1.5, -2.0, np.inf], rows),
+        ]
+    )
+    X[rng.random(X.shape) < 0.1] = np.nan
+    nominal = np.array([False, False, True, False])
+    edges = tuple(
+        np.zeros(0) if nominal[j] else edges_for(X[~np.isnan(X[:, j]), j], 255) for j in range(4)
+    )
+    n_bins = np.array([4 if nominal[j] else len(edges[j]) + 1 for j in range(4)])
+    bins = Bins(edges, n_bins, nominal)
+    part = with_codes(Part(X, np.zeros(rows)), bins)
+    want = bin_codes(X, edges, n_bins, nominal, np.uint8)
+    assert np.array_equal(part.codes, want)
+    part.codes = want
+    low, high = _bounds(part, X, bins)
+    for got, oracle_range in ((part.low, low), (part.high, high)):
+        assert np.array_equal(got, oracle_range)
+        assert np.array_equal(np.signbit(got), np.signbit(oracle_range))
