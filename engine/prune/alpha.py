@@ -381,18 +381,19 @@ def _split_row_losses(
             yield _costed_losses(predicted, split_y, costs)
 
 
-def _fold_growth(data: Encoded, settings: Settings) -> tuple[list, Settings, int]:
-    """The ``settings.cv_alpha`` inner folds (index, held-out rows), the settings their trees
-    grow with, and how many grow side by side."""
-    y = None if data.schema.is_regression else data.y
+def _fold_growth(data: Encoded, settings: Settings) -> tuple[Settings, int]:
+    """The settings the inner folds' trees grow with, and how many grow side by side."""
     grow_settings = replace(settings, prune="none", cv_alpha=None)
     # Small tables grow their folds side by side, each on one thread; the sums add in fold order.
-    threads = 1
-    if data.n_rows * max(data.X.shape[1], 1) <= FOLD_THREADS_MAX_CELLS:
-        threads = n_threads(settings.threads)
-        grow_settings = replace(grow_settings, threads=1)
-    folds = list(enumerate(stratified_folds(y, data.n_rows, settings.cv_alpha, settings.seed)))
-    return folds, grow_settings, threads
+    if data.n_rows * max(data.X.shape[1], 1) > FOLD_THREADS_MAX_CELLS:
+        return grow_settings, 1
+    return replace(grow_settings, threads=1), n_threads(settings.threads)
+
+
+def _inner_folds(data: Encoded, settings: Settings) -> list:
+    """The ``settings.cv_alpha`` inner folds: (index, held-out rows)."""
+    y = None if data.schema.is_regression else data.y
+    return list(enumerate(stratified_folds(y, data.n_rows, settings.cv_alpha, settings.seed)))
 
 
 def _grow_fold(data: Encoded, fold, grow_settings: Settings, k: int, monitor: Monitor):
@@ -420,9 +421,10 @@ def grow_and_choose_alpha(
     """
     from engine.fast.builder import THREADS_LEAST_ROWS
 
-    folds, grow_settings, threads = _fold_growth(data, settings)
+    grow_settings, threads = _fold_growth(data, settings)
     if threads <= 1 or data.n_rows >= THREADS_LEAST_ROWS:
         return grow(monitor), None
+    folds = _inner_folds(data, settings)
     k = len(folds)
     ready = threading.Event()
     probed: list = []  # the whole tree's _probes, once grown
@@ -473,7 +475,8 @@ def choose_alpha(
     """CV error per alpha on ``tree``'s pruning path, and the alpha each rule picks."""
     probed = _probes(tree, settings)
     _, _, probes, costs = probed
-    folds, grow_settings, threads = _fold_growth(data, settings)
+    grow_settings, threads = _fold_growth(data, settings)
+    folds = _inner_folds(data, settings)
     k = len(folds)
 
     def fold_sums(fold, monitor):
