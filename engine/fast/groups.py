@@ -186,6 +186,9 @@ Candidates = namedtuple(
         "fraction1",
         "cut",
         "n_known",
+        "size0",
+        "size1",
+        "unknown",
     ],
 )
 
@@ -272,4 +275,4 @@ def new_work(S: int, max_v: int, items: int, n_cuts: int, p: int, flog: np.ndarr
 def new_candidates(p: int) -> Candidates:
     """Empty per-attribute results for ``p`` attributes."""
     ints, floats = (lambda: np.zeros(p, np.int64)), (lambda: np.zeros(p))
-    return Candidates(ints(), floats(), floats(), floats(), floats(), floats(), ints(), ints())
+    return Candidates(*(f() for f in (ints, *[floats] * 5, ints, ints, *[floats] * 3)))

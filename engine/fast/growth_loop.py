@@ -352,7 +352,7 @@ def evaluate(i, sp, par, nodes, hist, work, cand, groups, state):
         else:
             _score_small_numeric(j, i, sp, par, nodes, work, cand)
         done += n
-    best = choose(cand, p, par, data.counted)
+    best = choose(cand, p, par, data.counted, work)
     if best < 0 or gain_too_small(cand.gain[best], par.min_gain, par.binary == 1):
         return done + 1
     nodes.attribute[i] = best

@@ -437,8 +437,12 @@ def _pick_c45(gains, ncut, node_weight):
 
 
 @njit(cache=True, linked=True, borrows=True)
-def _finish_numeric(cand, j, a, b, work, gain, node_weight, known_w, K, binary):
-    """Threshold, fractions and gain ratio of the chosen cut between values ``a`` and ``b``."""
+def _finish_numeric(cand, j, a, b, work, gain, node_weight, known_w, K, binary, select):
+    """Threshold, fractions and gain ratio of the chosen cut between values ``a`` and ``b``.
+
+    Chosen by gain, only the winning attribute's ratio is read: its two logarithms per
+    attribute were a twentieth of CART's growth. Its inputs are kept for :func:`choose`,
+    which works it out for the winner alone."""
     left, right, total, sizes, tmp = work.best_left, work.right, work.total, work.sizes, work.tmp
     for k in range(left.shape[0]):
         right[k] = total[k] - left[k]
@@ -449,7 +453,12 @@ def _finish_numeric(cand, j, a, b, work, gain, node_weight, known_w, K, binary):
     cand.threshold[j] = cart_threshold(a, b) if binary else c45_midpoint(a, b)
     cand.fraction0[j] = sizes[0] / known_w
     cand.fraction1[j] = sizes[1] / known_w
-    cand.ratio[j] = ratio(gain, sizes, 2, node_weight - known_w, tmp)
+    if select == BY_GAIN:
+        cand.size0[j], cand.size1[j] = sizes[0], sizes[1]
+        cand.unknown[j] = node_weight - known_w
+        cand.ratio[j] = np.nan
+    else:
+        cand.ratio[j] = ratio(gain, sizes, 2, node_weight - known_w, tmp)
 
 
 @njit(cache=True, linked=True, borrows=True)
@@ -554,7 +563,7 @@ def scan_sorted(
             add_entry(work.best_left, ent, 1.0 if node_unit else weight_of[ent], cls, target, K)
     a = col[seg[lo + best_i]]
     b = col[seg[lo + best_i + 1]]
-    _finish_numeric(cand, j, a, b, work, best, node_weight, known_w, K, binary)
+    _finish_numeric(cand, j, a, b, work, best, node_weight, known_w, K, binary, par.select)
     cand.cut[j] = best_i
 
 
@@ -603,7 +612,7 @@ def scan_items(j, L, lo, hi, n_known, par, node_weight, work, cand, flog):
                 work.best_left[k] += item_stats[t, k]
     a = hi[item_bin[best_t]]
     b = lo[item_bin[best_t + 1]]
-    _finish_numeric(cand, j, a, b, work, best, node_weight, known_w, K, binary)
+    _finish_numeric(cand, j, a, b, work, best, node_weight, known_w, K, binary, par.select)
     cand.cut[j] = item_bin[best_t]
 
 
@@ -776,8 +785,9 @@ def score_subset(j, table, V, par, node_weight, work, cand):
 
 
 @njit(cache=True)
-def choose(cand, p, par, counted):
-    """``splitting.choose`` over the attributes' results; -1 for none."""
+def choose(cand, p, par, counted, work):
+    """``splitting.choose`` over the attributes' results; -1 for none. Chosen by gain, a
+    numeric winner's gain ratio is worked out here (:func:`_finish_numeric`)."""
     select = par.select
     if select == C45_RULE:
         total, n = 0.0, 0
@@ -802,6 +812,9 @@ def choose(cand, p, par, counted):
         return -1
     for j in range(p):
         if cand.valid[j] == 1 and scores[j] >= top - CHOICE_EPS:
+            if np.isnan(cand.ratio[j]):
+                work.sizes[0], work.sizes[1] = cand.size0[j], cand.size1[j]
+                cand.ratio[j] = ratio(cand.gain[j], work.sizes, 2, cand.unknown[j], work.tmp)
             return j
     return -1
 
@@ -935,5 +948,7 @@ def scan_absolute(
         add_entry(work.best_left, seg[lo + t], ws[t], cls, target, 0)
     a = col[seg[lo + best_i]]
     b = col[seg[lo + best_i + 1]]
-    _finish_numeric(cand, j, a, b, work, imp_parent + best_proxy / W, node_weight, W, 0, True)
+    _finish_numeric(
+        cand, j, a, b, work, imp_parent + best_proxy / W, node_weight, W, 0, True, par.select
+    )
     cand.cut[j] = best_i

@@ -164,7 +164,7 @@ class Scorer:
                 score_subset(j, table, V, par, weight, work_ref, cand_ref)
             else:
                 score_table(j, table, V, par, weight, work_ref, cand_ref)
-        best = int(choose(cand_ref, p, par, self.counted))
+        best = int(choose(cand_ref, p, par, self.counted, work_ref))
         if best < 0 or rules.gain_too_small(float(cand.gain[best]), par.min_gain, par.binary == 1):
             return None
         groups = None
