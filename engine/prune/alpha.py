@@ -414,10 +414,11 @@ def grow_and_choose_alpha(
 
     Where the folds grow side by side and the whole tree on one thread, the whole tree is
     one more task among the folds': it had left every other core idle for a twelfth of the
-    fit (issue 39). Each fold, once grown, waits for the whole tree's probe alphas and
-    sums its held-out losses then, not after the last fold. Elsewhere choose_alpha grows
-    each fold when it needs it and drops it after: a big table's ten trees are never held
-    at once.
+    fit (issue 39). The folds' held-out losses are tasks of their own, after every growth:
+    a thread out of trees to grow sums the losses of those grown (each waits for its tree
+    and the whole tree's probe alphas), where a fold's thread summing its own had left the
+    other idle for most of the last growth. Elsewhere choose_alpha grows each fold when it
+    needs it and drops it after: a big table's ten trees are never held at once.
     """
     from engine.fast.builder import THREADS_LEAST_ROWS
 
@@ -426,27 +427,36 @@ def grow_and_choose_alpha(
         return grow(monitor), None
     folds = _inner_folds(data, settings)
     k = len(folds)
-    ready = threading.Event()
     probed: list = []  # the whole tree's _probes, once grown
+    trees: dict = {}  # a fold's tree, from its growth to its losses
+    grown = {f: threading.Event() for f in [None, *range(k)]}
 
-    def work(fold, monitor):
-        if fold is None:
+    def work(task, monitor):
+        kind, fold = task
+        f = None if fold is None else fold[0]
+        if kind == "grow":
             try:
-                whole = grow(monitor)
-                probed.append(_probes(whole, settings))
+                if fold is None:
+                    whole = grow(monitor)
+                    probed.append(_probes(whole, settings))
+                    return whole
+                trees[f] = _grow_fold(data, fold, grow_settings, k, monitor)
             finally:
-                ready.set()  # the folds stop waiting if it failed (fold_map raises that)
-            return whole
-        fold_tree = _grow_fold(data, fold, grow_settings, k, monitor)
-        while not ready.wait(POLL):
-            monitor.check()
-        if not probed:
+                grown[f].set()  # the losses stop waiting if it failed (fold_map raises that)
+            return None
+        for event in (grown[None], grown[f]):
+            while not event.wait(POLL):
+                monitor.check()
+        fold_tree = trees.pop(f, None)
+        if not probed or fold_tree is None:
             return None
         _, _, probes, costs = probed[0]
         return _fold_loss_sums(data, fold, fold_tree, probes, settings, costs)
 
-    whole, *sums = fold_map(work, [None, *folds], threads, monitor)
-    return whole, _choice(probed[0], sums, data, settings, monitor)
+    # In this order a losses task waits only for a growth begun before it: never a deadlock.
+    tasks = [("grow", None), *(("grow", fold) for fold in folds), *(("loss", f) for f in folds)]
+    whole, *rest = fold_map(work, tasks, threads, monitor)
+    return whole, _choice(probed[0], rest[k:], data, settings, monitor)
 
 
 def _probes(tree: Tree, settings: Settings) -> tuple:
