@@ -290,7 +290,16 @@ def train_call(
 
         # The baselines beside the fit: its first growth leaves the other core idle.
         _, baselines = fold_map(part, ("fit", "baselines"), n_threads(settings.threads), monitor)
-        figures = training_figures(model.tree_, data, baselines, algorithm=settings.algorithm)
+
+        def after(which: str, monitor: Monitor):
+            if which == "figures":
+                return training_figures(model.tree_, data, baselines, algorithm=settings.algorithm)
+            return _pruning_path(model, data, settings, monitor)
+
+        # The figures beside CART's pruning path: each took a thread a fiftieth of a small fit.
+        figures, (full, path) = fold_map(
+            after, ("figures", "path"), n_threads(settings.threads), monitor
+        )
         if cv_folds:
             figures = figures.with_cv(
                 cross_validated(
@@ -302,22 +311,6 @@ def train_call(
                     weka_folds=weka_folds,
                 )
             )
-        full = path = None
-        if settings.algorithm == "cart":
-            from dataclasses import replace
-
-            from engine.growth import grow
-            from engine.prune.cost_complexity import cost_complexity_path
-            from engine.tree import Tree
-
-            full = model.tree_ if settings.prune == "none" else model.grown_tree_
-            if full is None:  # grown on part of the rows (reduced-error): all of them here
-                full = Tree(
-                    grow(data, replace(settings, prune="none"), monitor.scaled(0.95, 1.0)),
-                    data.schema,
-                )
-            monitor.report(1.0, "the pruning path")
-            path = cost_complexity_path(full, settings.ccp_measure)
         for tree in (
             model.tree_,
             full,
@@ -331,6 +324,24 @@ def train_call(
         return TrainResult(model, figures, tuple(model.notes_), full, path, data, data_key(table))
 
     return call
+
+
+def _pruning_path(model, data, settings, monitor: Monitor) -> tuple:
+    """CART's tree as grown on all the rows, and its pruning path (the slider's); else Nones."""
+    if settings.algorithm != "cart":
+        return None, None
+    from dataclasses import replace
+
+    from engine.growth import grow
+    from engine.prune.cost_complexity import cost_complexity_path
+    from engine.tree import Tree
+
+    full = model.tree_ if settings.prune == "none" else model.grown_tree_
+    if full is None:  # grown on part of the rows (reduced-error): all of them here
+        grown = grow(data, replace(settings, prune="none"), monitor.scaled(0.95, 1.0))
+        full = Tree(grown, data.schema)
+    monitor.report(1.0, "the pruning path")
+    return full, cost_complexity_path(full, settings.ccp_measure)
 
 
 def cv_call(
