@@ -133,7 +133,7 @@ def _loss_sums_per_probe(
             return counted
         if flat.regression and not fractional.any():
             return _level_loss_sums(flat, held, probes, ends, w, levels)
-    visits = _visits(flat, held, _probe_spans(ends, probes, one_by_one=True), costs)
+    visits = _visits(flat, held, _probe_spans(flat, ends, probes, one_by_one=True), costs)
     if fractional.any():
         return _loss_sums_by_row(flat, held, probes, visits, fractional, w, costs)
     P = len(probes)
@@ -168,7 +168,7 @@ def _counted_loss_sums(
     if not (np.all(np.isfinite(w)) and np.all(w == np.floor(w)) and abs(w).sum() < 2.0**52):
         return None
     predicted = np.argmax(flat.outputs, axis=1)  # an empty node: its parent's shares
-    lo, hi = _probe_spans(ends, probes)
+    lo, hi = _probe_spans(flat, ends, probes)
     P = len(probes)
     sums = np.zeros(P + 1)
     for rows, at in levels:
@@ -181,7 +181,7 @@ def _counted_loss_sums(
     split_rows = np.flatnonzero(fractional)
     if len(split_rows):  # these rows' losses as the walk of _visits finds them
         split = subset(held, split_rows)
-        visits = _visits(flat, split, _probe_spans(ends, probes, one_by_one=True))
+        visits = _visits(flat, split, _probe_spans(flat, ends, probes, one_by_one=True))
         w_split = w[split_rows]
         for p, loss in enumerate(_split_row_losses(flat, split, P, visits)):
             sums[p] += w_split @ loss
@@ -206,7 +206,7 @@ def _level_loss_sums(
     A full regression tree has a node per row or two: the walk's Python per node was most of
     a fit's choice of alpha. The dot products of the nodes with as many rows are one batched
     ``matmul``, which computes each as ``@`` does (the same BLAS call)."""
-    lo, hi = _probe_spans(ends, probes, one_by_one=True)  # the walk's intervals
+    lo, hi = _probe_spans(flat, ends, probes, one_by_one=True)  # the walk's intervals
     rows = np.concatenate([r for r, _ in levels])
     at = np.concatenate([a for _, a in levels])
     keep = lo[at] < hi[at]
@@ -267,23 +267,32 @@ def _alpha_ends(
 
 
 def _probe_spans(
-    ends: tuple[np.ndarray, np.ndarray], probes: np.ndarray, one_by_one: bool = False
+    flat: FlatTree,
+    ends: tuple[np.ndarray, np.ndarray],
+    probes: np.ndarray,
+    one_by_one: bool = False,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Per node, the probes ``[lo, hi)`` at which it is a leaf of the tree pruned there (see
     :func:`_visits`).
 
-    ``one_by_one``: each node's ends searched alone, as the walk of :func:`_visits` always
+    A leaf's own end is -inf, before every probe, and a node stops being a leaf where its
+    parent starts being one (:func:`_alpha_ends`): only the inner nodes' ends are searched,
+    once each (two searches of every node's took a tenth of a fold's losses).
+
+    ``one_by_one``: each node's end searched alone, as the walk of :func:`_visits` always
     has, when the probes are out of order (alphas a rounding below 0 make the first few
     products of neighbours fall): a search for many keys at once, each from where the last
     ended, can then land elsewhere than a search for one. In order, both land alike.
     """
-    here, above = ends
+    here, _ = ends
+    inner = np.flatnonzero(~flat.is_leaf)
+    lo = np.zeros(len(here), dtype=np.intp)
     if one_by_one and np.any(probes[1:] < probes[:-1]):
-        lo = np.array([np.searchsorted(probes, h, side="left") for h in here], dtype=np.intp)
-        hi = np.array([np.searchsorted(probes, a, side="left") for a in above], dtype=np.intp)
+        lo[inner] = [np.searchsorted(probes, h, side="left") for h in here[inner]]
     else:
-        lo = np.searchsorted(probes, here, side="left")
-        hi = np.searchsorted(probes, above, side="left")
+        lo[inner] = np.searchsorted(probes, here[inner], side="left")
+    hi = np.empty_like(lo)
+    hi[1:] = lo[flat.parent[1:]]
     hi[0] = len(probes)
     return lo, hi
 

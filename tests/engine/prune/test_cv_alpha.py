@@ -113,6 +113,24 @@ def test_each_nodes_alpha_ends_are_those_a_walk_down_the_tree_gives(seed):
         assert got_here.tolist() == here and got_above.tolist() == above
 
 
+@pytest.mark.parametrize("regression", [False, True])
+def test_probe_spans_are_each_nodes_two_ends_searched(regression):
+    """A node's span of probes is its own end and its parent's searched: only the inner
+    nodes' own ends are, a leaf's starts at the first probe and a child's ends where its
+    parent's starts."""
+    from engine.prune.alpha import _alpha_ends, _probe_spans
+
+    tree, probes, _ = _grown(regression)
+    flat = flat_of(tree)
+    here, above = ends = _alpha_ends(flat)
+    for one_by_one in (False, True):
+        lo, hi = _probe_spans(flat, ends, probes, one_by_one)
+        assert lo.tolist() == np.searchsorted(probes, here, side="left").tolist()
+        want_hi = np.searchsorted(probes, above, side="left")
+        want_hi[0] = len(probes)
+        assert hi.tolist() == want_hi.tolist()
+
+
 @pytest.mark.parametrize("weighted", [False, True])
 def test_a_regression_trees_level_sums_are_the_walks_to_the_bit(weighted):
     """Routed a level at a time, the rows of each node give the dot products the walk of
@@ -129,7 +147,7 @@ def test_a_regression_trees_level_sums_are_the_walks_to_the_bit(weighted):
     levels, fractional = flat.descend(data.X)
     assert not fractional.any()
     walked = np.zeros((2, len(probes) + 1))
-    for v in _visits(flat, data, _probe_spans(ends, probes, one_by_one=True)):
+    for v in _visits(flat, data, _probe_spans(flat, ends, probes, one_by_one=True)):
         sums = np.array([w[v.rows] @ v.losses, w[v.rows] @ (v.losses * v.losses)])
         walked[:, v.lo] += sums
         walked[:, v.hi] -= sums
