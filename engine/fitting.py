@@ -12,7 +12,7 @@ from engine.learn.costs import with_costs
 from engine.learn.pseudocounts import with_pseudocounts
 from engine.monitor import NULL_MONITOR, Monitor, watching
 from engine.prune.alpha import choose_alpha, grow_and_choose_alpha
-from engine.prune.cost_complexity import prune_cost_complexity
+from engine.prune.cost_complexity import prune_along, prune_cost_complexity
 from engine.prune.pessimistic import collapse_tree, prune_pessimistic
 from engine.prune.reduced_error import prune_reduced_error
 from engine.settings import Settings
@@ -61,14 +61,14 @@ def _fit(data: Encoded, settings: Settings, monitor: Monitor, record: bool, grow
     folds = _alpha_folds(data, settings)
     choice = None
     if folds >= 2 and settings.algorithm != "c45":  # (C4.5's path is of its collapsed tree)
-        tree, choice = grow_and_choose_alpha(
+        tree, choice, path = grow_and_choose_alpha(
             data, replace(settings, cv_alpha=folds), grow, monitor.scaled(0.0, 0.95)
         )
     else:
         tree = grow(monitor.scaled(0.0, 0.7) if pruning else monitor)
     grown.append(tree)
-    if choice is not None:
-        return prune_cost_complexity(tree, choice.chosen_alpha, settings.ccp_measure)
+    if choice is not None:  # along the path the alpha was chosen on: no second search
+        return prune_along(tree, path, choice.chosen_alpha)
     return prune_for(tree, data, settings, monitor.scaled(0.7, 1.0), record)
 
 

@@ -24,7 +24,7 @@ from engine.fast.threads import FOLD_THREADS_MAX_CELLS, POLL, fold_map, n_thread
 from engine.flat import FlatTree
 from engine.growth import grow_flat
 from engine.monitor import NULL_MONITOR, Monitor, checkpoint
-from engine.prune.cost_complexity import cost_complexity_path
+from engine.prune.cost_complexity import PruningPath, cost_complexity_path
 from engine.settings import Settings
 from engine.tree import Tree
 
@@ -417,9 +417,11 @@ def _grow_fold(data: Encoded, fold, grow_settings: Settings, k: int, monitor: Mo
 
 def grow_and_choose_alpha(
     data: Encoded, settings: Settings, grow, monitor: Monitor = NULL_MONITOR
-) -> tuple[Tree, AlphaChoice | None]:
-    """``grow(monitor)``, the tree on all of ``data``, and :func:`choose_alpha`'s choice for it
-    worked out beside its growth; or the tree and None where that is not done.
+) -> tuple[Tree, AlphaChoice | None, PruningPath | None]:
+    """``grow(monitor)``, the tree on all of ``data``, :func:`choose_alpha`'s choice for it
+    worked out beside its growth and the tree's pruning path it was chosen on (in the tree's
+    cost matrix: :func:`engine.prune.cost_complexity.prune_along` prunes along it); or the
+    tree and Nones where that is not done.
 
     Where the folds grow side by side and the whole tree on one thread, the whole tree is
     one more task among the folds': it had left every other core idle for a twelfth of the
@@ -433,7 +435,7 @@ def grow_and_choose_alpha(
 
     grow_settings, threads = _fold_growth(data, settings)
     if threads <= 1 or data.n_rows >= THREADS_LEAST_ROWS:
-        return grow(monitor), None
+        return grow(monitor), None, None
     folds = _inner_folds(data, settings)
     k = len(folds)
     probed: list = []  # the whole tree's _probes, once grown
@@ -459,18 +461,18 @@ def grow_and_choose_alpha(
         fold_tree = trees.pop(f, None)
         if not probed or fold_tree is None:
             return None
-        _, _, probes, costs = probed[0]
+        _, _, probes, costs, _ = probed[0]
         return _fold_loss_sums(data, fold, fold_tree, probes, settings, costs)
 
     # In this order a losses task waits only for a growth begun before it: never a deadlock.
     tasks = [("grow", None), *(("grow", fold) for fold in folds), *(("loss", f) for f in folds)]
     whole, *rest = fold_map(work, tasks, threads, monitor)
-    return whole, _choice(probed[0], rest[k:], data, settings, monitor)
+    return whole, _choice(probed[0], rest[k:], data, settings, monitor), probed[0][4]
 
 
 def _probes(tree: Tree, settings: Settings) -> tuple:
     """``tree``'s distinct weakest-link alphas, its leaves at each, the alphas every fold's
-    tree is pruned at, and its cost matrix."""
+    tree is pruned at, its cost matrix and its pruning path."""
     # With a cost matrix (the tree's, --costs) every fold is pruned and scored in cost.
     costs = tree.costs
     path = cost_complexity_path(tree, settings.ccp_measure, costs)
@@ -480,7 +482,7 @@ def _probes(tree: Tree, settings: Settings) -> tuple:
     # interval has no upper end: every fold's tree is pruned to its root, as the full tree is
     # (at alphas[-1] itself, a fold's tree whose root link is weaker would keep splits).
     probes = np.append(np.sqrt(alphas[:-1] * alphas[1:]), np.inf)
-    return alphas, path.n_leaves[first], probes, costs
+    return alphas, path.n_leaves[first], probes, costs, path
 
 
 def _fold_loss_sums(data, fold, fold_tree, probes, settings, costs) -> np.ndarray:
@@ -493,7 +495,7 @@ def choose_alpha(
 ) -> AlphaChoice:
     """CV error per alpha on ``tree``'s pruning path, and the alpha each rule picks."""
     probed = _probes(tree, settings)
-    _, _, probes, costs = probed
+    _, _, probes, costs, _ = probed
     grow_settings, threads = _fold_growth(data, settings)
     folds = _inner_folds(data, settings)
     k = len(folds)
@@ -508,7 +510,7 @@ def choose_alpha(
 def _choice(probed: tuple, fold_sums: list, data: Encoded, settings: Settings, monitor):
     """The CV error and its standard error per alpha from the folds' loss sums (added in fold
     order, whichever thread made them), and the alpha each rule picks."""
-    alphas, leaves, probes, costs = probed
+    alphas, leaves, probes, costs, _ = probed
     sums = np.zeros((2, len(probes)))  # weighted loss and squared loss per probe, over the folds
     for fold in fold_sums:
         sums += fold

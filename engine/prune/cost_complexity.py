@@ -212,6 +212,14 @@ def prune_cost_complexity(tree: Tree, alpha: float, measure: str = "impurity", c
     return flat.cut(is_leaf, tree.schema, tree.costs)
 
 
+def prune_along(tree: Tree, path: PruningPath, alpha: float) -> Tree:
+    """:func:`prune_cost_complexity` of ``tree`` at ``alpha`` from its ``path`` (in the tree's
+    own cost matrix, as that prunes): the steps before the first whose alpha is above
+    ``alpha``, which that search stops at, without searching again."""
+    above = np.flatnonzero(path.alphas[1:] > alpha)
+    return prune_to_step(tree, path, int(above[0]) if len(above) else len(path.alphas) - 1)
+
+
 def prune_to_step(tree: Tree, path: PruningPath, step: int) -> Tree:
     """``tree`` after the first ``step`` cuts of its ``path`` (no new search: for a slider)."""
     flat = flat_of(tree)

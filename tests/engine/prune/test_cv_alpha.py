@@ -114,6 +114,26 @@ def test_each_nodes_alpha_ends_are_those_a_walk_down_the_tree_gives(seed):
 
 
 @pytest.mark.parametrize("regression", [False, True])
+def test_pruning_along_the_path_is_pruning_at_the_alpha(regression):
+    """A fit prunes at its chosen alpha along the path the alpha was chosen on: the same tree
+    as the weakest-link search stopped at that alpha, at each of the path's alphas (the ones
+    chosen) and between them."""
+    from engine.prune.cost_complexity import prune_along
+
+    tree, probes, _ = _grown(regression)
+    path = cost_complexity_path(tree)
+    alphas = np.unique(path.alphas)
+    for alpha in [*alphas, *probes[:-1], -1.0, np.inf]:
+        got, want = (
+            flat_of(prune_along(tree, path, alpha)),
+            flat_of(prune_cost_complexity(tree, alpha)),
+        )
+        assert got.n_nodes == want.n_nodes
+        assert np.array_equal(got.is_leaf, want.is_leaf) and np.array_equal(got.parent, want.parent)
+        assert np.array_equal(got.weight, want.weight)
+
+
+@pytest.mark.parametrize("regression", [False, True])
 def test_probe_spans_are_each_nodes_two_ends_searched(regression):
     """A node's span of probes is its own end and its parent's searched: only the inner
     nodes' own ends are, a leaf's starts at the first probe and a child's ends where its

@@ -69,7 +69,7 @@ def test_alpha_chosen_beside_the_whole_trees_growth_is_the_recorded_one(name):
     table = read_table(DATA / file, target=target)
     settings = DecisionTree(algorithm="cart", task=task, threads=2, **options).settings()
     unpruned = DecisionTree(algorithm="cart", task=task, prune="none", **options)
-    whole, choice = grow_and_choose_alpha(
+    whole, choice, _ = grow_and_choose_alpha(
         encode(table, task), settings, lambda monitor: unpruned.fit(table).tree_
     )
     assert choice is not None and whole.n_nodes > 1
