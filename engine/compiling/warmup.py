@@ -117,7 +117,7 @@ def warm_up(check=lambda: None) -> None:
     stable_order(np.array([2.0, np.nan, -0.0, 0.0, -1.5]))
     # CART's weakest-link sequence (the cost-complexity path), on a root and two leaves.
     check()
-    from engine.fast.weakest import weakest_links
+    from engine.fast.weakest import alpha_ends, weakest_links
 
     weakest_links(
         np.array([-1, 0, 0], dtype=np.intp),
@@ -126,6 +126,11 @@ def warm_up(check=lambda: None) -> None:
         np.array([0.3, 0.0, 0.1]),
         np.array([False, True, True]),
         np.inf,
+    )
+    alpha_ends(
+        np.array([-1, 0, 0], dtype=np.intp),
+        np.array([False, True, True]),
+        np.array([0.2, np.inf, np.inf]),
     )
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from engine.compiling import lifecycle as compilation
 from engine.data.encoding import Encoded, subset
 from engine.data.folds import stratified_folds, training_rows
 from engine.fast.threads import FOLD_THREADS_MAX_CELLS, POLL, fold_map, n_threads
@@ -252,8 +253,15 @@ def _alpha_ends(
     pruning cuts it at (-inf for a leaf) to the one its parent goes at (inf for the root).
 
     A node goes with the first of its ancestors (or itself) to be cut: worked out a level
-    of the tree at a time, each level from the one above."""
+    of the tree at a time, each level from the one above (compiled, a node at a time in
+    pre-order: :func:`engine.fast.weakest.alpha_ends`, whose oracle this loop is)."""
     cut, parent, leaf = _cuts(flat, measure, costs), flat.parent, flat.is_leaf
+    if compilation.is_ready():
+        from engine.fast.weakest import alpha_ends
+
+        return alpha_ends(
+            np.ascontiguousarray(parent, dtype=np.intp), np.ascontiguousarray(leaf), cut
+        )
     depth = flat.depth - flat.depth[0]
     by_depth = np.argsort(depth, kind="stable")
     starts = np.searchsorted(depth[by_depth], np.arange(int(depth.max()) + 2))

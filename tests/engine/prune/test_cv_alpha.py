@@ -90,12 +90,15 @@ def test_cart_by_default_prunes_at_the_one_standard_error_alpha():
     assert model.tree_.n_leaves < full.n_leaves
 
 
+@pytest.mark.parametrize("compiled", [False, True], ids=["numpy", "compiled"])
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_each_nodes_alpha_ends_are_those_a_walk_down_the_tree_gives(seed):
-    """:func:`_alpha_ends` works a level at a time; a walk in pre-order (each node from its
-    parent's figure) is the plain statement of the rule."""
+def test_each_nodes_alpha_ends_are_those_a_walk_down_the_tree_gives(seed, compiled, monkeypatch):
+    """:func:`_alpha_ends` works a level at a time (numpy) or a node at a time in pre-order
+    (compiled); a walk in pre-order in Python is the plain statement of the rule."""
+    from engine.compiling import lifecycle
     from engine.prune.alpha import _alpha_ends, _cuts
 
+    monkeypatch.setattr(lifecycle, "is_ready", lambda: compiled)
     data = encode(_table(seed, n=600))
     for algorithm in ("cart", "c45"):
         tree = DecisionTree(algorithm=algorithm, prune="none").fit(data).tree_
