@@ -10,9 +10,48 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.flat import flat_of
+from engine.compiling import lifecycle as compilation
+from engine.flat import FlatTree, flat_of
 from engine.learn.tolerances import WEKA_EPS
 from engine.tree import Node, Tree
+
+
+def descend(
+    flat: FlatTree, X: np.ndarray
+) -> tuple[list[tuple[np.ndarray, np.ndarray]], np.ndarray]:
+    """:meth:`FlatTree.descend`'s levels and rows that went down several branches; compiled
+    (:func:`engine.fast.descent.descend_levels`, whose oracle that numpy is) for a table of
+    doubles in rows, once the kernels are."""
+    # The tables the warm-up compiles it for (encoded columns, read-only or not, and rows):
+    # one in any other layout takes numpy's way rather than a compile, or a copy of it. The
+    # tree's own arrays are small: copied where they are not as the kernel takes them.
+    f, c, w = X.flags.f_contiguous, X.flags.c_contiguous, X.flags.writeable
+    if not (
+        compilation.is_ready()
+        and X.ndim == 2
+        and X.dtype == np.float64
+        and (f or (c and w))
+        and flat.n_nodes
+    ):
+        return flat.descend(X)
+    from engine.fast.descent import descend_levels
+
+    def arg(a, dtype):
+        return np.require(a, dtype, ["C_CONTIGUOUS", "WRITEABLE"])
+
+    rows, at, starts, several = descend_levels(
+        X,
+        arg(flat.children, np.intp),
+        arg(flat.attribute, np.intp),
+        arg(flat.by_threshold, bool),
+        arg(flat.threshold, np.float64),
+        arg(flat.groups, np.intp),
+        arg(flat.lookup, np.intp),
+        arg(flat.is_leaf, bool),
+    )
+    bounds = starts.tolist()
+    levels = [(rows[a:b], at[a:b]) for a, b in zip(bounds, bounds[1:], strict=False)]
+    return levels, several
 
 
 def _leaves(tree: Tree, X: np.ndarray):
@@ -20,7 +59,7 @@ def _leaves(tree: Tree, X: np.ndarray):
     arrays (:mod:`engine.flat`): the rows that go down one branch at every split all at once
     (weight 1), then those that go down several (C4.5's fractional instances) walked."""
     flat = flat_of(tree)
-    levels, several = flat.descend(X)
+    levels, several = descend(flat, X)
     leaf = flat.is_leaf
     for rows, at in levels:
         ends = leaf[at] & ~several[rows]

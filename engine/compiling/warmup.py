@@ -132,6 +132,25 @@ def warm_up(check=lambda: None) -> None:
         np.array([False, True, True]),
         np.array([0.2, np.inf, np.inf]),
     )
+    # Rows routed down a tree's arrays (prediction, and the folds' held-out rows).
+    check()
+    from engine.fast.descent import descend_levels
+
+    rows = np.array([[0.5, 1.0], [np.nan, 0.0]])
+    columns = np.asfortranarray(rows)
+    frozen = columns.copy(order="F")
+    frozen.flags.writeable = False  # an encoded table's columns
+    for X in (rows, columns, frozen):
+        descend_levels(
+            X,
+            np.array([[1, 2], [-1, -1], [-1, -1]], dtype=np.intp),
+            np.array([0, -1, -1], dtype=np.intp),
+            np.array([True, False, False]),
+            np.array([0.7, np.nan, np.nan]),
+            np.array([-1, -1, -1], dtype=np.intp),
+            np.full((1, 1), -1, dtype=np.intp),
+            np.array([False, True, True]),
+        )
 
 
 def tables() -> dict:

@@ -25,6 +25,7 @@ from engine.fast.threads import FOLD_THREADS_MAX_CELLS, POLL, fold_map, n_thread
 from engine.flat import FlatTree
 from engine.growth import grow_flat
 from engine.monitor import NULL_MONITOR, Monitor, checkpoint
+from engine.predict import descend
 from engine.prune.cost_complexity import PruningPath, cost_complexity_path
 from engine.settings import Settings
 from engine.tree import Tree
@@ -126,7 +127,7 @@ def _loss_sums_per_probe(
     """
     w = np.broadcast_to(held.weight, (held.n_rows,))
     ends = _alpha_ends(flat, measure, costs)
-    levels, fractional = flat.descend(held.X)
+    levels, fractional = descend(flat, held.X)
     # Costs are no 0/1 losses: the counted sums' exactness argument does not hold for them.
     if not len(costs):
         counted = _counted_loss_sums(flat, held, probes, ends, w, levels, fractional)
