@@ -212,7 +212,10 @@ def _level_loss_sums(
     rows = np.concatenate([r for r, _ in levels])
     at = np.concatenate([a for _, a in levels])
     keep = lo[at] < hi[at]
-    by_node = np.argsort(at[keep], kind="stable")  # a node's rows stay in ascending order
+    key = at[keep]
+    if flat.n_nodes <= np.iinfo(np.uint16).max:  # numpy sorts 16-bit keys by radix, 4x sooner
+        key = key.astype(np.uint16)
+    by_node = np.argsort(key, kind="stable")  # a node's rows stay in ascending order
     rows, at = rows[keep][by_node], at[keep][by_node]
     nodes, starts, counts = np.unique(at, return_index=True, return_counts=True)
     loss = (flat.outputs[at] - held.y[rows]) ** 2
