@@ -634,7 +634,7 @@ def to_flat(problem: Problem, nodes, groups, n: int, C) -> FlatTree:
         lookup = np.where(branches, column[None, :], -1).astype(np.intp)
     stats = nodes.stats[:n][order]
     scores = np.stack([nodes.gain[:n][order], nodes.ratio[:n][order]], axis=1)
-    return FlatTree(
+    flat = FlatTree(
         problem.regression,
         parent,
         children,
@@ -654,6 +654,8 @@ def to_flat(problem: Problem, nodes, groups, n: int, C) -> FlatTree:
         subset=split & nominal & binary,
         pruned=np.zeros(n, dtype=bool),
     )
+    flat.__dict__["end"] = C.subtree_ends(parent)  # FlatTree.end's, without its levels
+    return flat
 
 
 def _preorder(nodes, n: int, C) -> np.ndarray:

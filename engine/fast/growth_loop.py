@@ -93,6 +93,20 @@ def preorder(child0, n_children, n):
     return out
 
 
+@njit(cache=True)
+def subtree_ends(parent):
+    """:func:`engine.flat.ends` (its oracle) for nodes in pre-order: one past each node's
+    last descendant, each subtree's size added into its parent from the last node back.
+    numpy went a level at a time: fifty levels of a full regression tree, 0.8 ms."""
+    n = len(parent)
+    size = np.ones(n, np.intp)
+    for i in range(n - 1, 0, -1):
+        size[parent[i]] += size[i]
+    for i in range(n):
+        size[i] += i
+    return size
+
+
 @njit(cache=True, linked=True, borrows=True)
 def _heap_push(heap, state, node, key, tie):
     i = state.heap_size[0]

@@ -39,3 +39,17 @@ def test_a_lone_root_and_a_chain():
     assert ends(np.array([-1]), np.array([0])).tolist() == [1]
     chain = np.arange(-1, 5)
     assert ends(chain, np.arange(6)).tolist() == [6] * 6
+
+
+@pytest.mark.parametrize("compiled", [False, True], ids=["python", "compiled"])
+def test_growths_ends_are_numpys(compiled):
+    """The grown tree's ends come from a kernel beside the pre-order (one loop back over the
+    nodes); numpy's level-at-a-time ``ends`` is its oracle."""
+    from engine.fast.builder import kernels
+
+    rng = np.random.default_rng(9)
+    C = kernels(compiled)
+    for _ in range(6):
+        parent, depth = _random_preorder(rng, int(rng.integers(1, 400)))
+        got = C.subtree_ends(parent.astype(np.intp))
+        assert got.tolist() == ends(parent, depth).tolist()
