@@ -21,17 +21,17 @@ def descend(
 ) -> tuple[list[tuple[np.ndarray, np.ndarray]], np.ndarray]:
     """:meth:`FlatTree.descend`'s levels and rows that went down several branches; compiled
     (:func:`engine.fast.descent.descend_levels`, whose oracle that numpy is) for a table of
-    doubles in rows, once the kernels are."""
-    # The tables the warm-up compiles it for (encoded columns, read-only or not, and rows):
-    # one in any other layout takes numpy's way rather than a compile, or a copy of it. The
-    # tree's own arrays are small: copied where they are not as the kernel takes them.
-    f, c, w = X.flags.f_contiguous, X.flags.c_contiguous, X.flags.writeable
+    doubles, once the kernels are."""
+    # The layouts the warm-up compiles it for (encoded columns, read-only or not, and rows
+    # one may write to; numba calls an array both C and F, one column, C): a table in any
+    # other takes numpy's way rather than a compile, or a copy of it. The tree's own arrays
+    # are small: copied where they are not as the kernel takes them.
+    c, f, w = X.flags.c_contiguous, X.flags.f_contiguous, X.flags.writeable
     if not (
         compilation.is_ready()
         and X.ndim == 2
         and X.dtype == np.float64
-        and (f or (c and w))
-        and flat.n_nodes
+        and ((c and w) or (f and not c))
     ):
         return flat.descend(X)
     from engine.fast.descent import descend_levels

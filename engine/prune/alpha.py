@@ -15,6 +15,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 import numpy as np
 
@@ -473,16 +474,25 @@ def grow_and_choose_alpha(
         fold_tree = trees.pop(f, None)
         if not probed or fold_tree is None:
             return None
-        _, _, probes, costs, _ = probed[0]
-        return _fold_loss_sums(data, fold, fold_tree, probes, settings, costs)
+        return _fold_loss_sums(data, fold, fold_tree, probed[0].probes, settings, probed[0].costs)
 
     # In this order a losses task waits only for a growth begun before it: never a deadlock.
     tasks = [("grow", None), *(("grow", fold) for fold in folds), *(("loss", f) for f in folds)]
     whole, *rest = fold_map(work, tasks, threads, monitor)
-    return whole, _choice(probed[0], rest[k:], data, settings, monitor), probed[0][4]
+    return whole, _choice(probed[0], rest[k:], data, settings, monitor), probed[0].path
 
 
-def _probes(tree: Tree, settings: Settings) -> tuple:
+class _Probed(NamedTuple):
+    """The whole tree's side of the choice (:func:`_probes`)."""
+
+    alphas: np.ndarray  # its distinct weakest-link alphas
+    leaves: np.ndarray  # its leaves at each
+    probes: np.ndarray  # the alphas every fold's tree is pruned at
+    costs: tuple  # its cost matrix
+    path: PruningPath
+
+
+def _probes(tree: Tree, settings: Settings) -> _Probed:
     """``tree``'s distinct weakest-link alphas, its leaves at each, the alphas every fold's
     tree is pruned at, its cost matrix and its pruning path."""
     # With a cost matrix (the tree's, --costs) every fold is pruned and scored in cost.
@@ -494,7 +504,7 @@ def _probes(tree: Tree, settings: Settings) -> tuple:
     # interval has no upper end: every fold's tree is pruned to its root, as the full tree is
     # (at alphas[-1] itself, a fold's tree whose root link is weaker would keep splits).
     probes = np.append(np.sqrt(alphas[:-1] * alphas[1:]), np.inf)
-    return alphas, path.n_leaves[first], probes, costs, path
+    return _Probed(alphas, path.n_leaves[first], probes, costs, path)
 
 
 def _fold_loss_sums(data, fold, fold_tree, probes, settings, costs) -> np.ndarray:
@@ -507,22 +517,21 @@ def choose_alpha(
 ) -> AlphaChoice:
     """CV error per alpha on ``tree``'s pruning path, and the alpha each rule picks."""
     probed = _probes(tree, settings)
-    _, _, probes, costs, _ = probed
     grow_settings, threads = _fold_growth(data, settings)
     folds = _inner_folds(data, settings)
     k = len(folds)
 
     def fold_sums(fold, monitor):
         fold_tree = _grow_fold(data, fold, grow_settings, k, monitor)
-        return _fold_loss_sums(data, fold, fold_tree, probes, settings, costs)
+        return _fold_loss_sums(data, fold, fold_tree, probed.probes, settings, probed.costs)
 
     return _choice(probed, fold_map(fold_sums, folds, threads, monitor), data, settings, monitor)
 
 
-def _choice(probed: tuple, fold_sums: list, data: Encoded, settings: Settings, monitor):
+def _choice(probed: _Probed, fold_sums: list, data: Encoded, settings: Settings, monitor):
     """The CV error and its standard error per alpha from the folds' loss sums (added in fold
     order, whichever thread made them), and the alpha each rule picks."""
-    alphas, leaves, probes, costs, _ = probed
+    alphas, leaves, probes, costs = probed.alphas, probed.leaves, probed.probes, probed.costs
     sums = np.zeros((2, len(probes)))  # weighted loss and squared loss per probe, over the folds
     for fold in fold_sums:
         sums += fold
