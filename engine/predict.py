@@ -13,6 +13,7 @@ import numpy as np
 from engine.compiling import lifecycle as compilation
 from engine.flat import FlatTree, flat_of
 from engine.learn.tolerances import WEKA_EPS
+from engine.sums import weighted_columns
 from engine.tree import Node, Tree
 
 
@@ -138,7 +139,7 @@ def class_codes(proba: np.ndarray, algorithm: str | None = None, costs=()) -> np
     [1, 0]
     """
     if len(costs):
-        return np.argmin(proba @ np.asarray(costs, dtype=np.float64), axis=1)
+        return np.argmin(weighted_columns(proba, costs), axis=1)
     if algorithm == "cart":
         return np.argmax(proba, axis=1)
     best = np.zeros(len(proba), dtype=np.intp)

@@ -18,6 +18,7 @@ import numpy as np
 from engine.errors import ArborError
 from engine.learn.costs import parse_cost_matrix
 from engine.predict import class_codes
+from engine.sums import dot
 
 __all__ = [
     "CostFigures",
@@ -70,5 +71,5 @@ def cost_figures(
     n = float(confusion.sum())
     total = float((confusion * matrix).sum())
     w = np.broadcast_to(weight, (len(y),))
-    least = float(w @ matrix[y, least_cost_classes(proba, matrix)])
+    least = dot(w, matrix[y, least_cost_classes(proba, matrix)])
     return CostFigures(total, total / n if n else 0.0, least, least / n if n else 0.0)

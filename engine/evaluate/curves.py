@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from engine.sums import dot
+
 #: Points kept per stored curve: enough to draw it, few enough to keep one per class per run.
 MAX_POINTS = 300
 
@@ -160,4 +162,4 @@ def weighted_mean(values, curves: tuple[ClassCurves, ...]) -> float:
     values = np.asarray(values, dtype=np.float64)
     support = np.array([c.positives for c in curves])
     ok = ~np.isnan(values) & (support > 0)
-    return float(values[ok] @ support[ok] / support[ok].sum()) if ok.any() else float("nan")
+    return dot(values[ok], support[ok]) / support[ok].sum() if ok.any() else float("nan")

@@ -18,6 +18,7 @@ from engine.learn.costs import settings_costs
 from engine.monitor import NULL_MONITOR, Monitor
 from engine.predict import class_codes, predict_proba, predict_value
 from engine.settings import Settings
+from engine.sums import dot
 from engine.tree import Tree
 
 
@@ -141,7 +142,7 @@ def from_confusion(
     what a per-row evaluation and one summed over partitions (:mod:`engine.scale`) share."""
     n = confusion.sum()
     accuracy = float(np.trace(confusion) / n)
-    expected = float(confusion.sum(axis=0) @ confusion.sum(axis=1)) / (n * n)
+    expected = dot(confusion.sum(axis=0), confusion.sum(axis=1)) / (n * n)
     kappa = (accuracy - expected) / (1 - expected) if expected < 1 else 0.0
     with np.errstate(invalid="ignore", divide="ignore"):
         precision = np.nan_to_num(np.diag(confusion) / confusion.sum(axis=0))
@@ -175,15 +176,15 @@ def _kept_points(y: np.ndarray, pred: np.ndarray) -> np.ndarray:
 def _regression(method, y, pred, w, fold_scores, notes) -> Evaluation:
     err = pred - y
     n = w.sum()
-    mse = float(w @ err**2 / n)
-    mean = float(w @ y / n)
-    total = float(w @ (y - mean) ** 2)
+    mse = dot(w, err**2) / n
+    mean = dot(w, y) / n
+    total = dot(w, (y - mean) ** 2)
     return Evaluation(
         n=float(n),
         method=method,
         rmse=mse**0.5,
-        mae=float(w @ np.abs(err) / n),
-        r2=1 - float(w @ err**2) / total if total > 0 else 0.0,
+        mae=dot(w, np.abs(err)) / n,
+        r2=1 - dot(w, err**2) / total if total > 0 else 0.0,
         fold_scores=tuple(float(s) for s in fold_scores),
         notes=notes,
         points=_kept_points(y, pred),

@@ -6,6 +6,7 @@ import numpy as np
 
 from engine.evaluate.curves import weighted_mean
 from engine.evaluate.evaluation import Evaluation
+from engine.sums import dot
 
 
 def _cell(value: float | None, width: int) -> str:
@@ -33,7 +34,7 @@ def per_class_rows(ev: Evaluation) -> list[tuple[str, list[float | None]]]:
     support = ev.confusion.sum(axis=1)
     if support.sum() > 0:
         avg = [
-            float(np.asarray(v) @ support / support.sum()) for v in (ev.precision, ev.recall, ev.f1)
+            dot(np.asarray(v), support) / support.sum() for v in (ev.precision, ev.recall, ev.f1)
         ]
         if ev.curves:
             avg += [

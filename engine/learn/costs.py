@@ -19,6 +19,7 @@ import numpy as np
 from engine.errors import ArborError
 from engine.flat import replaced
 from engine.settings import Settings
+from engine.sums import weighted_columns
 from engine.tree import Tree
 
 
@@ -90,7 +91,7 @@ def parse_cost_matrix(text: str, classes: tuple[str, ...], where: str = "costs")
 def least_cost(dist: np.ndarray, costs) -> tuple[float, int]:
     """A node's cost as a leaf and the class it then predicts: the class j of least
     sum_k n_k C[k, j] over its class weights ``dist`` (the first on a tie)."""
-    expected = np.asarray(dist, dtype=np.float64) @ np.asarray(costs, dtype=np.float64)
+    expected = weighted_columns(dist, costs)
     j = int(np.argmin(expected))
     return float(expected[j]), j
 

@@ -29,6 +29,7 @@ from engine.monitor import NULL_MONITOR, Monitor, checkpoint
 from engine.predict import descend
 from engine.prune.cost_complexity import PruningPath, cost_complexity_path
 from engine.settings import Settings
+from engine.sums import dot, row_dots, weighted_columns
 from engine.tree import Tree
 
 #: Pieces (times classes) up to which the losses of rows that went down several branches are
@@ -65,7 +66,7 @@ def _node_losses(regression: bool, out, y: np.ndarray, costs=()) -> np.ndarray:
         return (out - y) ** 2
     if len(costs):
         matrix = np.asarray(costs, dtype=np.float64)
-        return matrix[y, int(np.argmin(out @ matrix))]
+        return matrix[y, int(np.argmin(weighted_columns(out, matrix)))]
     return (int(np.argmax(out)) != y).astype(np.float64)
 
 
@@ -75,7 +76,7 @@ def _costed_losses(predicted: np.ndarray, y: np.ndarray, costs) -> np.ndarray:
     if not len(costs):
         return (np.argmax(predicted, axis=-1) != y).astype(np.float64)
     matrix = np.asarray(costs, dtype=np.float64)
-    return matrix[y, np.argmin(predicted @ matrix, axis=-1)]
+    return matrix[y, np.argmin(weighted_columns(predicted, matrix), axis=-1)]
 
 
 @dataclass(frozen=True)
@@ -142,7 +143,7 @@ def _loss_sums_per_probe(
     P = len(probes)
     spans = np.zeros((2, P + 1))
     for v in visits:
-        sums = np.array([w[v.rows] @ v.losses, w[v.rows] @ (v.losses * v.losses)])
+        sums = np.array([dot(w[v.rows], v.losses), dot(w[v.rows], v.losses * v.losses)])
         spans[:, v.lo] += sums
         spans[:, v.hi] -= sums
     return np.cumsum(spans, axis=1)[:, :P]
@@ -187,7 +188,7 @@ def _counted_loss_sums(
         visits = _visits(flat, split, _probe_spans(flat, ends, probes, one_by_one=True))
         w_split = w[split_rows]
         for p, loss in enumerate(_split_row_losses(flat, split, P, visits)):
-            sums[p] += w_split @ loss
+            sums[p] += dot(w_split, loss)
     return np.vstack([sums, sums])  # a loss of 0 or 1 is its own square
 
 
@@ -207,8 +208,8 @@ def _level_loss_sums(
     intervals of probes one after another.
 
     A full regression tree has a node per row or two: the walk's Python per node was most of
-    a fit's choice of alpha. The dot products of the nodes with as many rows are one batched
-    ``matmul``, which computes each as ``@`` does (the same BLAS call)."""
+    a fit's choice of alpha. The dot products of the nodes with as many rows are one call of
+    :func:`engine.sums.row_dots`, which sums each as :func:`engine.sums.dot` does."""
     lo, hi = _probe_spans(flat, ends, probes, one_by_one=True)  # the walk's intervals
     rows = np.concatenate([r for r, _ in levels])
     at = np.concatenate([a for _, a in levels])
@@ -225,9 +226,9 @@ def _level_loss_sums(
     for size in np.unique(counts).tolist():
         which = np.flatnonzero(counts == size)
         take = starts[which][:, None] + np.arange(size)
-        W, L = weights[take][:, None, :], loss[take]
-        sums[0, which] = np.matmul(W, L[:, :, None])[:, 0, 0]
-        sums[1, which] = np.matmul(W, (L * L)[:, :, None])[:, 0, 0]
+        W, L = weights[take], loss[take]
+        sums[0, which] = row_dots(W, L)
+        sums[1, which] = row_dots(W, L * L)
     # The walk takes a node's last branch first: its k-th node is the one with k nodes
     # before it in that order, its depth plus the nodes of the subtrees to its right.
     depth = flat.depth - flat.depth[0]
@@ -346,7 +347,7 @@ def _loss_sums_by_row(
         chosen = slice(bounds[p], bounds[p + 1])
         loss[whole_rows[chosen]] = whole_losses[chosen]
         loss[split_rows] = next(split_losses)
-        sums[:, p] = w @ loss, w @ (loss * loss)
+        sums[:, p] = dot(w, loss), dot(w, loss * loss)
     return sums
 
 

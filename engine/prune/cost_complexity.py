@@ -21,6 +21,7 @@ import numpy as np
 from engine.compiling import lifecycle as compilation
 from engine.flat import FlatTree, flat_of
 from engine.monitor import checkpoint
+from engine.sums import weighted_columns
 from engine.tree import Tree
 
 
@@ -58,7 +59,7 @@ def node_risk(flat: FlatTree, measure: str = "impurity", costs=()) -> np.ndarray
         return flat.impurity * flat.weight
     counts = flat.distribution
     if len(costs):
-        return (counts @ np.asarray(costs, dtype=np.float64)).min(axis=1)
+        return weighted_columns(counts, costs).min(axis=1)
     return counts.sum(axis=1) - counts.max(axis=1)
 
 

@@ -26,6 +26,7 @@ from engine.prune.record import (
 )
 from engine.prune.routing import LiveNode, attach
 from engine.settings import Settings
+from engine.sums import dot
 from engine.tree import Node, Tree
 
 
@@ -125,10 +126,10 @@ def _holdout_loss(problem: Problem, live: LiveNode, node: Node, costs=()) -> flo
         )
     if problem.regression:
         y = problem.data.y[live.rows]
-        return float(live.weights @ (y - node.value) ** 2) if len(y) else 0.0
+        return dot(live.weights, (y - node.value) ** 2) if len(y) else 0.0
     if node.weight <= 0:
         return 0.0
     if costs:
         _, j = least_cost(node.distribution, costs)
-        return float(live.dist @ np.asarray(costs, dtype=np.float64)[:, j])
+        return dot(live.dist, np.asarray(costs, dtype=np.float64)[:, j])
     return float(live.dist.sum() - live.dist[int(np.argmax(node.distribution))])

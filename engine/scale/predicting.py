@@ -28,6 +28,7 @@ from engine.scale.source import (
     read_piece,
 )
 from engine.scale.tasks import Selection
+from engine.sums import dot
 from engine.tree import Tree
 
 
@@ -102,7 +103,9 @@ def score_piece(
     part = source_part(source, dataset, task, selection)
     if tree.is_regression:
         err = predict_value(tree, part.X) - part.y
-        return np.array([part.n, err @ err, np.abs(err).sum(), part.y.sum(), part.y @ part.y])
+        return np.array(
+            [part.n, dot(err, err), np.abs(err).sum(), part.y.sum(), dot(part.y, part.y)]
+        )
     K = len(tree.schema.classes)
     confusion = np.zeros((K, K))
     if part.n:

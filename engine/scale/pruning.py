@@ -24,6 +24,7 @@ from engine.prune.reduced_error import prune_reduced_error
 from engine.prune.routing import counted_live
 from engine.scale.tasks import node_sums
 from engine.settings import Settings
+from engine.sums import dot
 from engine.tree import THRESHOLD, Tree
 
 
@@ -107,7 +108,7 @@ def _leaf_loss(tree: Tree, held: np.ndarray) -> np.ndarray:
             v = node.value
             out[node.id] = max(s[2] - 2 * v * s[1] + v * v * s[0], 0.0) if s[0] > 0 else 0.0
         elif node.weight > 0 and costs is not None:
-            out[node.id] = s @ costs[:, least_cost(node.distribution, costs)[1]]
+            out[node.id] = dot(s, costs[:, least_cost(node.distribution, costs)[1]])
         elif node.weight > 0:
             out[node.id] = s.sum() - s[int(np.argmax(node.distribution))]
     return out

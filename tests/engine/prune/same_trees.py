@@ -3,7 +3,10 @@
 The trees are now pruned, routed and predicted as flat arrays (:mod:`engine.flat`); these
 digests were recorded from the node-object code that did it before
 (``python -m tests.engine.prune.same_trees --write``), so the arrays are held to exactly
-its trees and figures, to the last bit of every float.
+its trees and figures, to the last bit of every float. Three cases were recorded again when
+the sums stopped going through BLAS, whose kernel (picked by the processor) added in its own
+order (:mod:`engine.sums`): floats of their CV figures and reduced-error records moved by at
+most one unit in the last place; no tree, prediction or choice changed.
 """
 
 from __future__ import annotations

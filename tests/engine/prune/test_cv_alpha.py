@@ -16,6 +16,7 @@ from engine.flat import flat_of
 from engine.predict import predict_proba, predict_value
 from engine.prune.alpha import _loss_sums_per_probe, choose_alpha
 from engine.prune.cost_complexity import cost_complexity_path, prune_cost_complexity
+from engine.sums import dot
 
 
 def _table(seed, n=400, regression=False, missing=0.0):
@@ -54,7 +55,7 @@ def _pruned_sums(tree, data, pruned_at_probes):
             loss = (predict_value(pruned, data.X) - data.y) ** 2
         else:
             loss = (np.argmax(predict_proba(pruned, data.X), axis=1) != data.y).astype(np.float64)
-        sums[:, p] = w @ loss, w @ (loss * loss)
+        sums[:, p] = dot(w, loss), dot(w, loss * loss)
     return sums
 
 
@@ -171,7 +172,7 @@ def test_a_regression_trees_level_sums_are_the_walks_to_the_bit(weighted):
     assert not fractional.any()
     walked = np.zeros((2, len(probes) + 1))
     for v in _visits(flat, data, _probe_spans(flat, ends, probes, one_by_one=True)):
-        sums = np.array([w[v.rows] @ v.losses, w[v.rows] @ (v.losses * v.losses)])
+        sums = np.array([dot(w[v.rows], v.losses), dot(w[v.rows], v.losses * v.losses)])
         walked[:, v.lo] += sums
         walked[:, v.hi] -= sums
     walked = np.cumsum(walked, axis=1)[:, : len(probes)]
