@@ -11,6 +11,7 @@ the table is still the one it was trained on). No run keeps encoded data.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import asdict, dataclass, fields, replace
 
 import numpy as np
@@ -88,6 +89,7 @@ def data_key(table) -> str:
     return digest.hexdigest()[:16]
 
 
+@functools.lru_cache(maxsize=512)  # the runs list asks for each row's on every repaint
 def settings_summary(settings: Settings) -> str:
     """The algorithm and the options that differ from its defaults, e.g. "C4.5, max depth 3".
 

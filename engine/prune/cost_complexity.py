@@ -194,14 +194,27 @@ def cost_complexity_path(tree: Tree | FlatTree, measure: str = "impurity", costs
     ``cost_complexity_pruning_path`` under ``impurity``; ``impurities`` are then R(T) in
     ``measure``'s units)."""
     flat = tree if isinstance(tree, FlatTree) else flat_of(tree)
+    # Kept with the tree's arrays, read-only: CART's fit searched its tree's path to choose
+    # alpha and Train searched it again for the pruning slider.
+    key = (
+        measure,
+        tuple(map(tuple, np.asarray(costs, dtype=np.float64).tolist())) if len(costs) else (),
+    )
+    kept = flat.__dict__.setdefault("_paths", {})
+    if key in kept:
+        return kept[key]
     steps, _, _ = _weakest_links(flat, measure=measure, costs=costs)
-    return PruningPath(
+    path = PruningPath(
         steps.alphas,
         steps.impurities,
         steps.n_leaves.astype(int),
         steps.pruned.astype(np.intp),
         steps.errors,
     )
+    for array in (path.alphas, path.impurities, path.n_leaves, path.pruned, path.errors):
+        array.setflags(write=False)
+    kept[key] = path
+    return path
 
 
 def prune_cost_complexity(tree: Tree, alpha: float, measure: str = "impurity", costs=None) -> Tree:
