@@ -91,6 +91,7 @@ def warm_up(check=lambda: None) -> None:
                 frozenset(),
                 Monitor(),
             )
+    _split_by_threads(made, check)
     # The window's step-by-step growth (its own entry point, no private subtrees).
     for name, options in STEPWISE:
         check()
@@ -151,6 +152,45 @@ def warm_up(check=lambda: None) -> None:
             np.full((1, 1), -1, dtype=np.intp),
             np.array([False, True, True]),
         )
+
+
+def _split_by_threads(made: dict, check) -> None:
+    """Exact fits on two threads, whose top nodes every thread splits at once
+    (:class:`engine.fast.threads.Splitter`): only fits of 20,000 rows or more take that way,
+    so the builder's thresholds are lowered meanwhile for tables the warm-up's size."""
+    from engine.data.encoding import encode, subset
+    from engine.fast import builder
+    from engine.learn.problem import Problem
+    from engine.monitor import Monitor
+    from engine.settings import resolve
+
+    lowered = {"THREADS_LEAST_ROWS": 0, "LOCAL_ROWS_LEAST": 64, "SPLIT_LEAST_ROWS": 256}
+    saved = {name: getattr(builder, name) for name in lowered}
+    try:
+        for name, value in lowered.items():
+            setattr(builder, name, value)
+        for name, options in (
+            ("numeric", {"algorithm": "cart", "splitter": "exact"}),
+            ("regression", {"algorithm": "cart", "task": "regression", "splitter": "exact"}),
+        ):
+            settings = resolve(**options)
+            whole = encode(made[name], settings.task)
+            for data in (whole, subset(whole, np.arange(0, ROWS, 2))):
+                check()
+                rows = np.arange(data.n_rows)
+                builder.grow_tree(
+                    Problem(data, settings),
+                    "exact",
+                    rows,
+                    data.weight[rows],
+                    0,
+                    frozenset(),
+                    Monitor(),
+                    threads=2,
+                )
+    finally:
+        for name, value in saved.items():
+            setattr(builder, name, value)
 
 
 def tables() -> dict:

@@ -76,6 +76,9 @@ BY_GAIN, BY_RATIO, C45_RULE = 0, 1, 2
 #: Columns of this many rows or more are sorted by the compiled radix sort (engine.fast.radix);
 #: below, numpy's merge sort is as quick.
 RADIX_LEAST_ROWS = 8192
+#: On several threads, exact search splits nodes of at least this many entries with every
+#: thread at once (engine.fast.threads.Splitter); smaller ones are grown whole, side by side.
+SPLIT_LEAST_ROWS = 16_384
 #: Fits of fewer rows grow on one thread whatever the setting.
 THREADS_LEAST_ROWS = 20_000
 #: Extra arena room for the copies of entries with missing values, to begin with.
@@ -282,7 +285,7 @@ class Growth:
             np.zeros(0),
         )
         self.params = kernel_params(s, K, S, hist, small, local, kernels)
-        self.local_params = self.params._replace(histogram=0, local=0, best_first=0)
+        self.local_params = self.params._replace(histogram=0, local=0, best_first=0, split_least=0)
         stride = min(local_rows, m) if local else 1
         self.stride = stride
         self.local_capacity = stride + (stride // 4 + 64 if gappy else 0)
@@ -297,7 +300,12 @@ class Growth:
             and not getattr(kernels, "UNCOMPILED", False)
             and (s.binary or not (kind == NOMINAL).any())
         ):
-            self.params = self.params._replace(local=kernels.DEFER_LOCAL)
+            self.params = self.params._replace(
+                local=kernels.DEFER_LOCAL,
+                # The top of the tree, above the subtrees shared out, is split by every thread
+                # (exact search: a binned node's search is its histogram's, made whole).
+                split_least=0 if hist else max(SPLIT_LEAST_ROWS, small),
+            )
             # The local space is then where deferred segments wait (the threads have their own).
             # As big as the arena (a segment is deferred once): zeros, so pages untouched
             # take no memory, and no enlargement copies it.
@@ -491,10 +499,21 @@ def grow_all(growth: Growth, monitor: Monitor) -> None:
     subtrees it left to several threads (:mod:`engine.fast.threads`)."""
     C = growth.kernels
     status = C.PAUSED
-    while status != C.DONE:
-        monitor.check()
-        status = growth.run(CHUNK_WORK)
-        monitor.report(growth.progress, f"{int(growth.state.leaves[0])} leaves")
+    splitter = None
+    try:
+        while status != C.DONE:
+            monitor.check()
+            status = growth.run(CHUNK_WORK)
+            if status in (getattr(C, "SPLIT_BIG", -1), getattr(C, "SPLIT_ROOT", -1)):
+                if splitter is None:
+                    from engine.fast.threads import Splitter
+
+                    splitter = Splitter(growth, growth.threads)
+                splitter.split(growth, status)
+            monitor.report(growth.progress, f"{int(growth.state.leaves[0])} leaves")
+    finally:
+        if splitter is not None:
+            splitter.close()
     if growth.params.local == getattr(C, "DEFER_LOCAL", -1):
         from engine.fast.threads import grow_deferred
 
@@ -575,6 +594,7 @@ def kernel_params(s, n_classes: int, n_stats: int, histogram, small, local, C=No
         float(s.min_samples_split),
         float(s.min_samples_leaf),
         float(s.min_gain),
+        0,
     )
 
 

@@ -59,7 +59,9 @@ Space = namedtuple(
 #: The settings as numbers. ``select``: BY_GAIN, BY_RATIO or C45_RULE; ``best_first``: 0
 #: (depth-first) or the queue's key (``rules.WEIGHTED_PRIORITY``, ``rules.GAIN_PRIORITY``); ``max_depth`` and
 #: ``max_leaves`` -1 for none; ``small``: nodes with fewer entries are grown whole on a
-#: private copy (``local`` = 1) or, with histograms, scored on their own sorted values.
+#: private copy (``local`` = 1) or, with histograms, scored on their own sorted values;
+#: ``split_least``: nodes of at least this many entries are split by the caller's threads
+#: (``growth_loop.split_step``; 0: none).
 Params = namedtuple(
     "Params",
     [
@@ -77,6 +79,7 @@ Params = namedtuple(
         "min_samples_split",
         "min_samples_leaf",
         "min_gain",
+        "split_least",
     ],
 )
 

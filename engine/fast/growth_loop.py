@@ -65,7 +65,18 @@ from engine.fast.sweeps import (
 )
 
 # What run() returns.
-DONE, PAUSED, NEEDS_ROOM = 0, 1, 2
+DONE, PAUSED, NEEDS_ROOM, SPLIT_BIG, SPLIT_ROOT = 0, 1, 2, 3, 4
+#: split_step's phases.
+(
+    SPLIT_ENTRIES,
+    SPLIT_ORDERS,
+    SPLIT_HISTS,
+    SPLIT_HEAD,
+    SPLIT_SCAN,
+    SPLIT_TAIL,
+    SPLIT_PUSH,
+    SPLIT_SETTLE,
+) = range(8)
 #: ``Params.local`` of a fit whose small subtrees the caller grows on its threads (depth-first
 #: without a leaf limit, the order subtrees grow in does not change the tree): ``run`` leaves
 #: each such node marked DEFERRED in ``nodes.local`` instead of growing it
@@ -284,30 +295,41 @@ def evaluate(i, sp, par, nodes, hist, work, cand, groups, state):
 
     Returns the work done (entries times attributes looked at).
     """
+    done = _evaluate_head(i, sp, par, nodes, hist, work, cand, state)
+    if done < 0:
+        return 1
+    done += scan_attributes(i, sp, par, nodes, work, cand, 0, sp.data.kind.shape[0])
+    return _evaluate_tail(i, sp, par, nodes, hist, work, cand, groups, state, done)
+
+
+@njit(cache=True, linked=True, borrows=True)
+def _binned(i, sp, par, nodes):
+    """Whether node ``i`` is scored from a histogram (then its numeric attributes are)."""
+    return par.histogram == 1 and nodes.end[i] - nodes.start[i] >= par.small
+
+
+@njit(cache=True, linked=True, borrows=True)
+def _evaluate_head(i, sp, par, nodes, hist, work, cand, state):
+    """What :func:`evaluate` does before the attributes' own searches: -1 where node ``i``
+    stops (a leaf); else the entries' weights set out, the attributes used above marked in
+    ``work.used`` and, binned, the attributes its histogram scores scored. Returns the work."""
     nodes.attribute[i] = -1
     if stops(i, par, nodes, work.tmp):
-        return 1
-    K = par.n_classes
-    stats = nodes.stats[i]
-    weight = nodes.weight[i]
+        return -1
     data, arena = sp.data, sp.arena
     s, e = nodes.start[i], nodes.end[i]
     n = e - s
     p = data.kind.shape[0]
-    N = data.n_entries
-    unit = nodes.unit[i] == 1
-    if not unit:  # the entries' weights here, for the sweeps over sorted orders
+    if nodes.unit[i] != 1:  # the entries' weights here, for the sweeps over sorted orders
         for t in range(s, e):
             sp.entry_weight[arena.entry[t]] = arena.weight[t]
     _mark_used(i, nodes, data, par, work.used)
-    flog = work.flog if unit else work.flog[:1]  # c log c tables need whole counts
     done = n
-    binned = par.histogram == 1 and n >= par.small
-    slot = nodes.slot[i]
-    if binned:
+    if _binned(i, sp, par, nodes):
+        slot = nodes.slot[i]
         if slot < 0:  # no slot was free: the spare one, for now
             slot = hist.pool.shape[0] - 1
-            _build_hist(hist, slot, sp, s, e, K)
+            _build_hist(hist, slot, sp, s, e, par.n_classes)
             done += n * p
         H = hist.pool[slot]
         for j in range(p):
@@ -324,18 +346,37 @@ def evaluate(i, sp, par, nodes, hist, work, cand, groups, state):
             hist.high,
             work.used,
             par,
-            weight,
+            nodes.weight[i],
             work,
             cand,
-            flog,
+            work.flog if nodes.unit[i] == 1 else work.flog[:1],
         )
         done += p * H.shape[1]
+    return done
+
+
+@njit(cache=True, linked=True, borrows=True)
+def scan_attributes(i, sp, par, nodes, work, cand, j0, j1):
+    """The searches of node ``i``'s attributes ``j0`` to ``j1 - 1`` that its histogram does
+    not score, each into ``cand[j]`` alone (``work``: scratch, ``work.used`` marked): so
+    several threads may each search a range of a big node's attributes at once."""
+    K = par.n_classes
+    stats = nodes.stats[i]
+    weight = nodes.weight[i]
+    data, arena = sp.data, sp.arena
+    s, e = nodes.start[i], nodes.end[i]
+    n = e - s
+    N = data.n_entries
+    unit = nodes.unit[i] == 1
+    flog = work.flog if unit else work.flog[:1]  # c log c tables need whole counts
+    binned = _binned(i, sp, par, nodes)
     # Two entries split one way only: every attribute that splits them ties with the first
     # that does, which choose keeps, so the rest are not scanned (a third of a full tree's
     # nodes have two entries).
     one_way = n == 2 and par.binary == 1 and par.select == BY_GAIN
     split = False
-    for j in range(p):
+    done = 0
+    for j in range(j0, j1):
         if binned and not (
             data.kind[j] == NOMINAL and data.n_categories[j] > MAX_BINNED_CATEGORIES
         ):
@@ -373,6 +414,17 @@ def evaluate(i, sp, par, nodes, hist, work, cand, groups, state):
             _score_small_numeric(j, i, sp, par, nodes, work, cand)
         done += n
         split = one_way and cand.valid[j] == 1
+    return done
+
+
+@njit(cache=True, linked=True, borrows=True)
+def _evaluate_tail(i, sp, par, nodes, hist, work, cand, groups, state, done):
+    """What :func:`evaluate` does once every attribute is searched: the choice among them,
+    written into node ``i``'s row. Returns the work, ``done`` so far included."""
+    data = sp.data
+    s, e = nodes.start[i], nodes.end[i]
+    p = data.kind.shape[0]
+    binned = _binned(i, sp, par, nodes)
     best = choose(cand, p, par, data.counted, work)
     if best < 0 or gain_too_small(cand.gain[best], par.min_gain, par.binary == 1):
         return done + 1
@@ -390,16 +442,17 @@ def evaluate(i, sp, par, nodes, hist, work, cand, groups, state):
     ):
         nodes.n_missing[i] = _count_missing(best, sp, s, e)
     else:  # the scorer counted the entries with a value
-        nodes.n_missing[i] = n - cand.n_known[best]
+        nodes.n_missing[i] = e - s - cand.n_known[best]
     if data.kind[best] == NOMINAL and par.binary == 1:
         # The winner's groups (scoring it again leaves them in work.best_mask).
         V = data.n_categories[best]
+        slot = nodes.slot[i] if nodes.slot[i] >= 0 else hist.pool.shape[0] - 1
         if binned and V <= MAX_BINNED_CATEGORIES:  # its histogram's rows
             table = hist.pool[slot, best, :V]
         else:
-            _category_table(best, sp, s, e, K, work.table, V)
+            _category_table(best, sp, s, e, par.n_classes, work.table, V)
             table = work.table[:V]
-        score_subset(best, table, V, par, weight, work, cand)
+        score_subset(best, table, V, par, nodes.weight[i], work, cand)
         at = state.groups_used[0]
         state.groups_used[0] += V
         for v in range(V):
@@ -544,6 +597,35 @@ def partition(i, sp, par, nodes, hist, work, groups, state, depth_first):
 
     Returns the first child's row (the children are consecutive rows).
     """
+    c0, leaves = _partition_entries(i, sp, par, nodes, hist, work, groups, state, depth_first)
+    if not leaves:  # else no search will read the children's sorted orders
+        partition_orders(i, sp, nodes, work, sp.buffer, 0, sp.arena.order.shape[0])
+    if par.histogram == 1:
+        _children_hists(i, c0, nodes.n_children[i], sp, par, nodes, hist, state)
+    return c0
+
+
+@njit(cache=True, linked=True, borrows=True)
+def partition_orders(i, sp, nodes, work, buf, a0, a1):
+    """Node ``i``'s sorted orders ``a0`` to ``a1 - 1`` distributed among its children (made by
+    :func:`_partition_entries`, whose ``sp.entry_branch`` they read): each order on its own,
+    ``work`` and ``buf`` scratch, so several threads may each take a range of a big node's."""
+    s, e = nodes.start[i], nodes.end[i]
+    c0, nb = nodes.child0[i], nodes.n_children[i]
+    fractions, pos = work.tmp2, work.offsets[nb : 2 * nb]
+    base = nodes.start[c0 + nb - 1]  # the last branch is laid out first
+    for b in range(nb):
+        fractions[b] = nodes.fraction[c0 + b]
+    for a in range(a0, a1):
+        for b in range(nb):
+            pos[b] = nodes.start[c0 + b] - base
+        _distribute_order(sp.arena.order[a], s, e, base, sp.entry_branch, fractions, nb, pos, buf)
+
+
+@njit(cache=True, linked=True, borrows=True)
+def _partition_entries(i, sp, par, nodes, hist, work, groups, state, depth_first):
+    """:func:`partition` but for the sorted orders and histograms: the children's rows and
+    entry segments. Returns the first child's row and whether every child stops."""
     data, arena = sp.data, sp.arena
     s, e = nodes.start[i], nodes.end[i]
     n = e - s
@@ -643,16 +725,8 @@ def partition(i, sp, par, nodes, hist, work, groups, state, depth_first):
         _segment_stats(arena, cs, ce, nodes.stats[c], data, K)
         if not stops(c, par, nodes, work.tmp):
             leaves = False
-    for a in range(arena.order.shape[0] if not leaves else 0):
-        for b in range(nb):
-            pos[b] = offsets[b] - base
-        _distribute_order(
-            arena.order[a], s, e, base, sp.entry_branch, fractions, nb, pos, sp.buffer
-        )
     nodes.child0[i], nodes.n_children[i] = c0, nb
-    if par.histogram == 1:
-        _children_hists(i, c0, nb, sp, par, nodes, hist, state)
-    return c0
+    return c0, leaves
 
 
 @njit(cache=True, linked=True, borrows=True)
@@ -917,7 +991,9 @@ def build_local(c, gsp, lsp, par, lpar, nodes, hist, work, cand, groups, state, 
 
 @njit(cache=True, linked=True)
 def _start(gsp, par, nodes, heap, hist, work, cand, groups, state):
-    """The root: its entries are the arena's first ``n`` (described in row 0 by the caller)."""
+    """The root: its entries are the arena's first ``n`` (described in row 0 by the caller).
+    Returns whether the caller's threads are to search it (``split_step``; then its
+    ``SPLIT_HEAD``, ``SPLIT_SCAN`` and ``SPLIT_TAIL``, and ``SPLIT_SETTLE`` to queue it)."""
     root = 0
     state.n_nodes[0] = 1
     state.leaves[0] = 1
@@ -926,14 +1002,17 @@ def _start(gsp, par, nodes, heap, hist, work, cand, groups, state):
     if par.local >= 1 and n < par.small:
         nodes.local[root] = 1
         _settle_or_push(root, par, nodes, heap, hist, state)
-        return
+        return False
     if par.histogram == 1:
         slot = _take_slot(hist, state)
         if slot >= 0:
             _build_hist(hist, slot, gsp, nodes.start[root], n, par.n_classes)
         nodes.slot[root] = slot
+    if par.split_least > 0 and n >= par.split_least:
+        return True
     evaluate(root, gsp, par, nodes, hist, work, cand, groups, state)
     _settle_or_push(root, par, nodes, heap, hist, state)
+    return False
 
 
 @njit(cache=True, nogil=True)  # the GUI thread keeps running during a chunk
@@ -967,7 +1046,8 @@ def run(
     state.need_nodes[0], state.need_arena[0] = 0, 0
     state.need_local[0], state.need_groups[0] = 0, 0
     if state.n_nodes[0] == 0:
-        _start(gsp, par, nodes, heap, hist, work, cand, groups, state)
+        if _start(gsp, par, nodes, heap, hist, work, cand, groups, state):
+            return SPLIT_ROOT
         return PAUSED
     done = 0
     while state.heap_size[0] > 0:
@@ -1023,6 +1103,8 @@ def run(
                 if _room(i, gsp, par, nodes, groups, state, max_categories):
                     continue
             return NEEDS_ROOM
+        if par.split_least > 0 and nodes.end[i] - nodes.start[i] >= par.split_least:
+            return SPLIT_BIG  # split by the caller's threads (split_step), then resumed
         i = _heap_pop(heap, state)
         nb = n_branches(nodes.attribute[i], data, par)
         if par.max_leaves >= 0 and state.leaves[0] + nb - 1 > par.max_leaves:
@@ -1035,21 +1117,85 @@ def run(
         c0 = partition(i, gsp, par, nodes, hist, work, groups, state, par.best_first == 0)
         done += (nodes.end[i] - nodes.start[i]) * (gsp.arena.order.shape[0] + 1)
         for c in range(c0, c0 + nb):
-            if (
-                par.local >= 1
-                and 0 < nodes.end[c] - nodes.start[c] < par.small
-                and not stops(c, par, nodes, work.tmp)
-            ):  # (a leaf's orders may be stale)
-                nodes.local[c] = 1
-                continue
-            done += evaluate(c, gsp, par, nodes, hist, work, cand, groups, state)
-        if par.best_first != 0:
-            for c in range(c0, c0 + nb):
-                _settle_or_push(c, par, nodes, heap, hist, state)
-        else:
-            for c in range(c0 + nb - 1, c0 - 1, -1):
-                _settle_or_push(c, par, nodes, heap, hist, state)
-        state.last_expanded[0] = i
+            if _searched(c, par, nodes, work):
+                done += evaluate(c, gsp, par, nodes, hist, work, cand, groups, state)
+        _push_children(i, c0, nb, par, nodes, heap, hist, state)
         if step:
             return PAUSED
     return DONE
+
+
+@njit(cache=True, linked=True, borrows=True)
+def _searched(c, par, nodes, work):
+    """Whether a new child ``c`` is searched now: not one whose subtree will be grown whole
+    (then marked so)."""
+    if (
+        par.local >= 1
+        and 0 < nodes.end[c] - nodes.start[c] < par.small
+        and not stops(c, par, nodes, work.tmp)
+    ):  # (a leaf's orders may be stale)
+        nodes.local[c] = 1
+        return False
+    return True
+
+
+@njit(cache=True, linked=True, borrows=True)
+def _push_children(i, c0, nb, par, nodes, heap, hist, state):
+    """Node ``i``'s children, searched, onto the frontier (depth-first, the first on top)."""
+    if par.best_first != 0:
+        for c in range(c0, c0 + nb):
+            _settle_or_push(c, par, nodes, heap, hist, state)
+    else:
+        for c in range(c0 + nb - 1, c0 - 1, -1):
+            _settle_or_push(c, par, nodes, heap, hist, state)
+    state.last_expanded[0] = i
+
+
+@njit(cache=True, nogil=True)
+def split_step(
+    phase, i, lo, hi, gsp_t, par, nodes_t, heap_t, hist_t, work_t, cand_t, groups_t, state_t, buf
+):
+    """One step of splitting the big node ``run`` returned ``SPLIT_BIG`` for, the node on top
+    of the frontier, as :func:`run` splits a node, in phases some of which several threads run
+    at once, each over its own range ``[lo, hi)`` of attributes or sorted orders with its own
+    ``work`` and ``buf`` (engine.fast.threads.split_big). Returns:
+
+    SPLIT_ENTRIES: the node taken off the frontier and its entries split among its children,
+        whose first row it returns; -1 - that row if no child will be searched (then no order
+        is distributed).
+    SPLIT_ORDERS: the sorted orders ``lo`` to ``hi - 1`` of node ``i`` distributed.
+    SPLIT_HISTS: the histogram mode's children's histograms made.
+    SPLIT_HEAD: 1 if child ``i`` is to be searched (its search begun), else 0.
+    SPLIT_SCAN: child ``i``'s attributes ``lo`` to ``hi - 1`` searched.
+    SPLIT_TAIL: child ``i``'s choice made.
+    SPLIT_PUSH: node ``i``'s children onto the frontier.
+    SPLIT_SETTLE: the root, searched, onto the frontier (or settled a leaf).
+    """
+    gsp, nodes, heap = as_ref(gsp_t), as_ref(nodes_t), as_ref(heap_t)
+    hist, work, cand = as_ref(hist_t), as_ref(work_t), as_ref(cand_t)
+    groups, state = as_ref(groups_t), as_ref(state_t)
+    if phase == SPLIT_ENTRIES:
+        i = _heap_pop(heap, state)
+        state.leaves[0] += n_branches(nodes.attribute[i], gsp.data, par) - 1
+        c0, leaves = _partition_entries(i, gsp, par, nodes, hist, work, groups, state, True)
+        return -1 - c0 if leaves else c0
+    if phase == SPLIT_ORDERS:
+        partition_orders(i, gsp, nodes, work, buf, lo, hi)
+    elif phase == SPLIT_HISTS:
+        _children_hists(i, nodes.child0[i], nodes.n_children[i], gsp, par, nodes, hist, state)
+    elif phase == SPLIT_HEAD:
+        if not _searched(i, par, nodes, work):
+            return 0
+        if _evaluate_head(i, gsp, par, nodes, hist, work, cand, state) < 0:
+            return 0
+        return 1
+    elif phase == SPLIT_SCAN:
+        _mark_used(i, nodes, gsp.data, par, work.used)
+        scan_attributes(i, gsp, par, nodes, work, cand, lo, hi)
+    elif phase == SPLIT_TAIL:
+        _evaluate_tail(i, gsp, par, nodes, hist, work, cand, groups, state, 0)
+    elif phase == SPLIT_PUSH:
+        _push_children(i, nodes.child0[i], nodes.n_children[i], par, nodes, heap, hist, state)
+    elif phase == SPLIT_SETTLE:
+        _settle_or_push(i, par, nodes, heap, hist, state)
+    return 0

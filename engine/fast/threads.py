@@ -9,6 +9,11 @@ the GIL, on its own scratch arrays (nothing written is shared), and their nodes 
 appended to the tree's arrays. Pre-order ids (:func:`engine.fast.builder.to_nodes`) do not
 depend on where a node's row is, so every thread count grows the same tree, bit for bit.
 
+Above them, exact search splits each big node with every thread at once (:class:`Splitter`):
+each thread searches a range of the node's attributes and distributes a range of its sorted
+orders. Before, the top of the tree (a million rows down to nodes of 131,072) grew on one
+thread, and two threads sped a fit up by 1.2-1.5x at most.
+
 No numba threading layer is involved: plain threads, each in its own call of the kernel,
 so the window, a cross-validation and a fit can all grow at once safely.
 """
@@ -83,7 +88,7 @@ class _Part:
         self._growth = type(g)  # whose driving this borrows (not imported: no cycle)
         self.kernels, self.monitor, self.problem = g.kernels, g.monitor, g.problem
         self.data, self.stride = g.data, g.stride
-        self.params = g.params._replace(local=1)
+        self.params = g.params._replace(local=1, split_least=0)
         self.local_params = g.local_params
         # The deferred segments wait in the growth's local space (growth_loop.run); each
         # entry's place is written to entry_branch by _local_orders: a private one per thread.
@@ -138,6 +143,83 @@ class _Part:
             if stop.is_set():
                 return
             status = self.run(budget)
+
+
+class Splitter:
+    """Every thread on one big node at a time, for the top of a tree the growth loop grows on
+    one thread (``Params.split_least``): the loop returns such a node (``SPLIT_BIG``, or its
+    root, ``SPLIT_ROOT``) and :meth:`split` works it through ``growth_loop.split_step``, each
+    thread searching a range of the node's attributes into their own rows of the candidates,
+    and distributing a range of its sorted orders, with scratch of its own. The searches and
+    the orders are each one attribute's alone, so the node is split as one thread splits it:
+    every thread count grows the same tree."""
+
+    def __init__(self, growth, threads: int):
+        self.threads = threads
+        self.pool = ThreadPoolExecutor(threads - 1, thread_name_prefix="arbor-split")
+        g = growth
+        # Thread 0 is the caller, with the growth's own scratch.
+        self.works = [g.work] + [
+            type(g.work)(
+                *(
+                    a if name == "flog" else np.zeros_like(a)
+                    for name, a in zip(g.work._fields, g.work, strict=True)
+                )
+            )
+            for _ in range(threads - 1)
+        ]
+        self.buffers: list[np.ndarray] = []
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=True)
+
+    def split(self, growth, status: int) -> None:
+        C, g = growth.kernels, growth
+        if len(self.buffers) != self.threads - 1 or (
+            self.buffers and len(self.buffers[0]) < len(g.space.buffer)
+        ):
+            self.buffers = [np.zeros_like(g.space.buffer) for _ in range(self.threads - 1)]
+        buffers = [g.space.buffer, *self.buffers]
+
+        def step(phase, i, lo=0, hi=0, t=0):
+            return C.split_step(
+                phase, i, lo, hi, g.space, g.params, g.nodes, g.heap, g.hist,
+                self.works[t], g.candidates, g.groups, g.state, buffers[t],
+            )  # fmt: skip
+
+        def on_all(phase, i, n):
+            bounds = np.linspace(0, n, self.threads + 1).astype(np.int64).tolist()
+            futures = [
+                self.pool.submit(step, phase, i, bounds[t], bounds[t + 1], t)
+                for t in range(1, self.threads)
+            ]
+            try:
+                step(phase, i, bounds[0], bounds[1], 0)
+            finally:
+                for f in futures:
+                    f.result()
+
+        p = len(g.data.kind)
+
+        def search(c):
+            if step(C.SPLIT_HEAD, c):
+                on_all(C.SPLIT_SCAN, c, p)
+                step(C.SPLIT_TAIL, c)
+
+        if status == C.SPLIT_ROOT:
+            search(0)
+            step(C.SPLIT_SETTLE, 0)
+            return
+        i = int(g.heap.node[0])
+        first = int(step(C.SPLIT_ENTRIES, i))
+        if first >= 0:  # some child will be searched: the orders go down with the entries
+            on_all(C.SPLIT_ORDERS, i, g.space.arena.order.shape[0])
+        c0 = first if first >= 0 else -1 - first
+        if g.params.histogram == 1:
+            step(C.SPLIT_HISTS, i)
+        for c in range(c0, c0 + int(g.nodes.n_children[i])):
+            search(c)
+        step(C.SPLIT_PUSH, i)
 
 
 def grow_deferred(growth, monitor: Monitor, threads: int, budget: int) -> None:

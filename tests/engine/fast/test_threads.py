@@ -56,6 +56,16 @@ def test_one_two_and_three_threads_grow_the_same_tree(name, params, data_shape, 
     for rows in ("LOCAL_ROWS", "LOCAL_ROWS_LEAST", "HIST_LOCAL_ROWS"):
         monkeypatch.setattr(builder, rows, 256)
     monkeypatch.setattr(builder, "HIST_EXACT_BELOW", 64)
+    # Exact search: nodes of 512 entries or more split by every thread at once.
+    monkeypatch.setattr(builder, "SPLIT_LEAST_ROWS", 512)
+    split = []
+    split_node = threads.Splitter.split
+
+    def splitting(splitter, growth, status):
+        split.append(status)
+        split_node(splitter, growth, status)
+
+    monkeypatch.setattr(threads.Splitter, "split", splitting)
     shared = []
     grow_deferred = threads.grow_deferred
 
@@ -68,6 +78,14 @@ def test_one_two_and_three_threads_grow_the_same_tree(name, params, data_shape, 
     trees = [grow(data, resolve(**params, threads=k)) for k in (1, 2, 3)]
     # The threads grew subtrees (but best-first: one thread, the leaves limit ordering all).
     assert len(shared) == (0 if name == "best-first" else 2) and all(k > 2 for k in shared)
+    # Every thread on the root and the nodes down to 512 entries, in the two fits on threads
+    # (exact search, depth-first).
+    from engine.fast.growth_loop import SPLIT_BIG, SPLIT_ROOT
+
+    if name in ("best-first", "histogram"):
+        assert not split
+    else:
+        assert split.count(SPLIT_ROOT) == 2 and split.count(SPLIT_BIG) >= 4
     assert sum(1 for _ in trees[0].walk()) > 50
     assert shape(trees[0]) == shape(trees[1]) == shape(trees[2])
     assert bits(trees[0]) == bits(trees[1]) == bits(trees[2])
