@@ -487,7 +487,10 @@ def _distribute_entries(arena, s, e, base, entry_branch, fractions, nb, pos, buf
         f0, f1 = fractions[0], fractions[1]
         to0, to1 = f0 > 0, f1 > 0
         p0, p1 = pos[0], pos[1]
+        far = e - s >= PREFETCH_LEAST
         for t in range(s, e):
+            if far and t + PREFETCH_AHEAD < e:
+                prefetch(entry_branch, entries[t + PREFETCH_AHEAD])
             ent = entries[t]
             w = weights[t]
             b = entry_branch[ent]
@@ -569,7 +572,13 @@ def _segment_stats(arena, s, e, acc, data, K):
     for k in range(acc.shape[0]):
         acc[k] = 0.0
     entries, weights, cls, target = arena.entry, arena.weight, data.cls, data.target
+    far = e - s >= PREFETCH_LEAST
     for t in range(s, e):
+        if far and t + PREFETCH_AHEAD < e:
+            if K == 0:
+                prefetch(target, entries[t + PREFETCH_AHEAD])
+            else:
+                prefetch(cls, entries[t + PREFETCH_AHEAD])
         add_entry(acc, entries[t], weights[t], cls, target, K)
 
 
@@ -654,22 +663,33 @@ def _partition_entries(i, sp, par, nodes, hist, work, groups, state, depth_first
             n_miss += 1 if missing else 0
             n_right += 1 if right else 0
         counts[0], counts[1] = n - n_miss - n_right, n_right
+    elif binned_cut:  # the codes' rows are scattered over memory as the values' are
+        cut = nodes.cut_bin[i]
+        width = hist.codes.shape[1]
+        far = n >= PREFETCH_LEAST
+        for t in range(s, e):
+            if far and t + PREFETCH_AHEAD < e:
+                prefetch(hist.codes, arena.entry[t + PREFETCH_AHEAD] * width + j)
+            ent = arena.entry[t]
+            code = hist.codes[ent, j]
+            b = -1 if code == MISSING_CODE else (0 if code <= cut else 1)
+            sp.entry_branch[ent] = b
+            if b >= 0:
+                counts[b] += 1
+            else:
+                n_miss += 1
     else:
         for t in range(s, e):
             ent = arena.entry[t]
-            if binned_cut:
-                code = hist.codes[ent, j]
-                b = -1 if code == MISSING_CODE else (0 if code <= nodes.cut_bin[i] else 1)
+            x = data.values[base_col + ent]
+            if np.isnan(x):
+                b = -1
+            elif numeric:
+                b = 0 if x <= nodes.threshold[i] else 1
+            elif par.binary == 1:
+                b = groups.branch[nodes.group_at[i] + int(x)]
             else:
-                x = data.values[base_col + ent]
-                if np.isnan(x):
-                    b = -1
-                elif numeric:
-                    b = 0 if x <= nodes.threshold[i] else 1
-                elif par.binary == 1:
-                    b = groups.branch[nodes.group_at[i] + int(x)]
-                else:
-                    b = int(x)
+                b = int(x)
             sp.entry_branch[ent] = b
             if b >= 0:
                 counts[b] += 1

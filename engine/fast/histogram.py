@@ -27,7 +27,15 @@ from __future__ import annotations
 import numpy as np
 
 from engine.fast.groups import MAX_BINNED_CATEGORIES, MISSING_CODE, NOMINAL
-from engine.fast.kernels import add_entry, copy_into, njit, size_of
+from engine.fast.kernels import (
+    PREFETCH_AHEAD,
+    PREFETCH_LEAST,
+    add_entry,
+    copy_into,
+    njit,
+    prefetch,
+    size_of,
+)
 from engine.fast.sweeps import scan_items, score_subset, score_table
 
 #: Bin edges come from at most this many rows (evenly spaced), as in LightGBM's bin construction.
@@ -174,7 +182,15 @@ def accumulate(H, codes, entries, weights, lo, hi, cls, target, K, n_bins):
     """Add the entries ``entries[lo:hi]`` (weighing ``weights[lo:hi]``) to the histogram ``H``
     [attribute, bin, stat], in order."""
     p = codes.shape[1]
+    far = hi - lo >= PREFETCH_LEAST  # a big node's entries' rows are scattered over memory
     for t in range(lo, hi):
+        if far and t + PREFETCH_AHEAD < hi:
+            ahead = entries[t + PREFETCH_AHEAD]
+            prefetch(codes, ahead * p)
+            if K == 0:
+                prefetch(target, ahead)
+            else:
+                prefetch(cls, ahead)
         ent = entries[t]
         w = weights[t]
         for j in range(p):
