@@ -302,8 +302,10 @@ class Growth:
         ):
             self.params = self.params._replace(
                 local=kernels.DEFER_LOCAL,
-                # The top of the tree, above the subtrees shared out, is split by every thread
-                # (exact search: a binned node's search is its histogram's, made whole).
+                # The top of the tree, above the subtrees shared out, is split by every thread.
+                # Not in the histogram mode: there the top's work is counting its histograms,
+                # and threads each counting a range of the attributes were no quicker (each
+                # still reads every entry's codes, scattered over memory).
                 split_least=0 if hist else max(SPLIT_LEAST_ROWS, small),
             )
             # The local space is then where deferred segments wait (the threads have their own).
