@@ -439,6 +439,8 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv and not argv[0].startswith("-"):
         _refuse_unknown_command(parser, argv[0])
+    elif argv:
+        _refuse_leading_option(parser, argv)
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()
@@ -526,6 +528,29 @@ def _refuse_unknown_command(parser: argparse.ArgumentParser, word: str) -> None:
     parser.error(
         f"argument COMMAND: invalid choice: '{printable(word)}' "
         f"(choose from {', '.join(names)}){hint}"
+    )
+
+
+def _refuse_leading_option(parser: argparse.ArgumentParser, argv: list[str]) -> None:
+    """A command's option given before any command (``--sample iris``): argparse took its
+    value for the command and answered "invalid choice: 'iris'". Say where it goes instead."""
+    option = argv[0].split("=", 1)[0]
+    if option in parser._option_string_actions:  # arbor's own (--help)
+        return
+    commands = next(
+        action.choices
+        for action in parser._actions
+        if isinstance(action, argparse._SubParsersAction)
+    )
+    users = [name for name, sub in commands.items() if option in sub._option_string_actions]
+    if not users:
+        return  # argparse's own refusal of an option nobody has
+    example = "train" if "train" in users else users[0]
+    rest = " ".join(printable(word) for word in argv)
+    window = " (the window opens the samples from File > Samples)" if option == "--sample" else ""
+    parser.error(
+        f"{printable(option)} is an option of a command ({', '.join(users)}), not of arbor "
+        f"itself: put the command first, e.g. 'python main.py {example} {rest}'{window}"
     )
 
 

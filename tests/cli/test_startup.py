@@ -111,6 +111,16 @@ def test_a_mistyped_command_is_refused_not_opened_in_the_window(tmp_path, capsys
     assert "did you mean 'train'?" in _refused(capsys, "trian", "--sample", "weather")
 
 
+def test_a_commands_option_before_any_command_says_where_it_goes(capsys):
+    """``main.py --sample iris`` had been refused as "invalid choice: 'iris'"."""
+    err = _refused(capsys, "--sample", "iris")
+    assert "--sample is an option of a command (" in err and "train" in err
+    assert "put the command first, e.g. 'python main.py train --sample iris'" in err
+    assert "invalid choice" not in err
+    assert "--max-depth=3 is" not in _refused(capsys, "--max-depth=3", "x.csv")  # its name only
+    assert "unrecognized arguments" in _refused(capsys, "--no-such-option")
+
+
 def test_a_missing_file_is_refused_and_an_existing_one_opens_the_window(tmp_path, capsys):
     data = tmp_path / "weather.csv"
     assert not main.opens_window([str(data)])  # so main.main refuses it, not opens a window
