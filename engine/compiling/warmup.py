@@ -133,6 +133,16 @@ def warm_up(check=lambda: None) -> None:
         np.array([False, True, True]),
         np.array([0.2, np.inf, np.inf]),
     )
+    # 1-R's buckets over an attribute of many distinct values (the baselines beside a fit).
+    check()
+    from engine.fast.buckets import bucket_bounds
+
+    bucket_bounds(
+        np.array([[0.0, 1.0, 1.0, 2.0], [0.0, 0.0, 1.0, 1.0]]),
+        np.array([0, 1, 0], dtype=np.intp),
+        np.array([False, True, False]),
+        0.5,
+    )
     # Rows routed down a tree's arrays (prediction, and the folds' held-out rows).
     check()
     from engine.fast.descent import descend_levels

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from engine.compiling import lifecycle as compilation
 from engine.data.encoding import Encoded
 from engine.data.order import column_order
 from engine.errors import ArborError
@@ -33,6 +34,12 @@ class BaselineReport:
     one_r_errors: float
     one_r_rules: tuple[tuple[str, str], ...]
     errors_by_attribute: tuple[tuple[str, float], ...]
+
+
+#: A numeric attribute of at least this many distinct values has its 1-R buckets found by
+#: the compiled loop (engine.fast.buckets), once the kernels are; fewer, by numpy and Python
+#: (a small table's baselines load no compiled code).
+COMPILED_LEAST_VALUES = 2048
 
 
 def _errors(table: np.ndarray) -> float:
@@ -248,6 +255,16 @@ def _sorted_buckets(xs, ys, ws, K, min_bucket) -> tuple[np.ndarray, np.ndarray]:
     )
     first = ys[starts]  # class of each value's first row
     tol = 1e-9 * max(1.0, float(cum[:, -1].sum()))
+    if V >= COMPILED_LEAST_VALUES and compilation.is_ready():
+        from engine.fast.buckets import bucket_bounds
+
+        checkpoint()  # the loop takes milliseconds for a million values: no check within
+
+        multi = np.diff(np.r_[starts, len(xs)]) > 1
+        opens, closes = bucket_bounds(cum, first.astype(np.intp), multi, float(min_bucket - tol))
+        return xs[starts[closes]], (cum[:, closes + 1] - cum[:, opens]).T.copy()
+    # The same buckets as the kernel (engine.fast.buckets, whose oracle this is), in numpy
+    # and a step of Python per bucket.
     # reach[p]: the first value g >= p at which one class holds min_bucket since value p,
     # and majority[p] the class that leads there.
     reach = np.full(V, V, dtype=np.intp)

@@ -182,3 +182,26 @@ def test_one_r_on_a_columns_kept_order_is_one_r_on_its_known_values_sorted(seed)
         got = _sorted_buckets(x[ranked], y[ranked], w[ranked], K, 6)
         want = _numeric_buckets(x[known], y[known], w[known], K, 6)
         assert got[0].tolist() == want[0].tolist() and np.array_equal(got[1], want[1])
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_one_r_buckets_compiled_are_numpys_to_the_bit(seed, monkeypatch):
+    """The compiled bucket loop (engine.fast.buckets, for attributes of many distinct values)
+    closes the buckets numpy's and Python's loop closes, with fractional weights, ties and
+    values of several rows: the same uppers and the same class weights, to the bit."""
+    pytest.importorskip("numba")
+    from engine.compiling.lifecycle import compile_kernels
+    from engine.evaluate import baseline
+
+    assert compile_kernels()
+    rng = np.random.default_rng(seed)
+    n, K = int(rng.integers(1, 3000)), int(rng.integers(1, 5))
+    xs = np.sort(rng.normal(size=n).round(int(rng.integers(0, 3))))
+    ys = rng.integers(0, K, n)
+    ws = rng.choice([1.0, 0.5, 1.0 / 3, 0.7], n) if seed % 2 else np.ones(n)
+    m = int(rng.integers(1, 8))
+    monkeypatch.setattr(baseline, "COMPILED_LEAST_VALUES", 10**9)
+    want = baseline._sorted_buckets(xs, ys, ws, K, m)
+    monkeypatch.setattr(baseline, "COMPILED_LEAST_VALUES", 0)
+    got = baseline._sorted_buckets(xs, ys, ws, K, m)
+    assert got[0].tolist() == want[0].tolist() and got[1].tolist() == want[1].tolist()
