@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 
 from engine.sums import dot
 
@@ -40,11 +41,30 @@ class ClassCurves:
     roc_thresholds: np.ndarray | None = None
 
 
+#: Scores of at least this many rows are ordered through their distinct values (below).
+RANKED_LEAST_ROWS = 1 << 16
+
+
+def _descending(scores: np.ndarray) -> np.ndarray:
+    """``np.argsort(-scores, kind="mergesort")``: the rows by score, highest first, ties in row
+    order. A tree's scores are its leaves' shares, a few thousand distinct values over any
+    number of rows: ranked through them, the rows sort on 16-bit keys (numpy's radix sort),
+    where a merge sort of a million scores took 56 ms, a training's figures a dozen times."""
+    if len(scores) < RANKED_LEAST_ROWS:
+        return np.argsort(-scores, kind="mergesort")
+    codes, distinct = pd.factorize(-scores, use_na_sentinel=False)  # -0.0 is 0.0, as in a sort
+    if len(distinct) > np.iinfo(np.uint16).max:
+        return np.argsort(-scores, kind="mergesort")
+    rank = np.empty(len(distinct), np.uint16)
+    rank[np.argsort(distinct, kind="mergesort")] = np.arange(len(distinct))
+    return np.argsort(rank[codes], kind="stable")
+
+
 def _cumulative(scores: np.ndarray, positive: np.ndarray, weight: np.ndarray | None):
     """Weighted false and true positives at each distinct threshold, highest first."""
     scores = np.asarray(scores, dtype=np.float64)
     w = np.ones(len(scores)) if weight is None else np.asarray(weight, dtype=np.float64)
-    order = np.argsort(-scores, kind="mergesort")
+    order = _descending(scores)
     s, pos, w = scores[order], np.asarray(positive, dtype=bool)[order], w[order]
     last = np.r_[np.flatnonzero(np.diff(s)), len(s) - 1]  # the last row of each run of ties
     tps = np.cumsum(w * pos)[last]

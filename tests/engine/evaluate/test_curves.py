@@ -140,3 +140,23 @@ def test_regression_keeps_a_bounded_sample_of_its_points():
     ev = evaluate_tree(model.tree_, encode(table, "regression"), "training set")
     assert ev.points.shape == (2000, 2) and ev.curves == ()
     assert set(ev.points[:, 0]) <= set(frame["y"])
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_scores_ranked_through_their_distinct_values_sort_as_a_merge_sort(seed):
+    """A million rows of a tree's scores take a few thousand values: the curves order them
+    through those (16-bit keys) in exactly the merge sort's order, ties in row order, zero
+    and minus zero alike and missing scores last; past 65,535 values, the merge sort."""
+    from engine.evaluate.curves import RANKED_LEAST_ROWS, _descending
+
+    rng = np.random.default_rng(seed)
+    n = RANKED_LEAST_ROWS + int(rng.integers(0, 50_000))
+    values = rng.random(int(rng.integers(1, 5_000)))
+    values[0] = 0.0
+    scores = values[rng.integers(0, len(values), n)]
+    if seed % 2:
+        scores[rng.random(n) < 0.01] = np.nan
+        scores[rng.random(n) < 0.01] = -0.0
+    if seed == 5:
+        scores = rng.random(n)  # every score distinct
+    assert np.array_equal(_descending(scores), np.argsort(-scores, kind="mergesort"))
