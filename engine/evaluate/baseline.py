@@ -264,7 +264,6 @@ def _sorted_buckets(xs, ys, ws, K, min_bucket) -> tuple[np.ndarray, np.ndarray]:
         from engine.fast.buckets import bucket_bounds
 
         checkpoint()  # the loop takes milliseconds for a million values: no check within
-
         multi = np.diff(np.r_[starts, len(xs)]) > 1
         opens, closes = bucket_bounds(cum, first.astype(np.intp), multi, float(min_bucket - tol))
         return xs[starts[closes]], (cum[:, closes + 1] - cum[:, opens]).T.copy()

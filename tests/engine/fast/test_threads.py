@@ -132,6 +132,28 @@ def test_a_cancel_stops_the_threads(monkeypatch):
     assert not [t for t in threading.enumerate() if t.name.startswith("arbor-grow")]
 
 
+def test_a_cancel_while_every_thread_splits_the_top_stops_the_fit(monkeypatch):
+    """Cancel between two big nodes split by every thread: Cancelled, and the splitter's
+    helper threads are gone."""
+    monkeypatch.setattr(builder, "THREADS_LEAST_ROWS", 0)
+    monkeypatch.setattr(builder, "SPLIT_LEAST_ROWS", 512)
+    monitor = Monitor()
+    split_node = threads.Splitter.split
+    splits = []
+
+    def split_then_cancel(splitter, growth, status):
+        split_node(splitter, growth, status)
+        splits.append(status)
+        if len(splits) == 3:
+            monitor.cancel()
+
+    monkeypatch.setattr(threads.Splitter, "split", split_then_cancel)
+    with pytest.raises(Cancelled):
+        grow(generated(6, n=6000), resolve(algorithm="cart", threads=2), monitor)
+    assert len(splits) == 3
+    assert not [t for t in threading.enumerate() if t.name.startswith("arbor-split")]
+
+
 def test_cross_validation_and_alpha_folds_side_by_side_score_as_one_after_another():
     from engine.evaluate.evaluation import cross_val_predict
     from engine.fitting import fit_tree
