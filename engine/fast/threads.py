@@ -79,6 +79,16 @@ def shares(sizes: np.ndarray, k: int) -> list[np.ndarray]:
     return [np.array(sorted(g), dtype=np.int64) for g in groups if g]
 
 
+def own_work(work):
+    """A thread's own scratch like ``work``: zeros, but the ``flog`` table, which is read only."""
+    return type(work)(
+        *(
+            a if name == "flog" else np.zeros_like(a)
+            for name, a in zip(work._fields, work, strict=True)
+        )
+    )
+
+
 class _Part:
     """One thread's growth of some deferred subtrees: a copy of the growth's workspace with
     its own scratch, node arrays and counters (the table and arena are read, never written)."""
@@ -98,12 +108,7 @@ class _Part:
         self.local_space = g._local_space(g.local_capacity)
         h = g.hist
         self.hist = Hist(h.codes, h.n_bins, h.low, h.high, h.pool[:1] * 0, h.free[:0].copy())
-        self.work = type(g.work)(
-            *(
-                a if name == "flog" else np.zeros_like(a)
-                for name, a in zip(g.work._fields, g.work, strict=True)
-            )
-        )
+        self.work = own_work(g.work)
         self.candidates = type(g.candidates)(*(np.zeros_like(a) for a in g.candidates))
         self.groups = Groups(np.zeros_like(g.groups.branch))
         T = len(rows)
@@ -159,15 +164,7 @@ class Splitter:
         self.pool = ThreadPoolExecutor(threads - 1, thread_name_prefix="arbor-split")
         g = growth
         # Thread 0 is the caller, with the growth's own scratch.
-        self.works = [g.work] + [
-            type(g.work)(
-                *(
-                    a if name == "flog" else np.zeros_like(a)
-                    for name, a in zip(g.work._fields, g.work, strict=True)
-                )
-            )
-            for _ in range(threads - 1)
-        ]
+        self.works = [g.work] + [own_work(g.work) for _ in range(threads - 1)]
         self.buffers: list[np.ndarray] = []
 
     def close(self) -> None:
