@@ -751,14 +751,19 @@ def _partition_entries(i, sp, par, nodes, hist, work, groups, state, depth_first
 
 @njit(cache=True, linked=True, borrows=True)
 def _children_hists(i, c0, nb, sp, par, nodes, hist, state):
-    """Histograms for the children big enough to be scored by bins; the largest by subtraction."""
+    """Histograms for the children big enough to be scored by bins; the largest by subtraction
+    when no entry missed the split's value. Entries that did go down every branch at a
+    fraction of their weight, and a difference of such sums leaves rounding where the child
+    has nothing: a bin or category it lacks would seem present (a cut beside an empty bin, a
+    subset holding an absent category), and training over partitions, which sums those
+    children's histograms, would choose otherwise."""
     small = par.small
     pslot = nodes.slot[i]
     big = c0
     for c in range(c0, c0 + nb):
         if nodes.end[c] - nodes.start[c] > nodes.end[big] - nodes.start[big]:
             big = c
-    derive = pslot >= 0 and nodes.end[big] - nodes.start[big] >= small
+    derive = pslot >= 0 and nodes.n_missing[i] == 0 and nodes.end[big] - nodes.start[big] >= small
     for c in range(c0, c0 + nb):
         n = nodes.end[c] - nodes.start[c]
         if n < small and not (derive and n > 0):
