@@ -8,9 +8,8 @@ the same bins it makes the same choices as ``--splitter histogram`` in memory:
 
 - a node with at least ``small`` entries is scored from its histogram (the largest child's
   histogram is its parent's minus its siblings', as in memory, when no entry of the parent
-  missed the split's value); ``small`` is the in-memory builder's: 8,192 entries when
-  depth-first without a leaf limit, else 1,024;
-- a node with fewer entries is grown exactly, as in memory: its rows (a few thousand) are
+  missed the split's value); ``small`` is the in-memory builder's (1,024 entries);
+- a node with fewer entries is grown exactly, as in memory: its rows (fewer than 1,024) are
   gathered from the partitions to one worker, which grows the node's whole subtree with the
   in-memory builder's exact search and returns it (:mod:`engine.scale.subtrees`). Without a
   leaf limit nothing waits for these subtrees (they are final, and the order of expansions
