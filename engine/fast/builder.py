@@ -72,6 +72,9 @@ HIST_LOCAL_ROWS = 1024
 #: sorted values: deep in the tree a bin spans many of a node's values (splits there decide
 #: the accuracy of a fully grown tree), and sorting a few hundred values beats scanning every bin.
 HIST_EXACT_BELOW = 1024
+#: On several threads in the histogram mode, nodes of fewer entries are searched and then their
+#: subtrees left to the threads, which grow them from those histograms (engine.fast.threads).
+HIST_SHARE_ROWS = 65536
 #: Histogram slots held at once (a node keeps one from its evaluation to its expansion).
 HIST_SLOTS = {"depth": 128, "best": 512}
 #: How to choose the best attribute (:mod:`engine.fast.sweeps`).
@@ -310,6 +313,7 @@ class Growth:
                 # and threads each counting a range of the attributes were no quicker (each
                 # still reads every entry's codes, scattered over memory).
                 split_least=0 if hist else max(SPLIT_LEAST_ROWS, small),
+                share=HIST_SHARE_ROWS if hist else 0,
             )
             # The local space is then where deferred segments wait (the threads have their own).
             # As big as the arena (a segment is deferred once): zeros, so pages untouched
@@ -410,6 +414,8 @@ class Growth:
             self.space = self._bigger_space(self.space, int(st.need_arena[0]))
         if st.need_local[0]:
             self.local_space = self._bigger_space(self.local_space, int(st.need_local[0]))
+        if st.need_slots[0]:
+            self.hist = _more_slots(self.hist, st, int(st.need_slots[0]))
         if st.need_groups[0]:
             self.groups = Groups(
                 _enlarged(self.groups.branch, int(st.groups_used[0]), int(st.need_groups[0]))
@@ -433,6 +439,20 @@ class Growth:
     @property
     def progress(self) -> float:
         return float(self.state.settled[0] / self.state.total_weight[0])
+
+
+def _more_slots(hist: Hist, state, need: int) -> Hist:
+    """``hist`` with at least ``need`` more free slots (the spare slot last again)."""
+    old = len(hist.free)
+    add = max(need, old // 2 + 4)
+    pool = np.empty((old + add + 1, *hist.pool.shape[1:]))
+    pool[:old] = hist.pool[:old]
+    free = np.zeros(old + add, np.int64)
+    n_free = int(state.free_slots[0])
+    free[:n_free] = hist.free[:n_free]
+    free[n_free : n_free + add] = np.arange(old, old + add)
+    state.free_slots[0] = n_free + add
+    return hist._replace(pool=pool, free=free)
 
 
 def _enlarged(a: np.ndarray, used: int, need: int = 0) -> np.ndarray:
@@ -599,6 +619,7 @@ def kernel_params(s, n_classes: int, n_stats: int, histogram, small, local, C=No
         float(s.min_samples_split),
         float(s.min_samples_leaf),
         float(s.min_gain),
+        0,
         0,
     )
 

@@ -61,7 +61,9 @@ Space = namedtuple(
 #: ``max_leaves`` -1 for none; ``small``: nodes with fewer entries are grown whole on a
 #: private copy (``local`` = 1) or, with histograms, scored on their own sorted values;
 #: ``split_least``: nodes of at least this many entries are split by the caller's threads
-#: (``growth_loop.split_step``; 0: none).
+#: (``growth_loop.split_step``; 0: none); ``share``: with ``local`` = DEFER_LOCAL in the
+#: histogram mode, nodes of at least ``small`` and fewer than this many entries are searched
+#: and then left, histogram and all, to the caller's threads (0: none).
 Params = namedtuple(
     "Params",
     [
@@ -80,6 +82,7 @@ Params = namedtuple(
         "min_samples_leaf",
         "min_gain",
         "split_least",
+        "share",
     ],
 )
 
@@ -160,6 +163,7 @@ State = namedtuple(
         "need_arena",
         "need_local",
         "need_groups",
+        "need_slots",
         "deferred_top",
         "settled",
         "total_weight",

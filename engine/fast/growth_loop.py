@@ -83,6 +83,9 @@ DONE, PAUSED, NEEDS_ROOM, SPLIT_BIG, SPLIT_ROOT = 0, 1, 2, 3, 4
 #: (engine.fast.threads).
 DEFER_LOCAL = 2
 DEFERRED = 2
+#: ``nodes.local`` of a searched node whose subtree the caller's threads will grow from its
+#: histogram (``Params.share``); ``run`` then marks it DEFERRED, keeping its histogram's slot.
+SHARED = 3
 #: Runs of one bin up to this long are sorted by insertion, longer ones by merge sort.
 SORT_RUN_INSERTION = 48
 
@@ -825,6 +828,12 @@ def _room(i, sp, par, nodes, groups, state, max_categories):
     ):
         state.need_groups[0] = state.groups_used[0] + nb * max_categories
         ok = False
+    if par.histogram == 1 and par.best_first == 0 and state.free_slots[0] < nb:
+        # Depth-first, the pool grows rather than a child going without its histogram: so
+        # whether a child's is derived never depends on how many slots others hold (the
+        # subtrees left to threads hold theirs until those start).
+        state.need_slots[0] = nb - state.free_slots[0]
+        ok = False
     n = nodes.end[i] - nodes.start[i]
     need = n + nodes.n_missing[i] * (nb - 1)
     end = (
@@ -1069,7 +1078,7 @@ def run(
         if data.kind[j] == NOMINAL and data.n_categories[j] > max_categories:
             max_categories = data.n_categories[j]
     state.need_nodes[0], state.need_arena[0] = 0, 0
-    state.need_local[0], state.need_groups[0] = 0, 0
+    state.need_local[0], state.need_groups[0], state.need_slots[0] = 0, 0, 0
     if state.n_nodes[0] == 0:
         if _start(gsp, par, nodes, heap, hist, work, cand, groups, state):
             return SPLIT_ROOT
@@ -1079,10 +1088,11 @@ def run(
         if done >= budget:
             return PAUSED
         i = heap.node[0]
-        if nodes.local[i] == 1 and par.local == DEFER_LOCAL:  # grown by the caller's threads
-            # Its segment moves to the local space's arena, past those deferred before: in
-            # the arena, a later partition's copies of entries with missing values may
-            # overrun segments at higher addresses (depth-first, those are done).
+        if (nodes.local[i] == 1 or nodes.local[i] == SHARED) and par.local == DEFER_LOCAL:
+            # Grown by the caller's threads. Its segment moves to the local space's arena,
+            # past those deferred before: in the arena, a later partition's copies of entries
+            # with missing values may overrun segments at higher addresses (depth-first,
+            # those are done). A shared node keeps its histogram's slot for its thread.
             s, e = nodes.start[i], nodes.end[i]
             top = state.deferred_top[0]
             side = lsp.arena
@@ -1099,8 +1109,6 @@ def run(
             state.deferred_top[0] = top + e - s
             nodes.local[i] = DEFERRED
             _heap_pop(heap, state)
-            _give_slot(hist, state, nodes.slot[i])
-            nodes.slot[i] = -1
             continue
         if nodes.local[i] == 1:  # a small subtree, grown whole
             # Room asked for before starting (a build that runs out starts again from scratch
@@ -1144,6 +1152,12 @@ def run(
         for c in range(c0, c0 + nb):
             if _searched(c, par, nodes, work):
                 done += evaluate(c, gsp, par, nodes, hist, work, cand, groups, state)
+                if (
+                    par.share > 0
+                    and nodes.attribute[c] >= 0
+                    and nodes.end[c] - nodes.start[c] < par.share
+                ):
+                    nodes.local[c] = SHARED
         _push_children(i, c0, nb, par, nodes, heap, hist, state)
         if step:
             return PAUSED

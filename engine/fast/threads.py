@@ -98,16 +98,9 @@ class _Part:
         self._growth = type(g)  # whose driving this borrows (not imported: no cycle)
         self.kernels, self.monitor, self.problem = g.kernels, g.monitor, g.problem
         self.data, self.stride = g.data, g.stride
-        self.params = g.params._replace(local=1, split_least=0)
+        self.params = g.params._replace(local=1, split_least=0, share=0)
         self.local_params = g.local_params
-        # The deferred segments wait in the growth's local space (growth_loop.run); each
-        # entry's place is written to entry_branch by _local_orders: a private one per thread.
-        self.space = g.space._replace(
-            arena=g.local_space.arena, entry_branch=np.zeros_like(g.space.entry_branch)
-        )
         self.local_space = g._local_space(g.local_capacity)
-        h = g.hist
-        self.hist = Hist(h.codes, h.n_bins, h.low, h.high, h.pool[:1] * 0, h.free[:0].copy())
         self.work = own_work(g.work)
         self.candidates = type(g.candidates)(*(np.zeros_like(a) for a in g.candidates))
         self.groups = Groups(np.zeros_like(g.groups.branch))
@@ -117,17 +110,74 @@ class _Part:
         for name, a in zip(g.nodes._fields, g.nodes, strict=True):
             getattr(self.nodes, name)[:T] = a[rows]
         self.nodes.parent[:T] = -1  # ancestors are not looked at (binary or numeric splits)
-        self.nodes.local[:T] = 1
-        self.nodes.slot[:T] = -1
+        # Searched in the histogram mode (growth_loop.SHARED): expanded here as the growth
+        # would have, from their histograms; the others are grown whole on a private copy.
+        shared = self.nodes.attribute[:T] >= 0
+        self.nodes.local[:T] = np.where(shared, 0, 1)
+        self.state = new_state()
+        if g.params.share > 0:
+            self.space = self._own_arena(g, T)
+            self.hist = self._own_hists(g.hist, shared)
+        else:
+            # The deferred segments wait in the growth's local space (growth_loop.run), read
+            # only; each entry's place is written to entry_branch by _local_orders: a private
+            # one per thread.
+            self.space = g.space._replace(
+                arena=g.local_space.arena, entry_branch=np.zeros_like(g.space.entry_branch)
+            )
+            h = g.hist
+            self.hist = Hist(h.codes, h.n_bins, h.low, h.high, h.pool[:1] * 0, h.free[:0].copy())
+            self.nodes.slot[:T] = -1
         size = len(self.nodes.start)
         # Ascending ties, equal keys: a valid min-heap taking the subtrees in row order.
         self.heap = Heap(np.zeros(size, np.int64), np.zeros(size), np.zeros(size, np.int64))
         self.heap.node[:T] = np.arange(T)
         self.heap.tie[:T] = np.arange(T)
-        st = self.state = new_state()
+        st = self.state
         st.n_nodes[0], st.heap_size[0], st.pushes[0] = T, T, T
         st.total_weight[0] = g.state.total_weight[0]
         self.rows = rows
+
+    def _own_arena(self, g, T: int):
+        """A space of the thread's own holding its subtrees' segments: split in place there,
+        they grow into the room past them (entries missing a split's value go down both
+        branches). The first grown lies highest: depth-first, its overflow runs past the
+        end, and each later one's over those already grown."""
+        side, nodes = g.local_space.arena, self.nodes
+        sizes = (nodes.end[:T] - nodes.start[:T]).astype(np.int64)
+        total = int(sizes.sum())
+        room = total + (total // 4 + 1024 if g.data.has_missing.any() else 0)
+        entry, weight = np.zeros(room, np.int32), np.zeros(room)
+        at = total
+        for r in range(T):
+            s, n = int(nodes.start[r]), int(sizes[r])
+            at -= n
+            entry[at : at + n] = side.entry[s : s + n]
+            weight[at : at + n] = side.weight[s : s + n]
+            nodes.start[r], nodes.end[r] = at, at + n
+        self.state.arena_top[0] = total
+        arena = type(side)(entry, weight, np.zeros((side.order.shape[0], room), np.int32))
+        return g.space._replace(
+            arena=arena,
+            entry_weight=np.zeros_like(g.space.entry_weight),  # written by entry: shared ones
+            entry_branch=np.zeros_like(g.space.entry_branch),  # may be in two subtrees at once
+            buffer=np.zeros(room + 1, np.int32),
+            weight_buffer=np.zeros(room + 1),
+        )
+
+    def _own_hists(self, h, shared: np.ndarray):
+        """A pool of the thread's own, first holding its searched subtrees' histograms."""
+        T = len(shared)
+        rows = np.flatnonzero(shared & (self.nodes.slot[:T] >= 0))
+        base = len(h.free)
+        pool = np.empty((len(rows) + base + 1, *h.pool.shape[1:]))
+        pool[: len(rows)] = h.pool[self.nodes.slot[rows]]
+        self.nodes.slot[:T] = -1
+        self.nodes.slot[rows] = np.arange(len(rows))
+        free = np.zeros(len(rows) + base, np.int64)
+        free[:base] = np.arange(len(rows), len(rows) + base)
+        self.state.free_slots[0] = base
+        return Hist(h.codes, h.n_bins, h.low, h.high, pool, free)
 
     def run(self, budget: int) -> int:
         return self._growth.run(self, budget)

@@ -35,6 +35,11 @@ CASES = [
     ("exact", dict(algorithm="cart"), dict(nominal=1)),
     ("exact, missing", dict(algorithm="cart", max_depth=9), dict(nominal=2, missing=0.1)),
     ("histogram", dict(algorithm="cart", splitter="histogram"), dict(missing=0.05)),
+    (
+        "histogram regression",
+        dict(algorithm="cart", task="regression", splitter="histogram", max_depth=12),
+        dict(regression=True, missing=0.1),
+    ),
     ("c45 numeric", dict(algorithm="c45", prune="none"), dict(classes=4)),
     (
         "regression",
@@ -56,6 +61,8 @@ def test_one_two_and_three_threads_grow_the_same_tree(name, params, data_shape, 
     for rows in ("LOCAL_ROWS", "LOCAL_ROWS_LEAST", "HIST_LOCAL_ROWS"):
         monkeypatch.setattr(builder, rows, 256)
     monkeypatch.setattr(builder, "HIST_EXACT_BELOW", 64)
+    # Histograms: the threads grow the subtrees of nodes below 1,024 entries from theirs.
+    monkeypatch.setattr(builder, "HIST_SHARE_ROWS", 1024)
     # Exact search: nodes of 512 entries or more split by every thread at once.
     monkeypatch.setattr(builder, "SPLIT_LEAST_ROWS", 512)
     split = []
@@ -69,8 +76,12 @@ def test_one_two_and_three_threads_grow_the_same_tree(name, params, data_shape, 
     shared = []
     grow_deferred = threads.grow_deferred
 
+    searched = []
+
     def counting(growth, *args):
-        shared.append(len(threads.deferred(growth)))
+        rows = threads.deferred(growth)
+        shared.append(len(rows))
+        searched.append(int((growth.nodes.attribute[rows] >= 0).sum()))
         grow_deferred(growth, *args)
 
     monkeypatch.setattr(threads, "grow_deferred", counting)
@@ -82,13 +93,35 @@ def test_one_two_and_three_threads_grow_the_same_tree(name, params, data_shape, 
     # (exact search, depth-first).
     from engine.fast.growth_loop import SPLIT_BIG, SPLIT_ROOT
 
-    if name in ("best-first", "histogram"):
+    if name.startswith("histogram"):
+        assert not split and all(k >= 2 for k in searched)
+    elif name == "best-first":
         assert not split
     else:
         assert split.count(SPLIT_ROOT) == 2 and split.count(SPLIT_BIG) >= 4
     assert sum(1 for _ in trees[0].walk()) > 50
     assert shape(trees[0]) == shape(trees[1]) == shape(trees[2])
     assert bits(trees[0]) == bits(trees[1]) == bits(trees[2])
+
+
+def test_the_histogram_pool_grows_rather_than_a_node_going_without(monkeypatch):
+    """Depth-first, a node's children always get their histograms (the largest derived), so
+    the tree is the same however few slots the pool starts with."""
+    monkeypatch.setattr(builder, "HIST_LOCAL_ROWS", 128)
+    data = generated(5, n=4000, regression=True)  # no missing values: derived ones
+    settings = resolve(algorithm="cart", task="regression", splitter="histogram", threads=1)
+    roomy = grow(data, settings)
+    more = []
+    more_slots = builder._more_slots
+
+    def counting(hist, state, need):
+        more.append(need)
+        return more_slots(hist, state, need)
+
+    monkeypatch.setattr(builder, "_more_slots", counting)
+    monkeypatch.setattr(builder, "HIST_SLOTS", {"depth": 1, "best": 1})
+    tight = grow(data, settings)
+    assert more and bits(tight) == bits(roomy)
 
 
 def test_the_threads_share_the_subtrees_by_size_and_all_of_them():
