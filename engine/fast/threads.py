@@ -9,6 +9,11 @@ the GIL, on its own scratch arrays (nothing written is shared), and their nodes 
 appended to the tree's arrays. Pre-order ids (:func:`engine.fast.builder.to_nodes`) do not
 depend on where a node's row is, so every thread count grows the same tree, bit for bit.
 
+In the histogram mode the subtrees grown whole are small (below 1,024 entries) and most of
+the work is counting histograms above them, so the threads also take searched nodes below
+``Params.share`` entries (growth_loop.SHARED): each with its histogram and segment, copied
+into a pool and arena of the thread's own, and expanded there as the growth would have.
+
 Above them, exact search splits each big node with every thread at once (:class:`Splitter`):
 each thread searches a range of the node's attributes and distributes a range of its sorted
 orders. Before, the top of the tree (a million rows down to nodes of 131,072) grew on one
