@@ -65,7 +65,7 @@ LOCAL_ROWS_LEAST = 2048
 LOCAL_BYTES = 32 << 20
 #: The same in the histogram mode: nodes below it are searched exactly. Since the histograms'
 #: entries are fetched ahead, counting a node of a few thousand entries beats copying and
-#: sorting it: at 1,000,000 rows and depth 12, copies from 1,024 entries grew 1.5-2.3x faster
+#: sorting it: at 1,000,000 rows and depth 12, copies from 1,024 entries grew 1.6-2.4x faster
 #: than from 8,192 (benchmarks/README.md, "Eleventh round"), as accurate on a holdout.
 HIST_LOCAL_ROWS = 1024
 #: Otherwise, in the histogram mode, nodes with fewer entries are scored exactly, on their
