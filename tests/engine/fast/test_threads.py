@@ -42,6 +42,11 @@ CASES = [
     ),
     ("c45 numeric", dict(algorithm="c45", prune="none"), dict(classes=4)),
     (
+        "histogram c45",
+        dict(algorithm="c45", prune="none", splitter="histogram"),
+        dict(classes=4, missing=0.05),
+    ),
+    (
         "regression",
         dict(algorithm="cart", task="regression", max_depth=10),
         dict(regression=True, missing=0.1),
