@@ -524,7 +524,12 @@ def grow_all(growth: Growth, monitor: Monitor) -> None:
     subtrees it left to several threads (:mod:`engine.fast.threads`)."""
     C = growth.kernels
     status = C.PAUSED
-    splitter = None
+    splitter = pipeline = None
+    deferring = growth.params.local == getattr(C, "DEFER_LOCAL", -1)
+    if deferring and growth.params.share > 0:
+        from engine.fast.threads import Pipeline
+
+        pipeline = Pipeline(growth, growth.threads, CHUNK_WORK)
     try:
         while status != C.DONE:
             monitor.check()
@@ -535,11 +540,25 @@ def grow_all(growth: Growth, monitor: Monitor) -> None:
 
                     splitter = Splitter(growth, growth.threads)
                 splitter.split(growth, status)
-            monitor.report(growth.progress, f"{int(growth.state.leaves[0])} leaves")
+            if pipeline is not None:
+                if status != C.DONE:  # (what the last chunk deferred, finish shares out)
+                    pipeline.after_chunk()
+                fraction, leaves = pipeline.progress()
+                monitor.report(fraction, f"{leaves} leaves")
+            else:
+                monitor.report(growth.progress, f"{int(growth.state.leaves[0])} leaves")
+        if pipeline is not None:
+            pipeline.finish(monitor)
+            return
+    except BaseException:
+        if pipeline is not None:
+            pipeline.stop.set()
+            pipeline.close()
+        raise
     finally:
         if splitter is not None:
             splitter.close()
-    if growth.params.local == getattr(C, "DEFER_LOCAL", -1):
+    if deferring:
         from engine.fast.threads import grow_deferred
 
         grow_deferred(growth, monitor, growth.threads, CHUNK_WORK)

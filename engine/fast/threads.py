@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import contextvars
 import os
+import queue
 import threading
 from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 
@@ -196,12 +197,16 @@ class _Part:
     def _local_space(self, capacity: int):
         return self._growth._local_space(self, capacity)
 
-    def grow(self, stop: threading.Event, budget: int) -> None:
+    def grow(self, stop: threading.Event, budget: int, check=None) -> None:
+        """Grow the subtrees a chunk of work at a time until done or ``stop`` is set;
+        ``check`` (a monitor's, on the calling thread) is called between chunks."""
         C = self.kernels
         status = C.PAUSED
         while status != C.DONE:
             if stop.is_set():
                 return
+            if check is not None:
+                check()
             status = self.run(budget)
 
 
@@ -272,6 +277,112 @@ class Splitter:
         for c in range(c0, c0 + int(g.nodes.n_children[i])):
             search(c)
         step(C.SPLIT_PUSH, i)
+
+
+class Pipeline:
+    """The histogram mode's shared subtrees grown while the top of the tree is: the growth
+    loop defers them as it goes (depth-first, the leftmost first), and between two of the
+    calling thread's chunks of the top, those deferred since are handed to the other threads
+    once they make a batch. When the top is done the rest are shared out, and the calling
+    thread grows some too. Their nodes are appended at the end, as :func:`grow_deferred`
+    does: which thread grows a subtree, and when, changes no bit of the tree."""
+
+    def __init__(self, growth, threads: int, budget: int):
+        self.growth, self.threads, self.budget = growth, threads, budget
+        self.parts: list[_Part] = []
+        self.handed = np.zeros(0, dtype=np.int64)
+        # A batch: at least an eighth of the rows per thread (the subtrees' setup is
+        # per part), so that the last ones, shared out at the end, balance the threads.
+        self.batch = max(1, int(growth.data.n_entries) // (8 * threads))
+        self.queue: queue.SimpleQueue = queue.SimpleQueue()
+        self.stop = threading.Event()
+        self.errors: list[BaseException] = []
+        self.workers = [
+            threading.Thread(target=self._work, name=f"arbor-grow-{k}", daemon=True)
+            for k in range(threads - 1)
+        ]
+        for t in self.workers:
+            t.start()
+
+    def _work(self) -> None:
+        while (part := self.queue.get()) is not None:
+            self._grow(part)
+
+    def _grow(self, part: _Part, check=None) -> None:
+        if self.stop.is_set():
+            return
+        try:
+            part.grow(self.stop, self.budget, check)
+        except BaseException as error:  # noqa: BLE001 - raised again on the calling thread
+            self.errors.append(error)
+            self.stop.set()
+
+    def _new_rows(self) -> np.ndarray:
+        rows = deferred(self.growth)
+        return rows[~np.isin(rows, self.handed)]
+
+    def _hand(self, rows: np.ndarray) -> None:
+        part = _Part(self.growth, rows)
+        self.parts.append(part)
+        self.handed = np.concatenate([self.handed, rows])
+        self.queue.put(part)
+
+    def after_chunk(self) -> None:
+        """Between two chunks of the top: a batch of the subtrees deferred since, if enough."""
+        if self.errors:
+            raise self.errors[0]
+        rows = self._new_rows()
+        nodes = self.growth.nodes
+        if len(rows) and (nodes.end[rows] - nodes.start[rows]).sum() >= self.batch:
+            self._hand(rows)
+
+    def progress(self) -> tuple[float, int]:
+        """The settled share of the weight and the leaves, the parts' included."""
+        st = self.growth.state
+        settled = float(st.settled[0]) + sum(float(p.state.settled[0]) for p in self.parts)
+        leaves = int(st.leaves[0]) + sum(int(p.state.leaves[0]) for p in self.parts)
+        return settled / float(st.total_weight[0]), leaves
+
+    def finish(self, monitor: Monitor) -> None:
+        """The top is done: the rest shared out (the calling thread growing too), every part
+        waited for, their nodes appended."""
+        rows = self._new_rows()
+        if len(rows):
+            nodes = self.growth.nodes
+            sizes = (nodes.end[rows] - nodes.start[rows]).astype(np.float64)
+            for share in shares(sizes, 2 * self.threads):
+                self._hand(rows[share])
+        self.close(monitor)
+        if self.errors:
+            raise self.errors[0]
+        _append(self.growth, self.parts)
+
+    def close(self, monitor: Monitor | None = None) -> None:
+        """Every worker stopped (after the queue, unless cancelled); the calling thread takes
+        parts from the queue meanwhile, and looks at ``monitor`` while it waits."""
+        try:
+            while monitor is not None and not self.stop.is_set():
+                try:
+                    part = self.queue.get_nowait()
+                except queue.Empty:
+                    break
+                if part is None:
+                    break
+                self._grow(part, monitor.check)
+            for _ in self.workers:
+                self.queue.put(None)
+            for t in self.workers:
+                while t.is_alive():
+                    t.join(POLL)
+                    if monitor is not None:
+                        monitor.check()
+                        fraction, leaves = self.progress()
+                        monitor.report(fraction, f"{leaves} leaves")
+        except BaseException:  # cancelled: the others stop too
+            self.stop.set()
+            for t in self.workers:
+                t.join()
+            raise
 
 
 def grow_deferred(growth, monitor: Monitor, threads: int, budget: int) -> None:

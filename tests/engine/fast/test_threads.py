@@ -2,6 +2,7 @@
 to the bit, and a cancel stops the threads."""
 
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -66,8 +67,10 @@ def test_one_two_and_three_threads_grow_the_same_tree(name, params, data_shape, 
     for rows in ("LOCAL_ROWS", "LOCAL_ROWS_LEAST", "HIST_LOCAL_ROWS"):
         monkeypatch.setattr(builder, rows, 256)
     monkeypatch.setattr(builder, "HIST_EXACT_BELOW", 64)
-    # Histograms: the threads grow the subtrees of nodes below 1,024 entries from theirs.
+    # Histograms: the threads grow the subtrees of nodes below 1,024 entries from theirs,
+    # handed out while the top grows in chunks of this much work.
     monkeypatch.setattr(builder, "HIST_SHARE_ROWS", 1024)
+    monkeypatch.setattr(builder, "CHUNK_WORK", 20_000)
     # Exact search: nodes of 512 entries or more split by every thread at once.
     monkeypatch.setattr(builder, "SPLIT_LEAST_ROWS", 512)
     split = []
@@ -78,18 +81,17 @@ def test_one_two_and_three_threads_grow_the_same_tree(name, params, data_shape, 
         split_node(splitter, growth, status)
 
     monkeypatch.setattr(threads.Splitter, "split", splitting)
-    shared = []
-    grow_deferred = threads.grow_deferred
+    shared, searched, n_parts = [], [], []
+    append = threads._append
 
-    searched = []
-
-    def counting(growth, *args):
-        rows = threads.deferred(growth)
+    def counting(growth, parts):  # the subtrees grown by threads, as their nodes join the tree
+        rows = np.concatenate([p.rows for p in parts])
         shared.append(len(rows))
         searched.append(int((growth.nodes.attribute[rows] >= 0).sum()))
-        grow_deferred(growth, *args)
+        n_parts.append(len(parts))
+        append(growth, parts)
 
-    monkeypatch.setattr(threads, "grow_deferred", counting)
+    monkeypatch.setattr(threads, "_append", counting)
     data = generated(5, n=3000, **data_shape)
     trees = [grow(data, resolve(**params, threads=k)) for k in (1, 2, 3)]
     # The threads grew subtrees (but best-first: one thread, the leaves limit ordering all).
@@ -99,7 +101,9 @@ def test_one_two_and_three_threads_grow_the_same_tree(name, params, data_shape, 
     from engine.fast.growth_loop import SPLIT_BIG, SPLIT_ROOT
 
     if name.startswith("histogram"):
-        assert not split and all(k >= 2 for k in searched)
+        # Searched subtrees among them, handed out in batches while the top grew (more parts
+        # than threads), and the rest at the end.
+        assert not split and all(k >= 2 for k in searched) and n_parts[0] > 2
     elif name == "best-first":
         assert not split
     else:
@@ -137,18 +141,29 @@ def test_the_threads_share_the_subtrees_by_size_and_all_of_them():
     assert threads.n_threads(3) == 3 and threads.n_threads(0) >= 1
 
 
-def test_a_cancel_stops_the_threads(monkeypatch):
-    """A cancel while the threads grow the small subtrees: Cancelled, and no thread goes on."""
+@pytest.mark.parametrize("splitter", ["exact", "histogram"])
+def test_a_cancel_stops_the_threads(splitter, monkeypatch):
+    """A cancel while the threads grow the small subtrees (in the histogram mode, while the
+    top grows beside them or after): Cancelled, and no thread goes on."""
     monkeypatch.setattr(builder, "CHUNK_WORK", 2_000)
     for rows in ("LOCAL_ROWS", "LOCAL_ROWS_LEAST"):
         monkeypatch.setattr(builder, rows, 2048)
+    monkeypatch.setattr(builder, "HIST_LOCAL_ROWS", 256)
+    monkeypatch.setattr(builder, "HIST_SHARE_ROWS", 2048)
     started = threading.Event()
     grow_part = threads._Part.grow
 
-    def grow_slowly(part, stop, budget):
+    def grow_slowly(part, stop, budget, check=None):
         started.set()
-        assert stop.wait(30)  # the cancel reaches every thread
-        grow_part(part, stop, budget)
+        for _ in range(3000):  # until the cancel reaches this thread
+            if stop.is_set():
+                break
+            if check is not None:  # the calling thread's monitor
+                check()
+            time.sleep(0.01)
+        else:
+            raise AssertionError("the cancel did not reach a thread")
+        grow_part(part, stop, budget, check)
 
     monkeypatch.setattr(threads._Part, "grow", grow_slowly)
     monitor = Monitor()
@@ -157,7 +172,7 @@ def test_a_cancel_stops_the_threads(monkeypatch):
 
     def fit():
         try:
-            grow(data, resolve(algorithm="cart", threads=2), monitor)
+            grow(data, resolve(algorithm="cart", threads=2, splitter=splitter), monitor)
         except Cancelled as err:
             errors.append(err)
 
