@@ -13,6 +13,7 @@ In the histogram mode the subtrees grown whole are small (below 1,024 entries) a
 the work is counting histograms above them, so the threads also take searched nodes below
 ``Params.share`` entries (growth_loop.SHARED): each with its histogram and segment, copied
 into a pool and arena of the thread's own, and expanded there as the growth would have.
+They are handed out while the calling thread still grows the top (:class:`Pipeline`).
 
 Above them, exact search splits each big node with every thread at once (:class:`Splitter`):
 each thread searches a range of the node's attributes and distributes a range of its sorted
