@@ -186,6 +186,12 @@ class _Part:
         self.state.free_slots[0] = base
         return Hist(h.codes, h.n_bins, h.low, h.high, pool, free)
 
+    def release(self) -> None:
+        """Drop the scratch once grown: what :func:`_append` reads (nodes, groups, counts)
+        stays. The pipeline keeps many parts until the end, each with an arena, a pool and
+        arrays by entry of its own."""
+        self.space = self.local_space = self.hist = self.work = self.candidates = None
+
     def run(self, budget: int) -> int:
         return self._growth.run(self, budget)
 
@@ -314,6 +320,7 @@ class Pipeline:
             return
         try:
             part.grow(self.stop, self.budget, check)
+            part.release()
         except BaseException as error:  # noqa: BLE001 - raised again on the calling thread
             self.errors.append(error)
             self.stop.set()
