@@ -221,14 +221,11 @@ def code_column(x, edges, codes, j, lo, hi, check=lambda: None) -> None:
     range ``lo``, ``hi`` by its values, in one pass (:func:`_code_grid`, or where its grid
     is crowded :func:`_code_block`)."""
     grid = _edge_grid(edges)
-    blocks = _edge_blocks(edges) if grid is None else None
+    coder, tables = (_code_block, _edge_blocks(edges)) if grid is None else (_code_grid, grid)
     for a in range(0, len(x), BLOCK_ROWS):
         check()
         block = np.ascontiguousarray(x[a : a + BLOCK_ROWS])  # one compiled layout
-        if grid is None:
-            _code_block(*blocks, block, codes, a, j, lo, hi)
-        else:
-            _code_grid(*grid, block, codes, a, j, lo, hi)
+        coder(*tables, block, codes, a, j, lo, hi)
 
 
 @njit(cache=True, linked=True)
