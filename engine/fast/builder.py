@@ -525,8 +525,7 @@ def grow_all(growth: Growth, monitor: Monitor) -> None:
     C = growth.kernels
     status = C.PAUSED
     splitter = pipeline = None
-    deferring = growth.params.local == getattr(C, "DEFER_LOCAL", -1)
-    if deferring and growth.params.share > 0:
+    if growth.params.local == getattr(C, "DEFER_LOCAL", -1):
         from engine.fast.threads import Pipeline
 
         pipeline = Pipeline(growth, growth.threads, CHUNK_WORK)
@@ -541,15 +540,18 @@ def grow_all(growth: Growth, monitor: Monitor) -> None:
                     splitter = Splitter(growth, growth.threads)
                 splitter.split(growth, status)
             if pipeline is not None:
-                if status != C.DONE:  # (what the last chunk deferred, finish shares out)
+                # (What the last chunk deferred, finish shares out.)
+                if status != C.DONE and growth.params.share > 0:
                     pipeline.after_chunk()
                 fraction, leaves = pipeline.progress()
                 monitor.report(fraction, f"{leaves} leaves")
             else:
                 monitor.report(growth.progress, f"{int(growth.state.leaves[0])} leaves")
+        if splitter is not None:
+            splitter.close()
+            splitter = None
         if pipeline is not None:
             pipeline.finish(monitor)
-            return
     except BaseException:
         if pipeline is not None:
             pipeline.stop.set()
@@ -558,10 +560,6 @@ def grow_all(growth: Growth, monitor: Monitor) -> None:
     finally:
         if splitter is not None:
             splitter.close()
-    if deferring:
-        from engine.fast.threads import grow_deferred
-
-        grow_deferred(growth, monitor, growth.threads, CHUNK_WORK)
 
 
 def grow_stepwise(

@@ -287,12 +287,14 @@ class Splitter:
 
 
 class Pipeline:
-    """The histogram mode's shared subtrees grown while the top of the tree is: the growth
-    loop defers them as it goes (depth-first, the leftmost first), and between two of the
-    calling thread's chunks of the top, those deferred since are handed to the other threads
-    once they make a batch. When the top is done the rest are shared out, and the calling
-    thread grows some too. Their nodes are appended at the end, as :func:`grow_deferred`
-    does: which thread grows a subtree, and when, changes no bit of the tree."""
+    """The subtrees the growth loop leaves to threads, grown and appended to the tree. In the
+    histogram mode they grow while the top of the tree does: the loop defers them as it goes
+    (depth-first, the leftmost first), and between two of the calling thread's chunks of the
+    top (:meth:`after_chunk`), those deferred since are handed to the other threads once
+    they make a batch; exact search's top keeps every thread itself (:class:`Splitter`).
+    When the top is done the rest are shared out, the calling thread growing a share too.
+    Their nodes are appended at the end: which thread grows a subtree, and when, changes no
+    bit of the tree."""
 
     def __init__(self, growth, threads: int, budget: int):
         self.growth, self.threads, self.budget = growth, threads, budget
@@ -358,7 +360,7 @@ class Pipeline:
         if len(rows):
             nodes = self.growth.nodes
             sizes = (nodes.end[rows] - nodes.start[rows]).astype(np.float64)
-            for share in shares(sizes, 2 * self.threads):
+            for share in shares(sizes, self.threads):
                 self._hand(rows[share])
         self.close(monitor)
         if self.errors:
@@ -391,38 +393,6 @@ class Pipeline:
             for t in self.workers:
                 t.join()
             raise
-
-
-def grow_deferred(growth, monitor: Monitor, threads: int, budget: int) -> None:
-    """Grow the subtrees the growth loop deferred on ``threads`` threads and append their
-    nodes to ``growth``'s arrays (and their groups to its group store)."""
-    rows = deferred(growth)
-    if len(rows) == 0:
-        return
-    nodes = growth.nodes
-    sizes = (nodes.end[rows] - nodes.start[rows]).astype(np.float64)
-    parts = [_Part(growth, rows[share]) for share in shares(sizes, threads)]
-    stop = threading.Event()
-    settled0 = float(growth.state.settled[0])
-    total = float(growth.state.total_weight[0])
-    with ThreadPoolExecutor(len(parts), thread_name_prefix="arbor-grow") as pool:
-        futures = [pool.submit(part.grow, stop, budget) for part in parts]
-        try:
-            while True:
-                done, waiting = wait(futures, timeout=POLL, return_when=FIRST_EXCEPTION)
-                for f in done:
-                    if f.exception() is not None:
-                        raise f.exception()
-                if not waiting:
-                    break
-                monitor.check()
-                settled = settled0 + sum(float(p.state.settled[0]) for p in parts)
-                leaves = int(growth.state.leaves[0]) + sum(int(p.state.leaves[0]) for p in parts)
-                monitor.report(settled / total, f"{leaves} leaves")
-        except BaseException:  # cancelled, or a thread failed: the others stop too
-            stop.set()
-            raise
-    _append(growth, parts)
 
 
 def _append(growth, parts: list[_Part]) -> None:

@@ -70,7 +70,7 @@ def test_one_two_and_three_threads_grow_the_same_tree(name, params, data_shape, 
     # Histograms: the threads grow the subtrees of nodes below 1,024 entries from theirs,
     # handed out while the top grows in chunks of this much work.
     monkeypatch.setattr(builder, "HIST_SHARE_ROWS", 1024)
-    monkeypatch.setattr(builder, "CHUNK_WORK", 20_000)
+    monkeypatch.setattr(builder, "CHUNK_WORK", 2_000)
     # Exact search: nodes of 512 entries or more split by every thread at once.
     monkeypatch.setattr(builder, "SPLIT_LEAST_ROWS", 512)
     split = []
