@@ -112,7 +112,7 @@ def grow(
         return solve_optimal(data, settings, monitor, rows, weights, depth, compiled).root
     if settings.criterion == "absolute_error":
         check_absolute_error(data)  # the kernels' median search assumes it
-    if settings.missing != "fractional":  # whole rows down one branch: numpy, per node
+    if settings.missing == "surrogate":  # rows placed by stand-in splits: numpy, per node
         node = routed_growth.grow(data, settings, monitor, rows, weights, depth)
         if settings.criterion == "absolute_error":
             rows = np.arange(data.n_rows) if rows is None else np.asarray(rows)
@@ -154,11 +154,11 @@ def grow_flat(data: Encoded, settings: Settings, monitor: Monitor = NULL_MONITOR
 
 def _arrays_are_the_tree(settings: Settings) -> bool:
     """Whether the growth loop's arrays are the tree as :func:`grow` gives it: not for the
-    optimal tree (another solver), another handling of missing values (grown per node,
+    optimal tree (another solver), surrogate splits (grown per node,
     engine.learn.routed_growth), or the absolute error (its leaves' medians come after)."""
     return (
         settings.algorithm != "optimal"
-        and settings.missing == "fractional"
+        and settings.missing != "surrogate"
         and settings.criterion != "absolute_error"
     )
 
@@ -222,10 +222,10 @@ def grow_steps(data: Encoded, settings: Settings) -> Iterator[GrowthStep]:
             "an optimal tree is searched whole, not grown one split at a time: step through "
             "ID3, C4.5 or CART's growth instead"
         )
-    if settings.missing != "fractional":
+    if settings.missing == "surrogate":
         raise ArborError(
-            f"stepping through growth follows fractional rows; --missing {settings.missing} "
-            "grows whole trees only (train, or step with --missing fractional)"
+            "stepping through growth does not find surrogate splits; --missing surrogate "
+            "grows whole trees only (train, or step with --missing majority or fractional)"
         )
     return _steps(data, settings)
 

@@ -638,6 +638,7 @@ def kernel_params(s, n_classes: int, n_stats: int, histogram, small, local, C=No
         float(s.min_gain),
         0,
         0,
+        int(s.missing == "majority"),
     )
 
 

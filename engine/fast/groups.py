@@ -63,7 +63,9 @@ Space = namedtuple(
 #: ``split_least``: nodes of at least this many entries are split by the caller's threads
 #: (``growth_loop.split_step``; 0: none); ``share``: with ``local`` = DEFER_LOCAL in the
 #: histogram mode, nodes of at least ``small`` and fewer than this many entries are searched
-#: and then left, histogram and all, to the caller's threads (0: none).
+#: and then left, histogram and all, to the caller's threads (0: none); ``majority``: 1 when
+#: a row missing a two-way split's attribute goes whole down its heavier branch
+#: (``--missing majority``, :func:`engine.learn.rules.whole_branch`), 0 down both at a fraction.
 Params = namedtuple(
     "Params",
     [
@@ -83,6 +85,7 @@ Params = namedtuple(
         "min_gain",
         "split_least",
         "share",
+        "majority",
     ],
 )
 

@@ -15,8 +15,9 @@ rows run in) and, in the exact mode, the same entries sorted by each numeric att
 segment stably among the children, so every child's segments are again in root order
 and in sorted order without sorting anything again. An entry whose value of the split
 attribute is missing goes to every branch with a positive fraction, its weight times
-that fraction (C4.5's fractional instances, also CART's here), so children together
-may hold more entries than their parent. Depth-first, children are laid out last
+that fraction (C4.5's fractional instances, CART's too by default), so children together
+may hold more entries than their parent; under ``--missing majority`` a two-way split's
+fractions are 1 and 0 (``Params.majority``), so such an entry goes whole down one branch. Depth-first, children are laid out last
 branch first from the parent's start: the next node expanded is then always the
 top-most live segment, and its children may run past its end. Best-first, a split
 with missing values puts its children at the arena's top, and the frontier's
@@ -54,6 +55,7 @@ from engine.fast.kernels import (
     size_of,
     stops_before_search,
     top_class_weight,
+    whole_branch,
 )
 from engine.fast.sweeps import (
     BY_GAIN,
@@ -436,8 +438,13 @@ def _evaluate_tail(i, sp, par, nodes, hist, work, cand, groups, state, done):
     nodes.threshold[i] = cand.threshold[best]
     nodes.gain[i] = cand.gain[best]
     nodes.ratio[i] = cand.ratio[best]
-    nodes.fraction0[i] = cand.fraction0[best]
-    nodes.fraction1[i] = cand.fraction1[best]
+    if par.majority == 1:
+        nodes.fraction0[i], nodes.fraction1[i] = whole_branch(
+            cand.fraction0[best], cand.fraction1[best]
+        )
+    else:
+        nodes.fraction0[i] = cand.fraction0[best]
+        nodes.fraction1[i] = cand.fraction1[best]
     if not data.has_missing[best]:
         nodes.n_missing[i] = 0
     elif binned and not (
@@ -755,9 +762,10 @@ def _partition_entries(i, sp, par, nodes, hist, work, groups, state, depth_first
 @njit(cache=True, linked=True, borrows=True)
 def _children_hists(i, c0, nb, sp, par, nodes, hist, state):
     """Histograms for the children big enough to be scored by bins; the largest by subtraction
-    when no entry missed the split's value. Entries that did go down every branch at a
-    fraction of their weight, and a difference of such sums leaves rounding where the child
-    has nothing: a bin or category it lacks would seem present (a cut beside an empty bin, a
+    when every entry went down one branch whole (none missed the split's value, or
+    ``--missing majority`` sent them one way). Entries that went down every branch at a
+    fraction of their weight would leave rounding in such a difference where the child has
+    nothing: a bin or category it lacks would seem present (a cut beside an empty bin, a
     subset holding an absent category), and training over partitions, which sums those
     children's histograms, would choose otherwise."""
     small = par.small
@@ -766,7 +774,8 @@ def _children_hists(i, c0, nb, sp, par, nodes, hist, state):
     for c in range(c0, c0 + nb):
         if nodes.end[c] - nodes.start[c] > nodes.end[big] - nodes.start[big]:
             big = c
-    derive = pslot >= 0 and nodes.n_missing[i] == 0 and nodes.end[big] - nodes.start[big] >= small
+    whole = nodes.n_missing[i] == 0 or par.majority == 1
+    derive = pslot >= 0 and whole and nodes.end[big] - nodes.start[big] >= small
     for c in range(c0, c0 + nb):
         n = nodes.end[c] - nodes.start[c]
         if n < small and not (derive and n > 0):
@@ -835,12 +844,9 @@ def _room(i, sp, par, nodes, groups, state, max_categories):
         state.need_slots[0] = nb - state.free_slots[0]
         ok = False
     n = nodes.end[i] - nodes.start[i]
-    need = n + nodes.n_missing[i] * (nb - 1)
-    end = (
-        nodes.start[i] + need
-        if par.best_first == 0 or nodes.n_missing[i] == 0
-        else state.arena_top[0] + need
-    )
+    copied = 0 if par.majority == 1 else nodes.n_missing[i]  # entries going down both ways
+    need = n + copied * (nb - 1)
+    end = nodes.start[i] + need if par.best_first == 0 or copied == 0 else state.arena_top[0] + need
     if end > sp.arena.entry.shape[0]:
         state.need_arena[0] = end
         ok = False

@@ -1,12 +1,13 @@
-"""CART grown with ``--missing majority`` or ``surrogate``: every row goes down one branch
-with its whole weight, rpart's way, rather than C4.5's fractional rows.
+"""CART grown with ``--missing surrogate``: every row goes down one branch with its whole
+weight, rpart's way, rather than C4.5's fractional rows. (``--missing majority``, the same
+without surrogates, is grown by the compiled loop, ``Params.majority``; called with it, this
+module grows the same tree, which the tests hold the compiled one against.)
 
 A row missing a split's attribute goes by the first of the split's surrogates
 (:mod:`engine.learn.surrogates`) that can place it, else down the branch with most of the
 known training weight (``majority``: no surrogates). The split search is
 :mod:`engine.learn.splitting`'s, the one the compiled kernels repeat, node by node in numpy:
-the compiled growth loop sends missing values down every branch, and this routing is the
-only thing that differs. The split records the routing: its fractions are 1 for the
+the routing by surrogates is the only thing that differs. The split records the routing: its fractions are 1 for the
 majority branch and 0 for the other, so prediction, pruning and every exporter that knows
 fractions send an unplaced row where growth sent it.
 """

@@ -83,6 +83,15 @@ def gain_too_small(gain: float, min_gain: float, binary: bool) -> bool:
     return gain - min_gain <= WEKA_EPS
 
 
+def whole_branch(fraction0: float, fraction1: float):
+    """A two-way split's fractions under ``--missing majority``: a row missing its attribute
+    goes whole down the branch with more of the known weight, the first on a tie (rpart's
+    majority direction); the fractions given are the known weight's shares."""
+    if fraction1 > fraction0:
+        return 0.0, 1.0
+    return 1.0, 0.0
+
+
 def distinct(a, b, binary: bool):
     """``b`` is a value after ``a`` that a numeric split can separate from it (sorted values)."""
     return a + (CART_VALUE_EPS if binary else C45_VALUE_EPS) < b

@@ -385,7 +385,8 @@ class Grower:
                 self.jobs[c] = HIST
                 self.direct.add(c)
         big = c0 + int(np.argmax(entries))
-        if H is not None and n_miss == 0 and self.jobs.get(big) == HIST:
+        whole = n_miss == 0 or self.scorer.params.majority == 1  # no entry down both ways
+        if H is not None and whole and self.jobs.get(big) == HIST:
             # The parent's histogram minus its other children's, as in memory: those are
             # summed whatever they are otherwise asked for.
             self.direct.discard(big)

@@ -176,13 +176,16 @@ class Scorer:
             groups = np.full(V, -1, np.int64)
             for c in range(int(cand.cut[best])):
                 groups[work.counts[c]] = 0 if work.best_mask[c] else 1
+        f0, f1 = float(cand.fraction0[best]), float(cand.fraction1[best])
+        if par.majority == 1:
+            f0, f1 = rules.whole_branch(f0, f1)
         return (
             best,
             int(cand.cut[best]),
             float(cand.threshold[best]),
             float(cand.gain[best]),
             float(cand.ratio[best]),
-            float(cand.fraction0[best]),
-            float(cand.fraction1[best]),
+            f0,
+            f1,
             groups,
         )

@@ -254,6 +254,11 @@ def fit_partitions(
             "absolute_error needs every target value at a node (its medians), which the "
             "partitions' histograms do not hold: train it in memory, or use squared_error"
         )
+    if settings.missing == "surrogate":
+        raise ArborError(
+            "surrogate splits compare every row's values at a node, which the partitions' "
+            "histograms do not hold: train in memory, or use --missing majority or fractional"
+        )
     if settings.class_weight is not None or settings.priors is not None:
         raise ArborError(
             "class weights and priors weigh the rows in memory, not yet over partitions: "

@@ -130,6 +130,11 @@ CASES = {
         dict(algorithm="c45", prune="none", max_depth=6),
     ),
     "cart-missing": (dict(missing=0.1), "c", dict(algorithm="cart", prune="none", max_depth=7)),
+    "cart-majority": (
+        dict(missing=0.1, nominal=True),
+        "c",
+        dict(algorithm="cart", prune="none", max_depth=7, missing="majority"),
+    ),
     "cart-subsets-whole": (dict(nominal=True), "c", dict(algorithm="cart", prune="none")),
     "cart-best-first": (
         dict(),
