@@ -12,7 +12,10 @@ then predicts 50,000 more; the time is the fit and the prediction (Arbor's inclu
 the table, the others' their own conversion). LightGBM and XGBoost grow one round with
 learning rate 1, no regularisation and 255 bins (regression only: for classes they grow a
 tree per class); YDF's CART without its validation hold-out. Every library, Arbor too, is
-given ``--threads``.
+given ``--threads``. With missing values Arbor also runs its exact search with ``--missing
+majority`` ("arbor majority"): such a row goes down one branch whole, as in scikit-learn
+(the side its search picks) and YDF (imputed), where the default sends it down both at a
+fraction of its weight (C4.5's rule, more rows deeper in the tree).
 A library that is not installed is left out. Runs are interleaved; the best of ``--runs``
 is shown, with its ratio to scikit-learn's.
 
@@ -42,7 +45,16 @@ DEPTH = 12
 TEST_ROWS = 50_000
 #: Class boundaries on the signal (4 classes).
 CUTS = [-0.9, 0.0, 0.9]
-PEERS = ("sklearn", "arbor exact", "arbor hist", "ydf cart", "lightgbm", "xgb hist", "xgb exact")
+PEERS = (
+    "sklearn",
+    "arbor exact",
+    "arbor hist",
+    "arbor majority",
+    "ydf cart",
+    "lightgbm",
+    "xgb hist",
+    "xgb exact",
+)
 
 
 def make_data(n: int, generator: str, task: str, missing: float, seed: int = 0):
@@ -68,8 +80,10 @@ def make_data(n: int, generator: str, task: str, missing: float, seed: int = 0):
     return X, y, frame
 
 
-def fits(task: str, threads: int) -> dict:
-    """Each installed library's fit-and-predict, as ``f(train, test) -> predictions``."""
+def fits(task: str, threads: int, missing: float) -> dict:
+    """Each installed library's fit-and-predict, as ``f(train, test) -> predictions``. With
+    missing values, also Arbor's exact search with ``--missing majority`` (each such row down
+    one branch whole, as scikit-learn and YDF send theirs, rather than C4.5's fractions)."""
     out = {}
     classes = task == "classification"
     try:
@@ -86,7 +100,7 @@ def fits(task: str, threads: int) -> dict:
     except ImportError:
         pass
 
-    def arbor(splitter):
+    def arbor(splitter, rule="fractional"):
         def fit(train, test):
             model = DecisionTree(
                 algorithm="cart",
@@ -97,12 +111,15 @@ def fits(task: str, threads: int) -> dict:
                 min_samples_leaf=1,
                 splitter=splitter,
                 threads=threads,
+                missing=rule,
             ).fit(make_table(train[2]))
             return model.predict(test[2])
 
         return fit
 
     out["arbor exact"], out["arbor hist"] = arbor("exact"), arbor("histogram")
+    if missing:
+        out["arbor majority"] = arbor("exact", "majority")
     try:
         import ydf
 
@@ -253,7 +270,7 @@ def main() -> None:
             train = make_data(rows, generator, task, missing)
             test = make_data(TEST_ROWS, generator, task, missing, seed=1)
             for threads in args.threads:
-                peers = fits(task, threads)
+                peers = fits(task, threads, missing)
                 small = make_data(2_000, generator, task, missing, seed=2)
                 for fit in peers.values():  # libraries loaded, kernels ready
                     fit(small, small)
