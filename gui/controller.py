@@ -464,7 +464,7 @@ class Controller(QObject):
 
     def _start_training(self, request: TrainRequest, on_failure=None) -> Job | None:
         try:
-            table = self.doc.snapshot()
+            table = self.doc.snapshot_later()  # made on the job's thread
         except ArborError as err:
             (on_failure or self.fail)(str(err))
             return None
@@ -598,7 +598,7 @@ class Controller(QObject):
             self.fail("The training share must be between 0 and 100 percent.")
             return None
         try:
-            table = self.doc.snapshot()
+            table = self.doc.snapshot_later()  # made on the job's thread
         except ArborError as err:
             self.fail(str(err))
             return None

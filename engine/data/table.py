@@ -510,7 +510,7 @@ def _own_block(frame: pd.DataFrame, made: dict[str, Column], numeric: list[str])
     the table made here keeps its numbers when the caller's frame is edited afterwards; a copy
     of a million rows took 70-150 ms of the window's GUI thread. Without copy-on-write
     (pandas 2 by default) an edit would change both: the table gets its own block."""
-    if not _copy_on_write():
+    if not copy_on_write():
         return None
     numbers = frame[numeric]
     block = numbers.to_numpy()
@@ -530,7 +530,7 @@ def _own_block(frame: pd.DataFrame, made: dict[str, Column], numeric: list[str])
     return numbers
 
 
-def _copy_on_write() -> bool:
+def copy_on_write() -> bool:
     """Whether pandas copies a block shared by two frames before writing to it (always from
     pandas 3; in pandas 2, only with the option set)."""
     if int(pd.__version__.split(".")[0]) >= 3:

@@ -260,11 +260,18 @@ class TrainResult:
         return self.figures.cv.tree if self.figures.cv is not None else None
 
 
+def _made(source):
+    """A job's table: ``source`` itself, or made here, on the job's thread, by calling it (the
+    window passes :meth:`gui.table.document.DataDocument.snapshot_later`'s function)."""
+    return source() if callable(source) else source
+
+
 def train_call(
-    table, params: dict, cv_folds: int, seed: int, weka_folds: bool = False
+    source, params: dict, cv_folds: int, seed: int, weka_folds: bool = False
 ) -> Callable[[Monitor], TrainResult]:
     """The engine work behind Train: fit, its figures beside the baselines, and optionally
-    cross-validation of the tree and the baselines on the same folds (Weka's with ``weka_folds``)."""
+    cross-validation of the tree and the baselines on the same folds (Weka's with ``weka_folds``).
+    ``source``: the table, or a function making it (:func:`_made`)."""
     from engine.data.encoding import encode
     from engine.estimator import DecisionTree
     from engine.evaluate.figures import cross_validated, training_baselines, training_figures
@@ -274,6 +281,7 @@ def train_call(
     def call(monitor: Monitor) -> TrainResult:
         model = DecisionTree(**params)
         settings = model.settings()
+        table = _made(source)
         data = encode(table, settings.task)
         fit_share = 0.5 if cv_folds else 1.0
 
@@ -368,7 +376,7 @@ def cv_call(
     return call
 
 
-def split_train_call(table, params: dict, percent: float, seed: int) -> Callable[[Monitor], tuple]:
+def split_train_call(source, params: dict, percent: float, seed: int) -> Callable[[Monitor], tuple]:
     """Train as :func:`train_call` does on ``percent``% of the table's rows (stratified by
     class, with ``seed``: :func:`engine.evaluate.evaluation.holdout_rows`) and test on the
     rest, whose rows then stay on the tree (issue 32).
@@ -388,6 +396,7 @@ def split_train_call(table, params: dict, percent: float, seed: int) -> Callable
         from engine.settings import resolve
 
         settings = resolve(**params)
+        table = _made(source)
         data = encode(table, settings.task)
         train_rows, test_rows = holdout_rows(data, percent, seed)
         labelled = np.arange(len(table.frame))

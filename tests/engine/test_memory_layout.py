@@ -53,13 +53,13 @@ def test_a_table_made_again_shares_its_numbers_until_the_first_is_edited(monkeyp
     first = make_table(_numeric_frame()).frame.copy()  # as the window's document holds it
     snapshot = make_table(first, target="y")
     data = encode(snapshot)
-    if tables._copy_on_write():
+    if tables.copy_on_write():
         assert np.shares_memory(snapshot.frame["b"].to_numpy(), first["b"].to_numpy())
     before = float(snapshot.frame.iat[5, 2])
     first.iat[5, 2] = 123.0
     assert float(snapshot.frame.iat[5, 2]) == before and data.X[5, 2] == before
     assert float(first.iat[5, 2]) == 123.0
-    monkeypatch.setattr(tables, "_copy_on_write", lambda: False)
+    monkeypatch.setattr(tables, "copy_on_write", lambda: False)
     again = make_table(first, target="y")
     assert not np.shares_memory(again.frame["b"].to_numpy(), first["b"].to_numpy())
     assert float(again.frame.iat[5, 2]) == 123.0

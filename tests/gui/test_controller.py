@@ -1,5 +1,7 @@
 """The controller alone (no window): state changes only through its methods, and says so."""
 
+import threading
+
 from engine.data.samples import load_sample
 from gui.canvas.modelling import TreeEditCommand
 from gui.controller import EDITED, PRUNED, TRAINED, Controller
@@ -58,6 +60,46 @@ def test_a_table_that_cannot_be_snapshot_fails_with_one_message(qtbot):
     controller.failed.connect(lambda message, details: failures.append(message))
     assert controller.train() is None
     assert failures == ["the table has no columns"]
+
+
+def test_train_makes_its_table_on_the_job_thread_as_the_table_was(qtbot, monkeypatch):
+    """Train keeps the table's contents by a shallow copy (pandas' copy-on-write) and makes
+    the Table on the job's thread: an edit made after Train changes neither the training nor
+    the open table's own next snapshot. Without copy-on-write the Table is made at once."""
+    import gui.table.document as document
+    from engine.data.table import copy_on_write
+
+    controller = Controller()
+    controller.load_table(load_sample("iris"), None, sample="iris")
+    controller.set_options({"algorithm": "cart"}, 0, 1)  # no cross-validation job after it
+    doc = controller.doc
+    before = float(doc.frame.iat[0, 0])
+    for cow in (True, False) if copy_on_write() else (False,):
+        monkeypatch.setattr(document, "copy_on_write", lambda cow=cow: cow)
+        make = doc.snapshot_later()
+        doc.set_cell(0, 0, 42.0)
+        assert float(make().frame.iat[0, 0]) == before
+        assert float(doc.snapshot().frame.iat[0, 0]) == 42.0
+        doc.set_cell(0, 0, before)
+    monkeypatch.setattr(document, "copy_on_write", copy_on_write)
+    if not copy_on_write():
+        return  # pandas 2 without copy-on-write: the Table is made on the window's thread
+    made_on = []
+    monkeypatch.setattr(document, "make_table", _recording_make_table(made_on))
+    with qtbot.waitSignal(controller.result_changed, timeout=60_000):
+        job = controller.train()
+    qtbot.waitUntil(lambda: job.done)
+    assert made_on and made_on[0] is not threading.main_thread()
+
+
+def _recording_make_table(threads: list):
+    from engine.data.table import make_table
+
+    def make(*args, **kwargs):
+        threads.append(threading.current_thread())
+        return make_table(*args, **kwargs)
+
+    return make
 
 
 def test_loading_a_table_drops_the_tree_and_the_result(qtbot):
