@@ -85,6 +85,9 @@ RADIX_LEAST_ROWS = 8192
 #: On several threads, exact search splits nodes of at least this many entries with every
 #: thread at once (engine.fast.threads.Splitter); smaller ones are grown whole, side by side.
 SPLIT_LEAST_ROWS = 16_384
+#: At most this much memory for the histograms of the root's blocks of entries, which threads
+#: count side by side (a wider table's blocks are counted by one thread).
+PARTIALS_BYTES = 256 * 2**20
 #: Fits of fewer rows grow on one thread whatever the setting.
 THREADS_LEAST_ROWS = 20_000
 #: Extra arena room for the copies of entries with missing values, to begin with.
@@ -240,7 +243,15 @@ class Growth:
             small = local_rows if local else HIST_EXACT_BELOW
             slots = min(HIST_SLOTS[s.growth], m // small + 4)
             pool = np.empty((slots + 1, p, width, S))  # the last one is a spare
-            self.hist = Hist(codes, n_bins, low, high, pool, np.arange(slots, dtype=np.int64))
+            self.hist = Hist(
+                codes,
+                n_bins,
+                low,
+                high,
+                pool,
+                np.arange(slots, dtype=np.int64),
+                np.zeros((_count_blocks(m, threads, p * width * S, kernels), p, width, S)),
+            )
             order = np.zeros((0, capacity), dtype=np.int32)
             items = max(width, small)
         else:
@@ -251,6 +262,7 @@ class Growth:
                 np.zeros((p, 1)),
                 np.zeros((1, 1, 1, S)),
                 np.zeros(1, np.int64),
+                np.zeros((1, 1, 1, S)),
             )
             slots, small, items = 0, local_rows if local else 0, 1
             # Sorted here even when the whole tree grows on a private copy (a small root): the
@@ -308,11 +320,17 @@ class Growth:
         ):
             self.params = self.params._replace(
                 local=kernels.DEFER_LOCAL,
-                # The top of the tree, above the subtrees shared out, is split by every thread.
-                # Not in the histogram mode: there the top's work is counting its histograms,
-                # and threads each counting a range of the attributes were no quicker (each
-                # still reads every entry's codes, scattered over memory).
-                split_least=0 if hist else max(SPLIT_LEAST_ROWS, small),
+                # The top of the tree, above the subtrees shared out, is split by every thread:
+                # in exact search each a range of the attributes; in the histogram mode each
+                # counting blocks of the big nodes' entries (a range of the attributes each
+                # was no quicker: each thread still read every entry's codes).
+                split_least=(
+                    max(SPLIT_LEAST_ROWS, small)
+                    if not hist
+                    else 2 * kernels.COUNT_BLOCK
+                    if len(self.hist.partials) > 1
+                    else 0
+                ),
                 share=HIST_SHARE_ROWS if hist else 0,
             )
             # The local space is then where deferred segments wait (the threads have their own).
@@ -441,6 +459,16 @@ class Growth:
         return float(self.state.settled[0] / self.state.total_weight[0])
 
 
+def _count_blocks(m: int, threads: int, floats: int, kernels) -> int:
+    """Histograms for a node's blocks of entries: one per block of the root's ``m`` when
+    threads count them side by side (unless that would pass ``PARTIALS_BYTES``), else one.
+    ``floats``: a histogram's numbers."""
+    if threads < 2 or getattr(kernels, "UNCOMPILED", False):
+        return 1
+    blocks = -(-m // kernels.COUNT_BLOCK)
+    return blocks if blocks > 1 and blocks * floats * 8 <= PARTIALS_BYTES else 1
+
+
 def _more_slots(hist: Hist, state, need: int) -> Hist:
     """``hist`` with at least ``need`` more free slots (the spare slot last again)."""
     old = len(hist.free)
@@ -529,9 +557,17 @@ def grow_all(growth: Growth, monitor: Monitor) -> None:
         from engine.fast.threads import Pipeline
 
         pipeline = Pipeline(growth, growth.threads, CHUNK_WORK)
+    # The histogram mode's big nodes are counted by every thread (growth_loop.SPLIT_COUNT)
+    # only while the other threads have no subtree to grow: beside those it was no quicker
+    # (within the spread, 5% slower on one generator). Whichever way a node's blocks are
+    # counted, they are added in the same order: the tree does not depend on it.
+    counted_by_all = growth.params.split_least if growth.params.histogram == 1 else 0
     try:
         while status != C.DONE:
             monitor.check()
+            if counted_by_all and pipeline is not None:
+                least = counted_by_all if pipeline.idle() else 0
+                growth.params = growth.params._replace(split_least=least)
             status = growth.run(CHUNK_WORK)
             if status in (getattr(C, "SPLIT_BIG", -1), getattr(C, "SPLIT_ROOT", -1)):
                 if splitter is None:

@@ -142,8 +142,10 @@ Heap = namedtuple("Heap", ["node", "key", "tie"])
 
 #: Histogram mode: per entry and attribute a bin code (uint8), bins per attribute with the
 #: value range of each, the pool of per-node histograms [slot, attribute, bin, stat] (the
-#: bin after an attribute's last holds its missing values) and the free slots.
-Hist = namedtuple("Hist", ["codes", "n_bins", "low", "high", "pool", "free"])
+#: bin after an attribute's last holds its missing values), the free slots, and histograms
+#: of a big node's blocks of entries (``growth_loop.COUNT_BLOCK``; one, or one per block of
+#: the root when threads count the blocks side by side).
+Hist = namedtuple("Hist", ["codes", "n_bins", "low", "high", "pool", "free", "partials"])
 
 #: Branch of each category for the nodes split into two groups (-1: absent at the node).
 Groups = namedtuple("Groups", ["branch"])

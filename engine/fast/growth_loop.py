@@ -78,7 +78,15 @@ DONE, PAUSED, NEEDS_ROOM, SPLIT_BIG, SPLIT_ROOT = 0, 1, 2, 3, 4
     SPLIT_TAIL,
     SPLIT_PUSH,
     SPLIT_SETTLE,
-) = range(8)
+    SPLIT_COUNT,
+    SPLIT_SUM,
+    SPLIT_HISTS_END,
+) = range(11)
+#: A node's histogram is counted in blocks of this many entries once it has two or more:
+#: each block into a histogram of its own (``Hist.partials``), added to the node's in block
+#: order. The blocks' bounds depend on the node alone, so threads counting blocks side by
+#: side (``SPLIT_COUNT``) add the same sums in the same order as one thread.
+COUNT_BLOCK = 65_536
 #: ``Params.local`` of a fit whose small subtrees the caller grows on its threads (depth-first
 #: without a leaf limit, the order subtrees grow in does not change the tree): ``run`` leaves
 #: each such node marked DEFERRED in ``nodes.local`` instead of growing it
@@ -178,8 +186,22 @@ def _give_slot(hist, state, slot):
 
 @njit(cache=True, linked=True, borrows=True)
 def _build_hist(hist, slot, sp, s, e, K):
+    """The histogram of the entries ``[s, e)`` into the pool's ``slot``; in blocks
+    (:data:`COUNT_BLOCK`) added in order when there are two or more."""
     H = hist.pool[slot]
     H[:] = 0.0
+    if e - s < 2 * COUNT_BLOCK:
+        _count_range(H, hist, sp, s, e, K)
+        return
+    P = hist.partials[0]
+    for b in range(s, e, COUNT_BLOCK):
+        P[:] = 0.0
+        _count_range(P, hist, sp, b, min(b + COUNT_BLOCK, e), K)
+        _add_into(H, P)
+
+
+@njit(cache=True, linked=True, borrows=True)
+def _count_range(H, hist, sp, s, e, K):
     accumulate(
         H,
         hist.codes,
@@ -192,6 +214,41 @@ def _build_hist(hist, slot, sp, s, e, K):
         K,
         hist.n_bins,
     )
+
+
+@njit(cache=True, linked=True)
+def _add_into(H, P):
+    """``H += P``, bin by bin (the order of a block's sums into its node's)."""
+    for j in range(H.shape[0]):
+        for b in range(H.shape[1]):
+            for k in range(H.shape[2]):
+                H[j, b, k] += P[j, b, k]
+
+
+@njit(cache=True, linked=True, borrows=True)
+def _count_blocks(c, lo, hi, hist, sp, nodes, K):
+    """Blocks ``lo`` to ``hi - 1`` of node ``c``'s entries, each into ``hist.partials`` at
+    its own index (several threads, each a range of blocks: ``SPLIT_COUNT``)."""
+    s, e = nodes.start[c], nodes.end[c]
+    for k in range(lo, hi):
+        P = hist.partials[k]
+        P[:] = 0.0
+        b = s + k * COUNT_BLOCK
+        _count_range(P, hist, sp, b, min(b + COUNT_BLOCK, e), K)
+
+
+@njit(cache=True, linked=True, borrows=True)
+def _sum_blocks(c, hist, sp, nodes, K):
+    """Node ``c``'s histogram into its slot: its blocks' (counted by :func:`_count_blocks`)
+    added in order, as :func:`_build_hist` adds them; a node of fewer entries counted here."""
+    s, e = nodes.start[c], nodes.end[c]
+    if e - s < 2 * COUNT_BLOCK:
+        _build_hist(hist, nodes.slot[c], sp, s, e, K)
+        return
+    H = hist.pool[nodes.slot[c]]
+    H[:] = 0.0
+    for k in range((e - s + COUNT_BLOCK - 1) // COUNT_BLOCK):
+        _add_into(H, hist.partials[k])
 
 
 @njit(cache=True, linked=True, borrows=True)
@@ -619,8 +676,10 @@ def partition(i, sp, par, nodes, hist, work, groups, state, depth_first):
     c0, leaves = _partition_entries(i, sp, par, nodes, hist, work, groups, state, depth_first)
     if not leaves:  # else no search will read the children's sorted orders
         partition_orders(i, sp, nodes, work, sp.buffer, 0, sp.arena.order.shape[0])
-    if par.histogram == 1:
+    if par.histogram == 1 and not leaves:
         _children_hists(i, c0, nodes.n_children[i], sp, par, nodes, hist, state)
+    elif par.histogram == 1:  # no child is searched: none needs a histogram
+        _hists_end(i, c0, nodes.n_children[i], -1, par, nodes, hist, state)
     return c0
 
 
@@ -768,14 +827,24 @@ def _children_hists(i, c0, nb, sp, par, nodes, hist, state):
     nothing: a bin or category it lacks would seem present (a cut beside an empty bin, a
     subset holding an absent category), and training over partitions, which sums those
     children's histograms, would choose otherwise."""
+    derived = _hists_plan(i, c0, nb, par, nodes, hist, state)
+    for c in range(c0, c0 + nb):
+        if nodes.slot[c] >= 0:
+            _build_hist(hist, nodes.slot[c], sp, nodes.start[c], nodes.end[c], par.n_classes)
+    _hists_end(i, c0, nb, derived, par, nodes, hist, state)
+
+
+@njit(cache=True, linked=True, borrows=True)
+def _hists_plan(i, c0, nb, par, nodes, hist, state):
+    """:func:`_children_hists`' first step: a slot for each child to be counted (the ones
+    with a slot then), and the child whose histogram is derived (-1: none)."""
     small = par.small
-    pslot = nodes.slot[i]
     big = c0
     for c in range(c0, c0 + nb):
         if nodes.end[c] - nodes.start[c] > nodes.end[big] - nodes.start[big]:
             big = c
     whole = nodes.n_missing[i] == 0 or par.majority == 1
-    derive = pslot >= 0 and whole and nodes.end[big] - nodes.start[big] >= small
+    derive = nodes.slot[i] >= 0 and whole and nodes.end[big] - nodes.start[big] >= small
     for c in range(c0, c0 + nb):
         n = nodes.end[c] - nodes.start[c]
         if n < small and not (derive and n > 0):
@@ -783,18 +852,27 @@ def _children_hists(i, c0, nb, sp, par, nodes, hist, state):
         if c == big and derive:
             continue
         slot = _take_slot(hist, state)
-        if slot < 0:
+        if slot < 0:  # (then the parent's histogram is not used: no derivation)
             derive = False
             continue
-        _build_hist(hist, slot, sp, nodes.start[c], nodes.end[c], par.n_classes)
         nodes.slot[c] = slot
-        if derive:
-            subtract(hist.pool[pslot], hist.pool[slot])
-    if derive:  # the parent's histogram minus its other children's is the largest child's
-        nodes.slot[big] = pslot
+    return big if derive else -1
+
+
+@njit(cache=True, linked=True, borrows=True)
+def _hists_end(i, c0, nb, derived, par, nodes, hist, state):
+    """:func:`_children_hists`' last step, once the children planned are counted: the
+    derived child's histogram, and the slots of the parent and of children too small to be
+    scored by bins given back."""
+    if derived >= 0:  # the parent's histogram minus its other children's is the largest child's
+        pslot = nodes.slot[i]
+        for c in range(c0, c0 + nb):
+            if nodes.slot[c] >= 0:
+                subtract(hist.pool[pslot], hist.pool[nodes.slot[c]])
+        nodes.slot[derived] = pslot
         nodes.slot[i] = -1
     for c in range(c0, c0 + nb):
-        if nodes.end[c] - nodes.start[c] < small:
+        if nodes.end[c] - nodes.start[c] < par.small:
             _give_slot(hist, state, nodes.slot[c])
             nodes.slot[c] = -1
     _give_slot(hist, state, nodes.slot[i])
@@ -1043,12 +1121,13 @@ def _start(gsp, par, nodes, heap, hist, work, cand, groups, state):
         nodes.local[root] = 1
         _settle_or_push(root, par, nodes, heap, hist, state)
         return False
+    threads = par.split_least > 0 and n >= par.split_least
     if par.histogram == 1:
         slot = _take_slot(hist, state)
-        if slot >= 0:
+        if slot >= 0 and not threads:  # else counted by the caller's threads
             _build_hist(hist, slot, gsp, nodes.start[root], n, par.n_classes)
         nodes.slot[root] = slot
-    if par.split_least > 0 and n >= par.split_least:
+    if threads:
         return True
     evaluate(root, gsp, par, nodes, hist, work, cand, groups, state)
     _settle_or_push(root, par, nodes, heap, hist, state)
@@ -1158,16 +1237,18 @@ def run(
         for c in range(c0, c0 + nb):
             if _searched(c, par, nodes, work):
                 done += evaluate(c, gsp, par, nodes, hist, work, cand, groups, state)
-                if (
-                    par.share > 0
-                    and nodes.attribute[c] >= 0
-                    and nodes.end[c] - nodes.start[c] < par.share
-                ):
-                    nodes.local[c] = SHARED
+                _mark_shared(c, par, nodes)
         _push_children(i, c0, nb, par, nodes, heap, hist, state)
         if step:
             return PAUSED
     return DONE
+
+
+@njit(cache=True, linked=True, borrows=True)
+def _mark_shared(c, par, nodes):
+    """A searched node small enough is left, histogram and all, to the caller's threads."""
+    if par.share > 0 and nodes.attribute[c] >= 0 and nodes.end[c] - nodes.start[c] < par.share:
+        nodes.local[c] = SHARED
 
 
 @njit(cache=True, linked=True, borrows=True)
@@ -1209,7 +1290,11 @@ def split_step(
         whose first row it returns; -1 - that row if no child will be searched (then no order
         is distributed).
     SPLIT_ORDERS: the sorted orders ``lo`` to ``hi - 1`` of node ``i`` distributed.
-    SPLIT_HISTS: the histogram mode's children's histograms made.
+    SPLIT_HISTS: the histogram mode's children's histograms planned (slots taken): returns
+        the child whose histogram is derived, or -1.
+    SPLIT_COUNT: blocks ``lo`` to ``hi - 1`` of node ``i``'s entries counted.
+    SPLIT_SUM: node ``i``'s histogram made (of its blocks, if counted so).
+    SPLIT_HISTS_END: node ``i``'s children's histograms finished, ``lo`` the derived child.
     SPLIT_HEAD: 1 if child ``i`` is to be searched (its search begun), else 0.
     SPLIT_SCAN: child ``i``'s attributes ``lo`` to ``hi - 1`` searched.
     SPLIT_TAIL: child ``i``'s choice made.
@@ -1227,7 +1312,13 @@ def split_step(
     if phase == SPLIT_ORDERS:
         partition_orders(i, gsp, nodes, work, buf, lo, hi)
     elif phase == SPLIT_HISTS:
-        _children_hists(i, nodes.child0[i], nodes.n_children[i], gsp, par, nodes, hist, state)
+        return _hists_plan(i, nodes.child0[i], nodes.n_children[i], par, nodes, hist, state)
+    elif phase == SPLIT_COUNT:
+        _count_blocks(i, lo, hi, hist, gsp, nodes, par.n_classes)
+    elif phase == SPLIT_SUM:
+        _sum_blocks(i, hist, gsp, nodes, par.n_classes)
+    elif phase == SPLIT_HISTS_END:
+        _hists_end(i, nodes.child0[i], nodes.n_children[i], lo, par, nodes, hist, state)
     elif phase == SPLIT_HEAD:
         if not _searched(i, par, nodes, work):
             return 0
@@ -1239,6 +1330,7 @@ def split_step(
         scan_attributes(i, gsp, par, nodes, work, cand, lo, hi)
     elif phase == SPLIT_TAIL:
         _evaluate_tail(i, gsp, par, nodes, hist, work, cand, groups, state, 0)
+        _mark_shared(i, par, nodes)
     elif phase == SPLIT_PUSH:
         _push_children(i, nodes.child0[i], nodes.n_children[i], par, nodes, heap, hist, state)
     elif phase == SPLIT_SETTLE:

@@ -27,6 +27,7 @@ so the window, a cross-validation and a fit can all grow at once safely.
 from __future__ import annotations
 
 import contextvars
+import itertools
 import os
 import queue
 import threading
@@ -103,6 +104,7 @@ class _Part:
     def __init__(self, growth, rows: np.ndarray):
         g = growth
         self._growth = type(g)  # whose driving this borrows (not imported: no cycle)
+        self.grown = False  # set by the thread growing it, once done (or stopped)
         self.kernels, self.monitor, self.problem = g.kernels, g.monitor, g.problem
         self.data, self.stride = g.data, g.stride
         self.params = g.params._replace(local=1, split_least=0, share=0)
@@ -133,7 +135,15 @@ class _Part:
                 arena=g.local_space.arena, entry_branch=np.zeros_like(g.space.entry_branch)
             )
             h = g.hist
-            self.hist = Hist(h.codes, h.n_bins, h.low, h.high, h.pool[:1] * 0, h.free[:0].copy())
+            self.hist = Hist(
+                h.codes,
+                h.n_bins,
+                h.low,
+                h.high,
+                h.pool[:1] * 0,
+                h.free[:0].copy(),
+                h.partials[:1] * 0,
+            )
             self.nodes.slot[:T] = -1
         size = len(self.nodes.start)
         # Ascending ties, equal keys: a valid min-heap taking the subtrees in row order.
@@ -184,7 +194,8 @@ class _Part:
         free = np.zeros(len(rows) + base, np.int64)
         free[:base] = np.arange(len(rows), len(rows) + base)
         self.state.free_slots[0] = base
-        return Hist(h.codes, h.n_bins, h.low, h.high, pool, free)
+        # (A shared subtree's nodes are too small to be counted in blocks: one of its own.)
+        return Hist(h.codes, h.n_bins, h.low, h.high, pool, free, np.zeros_like(h.partials[:1]))
 
     def release(self) -> None:
         """Drop the scratch once grown: what :func:`_append` reads (nodes, groups, counts)
@@ -264,24 +275,54 @@ class Splitter:
                     f.result()
 
         p = len(g.data.kind)
+        hist = g.params.histogram == 1
 
         def search(c):
             if step(C.SPLIT_HEAD, c):
                 on_all(C.SPLIT_SCAN, c, p)
                 step(C.SPLIT_TAIL, c)
 
+        def count(c):  # node c's histogram, its blocks counted side by side
+            n = int(g.nodes.end[c] - g.nodes.start[c])
+            if n >= 2 * C.COUNT_BLOCK:
+                # Each thread takes the next block left: one held up (by the threads growing
+                # subtrees beside the top) delays the node by a block at most.
+                blocks = itertools.count()
+                last = -(-n // C.COUNT_BLOCK)
+
+                def counting(t):
+                    while (k := next(blocks)) < last:
+                        step(C.SPLIT_COUNT, c, k, k + 1, t)
+
+                futures = [self.pool.submit(counting, t) for t in range(1, self.threads)]
+                try:
+                    counting(0)
+                finally:
+                    for f in futures:
+                        f.result()
+            step(C.SPLIT_SUM, c)
+
         if status == C.SPLIT_ROOT:
+            if hist and g.nodes.slot[0] >= 0:
+                count(0)
             search(0)
             step(C.SPLIT_SETTLE, 0)
             return
         i = int(g.heap.node[0])
         first = int(step(C.SPLIT_ENTRIES, i))
-        if first >= 0:  # some child will be searched: the orders go down with the entries
+        if first >= 0 and not hist:  # some child will be searched: the orders go down too
             on_all(C.SPLIT_ORDERS, i, g.space.arena.order.shape[0])
         c0 = first if first >= 0 else -1 - first
-        if g.params.histogram == 1:
-            step(C.SPLIT_HISTS, i)
-        for c in range(c0, c0 + int(g.nodes.n_children[i])):
+        nb = int(g.nodes.n_children[i])
+        if hist and first < 0:  # no child is searched: none needs a histogram
+            step(C.SPLIT_HISTS_END, i, -1)
+        elif hist:
+            derived = int(step(C.SPLIT_HISTS, i))
+            for c in range(c0, c0 + nb):
+                if g.nodes.slot[c] >= 0:
+                    count(c)
+            step(C.SPLIT_HISTS_END, i, derived)
+        for c in range(c0, c0 + nb):
             search(c)
         step(C.SPLIT_PUSH, i)
 
@@ -318,14 +359,19 @@ class Pipeline:
             self._grow(part)
 
     def _grow(self, part: _Part, check=None) -> None:
-        if self.stop.is_set():
-            return
         try:
-            part.grow(self.stop, self.budget, check)
-            part.release()
+            if not self.stop.is_set():
+                part.grow(self.stop, self.budget, check)
+                part.release()
         except BaseException as error:  # noqa: BLE001 - raised again on the calling thread
             self.errors.append(error)
             self.stop.set()
+        finally:
+            part.grown = True
+
+    def idle(self) -> bool:
+        """Whether every part handed out is grown: the other threads wait for work."""
+        return all(part.grown for part in self.parts)
 
     def _new_rows(self) -> np.ndarray:
         rows = deferred(self.growth)

@@ -245,3 +245,42 @@ def test_scikit_learns_n_jobs_is_the_thread_count():
         assert ArborClassifier(n_jobs=n_jobs)._settings(100).threads == want
     with pytest.raises(ValueError, match="n_jobs"):
         ArborClassifier(n_jobs=0)._settings(100)
+
+
+@pytest.mark.parametrize("task", ["classification", "regression"])
+def test_big_nodes_counted_in_blocks_grow_the_same_tree_however_counted(task, monkeypatch):
+    """Nodes of 131,072 entries or more are counted in blocks of 65,536
+    (growth_loop.COUNT_BLOCK) added in order: by one thread, or by every thread taking blocks
+    while the others have no subtree to grow (``Pipeline.idle``, forced both ways here)."""
+    from engine.fast.growth_loop import COUNT_BLOCK, SPLIT_ROOT
+
+    n = 2 * COUNT_BLOCK + 9_000
+    data = generated(11, n=n, regression=task == "regression", missing=0.1, decimals=1)
+    params = dict(algorithm="cart", task=task, splitter="histogram", max_depth=6)
+    statuses = []
+    split_node = threads.Splitter.split
+
+    def splitting(splitter, growth, status):
+        statuses.append(status)
+        split_node(splitter, growth, status)
+
+    monkeypatch.setattr(threads.Splitter, "split", splitting)
+    want = bits(grow(data, resolve(**params, threads=1)))
+    for idle in (True, False):
+        monkeypatch.setattr(threads.Pipeline, "idle", lambda self, idle=idle: idle)
+        for k in (2, 3):
+            assert bits(grow(data, resolve(**params, threads=k))) == want, (idle, k)
+    assert statuses.count(SPLIT_ROOT) == 2  # the root by every thread, when they were idle
+
+
+def test_blocked_counts_are_exact_counts():
+    """Classes counted in blocks are whole numbers, exact in any order: on columns of fewer
+    values than bins, the histogram mode's tree is exact search's, split for split."""
+    from engine.fast.growth_loop import COUNT_BLOCK
+
+    data = generated(12, n=2 * COUNT_BLOCK + 5_000, decimals=1, classes=4)
+    params = dict(algorithm="cart", max_depth=5)
+    exact = grow(data, resolve(splitter="exact", threads=1, **params))
+    for k in (1, 2):
+        binned = grow(data, resolve(splitter="histogram", threads=k, **params))
+        assert shape(binned) == shape(exact)
