@@ -75,6 +75,10 @@ def deferred(growth) -> np.ndarray:
     return np.flatnonzero(growth.nodes.local[:n] == growth.kernels.DEFERRED)
 
 
+#: The subtrees left when the top is done go in this many shares per thread.
+FINISH_SHARES = 4
+
+
 def shares(sizes: np.ndarray, k: int) -> list[np.ndarray]:
     """``k`` groups of task indices of about equal total size (largest first, each to the
     lightest group so far): which thread grows which subtrees. Fixed by the sizes alone."""
@@ -104,7 +108,6 @@ class _Part:
     def __init__(self, growth, rows: np.ndarray):
         g = growth
         self._growth = type(g)  # whose driving this borrows (not imported: no cycle)
-        self.grown = False  # set by the thread growing it, once done (or stopped)
         self.kernels, self.monitor, self.problem = g.kernels, g.monitor, g.problem
         self.data, self.stride = g.data, g.stride
         self.params = g.params._replace(local=1, split_least=0, share=0)
@@ -331,18 +334,22 @@ class Pipeline:
     """The subtrees the growth loop leaves to threads, grown and appended to the tree. In the
     histogram mode they grow while the top of the tree does: the loop defers them as it goes
     (depth-first, the leftmost first), and between two of the calling thread's chunks of the
-    top (:meth:`after_chunk`), those deferred since are handed to the other threads once
-    they make a batch; exact search's top keeps every thread itself (:class:`Splitter`).
-    When the top is done the rest are shared out, the calling thread growing a share too.
-    Their nodes are appended at the end: which thread grows a subtree, and when, changes no
-    bit of the tree."""
+    top (:meth:`after_chunk`), those deferred since are handed to the other threads in
+    batches; exact search's top keeps every thread itself (:class:`Splitter`). When the top
+    is done the rest are shared out, the calling thread growing shares too. Each batch or
+    share is made a part by the thread that takes it, so that only parts being grown hold
+    copies, and one not yet taken when the top is done is the calling thread's to take. The
+    parts' nodes are appended at the end, in the order they were handed out: which thread
+    grows a subtree, and when, changes no bit of the tree."""
 
     def __init__(self, growth, threads: int, budget: int):
         self.growth, self.threads, self.budget = growth, threads, budget
-        self.parts: list[_Part] = []
+        self.made: dict[int, _Part] = {}  # by the order handed out
+        self.n_handed = 0
+        self.pending = 0  # handed out and not yet grown (under the lock)
+        self.lock = threading.Lock()
         self.handed = np.zeros(0, dtype=np.int64)
-        # A batch: at least an eighth of the rows per thread (the subtrees' setup is
-        # per part), so that the last ones, shared out at the end, balance the threads.
+        # A batch: about an eighth of the rows per thread (the subtrees' setup is per part).
         self.batch = max(1, int(growth.data.n_entries) // (8 * threads))
         self.queue: queue.SimpleQueue = queue.SimpleQueue()
         self.stop = threading.Event()
@@ -355,63 +362,76 @@ class Pipeline:
             t.start()
 
     def _work(self) -> None:
-        while (part := self.queue.get()) is not None:
-            self._grow(part)
+        while (item := self.queue.get()) is not None:
+            self._grow(item)
 
-    def _grow(self, part: _Part, check=None) -> None:
+    def _grow(self, item, check=None) -> None:
+        """Make the ``k``-th part of the subtrees ``rows`` (``item``) and grow it."""
+        k, rows = item
         try:
             if not self.stop.is_set():
+                part = self.made[k] = _Part(self.growth, rows)
                 part.grow(self.stop, self.budget, check)
                 part.release()
         except BaseException as error:  # noqa: BLE001 - raised again on the calling thread
             self.errors.append(error)
             self.stop.set()
         finally:
-            part.grown = True
+            with self.lock:
+                self.pending -= 1
 
     def idle(self) -> bool:
-        """Whether every part handed out is grown: the other threads wait for work."""
-        return all(part.grown for part in self.parts)
+        """Whether every batch handed out is grown: the other threads wait for work."""
+        return self.pending == 0
 
     def _new_rows(self) -> np.ndarray:
         rows = deferred(self.growth)
         return rows[~np.isin(rows, self.handed)]
 
     def _hand(self, rows: np.ndarray) -> None:
-        part = _Part(self.growth, rows)
-        self.parts.append(part)
+        with self.lock:
+            self.pending += 1
         self.handed = np.concatenate([self.handed, rows])
-        self.queue.put(part)
+        self.queue.put((self.n_handed, rows))
+        self.n_handed += 1
 
     def after_chunk(self) -> None:
-        """Between two chunks of the top: a batch of the subtrees deferred since, if enough."""
+        """Between two chunks of the top: the subtrees deferred since, in batches of about
+        :attr:`batch` entries (in the order deferred), if they make one."""
         if self.errors:
             raise self.errors[0]
         rows = self._new_rows()
         nodes = self.growth.nodes
-        if len(rows) and (nodes.end[rows] - nodes.start[rows]).sum() >= self.batch:
-            self._hand(rows)
+        sizes = (nodes.end[rows] - nodes.start[rows]).astype(np.int64)
+        if not len(rows) or sizes.sum() < self.batch:
+            return
+        ends = np.cumsum(sizes)
+        cuts = np.searchsorted(ends, np.arange(self.batch, int(ends[-1]), self.batch), "left")
+        for piece in np.split(rows, np.unique(cuts + 1)):
+            if len(piece):
+                self._hand(piece)
 
     def progress(self) -> tuple[float, int]:
         """The settled share of the weight and the leaves, the parts' included."""
         st = self.growth.state
-        settled = float(st.settled[0]) + sum(float(p.state.settled[0]) for p in self.parts)
-        leaves = int(st.leaves[0]) + sum(int(p.state.leaves[0]) for p in self.parts)
+        parts = list(self.made.values())
+        settled = float(st.settled[0]) + sum(float(p.state.settled[0]) for p in parts)
+        leaves = int(st.leaves[0]) + sum(int(p.state.leaves[0]) for p in parts)
         return settled / float(st.total_weight[0]), leaves
 
     def finish(self, monitor: Monitor) -> None:
-        """The top is done: the rest shared out (the calling thread growing too), every part
-        waited for, their nodes appended."""
+        """The top is done: the rest shared out in ``FINISH_SHARES`` shares per thread (the
+        calling thread growing too), every part waited for, their nodes appended."""
         rows = self._new_rows()
         if len(rows):
             nodes = self.growth.nodes
             sizes = (nodes.end[rows] - nodes.start[rows]).astype(np.float64)
-            for share in shares(sizes, self.threads):
+            for share in shares(sizes, FINISH_SHARES * self.threads):
                 self._hand(rows[share])
         self.close(monitor)
         if self.errors:
             raise self.errors[0]
-        _append(self.growth, self.parts)
+        _append(self.growth, [self.made[k] for k in range(self.n_handed)])
 
     def close(self, monitor: Monitor | None = None) -> None:
         """Every worker stopped (after the queue, unless cancelled); the calling thread takes
