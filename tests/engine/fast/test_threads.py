@@ -32,6 +32,19 @@ def bits(tree) -> list[str]:
     ]
 
 
+def splits_recorded(monkeypatch) -> list:
+    """The statuses the growth loop handed to every thread (``Splitter.split``), as they come."""
+    statuses = []
+    split_node = threads.Splitter.split
+
+    def splitting(splitter, growth, status):
+        statuses.append(status)
+        split_node(splitter, growth, status)
+
+    monkeypatch.setattr(threads.Splitter, "split", splitting)
+    return statuses
+
+
 CASES = [
     ("exact", dict(algorithm="cart"), dict(nominal=1)),
     ("exact, missing", dict(algorithm="cart", max_depth=9), dict(nominal=2, missing=0.1)),
@@ -73,14 +86,7 @@ def test_one_two_and_three_threads_grow_the_same_tree(name, params, data_shape, 
     monkeypatch.setattr(builder, "CHUNK_WORK", 2_000)
     # Exact search: nodes of 512 entries or more split by every thread at once.
     monkeypatch.setattr(builder, "SPLIT_LEAST_ROWS", 512)
-    split = []
-    split_node = threads.Splitter.split
-
-    def splitting(splitter, growth, status):
-        split.append(status)
-        split_node(splitter, growth, status)
-
-    monkeypatch.setattr(threads.Splitter, "split", splitting)
+    split = splits_recorded(monkeypatch)
     shared, searched, n_parts = [], [], []
     append = threads._append
 
@@ -257,14 +263,7 @@ def test_big_nodes_counted_in_blocks_grow_the_same_tree_however_counted(task, mo
     n = 2 * COUNT_BLOCK + 9_000
     data = generated(11, n=n, regression=task == "regression", missing=0.1, decimals=1)
     params = dict(algorithm="cart", task=task, splitter="histogram", max_depth=6)
-    statuses = []
-    split_node = threads.Splitter.split
-
-    def splitting(splitter, growth, status):
-        statuses.append(status)
-        split_node(splitter, growth, status)
-
-    monkeypatch.setattr(threads.Splitter, "split", splitting)
+    statuses = splits_recorded(monkeypatch)
     want = bits(grow(data, resolve(**params, threads=1)))
     for idle in (True, False):
         monkeypatch.setattr(threads.Pipeline, "idle", lambda self, idle=idle: idle)
