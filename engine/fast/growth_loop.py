@@ -17,8 +17,8 @@ and in sorted order without sorting anything again. An entry whose value of the 
 attribute is missing goes to every branch with a positive fraction, its weight times
 that fraction (C4.5's fractional instances, CART's too by default), so children together
 may hold more entries than their parent; under ``--missing majority`` a two-way split's
-fractions are 1 and 0 (``Params.majority``), so such an entry goes whole down one branch. Depth-first, children are laid out last
-branch first from the parent's start: the next node expanded is then always the
+fractions are 1 and 0 (``Params.majority``), so such an entry goes whole down one branch.
+Depth-first, children are laid out last branch first from the parent's start: the next node expanded is then always the
 top-most live segment, and its children may run past its end. Best-first, a split
 with missing values puts its children at the arena's top, and the frontier's
 segments are moved down when the arena is full.
