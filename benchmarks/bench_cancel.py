@@ -40,7 +40,7 @@ from engine.monitor import Monitor, watching  # noqa: E402
 
 #: phase: (learner settings, folds of the cross-validation, where the phase's entry is looked up)
 PHASES = {
-    "growth": ({"algorithm": "cart"}, 0, "engine.fitting:grow"),
+    "growth": ({"algorithm": "cart"}, 0, "engine.fitting:grow_whole"),
     "building nodes": ({"algorithm": "cart"}, 0, "engine.fast.builder:to_nodes"),
     "collapse": ({"algorithm": "c45", "prune": "none"}, 0, "engine.fitting:collapse_tree"),
     "pessimistic": ({"algorithm": "c45"}, 0, "engine.fitting:prune_pessimistic"),
