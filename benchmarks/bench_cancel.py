@@ -41,7 +41,11 @@ from engine.monitor import Monitor, watching  # noqa: E402
 #: phase: (learner settings, folds of the cross-validation, where the phase's entry is looked up)
 PHASES = {
     "growth": ({"algorithm": "cart"}, 0, "engine.fitting:grow_whole"),
-    "building nodes": ({"algorithm": "cart"}, 0, "engine.fast.builder:to_nodes"),
+    "building nodes": (
+        {"algorithm": "cart", "prune": "none"},
+        0,
+        "engine.flat:FlatTree.node_objects",
+    ),
     "collapse": ({"algorithm": "c45", "prune": "none"}, 0, "engine.fitting:collapse_tree"),
     "pessimistic": ({"algorithm": "c45"}, 0, "engine.fitting:prune_pessimistic"),
     "cost-complexity": (
@@ -96,6 +100,9 @@ def measure(table, phase: str, after: float, splitter: str = "auto") -> str:
     params = {**params, "splitter": splitter}
     module_name, attribute = where.split(":")
     module = importlib.import_module(module_name)
+    *owners, attribute = attribute.split(".")  # a function, or a class's method
+    for name in owners:
+        module = getattr(module, name)
     original = getattr(module, attribute)
     started, ended = threading.Event(), threading.Event()
     took = []
