@@ -122,6 +122,7 @@ def _as_nominal(
     values: pd.Series,
     categories: Iterable[str] | None = None,
     retyped: dict[int, tuple] | None = None,
+    distinct: tuple[np.ndarray, list] | None = None,
 ) -> pd.Series:
     """``values`` as a nominal column (of ``categories`` when given). ``retyped`` keeps, across
     the columns of one table, the text dtype made for each categorical dtype met."""
@@ -133,7 +134,7 @@ def _as_nominal(
             index=values.index,
             name=values.name,
         )
-    codes, texts = _distinct_texts(values)
+    codes, texts = _distinct_texts(values) if distinct is None else distinct
     if categories is None:
         categories = list(dict.fromkeys(t for t in texts if t is not None))
     else:
@@ -438,11 +439,12 @@ def _converted(
 ) -> tuple[str, pd.Series | None, str | None]:
     """One column's kind, its converted values (None when ignored) and, for a column inferred
     nominal, the text that kept it from numeric: the column-at-a-time definition."""
-    numbers = stray = None
+    numbers = stray = distinct = None
     if not kind:
         kind, numbers = _inferred(values)
-        if kind == NOMINAL and not given:
-            stray = _stray_text(values)
+        if kind == NOMINAL and not given and _texts(values):
+            distinct = _distinct_texts(values)  # once, for the stray text and the categories
+            stray = _stray_text(distinct)
     if kind not in KINDS:
         raise ArborError(
             f"unknown kind {kind!r} for column {name!r}; use one of {', '.join(KINDS)}"
@@ -459,7 +461,7 @@ def _converted(
         _check_finite(values, converted, name)
         return kind, converted, stray
     if kind == NOMINAL:
-        return kind, _as_nominal(values, categories, retyped), stray
+        return kind, _as_nominal(values, categories, retyped, distinct), stray
     return kind, None, stray
 
 
@@ -557,11 +559,18 @@ def copy_on_write() -> bool:
     return pd.get_option("mode.copy_on_write") is True
 
 
-def _stray_text(values: pd.Series) -> str | None:
-    """The first non-number in a column that is at least 90% numbers, else None."""
-    if isinstance(values.dtype, pd.CategoricalDtype) or pd.api.types.is_numeric_dtype(values):
-        return None
-    codes, texts = _distinct_texts(values)
+def _texts(values: pd.Series) -> bool:
+    """Whether a column holds text (not categories, not numbers): what a stray text is
+    looked for in."""
+    return not (
+        isinstance(values.dtype, pd.CategoricalDtype) or pd.api.types.is_numeric_dtype(values)
+    )
+
+
+def _stray_text(distinct: tuple[np.ndarray, list]) -> str | None:
+    """The first non-number in a text column that is at least 90% numbers, else None, from
+    its :func:`_distinct_texts`."""
+    codes, texts = distinct
     counts = np.bincount(codes[codes >= 0], minlength=len(texts))
     present = np.array([t is not None for t in texts], dtype=bool)
     if counts[present].sum() < 5:
