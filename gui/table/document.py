@@ -160,9 +160,7 @@ class DataDocument(QObject):
 
     def snapshot(self) -> Table:
         """An immutable Table of the current contents (safe to hand to a worker thread)."""
-        if self.frame.shape[1] == 0:
-            raise ArborError("the table has no columns")
-        return make_table(self.frame, target=self.target, kinds=self.kinds, source=self.path)
+        return self.snapshot_later()()
 
     def snapshot_later(self) -> Callable[[], Table]:
         """:meth:`snapshot`'s table, made when the function returned is called (on a worker
@@ -173,16 +171,21 @@ class DataDocument(QObject):
         copy-on-write (pandas 2 by default) the table is made now."""
         if self.frame.shape[1] == 0:
             raise ArborError("the table has no columns")
-        if not copy_on_write():
-            table = self.snapshot()
-            return lambda: table
+        later = copy_on_write()
         frame, target, kinds, path = (
-            self.frame.copy(deep=False),
+            self.frame.copy(deep=False) if later else self.frame,
             self.target,
             dict(self.kinds),
             self.path,
         )
-        return lambda: make_table(frame, target=target, kinds=kinds, source=path)
+
+        def make() -> Table:
+            return make_table(frame, target=target, kinds=kinds, source=path)
+
+        if later:
+            return make
+        table = make()
+        return lambda: table
 
     # ------------------------------------------------------------------ reading
     @property
