@@ -35,7 +35,7 @@ from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 
 import numpy as np
 
-from engine.fast.groups import Groups, Heap, Hist, new_nodes, new_state
+from engine.fast.groups import NOMINAL, Groups, Heap, Hist, new_nodes, new_state
 from engine.monitor import Monitor
 
 #: Folds grow side by side (each on one thread, :func:`fold_map`) on tables of at most this
@@ -133,6 +133,7 @@ class _Part:
         if g.params.share > 0:
             self.space = self._own_arena(g, T)
             self.hist = self._own_hists(g.hist, shared)
+            self._own_groups(g, shared)
         else:
             # The deferred segments wait in the growth's local space (growth_loop.run), read
             # only; each entry's place is written to entry_branch by _local_orders: a private
@@ -202,6 +203,22 @@ class _Part:
         self.state.free_slots[0] = base
         # (A shared subtree's nodes are too small to be counted in blocks: one of its own.)
         return Hist(h.codes, h.n_bins, h.low, h.high, pool, free, np.zeros_like(h.partials[:1]))
+
+    def _own_groups(self, g, shared: np.ndarray) -> None:
+        """The searched subtrees' subset splits (which branch each category takes) copied
+        into the part's own group store, as the part's nodes index theirs: the part routes
+        their entries by them, and :func:`_append` moves every group of a part together."""
+        nodes, data = self.nodes, g.data
+        at = 0
+        for r in np.flatnonzero(shared):
+            a = nodes.attribute[r]
+            if not g.params.binary or data.kind[a] != NOMINAL:
+                continue
+            V, top = int(data.n_categories[a]), int(nodes.group_at[r])
+            self.groups.branch[at : at + V] = g.groups.branch[top : top + V]
+            nodes.group_at[r] = at
+            at += V
+        self.state.groups_used[0] = at
 
     def release(self) -> None:
         """Drop the scratch once grown: what :func:`_append` reads (nodes, groups, counts)

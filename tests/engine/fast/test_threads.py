@@ -49,6 +49,12 @@ CASES = [
     ("exact", dict(algorithm="cart"), dict(nominal=1)),
     ("exact, missing", dict(algorithm="cart", max_depth=9), dict(nominal=2, missing=0.1)),
     ("histogram", dict(algorithm="cart", splitter="histogram"), dict(missing=0.05)),
+    # Subtrees under subset splits of categories, searched by the top, grown by the threads.
+    (
+        "histogram nominal",
+        dict(algorithm="cart", splitter="histogram"),
+        dict(nominal=2, categories=4, missing=0.05),
+    ),
     (
         "histogram regression",
         dict(algorithm="cart", task="regression", splitter="histogram", max_depth=12),
