@@ -40,6 +40,9 @@ from engine.fast.sweeps import scan_items, score_subset, score_table
 
 #: Bin edges come from at most this many rows (evenly spaced), as in LightGBM's bin construction.
 SAMPLE_ROWS = 200_000
+#: An attribute is tried as one bin per value (``bin_columns(exact=True)``) only when a
+#: sample of this many of its values holds at most 255 distinct ones.
+EXACT_PROBE_ROWS = 4096
 #: Rows coded between two cancellation checks: a million-row column took up to 0.45 s
 #: under load, one block takes milliseconds.
 BLOCK_ROWS = 1 << 16
@@ -214,6 +217,7 @@ def bin_columns(
     max_bins: int,
     whole: bool = False,
     check=lambda: None,
+    exact: bool = False,
 ):
     """Codes (entries x attributes, uint8), bins per attribute, and each bin's value range.
 
@@ -222,6 +226,11 @@ def bin_columns(
     code 0, no bins). Missing values get ``MISSING_CODE``. ``whole``: ``rows`` is every
     row of ``X`` in order. ``check`` is called every :data:`BLOCK_ROWS` rows of a column
     (a monitor's cancellation check).
+
+    ``exact``: one bin per distinct value of every numeric attribute (``max_bins`` unused),
+    so that a histogram's splits are exact search's; None as soon as an attribute has more
+    distinct values than codes (told at once from a sample of a continuous attribute, else
+    by a bin found to hold two values).
     """
     m, p = len(rows), X.shape[1]
     codes = np.empty((m, p), dtype=np.uint8)
@@ -241,10 +250,29 @@ def bin_columns(
             else:
                 codes[:, j] = 0
             continue
-        edges = edges_for(x[~missing] if missing.any() else x, max_bins)
+        known = x[~missing] if missing.any() else x
+        if exact and not _few_values(known):
+            return None
+        edges = edges_for(known, MISSING_CODE if exact else max_bins)
         nbins[j] = len(edges) + 1
         code_column(x, edges, codes, j, lo[j], hi[j], check)
+        if exact and not np.array_equal(lo[j, : nbins[j]], hi[j, : nbins[j]]):
+            # A value the sample missed shares a bin: the edges of every value, if few enough.
+            values = np.unique(known)
+            if len(values) > MISSING_CODE:
+                return None
+            edges = _edges_of_sorted(values, MISSING_CODE)
+            nbins[j] = len(edges) + 1
+            lo[j], hi[j] = np.inf, -np.inf
+            code_column(x, edges, codes, j, lo[j], hi[j], check)
     return codes, nbins, lo, hi
+
+
+def _few_values(known: np.ndarray) -> bool:
+    """Whether an evenly spaced sample of ``known`` has at most as many distinct values as
+    there are codes (a continuous attribute's has thousands)."""
+    sample = known[:: max(1, len(known) // EXACT_PROBE_ROWS)]
+    return len(np.unique(sample)) <= MISSING_CODE
 
 
 def code_column(x, edges, codes, j, lo, hi, check=lambda: None) -> None:

@@ -278,13 +278,15 @@ def test_big_nodes_counted_in_blocks_grow_the_same_tree_however_counted(task, mo
     assert statuses.count(SPLIT_ROOT) == 2  # the root by every thread, when they were idle
 
 
-def test_blocked_counts_are_exact_counts():
+def test_blocked_counts_are_exact_counts(monkeypatch):
     """Classes counted in blocks are whole numbers, exact in any order: on columns of fewer
-    values than bins, the histogram mode's tree is exact search's, split for split."""
+    values than bins, the histogram mode's tree is exact search's (sweeping sorted orders),
+    split for split."""
     from engine.fast.growth_loop import COUNT_BLOCK
 
     data = generated(12, n=2 * COUNT_BLOCK + 5_000, decimals=1, classes=4)
     params = dict(algorithm="cart", max_depth=5)
+    monkeypatch.setattr(builder, "EXACT_BINS_LEAST_ROWS", 10**12)
     exact = grow(data, resolve(splitter="exact", threads=1, **params))
     for k in (1, 2):
         binned = grow(data, resolve(splitter="histogram", threads=k, **params))

@@ -1,0 +1,137 @@
+"""Exact search counts attributes of few values in histograms of one bin per value
+(engine.fast.builder._exact_bins_pay): the splits of sweeping their sorted orders, found
+several times quicker."""
+
+import numpy as np
+import pytest
+
+pytest.importorskip("numba")
+
+from engine.fast import builder, histogram  # noqa: E402
+from engine.fast.groups import MISSING_CODE  # noqa: E402
+from engine.growth import grow  # noqa: E402
+from engine.settings import resolve  # noqa: E402
+from tests.oracle.data import generated, shape  # noqa: E402
+
+pytestmark = pytest.mark.usefixtures("compiled_builder")
+
+
+def exact_bins(x: np.ndarray):
+    return histogram.bin_columns(x[:, None], np.arange(len(x)), np.array([0]), 8, True, exact=True)
+
+
+def test_a_column_of_few_values_gets_one_bin_per_value_in_order():
+    rng = np.random.default_rng(0)
+    values = np.round(np.linspace(-3, 3, MISSING_CODE), 6)  # as many values as codes
+    x = rng.choice(values, size=20_000)
+    x[:3] = values[[0, 1, -1]]  # each value at least once, whatever the draw
+    x[rng.random(len(x)) < 0.1] = np.nan
+    codes, nbins, lo, hi = exact_bins(x)
+    known = ~np.isnan(x)
+    present = np.unique(x[known])
+    assert nbins[0] == len(present)
+    np.testing.assert_array_equal(lo[0, : nbins[0]], present)
+    np.testing.assert_array_equal(hi[0, : nbins[0]], present)
+    np.testing.assert_array_equal(codes[known, 0], np.searchsorted(present, x[known]))
+    assert (codes[~known, 0] == MISSING_CODE).all()
+
+
+def test_a_value_the_sample_missed_still_gets_a_bin_of_its_own(monkeypatch):
+    monkeypatch.setattr(histogram, "SAMPLE_ROWS", 500)
+    x = np.arange(20_000) % 10 * 1.0
+    x[[7, 1234, 19_999]] = [2.5, -1.0, 100.0]  # once each: between, below and above the rest
+    codes, nbins, lo, hi = exact_bins(x)
+    assert nbins[0] == 13
+    np.testing.assert_array_equal(lo[0, :13], hi[0, :13])
+    np.testing.assert_array_equal(codes[[7, 1234, 19_999], 0], [4, 0, 12])
+
+
+def test_too_many_values_give_no_exact_bins():
+    continuous = np.random.default_rng(1).normal(size=20_000)
+    assert exact_bins(continuous) is None  # told by the sample alone
+    # 125 values in the sample (every fourth entry), 300 in all: told once coded.
+    x = np.arange(20_000) % 250 * 1.0
+    x[1::400] = 1000.0 + np.arange(50)
+    assert len(np.unique(x[:: len(x) // histogram.EXACT_PROBE_ROWS])) <= MISSING_CODE
+    assert exact_bins(x) is None
+
+
+def sorted_search(data, settings, monkeypatch):
+    with monkeypatch.context() as m:
+        m.setattr(builder, "EXACT_BINS_LEAST_ROWS", 10**12)
+        return grow(data, settings)
+
+
+def binnings(monkeypatch) -> list[bool]:
+    """Whether each growth grows from histograms, as growths start."""
+    out = []
+    start = builder.Growth.__init__
+
+    def spy(growth, *args, **kwargs):
+        start(growth, *args, **kwargs)
+        out.append(growth.params.histogram == 1)
+
+    monkeypatch.setattr(builder.Growth, "__init__", spy)
+    return out
+
+
+CASES = [
+    ("cart", dict(algorithm="cart", max_depth=10), dict(nominal=1, classes=4)),
+    ("cart missing", dict(algorithm="cart", max_depth=9), dict(nominal=2, missing=0.1)),
+    (
+        "cart majority",
+        dict(algorithm="cart", max_depth=9, missing="majority"),
+        dict(missing=0.1),
+    ),
+    (
+        "regression missing",
+        dict(algorithm="cart", task="regression", max_depth=10),
+        dict(regression=True, missing=0.1),
+    ),
+    ("c45", dict(algorithm="c45", prune="none"), dict(nominal=1, classes=3, missing=0.05)),
+    ("best-first", dict(algorithm="cart", growth="best", max_leaves=60), dict(missing=0.05)),
+]
+
+
+def splits_and_weights(root) -> tuple[list, np.ndarray]:
+    """The tree's shape (:func:`tests.oracle.data.shape`) with its weights and branch
+    fractions apart: a bin's fractional weights are added before the sweep adds the bins, so
+    they may differ from the sorted orders' in the last bits."""
+    rows = shape(root)
+    splits = [(i, depth, split and split[:4]) for i, depth, _, _, split in rows]
+    numbers = [
+        (weight, *counts, *(split[4] if split else ())) for _, _, weight, counts, split in rows
+    ]
+    return splits, np.concatenate(numbers)
+
+
+@pytest.mark.parametrize("name, params, data_shape", CASES, ids=[c[0] for c in CASES])
+def test_exact_bins_grow_the_tree_of_the_sorted_orders(name, params, data_shape, monkeypatch):
+    data = generated(3, n=30_000, decimals=1, **data_shape)
+    splits, weights = splits_and_weights(
+        sorted_search(data, resolve(threads=1, **params), monkeypatch)
+    )
+    assert len(splits) > 100
+    binned = binnings(monkeypatch)
+    for k in (1, 2):
+        got_splits, got_weights = splits_and_weights(grow(data, resolve(threads=k, **params)))
+        assert got_splits == splits
+        np.testing.assert_allclose(got_weights, weights, rtol=1e-9)
+    assert binned == [True, True]
+
+
+def test_continuous_attributes_keep_their_sorted_orders(monkeypatch):
+    data = generated(4, n=30_000, numeric=3, classes=3)
+    binned = binnings(monkeypatch)
+    grow(data, resolve(algorithm="cart", max_depth=6))
+    assert binned == [False]
+    # Absolute error's medians are not held by bins.
+    data = generated(4, n=30_000, numeric=3, decimals=1, regression=True)
+    grow(data, resolve(algorithm="cart", task="regression", criterion="absolute_error"))
+    assert binned == [False, False]
+    # Histograms of many classes taking more memory than the sorted orders.
+    data = generated(4, n=30_000, numeric=3, decimals=1, classes=40)
+    grow(data, resolve(algorithm="cart", max_depth=6))
+    monkeypatch.setattr(builder, "EXACT_BINS_BYTES", 0)
+    grow(data, resolve(algorithm="cart", max_depth=6))
+    assert binned == [False, False, True, False]
