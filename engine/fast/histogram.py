@@ -256,16 +256,32 @@ def bin_columns(
         edges = edges_for(known, MISSING_CODE if exact else max_bins)
         nbins[j] = len(edges) + 1
         code_column(x, edges, codes, j, lo[j], hi[j], check)
-        if exact and not np.array_equal(lo[j, : nbins[j]], hi[j, : nbins[j]]):
-            # A value the sample missed shares a bin: the edges of every value, if few enough.
-            values = np.unique(known)
-            if len(values) > MISSING_CODE:
-                return None
-            edges = _edges_of_sorted(values, MISSING_CODE)
-            nbins[j] = len(edges) + 1
-            lo[j], hi[j] = np.inf, -np.inf
-            code_column(x, edges, codes, j, lo[j], hi[j], check)
+        if exact and not _one_value_each(x, codes, j, nbins, lo[j], hi[j]):
+            return None
     return codes, nbins, lo, hi
+
+
+def _one_value_each(x, codes, j, nbins, lo, hi) -> bool:
+    """Make column ``j``'s bins hold one value each (values the sample missed share bins:
+    rare ones, mostly in the tails), recoding only the rows of bins holding several; False
+    if it has more distinct values than codes."""
+    nb = nbins[j]
+    shared = np.zeros(MISSING_CODE + 1, dtype=bool)
+    shared[:nb] = lo[:nb] != hi[:nb]
+    if not shared.any():
+        return True
+    x = np.ascontiguousarray(x)  # one compiled layout
+    values = np.union1d(lo[:nb][~shared[:nb]], _values_in(codes, j, x, shared))
+    if len(values) > MISSING_CODE:
+        return False
+    recode = np.full(MISSING_CODE + 1, MISSING_CODE, dtype=np.uint8)
+    alone = np.flatnonzero(~shared[:nb])
+    recode[alone] = np.searchsorted(values, lo[alone])
+    _recode(codes, j, x, shared, recode, values)
+    nbins[j] = len(values)
+    lo[:], hi[:] = np.inf, -np.inf
+    lo[: len(values)] = hi[: len(values)] = values
+    return True
 
 
 def _few_values(known: np.ndarray) -> bool:
@@ -273,6 +289,34 @@ def _few_values(known: np.ndarray) -> bool:
     there are codes (a continuous attribute's has thousands)."""
     sample = known[:: max(1, len(known) // EXACT_PROBE_ROWS)]
     return len(np.unique(sample)) <= MISSING_CODE
+
+
+@njit(cache=True, nogil=True)
+def _values_in(codes, j, x, shared):
+    """The values of column ``j``'s rows coded in a bin marked ``shared`` (one pass, where
+    numpy's strided gathers of the codes took two)."""
+    n = 0
+    for i in range(x.shape[0]):
+        n += shared[codes[i, j]]
+    out = np.empty(n)
+    n = 0
+    for i in range(x.shape[0]):
+        if shared[codes[i, j]]:
+            out[n] = x[i]
+            n += 1
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _recode(codes, j, x, shared, recode, values):
+    """Column ``j``'s codes again: a row of a bin marked ``shared`` by its value's place
+    among ``values``, any other by ``recode`` of its code."""
+    for i in range(x.shape[0]):
+        c = codes[i, j]
+        if shared[c]:
+            codes[i, j] = np.searchsorted(values, x[i])
+        else:
+            codes[i, j] = recode[c]
 
 
 def code_column(x, edges, codes, j, lo, hi, check=lambda: None) -> None:
