@@ -367,7 +367,10 @@ class _Search:
 
 def search_note(tree) -> tuple[str, ...]:
     """What an optimal tree's search proved, for a person (nothing for other trees)."""
-    stats = tree.root.stats
+    root = tree.root_made
+    if root is None:  # growth's arrays: a greedy tree (its nodes are not made to be looked at)
+        return ()
+    stats = root.stats
     if "lower bound" not in stats or "training errors" not in stats:
         return ()
     error, bound = stats["training errors"], stats["lower bound"]

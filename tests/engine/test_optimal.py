@@ -143,6 +143,17 @@ def test_the_estimator_fits_an_optimal_tree_and_says_it_is_optimal():
     assert any(note.startswith("optimal: no tree") for note in model.notes_)
 
 
+def test_a_greedy_fit_says_nothing_of_a_search_and_leaves_its_nodes_unmade():
+    """The search's note looks at the root only when the node objects exist: fitting a greedy
+    tree does not make them all (16 ms for 4,000 nodes) for a note it never has."""
+    table = make_table(xor_table())
+    model = DecisionTree(algorithm="cart", max_depth=3, prune="none").fit(table)
+    assert model.tree_.root_made is None
+    assert not any("optimal" in note for note in model.notes_)
+    assert model.tree_.n_leaves == 8 and model.tree_.root_made is None
+    assert model.tree_.root is model.tree_.root_made
+
+
 def streed_tables() -> list[dict]:
     return json.loads((FIXTURES / "streed.json").read_text("utf-8"))
 
