@@ -222,14 +222,7 @@ class Growth:
         if problem.regression:
             y = np.array(data.y if whole else data.y[rows], dtype=np.float64)
             cls, target = np.zeros(1, np.int16), y
-            wy = w * y  # the sums run in entry order, as the kernels add
-            root_stats = np.array(
-                [
-                    np.cumsum(w)[-1] if m else 0.0,
-                    np.cumsum(wy)[-1] if m else 0.0,
-                    np.cumsum(wy * y)[-1] if m else 0.0,
-                ]
-            )
+            root_stats = kernel_module(kernels, "engine.fast.kernels").ordered_sums(w, y)
         else:
             if np.iinfo(np.int16).max < K:
                 raise ArborError(f"{K} classes: at most {np.iinfo(np.int16).max} can be told apart")

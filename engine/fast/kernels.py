@@ -157,6 +157,19 @@ def psum(a, n):
     return pairwise_sum(a, 0, n)
 
 
+@njit(cache=True)
+def ordered_sums(w, y):
+    """A regression root's statistics (sums of w, w y and w y y) added in entry order, as the
+    kernels add (numpy's cumulative sums' last values, in one pass without their arrays)."""
+    a = b = c = 0.0
+    for i in range(w.shape[0]):
+        wy = w[i] * y[i]
+        a += w[i]
+        b += wy
+        c += wy * y[i]
+    return np.array([a, b, c])
+
+
 @njit(cache=True, inline="always")
 def size_of(stats, K):
     """Weight of a statistics vector: class weights summed, or the regression weight."""

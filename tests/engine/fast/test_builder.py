@@ -526,3 +526,16 @@ def test_exact_searchs_private_copies_are_capped_by_rows_and_bytes():
     assert builder.exact_local_rows(1_000_000, 200) == (32 << 20) // (12 * 200)
     assert builder.exact_local_rows(1_000_000, 5000) == 2048
     assert builder.exact_local_rows(1000, 15) == 2048  # the root itself is copied
+
+
+@pytest.mark.parametrize("n", [0, 1, 7, 100_000])
+def test_a_regression_roots_sums_are_added_in_entry_order(n):
+    """The compiled pass equals numpy's cumulative sums' last values to the bit (sequential
+    additions, as the kernels add the nodes' statistics)."""
+    from engine.fast.kernels import ordered_sums
+
+    rng = np.random.default_rng(n)
+    w, y = rng.random(n) * 3, rng.normal(size=n) * 100
+    wy = w * y
+    want = np.array([np.cumsum(a)[-1] if n else 0.0 for a in (w, wy, wy * y)])
+    assert ordered_sums(w, y).tobytes() == want.tobytes()
