@@ -15,7 +15,7 @@ it keeps working; the dock's ``visibilityChanged`` is told when the panel shows 
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, QRect, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, QPoint, QRect, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -300,6 +300,7 @@ class SideBar(QObject):
         self.frame.place()
         self.frame.show()
         self.frame.raise_()
+        self._cover()
         panel.setFocus()
         if not panel.hasFocus():
             panel.focusNextChild()
@@ -316,6 +317,7 @@ class SideBar(QObject):
         panel = self.frame.body.itemAt(0).widget()
         self.frame.body.removeWidget(panel)
         self.frame.hide()
+        self._cover()
         dock.setWidget(panel)
         if self._holder is not None:
             self._holder.deleteLater()
@@ -351,12 +353,22 @@ class SideBar(QObject):
         self._set_pinned(self.pinned_docks() | {name})
         QTimer.singleShot(0, w, w.workspaces.size_docks)
 
+    def _cover(self) -> None:
+        """Tell the canvas how much of its view the frame covers: a tree fitted or framed
+        while a panel is shown keeps to the rest (it used to lie partly under the panel)."""
+        cover = 0
+        if self.frame.isVisible():
+            left = self._viewport.mapFromGlobal(self.frame.mapToGlobal(QPoint(0, 0))).x()
+            cover = max(0, self._viewport.width() - left)
+        self._canvas.covered_right = cover
+
     # ------------------------------------------------------------------ events
     def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt override
         kind = event.type()
         if watched is self._centre and kind == QEvent.Type.Resize:
             if self.shown is not None:
                 self.frame.place()
+                self._cover()
         elif watched is self._viewport and kind == QEvent.Type.MouseButtonPress:
             self.hide_panel()  # a click on the tree puts the panel away (and still selects)
         elif (

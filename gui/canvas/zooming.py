@@ -3,7 +3,7 @@ view fits the tree, follows nodes, or shows one at a scale its words can be read
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPoint, QPointF, QRectF, Qt
+from PySide6.QtCore import QPoint, QPointF, QRect, QRectF, Qt
 from PySide6.QtGui import QKeySequence, QWheelEvent
 from PySide6.QtWidgets import QGraphicsView
 
@@ -47,6 +47,20 @@ class ZoomMixin:
         """The smallest scale at which node headlines are :attr:`min_label_px` on screen."""
         return self.min_label_px / self._scene.style.title_px
 
+    #: Pixels of the view's right edge that a panel shown over the canvas covers (the side
+    #: bar's, gui.side_bar): fitting and framing keep the tree to the rest.
+    covered_right = 0
+
+    def open_port(self) -> QRect:
+        """The part of the viewport no panel covers (at least half of it)."""
+        port = self.viewport().rect()
+        return port.adjusted(0, 0, -min(self.covered_right, port.width() // 2), 0)
+
+    def _centre_open(self, point: QPointF) -> None:
+        """Centre ``point`` in :meth:`open_port`."""
+        cover = self.viewport().rect().width() - self.open_port().width()
+        self.centerOn(point + QPointF(cover / 2 / self.scale_factor(), 0))
+
     def fit_to_window(self, readable: bool = False) -> None:
         """The whole tree in view (at most at 1.5x); ``readable``: no smaller than
         :meth:`readable_scale`, its root end in view when the whole would be smaller."""
@@ -54,11 +68,18 @@ class ZoomMixin:
         if rect.isEmpty():
             return
         self.resetTransform()
-        self.fitInView(rect.adjusted(-20, -20, 20, 20), Qt.AspectRatioMode.KeepAspectRatio)
+        framed = rect.adjusted(-20, -20, 20, 20)
+        port = self.open_port()
+        if port == self.viewport().rect():
+            self.fitInView(framed, Qt.AspectRatioMode.KeepAspectRatio)
+        else:
+            fits = min(port.width() / framed.width(), port.height() / framed.height())
+            self.scale(fits, fits)
+            self._centre_open(framed.center())
         if self.scale_factor() > 1.5:
             self.resetTransform()
             self.scale(1.5, 1.5)
-            self.centerOn(rect.center())
+            self._centre_open(rect.center())
         elif readable and self.scale_factor() < self.readable_scale():
             self._frame_root(rect, self.readable_scale())
         self._place_legend()  # a place free of nodes, at this zoom
@@ -75,11 +96,11 @@ class ZoomMixin:
         port = self.viewport().rect()
         half_w, half_h = port.width() / 2 / scale, port.height() / 2 / scale
         if root is None:
-            self.centerOn(rect.center())
+            self._centre_open(rect.center())
         elif self._scene.orientation == "left-to-right":
             self.centerOn(rect.left() - 20 + half_w, root.pos().y())
         else:
-            self.centerOn(root.pos().x(), rect.top() - 20 + half_h)
+            self._centre_open(QPointF(root.pos().x(), rect.top() - 20 + half_h))
 
     def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802 - Qt override
         steps = event.angleDelta().y() / 120
@@ -120,15 +141,18 @@ class ZoomMixin:
         for item in items[1:]:
             rect = rect.united(item.sceneBoundingRect())
         rect = rect.adjusted(-30, -30, 30, 30)
-        port = self.viewport().rect()
+        port = self.open_port()
         fits = min(port.width() / rect.width(), port.height() / rect.height())
         scale = self.scale_factor()
         wanted = min(max(scale, READABLE), fits, 1.0)  # readable, not blown up
         if abs(wanted - scale) > 1e-3:
             self.resetTransform()
             self.scale(wanted, wanted)
-            self.centerOn(rect.center())
+            self._centre_open(rect.center())
             self.zoom_changed.emit(wanted)
+        elif port != self.viewport().rect():
+            if not self.mapToScene(port).boundingRect().contains(rect):
+                self._centre_open(rect.center())
         elif not self.visible_scene_rect().contains(rect):
             self.ensureVisible(rect, 0, 0)
 
@@ -139,7 +163,7 @@ class ZoomMixin:
         if rect.isEmpty():
             return
         rect = rect.adjusted(-30, -30, 30, 30)
-        port = self.viewport().rect()
+        port = self.open_port()
         fits = min(port.width() / rect.width(), port.height() / rect.height())
         if fits < WHOLE_AT_LEAST:
             self.follow(node_ids)
@@ -147,7 +171,7 @@ class ZoomMixin:
         wanted = min(fits, 1.0)
         self.resetTransform()
         self.scale(wanted, wanted)
-        self.centerOn(rect.center())
+        self._centre_open(rect.center())
         self._place_legend()
         self.zoom_changed.emit(wanted)
 
@@ -160,7 +184,7 @@ class ZoomMixin:
             self.resetTransform()
             self.scale(READABLE, READABLE)
             self.zoom_changed.emit(self.scale_factor())
-        self.centerOn(item)
+        self._centre_open(item.sceneBoundingRect().center())
 
     def visible_scene_rect(self) -> QRectF:
         return self.mapToScene(self.viewport().rect()).boundingRect()

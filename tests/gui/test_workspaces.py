@@ -222,3 +222,36 @@ def test_a_window_deleted_before_its_queued_layout_calls_run_raises_nothing(qtbo
     window.deleteLater()
     QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     qtbot.wait(20)  # the queued calls' turn: pytest-qt fails the test on any error raised
+
+
+def test_a_tree_fitted_while_a_panel_is_over_the_canvas_keeps_beside_it(qtbot, window):
+    """Fit tree with a collapsed panel shown: the tree in the part of the view the panel
+    leaves; once it is hidden, the next fit uses the whole view again."""
+    following_the_size(window)
+    window.resize(1024, 700)
+    window.show()
+    qtbot.waitExposed(window)
+    bar, canvas = window.side_bar, window.canvas
+    qtbot.waitUntil(lambda: bar.active)
+    train_and_wait(qtbot, window)
+    qtbot.waitUntil(lambda: window.controller.tree is not None)
+
+    def tree_on_screen():
+        return canvas.mapFromScene(canvas.tree_scene().content_rect()).boundingRect()
+
+    bar.buttons["Inspector"].click()
+    assert bar.frame.isVisible()
+    frame_left = canvas.viewport().mapFromGlobal(bar.frame.mapToGlobal(bar.frame.rect().topLeft()))
+    assert 0 < canvas.covered_right == canvas.viewport().width() - frame_left.x()
+    window.act["fit"].trigger()
+    beside = tree_on_screen()
+    assert beside.left() >= 0 and beside.right() <= frame_left.x()
+    # Centred in the open part, as wide as it allows (or at the 1.5x cap).
+    open_port = canvas.open_port()
+    assert abs(beside.center().x() - open_port.center().x()) <= 2
+    bar.hide_panel()
+    assert canvas.covered_right == 0
+    window.act["fit"].trigger()
+    whole = tree_on_screen()
+    assert abs(whole.center().x() - canvas.viewport().rect().center().x()) <= 2
+    assert whole.width() >= beside.width()
