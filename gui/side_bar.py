@@ -360,7 +360,7 @@ class SideBar(QObject):
         if self.frame.isVisible():
             left = self._viewport.mapFromGlobal(self.frame.mapToGlobal(QPoint(0, 0))).x()
             cover = max(0, self._viewport.width() - left)
-        self._canvas.covered_right = cover
+        self._canvas.set_covered_right(cover)
 
     # ------------------------------------------------------------------ events
     def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt override

@@ -164,7 +164,7 @@ class CornersMixin:
         not the other overlay, else a free place along an edge; with none it hides until the
         view leaves one free."""
         boxes = self._node_boxes_in_view()
-        port = self.viewport().size()
+        port = self.open_port().size()  # not under a panel shown over the canvas
         offset = self.viewport().geometry().topLeft()
         taken: list[QRect] = []
         for widget, wanted, corners, edges in (

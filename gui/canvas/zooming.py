@@ -51,6 +51,12 @@ class ZoomMixin:
     #: bar's, gui.side_bar): fitting and framing keep the tree to the rest.
     covered_right = 0
 
+    def set_covered_right(self, pixels: int) -> None:
+        """A panel now covers ``pixels`` of the view's right edge (0: none): the legend and
+        overview move out from under it, and later fits keep beside it."""
+        self.covered_right = pixels
+        self._place_legend()
+
     def open_port(self) -> QRect:
         """The part of the viewport no panel covers (at least half of it)."""
         port = self.viewport().rect()

@@ -246,6 +246,8 @@ def test_a_tree_fitted_while_a_panel_is_over_the_canvas_keeps_beside_it(qtbot, w
     window.act["fit"].trigger()
     beside = tree_on_screen()
     assert beside.left() >= 0 and beside.right() <= frame_left.x()
+    # The legend out from under the panel too.
+    assert canvas.overlay_rects()["legend"].right() < frame_left.x()
     # Centred in the open part, as wide as it allows (or at the 1.5x cap).
     open_port = canvas.open_port()
     assert abs(beside.center().x() - open_port.center().x()) <= 2
