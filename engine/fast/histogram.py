@@ -267,7 +267,7 @@ def _one_value_each(x, codes, j, nbins, lo, hi) -> bool:
     if it has more distinct values than codes."""
     nb = nbins[j]
     shared = np.zeros(MISSING_CODE + 1, dtype=bool)
-    shared[:nb] = lo[:nb] != hi[:nb]
+    shared[:nb] = lo[:nb] < hi[:nb]  # (an empty bin, of a column with no known value: inf, -inf)
     if not shared.any():
         return True
     x = np.ascontiguousarray(x)  # one compiled layout

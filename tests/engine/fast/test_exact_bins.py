@@ -36,6 +36,11 @@ def test_a_column_of_few_values_gets_one_bin_per_value_in_order():
     assert (codes[~known, 0] == MISSING_CODE).all()
 
 
+def test_a_column_with_no_known_value_keeps_its_one_empty_bin():
+    codes, nbins, lo, hi = exact_bins(np.full(30_000, np.nan))
+    assert nbins[0] == 1 and (codes[:, 0] == MISSING_CODE).all()
+
+
 def test_a_value_the_sample_missed_still_gets_a_bin_of_its_own(monkeypatch):
     monkeypatch.setattr(histogram, "SAMPLE_ROWS", 500)
     x = np.arange(20_000) % 10 * 1.0
