@@ -271,11 +271,11 @@ def _one_value_each(x, codes, j, nbins, lo, hi) -> bool:
     if not shared.any():
         return True
     x = np.ascontiguousarray(x)  # one compiled layout
-    values = np.union1d(lo[:nb][~shared[:nb]], _values_in(codes, j, x, shared))
+    alone = np.flatnonzero(lo[:nb] == hi[:nb])
+    values = np.union1d(lo[alone], _values_in(codes, j, x, shared))
     if len(values) > MISSING_CODE:
         return False
     recode = np.full(MISSING_CODE + 1, MISSING_CODE, dtype=np.uint8)
-    alone = np.flatnonzero(~shared[:nb])
     recode[alone] = np.searchsorted(values, lo[alone])
     _recode(codes, j, x, shared, recode, values)
     nbins[j] = len(values)
