@@ -46,10 +46,11 @@ FIRST_NODES_MAX = 1 << 16
 #: ``splitter="auto"`` bins CART's numeric attributes from this many rows on (measured:
 #: benchmarks/README.md).
 AUTO_HISTOGRAM_ROWS = 500_000
-#: Exact search on at least this many rows bins every numeric attribute by its values when
-#: each has at most 255 (:func:`_exact_bins_pay`).
+#: Exact search on at least this many rows codes its numeric attributes of at most 255
+#: values by value (:func:`_exact_bins_pay`).
 EXACT_BINS_LEAST_ROWS = 20_000
-#: ... when its histograms take at most this much memory, or no more than the sorted orders.
+#: Every numeric attribute so coded grows as the histogram mode when its histograms take at
+#: most this much memory, or no more than the sorted orders (else each node counts them).
 #: (Their speed hardly depends on the classes: at 200,000 rows of 250 values and 100 classes
 #: they still grew as quickly as the sorted orders, 0.57 s against 0.60.)
 EXACT_BINS_BYTES = 64 << 20
@@ -117,9 +118,11 @@ def plan(settings, n_rows: int) -> str:
 
 
 def _exact_bins_pay(s, m: int, kind: np.ndarray) -> bool:
-    """Whether exact search tries one bin per value of each numeric attribute (a histogram
-    per node, no sorted orders): the same splits (the same sums, added in another order),
-    found several times quicker where every numeric attribute has few values."""
+    """Whether exact search codes each numeric attribute of at most 255 values by value: the
+    same splits (the same sums, added in another order). Where every numeric attribute has
+    few values, the growth is the histogram mode's with one bin per value, several times
+    quicker; else those attributes are counted at each node (``growth_loop._count_coded``)
+    and only the others sorted."""
     return (
         s.criterion != "absolute_error"  # medians: bins do not hold them
         and m >= EXACT_BINS_LEAST_ROWS
@@ -142,7 +145,7 @@ def _hist_slots(s, m: int, local: bool) -> int:
 
 def _bin_columns(kernels, X, row, n_categories, max_bins, whole, threads, monitor, exact=False):
     """:func:`engine.fast.histogram.bin_columns` of the growth's rows, the columns side by side
-    on several threads; None when ``exact`` bins cannot be had."""
+    on several threads."""
     bin_columns = kernel_module(kernels, "engine.fast.histogram").bin_columns
     p = X.shape[1]
     if threads <= 1 or p <= 1:
@@ -155,8 +158,6 @@ def _bin_columns(kernels, X, row, n_categories, max_bins, whole, threads, monito
         threads,
         monitor,
     )
-    if any(part is None for part in parts):
-        return None
     codes = np.empty((len(row), p), dtype=np.uint8)
     for j, part in enumerate(parts):
         codes[:, j] = part[0][:, 0]
@@ -236,8 +237,11 @@ class Growth:
         )
         counted = np.array(rules.counted_in_average(n_categories.tolist(), data.n_rows), dtype=bool)
         numeric = np.flatnonzero(kind == NUMERIC)
+        # Each numeric attribute's row of the sorted orders, as a private copy has them (the
+        # whole table's lack the attributes counted by value: ``coded`` below).
         numeric_index = np.full(p, -1, dtype=np.int64)
         numeric_index[numeric] = np.arange(len(numeric))
+        self.local_numeric_index = numeric_index
         has_missing = np.zeros(p, dtype=bool)
         for j in range(p):
             monitor.check()
@@ -250,16 +254,24 @@ class Growth:
         small_root = local and m < (
             HIST_LOCAL_ROWS if mode == "histogram" else exact_local_rows(m, p)
         )
-        binned = None
+        binned = coded = None
         if not small_root and mode == "histogram":
             binned = _bin_columns(
                 kernels, X, row, n_categories, s.max_bins, whole, threads, monitor
             )
         elif not small_root and _exact_bins_pay(s, m, kind):
             binned = _bin_columns(kernels, X, row, n_categories, 0, whole, threads, monitor, True)
-            if binned is not None and not _exact_bins_fit(s, m, local, S, binned[1], numeric):
+            few = binned[1][numeric] > 0
+            if not (few.all() and _exact_bins_fit(s, m, local, S, binned[1], numeric)):
+                # Some attributes of few values: those counted by value, the others sorted.
+                coded = binned if few.any() else None
                 binned = None
         hist = binned is not None
+        sorted_numeric = numeric
+        if coded is not None:  # their codes are counted at each node: no sorted orders
+            sorted_numeric = numeric[coded[1][numeric] == 0]
+            numeric_index = np.full(p, -1, dtype=np.int64)
+            numeric_index[sorted_numeric] = np.arange(len(sorted_numeric))
         local_rows = HIST_LOCAL_ROWS if hist else exact_local_rows(m, p)
         gappy = bool(has_missing.any())
         capacity = m + (int(MISSING_SLACK * m) + 1024 if gappy else 0)
@@ -294,21 +306,36 @@ class Growth:
             order = np.zeros((0, capacity), dtype=np.int32)
             items = max(width, small)
         else:
+            codes, n_bins, low, high = (
+                (
+                    np.zeros((1, p), np.uint8),
+                    np.zeros(p, np.int64),
+                    np.zeros((p, 1)),
+                    np.zeros((p, 1)),
+                )
+                if coded is None
+                else coded
+            )
+            n_bins = np.where(kind == NUMERIC, n_bins, 0)  # only numeric attributes are coded
+            del coded
+            # A node's counts of the coded attributes (growth_loop._count_coded): per code its
+            # statistics and, last, how many entries have it.
+            tables = np.zeros((1, p, int(n_bins.max(initial=0)), S + 1))
             self.hist = Hist(
-                np.zeros((1, p), np.uint8),
-                np.zeros(p, np.int64),
-                np.zeros((p, 1)),
-                np.zeros((p, 1)),
-                np.zeros((1, 1, 1, S)),
+                codes,
+                n_bins,
+                low,
+                high,
+                tables if tables.size else np.zeros((1, 1, 1, S)),
                 np.zeros(1, np.int64),
                 np.zeros((1, 1, 1, S)),
             )
-            slots, small, items = 0, local_rows if local else 0, 1
+            slots, small, items = 0, local_rows if local else 0, int(n_bins.max(initial=0)) + 1
             # Sorted here even when the whole tree grows on a private copy (a small root): the
             # copy's orders are then renumbered from these. The kernel's merge sort of the
             # copy took a tenth of a credit-g fold's growth; a table's order filtered for a
             # fold is one pass (engine/data/order.py).
-            order = np.zeros((len(numeric), capacity), dtype=np.int32)
+            order = np.zeros((len(sorted_numeric), capacity), dtype=np.int32)
 
             # Big columns by the compiled radix sort (numpy's stable argsort is its oracle).
             radix = None
@@ -326,7 +353,7 @@ class Growth:
                     order[a, :m] = np.argsort(X[row, j], kind="stable")
 
             # Side by side on several threads (numpy's sorts release the GIL).
-            fold_map(sort, enumerate(numeric if order.shape[0] else ()), threads, monitor)
+            fold_map(sort, enumerate(sorted_numeric if order.shape[0] else ()), threads, monitor)
         entry = np.zeros(capacity, dtype=np.int32)
         entry[:m] = np.arange(m, dtype=np.int32)
         weight = np.zeros(capacity)
@@ -419,7 +446,11 @@ class Growth:
         values = private.view()
         values.setflags(write=False)
         data = d._replace(
-            values=values, n_entries=stride, cls=np.zeros(stride, np.int16), target=np.zeros(stride)
+            values=values,
+            n_entries=stride,
+            cls=np.zeros(stride, np.int16),
+            target=np.zeros(stride),
+            numeric_index=self.local_numeric_index,  # sorted orders of every numeric attribute
         )
         n_numeric = int((d.kind == NUMERIC).sum())
         arena = Arena(

@@ -351,6 +351,68 @@ def _score_small_numeric(j, i, sp, par, nodes, work, cand):
     cand.cut[j] = -1  # routed by threshold
 
 
+@njit(cache=True, linked=True)
+def _count_coded(i, sp, par, nodes, hist):
+    """Exact search's attributes of few values (no sorted orders: ``numeric_index`` -1) counted
+    at node ``i`` by code, all in one pass over its entries (an entry's codes share a cache
+    line) into ``hist.pool[0]``: per code its statistics, and last how many entries have it.
+    Returns the work done."""
+    data, arena = sp.data, sp.arena
+    p = data.kind.shape[0]
+    H = hist.pool[0]
+    S = H.shape[2] - 1
+    coded = 0
+    for j in range(p):
+        if data.kind[j] == NUMERIC and data.numeric_index[j] < 0:
+            coded += 1
+    if coded == 0:
+        return 0
+    js = np.empty(coded, np.int64)
+    coded = 0
+    for j in range(p):
+        if data.kind[j] == NUMERIC and data.numeric_index[j] < 0:
+            js[coded] = j
+            coded += 1
+            for c in range(hist.n_bins[j]):
+                for k in range(S + 1):
+                    H[j, c, k] = 0.0
+    K = par.n_classes
+    s, e = nodes.start[i], nodes.end[i]
+    for t in range(s, e):
+        ent = arena.entry[t]
+        w = arena.weight[t]
+        for j in js:
+            code = hist.codes[ent, j]
+            if code != MISSING_CODE:
+                _add_to_row(H[j], code, ent, w, data.cls, data.target, K)
+                H[j, code, S] += 1.0
+    return (e - s) * coded
+
+
+@njit(cache=True, linked=True)
+def _score_coded(j, i, par, nodes, hist, work, cand):
+    """Attribute ``j`` of few values at node ``i`` from its counts (:func:`_count_coded`): the
+    cuts between the values present (``hist.low[j]``, one per code) scored as
+    :func:`_score_small_numeric` scores them, where the sorted orders' sweep would read and
+    move every entry."""
+    H = hist.pool[0, j]
+    S = H.shape[1] - 1
+    item_value, item_bin, item_stats = work.item_value, work.item_bin, work.item_stats
+    L = 0
+    nk = 0
+    for c in range(hist.n_bins[j]):  # the codes present, in value order
+        if H[c, S] > 0:
+            item_value[L] = hist.low[j, c]
+            item_bin[L] = L
+            for k in range(S):
+                item_stats[L, k] = H[c, k]
+            nk += int(H[c, S])
+            L += 1
+    flog = work.flog if nodes.unit[i] == 1 else work.flog[:1]
+    scan_items(j, L, item_value, item_value, nk, par, nodes.weight[i], work, cand, flog)
+    cand.cut[j] = -1  # routed by threshold
+
+
 @njit(cache=True, linked=True, borrows=True)
 def evaluate(i, sp, par, nodes, hist, work, cand, groups, state):
     """Find node ``i``'s split (``nodes.attribute[i]`` >= 0) or leave it a leaf (-1).
@@ -360,7 +422,7 @@ def evaluate(i, sp, par, nodes, hist, work, cand, groups, state):
     done = _evaluate_head(i, sp, par, nodes, hist, work, cand, state)
     if done < 0:
         return 1
-    done += scan_attributes(i, sp, par, nodes, work, cand, 0, sp.data.kind.shape[0])
+    done += scan_attributes(i, sp, par, nodes, hist, work, cand, 0, sp.data.kind.shape[0])
     return _evaluate_tail(i, sp, par, nodes, hist, work, cand, groups, state, done)
 
 
@@ -387,7 +449,9 @@ def _evaluate_head(i, sp, par, nodes, hist, work, cand, state):
             sp.entry_weight[arena.entry[t]] = arena.weight[t]
     _mark_used(i, nodes, data, par, work.used)
     done = n
-    if _binned(i, sp, par, nodes):
+    if par.histogram == 0:
+        done += _count_coded(i, sp, par, nodes, hist)
+    elif _binned(i, sp, par, nodes):
         slot = nodes.slot[i]
         if slot < 0:  # no slot was free: the spare one, for now
             slot = hist.pool.shape[0] - 1
@@ -418,7 +482,7 @@ def _evaluate_head(i, sp, par, nodes, hist, work, cand, state):
 
 
 @njit(cache=True, linked=True, borrows=True)
-def scan_attributes(i, sp, par, nodes, work, cand, j0, j1):
+def scan_attributes(i, sp, par, nodes, hist, work, cand, j0, j1):
     """The searches of node ``i``'s attributes ``j0`` to ``j1 - 1`` that its histogram does
     not score, each into ``cand[j]`` alone (``work``: scratch, ``work.used`` marked): so
     several threads may each search a range of a big node's attributes at once."""
@@ -453,6 +517,8 @@ def scan_attributes(i, sp, par, nodes, work, cand, j0, j1):
                 score_subset(j, work.table[:V], V, par, weight, work, cand)
             else:
                 score_table(j, work.table[:V], V, par, weight, work, cand)
+        elif par.histogram == 0 and data.numeric_index[j] < 0:
+            _score_coded(j, i, par, nodes, hist, work, cand)
         elif par.histogram == 0:
             a = data.numeric_index[j]
             scan_sorted(
@@ -965,31 +1031,34 @@ def _local_orders(s, n, gsp, lsp, hist, binned):
     Exact search has the segment's sorted orders already: they are renumbered through
     each entry's place in the copy. The histogram mode has bin codes, which order the
     values up to ties within a bin: a stable counting sort by code, then each bin's few
-    entries sorted by value. Either is several times faster than sorting afresh (numba's
-    merge sort of 8,192 values took ~60 ns a value).
+    entries sorted by value (exact search's attributes counted by value have codes of one
+    value each: the counting sort alone). Either is several times faster than sorting
+    afresh (numba's merge sort of 8,192 values took ~60 ns a value).
     """
     gdata, ldata, larena = gsp.data, lsp.data, lsp.arena
     p = gdata.kind.shape[0]
     stride = ldata.n_entries
-    if gsp.arena.order.shape[0] > 0:
+    ordered = gsp.arena.order.shape[0] > 0
+    if ordered:
         place = gsp.entry_branch  # scratch until the next partition: each entry's place
         for t in range(n):
             place[gsp.arena.entry[s + t]] = t
-        for j in range(p):
-            a = gdata.numeric_index[j]
-            if a >= 0:
-                sorted_entries, row = gsp.arena.order[a], larena.order[a]
-                for t in range(n):
-                    row[t] = place[sorted_entries[s + t]]
-        return
     counts = np.zeros(MISSING_CODE + 2, np.int64)
     for j in range(p):
-        a = gdata.numeric_index[j]
-        if a < 0:
+        la = ldata.numeric_index[j]  # the copy has every numeric attribute's order
+        if la < 0:
             continue
+        row = larena.order[la]
+        a = gdata.numeric_index[j] if ordered else -1
+        if a >= 0:
+            sorted_entries = gsp.arena.order[a]
+            for t in range(n):
+                row[t] = place[sorted_entries[s + t]]
+            continue
+        # Exact search's attributes counted by value have codes of one value each.
+        coded = not binned and hist.n_bins[j] > 0
         values = ldata.values[j * stride : j * stride + n]
-        row = larena.order[a]
-        if not binned:
+        if not binned and not coded:
             # A writable copy: the read-only view would compile a second merge sort.
             idx = np.argsort(values.copy(), kind="mergesort")
             for t in range(n):
@@ -1004,6 +1073,8 @@ def _local_orders(s, n, gsp, lsp, hist, binned):
             code = int(hist.codes[gsp.arena.entry[s + t], j])
             row[counts[code]] = t
             counts[code] += 1
+        if coded:
+            continue
         start = 0
         for code in range(MISSING_CODE):  # missing values stay last, in entry order
             end = counts[code]
@@ -1327,7 +1398,7 @@ def split_step(
         return 1
     elif phase == SPLIT_SCAN:
         _mark_used(i, nodes, gsp.data, par, work.used)
-        scan_attributes(i, gsp, par, nodes, work, cand, lo, hi)
+        scan_attributes(i, gsp, par, nodes, hist, work, cand, lo, hi)
     elif phase == SPLIT_TAIL:
         _evaluate_tail(i, gsp, par, nodes, hist, work, cand, groups, state, 0)
         _mark_shared(i, par, nodes)

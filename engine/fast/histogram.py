@@ -227,10 +227,10 @@ def bin_columns(
     row of ``X`` in order. ``check`` is called every :data:`BLOCK_ROWS` rows of a column
     (a monitor's cancellation check).
 
-    ``exact``: one bin per distinct value of every numeric attribute (``max_bins`` unused),
-    so that a histogram's splits are exact search's; None as soon as an attribute has more
-    distinct values than codes (told at once from a sample of a continuous attribute, else
-    by a bin found to hold two values).
+    ``exact``: one bin per distinct value of each numeric attribute (``max_bins`` unused),
+    so that a histogram's splits are exact search's; an attribute with more distinct values
+    than codes gets no bins (code 0), told at once from a sample of a continuous attribute,
+    else by a bin found to hold two values.
     """
     m, p = len(rows), X.shape[1]
     codes = np.empty((m, p), dtype=np.uint8)
@@ -252,12 +252,14 @@ def bin_columns(
             continue
         known = x[~missing] if missing.any() else x
         if exact and not _few_values(known):
-            return None
+            codes[:, j], nbins[j] = 0, 0
+            continue
         edges = edges_for(known, MISSING_CODE if exact else max_bins)
         nbins[j] = len(edges) + 1
         code_column(x, edges, codes, j, lo[j], hi[j], check)
         if exact and not _one_value_each(x, codes, j, nbins, lo[j], hi[j]):
-            return None
+            codes[:, j], nbins[j] = 0, 0
+            lo[j], hi[j] = np.inf, -np.inf
     return codes, nbins, lo, hi
 
 

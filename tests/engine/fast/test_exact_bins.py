@@ -7,6 +7,7 @@ import pytest
 
 pytest.importorskip("numba")
 
+from engine.data.encoding import Encoded  # noqa: E402
 from engine.fast import builder, histogram  # noqa: E402
 from engine.fast.groups import MISSING_CODE  # noqa: E402
 from engine.growth import grow  # noqa: E402
@@ -51,14 +52,19 @@ def test_a_value_the_sample_missed_still_gets_a_bin_of_its_own(monkeypatch):
     np.testing.assert_array_equal(codes[[7, 1234, 19_999], 0], [4, 0, 12])
 
 
+def no_bins(binned) -> bool:
+    codes, nbins, lo, hi = binned
+    return nbins[0] == 0 and not codes.any() and np.isinf(lo).all() and np.isinf(hi).all()
+
+
 def test_too_many_values_give_no_exact_bins():
     continuous = np.random.default_rng(1).normal(size=20_000)
-    assert exact_bins(continuous) is None  # told by the sample alone
+    assert no_bins(exact_bins(continuous))  # told by the sample alone
     # 125 values in the sample (every fourth entry), 300 in all: told once coded.
     x = np.arange(20_000) % 250 * 1.0
     x[1::400] = 1000.0 + np.arange(50)
     assert len(np.unique(x[:: len(x) // histogram.EXACT_PROBE_ROWS])) <= MISSING_CODE
-    assert exact_bins(x) is None
+    assert no_bins(exact_bins(x))
 
 
 def sorted_search(data, settings, monkeypatch):
@@ -123,6 +129,65 @@ def test_exact_bins_grow_the_tree_of_the_sorted_orders(name, params, data_shape,
         assert got_splits == splits
         np.testing.assert_allclose(got_weights, weights, rtol=1e-9)
     assert binned == [True, True]
+
+
+def mixed_table(seed, n=30_000, regression=False, missing=0.0, nominal=0):
+    """Three continuous attributes, two of one decimal and one of integers 0-4 (the first's
+    quintile, so that it matters), the last three counted by value."""
+    data = generated(seed, n=n, numeric=6, regression=regression, missing=missing, nominal=nominal)
+    X = np.asfortranarray(data.X.copy())
+    X[:, 3:5] = np.round(X[:, 3:5], 1)
+    X[:, 5] = np.digitize(np.nan_to_num(data.X[:, 0]), [-1.0, -0.3, 0.3, 1.0])
+    X[np.isnan(data.X)] = np.nan
+    return Encoded(data.schema, X, data.y, data.weight)
+
+
+MIXED_CASES = [
+    ("cart", dict(algorithm="cart", max_depth=12), dict(nominal=1)),
+    ("cart missing", dict(algorithm="cart", max_depth=10), dict(missing=0.1, nominal=1)),
+    ("majority", dict(algorithm="cart", max_depth=10, missing="majority"), dict(missing=0.1)),
+    (
+        "regression",
+        dict(algorithm="cart", task="regression", max_depth=10),
+        dict(regression=True, missing=0.1),
+    ),
+    ("c45", dict(algorithm="c45", prune="none"), dict(missing=0.05)),
+    ("best-first", dict(algorithm="cart", growth="best", max_leaves=80), dict(missing=0.05)),
+]
+
+
+@pytest.mark.parametrize("name, params, data_shape", MIXED_CASES, ids=[c[0] for c in MIXED_CASES])
+def test_attributes_of_few_values_counted_beside_sorted_ones_grow_the_same_tree(
+    name, params, data_shape, monkeypatch
+):
+    """Where only some numeric attributes have few values, exact search counts those at each
+    big node (no sorted orders for them) and sweeps the others; subtrees grown on a private
+    copy order them from their codes. Small subtrees on 256 entries, so that the threads
+    share some (and split the nodes above 512 entries together)."""
+    for rows in ("LOCAL_ROWS", "LOCAL_ROWS_LEAST"):
+        monkeypatch.setattr(builder, rows, 256)
+    monkeypatch.setattr(builder, "SPLIT_LEAST_ROWS", 512)
+    data = mixed_table(5, **data_shape)
+    splits, weights = splits_and_weights(
+        sorted_search(data, resolve(threads=1, **params), monkeypatch)
+    )
+    assert len(splits) > 100
+    start = builder.Growth.__init__
+    coded = []
+
+    def spy(growth, *args, **kwargs):
+        start(growth, *args, **kwargs)
+        coded.append(growth.data.numeric_index.tolist())
+
+    monkeypatch.setattr(builder.Growth, "__init__", spy)
+    for k in (1, 2, 3):
+        got_splits, got_weights = splits_and_weights(grow(data, resolve(threads=k, **params)))
+        assert got_splits == splits, k
+        np.testing.assert_allclose(got_weights, weights, rtol=1e-9)
+    nominal = data_shape.get("nominal", 0)  # nominal attributes come after the numeric ones
+    assert coded == [[0, 1, 2, -1, -1, -1] + [-1] * nominal] * 3
+    used = {s[2][0] for s in splits if s[2] is not None}
+    assert used & {3, 4, 5} and used & {0, 1, 2}
 
 
 def test_continuous_attributes_keep_their_sorted_orders(monkeypatch):
