@@ -237,11 +237,9 @@ class Growth:
         )
         counted = np.array(rules.counted_in_average(n_categories.tolist(), data.n_rows), dtype=bool)
         numeric = np.flatnonzero(kind == NUMERIC)
-        # Each numeric attribute's row of the sorted orders, as a private copy has them (the
-        # whole table's lack the attributes counted by value: ``coded`` below).
+        # Each numeric attribute's row of the sorted orders (-1: counted by value, ``coded``).
         numeric_index = np.full(p, -1, dtype=np.int64)
         numeric_index[numeric] = np.arange(len(numeric))
-        self.local_numeric_index = numeric_index
         has_missing = np.zeros(p, dtype=bool)
         for j in range(p):
             monitor.check()
@@ -267,6 +265,7 @@ class Growth:
                 coded = binned if few.any() else None
                 binned = None
         hist = binned is not None
+        self.coded = coded is not None
         sorted_numeric = numeric
         if coded is not None:  # their codes are counted at each node: no sorted orders
             sorted_numeric = numeric[coded[1][numeric] == 0]
@@ -367,6 +366,7 @@ class Growth:
             np.zeros(capacity + 1, np.int32),
             np.zeros(capacity + 1),
             np.zeros(0),
+            self.hist.codes if self.coded else np.zeros((1, p), np.uint8),
         )
         self.params = kernel_params(s, K, S, hist, small, local, kernels)
         self.local_params = self.params._replace(histogram=0, local=0, best_first=0, split_least=0)
@@ -446,13 +446,9 @@ class Growth:
         values = private.view()
         values.setflags(write=False)
         data = d._replace(
-            values=values,
-            n_entries=stride,
-            cls=np.zeros(stride, np.int16),
-            target=np.zeros(stride),
-            numeric_index=self.local_numeric_index,  # sorted orders of every numeric attribute
+            values=values, n_entries=stride, cls=np.zeros(stride, np.int16), target=np.zeros(stride)
         )
-        n_numeric = int((d.kind == NUMERIC).sum())
+        n_numeric = int((d.numeric_index >= 0).sum())  # (not those counted by value)
         arena = Arena(
             np.zeros(capacity, np.int32),
             np.zeros(capacity),
@@ -466,6 +462,7 @@ class Growth:
             np.zeros(capacity + 1, np.int32),
             np.zeros(capacity + 1),
             private,
+            np.zeros((stride, p) if self.coded else (1, p), np.uint8),
         )
 
     def run(self, budget: int, step: bool = False) -> int:

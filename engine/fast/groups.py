@@ -50,10 +50,21 @@ Arena = namedtuple("Arena", ["entry", "weight", "order"])
 #: (``entry_branch``: branch of each entry at the node being split; ``entry_weight``: weight
 #: of each entry at the node being scored) and partition buffers. A private copy of a small
 #: node's entries writes its values through ``private_values`` (``data.values`` is the same
-#: memory, read-only, so both spaces have one type and the kernels compile once).
+#: memory, read-only, so both spaces have one type and the kernels compile once). ``codes``:
+#: by entry, the codes of exact search's attributes counted by value (``numeric_index`` -1;
+#: a private copy has its own), else a row of zeros.
 Space = namedtuple(
     "Space",
-    ["data", "arena", "entry_branch", "entry_weight", "buffer", "weight_buffer", "private_values"],
+    [
+        "data",
+        "arena",
+        "entry_branch",
+        "entry_weight",
+        "buffer",
+        "weight_buffer",
+        "private_values",
+        "codes",
+    ],
 )
 
 #: The settings as numbers. ``select``: BY_GAIN, BY_RATIO or C45_RULE; ``best_first``: 0

@@ -354,9 +354,9 @@ def _score_small_numeric(j, i, sp, par, nodes, work, cand):
 @njit(cache=True, linked=True)
 def _count_coded(i, sp, par, nodes, hist):
     """Exact search's attributes of few values (no sorted orders: ``numeric_index`` -1) counted
-    at node ``i`` by code, all in one pass over its entries (an entry's codes share a cache
-    line) into ``hist.pool[0]``: per code its statistics, and last how many entries have it.
-    Returns the work done."""
+    at node ``i`` by their codes (``sp.codes``), all in one pass over its entries (an entry's
+    codes share a cache line) into ``hist.pool[0]``: per code its statistics, and last how
+    many entries have it. Returns the work done."""
     data, arena = sp.data, sp.arena
     p = data.kind.shape[0]
     H = hist.pool[0]
@@ -382,7 +382,7 @@ def _count_coded(i, sp, par, nodes, hist):
         ent = arena.entry[t]
         w = arena.weight[t]
         for j in js:
-            code = hist.codes[ent, j]
+            code = sp.codes[ent, j]
             if code != MISSING_CODE:
                 _add_to_row(H[j], code, ent, w, data.cls, data.target, K)
                 H[j, code, S] += 1.0
@@ -1031,34 +1031,31 @@ def _local_orders(s, n, gsp, lsp, hist, binned):
     Exact search has the segment's sorted orders already: they are renumbered through
     each entry's place in the copy. The histogram mode has bin codes, which order the
     values up to ties within a bin: a stable counting sort by code, then each bin's few
-    entries sorted by value (exact search's attributes counted by value have codes of one
-    value each: the counting sort alone). Either is several times faster than sorting
-    afresh (numba's merge sort of 8,192 values took ~60 ns a value).
+    entries sorted by value. Either is several times faster than sorting afresh (numba's
+    merge sort of 8,192 values took ~60 ns a value).
     """
     gdata, ldata, larena = gsp.data, lsp.data, lsp.arena
     p = gdata.kind.shape[0]
     stride = ldata.n_entries
-    ordered = gsp.arena.order.shape[0] > 0
-    if ordered:
+    if gsp.arena.order.shape[0] > 0:
         place = gsp.entry_branch  # scratch until the next partition: each entry's place
         for t in range(n):
             place[gsp.arena.entry[s + t]] = t
+        for j in range(p):
+            a = gdata.numeric_index[j]
+            if a >= 0:
+                sorted_entries, row = gsp.arena.order[a], larena.order[a]
+                for t in range(n):
+                    row[t] = place[sorted_entries[s + t]]
+        return
     counts = np.zeros(MISSING_CODE + 2, np.int64)
     for j in range(p):
-        la = ldata.numeric_index[j]  # the copy has every numeric attribute's order
-        if la < 0:
+        a = gdata.numeric_index[j]
+        if a < 0:
             continue
-        row = larena.order[la]
-        a = gdata.numeric_index[j] if ordered else -1
-        if a >= 0:
-            sorted_entries = gsp.arena.order[a]
-            for t in range(n):
-                row[t] = place[sorted_entries[s + t]]
-            continue
-        # Exact search's attributes counted by value have codes of one value each.
-        coded = not binned and hist.n_bins[j] > 0
         values = ldata.values[j * stride : j * stride + n]
-        if not binned and not coded:
+        row = larena.order[a]
+        if not binned:
             # A writable copy: the read-only view would compile a second merge sort.
             idx = np.argsort(values.copy(), kind="mergesort")
             for t in range(n):
@@ -1073,8 +1070,6 @@ def _local_orders(s, n, gsp, lsp, hist, binned):
             code = int(hist.codes[gsp.arena.entry[s + t], j])
             row[counts[code]] = t
             counts[code] += 1
-        if coded:
-            continue
         start = 0
         for code in range(MISSING_CODE):  # missing values stay last, in entry order
             end = counts[code]
@@ -1125,6 +1120,7 @@ def build_local(c, gsp, lsp, par, lpar, nodes, hist, work, cand, groups, state, 
         return -1
     saved = (state.n_nodes[0], state.leaves[0], state.settled[0], state.groups_used[0])
     private = lsp.private_values
+    coded = par.histogram == 0 and lsp.codes.shape[0] > 1  # attributes counted by value
     for t in range(n):
         ent = gsp.arena.entry[s + t]
         larena.entry[t] = t
@@ -1135,6 +1131,9 @@ def build_local(c, gsp, lsp, par, lpar, nodes, hist, work, cand, groups, state, 
             ldata.target[t] = gdata.target[ent]
         for j in range(p):
             private[j * stride + t] = gdata.values[j * N + ent]
+        if coded:
+            for j in range(p):
+                lsp.codes[t, j] = gsp.codes[ent, j]
     _local_orders(s, n, gsp, lsp, hist, par.histogram == 1)
     nodes.start[c], nodes.end[c], nodes.local[c] = 0, n, 0
     done = n * p * 4
