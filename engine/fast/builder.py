@@ -158,9 +158,10 @@ def _bin_columns(kernels, X, row, n_categories, max_bins, whole, threads, monito
         threads,
         monitor,
     )
-    codes = np.empty((len(row), p), dtype=np.uint8)
+    codes = np.zeros((len(row), p), dtype=np.uint8)
     for j, part in enumerate(parts):
-        codes[:, j] = part[0][:, 0]
+        if part[1][0] > 0:  # (a column without bins has codes 0)
+            codes[:, j] = part[0][:, 0]
     return (
         codes,
         np.concatenate([part[1] for part in parts]),

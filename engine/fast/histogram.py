@@ -233,7 +233,7 @@ def bin_columns(
     else by a bin found to hold two values.
     """
     m, p = len(rows), X.shape[1]
-    codes = np.empty((m, p), dtype=np.uint8)
+    codes = np.zeros((m, p), dtype=np.uint8)  # (a column without bins is left as it is)
     nbins = np.zeros(p, dtype=np.int64)
     lo = np.full((p, 256), np.inf)
     hi = np.full((p, 256), -np.inf)
@@ -247,12 +247,9 @@ def bin_columns(
                     np.uint8
                 )
                 nbins[j] = categories[j]
-            else:
-                codes[:, j] = 0
             continue
         known = x[~missing] if missing.any() else x
         if exact and not _few_values(known):
-            codes[:, j], nbins[j] = 0, 0
             continue
         edges = edges_for(known, MISSING_CODE if exact else max_bins)
         nbins[j] = len(edges) + 1
