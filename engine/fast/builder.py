@@ -306,27 +306,24 @@ class Growth:
             order = np.zeros((0, capacity), dtype=np.int32)
             items = max(width, small)
         else:
-            codes, n_bins, low, high = (
-                (
+            if coded is None:
+                coded = (
                     np.zeros((1, p), np.uint8),
                     np.zeros(p, np.int64),
                     np.zeros((p, 1)),
                     np.zeros((p, 1)),
                 )
-                if coded is None
-                else coded
-            )
-            n_bins = np.where(kind == NUMERIC, n_bins, 0)  # only numeric attributes are coded
+            codes, n_bins, low, high = coded
             del coded
-            # A node's counts of the coded attributes (growth_loop._count_coded): per code its
-            # statistics and, last, how many entries have it.
-            tables = np.zeros((1, p, int(n_bins.max(initial=0)), S + 1))
+            n_bins = np.where(kind == NUMERIC, n_bins, 0)  # only numeric attributes are coded
             self.hist = Hist(
                 codes,
                 n_bins,
                 low,
                 high,
-                tables if tables.size else np.zeros((1, 1, 1, S)),
+                # A node's counts of the coded attributes (growth_loop._count_coded): per code
+                # its statistics and, last, how many entries have it.
+                np.zeros((1, p, int(n_bins.max(initial=0)), S + 1)),
                 np.zeros(1, np.int64),
                 np.zeros((1, 1, 1, S)),
             )

@@ -357,6 +357,8 @@ def _count_coded(i, sp, par, nodes, hist):
     at node ``i`` by their codes (``sp.codes``), all in one pass over its entries (an entry's
     codes share a cache line) into ``hist.pool[0]``: per code its statistics, and last how
     many entries have it. Returns the work done."""
+    if sp.codes.shape[0] <= 1:  # a row of zeros: no attribute is counted by value
+        return 0
     data, arena = sp.data, sp.arena
     p = data.kind.shape[0]
     H = hist.pool[0]
@@ -1120,7 +1122,7 @@ def build_local(c, gsp, lsp, par, lpar, nodes, hist, work, cand, groups, state, 
         return -1
     saved = (state.n_nodes[0], state.leaves[0], state.settled[0], state.groups_used[0])
     private = lsp.private_values
-    coded = par.histogram == 0 and lsp.codes.shape[0] > 1  # attributes counted by value
+    coded = lsp.codes.shape[0] > 1  # attributes counted by value
     for t in range(n):
         ent = gsp.arena.entry[s + t]
         larena.entry[t] = t
