@@ -35,7 +35,7 @@ from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 
 import numpy as np
 
-from engine.fast.groups import NOMINAL, Groups, Heap, Hist, new_nodes, new_state
+from engine.fast.groups import NOMINAL, NUMERIC, Groups, Heap, Hist, new_nodes, new_state
 from engine.monitor import Monitor
 
 #: Folds grow side by side (each on one thread, :func:`fold_map`) on tables of at most this
@@ -251,6 +251,27 @@ class _Part:
             status = self.run(budget)
 
 
+#: What scoring an exact search's attribute of few values from its counts costs against
+#: sweeping a sorted order (or tabling a nominal attribute) of the same node: the counting
+#: itself is done before the scans (``_count_coded``).
+CODED_COST = 0.05
+
+
+def scan_bounds(data, histogram: bool, threads: int) -> list[int]:
+    """Where each thread's range of a big node's attributes begins (and, last, ``p``): of
+    about equal work, not of equal count. Exact search scores its attributes of few values
+    from their counts (``numeric_index`` -1), a small part of a sweep: equal counts gave the
+    thread holding them half the other's work (a third of a two-thread top lost)."""
+    p = len(data.kind)
+    cost = np.ones(p)
+    if not histogram:
+        cost[(data.kind == NUMERIC) & (data.numeric_index < 0)] = CODED_COST
+    # An attribute goes to the thread whose share holds the middle of its work.
+    middles = np.cumsum(cost) - cost / 2
+    cuts = np.searchsorted(middles, cost.sum() * np.arange(1, threads) / threads)
+    return [0, *cuts.tolist(), p]
+
+
 class Splitter:
     """Every thread on one big node at a time, for the top of a tree the growth loop grows on
     one thread (``Params.split_least``): the loop returns such a node (``SPLIT_BIG``, or its
@@ -267,6 +288,7 @@ class Splitter:
         # Thread 0 is the caller, with the growth's own scratch.
         self.works = [g.work] + [own_work(g.work) for _ in range(threads - 1)]
         self.buffers: list[np.ndarray] = []
+        self.scan_bounds = scan_bounds(g.data, g.params.histogram == 1, threads)
 
     def close(self) -> None:
         self.pool.shutdown(wait=True)
@@ -277,6 +299,7 @@ class Splitter:
             self.buffers and len(self.buffers[0]) < len(g.space.buffer)
         ):
             self.buffers = [np.zeros_like(g.space.buffer) for _ in range(self.threads - 1)]
+        p = len(g.data.kind)
         buffers = [g.space.buffer, *self.buffers]
 
         def step(phase, i, lo=0, hi=0, t=0):
@@ -285,8 +308,9 @@ class Splitter:
                 self.works[t], g.candidates, g.groups, g.state, buffers[t],
             )  # fmt: skip
 
-        def on_all(phase, i, n):
-            bounds = np.linspace(0, n, self.threads + 1).astype(np.int64).tolist()
+        def on_all(phase, i, n, bounds=None):
+            if bounds is None:
+                bounds = np.linspace(0, n, self.threads + 1).astype(np.int64).tolist()
             futures = [
                 self.pool.submit(step, phase, i, bounds[t], bounds[t + 1], t)
                 for t in range(1, self.threads)
@@ -297,12 +321,11 @@ class Splitter:
                 for f in futures:
                     f.result()
 
-        p = len(g.data.kind)
         hist = g.params.histogram == 1
 
         def search(c):
             if step(C.SPLIT_HEAD, c):
-                on_all(C.SPLIT_SCAN, c, p)
+                on_all(C.SPLIT_SCAN, c, p, self.scan_bounds)
                 step(C.SPLIT_TAIL, c)
 
         def count(c):  # node c's histogram, its blocks counted side by side

@@ -3,6 +3,7 @@ to the bit, and a cancel stops the threads."""
 
 import threading
 import time
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -151,6 +152,18 @@ def test_the_threads_share_the_subtrees_by_size_and_all_of_them():
     assert sorted(np.concatenate(groups).tolist()) == [0, 1, 2, 3, 4]
     assert sorted(sizes[g].sum() for g in groups) == [110.0, 112.0]
     assert threads.n_threads(3) == 3 and threads.n_threads(0) >= 1
+
+
+def test_a_big_nodes_attributes_are_shared_by_their_work_not_their_count():
+    # 12 attributes swept along sorted orders, then 4 scored from their counts (``mixed``).
+    data = SimpleNamespace(
+        kind=np.zeros(16, np.int64), numeric_index=np.r_[np.arange(12), [-1] * 4]
+    )
+    assert threads.scan_bounds(data, False, 2) == [0, 6, 16]
+    assert threads.scan_bounds(data, False, 3) == [0, 4, 8, 16]
+    assert threads.scan_bounds(data, True, 2) == [0, 8, 16]  # histograms: every one alike
+    few = SimpleNamespace(kind=np.zeros(3, np.int64), numeric_index=np.arange(3))
+    assert threads.scan_bounds(few, False, 5) == [0, 1, 1, 2, 2, 3]
 
 
 @pytest.mark.parametrize("splitter", ["exact", "histogram"])
