@@ -17,55 +17,93 @@ from engine.sums import weighted_columns
 from engine.tree import Node, Tree
 
 
-def descend(
-    flat: FlatTree, X: np.ndarray
-) -> tuple[list[tuple[np.ndarray, np.ndarray]], np.ndarray]:
-    """:meth:`FlatTree.descend`'s levels and rows that went down several branches; compiled
-    (:func:`engine.fast.descent.descend_levels`, whose oracle that numpy is) for a table of
-    doubles, once the kernels are."""
-    # The layouts the warm-up compiles it for (encoded columns, read-only or not, and rows
-    # one may write to; numba calls an array both C and F, one column, C): a table in any
-    # other takes numpy's way rather than a compile, or a copy of it. The tree's own arrays
-    # are small: copied where they are not as the kernel takes them.
+def _compiled_for(X: np.ndarray) -> bool:
+    """Whether the compiled routing takes ``X``: a table of doubles, once the kernels are. The
+    layouts the warm-up compiles it for (encoded columns, read-only or not, and rows one may
+    write to; numba calls an array both C and F, one column, C): a table in any other takes
+    numpy's way rather than a compile, or a copy of it."""
     c, f, w = X.flags.c_contiguous, X.flags.f_contiguous, X.flags.writeable
-    if not (
+    return (
         compilation.is_ready()
         and X.ndim == 2
         and X.dtype == np.float64
         and ((c and w) or (f and not c))
-    ):
+    )
+
+
+def _arg(a, dtype):
+    """A tree's array as the kernels take it (small: copied where it is not so)."""
+    return np.require(a, dtype, ["C_CONTIGUOUS", "WRITEABLE"])
+
+
+def descend(
+    flat: FlatTree, X: np.ndarray
+) -> tuple[list[tuple[np.ndarray, np.ndarray]], np.ndarray]:
+    """:meth:`FlatTree.descend`'s levels and rows that went down several branches; compiled
+    (:func:`engine.fast.descent.descend_levels`, whose oracle that numpy is) where
+    :func:`_compiled_for` ``X``."""
+    if not _compiled_for(X):
         return flat.descend(X)
     from engine.fast.descent import descend_levels
 
-    def arg(a, dtype):
-        return np.require(a, dtype, ["C_CONTIGUOUS", "WRITEABLE"])
-
     rows, at, starts, several = descend_levels(
         X,
-        arg(flat.children, np.intp),
-        arg(flat.attribute, np.intp),
-        arg(flat.by_threshold, bool),
-        arg(flat.threshold, np.float64),
-        arg(flat.groups, np.intp),
-        arg(flat.lookup, np.intp),
-        arg(flat.is_leaf, bool),
+        _arg(flat.children, np.intp),
+        _arg(flat.attribute, np.intp),
+        _arg(flat.by_threshold, bool),
+        _arg(flat.threshold, np.float64),
+        _arg(flat.groups, np.intp),
+        _arg(flat.lookup, np.intp),
+        _arg(flat.is_leaf, bool),
     )
     bounds = starts.tolist()
     levels = [(rows[a:b], at[a:b]) for a, b in zip(bounds, bounds[1:], strict=False)]
     return levels, several
 
 
+def _add_weighted(out, rows, at, weights, outputs) -> None:
+    """``np.add.at(out, rows, weights[:, None] * outputs[at])``: compiled for a walk's leaves
+    (:func:`engine.fast.descent.add_weighted`, the same sums in the same order) where the
+    kernels are ready, else numpy's; ``out`` and ``outputs`` are matrices."""
+    if not (isinstance(at, np.ndarray) and compilation.is_ready()):
+        np.add.at(out, rows, weights[:, None] * outputs[at])
+        return
+    from engine.fast.descent import add_weighted
+
+    add_weighted(out, _arg(rows, np.intp), _arg(at, np.intp), weights, _arg(outputs, np.float64))
+
+
 def _leaves(tree: Tree, X: np.ndarray):
     """``(flat, leaf, rows, weights)`` for the leaves the rows of ``X`` reach, on the tree's
     arrays (:mod:`engine.flat`): the rows that go down one branch at every split all at once
-    (weight 1), then those that go down several (C4.5's fractional instances) walked."""
+    (weight 1), then those that go down several (C4.5's fractional instances) walked, each
+    row's leaves in the walk's order (compiled, :func:`engine.fast.descent.walk_several`,
+    where the tree has no surrogates)."""
     flat = flat_of(tree)
     levels, several = descend(flat, X)
     leaf = flat.is_leaf
     for rows, at in levels:
         ends = leaf[at] & ~several[rows]
         yield flat, at[ends], rows[ends], None
-    for i, rows, weights in flat.walk(X, np.flatnonzero(several)):
+    several = np.flatnonzero(several)
+    if len(several) and _compiled_for(X) and not any(flat.surrogates):
+        from engine.fast.descent import walk_several
+
+        rows, at, weights = walk_several(
+            X,
+            several,
+            _arg(flat.children, np.intp),
+            _arg(flat.n_children, np.intp),
+            _arg(flat.attribute, np.intp),
+            _arg(flat.by_threshold, bool),
+            _arg(flat.threshold, np.float64),
+            _arg(flat.groups, np.intp),
+            _arg(flat.lookup, np.intp),
+            _arg(flat.fractions, np.float64),
+        )
+        yield flat, at, rows, weights
+        return
+    for i, rows, weights in flat.walk(X, several):
         if leaf[i]:
             yield flat, i, rows, weights
 
@@ -105,7 +143,7 @@ def predict_proba(tree: Tree, X: np.ndarray) -> np.ndarray:
         if weights is None:  # one leaf per row: its shares (added to 0, as a weight of 1 is)
             out[rows] += flat.outputs[at]
         else:  # a row's leaves add up in the walk's order
-            np.add.at(out, rows, weights[:, None] * flat.outputs[at])
+            _add_weighted(out, rows, at, weights, flat.outputs)
     return out
 
 
@@ -158,7 +196,7 @@ def predict_value(tree: Tree, X: np.ndarray) -> np.ndarray:
         if weights is None:
             out[rows] += flat.outputs[at]
         else:
-            np.add.at(out, rows, weights * flat.outputs[at])
+            _add_weighted(out[:, None], rows, at, weights, flat.outputs[:, None])
     return out
 
 

@@ -162,9 +162,10 @@ def warm_up(check=lambda: None) -> None:
         np.array([False, True, False]),
         0.5,
     )
-    # Rows routed down a tree's arrays (prediction, and the folds' held-out rows).
+    # Rows routed down a tree's arrays (prediction, and the folds' held-out rows), and those
+    # going down several branches walked.
     check()
-    from engine.fast.descent import descend_levels
+    from engine.fast.descent import add_weighted, descend_levels, walk_several
 
     rows = np.array([[0.5, 1.0], [np.nan, 0.0]])
     columns = np.asfortranarray(rows)
@@ -181,6 +182,25 @@ def warm_up(check=lambda: None) -> None:
             np.full((1, 1), -1, dtype=np.intp),
             np.array([False, True, True]),
         )
+        walk_several(
+            X,
+            np.array([1], dtype=np.intp),
+            np.array([[1, 2], [-1, -1], [-1, -1]], dtype=np.intp),
+            np.array([2, 0, 0], dtype=np.intp),
+            np.array([0, -1, -1], dtype=np.intp),
+            np.array([True, False, False]),
+            np.array([0.7, np.nan, np.nan]),
+            np.array([-1, -1, -1], dtype=np.intp),
+            np.full((1, 1), -1, dtype=np.intp),
+            np.array([[0.4, 0.6], [0.0, 0.0], [0.0, 0.0]]),
+        )
+    add_weighted(
+        np.zeros((2, 1)),
+        np.array([1, 1], dtype=np.intp),
+        np.array([1, 2], dtype=np.intp),
+        np.array([0.4, 0.6]),
+        np.ones((3, 1)),
+    )
 
 
 def _split_by_threads(made: dict, check) -> None:

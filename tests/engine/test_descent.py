@@ -1,6 +1,8 @@
-"""Rows routed down a tree's arrays by the compiled kernel (engine/fast/descent.py) give
-numpy's levels (:meth:`engine.flat.FlatTree.descend`, its oracle) to the row, in the same
-order, whatever the table's layout."""
+"""Rows routed down a tree's arrays by the compiled kernels (engine/fast/descent.py) give
+numpy's levels (:meth:`engine.flat.FlatTree.descend`, their oracle) to the row, in the same
+order, whatever the table's layout; the rows going down several branches reach numpy's
+leaves with its weights (:meth:`engine.flat.FlatTree.walk`), and predictions add up to its
+bits."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from engine import predict
 from engine.compiling import lifecycle
 from engine.data.encoding import encode
 from engine.data.table import make_table
@@ -27,8 +30,7 @@ def _table(seed: int, n: int = 400):
     return make_table(frame)
 
 
-@pytest.mark.parametrize("seed", [0, 1])
-@pytest.mark.parametrize(
+OPTIONS = pytest.mark.parametrize(
     "options",
     [
         {"algorithm": "cart", "prune": "none"},
@@ -37,25 +39,64 @@ def _table(seed: int, n: int = 400):
     ],
     ids=["cart", "c45 multiway", "regression"],
 )
-def test_the_compiled_levels_are_numpys(seed, options, monkeypatch):
+
+
+def _fitted(seed: int, options: dict):
+    """A model fitted on :func:`_table`, and its table's matrix with categories no branch
+    holds, as columns (and read only) and as rows."""
     options = dict(options)
     table = _table(seed)
     if "target" in options:
         table = table.with_target(options.pop("target"))
     model = DecisionTree(**options)
     data = encode(table, model.settings().task)
-    flat = flat_of(model.fit(data).tree_)
-    assert flat.n_nodes >= 9
+    model.fit(data)
     X = np.array(data.X, order="F")
     X[::7, -1] = 17.0  # a category code no branch holds
     frozen = X.copy(order="F")
     frozen.flags.writeable = False
+    return model, X, (X, frozen, np.ascontiguousarray(X))
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+@OPTIONS
+def test_the_compiled_levels_are_numpys(seed, options, monkeypatch):
+    model, X, layouts = _fitted(seed, options)
+    flat = flat_of(model.tree_)
+    assert flat.n_nodes >= 9
     monkeypatch.setattr(lifecycle, "is_ready", lambda: True)
     want_levels, want_several = flat.descend(X)
     assert want_several.any() and len(want_levels) > 3
-    for table_x in (X, frozen, np.ascontiguousarray(X)):
+    for table_x in layouts:
         levels, several = descend(flat, table_x)
         assert several.tolist() == want_several.tolist()
         assert len(levels) == len(want_levels)
         for (rows, at), (want_rows, want_at) in zip(levels, want_levels, strict=True):
             assert rows.tolist() == want_rows.tolist() and at.tolist() == want_at.tolist()
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+@OPTIONS
+def test_rows_going_down_several_branches_reach_numpys_leaves_and_predictions(
+    seed, options, monkeypatch
+):
+    model, X, layouts = _fitted(seed, options)
+    tree, flat = model.tree_, flat_of(model.tree_)
+    several = np.flatnonzero(flat.descend(X)[1])
+    want = [(i, r, w) for i, r, w in flat.walk(X, several) if flat.is_leaf[i]]
+    assert sum(len(r) for _, r, _ in want) > len(several) > 10  # some reach several leaves
+    by_row = {}  # each row's leaves in the walk's order
+    for i, rows, weights in want:
+        for r, w in zip(rows.tolist(), weights.tolist(), strict=True):
+            by_row.setdefault(r, []).append((i, w))
+    kind = predict.predict_value if tree.is_regression else predict.predict_proba
+    monkeypatch.setattr(lifecycle, "is_ready", lambda: False)
+    expected = kind(tree, X)
+    monkeypatch.setattr(lifecycle, "is_ready", lambda: True)
+    for table_x in layouts:
+        _, at, rows, weights = list(predict._leaves(tree, table_x))[-1]  # the walk's, last
+        got = {}
+        for r, i, w in zip(rows.tolist(), at.tolist(), weights.tolist(), strict=True):
+            got.setdefault(r, []).append((i, w))
+        assert got == by_row
+        assert kind(tree, table_x).tobytes() == expected.tobytes()
