@@ -81,7 +81,8 @@ DONE, PAUSED, NEEDS_ROOM, SPLIT_BIG, SPLIT_ROOT = 0, 1, 2, 3, 4
     SPLIT_COUNT,
     SPLIT_SUM,
     SPLIT_HISTS_END,
-) = range(11)
+    SPLIT_MARK,
+) = range(12)
 #: A node's histogram is counted in blocks of this many entries once it has two or more:
 #: each block into a histogram of its own (``Hist.partials``), added to the node's in block
 #: order. The blocks' bounds depend on the node alone, so threads counting blocks side by
@@ -769,22 +770,20 @@ def partition_orders(i, sp, nodes, work, buf, a0, a1):
 
 
 @njit(cache=True, linked=True, borrows=True)
-def _partition_entries(i, sp, par, nodes, hist, work, groups, state, depth_first):
-    """:func:`partition` but for the sorted orders and histograms: the children's rows and
-    entry segments. Returns the first child's row and whether every child stops."""
+def _mark_entries(i, sp, par, nodes, hist, groups, s, e, counts):
+    """Node ``i``'s entries ``[s, e)`` marked with the branch each goes down
+    (``sp.entry_branch``, -1: missing the split's value), ``counts`` how many go down each;
+    returns how many miss it. Each entry is one thread's: threads may mark ranges at once."""
     data, arena = sp.data, sp.arena
-    s, e = nodes.start[i], nodes.end[i]
-    n = e - s
     j = nodes.attribute[i]
-    K = par.n_classes
     numeric = data.kind[j] == NUMERIC
     nb = n_branches(j, data, par)
     binned_cut = par.histogram == 1 and numeric and nodes.cut_bin[i] >= 0
     base_col = j * data.n_entries
-    counts = work.counts
     for b in range(nb):
         counts[b] = 0
     n_miss = 0
+    n = e - s
     if numeric and not binned_cut:  # the common case, without a branch on the entry's side
         threshold = nodes.threshold[i]
         n_right = 0
@@ -832,6 +831,27 @@ def _partition_entries(i, sp, par, nodes, hist, work, groups, state, depth_first
                 counts[b] += 1
             else:
                 n_miss += 1
+    return n_miss
+
+
+@njit(cache=True, linked=True, borrows=True)
+def _partition_entries(i, sp, par, nodes, hist, work, groups, state, depth_first, marked=-1):
+    """:func:`partition` but for the sorted orders and histograms: the children's rows and
+    entry segments. ``marked`` >= 0: the entries are marked already, ``work.counts`` holding
+    how many go down each branch and ``marked`` how many miss the split's value (several
+    threads marked a range each, ``SPLIT_MARK``). Returns the first child's row and whether
+    every child stops."""
+    data, arena = sp.data, sp.arena
+    s, e = nodes.start[i], nodes.end[i]
+    n = e - s
+    j = nodes.attribute[i]
+    K = par.n_classes
+    numeric = data.kind[j] == NUMERIC
+    nb = n_branches(j, data, par)
+    counts = work.counts
+    n_miss = marked
+    if marked < 0:
+        n_miss = _mark_entries(i, sp, par, nodes, hist, groups, s, e, counts)
     fractions = work.tmp2
     if nb == 2 and (numeric or par.binary == 1):
         fractions[0], fractions[1] = nodes.fraction0[i], nodes.fraction1[i]
@@ -1358,9 +1378,12 @@ def split_step(
     at once, each over its own range ``[lo, hi)`` of attributes or sorted orders with its own
     ``work`` and ``buf`` (engine.fast.threads.split_big). Returns:
 
+    SPLIT_MARK: node ``i``'s entries ``lo`` to ``hi - 1`` (from its start) marked with their
+        branches, how many go down each in ``work.counts``; returns how many miss the value.
     SPLIT_ENTRIES: the node taken off the frontier and its entries split among its children,
         whose first row it returns; -1 - that row if no child will be searched (then no order
-        is distributed).
+        is distributed). ``lo`` > 0: the entries are marked, ``lo - 1`` of them missing the
+        value, and ``work.counts`` holds the branches' counts.
     SPLIT_ORDERS: the sorted orders ``lo`` to ``hi - 1`` of node ``i`` distributed.
     SPLIT_HISTS: the histogram mode's children's histograms planned (slots taken): returns
         the child whose histogram is derived, or -1.
@@ -1379,8 +1402,11 @@ def split_step(
     if phase == SPLIT_ENTRIES:
         i = _heap_pop(heap, state)
         state.leaves[0] += n_branches(nodes.attribute[i], gsp.data, par) - 1
-        c0, leaves = _partition_entries(i, gsp, par, nodes, hist, work, groups, state, True)
+        c0, leaves = _partition_entries(i, gsp, par, nodes, hist, work, groups, state, True, lo - 1)
         return -1 - c0 if leaves else c0
+    if phase == SPLIT_MARK:
+        s = nodes.start[i]
+        return _mark_entries(i, gsp, par, nodes, hist, groups, s + lo, s + hi, work.counts)
     if phase == SPLIT_ORDERS:
         partition_orders(i, gsp, nodes, work, buf, lo, hi)
     elif phase == SPLIT_HISTS:

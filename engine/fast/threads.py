@@ -309,6 +309,7 @@ class Splitter:
             )  # fmt: skip
 
         def on_all(phase, i, n, bounds=None):
+            """Each thread's range of ``n`` (or of ``bounds``): what each step returned."""
             if bounds is None:
                 bounds = np.linspace(0, n, self.threads + 1).astype(np.int64).tolist()
             futures = [
@@ -316,10 +317,23 @@ class Splitter:
                 for t in range(1, self.threads)
             ]
             try:
-                step(phase, i, bounds[0], bounds[1], 0)
+                out = [step(phase, i, bounds[0], bounds[1], 0)]
             finally:
-                for f in futures:
-                    f.result()
+                out += [f.result() for f in futures]
+            return out
+
+        def marked(i):
+            """Node ``i``'s entries marked with their branches, a range by each thread, where
+            it splits two ways: 1 + how many miss the split's value (0: left to one thread)."""
+            if not (g.params.binary or g.data.kind[g.nodes.attribute[i]] == NUMERIC):
+                return 0
+            missing = sum(
+                int(m) for m in on_all(C.SPLIT_MARK, i, int(g.nodes.end[i] - g.nodes.start[i]))
+            )
+            counts = self.works[0].counts
+            for w in self.works[1:]:
+                counts[:2] += w.counts[:2]
+            return missing + 1
 
         hist = g.params.histogram == 1
 
@@ -355,7 +369,7 @@ class Splitter:
             step(C.SPLIT_SETTLE, 0)
             return
         i = int(g.heap.node[0])
-        first = int(step(C.SPLIT_ENTRIES, i))
+        first = int(step(C.SPLIT_ENTRIES, i, marked(i)))
         if first >= 0 and not hist:  # some child will be searched: the orders go down too
             on_all(C.SPLIT_ORDERS, i, g.space.arena.order.shape[0])
         c0 = first if first >= 0 else -1 - first
