@@ -316,16 +316,18 @@ class Growth:
             codes, n_bins, low, high = coded
             del coded
             n_bins = np.where(kind == NUMERIC, n_bins, 0)  # only numeric attributes are coded
+            # A node's counts of the coded attributes (growth_loop._count_coded): per code its
+            # statistics and, last, how many entries have it; a big node's, a block at a time.
+            counts = (p, int(n_bins.max(initial=0)), S + 1)
+            blocks = _count_blocks(m, threads, int(np.prod(counts)), kernels) if self.coded else 1
             self.hist = Hist(
                 codes,
                 n_bins,
                 low,
                 high,
-                # A node's counts of the coded attributes (growth_loop._count_coded): per code
-                # its statistics and, last, how many entries have it.
-                np.zeros((1, p, int(n_bins.max(initial=0)), S + 1)),
+                np.zeros((1, *counts)),
                 np.zeros(1, np.int64),
-                np.zeros((1, 1, 1, S)),
+                np.zeros((blocks, *counts) if self.coded else (1, 1, 1, S)),
             )
             slots, small, items = 0, local_rows if local else 0, int(n_bins.max(initial=0)) + 1
             # Sorted here even when the whole tree grows on a private copy (a small root): the

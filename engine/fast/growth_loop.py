@@ -82,7 +82,8 @@ DONE, PAUSED, NEEDS_ROOM, SPLIT_BIG, SPLIT_ROOT = 0, 1, 2, 3, 4
     SPLIT_SUM,
     SPLIT_HISTS_END,
     SPLIT_MARK,
-) = range(12)
+    SPLIT_CODED,
+) = range(13)
 #: A node's histogram is counted in blocks of this many entries once it has two or more:
 #: each block into a histogram of its own (``Hist.partials``), added to the node's in block
 #: order. The blocks' bounds depend on the node alone, so threads counting blocks side by
@@ -353,34 +354,33 @@ def _score_small_numeric(j, i, sp, par, nodes, work, cand):
 
 
 @njit(cache=True, linked=True)
-def _count_coded(i, sp, par, nodes, hist):
-    """Exact search's attributes of few values (no sorted orders: ``numeric_index`` -1) counted
-    at node ``i`` by their codes (``sp.codes``), all in one pass over its entries (an entry's
-    codes share a cache line) into ``hist.pool[0]``: per code its statistics, and last how
-    many entries have it. Returns the work done."""
-    if sp.codes.shape[0] <= 1:  # a row of zeros: no attribute is counted by value
-        return 0
-    data, arena = sp.data, sp.arena
+def _coded(data):
+    """Exact search's attributes of few values (no sorted orders: ``numeric_index`` -1)."""
     p = data.kind.shape[0]
-    H = hist.pool[0]
-    S = H.shape[2] - 1
     coded = 0
     for j in range(p):
         if data.kind[j] == NUMERIC and data.numeric_index[j] < 0:
             coded += 1
-    if coded == 0:
-        return 0
     js = np.empty(coded, np.int64)
     coded = 0
     for j in range(p):
         if data.kind[j] == NUMERIC and data.numeric_index[j] < 0:
             js[coded] = j
             coded += 1
-            for c in range(hist.n_bins[j]):
-                for k in range(S + 1):
-                    H[j, c, k] = 0.0
-    K = par.n_classes
-    s, e = nodes.start[i], nodes.end[i]
+    return js
+
+
+@njit(cache=True, linked=True)
+def _count_coded_range(H, js, sp, s, e, n_bins, K):
+    """The attributes ``js``' counts of the entries ``[s, e)`` into ``H`` (zeroed first): per
+    code its statistics, and last how many entries have it. In one pass over the entries (an
+    entry's codes share a cache line)."""
+    S = H.shape[2] - 1
+    for j in js:
+        for c in range(n_bins[j]):
+            for k in range(S + 1):
+                H[j, c, k] = 0.0
+    data, arena = sp.data, sp.arena
     for t in range(s, e):
         ent = arena.entry[t]
         w = arena.weight[t]
@@ -389,7 +389,58 @@ def _count_coded(i, sp, par, nodes, hist):
             if code != MISSING_CODE:
                 _add_to_row(H[j], code, ent, w, data.cls, data.target, K)
                 H[j, code, S] += 1.0
-    return (e - s) * coded
+
+
+@njit(cache=True, linked=True)
+def _add_coded(H, P, js, n_bins):
+    """``H += P`` over the attributes ``js``' codes (a block's counts into its node's)."""
+    for j in js:
+        for c in range(n_bins[j]):
+            for k in range(H.shape[2]):
+                H[j, c, k] += P[j, c, k]
+
+
+@njit(cache=True, linked=True)
+def _count_coded(i, sp, par, nodes, hist, counted):
+    """Exact search's attributes of few values counted at node ``i`` by their codes
+    (``sp.codes``) into ``hist.pool[0]`` (:func:`_count_coded_range`). A node of two blocks
+    (:data:`COUNT_BLOCK`) or more is counted a block at a time, the blocks' counts added in
+    order: ``counted``, its blocks are counted already, into ``hist.partials`` (several
+    threads, ``SPLIT_CODED``), and the sums are the same. Returns the work done."""
+    if sp.codes.shape[0] <= 1:  # a row of zeros: no attribute is counted by value
+        return 0
+    js = _coded(sp.data)
+    if js.shape[0] == 0:
+        return 0
+    H = hist.pool[0]
+    K = par.n_classes
+    s, e = nodes.start[i], nodes.end[i]
+    if e - s < 2 * COUNT_BLOCK:
+        _count_coded_range(H, js, sp, s, e, hist.n_bins, K)
+        return (e - s) * js.shape[0]
+    for j in js:
+        for c in range(hist.n_bins[j]):
+            for k in range(H.shape[2]):
+                H[j, c, k] = 0.0
+    for k, b in enumerate(range(s, e, COUNT_BLOCK)):
+        P = hist.partials[k if counted else 0]
+        if not counted:
+            _count_coded_range(P, js, sp, b, min(b + COUNT_BLOCK, e), hist.n_bins, K)
+        _add_coded(H, P, js, hist.n_bins)
+    return (e - s) * js.shape[0]
+
+
+@njit(cache=True, linked=True)
+def _count_coded_blocks(c, lo, hi, sp, par, nodes, hist):
+    """Blocks ``lo`` to ``hi - 1`` of node ``c``'s entries, the attributes of few values'
+    counts of each into ``hist.partials`` at its own index (``SPLIT_CODED``)."""
+    js = _coded(sp.data)
+    s, e = nodes.start[c], nodes.end[c]
+    for k in range(lo, hi):
+        b = s + k * COUNT_BLOCK
+        _count_coded_range(
+            hist.partials[k], js, sp, b, min(b + COUNT_BLOCK, e), hist.n_bins, par.n_classes
+        )
 
 
 @njit(cache=True, linked=True)
@@ -422,7 +473,7 @@ def evaluate(i, sp, par, nodes, hist, work, cand, groups, state):
 
     Returns the work done (entries times attributes looked at).
     """
-    done = _evaluate_head(i, sp, par, nodes, hist, work, cand, state)
+    done = _evaluate_head(i, sp, par, nodes, hist, work, cand, state, False)
     if done < 0:
         return 1
     done += scan_attributes(i, sp, par, nodes, hist, work, cand, 0, sp.data.kind.shape[0])
@@ -436,10 +487,12 @@ def _binned(i, sp, par, nodes):
 
 
 @njit(cache=True, linked=True, borrows=True)
-def _evaluate_head(i, sp, par, nodes, hist, work, cand, state):
+def _evaluate_head(i, sp, par, nodes, hist, work, cand, state, counted):
     """What :func:`evaluate` does before the attributes' own searches: -1 where node ``i``
     stops (a leaf); else the entries' weights set out, the attributes used above marked in
-    ``work.used`` and, binned, the attributes its histogram scores scored. Returns the work."""
+    ``work.used``, the attributes of few values counted (``counted``: their blocks are, by
+    ``SPLIT_CODED``) and, binned, the attributes its histogram scores scored. Returns the
+    work."""
     nodes.attribute[i] = -1
     if stops(i, par, nodes, work.tmp):
         return -1
@@ -453,7 +506,7 @@ def _evaluate_head(i, sp, par, nodes, hist, work, cand, state):
     _mark_used(i, nodes, data, par, work.used)
     done = n
     if par.histogram == 0:
-        done += _count_coded(i, sp, par, nodes, hist)
+        done += _count_coded(i, sp, par, nodes, hist, counted)
     elif _binned(i, sp, par, nodes):
         slot = nodes.slot[i]
         if slot < 0:  # no slot was free: the spare one, for now
@@ -1390,7 +1443,10 @@ def split_step(
     SPLIT_COUNT: blocks ``lo`` to ``hi - 1`` of node ``i``'s entries counted.
     SPLIT_SUM: node ``i``'s histogram made (of its blocks, if counted so).
     SPLIT_HISTS_END: node ``i``'s children's histograms finished, ``lo`` the derived child.
-    SPLIT_HEAD: 1 if child ``i`` is to be searched (its search begun), else 0.
+    SPLIT_CODED: blocks ``lo`` to ``hi - 1`` of node ``i``'s entries counted by the codes of
+        exact search's attributes of few values.
+    SPLIT_HEAD: 1 if child ``i`` is to be searched (its search begun), else 0; ``lo`` 1: its
+        blocks are counted (``SPLIT_CODED``).
     SPLIT_SCAN: child ``i``'s attributes ``lo`` to ``hi - 1`` searched.
     SPLIT_TAIL: child ``i``'s choice made.
     SPLIT_PUSH: node ``i``'s children onto the frontier.
@@ -1413,6 +1469,8 @@ def split_step(
         return _hists_plan(i, nodes.child0[i], nodes.n_children[i], par, nodes, hist, state)
     elif phase == SPLIT_COUNT:
         _count_blocks(i, lo, hi, hist, gsp, nodes, par.n_classes)
+    elif phase == SPLIT_CODED:
+        _count_coded_blocks(i, lo, hi, gsp, par, nodes, hist)
     elif phase == SPLIT_SUM:
         _sum_blocks(i, hist, gsp, nodes, par.n_classes)
     elif phase == SPLIT_HISTS_END:
@@ -1420,7 +1478,7 @@ def split_step(
     elif phase == SPLIT_HEAD:
         if not _searched(i, par, nodes, work):
             return 0
-        if _evaluate_head(i, gsp, par, nodes, hist, work, cand, state) < 0:
+        if _evaluate_head(i, gsp, par, nodes, hist, work, cand, state, lo == 1) < 0:
             return 0
         return 1
     elif phase == SPLIT_SCAN:

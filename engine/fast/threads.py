@@ -336,30 +336,39 @@ class Splitter:
             return missing + 1
 
         hist = g.params.histogram == 1
+        # Exact search's attributes of few values, a big node's blocks counted side by side.
+        coded = not hist and g.coded and len(g.hist.partials) > 1
 
         def search(c):
-            if step(C.SPLIT_HEAD, c):
+            counted = 0
+            if coded and int(g.nodes.end[c] - g.nodes.start[c]) >= 2 * C.COUNT_BLOCK:
+                blocks(C.SPLIT_CODED, c)
+                counted = 1
+            if step(C.SPLIT_HEAD, c, counted):
                 on_all(C.SPLIT_SCAN, c, p, self.scan_bounds)
                 step(C.SPLIT_TAIL, c)
 
+        def blocks(phase, c):
+            """Node ``c``'s blocks of entries counted side by side: each thread takes the next
+            block left, so one held up (by the threads growing subtrees beside the top) delays
+            the node by a block at most."""
+            left = itertools.count()
+            last = -(-int(g.nodes.end[c] - g.nodes.start[c]) // C.COUNT_BLOCK)
+
+            def counting(t):
+                while (k := next(left)) < last:
+                    step(phase, c, k, k + 1, t)
+
+            futures = [self.pool.submit(counting, t) for t in range(1, self.threads)]
+            try:
+                counting(0)
+            finally:
+                for f in futures:
+                    f.result()
+
         def count(c):  # node c's histogram, its blocks counted side by side
-            n = int(g.nodes.end[c] - g.nodes.start[c])
-            if n >= 2 * C.COUNT_BLOCK:
-                # Each thread takes the next block left: one held up (by the threads growing
-                # subtrees beside the top) delays the node by a block at most.
-                blocks = itertools.count()
-                last = -(-n // C.COUNT_BLOCK)
-
-                def counting(t):
-                    while (k := next(blocks)) < last:
-                        step(C.SPLIT_COUNT, c, k, k + 1, t)
-
-                futures = [self.pool.submit(counting, t) for t in range(1, self.threads)]
-                try:
-                    counting(0)
-                finally:
-                    for f in futures:
-                        f.result()
+            if int(g.nodes.end[c] - g.nodes.start[c]) >= 2 * C.COUNT_BLOCK:
+                blocks(C.SPLIT_COUNT, c)
             step(C.SPLIT_SUM, c)
 
         if status == C.SPLIT_ROOT:

@@ -205,3 +205,51 @@ def test_continuous_attributes_keep_their_sorted_orders(monkeypatch):
     monkeypatch.setattr(builder, "EXACT_BINS_BYTES", 0)
     grow(data, resolve(algorithm="cart", max_depth=6))
     assert binned == [False, False, True, False]
+
+
+@pytest.mark.parametrize("task", ["classification", "regression"])
+def test_big_nodes_attributes_of_few_values_counted_in_blocks_by_every_thread(task, monkeypatch):
+    """A node of two blocks of entries (growth_loop.COUNT_BLOCK) or more has its attributes
+    of few values counted a block at a time, the blocks added in order: by every thread at
+    once where the top is split by all (``SPLIT_CODED``), else by one. Fractional weights
+    (row weights, and missing values) make the sums' order show: every thread count grows
+    the same tree to the bit, and that is the sorted orders' split for split."""
+    from engine.fast import threads
+    from engine.fast.growth_loop import COUNT_BLOCK, SPLIT_CODED
+    from tests.engine.fast.test_threads import bits
+
+    data = mixed_table(8, n=2 * COUNT_BLOCK + 9_000, regression=task == "regression", missing=0.1)
+    rng = np.random.default_rng(8)
+    X = data.X.copy(order="F")
+    # The attribute of few values tells the target best: the big nodes split on its counts.
+    told = np.digitize(data.y, np.quantile(data.y, [0.2, 0.4, 0.6, 0.8]))
+    X[:, 5] = np.where(np.isnan(X[:, 5]), np.nan, np.where(rng.random(len(X)) < 0.8, told, 0))
+    weight = rng.uniform(0.5, 1.5, data.n_rows)  # sums of fractions: their order shows
+    data = Encoded(data.schema, X, data.y, weight)
+    params = dict(algorithm="cart", task=task, max_depth=6)
+    monkeypatch.setattr(builder, "THREADS_LEAST_ROWS", 0)
+    splits, weights = splits_and_weights(
+        sorted_search(data, resolve(threads=1, **params), monkeypatch)
+    )
+    phases = []
+    split_node = threads.Splitter.split
+
+    def splitting(splitter, growth, status):  # every phase the threads were handed
+        step = growth.kernels.split_step
+        monkeypatch.setattr(
+            growth.kernels, "split_step", lambda phase, *a: phases.append(phase) or step(phase, *a)
+        )
+        try:
+            split_node(splitter, growth, status)
+        finally:
+            monkeypatch.setattr(growth.kernels, "split_step", step)
+
+    monkeypatch.setattr(threads.Splitter, "split", splitting)
+    trees = [grow(data, resolve(threads=k, **params)) for k in (1, 2, 3)]
+    assert bits(trees[0]) == bits(trees[1]) == bits(trees[2])
+    got_splits, got_weights = splits_and_weights(trees[0])
+    assert got_splits == splits
+    np.testing.assert_allclose(got_weights, weights, rtol=1e-9)
+    assert trees[0].split.attribute == 5
+    # The root's three blocks and more, counted side by side in both fits on threads.
+    assert phases.count(SPLIT_CODED) >= 2 * 3
