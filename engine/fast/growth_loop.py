@@ -83,7 +83,8 @@ DONE, PAUSED, NEEDS_ROOM, SPLIT_BIG, SPLIT_ROOT = 0, 1, 2, 3, 4
     SPLIT_HISTS_END,
     SPLIT_MARK,
     SPLIT_CODED,
-) = range(13)
+    SPLIT_MOVE,
+) = range(14)
 #: A node's histogram is counted in blocks of this many entries once it has two or more:
 #: each block into a histogram of its own (``Hist.partials``), added to the node's in block
 #: order. The blocks' bounds depend on the node alone, so threads counting blocks side by
@@ -888,12 +889,45 @@ def _mark_entries(i, sp, par, nodes, hist, groups, s, e, counts):
 
 
 @njit(cache=True, linked=True, borrows=True)
-def _partition_entries(i, sp, par, nodes, hist, work, groups, state, depth_first, marked=-1):
+def _move_entries(i, sp, nodes, lo, hi, p1, p0):
+    """Node ``i``'s entries ``lo`` to ``hi - 1`` (from its start), marked with their branches
+    (``SPLIT_MARK``), copied with their weights into the space's buffers, in order: the
+    second branch's from ``p1`` on, the first's from ``p0`` on, an entry missing the value to
+    each branch of positive fraction at its weight times that fraction. Several threads move
+    a range each (``SPLIT_MOVE``), the children's segments laid out in the buffers as
+    :func:`_distribute_entries` lays them out in place; writing only where an entry goes
+    (no thread may write into the next one's part)."""
+    entries, weights, branch = sp.arena.entry, sp.arena.weight, sp.entry_branch
+    buf, wbuf = sp.buffer, sp.weight_buffer
+    f0, f1 = nodes.fraction0[i], nodes.fraction1[i]
+    s = nodes.start[i]
+    far = hi - lo >= PREFETCH_LEAST
+    for t in range(s + lo, s + hi):
+        if far and t + PREFETCH_AHEAD < s + hi:
+            prefetch(branch, entries[t + PREFETCH_AHEAD])
+        ent = entries[t]
+        w = weights[t]
+        b = branch[ent]
+        if b == 1 or (b < 0 and f1 > 0):
+            buf[p1] = ent
+            wbuf[p1] = w * f1 if b < 0 else w
+            p1 += 1
+        if b == 0 or (b < 0 and f0 > 0):
+            buf[p0] = ent
+            wbuf[p0] = w * f0 if b < 0 else w
+            p0 += 1
+
+
+@njit(cache=True, linked=True, borrows=True)
+def _partition_entries(
+    i, sp, par, nodes, hist, work, groups, state, depth_first, marked=-1, moved=False
+):
     """:func:`partition` but for the sorted orders and histograms: the children's rows and
     entry segments. ``marked`` >= 0: the entries are marked already, ``work.counts`` holding
     how many go down each branch and ``marked`` how many miss the split's value (several
-    threads marked a range each, ``SPLIT_MARK``). Returns the first child's row and whether
-    every child stops."""
+    threads marked a range each, ``SPLIT_MARK``); ``moved``: and laid out in the buffers
+    (``SPLIT_MOVE``), to be copied back. Returns the first child's row and whether every
+    child stops."""
     data, arena = sp.data, sp.arena
     s, e = nodes.start[i], nodes.end[i]
     n = e - s
@@ -936,9 +970,14 @@ def _partition_entries(i, sp, par, nodes, hist, work, groups, state, depth_first
     state.n_nodes[0] += nb
     for b in range(nb):
         pos[b] = offsets[b] - base
-    _distribute_entries(
-        arena, s, e, base, sp.entry_branch, fractions, nb, pos, sp.buffer, sp.weight_buffer
-    )
+    if moved:
+        for t in range(total):
+            arena.entry[base + t] = sp.buffer[t]
+            arena.weight[base + t] = sp.weight_buffer[t]
+    else:
+        _distribute_entries(
+            arena, s, e, base, sp.entry_branch, fractions, nb, pos, sp.buffer, sp.weight_buffer
+        )
     unit = nodes.unit[i] == 1
     leaves = True  # every child stops: no search will read the children's sorted orders
     for b in range(nb):
@@ -1436,7 +1475,9 @@ def split_step(
     SPLIT_ENTRIES: the node taken off the frontier and its entries split among its children,
         whose first row it returns; -1 - that row if no child will be searched (then no order
         is distributed). ``lo`` > 0: the entries are marked, ``lo - 1`` of them missing the
-        value, and ``work.counts`` holds the branches' counts.
+        value, and ``work.counts`` holds the branches' counts; ``hi`` 1: they are moved too.
+    SPLIT_MOVE: node ``i``'s entries ``lo`` to ``hi - 1`` moved into the buffers, the second
+        branch's from ``work.offsets[0]`` on, the first's from ``work.offsets[1]`` on.
     SPLIT_ORDERS: the sorted orders ``lo`` to ``hi - 1`` of node ``i`` distributed.
     SPLIT_HISTS: the histogram mode's children's histograms planned (slots taken): returns
         the child whose histogram is derived, or -1.
@@ -1458,11 +1499,16 @@ def split_step(
     if phase == SPLIT_ENTRIES:
         i = _heap_pop(heap, state)
         state.leaves[0] += n_branches(nodes.attribute[i], gsp.data, par) - 1
-        c0, leaves = _partition_entries(i, gsp, par, nodes, hist, work, groups, state, True, lo - 1)
+        c0, leaves = _partition_entries(
+            i, gsp, par, nodes, hist, work, groups, state, True, lo - 1, hi == 1
+        )
         return -1 - c0 if leaves else c0
     if phase == SPLIT_MARK:
         s = nodes.start[i]
         return _mark_entries(i, gsp, par, nodes, hist, groups, s + lo, s + hi, work.counts)
+    if phase == SPLIT_MOVE:
+        _move_entries(i, gsp, nodes, lo, hi, work.offsets[0], work.offsets[1])
+        return 0
     if phase == SPLIT_ORDERS:
         partition_orders(i, gsp, nodes, work, buf, lo, hi)
     elif phase == SPLIT_HISTS:

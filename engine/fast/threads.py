@@ -322,18 +322,33 @@ class Splitter:
                 out += [f.result() for f in futures]
             return out
 
-        def marked(i):
-            """Node ``i``'s entries marked with their branches, a range by each thread, where
-            it splits two ways: 1 + how many miss the split's value (0: left to one thread)."""
+        def partitioned(i):
+            """Node ``i``'s entries marked with their branches and moved into the buffers, a
+            range by each thread, where it splits two ways: ``SPLIT_ENTRIES``' ``(lo, hi)``,
+            1 + how many miss the split's value and 1 (``(0, 0)``: left to one thread)."""
             if not (g.params.binary or g.data.kind[g.nodes.attribute[i]] == NUMERIC):
-                return 0
-            missing = sum(
-                int(m) for m in on_all(C.SPLIT_MARK, i, int(g.nodes.end[i] - g.nodes.start[i]))
-            )
+                return 0, 0
+            n = int(g.nodes.end[i] - g.nodes.start[i])
+            bounds = np.linspace(0, n, self.threads + 1).astype(np.int64).tolist()
+            missing = [int(m) for m in on_all(C.SPLIT_MARK, i, n, bounds)]
+            # Each thread's part of each child: the second child's laid out first.
+            to0, to1 = g.nodes.fraction0[i] > 0, g.nodes.fraction1[i] > 0
+            left = [
+                int(w.counts[0]) + (m if to0 else 0)
+                for w, m in zip(self.works, missing, strict=True)
+            ]
+            right = [
+                int(w.counts[1]) + (m if to1 else 0)
+                for w, m in zip(self.works, missing, strict=True)
+            ]
+            at1, at0 = 0, sum(right)
+            for t, w in enumerate(self.works):
+                w.offsets[0], w.offsets[1] = at1, at0
+                at1, at0 = at1 + right[t], at0 + left[t]
+            on_all(C.SPLIT_MOVE, i, n, bounds)
             counts = self.works[0].counts
-            for w in self.works[1:]:
-                counts[:2] += w.counts[:2]
-            return missing + 1
+            counts[:2] = np.sum([w.counts[:2] for w in self.works], axis=0)
+            return sum(missing) + 1, 1
 
         hist = g.params.histogram == 1
         # Exact search's attributes of few values, a big node's blocks counted side by side.
@@ -378,7 +393,7 @@ class Splitter:
             step(C.SPLIT_SETTLE, 0)
             return
         i = int(g.heap.node[0])
-        first = int(step(C.SPLIT_ENTRIES, i, marked(i)))
+        first = int(step(C.SPLIT_ENTRIES, i, *partitioned(i)))
         if first >= 0 and not hist:  # some child will be searched: the orders go down too
             on_all(C.SPLIT_ORDERS, i, g.space.arena.order.shape[0])
         c0 = first if first >= 0 else -1 - first
