@@ -401,8 +401,9 @@ class Growth:
             )
             # The local space is then where deferred segments wait (the threads have their own).
             # As big as the arena (a segment is deferred once): zeros, so pages untouched
-            # take no memory, and no enlargement copies it.
-            side = capacity
+            # take no memory, and no enlargement copies it. Exact search without missing
+            # values leaves them where they are (growth_loop.run).
+            side = capacity if hist or gappy else 0
             self.local_space = self.local_space._replace(
                 arena=Arena(
                     np.zeros(side, np.int32),

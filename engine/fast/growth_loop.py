@@ -1343,9 +1343,11 @@ def run(
     groups, state = as_ref(groups_t), as_ref(state_t)
     data = gsp.data
     max_categories = 0  # the most categories of a nominal attribute (0: none)
+    gappy = False  # some values missing: partitions may copy entries past their segments
     for j in range(data.kind.shape[0]):
         if data.kind[j] == NOMINAL and data.n_categories[j] > max_categories:
             max_categories = data.n_categories[j]
+        gappy = gappy or data.has_missing[j]
     state.need_nodes[0], state.need_arena[0] = 0, 0
     state.need_local[0], state.need_groups[0], state.need_slots[0] = 0, 0, 0
     if state.n_nodes[0] == 0:
@@ -1362,6 +1364,12 @@ def run(
             # past those deferred before: in the arena, a later partition's copies of entries
             # with missing values may overrun segments at higher addresses (depth-first,
             # those are done). A shared node keeps its histogram's slot for its thread.
+            # Exact search's threads start once the top is done: without missing values
+            # nothing overruns its segment, which they read where it is.
+            if par.share == 0 and not gappy:
+                nodes.local[i] = DEFERRED
+                _heap_pop(heap, state)
+                continue
             s, e = nodes.start[i], nodes.end[i]
             top = state.deferred_top[0]
             side = lsp.arena

@@ -135,11 +135,12 @@ class _Part:
             self.hist = self._own_hists(g.hist, shared)
             self._own_groups(g, shared)
         else:
-            # The deferred segments wait in the growth's local space (growth_loop.run), read
-            # only; each entry's place is written to entry_branch by _local_orders: a private
-            # one per thread.
+            # The deferred segments wait in the growth's local space (growth_loop.run), or
+            # without missing values where they are, read only; each entry's place is written
+            # to entry_branch by _local_orders: a private one per thread.
+            side = g.local_space if g.data.has_missing.any() else g.space
             self.space = g.space._replace(
-                arena=g.local_space.arena, entry_branch=np.zeros_like(g.space.entry_branch)
+                arena=side.arena, entry_branch=np.zeros_like(g.space.entry_branch)
             )
             h = g.hist
             self.hist = Hist(
