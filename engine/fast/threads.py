@@ -16,9 +16,10 @@ into a pool and arena of the thread's own, and expanded there as the growth woul
 They are handed out while the calling thread still grows the top (:class:`Pipeline`).
 
 Above them, exact search splits each big node with every thread at once (:class:`Splitter`):
-each thread searches a range of the node's attributes and distributes a range of its sorted
-orders. Before, the top of the tree (a million rows down to nodes of 131,072) grew on one
-thread, and two threads sped a fit up by 1.2-1.5x at most.
+each thread searches a range of the node's attributes, moves a range of its entries to their
+children and distributes a range of its sorted orders. Before, the top of the tree (a million
+rows down to nodes of 131,072) grew on one thread, and two threads sped a fit up by 1.2-1.5x
+at most.
 
 No numba threading layer is involved: plain threads, each in its own call of the kernel,
 so the window, a cross-validation and a fit can all grow at once safely.
@@ -277,10 +278,13 @@ class Splitter:
     """Every thread on one big node at a time, for the top of a tree the growth loop grows on
     one thread (``Params.split_least``): the loop returns such a node (``SPLIT_BIG``, or its
     root, ``SPLIT_ROOT``) and :meth:`split` works it through ``growth_loop.split_step``, each
-    thread searching a range of the node's attributes into their own rows of the candidates,
-    and distributing a range of its sorted orders, with scratch of its own. The searches and
-    the orders are each one attribute's alone, so the node is split as one thread splits it:
-    every thread count grows the same tree."""
+    thread searching a range of the node's attributes (of about equal work) into their own
+    rows of the candidates, marking and moving a range of its entries to their children, and
+    distributing a range of its sorted orders, with scratch of its own; blocks of entries
+    (counts of the attributes of few values, the histogram mode's histograms) are taken one
+    at a time. The searches and the orders are each one attribute's alone, the entries' parts
+    laid out where one thread lays them, and blocks added in block order, so the node is split
+    as one thread splits it: every thread count grows the same tree."""
 
     def __init__(self, growth, threads: int):
         self.threads = threads
