@@ -241,10 +241,14 @@ class Growth:
         # Each numeric attribute's row of the sorted orders (-1: counted by value, ``coded``).
         numeric_index = np.full(p, -1, dtype=np.int64)
         numeric_index[numeric] = np.arange(len(numeric))
-        has_missing = np.zeros(p, dtype=bool)
-        for j in range(p):
-            monitor.check()
-            has_missing[j] = bool(np.isnan(X[:, j] if whole else X[row, j]).any())
+
+        def gappy_column(j, watch):
+            watch.check()
+            return bool(np.isnan(X[:, j] if whole else X[row, j]).any())
+
+        # Side by side on several threads (numpy's isnan releases the GIL): 11 ms a million
+        # rows of 16 columns, on one thread while the others waited.
+        has_missing = np.array(fold_map(gappy_column, range(p), threads, monitor), dtype=bool)
         used_above = np.zeros(p, dtype=bool)
         used_above[list(used)] = True
         unit = bool(np.all(w == 1.0))
