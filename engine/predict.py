@@ -36,6 +36,19 @@ def _arg(a, dtype):
     return np.require(a, dtype, ["C_CONTIGUOUS", "WRITEABLE"])
 
 
+def _routing(flat: FlatTree) -> tuple:
+    """The tree's arrays that route a row (:func:`engine.fast.descent.branch_of`), as the
+    kernels take them."""
+    return (
+        _arg(flat.children, np.intp),
+        _arg(flat.attribute, np.intp),
+        _arg(flat.by_threshold, bool),
+        _arg(flat.threshold, np.float64),
+        _arg(flat.groups, np.intp),
+        _arg(flat.lookup, np.intp),
+    )
+
+
 def descend(
     flat: FlatTree, X: np.ndarray
 ) -> tuple[list[tuple[np.ndarray, np.ndarray]], np.ndarray]:
@@ -46,16 +59,7 @@ def descend(
         return flat.descend(X)
     from engine.fast.descent import descend_levels
 
-    rows, at, starts, several = descend_levels(
-        X,
-        _arg(flat.children, np.intp),
-        _arg(flat.attribute, np.intp),
-        _arg(flat.by_threshold, bool),
-        _arg(flat.threshold, np.float64),
-        _arg(flat.groups, np.intp),
-        _arg(flat.lookup, np.intp),
-        _arg(flat.is_leaf, bool),
-    )
+    rows, at, starts, several = descend_levels(X, *_routing(flat), _arg(flat.is_leaf, bool))
     bounds = starts.tolist()
     levels = [(rows[a:b], at[a:b]) for a, b in zip(bounds, bounds[1:], strict=False)]
     return levels, several
@@ -91,14 +95,9 @@ def _leaves(tree: Tree, X: np.ndarray):
 
         rows, at, weights = walk_several(
             X,
+            *_routing(flat),
             several,
-            _arg(flat.children, np.intp),
             _arg(flat.n_children, np.intp),
-            _arg(flat.attribute, np.intp),
-            _arg(flat.by_threshold, bool),
-            _arg(flat.threshold, np.float64),
-            _arg(flat.groups, np.intp),
-            _arg(flat.lookup, np.intp),
             _arg(flat.fractions, np.float64),
         )
         yield flat, at, rows, weights

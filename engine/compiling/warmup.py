@@ -171,27 +171,21 @@ def warm_up(check=lambda: None) -> None:
     columns = np.asfortranarray(rows)
     frozen = columns.copy(order="F")
     frozen.flags.writeable = False  # an encoded table's columns
+    routing = (  # a root splitting at 0.7 into two leaves
+        np.array([[1, 2], [-1, -1], [-1, -1]], dtype=np.intp),
+        np.array([0, -1, -1], dtype=np.intp),
+        np.array([True, False, False]),
+        np.array([0.7, np.nan, np.nan]),
+        np.array([-1, -1, -1], dtype=np.intp),
+        np.full((1, 1), -1, dtype=np.intp),
+    )
     for X in (rows, columns, frozen):
-        descend_levels(
-            X,
-            np.array([[1, 2], [-1, -1], [-1, -1]], dtype=np.intp),
-            np.array([0, -1, -1], dtype=np.intp),
-            np.array([True, False, False]),
-            np.array([0.7, np.nan, np.nan]),
-            np.array([-1, -1, -1], dtype=np.intp),
-            np.full((1, 1), -1, dtype=np.intp),
-            np.array([False, True, True]),
-        )
+        descend_levels(X, *routing, np.array([False, True, True]))
         walk_several(
             X,
+            *routing,
             np.array([1], dtype=np.intp),
-            np.array([[1, 2], [-1, -1], [-1, -1]], dtype=np.intp),
             np.array([2, 0, 0], dtype=np.intp),
-            np.array([0, -1, -1], dtype=np.intp),
-            np.array([True, False, False]),
-            np.array([0.7, np.nan, np.nan]),
-            np.array([-1, -1, -1], dtype=np.intp),
-            np.full((1, 1), -1, dtype=np.intp),
             np.array([[0.4, 0.6], [0.0, 0.0], [0.0, 0.0]]),
         )
     add_weighted(

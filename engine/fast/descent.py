@@ -14,6 +14,19 @@ from engine.fast.kernels import njit
 
 
 @njit(cache=True, nogil=True)
+def branch_of(X, r, i, attribute, by_threshold, threshold, groups, lookup):
+    """The branch row ``r`` of ``X`` takes at node ``i``: -1 where it goes down several (a
+    missing value, or a category no branch holds)."""
+    v = X[r, attribute[i]]
+    if np.isnan(v):
+        return -1
+    if by_threshold[i]:
+        return 0 if v <= threshold[i] else 1
+    code = int(v)  # numpy's astype: toward zero
+    return lookup[groups[i], code] if code < lookup.shape[1] else -1
+
+
+@njit(cache=True, nogil=True)
 def descend_levels(X, children, attribute, by_threshold, threshold, groups, lookup, leaf):
     """Every row of ``X`` routed down at once, a level at a time: the (row, node) pairs of
     each level back to back (``rows``, ``at``) and where each level starts (``starts``, one
@@ -21,7 +34,6 @@ def descend_levels(X, children, attribute, by_threshold, threshold, groups, look
     rows went down several (a missing value, or a category no branch holds), whose routing
     stops there."""
     n = X.shape[0]
-    width = lookup.shape[1]
     cap = 2 * n + 16
     rows = np.empty(cap, np.intp)
     at = np.empty(cap, np.intp)
@@ -49,14 +61,7 @@ def descend_levels(X, children, attribute, by_threshold, threshold, groups, look
             if leaf[i]:
                 continue
             r = rows[k]
-            v = X[r, attribute[i]]
-            if np.isnan(v):
-                b = -1
-            elif by_threshold[i]:
-                b = 0 if v <= threshold[i] else 1
-            else:
-                code = int(v)  # numpy's astype: toward zero
-                b = lookup[groups[i], code] if code < width else -1
+            b = branch_of(X, r, i, attribute, by_threshold, threshold, groups, lookup)
             if b < 0:
                 several[r] = True
             else:
@@ -71,7 +76,7 @@ def descend_levels(X, children, attribute, by_threshold, threshold, groups, look
 
 @njit(cache=True, nogil=True)
 def walk_several(
-    X, rows, children, n_children, attribute, by_threshold, threshold, groups, lookup, fractions
+    X, children, attribute, by_threshold, threshold, groups, lookup, rows, n_children, fractions
 ):
     """The leaves the ``rows`` of ``X`` (those :func:`descend_levels` found going down several
     branches) reach, and with which weight, as :meth:`engine.flat.FlatTree.walk` routes them
@@ -81,7 +86,6 @@ def walk_several(
     The walk's numpy is the oracle; it took a numpy call per node and row set, most of a
     prediction where a tenth of the values are missing."""
     n_nodes = children.shape[0]
-    width = lookup.shape[1]
     cap = 4 * rows.shape[0] + 16
     out_row = np.empty(cap, np.intp)
     out_leaf = np.empty(cap, np.intp)
@@ -104,14 +108,7 @@ def walk_several(
                 out_row[top], out_leaf[top], out_weight[top] = r, i, w
                 top += 1
                 continue
-            v = X[r, attribute[i]]
-            if np.isnan(v):
-                b = -1
-            elif by_threshold[i]:
-                b = 0 if v <= threshold[i] else 1
-            else:
-                code = int(v)  # numpy's astype: toward zero
-                b = lookup[groups[i], code] if code < width else -1
+            b = branch_of(X, r, i, attribute, by_threshold, threshold, groups, lookup)
             for c in range(k):
                 if b == c:
                     stack[depth], stack_weight[depth] = children[i, c], w
