@@ -19,6 +19,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
+import numpy as np
+
 from engine.errors import Cancelled
 
 
@@ -36,6 +38,7 @@ class Monitor:
     def __init__(self, on_progress: Callable[[float, str], None] | None = None):
         self._on_progress = on_progress
         self._cancelled = threading.Event()
+        self._flag = np.zeros(1, dtype=np.int64)
 
     def report(self, fraction: float, message: str = "") -> None:
         if self._on_progress is not None:
@@ -46,11 +49,18 @@ class Monitor:
             raise Cancelled("cancelled")
 
     def cancel(self) -> None:
+        self._flag[0] = 1
         self._cancelled.set()
 
     @property
     def cancelled(self) -> bool:
         return self._cancelled.is_set()
+
+    @property
+    def stop_flag(self) -> np.ndarray:
+        """One number, set to 1 by :meth:`cancel`: what compiled loops too long to return
+        between checks (a subtree grown whole) read to stop early, with no Python between."""
+        return self._flag
 
     def scaled(self, start: float, stop: float, label: str = "") -> Monitor:
         """A view of this monitor that maps [0, 1] onto [start, stop]; cancelling is shared.
@@ -87,6 +97,10 @@ class _ScaledMonitor(Monitor):
     @property
     def cancelled(self) -> bool:
         return self._parent.cancelled
+
+    @property
+    def stop_flag(self) -> np.ndarray:
+        return self._parent.stop_flag
 
 
 NULL_MONITOR = Monitor()

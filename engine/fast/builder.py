@@ -434,7 +434,8 @@ class Growth:
             # A credit-g fold's tree, grown whole, was grown a second time for want of it.
             room = max(room, min(min(m, local_rows) * max_v, GROUPS_ROOM))
         self.groups = Groups(np.zeros(room if subsets else 1, np.int8))
-        self.state = new_state()
+        flag = getattr(monitor, "stop_flag", None)  # (a monitor of the caller's own: none)
+        self.state = new_state() if flag is None else new_state()._replace(stop=flag)
         self.state.arena_top[0] = m
         self.state.free_slots[0] = slots
         nodes = self.nodes

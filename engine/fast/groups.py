@@ -163,7 +163,8 @@ Groups = namedtuple("Groups", ["branch"])
 
 #: Counters, each a one-element array the kernels update: nodes made, frontier size,
 #: leaves, pushes, free histogram slots, arena top (best-first), group entries used,
-#: the node last expanded and, when a kernel returns for more room, what it needs.
+#: the node last expanded and, when a kernel returns for more room, what it needs; ``stop``,
+#: set to 1 by a Cancel (the monitor's :attr:`~engine.monitor.Monitor.stop_flag`).
 State = namedtuple(
     "State",
     [
@@ -183,6 +184,7 @@ State = namedtuple(
         "deferred_top",
         "settled",
         "total_weight",
+        "stop",
     ],
 )
 

@@ -1222,13 +1222,17 @@ def build_local(c, gsp, lsp, par, lpar, nodes, hist, work, cand, groups, state, 
     where the deep levels of a big tree otherwise chase rows all over memory. Used
     depth-first without a leaf limit only: then the order in which subtrees are grown
     does not change the tree. Returns the work done, or -1 having changed nothing when
-    the private space, node arrays or group store need more room (``state.need_*``).
+    the private space, node arrays or group store need more room (``state.need_*``) or the
+    fit is cancelled (``state.stop``: a whole subtree of 131,072 entries took half a second,
+    too long for Cancel to wait for).
     """
     gdata, ldata, larena = gsp.data, lsp.data, lsp.arena
     s, e = nodes.start[c], nodes.end[c]
     n = e - s
     p = gdata.kind.shape[0]
     stride, N = ldata.n_entries, gdata.n_entries
+    if state.stop[0] != 0:
+        return -1
     if n > larena.entry.shape[0]:
         state.need_local[0] = n
         return -1
@@ -1261,7 +1265,7 @@ def build_local(c, gsp, lsp, par, lpar, nodes, hist, work, cand, groups, state, 
         state.settled[0] += nodes.weight[c]
     while top > 0:
         i = stack[top - 1]
-        if not _room(i, lsp, lpar, nodes, groups, state, max_categories):
+        if state.stop[0] != 0 or not _room(i, lsp, lpar, nodes, groups, state, max_categories):
             if state.need_arena[0] > 0:
                 state.need_local[0] = state.need_arena[0]
                 state.need_arena[0] = 0

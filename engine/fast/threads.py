@@ -130,7 +130,7 @@ class _Part:
         # would have, from their histograms; the others are grown whole on a private copy.
         shared = self.nodes.attribute[:T] >= 0
         self.nodes.local[:T] = np.where(shared, 0, 1)
-        self.state = new_state()
+        self.state = new_state()._replace(stop=g.state.stop)  # the fit's Cancel
         if g.params.share > 0:
             self.space = self._own_arena(g, T)
             self.hist = self._own_hists(g.hist, shared)
@@ -246,7 +246,7 @@ class _Part:
         C = self.kernels
         status = C.PAUSED
         while status != C.DONE:
-            if stop.is_set():
+            if stop.is_set() or self.state.stop[0]:
                 return
             if check is not None:
                 check()
@@ -360,6 +360,7 @@ class Splitter:
         coded = not hist and g.coded and len(g.hist.partials) > 1
 
         def search(c):
+            g.monitor.check()  # a big node's split is several searches long: Cancel between
             counted = 0
             if coded and int(g.nodes.end[c] - g.nodes.start[c]) >= 2 * C.COUNT_BLOCK:
                 blocks(C.SPLIT_CODED, c)
@@ -400,6 +401,7 @@ class Splitter:
         i = int(g.heap.node[0])
         first = int(step(C.SPLIT_ENTRIES, i, *partitioned(i)))
         if first >= 0 and not hist:  # some child will be searched: the orders go down too
+            g.monitor.check()
             on_all(C.SPLIT_ORDERS, i, g.space.arena.order.shape[0])
         c0 = first if first >= 0 else -1 - first
         nb = int(g.nodes.n_children[i])
@@ -623,6 +625,10 @@ class _Onward(Monitor):
     @property
     def cancelled(self) -> bool:
         return self._parent.cancelled
+
+    @property
+    def stop_flag(self) -> np.ndarray:
+        return self._parent.stop_flag
 
 
 def fold_map(work, items, threads: int, monitor: Monitor) -> list:

@@ -495,6 +495,42 @@ def test_a_cancel_from_another_thread_stops_the_growth_at_its_next_chunk(splitte
     assert after == []  # stopped at the check that follows the report
 
 
+def test_a_cancel_stops_a_subtree_grown_whole_having_grown_nothing(monkeypatch):
+    """A subtree grown whole on a private copy is one call of the compiled loop (131,072
+    entries took half a second), which a Cancel reaches through the monitor's stop flag
+    (``State.stop``): the call returns having grown nothing of it, and grown again, the tree
+    is the one grown without the stop. Here the whole tree is such a subtree (a small root),
+    and the flag is set, then cleared, around the call that grows it."""
+    from tests.engine.fast.test_threads import bits
+
+    data = generated(3, n=1_500, missing=0.1)
+    settings = resolve(algorithm="cart", prune="none")
+    want = grow(data, settings)
+    stopped = []
+    run = builder.Growth.run
+
+    def cancelled_once(growth, budget, step=False):
+        nodes = growth.nodes
+        if stopped or int(growth.state.n_nodes[0]) != 1 or nodes.local[0] != 1:
+            return run(growth, budget, step)
+        growth.state.stop[0] = 1  # what Monitor.cancel sets, without the Event check() raises
+        try:
+            run(growth, budget, step)
+        finally:
+            growth.state.stop[0] = 0
+        stopped.append((int(growth.state.n_nodes[0]), int(nodes.local[0]), int(nodes.end[0])))
+        return growth.kernels.PAUSED
+
+    monkeypatch.setattr(builder.Growth, "run", cancelled_once)
+    monitor = Monitor()
+    got = grow(data, settings, monitor)
+    assert stopped == [(1, 1, 1_500)]  # the root still to be grown whole, over its entries
+    assert bits(got) == bits(want)
+    assert monitor.stop_flag is monitor.scaled(0.2, 0.4).stop_flag
+    monitor.cancel()
+    assert monitor.stop_flag[0] == 1
+
+
 def test_node_arrays_grow_past_their_first_capacity(monkeypatch):
     # A fully grown noisy tree outgrows its first node rows more than once. They start at 16
     # here: a table this small starts with room for every node it can have (two per entry),
