@@ -86,6 +86,7 @@ def train_job(table, params: dict, folds: int):
             model = DecisionTree(**params)
             data = encode(table)
             model.fit(table, monitor=monitor)
+            model.tree_.with_nodes_made()  # the tree on screen: the window's job makes them
             baselines(data)
             if folds:
                 cross_validate(data, model.settings_, folds, 1, monitor)
