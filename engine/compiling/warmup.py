@@ -127,14 +127,15 @@ def warm_up(check=lambda: None) -> None:
         code_column(np.array([0.0, 2e-9, 3.0, np.nan]), edges, codes, 0, low[0], high[0])
     # Exact bins' recoding of a bin found to hold two values (the warm-up's samples miss none),
     # of a column of the table (read-only) and of gathered rows.
-    from engine.fast.histogram import _one_value_each
+    from engine.fast.histogram import _recode, _values_in
 
+    shared = np.ones(256, dtype=bool)
     for writable in (False, True):
         x = np.array([0.0, 1.0])
         x.setflags(write=writable)
-        low[0], high[0] = np.inf, -np.inf
-        low[0, 0], high[0, 0] = 0.0, 1.0
-        _one_value_each(x, np.zeros((2, 1), np.uint8), 0, np.ones(1, int), low[0], high[0])
+        codes = np.zeros((2, 1), np.uint8)
+        values = _values_in(codes, 0, x, shared, 0)
+        _recode(codes, 0, x, shared, np.zeros(256, np.uint8), values, 0)
     # CART's weakest-link sequence (the cost-complexity path), on a root and two leaves.
     check()
     from engine.fast.weakest import alpha_ends, weakest_links

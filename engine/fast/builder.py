@@ -143,31 +143,15 @@ def _hist_slots(s, m: int, local: bool) -> int:
     return min(HIST_SLOTS[s.growth], m // (HIST_LOCAL_ROWS if local else HIST_EXACT_BELOW) + 4) + 1
 
 
-def _bin_columns(kernels, X, row, n_categories, max_bins, whole, threads, monitor, exact=False):
-    """:func:`engine.fast.histogram.bin_columns` of the growth's rows, the columns side by side
-    on several threads."""
+def _bin_columns(kernels, X, n_categories, max_bins, threads, monitor, exact=False):
+    """:func:`engine.fast.histogram.bin_columns` of the growth's columns ``X`` (its rows), on
+    ``threads`` threads: the columns' edges side by side, then a range of rows each."""
     bin_columns = kernel_module(kernels, "engine.fast.histogram").bin_columns
-    p = X.shape[1]
-    if threads <= 1 or p <= 1:
-        return bin_columns(X, row, n_categories, max_bins, whole, monitor.check, exact)
-    parts = fold_map(
-        lambda j, _: bin_columns(
-            X[:, j : j + 1], row, n_categories[j : j + 1], max_bins, whole, monitor.check, exact
-        ),
-        range(p),
-        threads,
-        monitor,
-    )
-    codes = np.zeros((len(row), p), dtype=np.uint8)
-    for j, part in enumerate(parts):
-        if part[1][0] > 0:  # (a column without bins has codes 0)
-            codes[:, j] = part[0][:, 0]
-    return (
-        codes,
-        np.concatenate([part[1] for part in parts]),
-        np.concatenate([part[2] for part in parts]),
-        np.concatenate([part[3] for part in parts]),
-    )
+
+    def fold(work, items):
+        return fold_map(lambda item, _: work(item), items, threads, monitor)
+
+    return bin_columns(X, None, n_categories, max_bins, True, monitor.check, exact, fold, threads)
 
 
 def exact_local_rows(n_rows: int, n_attributes: int) -> int:
@@ -218,6 +202,7 @@ class Growth:
         # Column by column, by entry: a view of the table when the fit takes every row.
         values = X.ravel(order="F") if whole else np.asfortranarray(X[row]).ravel(order="F")
         values.setflags(write=False)  # the kernels see one array type, whatever X was
+        columns = values.reshape((m, p), order="F")  # the fit's rows, a column each
         w = np.array(weights, dtype=np.float64)
         if not (np.all(np.isfinite(w)) and np.all(w >= 0)):
             raise ArborError("row weights must be finite and not negative")
@@ -244,7 +229,7 @@ class Growth:
 
         def gappy_column(j, watch):
             watch.check()
-            return bool(np.isnan(X[:, j] if whole else X[row, j]).any())
+            return bool(np.isnan(columns[:, j]).any())
 
         # Side by side on several threads (numpy's isnan releases the GIL): 11 ms a million
         # rows of 16 columns, on one thread while the others waited.
@@ -259,11 +244,9 @@ class Growth:
         )
         binned = coded = None
         if not small_root and mode == "histogram":
-            binned = _bin_columns(
-                kernels, X, row, n_categories, s.max_bins, whole, threads, monitor
-            )
+            binned = _bin_columns(kernels, columns, n_categories, s.max_bins, threads, monitor)
         elif not small_root and _exact_bins_pay(s, m, kind):
-            binned = _bin_columns(kernels, X, row, n_categories, 0, whole, threads, monitor, True)
+            binned = _bin_columns(kernels, columns, n_categories, 0, threads, monitor, True)
             few = binned[1][numeric] > 0
             if not (few.all() and _exact_bins_fit(s, m, local, S, binned[1], numeric)):
                 # Some attributes of few values: those counted by value, the others sorted.

@@ -218,6 +218,8 @@ def bin_columns(
     whole: bool = False,
     check=lambda: None,
     exact: bool = False,
+    fold=None,
+    ranges: int = 1,
 ):
     """Codes (entries x attributes, uint8), bins per attribute, and each bin's value range.
 
@@ -231,56 +233,126 @@ def bin_columns(
     so that a histogram's splits are exact search's; an attribute with more distinct values
     than codes gets no bins (code 0), told at once from a sample of a continuous attribute,
     else by a bin found to hold two values.
+
+    ``fold(work, items)``: ``[work(item) for item in items]`` (the default), or the same
+    side by side on threads. The columns' edges are found a column each, then the rows are
+    coded in ``ranges`` ranges, every column of a range by one task, so that no two threads
+    write one row's codes (their bytes share a cache line) and no column's codes are copied
+    into the table of codes afterwards; the codes and ranges are those of one pass.
     """
-    m, p = len(rows), X.shape[1]
+    fold = fold or _in_turn
+    X = np.asfortranarray(X if whole else X[rows])  # columns contiguous, as the coders read
+    m, p = X.shape
     codes = np.zeros((m, p), dtype=np.uint8)  # (a column without bins is left as it is)
-    nbins = np.zeros(p, dtype=np.int64)
-    lo = np.full((p, 256), np.inf)
-    hi = np.full((p, 256), -np.inf)
-    for j in range(p):
-        check()
-        x = X[:, j] if whole else X[rows, j]
-        missing = np.isnan(x)
-        if categories[j] > 0:
-            if categories[j] <= MAX_BINNED_CATEGORIES:
-                codes[:, j] = np.where(missing, MISSING_CODE, np.where(missing, 0.0, x)).astype(
-                    np.uint8
-                )
-                nbins[j] = categories[j]
-            continue
-        known = x[~missing] if missing.any() else x
-        if exact and not _few_values(known):
-            continue
-        edges = edges_for(known, MISSING_CODE if exact else max_bins)
-        nbins[j] = len(edges) + 1
-        code_column(x, edges, codes, j, lo[j], hi[j], check)
-        if exact and not _one_value_each(x, codes, j, nbins, lo[j], hi[j]):
-            codes[:, j], nbins[j] = 0, 0
-            lo[j], hi[j] = np.inf, -np.inf
+    edges = fold(lambda j: _column_edges(X[:, j], categories[j], max_bins, exact, check), range(p))
+    nbins = np.array(
+        [
+            (c if c <= MAX_BINNED_CATEGORIES else 0) if c > 0 else (0 if e is None else len(e) + 1)
+            for c, e in zip(categories.tolist(), edges, strict=True)
+        ],
+        dtype=np.int64,
+    )
+    spans = _spans(m, ranges)
+    found = fold(lambda span: _code_span(X, span, categories, edges, codes, check), spans)
+    lo = np.minimum.reduce([f[0] for f in found])
+    hi = np.maximum.reduce([f[1] for f in found])
+    if exact:
+        _one_value_each(X, codes, nbins, lo, hi, categories, spans, fold)
     return codes, nbins, lo, hi
 
 
-def _one_value_each(x, codes, j, nbins, lo, hi) -> bool:
-    """Make column ``j``'s bins hold one value each (values the sample missed share bins:
-    rare ones, mostly in the tails), recoding only the rows of bins holding several; False
-    if it has more distinct values than codes."""
-    nb = nbins[j]
-    shared = np.zeros(MISSING_CODE + 1, dtype=bool)
-    shared[:nb] = lo[:nb] < hi[:nb]  # (an empty bin, of a column with no known value: inf, -inf)
-    if not shared.any():
-        return True
-    x = np.ascontiguousarray(x)  # one compiled layout
-    alone = np.flatnonzero(lo[:nb] == hi[:nb])
-    values = np.union1d(lo[alone], _values_in(codes, j, x, shared))
-    if len(values) > MISSING_CODE:
-        return False
-    recode = np.full(MISSING_CODE + 1, MISSING_CODE, dtype=np.uint8)
-    recode[alone] = np.searchsorted(values, lo[alone])
-    _recode(codes, j, x, shared, recode, values)
-    nbins[j] = len(values)
-    lo[:], hi[:] = np.inf, -np.inf
-    lo[: len(values)] = hi[: len(values)] = values
-    return True
+def _in_turn(work, items) -> list:
+    return [work(item) for item in items]
+
+
+def _spans(m: int, k: int) -> list[tuple[int, int]]:
+    """``k`` ranges of about equal length covering ``range(m)`` (fewer for few rows)."""
+    cuts = np.linspace(0, m, max(1, min(k, m)) + 1).astype(np.int64).tolist()
+    return list(zip(cuts, cuts[1:], strict=False))
+
+
+def _column_edges(x, n_categories, max_bins, exact, check):
+    """A numeric column's bins' upper edges (:func:`edges_for` of its known values), or None:
+    a nominal column, or (``exact``) one of many values."""
+    check()
+    if n_categories > 0:
+        return None
+    missing = np.isnan(x)
+    known = x[~missing] if missing.any() else x
+    if exact and not _few_values(known):
+        return None
+    return edges_for(known, MISSING_CODE if exact else max_bins)
+
+
+def code_categories(x: np.ndarray) -> np.ndarray:
+    """A nominal column's codes: its category codes, ``MISSING_CODE`` where missing."""
+    gap = np.isnan(x)
+    return np.where(gap, MISSING_CODE, np.where(gap, 0.0, x)).astype(np.uint8)
+
+
+def _code_span(X, span, categories, edges, codes, check):
+    """Code rows ``span`` of every binned column into ``codes``; the bins' value ranges that
+    those rows give (to be merged with the other spans')."""
+    a, b = span
+    p = X.shape[1]
+    lo = np.full((p, 256), np.inf)
+    hi = np.full((p, 256), -np.inf)
+    for j in range(p):
+        x = X[a:b, j]
+        if categories[j] > 0:
+            if categories[j] <= MAX_BINNED_CATEGORIES:
+                codes[a:b, j] = code_categories(x)
+        elif edges[j] is not None:
+            code_column(x, edges[j], codes, j, lo[j], hi[j], check, a)
+    return lo, hi
+
+
+def _one_value_each(X, codes, nbins, lo, hi, categories, spans, fold) -> None:
+    """Make every coded numeric column's bins hold one value each (values the sample missed
+    share bins: rare ones, mostly in the tails), recoding only the rows of bins holding
+    several; a column with more distinct values than codes loses its bins (code 0). The
+    spans' rows are read and recoded side by side, as they were coded."""
+    p = X.shape[1]
+    shared = np.zeros((p, MISSING_CODE + 1), dtype=bool)
+    for j in np.flatnonzero((categories == 0) & (nbins > 0)).tolist():
+        # (an empty bin, of a column with no known value: inf, -inf)
+        shared[j, : nbins[j]] = lo[j, : nbins[j]] < hi[j, : nbins[j]]
+    todo = np.flatnonzero(shared.any(axis=1)).tolist()
+    if not todo:
+        return
+    found = fold(
+        lambda span: [
+            _values_in(codes, j, X[span[0] : span[1], j], shared[j], span[0]) for j in todo
+        ],
+        spans,
+    )
+    plans = {}
+    for k, j in enumerate(todo):
+        nb = nbins[j]
+        alone = np.flatnonzero(lo[j, :nb] == hi[j, :nb])
+        values = np.union1d(lo[j, alone], np.concatenate([f[k] for f in found]))
+        recode = None
+        if len(values) <= MISSING_CODE:
+            recode = np.full(MISSING_CODE + 1, MISSING_CODE, dtype=np.uint8)
+            recode[alone] = np.searchsorted(values, lo[j, alone])
+        plans[j] = values, recode
+
+    def again(span):
+        a, b = span
+        for j, (values, recode) in plans.items():
+            if recode is None:
+                codes[a:b, j] = 0
+            else:
+                _recode(codes, j, X[a:b, j], shared[j], recode, values, a)
+
+    fold(again, spans)
+    for j, (values, recode) in plans.items():
+        lo[j], hi[j] = np.inf, -np.inf
+        if recode is None:
+            nbins[j] = 0
+        else:
+            nbins[j] = len(values)
+            lo[j, : len(values)] = hi[j, : len(values)] = values
 
 
 def _few_values(known: np.ndarray) -> bool:
@@ -291,36 +363,36 @@ def _few_values(known: np.ndarray) -> bool:
 
 
 @njit(cache=True, nogil=True)
-def _values_in(codes, j, x, shared):
-    """The values of column ``j``'s rows coded in a bin marked ``shared`` (one pass, where
-    numpy's strided gathers of the codes took two)."""
+def _values_in(codes, j, x, shared, start):
+    """The values ``x`` of column ``j``'s rows from ``start`` on coded in a bin marked
+    ``shared`` (one pass, where numpy's strided gathers of the codes took two)."""
     n = 0
     for i in range(x.shape[0]):
-        n += shared[codes[i, j]]
+        n += shared[codes[start + i, j]]
     out = np.empty(n)
     n = 0
     for i in range(x.shape[0]):
-        if shared[codes[i, j]]:
+        if shared[codes[start + i, j]]:
             out[n] = x[i]
             n += 1
     return out
 
 
 @njit(cache=True, nogil=True)
-def _recode(codes, j, x, shared, recode, values):
-    """Column ``j``'s codes again: a row of a bin marked ``shared`` by its value's place
-    among ``values``, any other by ``recode`` of its code."""
+def _recode(codes, j, x, shared, recode, values, start):
+    """Column ``j``'s codes again from row ``start`` on (values ``x``): a row of a bin marked
+    ``shared`` by its value's place among ``values``, any other by ``recode`` of its code."""
     for i in range(x.shape[0]):
-        c = codes[i, j]
+        c = codes[start + i, j]
         if shared[c]:
-            codes[i, j] = np.searchsorted(values, x[i])
+            codes[start + i, j] = np.searchsorted(values, x[i])
         else:
-            codes[i, j] = recode[c]
+            codes[start + i, j] = recode[c]
 
 
-def code_column(x, edges, codes, j, lo, hi, check=lambda: None) -> None:
+def code_column(x, edges, codes, j, lo, hi, check=lambda: None, start: int = 0) -> None:
     """Code a numeric column ``x`` by its bins' upper ``edges`` (at most 255) into
-    ``codes[:, j]`` (uint8, missing values ``MISSING_CODE``), and widen each bin's value
+    ``codes[start:, j]`` (uint8, missing values ``MISSING_CODE``), and widen each bin's value
     range ``lo``, ``hi`` by its values, in one pass (:func:`_code_grid`, or where its grid
     is crowded :func:`_code_block`)."""
     grid = _edge_grid(edges)
@@ -328,7 +400,7 @@ def code_column(x, edges, codes, j, lo, hi, check=lambda: None) -> None:
     for a in range(0, len(x), BLOCK_ROWS):
         check()
         block = np.ascontiguousarray(x[a : a + BLOCK_ROWS])  # one compiled layout
-        coder(*tables, block, codes, a, j, lo, hi)
+        coder(*tables, block, codes, start + a, j, lo, hi)
 
 
 @njit(cache=True, linked=True)

@@ -2,6 +2,8 @@
 (engine.fast.builder._exact_bins_pay): the splits of sweeping their sorted orders, found
 several times quicker."""
 
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 import pytest
 
@@ -253,3 +255,43 @@ def test_big_nodes_attributes_of_few_values_counted_in_blocks_by_every_thread(ta
     assert trees[0].split.attribute == 5
     # The root's three blocks and more, counted side by side in both fits on threads.
     assert phases.count(SPLIT_CODED) >= 2 * 3
+
+
+@pytest.mark.parametrize("exact", [False, True])
+def test_rows_coded_in_ranges_side_by_side_give_the_codes_of_one_pass(exact, monkeypatch):
+    # Columns: continuous; few values, three of them missed by the sample (recoded); 300
+    # values told only once coded (no exact bins); nominal; nominal of too many categories.
+    monkeypatch.setattr(histogram, "SAMPLE_ROWS", 500)
+    rng = np.random.default_rng(3)
+    n = 20_000
+    few = np.arange(n) % 10 * 1.0
+    few[[7, 12_345, n - 1]] = [2.5, -1.0, 100.0]
+    many = np.arange(n) % 250 * 1.0
+    many[1::400] = 1000.0 + np.arange(50)
+    X = np.column_stack(
+        [
+            rng.normal(size=n),
+            few,
+            many,
+            rng.integers(0, 4, n).astype(float),
+            rng.integers(0, 300, n).astype(float),
+        ]
+    )
+    gaps = rng.random(X.shape) < 0.1
+    gaps[:, 2] = False  # (its 300 values told only once coded)
+    gaps[[7, 12_345, n - 1], 1] = False
+    X[gaps] = np.nan
+    X = np.asfortranarray(X)
+    categories = np.array([0, 0, 0, 4, 300])
+    rows = np.arange(n)
+    one = histogram.bin_columns(X, rows, categories, 255, True, exact=exact)
+    if exact:
+        assert one[1].tolist() == [0, 13, 0, 4, 0]
+    with ThreadPoolExecutor(3) as pool:
+        for ranges in (2, 3, 7):
+            side = histogram.bin_columns(
+                X, rows, categories, 255, True, exact=exact,
+                fold=lambda work, items: list(pool.map(work, items)), ranges=ranges,
+            )  # fmt: skip
+            for a, b in zip(one, side, strict=True):
+                np.testing.assert_array_equal(a, b)
