@@ -76,11 +76,12 @@ def deferred(growth) -> np.ndarray:
     return np.flatnonzero(growth.nodes.local[:n] == growth.kernels.DEFERRED)
 
 
-#: The subtrees left when the top is done go in this many shares per thread in the histogram
-#: mode, where a thread may still be growing a batch handed out earlier; exact search hands
-#: none out earlier, and its growth took 9% more work in four shares than in one (10%
-#: missing values, 1,000,000 rows, depth 12: more parts, each setting up its own scratch).
-FINISH_SHARES = 4
+#: In the histogram mode, where a thread may still be growing a batch handed out earlier, the
+#: subtrees left when the top is done go in shares (:func:`guided_shares`) of at least a
+#: ``1 / (FINISH_SHARES * threads)`` of them; exact search hands none out earlier, and its
+#: growth took 9% more work in four shares a thread than in one (10% missing values,
+#: 1,000,000 rows, depth 12: more parts, each setting up its own scratch), so it takes one.
+FINISH_SHARES = 8
 
 
 def shares(sizes: np.ndarray, k: int) -> list[np.ndarray]:
@@ -92,6 +93,28 @@ def shares(sizes: np.ndarray, k: int) -> list[np.ndarray]:
         g = int(np.argmin(load))
         groups[g].append(t)
         load[g] += sizes[t]
+    return [np.array(sorted(g), dtype=np.int64) for g in groups if g]
+
+
+def guided_shares(sizes: np.ndarray, threads: int) -> list[np.ndarray]:
+    """Groups of task indices in the order to hand them out: the largest tasks first, each
+    group about half of what is left per thread, none below ``1 / (FINISH_SHARES *
+    threads)`` of the total. The last groups are small, so that the threads, taking the next
+    group as they come free, end close together (with equal groups the last one started
+    could keep a thread busy a group's time after the others were done). Fixed by the sizes
+    alone."""
+    total = float(sizes.sum())
+    least = total / (FINISH_SHARES * threads)
+    left = total
+    groups: list[list[int]] = [[]]
+    load = 0.0
+    for t in np.argsort(-sizes, kind="stable").tolist():
+        groups[-1].append(t)
+        load += float(sizes[t])
+        if load >= max(left / (2 * threads), least):
+            left -= load
+            groups.append([])
+            load = 0.0
     return [np.array(sorted(g), dtype=np.int64) for g in groups if g]
 
 
@@ -508,15 +531,18 @@ class Pipeline:
         return settled / float(st.total_weight[0]), leaves
 
     def finish(self, monitor: Monitor) -> None:
-        """The top is done: the rest shared out (in the histogram mode ``FINISH_SHARES``
-        shares per thread, else one; the calling thread growing too), every part waited for,
-        their nodes appended."""
+        """The top is done: the rest shared out (in the histogram mode in shorter and
+        shorter shares, :func:`guided_shares`, else one a thread; the calling thread growing
+        too), every part waited for, their nodes appended."""
         rows = self._new_rows()
         if len(rows):
             nodes = self.growth.nodes
             sizes = (nodes.end[rows] - nodes.start[rows]).astype(np.float64)
-            per_thread = FINISH_SHARES if self.growth.params.share > 0 else 1
-            for share in shares(sizes, per_thread * self.threads):
+            if self.growth.params.share > 0:
+                groups = guided_shares(sizes, self.threads)
+            else:
+                groups = shares(sizes, self.threads)
+            for share in groups:
                 self._hand(rows[share])
         self.close(monitor)
         if self.errors:

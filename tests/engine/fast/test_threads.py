@@ -154,6 +154,17 @@ def test_the_threads_share_the_subtrees_by_size_and_all_of_them():
     assert threads.n_threads(3) == 3 and threads.n_threads(0) >= 1
 
 
+def test_the_last_subtrees_are_handed_out_in_shorter_and_shorter_shares():
+    sizes = np.r_[[400.0, 30.0, 250.0], np.full(64, 5.0)]  # 1,000 in all
+    groups = threads.guided_shares(sizes, 2)
+    assert sorted(np.concatenate(groups).tolist()) == list(range(len(sizes)))
+    loads = [sizes[g].sum() for g in groups]
+    assert loads[:2] == [400.0, 250.0]  # the largest first, alone: each over a quarter left
+    # Then half of what is left per thread, down to 1/16 of the whole (the last: the rest).
+    assert loads[2:] == [90.0, 65.0, 65.0, 65.0, 65.0]
+    assert all(t == sorted(t) for t in map(list, groups))  # a share's subtrees in row order
+
+
 def test_a_big_nodes_attributes_are_shared_by_their_work_not_their_count():
     # 12 attributes swept along sorted orders, then 4 scored from their counts (``mixed``).
     data = SimpleNamespace(
