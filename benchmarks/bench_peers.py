@@ -6,6 +6,8 @@ CART beside scikit-learn, YDF's CART, LightGBM and XGBoost grown as one tree.
     python benchmarks/bench_peers.py --quick       # 100,000 rows, one generator
     python benchmarks/bench_peers.py --rows 300000 --generators tied --threads 1 2
     python benchmarks/bench_peers.py --memory      # Arbor's peak RSS on 1 and 2 threads
+    python benchmarks/bench_peers.py --rows 10000000 --runs 1 --peers sklearn "arbor exact" \
+        "arbor majority" --cases missing       # some libraries, some tasks
 
 Every library grows one unpruned tree to depth 12 with no leaf-size limit on the same rows,
 then predicts 50,000 more; the time is the fit and the prediction (Arbor's includes typing
@@ -55,6 +57,14 @@ PEERS = (
     "xgb hist",
     "xgb exact",
 )
+
+
+#: ``--cases``: the task and the share of missing cells.
+CASES = {
+    "regression": ("regression", 0.0),
+    "classification": ("classification", 0.0),
+    "missing": ("classification", 0.1),
+}
 
 
 def make_data(n: int, generator: str, task: str, missing: float, seed: int = 0):
@@ -247,6 +257,12 @@ def main() -> None:
     parser.add_argument("--threads", type=int, nargs="*", default=[1, 2])
     parser.add_argument("--runs", type=int, default=2)
     parser.add_argument("--memory", action="store_true", help="Arbor's peak RSS only")
+    parser.add_argument(
+        "--peers", nargs="*", choices=PEERS, default=list(PEERS), help="the libraries to run"
+    )
+    parser.add_argument(
+        "--cases", nargs="*", choices=list(CASES), default=list(CASES), help="the tasks to run"
+    )
     args = parser.parse_args()
     rows, generators, runs = args.rows, args.generators, args.runs
     if args.quick:
@@ -256,7 +272,7 @@ def main() -> None:
             peak_memory(rows, generators[0], args.threads, missing)
         return
     compile_kernels()
-    cases = [("regression", 0.0), ("classification", 0.0), ("classification", 0.1)]
+    cases = [CASES[name] for name in args.cases]
     print(
         f"{rows:,} rows, depth {DEPTH}, fit + predict {TEST_ROWS:,}; seconds (best of {runs}), "
         "ratio to scikit-learn; holdout accuracy or R2 in %"
@@ -270,7 +286,7 @@ def main() -> None:
             train = make_data(rows, generator, task, missing)
             test = make_data(TEST_ROWS, generator, task, missing, seed=1)
             for threads in args.threads:
-                peers = fits(task, threads, missing)
+                peers = {k: f for k, f in fits(task, threads, missing).items() if k in args.peers}
                 small = make_data(2_000, generator, task, missing, seed=2)
                 for fit in peers.values():  # libraries loaded, kernels ready
                     fit(small, small)
