@@ -284,10 +284,10 @@ def _column_edges(x, n_categories, max_bins, exact, check):
     return edges_for(known, MISSING_CODE if exact else max_bins)
 
 
-def code_categories(x: np.ndarray) -> np.ndarray:
-    """A nominal column's codes: its category codes, ``MISSING_CODE`` where missing."""
+def code_categories(x: np.ndarray, missing: int = MISSING_CODE) -> np.ndarray:
+    """A nominal column's codes: its category codes, ``missing`` where missing."""
     gap = np.isnan(x)
-    return np.where(gap, MISSING_CODE, np.where(gap, 0.0, x)).astype(np.uint8)
+    return np.where(gap, missing, np.where(gap, 0.0, x)).astype(np.uint8)
 
 
 def _code_span(X, span, categories, edges, codes, check):

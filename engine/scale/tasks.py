@@ -196,7 +196,7 @@ def _coded(X: np.ndarray, bins) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     per column as the in-memory splitter codes (:func:`engine.fast.histogram.code_column`):
     numpy's search and a second pass for the ranges took 85 ns a value, a third of a
     100,000,000-row fit's time on its workers."""
-    from engine.fast.histogram import code_column
+    from engine.fast.histogram import code_categories, code_column
 
     n, p = X.shape
     codes = np.empty((n, p), dtype=np.uint8)
@@ -204,8 +204,7 @@ def _coded(X: np.ndarray, bins) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     for j in range(p):
         x = X[:, j]
         if bins.nominal[j]:
-            gap = np.isnan(x)
-            codes[:, j] = np.where(gap, bins.missing_code, np.where(gap, 0.0, x)).astype(np.uint8)
+            codes[:, j] = code_categories(x, bins.missing_code)
         else:
             code_column(x, bins.edges[j], codes, j, low[j], high[j])
     return codes, low, high
