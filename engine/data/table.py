@@ -425,7 +425,7 @@ def make_table(
     _check_column(frame, target, "target")
     if out_kinds[target] == IGNORED:
         raise ArborError(f"the target {target!r} is marked ignored")
-    frame = _assembled(frame, made, [n for n in names if out_kinds[n] == NUMERIC])
+    frame = _assembled(frame, made, [n for n in names if out_kinds[n] == NUMERIC], target)
     return Table(frame, MappingProxyType(out_kinds), target, source, tuple(notes))
 
 
@@ -485,9 +485,11 @@ def _check_finite(original: pd.Series, numbers: pd.Series, name: str) -> None:
         )
 
 
-def _assembled(frame: pd.DataFrame, made: dict[str, Column], numeric: list[str]) -> pd.DataFrame:
+def _assembled(
+    frame: pd.DataFrame, made: dict[str, Column], numeric: list[str], target: str
+) -> pd.DataFrame:
     """``frame`` with the ``made`` columns in place, and its numeric columns side by side in
-    one column-major float64 block.
+    one column-major float64 block (a numeric ``target`` may stay a column of its own).
 
     Encoding a table whose attributes are all numeric then shares that block instead of
     copying it (:func:`engine.data.encoding.shared_matrix`): on a million-row table the copy
@@ -499,6 +501,13 @@ def _assembled(frame: pd.DataFrame, made: dict[str, Column], numeric: list[str])
         columns = {name: made[name] if name in made else frame[name] for name in names}
         return pd.DataFrame(columns, index=frame.index)
     numbers = _own_block(frame, made, numeric)
+    attributes = [name for name in numeric if name != target]
+    if numbers is None and len(attributes) < len(numeric) and len(attributes) >= 2:
+        # A frame made of a matrix and then given its target: the attributes keep the
+        # matrix's block, which encoding shares, and the target stays apart (copying them
+        # into one block with it took 12 ms and 128 MB for a million rows of 16 columns).
+        numbers = _own_block(frame, made, attributes)
+        numeric = attributes if numbers is not None else numeric
     if numbers is None:
         block = np.empty((len(frame), len(numeric)), dtype=np.float64, order="F")
         for j, name in enumerate(numeric):

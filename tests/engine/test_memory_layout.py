@@ -65,6 +65,27 @@ def test_a_table_made_again_shares_its_numbers_until_the_first_is_edited(monkeyp
     assert float(again.frame.iat[5, 2]) == 123.0
 
 
+def test_a_matrix_given_a_numeric_target_keeps_its_block_for_the_attributes():
+    """A frame made of a matrix, then given a regression target (as scikit-learn users and the
+    peers' benchmark make one): the attributes are encoded straight from the matrix's block,
+    and the target stays a column of its own, not copied in beside them."""
+    from engine.data import table as tables
+
+    rng = np.random.default_rng(3)
+    frame = pd.DataFrame(rng.normal(size=(40, 3)), columns=list("abc"))
+    frame["y"] = rng.normal(size=40)
+    table = make_table(frame)
+    data = encode(table, task="regression")
+    np.testing.assert_array_equal(data.X, frame[list("abc")].to_numpy())
+    np.testing.assert_array_equal(data.y, frame["y"].to_numpy())
+    assert data.X.flags.f_contiguous and not data.X.flags.writeable
+    if tables.copy_on_write():
+        assert np.shares_memory(data.X, frame["a"].to_numpy())
+    again = make_table(table.frame)  # the window's snapshot of it at Train
+    if tables.copy_on_write():
+        assert np.shares_memory(encode(again, task="regression").X, frame["c"].to_numpy())
+
+
 def test_nominal_attributes_or_missing_targets_are_encoded_as_a_copy():
     frame = _numeric_frame()
     frame["k"] = pd.Categorical(["u", "v"] * 25)
