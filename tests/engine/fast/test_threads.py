@@ -93,6 +93,8 @@ def test_one_two_and_three_threads_grow_the_same_tree(name, params, data_shape, 
     monkeypatch.setattr(builder, "CHUNK_WORK", 2_000)
     # Exact search: nodes of 512 entries or more split by every thread at once.
     monkeypatch.setattr(builder, "SPLIT_LEAST_ROWS", 512)
+    # Deferred subtrees wait in ordinary pages, as a big fit's do (builder._ordinary_zeros).
+    monkeypatch.setattr(builder, "ORDINARY_PAGES_LEAST", 0)
     split = splits_recorded(monkeypatch)
     shared, searched, n_parts = [], [], []
     append = threads._append
@@ -124,6 +126,27 @@ def test_one_two_and_three_threads_grow_the_same_tree(name, params, data_shape, 
     assert sum(1 for _ in trees[0].walk()) > 50
     assert shape(trees[0]) == shape(trees[1]) == shape(trees[2])
     assert bits(trees[0]) == bits(trees[1]) == bits(trees[2])
+
+
+def test_memory_written_and_read_once_is_zeros_of_ordinary_pages(monkeypatch):
+    import mmap
+
+    monkeypatch.setattr(builder, "ORDINARY_PAGES_LEAST", 1024)
+    small = builder._ordinary_zeros((3, 10), np.int32)
+    big = builder._ordinary_zeros((3, 1000), np.int32)
+    for a, size in ((small, (3, 10)), (big, (3, 1000))):
+        assert a.shape == size and a.dtype == np.int32 and a.flags.c_contiguous
+        assert a.flags.writeable and not a.any()
+    big[2, 999] = 7
+    assert big.sum() == 7 and builder._ordinary_zeros(0, np.float64).shape == (0,)
+
+    def owner(a):
+        while isinstance(a, np.ndarray):
+            a = a.base
+        return getattr(a, "obj", a)  # (a memoryview's)
+
+    if hasattr(mmap, "MADV_NOHUGEPAGE"):  # (elsewhere numpy's zeros)
+        assert isinstance(owner(big), mmap.mmap) and owner(small) is None
 
 
 def test_the_histogram_pool_grows_rather_than_a_node_going_without(monkeypatch):
