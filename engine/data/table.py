@@ -235,7 +235,8 @@ def _inferred(values: pd.Series) -> tuple[str, pd.Series | None]:
         converted = _as_number(values)
     except (ValueError, TypeError):
         return NOMINAL, None
-    if converted.notna().any() or pd.api.types.is_numeric_dtype(values):
+    # (A numeric dtype first: it settles the kind without a pass over the column.)
+    if pd.api.types.is_numeric_dtype(values) or converted.notna().any():
         return NUMERIC, converted
     return NOMINAL, None
 
