@@ -661,19 +661,34 @@ def fold_map(work, items, threads: int, monitor: Monitor) -> list:
     """``[work(item, monitor) for item in items]`` on up to ``threads`` threads, results in the
     items' order (so sums over them add in the same order as one thread's). For
     cross-validation's folds, each grown on one thread: small folds leave growth little to
-    share, and every fold's tree is the same whoever grows it. A cancel (or a failure) stops
-    them all; side by side, the folds report through one monitor whose progress never goes
-    back."""
+    share, and every fold's tree is the same whoever grows it; and for a fit's columns,
+    sorted, binned or looked over side by side. The calling thread takes items too, the next
+    one free as each thread comes free (a pool of waiting threads and a future an item cost
+    more than checking a column for missing values). A cancel (or a failure) stops them all;
+    side by side, the items report through one monitor whose progress never goes back."""
     items = list(items)
     if threads <= 1 or len(items) <= 1:
         return [work(item, monitor) for item in items]
     onward = _Onward(monitor)
-    with ThreadPoolExecutor(min(threads, len(items)), thread_name_prefix="arbor-fold") as pool:
-        # Each in a copy of this thread's context: the monitor watched here is watched there.
-        futures = [
-            pool.submit(contextvars.copy_context().run, work, item, onward) for item in items
-        ]
+    results: list = [None] * len(items)
+    taken = itertools.count()  # (one thread at a time draws the next number)
+    stop = threading.Event()
+
+    def take() -> None:
         try:
+            while not stop.is_set() and (k := next(taken)) < len(items):
+                onward.check()
+                results[k] = work(items[k], onward)
+        except BaseException:  # the others take no more
+            stop.set()
+            raise
+
+    helpers = min(threads, len(items)) - 1
+    with ThreadPoolExecutor(helpers, thread_name_prefix="arbor-fold") as pool:
+        # Each in a copy of this thread's context: the monitor watched here is watched there.
+        futures = [pool.submit(contextvars.copy_context().run, take) for _ in range(helpers)]
+        try:
+            take()
             while True:
                 done, waiting = wait(futures, timeout=POLL, return_when=FIRST_EXCEPTION)
                 for f in done:
@@ -682,8 +697,7 @@ def fold_map(work, items, threads: int, monitor: Monitor) -> list:
                 if not waiting:
                     break
                 monitor.check()
-        except BaseException:  # folds not started are dropped; a cancel stops the others
-            for f in futures:
-                f.cancel()
+        except BaseException:  # a cancel stops the others after their item
+            stop.set()
             raise
-        return [f.result() for f in futures]
+    return results
