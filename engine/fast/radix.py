@@ -4,7 +4,9 @@ Exact search sorts every numeric column once per table (:mod:`engine.data.order`
 stable argsort (a merge sort) took 130 ms a million values, two seconds of a 16-column,
 million-row fit before any growth. A least-significant-digit radix sort of the values'
 bits keeps equal values in row order, as the merge sort does, in a few passes over the
-column: the same order, numpy's being the tests' oracle.
+column: the same order, numpy's being the tests' oracle. The passes take the highest bits
+that differ from value to value; values agreeing in all of those (runs of a few, on a
+spread-out column) are sorted among themselves afterwards.
 """
 
 from __future__ import annotations
@@ -13,10 +15,19 @@ import numpy as np
 
 from engine.fast.kernels import njit
 
-#: Bits sorted in each pass (2,048 buckets, whose counts stay in the cache): six passes
-#: cover 64 bits, and a pass whose digit is the same for every value is skipped.
+#: Bits sorted in each pass (2,048 buckets, whose counts stay in the cache); a pass whose
+#: digit is the same for every value is skipped.
 DIGIT_BITS = 11
-PASSES = 6
+#: Passes over the highest bits that differ between the values: a column whose values are
+#: spread out is then in order but for short runs of values that agree in all those bits,
+#: which are sorted on their own (the six passes that 64 bits take cost twice as much).
+HIGH_PASSES = 3
+#: Runs of at most this many values are sorted by insertion, longer ones by a merge sort.
+INSERTION_MOST = 32
+#: Values sampled to tell a spread-out column from one crowded into a few narrow clusters
+#: (readings in a small range of a big number, as timestamps), whose long runs would cost
+#: more to sort afterwards than the low bits' passes do: those take every pass.
+PROBE_VALUES = 4096
 
 
 @njit(cache=True, nogil=True)
@@ -27,32 +38,48 @@ def stable_argsort(values):
     bits = values.view(np.uint64)
     keys = np.empty(n, np.uint64)
     sign = np.uint64(1) << np.uint64(63)
+    ones = np.uint64(0)
+    zeros = ~np.uint64(0)
     for i in range(n):
         b = bits[i]
         if b == sign:  # -0.0 sorts as 0.0
             b = np.uint64(0)
         # Negative values' bits in reverse, every other value's above them; NaN last.
         key = ~b if b & sign else b | sign
-        keys[i] = ~np.uint64(0) if np.isnan(values[i]) else key
+        if np.isnan(values[i]):
+            key = ~np.uint64(0)
+        keys[i] = key
+        ones |= key
+        zeros &= key
+    order = np.arange(n).astype(np.int32)
+    varying = ones ^ zeros  # bits not the same in every key
+    if n < 2 or varying == 0:
+        return order
+    high = 63  # the highest of them
+    while (varying >> np.uint64(high)) & np.uint64(1) == 0:
+        high -= 1
+    low = max(0, high + 1 - HIGH_PASSES * DIGIT_BITS)  # the lowest bit sorted by passes
+    if low > 0 and _crowded(keys, low):
+        low = 0
+    passes = (high - low) // DIGIT_BITS + 1
     buckets = 1 << DIGIT_BITS
     mask = np.uint64(buckets - 1)
-    counts = np.zeros((PASSES, buckets), np.int64)
+    counts = np.zeros((passes, buckets), np.int64)
     for i in range(n):
-        k = keys[i]
-        for p in range(PASSES):
+        k = keys[i] >> np.uint64(low)
+        for p in range(passes):
             counts[p, (k >> np.uint64(p * DIGIT_BITS)) & mask] += 1
-    order = np.arange(n).astype(np.int32)
     spare_keys = np.empty(n, np.uint64)
     spare_order = np.empty(n, np.int32)
     start = np.empty(buckets, np.int64)
-    for p in range(PASSES):
-        if n == 0 or counts[p].max() == n:  # one digit for all: the order stands
+    for p in range(passes):
+        if counts[p].max() == n:  # one digit for all: the order stands
             continue
         total = 0
         for b in range(buckets):
             start[b] = total
             total += counts[p, b]
-        shift = np.uint64(p * DIGIT_BITS)
+        shift = np.uint64(low + p * DIGIT_BITS)
         for i in range(n):
             k = keys[i]
             b = (k >> shift) & mask
@@ -62,7 +89,61 @@ def stable_argsort(values):
             spare_order[at] = order[i]
         keys, spare_keys = spare_keys, keys
         order, spare_order = spare_order, order
+    if low > 0:
+        _sort_runs(keys, order, low, spare_keys, spare_order)
     return order
+
+
+@njit(cache=True, nogil=True)
+def _crowded(keys, low):
+    """Whether more than one in 16 of a sample of ``keys`` agree with another in every bit
+    from ``low`` up but not in all: many values in long runs left to sort (equal values,
+    ties or missing, need no sorting)."""
+    n = keys.shape[0]
+    step = max(1, n // PROBE_VALUES)
+    sample = np.sort(keys[::step])
+    shift = np.uint64(low)
+    alike = 0
+    for i in range(1, sample.shape[0]):
+        alike += sample[i] != sample[i - 1] and sample[i] >> shift == sample[i - 1] >> shift
+    return alike * 16 > sample.shape[0]
+
+
+@njit(cache=True, nogil=True)
+def _sort_runs(keys, order, low, spare_keys, spare_order):
+    """Sort by the whole key each run of ``keys`` (in row order within it) that agree in
+    every bit from ``low`` up, moving ``order`` along: stably, so equal keys keep row order."""
+    n = keys.shape[0]
+    shift = np.uint64(low)
+    i = 0
+    while i < n:
+        head = keys[i] >> shift
+        alike = True
+        j = i + 1
+        while j < n and (keys[j] >> shift) == head:
+            alike = alike and keys[j] == keys[i]
+            j += 1
+        if alike:
+            pass
+        elif j - i <= INSERTION_MOST:
+            for a in range(i + 1, j):
+                k = keys[a]
+                o = order[a]
+                b = a - 1
+                while b >= i and keys[b] > k:
+                    keys[b + 1] = keys[b]
+                    order[b + 1] = order[b]
+                    b -= 1
+                keys[b + 1] = k
+                order[b + 1] = o
+        else:
+            by = np.argsort(keys[i:j], kind="mergesort")  # (a merge sort keeps ties in order)
+            for a in range(j - i):
+                spare_keys[a] = keys[i + by[a]]
+                spare_order[a] = order[i + by[a]]
+            keys[i:j] = spare_keys[: j - i]
+            order[i:j] = spare_order[: j - i]
+        i = j
 
 
 def stable_order(values: np.ndarray) -> np.ndarray:

@@ -23,9 +23,16 @@ def _columns(rng, n):
     mixed = rng.normal(scale=1e6, size=n)
     mixed[rng.random(n) < 0.2] = np.nan
     yield mixed
+    # Close values of a big number (timestamps to the millisecond, repeated, descending)
+    # agree in every bit the first passes sort: a few among spread-out values are sorted
+    # after them, in long runs; a column crowded with them takes every pass instead.
+    close = 1.7e9 + np.repeat(np.arange(n)[::-1], 3)[:n] * 1e-3
+    few = rng.random(n) < 0.03
+    yield np.where(few, close, rng.normal(size=n))
+    yield np.where(rng.random(n) < 0.5, close, -rng.lognormal(size=n))
 
 
-@pytest.mark.parametrize("n", [0, 1, 2, 17, 5000])
+@pytest.mark.parametrize("n", [0, 1, 2, 17, 5000, 100_000])
 def test_the_radix_order_is_numpys_stable_argsort(n):
     rng = np.random.default_rng(n)
     for column in _columns(rng, n):
