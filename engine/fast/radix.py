@@ -123,9 +123,7 @@ def _sort_runs(keys, order, low, spare_keys, spare_order):
         while j < n and (keys[j] >> shift) == head:
             alike = alike and keys[j] == keys[i]
             j += 1
-        if alike:
-            pass
-        elif j - i <= INSERTION_MOST:
+        if not alike and j - i <= INSERTION_MOST:
             for a in range(i + 1, j):
                 k = keys[a]
                 o = order[a]
@@ -136,7 +134,7 @@ def _sort_runs(keys, order, low, spare_keys, spare_order):
                     b -= 1
                 keys[b + 1] = k
                 order[b + 1] = o
-        else:
+        elif not alike:
             by = np.argsort(keys[i:j], kind="mergesort")  # (a merge sort keeps ties in order)
             for a in range(j - i):
                 spare_keys[a] = keys[i + by[a]]
