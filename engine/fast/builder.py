@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib
 import mmap
+import threading
 from collections.abc import Iterator
 
 import numpy as np
@@ -342,15 +343,22 @@ class Growth:
             # Big columns by the compiled radix sort (numpy's stable argsort is its oracle).
             radix = None
             if m >= RADIX_LEAST_ROWS and not getattr(kernels, "UNCOMPILED", False):
-                radix = kernel_module(kernels, "engine.fast.radix").stable_order
+                radix = kernel_module(kernels, "engine.fast.radix")
+            scratch: dict[int, tuple] = {}  # each thread's, from column to column
+
+            def by_radix(x):
+                mine = scratch.get(threading.get_ident())
+                if mine is None:
+                    mine = scratch[threading.get_ident()] = radix.buffers(m)
+                return radix.stable_order(x, mine)
 
             def sort(a_j, _):
                 a, j = a_j
                 monitor.check()
                 if whole:  # a fold's: its table's order, filtered (engine/data/order.py)
-                    order[a, :m] = column_order(data, j, radix)
+                    order[a, :m] = column_order(data, j, by_radix if radix else None)
                 elif radix is not None:
-                    order[a, :m] = radix(X[row, j])
+                    order[a, :m] = by_radix(X[row, j])
                 else:
                     order[a, :m] = np.argsort(X[row, j], kind="stable")
 

@@ -41,6 +41,18 @@ def test_the_radix_order_is_numpys_stable_argsort(n):
         assert got.tolist() == np.argsort(column, kind="stable").tolist()
 
 
+def test_one_threads_scratch_serves_column_after_column():
+    from engine.fast.radix import buffers
+
+    rng = np.random.default_rng(7)
+    scratch = buffers(3000)
+    columns = [rng.normal(size=3000), np.round(rng.normal(size=1000), 1), rng.normal(size=5000)]
+    for column in columns:  # (the last is longer than the scratch: buffers of its own)
+        got = stable_order(column, scratch)
+        assert got.tolist() == np.argsort(column, kind="stable").tolist()
+        assert not any(np.shares_memory(got, b) for b in scratch)
+
+
 def test_a_column_is_read_not_changed_whatever_its_layout():
     X = np.random.default_rng(1).normal(size=(300, 3))
     X[::7, 1] = -0.0
