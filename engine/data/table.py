@@ -476,15 +476,21 @@ def _converted(
 CHECK_BLOCK = 1 << 18
 
 
+def first_where(values: np.ndarray, test) -> int | None:
+    """The first row of ``values`` where ``test`` (of a block of them, elementwise) holds, or
+    None: looked at :data:`CHECK_BLOCK` rows at a time."""
+    for start in range(0, len(values), CHECK_BLOCK):
+        hits = test(values[start : start + CHECK_BLOCK])
+        if hits.any():
+            return start + int(np.argmax(hits))
+    return None
+
+
 def _check_finite(original: pd.Series, numbers: pd.Series, name: str) -> None:
     """Refuse infinity (``1e400``, ``Infinity``...): no threshold or mean can be made of it,
     and JSON cannot store it, so it must not pass as a number unnoticed."""
-    values = numbers.to_numpy()
-    for start in range(0, len(values), CHECK_BLOCK):
-        infinite = np.isinf(values[start : start + CHECK_BLOCK])
-        if not infinite.any():
-            continue
-        row = start + int(np.argmax(infinite))
+    row = first_where(numbers.to_numpy(), np.isinf)
+    if row is not None:
         raise ArborError(
             f"column {name!r} has an infinite value in row {row + 1} ({original.iloc[row]!r}); "
             "Arbor needs finite numbers (fix the value, or make the column nominal)"

@@ -356,7 +356,7 @@ class Growth:
                 a, j = a_j
                 monitor.check()
                 if whole:  # a fold's: its table's order, filtered (engine/data/order.py)
-                    order[a, :m] = column_order(data, j, by_radix if radix else None)
+                    order[a, :m] = column_order(data, j, by_radix if radix is not None else None)
                 elif radix is not None:
                     order[a, :m] = by_radix(X[row, j])
                 else:
