@@ -14,6 +14,10 @@ the work is counting histograms above them, so the threads also take searched no
 ``Params.share`` entries (growth_loop.SHARED): each with its histogram and segment, copied
 into a pool and arena of the thread's own, and expanded there as the growth would have.
 They are handed out while the calling thread still grows the top (:class:`Pipeline`).
+A thread left with nothing to grow is given some of the subtrees a part still growing has
+yet to grow (:meth:`_Part.split_off`): a subtree's work is not known from its size (from 160
+to 670 ns an entry in one fit), and the last one handed out kept one thread busy 10-30 ms
+after the other was done in fits of a fraction of a second.
 
 Above them, exact search splits each big node with every thread at once (:class:`Splitter`):
 each thread searches a range of the node's attributes, moves a range of its entries to their
@@ -27,10 +31,10 @@ so the window, a cross-validation and a fit can all grow at once safely.
 
 from __future__ import annotations
 
+import collections
 import contextvars
 import itertools
 import os
-import queue
 import threading
 from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 
@@ -130,11 +134,16 @@ def own_work(work):
 
 class _Part:
     """One thread's growth of some deferred subtrees: a copy of the growth's workspace with
-    its own scratch, node arrays and counters (the table and arena are read, never written)."""
+    its own scratch, node arrays and counters (the table and arena are read, never written).
+    ``rows`` are rows of the growth's nodes, or of ``source``'s: a part still growing that
+    gave some of its subtrees away to a thread with nothing to grow (:meth:`split_off`)."""
 
-    def __init__(self, growth, rows: np.ndarray):
+    def __init__(self, growth, rows: np.ndarray, source: _Part | None = None):
         g = growth
+        src = g if source is None else source
+        self.growth, self.source = g, source
         self._growth = type(g)  # whose driving this borrows (not imported: no cycle)
+        self.give = None  # called between chunks: the pipeline's (Pipeline._give)
         self.kernels, self.monitor, self.problem = g.kernels, g.monitor, g.problem
         self.data, self.stride = g.data, g.stride
         self.params = g.params._replace(local=1, split_least=0, share=0)
@@ -146,7 +155,7 @@ class _Part:
         T = len(rows)
         S = g.nodes.stats.shape[1]
         self.nodes = new_nodes(max(1024, 2 * T), S)
-        for name, a in zip(g.nodes._fields, g.nodes, strict=True):
+        for name, a in zip(src.nodes._fields, src.nodes, strict=True):
             getattr(self.nodes, name)[:T] = a[rows]
         self.nodes.parent[:T] = -1  # ancestors are not looked at (binary or numeric splits)
         # Searched in the histogram mode (growth_loop.SHARED): expanded here as the growth
@@ -155,9 +164,11 @@ class _Part:
         self.nodes.local[:T] = np.where(shared, 0, 1)
         self.state = new_state()._replace(stop=g.state.stop)  # the fit's Cancel
         if g.params.share > 0:
-            self.space = self._own_arena(g, T)
-            self.hist = self._own_hists(g.hist, shared)
-            self._own_groups(g, shared)
+            # A part's own arena holds its segments; the growth's wait in its local space.
+            side = src.space.arena if source is not None else g.local_space.arena
+            self.space = self._own_arena(g, side, T)
+            self.hist = self._own_hists(src.hist, shared)
+            self._own_groups(src, shared)
         else:
             # The deferred segments wait in the growth's local space (growth_loop.run), or
             # without missing values where they are, read only; each entry's place is written
@@ -187,12 +198,12 @@ class _Part:
         st.total_weight[0] = g.state.total_weight[0]
         self.rows = rows
 
-    def _own_arena(self, g, T: int):
-        """A space of the thread's own holding its subtrees' segments: split in place there,
-        they grow into the room past them (entries missing a split's value go down both
-        branches). The first grown lies highest: depth-first, its overflow runs past the
-        end, and each later one's over those already grown."""
-        side, nodes = g.local_space.arena, self.nodes
+    def _own_arena(self, g, side, T: int):
+        """A space of the thread's own holding its subtrees' segments (copied from the arena
+        ``side``): split in place there, they grow into the room past them (entries missing a
+        split's value go down both branches). The first grown lies highest: depth-first, its
+        overflow runs past the end, and each later one's over those already grown."""
+        nodes = self.nodes
         sizes = (nodes.end[:T] - nodes.start[:T]).astype(np.int64)
         total = int(sizes.sum())
         room = total + (total // 4 + 1024 if g.data.has_missing.any() else 0)
@@ -265,7 +276,8 @@ class _Part:
 
     def grow(self, stop: threading.Event, budget: int, check=None) -> None:
         """Grow the subtrees a chunk of work at a time until done or ``stop`` is set;
-        ``check`` (a monitor's, on the calling thread) is called between chunks."""
+        ``check`` (a monitor's, on the calling thread) and :attr:`give` are called between
+        chunks."""
         C = self.kernels
         status = C.PAUSED
         while status != C.DONE:
@@ -274,7 +286,55 @@ class _Part:
             if check is not None:
                 check()
             status = self.run(budget)
+            if status == C.PAUSED and self.give is not None:
+                self.give(self)
 
+    def split_off(self) -> _Part | None:
+        """A part of some of the subtrees this one has yet to grow (about half their entries,
+        the biggest first), no longer its own; None when too little is left to share. Made on
+        this part's thread between two chunks: its segments and histograms are copied before
+        this part's later splits can write over them."""
+        st, heap, nodes = self.state, self.heap, self.nodes
+        size = int(st.heap_size[0])
+        pending = heap.node[:size].copy()
+        n = (nodes.end[pending] - nodes.start[pending]).astype(np.int64)
+        total = int(n.sum())
+        if size < 2 or total < STEAL_LEAST_ENTRIES:
+            return None
+        if self.growth.params.share == 0 and (pending >= len(self.rows)).any():
+            return None  # (exact search's parts have only their roots to give)
+        taken, got = np.zeros(size, dtype=bool), 0
+        for t in np.argsort(-n, kind="stable").tolist():
+            if got + n[t] <= total // 2 + total // 8:
+                taken[t], got = True, got + int(n[t])
+        if not taken.any() or taken.all():
+            return None
+        rows = pending[taken]
+        if self.growth.params.share > 0:
+            part = _Part(self.growth, rows, self)
+            slots = nodes.slot[rows]
+            for slot in slots[slots >= 0].tolist():  # their histograms copied: slots free
+                self.hist.free[st.free_slots[0]] = slot
+                st.free_slots[0] += 1
+            nodes.slot[rows] = -1
+        else:  # exact search's subtrees: whole, still where the growth left them
+            part = _Part(self.growth, self.rows[rows])
+        # The rest stay a valid heap: ordered by (key, tie).
+        keep = ~taken
+        node, key, tie = heap.node[:size][keep], heap.key[:size][keep], heap.tie[:size][keep]
+        order = np.lexsort((tie, key))
+        left = len(order)
+        heap.node[:left], heap.key[:left], heap.tie[:left] = node[order], key[order], tie[order]
+        st.heap_size[0] = left
+        return part
+
+
+#: A part gives subtrees to a thread with nothing to grow only if it has this many entries
+#: left to grow (a new part's setup costs about a millisecond).
+STEAL_LEAST_ENTRIES = 16_384
+#: A part's chunk of work between two looks at whether a thread waits for some, against the
+#: growth's: a smaller one lets a thread come free near the end be given work sooner.
+PART_CHUNK_SHARE = 8
 
 #: What scoring an exact search's attribute of few values from its counts costs against
 #: sweeping a sorted order (or tabling a nominal attribute) of the same node: the counting
@@ -449,20 +509,26 @@ class Pipeline:
     batches; exact search's top keeps every thread itself (:class:`Splitter`). When the top
     is done the rest are shared out, the calling thread growing shares too. Each batch or
     share is made a part by the thread that takes it, so that only parts being grown hold
-    copies, and one not yet taken when the top is done is the calling thread's to take. The
-    parts' nodes are appended at the end, in the order they were handed out: which thread
-    grows a subtree, and when, changes no bit of the tree."""
+    copies, and one not yet taken when the top is done is the calling thread's to take. A
+    thread with nothing to take is given work by a part still growing, between two of its
+    chunks (:meth:`_Part.split_off`): the threads end together, however unequal the
+    subtrees' work. The parts' nodes are appended at the end, in the order they were handed
+    out: which thread grows a subtree, and when, changes no bit of the tree."""
 
     def __init__(self, growth, threads: int, budget: int):
-        self.growth, self.threads, self.budget = growth, threads, budget
+        self.growth, self.threads = growth, threads
+        self.budget = max(1, budget // PART_CHUNK_SHARE)
         self.made: dict[int, _Part] = {}  # by the order handed out
         self.n_handed = 0
         self.pending = 0  # handed out and not yet grown (under the lock)
+        self.hungry = 0  # threads waiting for a part (under the lock)
+        self.closing = False  # the top is done: no more subtrees but the parts' own
         self.lock = threading.Lock()
+        self.ready = threading.Condition(self.lock)  # an item handed, or the last part grown
+        self.items: collections.deque = collections.deque()
         self.handed = np.zeros(0, dtype=np.int64)
         # A batch: about an eighth of the rows per thread (the subtrees' setup is per part).
         self.batch = max(1, int(growth.data.n_entries) // (8 * threads))
-        self.queue: queue.SimpleQueue = queue.SimpleQueue()
         self.stop = threading.Event()
         self.errors: list[BaseException] = []
         self.workers = [
@@ -473,23 +539,63 @@ class Pipeline:
             t.start()
 
     def _work(self) -> None:
-        while (item := self.queue.get()) is not None:
+        while (item := self._take()) is not None:
             self._grow(item)
 
+    def _take(self, monitor: Monitor | None = None):
+        """The next item, waiting for one (counted hungry meanwhile); None once the top is
+        done and every part grown, or the fit stopped. ``monitor``: looked at while waiting."""
+        while True:
+            with self.ready:
+                if self.items:
+                    return self.items.popleft()
+                if self.stop.is_set() or (self.closing and self.pending == 0):
+                    return None
+                self.hungry += 1
+                self.ready.wait(POLL)
+                self.hungry -= 1
+                if self.items:
+                    return self.items.popleft()
+            if monitor is not None:
+                monitor.check()
+                fraction, leaves = self.progress()
+                monitor.report(fraction, f"{leaves} leaves")
+
     def _grow(self, item, check=None) -> None:
-        """Make the ``k``-th part of the subtrees ``rows`` (``item``) and grow it."""
+        """Make the ``k``-th part of the subtrees ``rows`` (``item``; or take the part given)
+        and grow it."""
         k, rows = item
         try:
             if not self.stop.is_set():
-                part = self.made[k] = _Part(self.growth, rows)
+                part = rows if isinstance(rows, _Part) else _Part(self.growth, rows)
+                self.made[k] = part
+                part.give = self._give
                 part.grow(self.stop, self.budget, check)
                 part.release()
         except BaseException as error:  # noqa: BLE001 - raised again on the calling thread
             self.errors.append(error)
             self.stop.set()
         finally:
-            with self.lock:
+            with self.ready:
                 self.pending -= 1
+                if self.pending == 0:
+                    self.ready.notify_all()
+
+    def _give(self, part: _Part) -> None:
+        """Between two chunks of ``part``: some of its subtrees to a thread waiting for work."""
+        if not self.hungry or self.items or self.stop.is_set():
+            return
+        given = part.split_off()
+        if given is not None:
+            with self.ready:
+                self._put(given)
+
+    def _put(self, item) -> None:
+        """(Under the lock.) ``item`` queued as the next part."""
+        self.pending += 1
+        self.items.append((self.n_handed, item))
+        self.n_handed += 1
+        self.ready.notify()
 
     def idle(self) -> bool:
         """Whether every batch handed out is grown: the other threads wait for work."""
@@ -500,11 +606,9 @@ class Pipeline:
         return rows[~np.isin(rows, self.handed)]
 
     def _hand(self, rows: np.ndarray) -> None:
-        with self.lock:
-            self.pending += 1
         self.handed = np.concatenate([self.handed, rows])
-        self.queue.put((self.n_handed, rows))
-        self.n_handed += 1
+        with self.ready:
+            self._put(rows)
 
     def after_chunk(self) -> None:
         """Between two chunks of the top: the subtrees deferred since, in batches of about
@@ -550,26 +654,19 @@ class Pipeline:
         _append(self.growth, [self.made[k] for k in range(self.n_handed)])
 
     def close(self, monitor: Monitor | None = None) -> None:
-        """Every worker stopped (after the queue, unless cancelled); the calling thread takes
-        parts from the queue meanwhile, and looks at ``monitor`` while it waits."""
+        """Every worker stopped once every part is grown; the calling thread grows parts too
+        meanwhile, and looks at ``monitor`` while it waits. Without a monitor (the fit
+        failed), the workers stop after the parts they are growing."""
         try:
-            while monitor is not None and not self.stop.is_set():
-                try:
-                    part = self.queue.get_nowait()
-                except queue.Empty:
-                    break
-                if part is None:
-                    break
-                self._grow(part, monitor.check)
-            for _ in self.workers:
-                self.queue.put(None)
+            with self.ready:
+                self.closing = True
+                if monitor is None:
+                    self.stop.set()
+                self.ready.notify_all()
+            while monitor is not None and (item := self._take(monitor)) is not None:
+                self._grow(item, monitor.check)
             for t in self.workers:
-                while t.is_alive():
-                    t.join(POLL)
-                    if monitor is not None:
-                        monitor.check()
-                        fraction, leaves = self.progress()
-                        monitor.report(fraction, f"{leaves} leaves")
+                t.join()
         except BaseException:  # cancelled: the others stop too
             self.stop.set()
             for t in self.workers:
@@ -579,7 +676,8 @@ class Pipeline:
 
 def _append(growth, parts: list[_Part]) -> None:
     """The parts' nodes after the growth's own, in part order; each subtree root's split
-    written into its row."""
+    written into its row. A part given subtrees by another (its ``source``, earlier in the
+    order) finds their rows through the rows the other's nodes took (``where``)."""
     st = growth.state
     n0 = int(st.n_nodes[0])
     new = sum(int(p.state.n_nodes[0]) - len(p.rows) for p in parts)
@@ -597,8 +695,9 @@ def _append(growth, parts: list[_Part]) -> None:
     for p in parts:
         T, n = len(p.rows), int(p.state.n_nodes[0])
         pn, offset = p.nodes, at - T
-        # Rows: the part's row r < T is the growth's row p.rows[r]; r >= T is at + r - T.
-        where = np.concatenate([p.rows, np.arange(at, at + n - T)])
+        rows = p.rows if p.source is None else p.source.where[p.rows]
+        # Rows: the part's row r < T is the growth's row rows[r]; r >= T is at + r - T.
+        where = p.where = np.concatenate([rows, np.arange(at, at + n - T)])
         has_children = pn.n_children[:n] > 0
         child0 = np.where(has_children, pn.child0[:n] + offset, pn.child0[:n])
         group_at = pn.group_at[:n] + g_at
@@ -611,10 +710,8 @@ def _append(growth, parts: list[_Part]) -> None:
                     continue
                 getattr(nodes, name)[at : at + n - T] = getattr(pn, name)[T:n]
             parent = pn.parent[T:n]
-            nodes.parent[at : at + n - T] = np.where(
-                parent < T, p.rows[parent % T], parent + offset
-            )
-        nodes.local[p.rows] = 0
+            nodes.parent[at : at + n - T] = np.where(parent < T, rows[parent % T], parent + offset)
+        nodes.local[rows] = 0
         used = int(p.state.groups_used[0])
         growth.groups.branch[g_at : g_at + used] = p.groups.branch[:used]
         g_at += used

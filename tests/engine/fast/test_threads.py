@@ -128,6 +128,77 @@ def test_one_two_and_three_threads_grow_the_same_tree(name, params, data_shape, 
     assert bits(trees[0]) == bits(trees[1]) == bits(trees[2])
 
 
+GIVING = [c for c in CASES if c[0] != "best-first"]
+
+
+@pytest.mark.parametrize("name, params, data_shape", GIVING, ids=[c[0] for c in GIVING])
+def test_parts_giving_subtrees_away_grow_the_same_tree(name, params, data_shape, monkeypatch):
+    """A part still growing gives some of its subtrees to a thread with nothing to grow
+    (``Pipeline._give``), forced here at every pause of every part: in the histogram mode
+    nodes it has split itself (rows of its own, found through its rows when the nodes are
+    appended), in exact search subtrees it has yet to start. The tree is the same, bit for
+    bit."""
+    for rows in ("LOCAL_ROWS", "LOCAL_ROWS_LEAST", "HIST_LOCAL_ROWS"):
+        monkeypatch.setattr(builder, rows, 256)
+    monkeypatch.setattr(builder, "HIST_EXACT_BELOW", 64)
+    monkeypatch.setattr(builder, "HIST_SHARE_ROWS", 1024)
+    monkeypatch.setattr(builder, "CHUNK_WORK", 2_000)
+    monkeypatch.setattr(builder, "SPLIT_LEAST_ROWS", 512)
+    monkeypatch.setattr(threads, "STEAL_LEAST_ENTRIES", 0)
+    given = []
+
+    def always(pipeline, part):
+        gift = part.split_off()
+        if gift is not None:
+            given.append((gift.source is part, len(gift.rows)))
+            with pipeline.ready:
+                pipeline._put(gift)
+
+    monkeypatch.setattr(threads.Pipeline, "_give", always)
+    data = generated(5, n=3000, **data_shape)
+    want = bits(grow(data, resolve(**params, threads=1)))
+    for k in (2, 3):
+        given.clear()
+        assert bits(grow(data, resolve(**params, threads=k))) == want, k
+        assert given
+        # The histogram mode's parts give nodes they split; exact search's, whole subtrees.
+        assert all(mine == name.startswith("histogram") for mine, _ in given)
+
+
+def test_a_part_gives_about_half_its_entries_the_biggest_first_and_keeps_a_valid_heap(
+    monkeypatch,
+):
+    monkeypatch.setattr(threads, "STEAL_LEAST_ENTRIES", 0)
+    part = threads._Part.__new__(threads._Part)
+    sizes = np.array([100, 5, 40, 30, 20, 5])
+    start = np.r_[0, np.cumsum(sizes)[:-1]]
+    part.nodes = SimpleNamespace(start=start, end=start + sizes, slot=np.full(6, -1))
+    part.state = SimpleNamespace(heap_size=np.array([6]), free_slots=np.array([0]))
+    # Pending in pre-order (keys) among rows 2..7 of the part's nodes.
+    part.heap = SimpleNamespace(
+        node=np.array([0, 1, 2, 3, 4, 5, 0, 0]),
+        key=np.array([1.0, 2.0, 2.0, 3.0, 4.0, 5.0, 0, 0]),
+        tie=np.array([0, 1, 2, 3, 4, 5, 0, 0]),
+    )
+    part.rows = np.arange(6) + 10
+    made = []
+    part.growth = SimpleNamespace(params=SimpleNamespace(share=0))
+
+    def made_with(self, growth, rows, source=None):
+        made.append((rows.tolist(), source))
+
+    monkeypatch.setattr(threads._Part, "__init__", made_with)
+    assert threads._Part.split_off(part) is not None
+    # 200 entries: the biggest (100) and, in turn, those that fit in 5/8 of them (20, the
+    # first 5): 125, as the growth's rows (exact search's parts give whole subtrees).
+    assert made == [([10, 11, 14], None)]
+    left = part.state.heap_size[0]
+    assert left == 3 and part.heap.node[:left].tolist() == [2, 3, 5]
+    assert part.heap.key[:left].tolist() == [2.0, 3.0, 5.0]
+    part.state.heap_size[0] = 1
+    assert threads._Part.split_off(part) is None  # one subtree left: nothing to give
+
+
 def test_memory_written_and_read_once_is_zeros_of_ordinary_pages(monkeypatch):
     import mmap
 
