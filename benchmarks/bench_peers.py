@@ -29,6 +29,7 @@ distinct values, many ties).
 from __future__ import annotations
 
 import argparse
+import itertools
 import sys
 import time
 from pathlib import Path
@@ -281,6 +282,7 @@ def main() -> None:
         f"{'data':<8} {'task':<15} {'miss':>4} {'thr':>3} | "
         + " | ".join(f"{p:>16}" for p in PEERS)
     )
+    timed: dict[tuple, dict[int, float]] = {}  # (generator, task, missing, peer): by threads
     for generator in generators:
         for task, missing in cases:
             train = make_data(rows, generator, task, missing)
@@ -305,6 +307,8 @@ def main() -> None:
                             test[1] if task == "regression" else test[2]["y"].to_numpy(),
                             predicted,
                         )
+                for who, took in best.items():
+                    timed.setdefault((generator, task, missing, who), {})[threads] = took
                 base = best.get("sklearn")
                 cells = []
                 for who in PEERS:
@@ -318,6 +322,23 @@ def main() -> None:
                     + " | ".join(cells),
                     flush=True,
                 )
+    scaling(timed, args.threads)
+
+
+def scaling(timed: dict, threads: list[int]) -> None:
+    """Each library's speed on more threads against one (from the unrounded best times)."""
+    more = [k for k in threads if k != 1]
+    if 1 not in threads or not more:
+        return
+    print(f"\nspeed on {', '.join(map(str, more))} threads against one")
+    for (generator, task, missing), row in itertools.groupby(timed.items(), lambda i: i[0][:3]):
+        cells = dict((key[3], t) for key, t in row)
+        shown = [
+            f"{who} " + " ".join(f"{cells[who][1] / cells[who][k]:.2f}x" for k in more)
+            for who in PEERS
+            if who in cells and all(k in cells[who] for k in (1, *more))
+        ]
+        print(f"{generator:<8} {task:<15} {100 * missing:>3.0f}% | " + " | ".join(shown))
 
 
 if __name__ == "__main__":
