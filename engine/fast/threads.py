@@ -40,6 +40,7 @@ from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 
 import numpy as np
 
+from engine.errors import Cancelled
 from engine.fast.groups import NOMINAL, NUMERIC, Groups, Heap, Hist, new_nodes, new_state
 from engine.monitor import Monitor
 
@@ -144,6 +145,7 @@ class _Part:
         self.growth, self.source = g, source
         self._growth = type(g)  # whose driving this borrows (not imported: no cycle)
         self.give = None  # called between chunks: the pipeline's (Pipeline._give)
+        self.complete = False  # grown to the end (not stopped by a cancel or a failure)
         self.kernels, self.monitor, self.problem = g.kernels, g.monitor, g.problem
         self.data, self.stride = g.data, g.stride
         self.params = g.params._replace(local=1, split_least=0, share=0)
@@ -288,6 +290,7 @@ class _Part:
             status = self.run(budget)
             if status == C.PAUSED and self.give is not None:
                 self.give(self)
+        self.complete = True
 
     def split_off(self) -> _Part | None:
         """A part of some of the subtrees this one has yet to grow (about half their entries,
@@ -651,7 +654,13 @@ class Pipeline:
         self.close(monitor)
         if self.errors:
             raise self.errors[0]
-        _append(self.growth, [self.made[k] for k in range(self.n_handed)])
+        parts = [self.made.get(k) for k in range(self.n_handed)]
+        # A cancel stops the parts through the kernels' flag (Monitor.stop_flag), which a
+        # part can see before the monitor says so: a part stopped is never appended.
+        monitor.check()
+        if not all(p is not None and p.complete for p in parts):
+            raise Cancelled("cancelled")
+        _append(self.growth, parts)
 
     def close(self, monitor: Monitor | None = None) -> None:
         """Every worker stopped once every part is grown; the calling thread grows parts too

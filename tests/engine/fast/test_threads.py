@@ -315,6 +315,29 @@ def test_a_cancel_stops_the_threads(splitter, monkeypatch):
     assert not [t for t in threading.enumerate() if t.name.startswith("arbor-grow")]
 
 
+@pytest.mark.parametrize("splitter", ["exact", "histogram"])
+def test_parts_stopped_by_the_kernels_flag_alone_never_make_a_tree(splitter, monkeypatch):
+    """Cancel sets the kernels' flag (``Monitor.stop_flag``) before the monitor says so: parts
+    seeing the flag stop where they are, and the fit must raise Cancelled, not append them
+    (a window's Cancel at the wrong moment once gave a tree with nodes missing, and freed
+    memory twice)."""
+    for rows in ("LOCAL_ROWS", "LOCAL_ROWS_LEAST", "HIST_LOCAL_ROWS"):
+        monkeypatch.setattr(builder, rows, 256)
+    monkeypatch.setattr(builder, "HIST_SHARE_ROWS", 1024)
+    monkeypatch.setattr(builder, "CHUNK_WORK", 2_000)
+    monitor = Monitor()
+    grow_part = threads._Part.grow
+
+    def flagged(part, stop, budget, check=None):
+        monitor.stop_flag[0] = 1  # the flag only: monitor.check() still passes
+        grow_part(part, stop, budget, check)
+
+    monkeypatch.setattr(threads._Part, "grow", flagged)
+    with pytest.raises(Cancelled):
+        grow(generated(3, n=8000), resolve(algorithm="cart", threads=2, splitter=splitter), monitor)
+    assert not monitor.cancelled
+
+
 def test_a_cancel_while_every_thread_splits_the_top_stops_the_fit(monkeypatch):
     """Cancel between two big nodes split by every thread: Cancelled, and the splitter's
     helper threads are gone."""
