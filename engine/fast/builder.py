@@ -410,12 +410,12 @@ class Growth:
                 ),
                 share=max(HIST_SHARE_ROWS, m // (SHARE_PARTS * threads)) if hist else 0,
             )
-            # The local space is then where deferred segments wait (the threads have their own).
-            # As big as the arena (a segment is deferred once; with missing values, whose
-            # copies make the segments add up to more, SIDE_SLACK times): zeros, so pages
-            # untouched take no memory, and no enlargement copies it. Exact search without
-            # missing values leaves them where they are (growth_loop.run).
-            side = SIDE_SLACK * capacity if gappy else capacity if hist else 0
+            # With missing values the local space is then where deferred segments wait (the
+            # threads have their own): SIDE_SLACK times the arena (a segment is deferred
+            # once, but the copies of entries missing a value make them add up to more), in
+            # zeros, so pages untouched take no memory, and no enlargement copies it. Without,
+            # they wait where they are (growth_loop.run).
+            side = SIDE_SLACK * capacity if gappy else 0
             self.local_space = self.local_space._replace(
                 arena=Arena(
                     _ordinary_zeros(side, np.int32),

@@ -1364,13 +1364,13 @@ def run(
             return PAUSED
         i = heap.node[0]
         if (nodes.local[i] == 1 or nodes.local[i] == SHARED) and par.local == DEFER_LOCAL:
-            # Grown by the caller's threads. Its segment moves to the local space's arena,
-            # past those deferred before: in the arena, a later partition's copies of entries
-            # with missing values may overrun segments at higher addresses (depth-first,
-            # those are done). A shared node keeps its histogram's slot for its thread.
-            # Exact search's threads start once the top is done: without missing values
-            # nothing overruns its segment, which they read where it is.
-            if par.share == 0 and not gappy:
+            # Grown by the caller's threads. With missing values its segment moves to the
+            # local space's arena, past those deferred before: in the arena, a later
+            # partition's copies of entries with missing values may overrun segments at
+            # higher addresses (depth-first, those are done). Without, nothing overruns it
+            # and the threads read it where it is (in the histogram mode while the top
+            # still grows: beside, never over it). A shared node keeps its histogram's slot.
+            if not gappy:
                 nodes.local[i] = DEFERRED
                 _heap_pop(heap, state)
                 continue

@@ -166,8 +166,15 @@ class _Part:
         self.nodes.local[:T] = np.where(shared, 0, 1)
         self.state = new_state()._replace(stop=g.state.stop)  # the fit's Cancel
         if g.params.share > 0:
-            # A part's own arena holds its segments; the growth's wait in its local space.
-            side = src.space.arena if source is not None else g.local_space.arena
+            # A part's own arena holds its segments; the growth's wait in its local space
+            # with missing values, else in its arena (growth_loop.run).
+            side = (
+                src.space.arena
+                if source is not None
+                else g.local_space.arena
+                if g.data.has_missing.any()
+                else g.space.arena
+            )
             self.space = self._own_arena(g, side, T)
             self.hist = self._own_hists(src.hist, shared)
             self._own_groups(src, shared)
