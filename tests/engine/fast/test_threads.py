@@ -81,8 +81,9 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("name, params, data_shape", CASES, ids=[c[0] for c in CASES])
-def test_one_two_and_three_threads_grow_the_same_tree(name, params, data_shape, monkeypatch):
+def small_subtrees(monkeypatch) -> None:
+    """A 3,000-row fit shaped as a big one: the threads share small subtrees, every thread
+    splits the top."""
     # Small subtrees below 256 entries: a few dozen of them for the threads to share.
     for rows in ("LOCAL_ROWS", "LOCAL_ROWS_LEAST", "HIST_LOCAL_ROWS"):
         monkeypatch.setattr(builder, rows, 256)
@@ -93,6 +94,11 @@ def test_one_two_and_three_threads_grow_the_same_tree(name, params, data_shape, 
     monkeypatch.setattr(builder, "CHUNK_WORK", 2_000)
     # Exact search: nodes of 512 entries or more split by every thread at once.
     monkeypatch.setattr(builder, "SPLIT_LEAST_ROWS", 512)
+
+
+@pytest.mark.parametrize("name, params, data_shape", CASES, ids=[c[0] for c in CASES])
+def test_one_two_and_three_threads_grow_the_same_tree(name, params, data_shape, monkeypatch):
+    small_subtrees(monkeypatch)
     # Deferred subtrees wait in ordinary pages, as a big fit's do (builder._ordinary_zeros).
     monkeypatch.setattr(builder, "ORDINARY_PAGES_LEAST", 0)
     split = splits_recorded(monkeypatch)
@@ -138,12 +144,7 @@ def test_parts_giving_subtrees_away_grow_the_same_tree(name, params, data_shape,
     nodes it has split itself (rows of its own, found through its rows when the nodes are
     appended), in exact search subtrees it has yet to start. The tree is the same, bit for
     bit."""
-    for rows in ("LOCAL_ROWS", "LOCAL_ROWS_LEAST", "HIST_LOCAL_ROWS"):
-        monkeypatch.setattr(builder, rows, 256)
-    monkeypatch.setattr(builder, "HIST_EXACT_BELOW", 64)
-    monkeypatch.setattr(builder, "HIST_SHARE_ROWS", 1024)
-    monkeypatch.setattr(builder, "CHUNK_WORK", 2_000)
-    monkeypatch.setattr(builder, "SPLIT_LEAST_ROWS", 512)
+    small_subtrees(monkeypatch)
     monkeypatch.setattr(threads, "STEAL_LEAST_ENTRIES", 0)
     given = []
 
