@@ -129,6 +129,8 @@ def measure(table, phase: str, after: float, splitter: str = "auto") -> str:
             outcome.append(("finished", time.perf_counter()))
         except Cancelled:  # where the window's job says "cancelled" (freeing the work follows)
             outcome.append(("cancelled", time.perf_counter()))
+        except Exception as error:  # a failure is what this benchmark is for finding
+            outcome.append((f"FAILED ({error!r})", time.perf_counter()))
 
     thread = threading.Thread(target=run, daemon=True)
     begin = time.perf_counter()
