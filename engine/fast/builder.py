@@ -215,7 +215,8 @@ class Growth:
         self.problem, self.monitor = problem, monitor
         whole = _is_whole(rows, data.n_rows)
         X = np.asfortranarray(data.X, dtype=np.float64)
-        row = np.array(rows, dtype=np.int64)
+        # The rows gathered only when some are left out (a copy of every row: 3 ms a million).
+        row = None if whole else np.array(rows, dtype=np.int64)
         # Column by column, by entry: a view of the table when the fit takes every row.
         values = X.ravel(order="F") if whole else np.asfortranarray(X[row]).ravel(order="F")
         values.setflags(write=False)  # the kernels see one array type, whatever X was
