@@ -300,10 +300,10 @@ class _Part:
         self.complete = True
 
     def split_off(self) -> _Part | None:
-        """A part of some of the subtrees this one has yet to grow (about half their entries,
-        the biggest first), no longer its own; None when too little is left to share. Made on
-        this part's thread between two chunks: its segments and histograms are copied before
-        this part's later splits can write over them."""
+        """A part of some of the subtrees this one has yet to grow (as close to half their
+        entries as the biggest first make it), no longer its own; None when too little is
+        left to share. Made on this part's thread between two chunks: its segments and
+        histograms are copied before this part's later splits can write over them."""
         st, heap, nodes = self.state, self.heap, self.nodes
         size = int(st.heap_size[0])
         pending = heap.node[:size].copy()
@@ -313,9 +313,12 @@ class _Part:
             return None
         if self.growth.params.share == 0 and (pending >= len(self.rows)).any():
             return None  # (exact search's parts have only their roots to give)
+        # Each in turn if it brings the gift closer to half: one node holding most of the
+        # entries is given whole (a rule of "at most half" gave its small siblings only, and
+        # the thread come free was back for more a millisecond later).
         taken, got = np.zeros(size, dtype=bool), 0
         for t in np.argsort(-n, kind="stable").tolist():
-            if got + n[t] <= total // 2 + total // 8:
+            if abs(2 * (got + int(n[t])) - total) < abs(2 * got - total):
                 taken[t], got = True, got + int(n[t])
         if not taken.any() or taken.all():
             return None

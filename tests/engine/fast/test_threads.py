@@ -190,12 +190,19 @@ def test_a_part_gives_about_half_its_entries_the_biggest_first_and_keeps_a_valid
 
     monkeypatch.setattr(threads._Part, "__init__", made_with)
     assert threads._Part.split_off(part) is not None
-    # 200 entries: the biggest (100) and, in turn, those that fit in 5/8 of them (20, the
-    # first 5): 125, as the growth's rows (exact search's parts give whole subtrees).
-    assert made == [([10, 11, 14], None)]
+    # 200 entries: the biggest (100) is half already; as the growth's rows (exact search's
+    # parts give whole subtrees).
+    assert made == [([10], None)]
     left = part.state.heap_size[0]
-    assert left == 3 and part.heap.node[:left].tolist() == [2, 3, 5]
-    assert part.heap.key[:left].tolist() == [2.0, 3.0, 5.0]
+    assert left == 5 and part.heap.node[:left].tolist() == [1, 2, 3, 4, 5]
+    assert part.heap.key[:left].tolist() == [2.0, 2.0, 3.0, 4.0, 5.0]
+    # One node with most of the entries goes whole; small ones make up the rest of a half.
+    part.heap.node[:5] = [1, 2, 3, 4, 5]
+    sizes[:] = [0, 5, 80, 6, 7, 2]
+    part.nodes.end[:] = part.nodes.start + sizes
+    made.clear()
+    assert threads._Part.split_off(part) is not None
+    assert made == [([12], None)]  # 80 of 100: the biggest first, as far from half as the 20
     part.state.heap_size[0] = 1
     assert threads._Part.split_off(part) is None  # one subtree left: nothing to give
 
