@@ -165,26 +165,18 @@ class _Part:
         shared = self.nodes.attribute[:T] >= 0
         self.nodes.local[:T] = np.where(shared, 0, 1)
         self.state = new_state()._replace(stop=g.state.stop)  # the fit's Cancel
+        # The growth's deferred segments wait in its local space with missing values, else
+        # where they are (growth_loop.run); a giving part's, in its own arena.
+        waiting = g.local_space.arena if g.data.has_missing.any() else g.space.arena
         if g.params.share > 0:
-            # A part's own arena holds its segments; the growth's wait in its local space
-            # with missing values, else in its arena (growth_loop.run).
-            side = (
-                src.space.arena
-                if source is not None
-                else g.local_space.arena
-                if g.data.has_missing.any()
-                else g.space.arena
-            )
-            self.space = self._own_arena(g, side, T)
+            self.space = self._own_arena(g, waiting if source is None else src.space.arena, T)
             self.hist = self._own_hists(src.hist, shared)
             self._own_groups(src, shared)
         else:
-            # The deferred segments wait in the growth's local space (growth_loop.run), or
-            # without missing values where they are, read only; each entry's place is written
-            # to entry_branch by _local_orders: a private one per thread.
-            side = g.local_space if g.data.has_missing.any() else g.space
+            # Read where they wait; each entry's place is written to entry_branch by
+            # _local_orders: a private one per thread.
             self.space = g.space._replace(
-                arena=side.arena, entry_branch=np.zeros_like(g.space.entry_branch)
+                arena=waiting, entry_branch=np.zeros_like(g.space.entry_branch)
             )
             h = g.hist
             self.hist = Hist(
@@ -536,8 +528,8 @@ class Pipeline:
         self.pending = 0  # handed out and not yet grown (under the lock)
         self.hungry = 0  # threads waiting for a part (under the lock)
         self.closing = False  # the top is done: no more subtrees but the parts' own
-        self.lock = threading.Lock()
-        self.ready = threading.Condition(self.lock)  # an item handed, or the last part grown
+        # The lock of the fields above, and its signal: an item handed, or the last part grown.
+        self.ready = threading.Condition()
         self.items: collections.deque = collections.deque()
         self.handed = np.zeros(0, dtype=np.int64)
         # A batch: about an eighth of the rows per thread (the subtrees' setup is per part).
