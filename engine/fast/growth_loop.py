@@ -50,6 +50,7 @@ from engine.fast.kernels import (
     njit,
     pairwise_sum,
     prefetch,
+    prefetch_target,
     psum,
     queue_priority,
     size_of,
@@ -371,7 +372,7 @@ def _coded(data):
     return js
 
 
-@njit(cache=True, linked=True)
+@njit(cache=True, linked=True, borrows=True)
 def _count_coded_range(H, js, sp, s, e, n_bins, K):
     """The attributes ``js``' counts of the entries ``[s, e)`` into ``H`` (zeroed first): per
     code its statistics, and last how many entries have it. In one pass over the entries (an
@@ -382,7 +383,13 @@ def _count_coded_range(H, js, sp, s, e, n_bins, K):
             for k in range(S + 1):
                 H[j, c, k] = 0.0
     data, arena = sp.data, sp.arena
+    width = sp.codes.shape[1]
+    far = e - s >= PREFETCH_LEAST  # an entry's codes and class are a miss each, else
     for t in range(s, e):
+        if far and t + PREFETCH_AHEAD < e:
+            ahead = arena.entry[t + PREFETCH_AHEAD]
+            prefetch(sp.codes, ahead * width + js[0])
+            prefetch_target(ahead, data.cls, data.target, K)
         ent = arena.entry[t]
         w = arena.weight[t]
         for j in js:
@@ -765,10 +772,7 @@ def _segment_stats(arena, s, e, acc, data, K):
     far = e - s >= PREFETCH_LEAST
     for t in range(s, e):
         if far and t + PREFETCH_AHEAD < e:
-            if K == 0:
-                prefetch(target, entries[t + PREFETCH_AHEAD])
-            else:
-                prefetch(cls, entries[t + PREFETCH_AHEAD])
+            prefetch_target(entries[t + PREFETCH_AHEAD], cls, target, K)
         add_entry(acc, entries[t], weights[t], cls, target, K)
 
 

@@ -315,6 +315,15 @@ def add_entry(acc, ent, weight, cls, target, K):
 
 
 @njit(cache=True, inline="always")
+def prefetch_target(ent, cls, target, K):
+    """Ask for entry ``ent``'s class (or regression target) ahead of :func:`add_entry`."""
+    if K == 0:
+        prefetch(target, ent)
+    else:
+        prefetch(cls, ent)
+
+
+@njit(cache=True, inline="always")
 def copy_into(dst, src, n):
     # Element by element: numba's slice assignment may copy through a temporary array.
     for k in range(n):
