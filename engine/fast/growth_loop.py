@@ -1159,11 +1159,14 @@ def _local_orders(s, n, gsp, lsp, hist, binned):
         place = gsp.entry_branch  # scratch until the next partition: each entry's place
         for t in range(n):
             place[gsp.arena.entry[s + t]] = t
+        far = n >= PREFETCH_LEAST
         for j in range(p):
             a = gdata.numeric_index[j]
             if a >= 0:
                 sorted_entries, row = gsp.arena.order[a], larena.order[a]
                 for t in range(n):
+                    if far and t + PREFETCH_AHEAD < n:
+                        prefetch(place, sorted_entries[s + t + PREFETCH_AHEAD])
                     row[t] = place[sorted_entries[s + t]]
         return
     counts = np.zeros(MISSING_CODE + 2, np.int64)
@@ -1243,19 +1246,34 @@ def build_local(c, gsp, lsp, par, lpar, nodes, hist, work, cand, groups, state, 
     saved = (state.n_nodes[0], state.leaves[0], state.settled[0], state.groups_used[0])
     private = lsp.private_values
     coded = lsp.codes.shape[0] > 1  # attributes counted by value
+    entries, values, codes = gsp.arena.entry, gdata.values, gsp.codes
+    cls, target, K = gdata.cls, gdata.target, par.n_classes
+    far = n >= PREFETCH_LEAST
     for t in range(n):
-        ent = gsp.arena.entry[s + t]
+        if far and t + PREFETCH_AHEAD < n:
+            ahead = entries[s + t + PREFETCH_AHEAD]
+            prefetch_target(ahead, cls, target, K)
+            if coded:
+                prefetch(codes, ahead * codes.shape[1])
+        ent = entries[s + t]
         larena.entry[t] = t
         larena.weight[t] = gsp.arena.weight[s + t]
-        if par.n_classes > 0:
-            ldata.cls[t] = gdata.cls[ent]
+        if K > 0:
+            ldata.cls[t] = cls[ent]
         else:
-            ldata.target[t] = gdata.target[ent]
-        for j in range(p):
-            private[j * stride + t] = gdata.values[j * N + ent]
+            ldata.target[t] = target[ent]
         if coded:
             for j in range(p):
-                lsp.codes[t, j] = gsp.codes[ent, j]
+                lsp.codes[t, j] = codes[ent, j]
+    # A column at a time, fetched ahead: an entry's values lie in p columns of the whole
+    # table, and copied a row at a time the processor had few of those misses in flight
+    # (16 columns of 10,000,000 rows: 210 against 90-100 ns an entry, measured alone).
+    for j in range(p):
+        base, to = j * N, j * stride
+        for t in range(n):
+            if far and t + PREFETCH_AHEAD < n:
+                prefetch(values, base + entries[s + t + PREFETCH_AHEAD])
+            private[to + t] = values[base + entries[s + t]]
     _local_orders(s, n, gsp, lsp, hist, par.histogram == 1)
     nodes.start[c], nodes.end[c], nodes.local[c] = 0, n, 0
     done = n * p * 4
