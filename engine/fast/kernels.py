@@ -48,9 +48,13 @@ IMPURITY_CODES = {
     "absolute_error": ABSOLUTE_ERROR,
 }
 #: A loop over at least this many entries of a node, scattered over the table, asks for the
-#: entry this many ahead before it needs it (:func:`prefetch`); smaller nodes sit in the cache.
-PREFETCH_LEAST = 4096
-PREFETCH_AHEAD = 32
+#: entry this many ahead before it needs it (:func:`prefetch`); smaller nodes sit in the
+#: nearest caches. Measured on fits of a million rows (one and two threads, both
+#: generators, exact and histogram): 64 ahead from 512 entries 4-9% quicker than 32 ahead
+#: from 4,096, whose fetches came too late for the memory's latency (a gather alone: 8.7
+#: against 8.1 ns an entry) and left a local subtree's deep nodes waiting on the outer cache.
+PREFETCH_LEAST = 512
+PREFETCH_AHEAD = 64
 #: numpy adds up to this many numbers in one pairwise block (8 running sums).
 PAIRWISE_BLOCK = 128
 
