@@ -162,8 +162,9 @@ def check_trainable(data: Encoded, settings: Settings) -> None:
 def one_class_note(data: Encoded) -> tuple[str, ...]:
     if data.schema.is_regression:
         return ()
-    present = np.unique(data.y)
-    if len(present) == 1:
-        label = data.schema.classes[present[0]]
+    y = data.y
+    # One comparison, not np.unique's sort (10 ms a million rows, before every fit).
+    if len(y) and not (y != y[0]).any():
+        label = data.schema.classes[y[0]]
         return (f"every row has {data.schema.target} = {label}, so the tree is a single leaf",)
     return ()

@@ -249,7 +249,8 @@ def encode(table: Table, task: str = "classification") -> Encoded:
             )
         codes = y_col.cat.codes.to_numpy()[keep]
         classes = tuple(str(c) for c in y_col.cat.categories)
-        if len(np.unique(codes)) > MAX_CLASSES:
+        # The rows kept can hold no more values than the categories: the sort only then.
+        if len(classes) > MAX_CLASSES and len(np.unique(codes)) > MAX_CLASSES:
             raise ArborError(
                 f"the target {target!r} has {len(np.unique(codes))} different values; a classification "
                 f"tree needs at most {MAX_CLASSES} (is it an identifier? choose another target, or use "
