@@ -34,6 +34,7 @@ from engine.fast.kernels import (
     copy_into,
     njit,
     prefetch,
+    prefetch_target,
     size_of,
 )
 from engine.fast.sweeps import scan_items, score_subset, score_table
@@ -419,10 +420,7 @@ def accumulate(H, codes, entries, weights, lo, hi, cls, target, K, n_bins):
         if far and t + PREFETCH_AHEAD < hi:
             ahead = entries[t + PREFETCH_AHEAD]
             prefetch(codes, ahead * p)
-            if K == 0:
-                prefetch(target, ahead)
-            else:
-                prefetch(cls, ahead)
+            prefetch_target(ahead, cls, target, K)
         ent = entries[t]
         w = weights[t]
         for j in range(p):
