@@ -384,7 +384,7 @@ def _count_coded_range(H, js, sp, s, e, n_bins, K):
                 H[j, c, k] = 0.0
     data, arena = sp.data, sp.arena
     width = sp.codes.shape[1]
-    far = e - s >= PREFETCH_LEAST  # an entry's codes and class are a miss each, else
+    far = e - s >= PREFETCH_LEAST  # a big node's entries: their codes and class, a miss each
     for t in range(s, e):
         if far and t + PREFETCH_AHEAD < e:
             ahead = arena.entry[t + PREFETCH_AHEAD]
