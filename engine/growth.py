@@ -149,7 +149,7 @@ def grow_flat(data: Encoded, settings: Settings, monitor: Monitor = NULL_MONITOR
     if not _arrays_are_the_tree(settings):
         return flat_of(Tree(grow(data, settings, monitor), data.schema))
     rows = np.arange(data.n_rows)
-    return to_flat(*_run(data, settings, monitor, rows, data.weight[rows], 0, frozenset(), None))
+    return to_flat(*_run(data, settings, monitor, rows, data.weight, 0, frozenset(), None))
 
 
 def _arrays_are_the_tree(settings: Settings) -> bool:

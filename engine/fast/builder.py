@@ -177,6 +177,17 @@ def exact_local_rows(n_rows: int, n_attributes: int) -> int:
     return min(LOCAL_ROWS, max(LOCAL_ROWS_LEAST, min(n_rows // LOCAL_SHARE, fits)))
 
 
+def _all_ones(weights) -> bool:
+    """``weights`` is one weight of 1 broadcast to every row (``Encoded.weight``'s unit
+    weights), told from its strides: no pass over a million of them."""
+    return (
+        isinstance(weights, np.ndarray)
+        and weights.ndim == 1
+        and weights.strides == (0,)
+        and (len(weights) == 0 or float(weights[0]) == 1.0)
+    )
+
+
 def _is_whole(rows: np.ndarray, n: int) -> bool:
     """``rows`` is every row in order (then columns are used in place, not gathered)."""
     if not (len(rows) == n and rows[0] == 0 and rows[-1] == n - 1):
@@ -221,13 +232,13 @@ class Growth:
         values = X.ravel(order="F") if whole else np.asfortranarray(X[row]).ravel(order="F")
         values.setflags(write=False)  # the kernels see one array type, whatever X was
         columns = values.reshape((m, p), order="F")  # the fit's rows, a column each
-        w = np.array(weights, dtype=np.float64)
-        if not (np.all(np.isfinite(w)) and np.all(w >= 0)):
+        # Every weight 1 (a table's own, a broadcast 1): known without a pass over them.
+        w = None if _all_ones(weights) else np.array(weights, dtype=np.float64)
+        if w is not None and not (np.all(np.isfinite(w)) and np.all(w >= 0)):
             raise ArborError("row weights must be finite and not negative")
         if problem.regression:
             y = np.array(data.y if whole else data.y[rows], dtype=np.float64)
             cls, target = np.zeros(1, np.int16), y
-            root_stats = kernel_module(kernels, "engine.fast.kernels").ordered_sums(w, y)
         else:
             if np.iinfo(np.int16).max < K:
                 raise ArborError(f"{K} classes: at most {np.iinfo(np.int16).max} can be told apart")
@@ -235,6 +246,7 @@ class Growth:
             cls = np.array(data.y if whole else data.y[rows], dtype=np.int16)
             target = np.zeros(1)
             root_stats = np.bincount(cls.astype(np.intp), weights=w, minlength=K).astype(np.float64)
+            # (unit weights' sums are whole numbers: the same without them)
         kind = np.array([NOMINAL if a.is_nominal else NUMERIC for a in attrs], dtype=np.int64)
         n_categories = np.array(
             [len(a.categories) if a.is_nominal else 0 for a in attrs], dtype=np.int64
@@ -254,7 +266,7 @@ class Growth:
         has_missing = np.array(fold_map(gappy_column, range(p), threads, monitor), dtype=bool)
         used_above = np.zeros(p, dtype=bool)
         used_above[list(used)] = True
-        unit = bool(np.all(w == 1.0))
+        unit = w is None or bool(np.all(w == 1.0))
         local = s.growth == "depth" and s.max_leaves is None and not stepwise
         # A small root: the whole tree grows on a private copy, exactly.
         small_root = local and m < (
@@ -365,10 +377,13 @@ class Growth:
 
             # Side by side on several threads (numpy's sorts release the GIL).
             fold_map(sort, enumerate(sorted_numeric if order.shape[0] else ()), threads, monitor)
-        entry = np.zeros(capacity, dtype=np.int32)
-        entry[:m] = np.arange(m, dtype=np.int32)
+        entry = np.arange(capacity, dtype=np.int32)  # (no row-sized temporary)
+        entry[m:] = 0
         weight = np.zeros(capacity)
-        weight[:m] = w
+        weight[:m] = 1.0 if w is None else w
+        if problem.regression:
+            sums = kernel_module(kernels, "engine.fast.kernels").ordered_sums
+            root_stats = sums(weight[:m], y)
         # Partition buffers: one slot more than the arena (a two-way split's last unkept write).
         self.space = Space(
             self.data,
@@ -451,7 +466,7 @@ class Growth:
         nodes.end[0], nodes.depth[0], nodes.parent[0] = m, depth, -1
         nodes.child0[0], nodes.attribute[0], nodes.slot[0] = -1, -1, -1
         nodes.unit[0] = int(unit)
-        nodes.weight[0] = float(w.sum())
+        nodes.weight[0] = float(m if w is None else w.sum())
         nodes.stats[0] = root_stats
 
     def _local_space(self, capacity: int) -> Space:
