@@ -85,7 +85,8 @@ DONE, PAUSED, NEEDS_ROOM, SPLIT_BIG, SPLIT_ROOT = 0, 1, 2, 3, 4
     SPLIT_MARK,
     SPLIT_CODED,
     SPLIT_MOVE,
-) = range(14)
+    SPLIT_CHILD,
+) = range(15)
 #: A node's histogram is counted in blocks of this many entries once it has two or more:
 #: each block into a histogram of its own (``Hist.partials``), added to the node's in block
 #: order. The blocks' bounds depend on the node alone, so threads counting blocks side by
@@ -933,8 +934,9 @@ def _partition_entries(
     entry segments. ``marked`` >= 0: the entries are marked already, ``work.counts`` holding
     how many go down each branch and ``marked`` how many miss the split's value (several
     threads marked a range each, ``SPLIT_MARK``); ``moved``: and laid out in the buffers
-    (``SPLIT_MOVE``), to be copied back. Returns the first child's row and whether every
-    child stops."""
+    (``SPLIT_MOVE``), to be copied back by :func:`_child_sums`, a child each (``SPLIT_CHILD``,
+    whose threads then tell whether every child stops: False here). Returns the first child's
+    row and whether every child stops."""
     data, arena = sp.data, sp.arena
     s, e = nodes.start[i], nodes.end[i]
     n = e - s
@@ -977,11 +979,7 @@ def _partition_entries(
     state.n_nodes[0] += nb
     for b in range(nb):
         pos[b] = offsets[b] - base
-    if moved:
-        for t in range(total):
-            arena.entry[base + t] = sp.buffer[t]
-            arena.weight[base + t] = sp.weight_buffer[t]
-    else:
+    if not moved:
         _distribute_entries(
             arena, s, e, base, sp.entry_branch, fractions, nb, pos, sp.buffer, sp.weight_buffer
         )
@@ -997,12 +995,28 @@ def _partition_entries(
         child_unit = unit and (n_miss == 0 or fractions[b] == 0.0 or fractions[b] == 1.0)
         nodes.unit[c] = 1 if child_unit else 0
         nodes.fraction[c] = fractions[b]
-        nodes.weight[c] = float(ce - cs) if child_unit else pairwise_sum(arena.weight, cs, ce - cs)
-        _segment_stats(arena, cs, ce, nodes.stats[c], data, K)
-        if not stops(c, par, nodes, work.tmp):
+        if moved or not _child_sums(c, base, sp, par, nodes, work.tmp, False):
             leaves = False
     nodes.child0[i], nodes.n_children[i] = c0, nb
     return c0, leaves
+
+
+@njit(cache=True, linked=True, borrows=True)
+def _child_sums(c, base, sp, par, nodes, tmp, moved):
+    """Child ``c``'s weight and statistics, its segment first copied back from the partition
+    buffers (laid out from ``base``) where ``moved``; whether it stops (:func:`stops`). Each
+    child's sums are its own, in entry order: threads each summing a child add what one
+    thread adds."""
+    arena = sp.arena
+    cs, ce = nodes.start[c], nodes.end[c]
+    if moved:
+        for t in range(cs, ce):
+            arena.entry[t] = sp.buffer[t - base]
+            arena.weight[t] = sp.weight_buffer[t - base]
+    unit = nodes.unit[c] == 1
+    nodes.weight[c] = float(ce - cs) if unit else pairwise_sum(arena.weight, cs, ce - cs)
+    _segment_stats(arena, cs, ce, nodes.stats[c], sp.data, par.n_classes)
+    return stops(c, par, nodes, tmp)
 
 
 @njit(cache=True, linked=True, borrows=True)
@@ -1512,9 +1526,12 @@ def split_step(
     SPLIT_ENTRIES: the node taken off the frontier and its entries split among its children,
         whose first row it returns; -1 - that row if no child will be searched (then no order
         is distributed). ``lo`` > 0: the entries are marked, ``lo - 1`` of them missing the
-        value, and ``work.counts`` holds the branches' counts; ``hi`` 1: they are moved too.
+        value, and ``work.counts`` holds the branches' counts; ``hi`` 1: they are moved too,
+        their segments left in the buffers for ``SPLIT_CHILD`` (the first row returned).
     SPLIT_MOVE: node ``i``'s entries ``lo`` to ``hi - 1`` moved into the buffers, the second
         branch's from ``work.offsets[0]`` on, the first's from ``work.offsets[1]`` on.
+    SPLIT_CHILD: node ``i``'s children ``lo`` to ``hi - 1`` (moved) copied back and summed
+        (:func:`_child_sums`); returns how many of them will be searched.
     SPLIT_ORDERS: the sorted orders ``lo`` to ``hi - 1`` of node ``i`` distributed.
     SPLIT_HISTS: the histogram mode's children's histograms planned (slots taken): returns
         the child whose histogram is derived, or -1.
@@ -1546,6 +1563,12 @@ def split_step(
     if phase == SPLIT_MOVE:
         _move_entries(i, gsp, nodes, lo, hi, work.offsets[0], work.offsets[1])
         return 0
+    if phase == SPLIT_CHILD:
+        searched = 0
+        for c in range(nodes.child0[i] + lo, nodes.child0[i] + hi):
+            if not _child_sums(c, nodes.start[i], gsp, par, nodes, work.tmp, True):
+                searched += 1
+        return searched
     if phase == SPLIT_ORDERS:
         partition_orders(i, gsp, nodes, work, buf, lo, hi)
     elif phase == SPLIT_HISTS:
