@@ -18,15 +18,20 @@ import numpy as np
 import pandas as pd
 
 from engine.data.order import remember_origin
-from engine.data.table import IGNORED, NOMINAL, NUMERIC, Table, first_where, make_table
+from engine.data.table import (
+    IGNORED,
+    MAX_ATTRIBUTE_MAGNITUDE,
+    NOMINAL,
+    NUMERIC,
+    Table,
+    first_where,
+    make_table,
+)
 from engine.errors import ArborError
 from engine.monitor import checkpoint
 
 #: More classes than this is almost always a wrongly chosen target (an id, a free-text column).
 MAX_CLASSES = 500
-#: Numeric attributes beyond this size are refused for a fit: a cut halfway between two values
-#: near the largest float (1.8e308) is no longer a finite number.
-MAX_ATTRIBUTE_MAGNITUDE = 1e300
 
 
 @dataclass(frozen=True)
@@ -260,7 +265,7 @@ def encode(table: Table, task: str = "classification") -> Encoded:
     X = shared_matrix(frame, attributes) if keep.all() else None
     if X is None:
         X = encode_columns(frame.loc[keep] if not keep.all() else frame, attributes)
-    _refuse_huge_attributes(X, attributes)
+    _refuse_huge_attributes(X, attributes, table.bounded)
     X.setflags(write=False)
     schema = Schema(attributes, target, classes)
     # Unit weights as a read-only broadcast: no memory per row until a fit takes its rows' weights.
@@ -290,10 +295,14 @@ def _refuse_huge_target(y: np.ndarray, target: str) -> None:
         )
 
 
-def _refuse_huge_attributes(X: np.ndarray, attributes: Sequence[Attribute]) -> None:
-    """Numeric attributes beyond :data:`MAX_ATTRIBUTE_MAGNITUDE` are refused, naming the column."""
+def _refuse_huge_attributes(
+    X: np.ndarray, attributes: Sequence[Attribute], bounded: frozenset[str] = frozenset()
+) -> None:
+    """Numeric attributes beyond :data:`MAX_ATTRIBUTE_MAGNITUDE` are refused, naming the column;
+    those the table found ``bounded`` (:attr:`Table.bounded`) are not looked at again (6 ms a
+    million rows of 16 columns, before every fit)."""
     for j, attr in enumerate(attributes):
-        if attr.is_nominal:
+        if attr.is_nominal or attr.name in bounded:
             continue
         # NaN compares False; inf is caught too. In blocks: 11 ms a column of 10,000,000
         # rows with a column-sized temporary, 4 without.

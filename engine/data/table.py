@@ -24,6 +24,10 @@ from engine.errors import ArborError
 NOMINAL, NUMERIC, IGNORED = "nominal", "numeric", "ignored"
 KINDS = (NOMINAL, NUMERIC, IGNORED)
 
+#: Numeric attributes beyond this size are refused for a fit (engine.data.encoding): a cut
+#: halfway between two values near the largest float (1.8e308) is no longer a finite number.
+MAX_ATTRIBUTE_MAGNITUDE = 1e300
+
 #: Cell texts read as "missing". "None" is deliberately absent: it is a real
 #: value in the restaurant table (Patrons = None).
 MISSING_TOKENS = frozenset({"", "?", "NA", "N/A", "NaN", "nan"})
@@ -42,6 +46,10 @@ class Table:
     target: str
     source: str | None = None
     notes: tuple[str, ...] = field(default=())
+    #: The numeric columns :func:`make_table` found within ±:data:`MAX_ATTRIBUTE_MAGNITUDE`
+    #: (or missing) in the pass that refused infinity, so that encoding need not look again.
+    #: Not an argument: a table given another frame (``dataclasses.replace``) has none.
+    bounded: frozenset[str] = field(default=frozenset(), init=False)
 
     @property
     def attributes(self) -> list[str]:
@@ -409,18 +417,19 @@ def make_table(
     notes = list(notes)
     made: dict[str, Column] = {}
     retyped: dict[int, tuple] = {}
+    bounded: set[str] = set()
     known = _inferred_at_once(frame, [n for n in names if n not in kinds and n not in categories])
     for name in names:
         if name in known:
             kind, made[name], stray = known[name]
-            if kind == NUMERIC and np.isinf(made[name]).any():
-                _check_finite(frame[name], pd.Series(made[name]), name)
         else:
             kind, converted, stray = _converted(
                 frame[name], name, kinds.get(name), name in kinds, categories.get(name), retyped
             )
             if converted is not None:
                 made[name] = converted
+        if kind == NUMERIC and _check_finite(frame[name], made[name], name):
+            bounded.add(name)
         if stray is not None:
             notes.append(
                 f"column {name!r} is mostly numbers but has text such as {stray!r}, "
@@ -432,7 +441,9 @@ def make_table(
     if out_kinds[target] == IGNORED:
         raise ArborError(f"the target {target!r} is marked ignored")
     frame = _assembled(frame, made, [n for n in names if out_kinds[n] == NUMERIC], target)
-    return Table(frame, MappingProxyType(out_kinds), target, source, tuple(notes))
+    table = Table(frame, MappingProxyType(out_kinds), target, source, tuple(notes))
+    object.__setattr__(table, "bounded", frozenset(bounded))  # (frozen, and not an argument)
+    return table
 
 
 def _converted(
@@ -464,7 +475,6 @@ def _converted(
                 f"column {name!r} cannot be numeric: value {bad!r} is not a number "
                 f"(make the column nominal, or fix the value)"
             ) from None
-        _check_finite(values, converted, name)
         return kind, converted, stray
     if kind == NOMINAL:
         return kind, _as_nominal(values, categories, retyped, distinct), stray
@@ -486,15 +496,28 @@ def first_where(values: np.ndarray, test) -> int | None:
     return None
 
 
-def _check_finite(original: pd.Series, numbers: pd.Series, name: str) -> None:
+def _check_finite(original: pd.Series, numbers, name: str) -> bool:
     """Refuse infinity (``1e400``, ``Infinity``...): no threshold or mean can be made of it,
-    and JSON cannot store it, so it must not pass as a number unnoticed."""
-    row = first_where(numbers.to_numpy(), np.isinf)
-    if row is not None:
-        raise ArborError(
-            f"column {name!r} has an infinite value in row {row + 1} ({original.iloc[row]!r}); "
-            "Arbor needs finite numbers (fix the value, or make the column nominal)"
-        )
+    and JSON cannot store it, so it must not pass as a number unnoticed. Returns whether
+    every value lies within ±:data:`MAX_ATTRIBUTE_MAGNITUDE` or is missing, told in the same
+    pass (:data:`CHECK_BLOCK` rows at a time): a block's least and greatest value, which a
+    missing one makes NaN, and only then its values one by one."""
+    values = np.asarray(numbers, dtype=np.float64)
+    bounded = True
+    for start in range(0, len(values), CHECK_BLOCK):
+        block = values[start : start + CHECK_BLOCK]
+        if block.min() >= -MAX_ATTRIBUTE_MAGNITUDE and block.max() <= MAX_ATTRIBUTE_MAGNITUDE:
+            continue
+        infinite = np.isinf(block)
+        if infinite.any():
+            row = start + int(np.argmax(infinite))
+            raise ArborError(
+                f"column {name!r} has an infinite value in row {row + 1} "
+                f"({original.iloc[row]!r}); Arbor needs finite numbers (fix the value, or make "
+                "the column nominal)"
+            )
+        bounded = bounded and not (np.abs(block) > MAX_ATTRIBUTE_MAGNITUDE).any()
+    return bounded
 
 
 def _assembled(

@@ -7,13 +7,17 @@ from __future__ import annotations
 import errno
 import os
 import zipfile
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
 import pytest
 
 from cli.main import main
+from engine.data.encoding import encode
 from engine.data.io import MAX_COLUMNS, read_table
+from engine.data.table import CHECK_BLOCK as CHECK_ROWS
+from engine.data.table import make_table
 from engine.errors import ArborError
 
 
@@ -323,3 +327,28 @@ def test_a_read_only_file_is_not_replaced_without_asking(tmp_path, capsys):
 def _write(path, text):
     path.write_text(text)
     return path
+
+
+def test_a_huge_attribute_is_refused_for_a_fit_whatever_frame_the_table_holds():
+    """make_table tells which numeric columns stay within ±1e300 in the pass that refuses
+    infinity; encoding then skips them, and checks any other, also in a frame put into a
+    table afterwards."""
+    rows = 4 * CHECK_ROWS + 3  # several blocks of the check, the huge value in the last
+    frame = pd.DataFrame(
+        {"a": np.arange(rows, dtype=float), "b": np.where(np.arange(rows) % 3, 1.0, np.nan)}
+    )
+    frame["y"] = np.arange(rows) % 2 == 0
+    frame["y"] = frame["y"].map({True: "p", False: "q"})
+    table = make_table(frame)
+    assert table.bounded == {"a", "b"}  # (a column with missing values too)
+    encode(table)
+
+    huge = frame.assign(a=frame["a"].where(frame.index < rows - 1, -2e300))
+    loaded = make_table(huge)  # a table may hold it; a tree cannot split on it
+    assert loaded.bounded == {"b"}
+    with pytest.raises(ArborError, match=r"column 'a' has the value -2e\+300, too large"):
+        encode(loaded)
+    swapped = replace(table, frame=make_table(huge).frame)
+    assert swapped.bounded == frozenset()
+    with pytest.raises(ArborError, match="too large to split"):
+        encode(swapped)
