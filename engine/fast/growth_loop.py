@@ -897,24 +897,43 @@ def _mark_entries(i, sp, par, nodes, hist, groups, s, e, counts):
 
 
 @njit(cache=True, linked=True, borrows=True)
-def _move_entries(i, sp, nodes, lo, hi, p1, p0):
+def _move_entries(i, sp, nodes, lo, hi, p1, p0, end1, end0):
     """Node ``i``'s entries ``lo`` to ``hi - 1`` (from its start), marked with their branches
     (``SPLIT_MARK``), copied with their weights into the space's buffers, in order: the
-    second branch's from ``p1`` on, the first's from ``p0`` on, an entry missing the value to
-    each branch of positive fraction at its weight times that fraction. Several threads move
-    a range each (``SPLIT_MOVE``), the children's segments laid out in the buffers as
-    :func:`_distribute_entries` lays them out in place; writing only where an entry goes
-    (no thread may write into the next one's part)."""
+    second branch's from ``p1`` on (to ``end1``), the first's from ``p0`` on (to ``end0``),
+    an entry missing the value to each branch of positive fraction at its weight times that
+    fraction. Several threads move a range each (``SPLIT_MOVE``), the children's segments
+    laid out in the buffers as :func:`_distribute_entries` lays them out in place.
+
+    As there, every entry is written to both places while neither part is full, and kept
+    by advancing where it belongs (no branch on its side, which the processor guessed wrong
+    half the time): a write not kept lands where the thread's next kept one will. Once a
+    part is full, such a write would land in the next thread's: the rest are written only
+    where they go."""
     entries, weights, branch = sp.arena.entry, sp.arena.weight, sp.entry_branch
     buf, wbuf = sp.buffer, sp.weight_buffer
     f0, f1 = nodes.fraction0[i], nodes.fraction1[i]
+    to0, to1 = f0 > 0, f1 > 0
     s = nodes.start[i]
     far = hi - lo >= PREFETCH_LEAST
-    for t in range(s + lo, s + hi):
-        if far and t + PREFETCH_AHEAD < s + hi:
+    t, stop = s + lo, s + hi
+    while t < stop and p1 < end1 and p0 < end0:
+        if far and t + PREFETCH_AHEAD < stop:
             prefetch(branch, entries[t + PREFETCH_AHEAD])
         ent = entries[t]
         w = weights[t]
+        b = branch[ent]
+        missing = b < 0
+        buf[p1] = ent
+        wbuf[p1] = w * f1 if missing else w
+        buf[p0] = ent
+        wbuf[p0] = w * f0 if missing else w
+        p1 += (b == 1) | (missing & to1)
+        p0 += (b == 0) | (missing & to0)
+        t += 1
+    for u in range(t, stop):
+        ent = entries[u]
+        w = weights[u]
         b = branch[ent]
         if b == 1 or (b < 0 and f1 > 0):
             buf[p1] = ent
@@ -1529,7 +1548,8 @@ def split_step(
         value, and ``work.counts`` holds the branches' counts; ``hi`` 1: they are moved too,
         their segments left in the buffers for ``SPLIT_CHILD`` (the first row returned).
     SPLIT_MOVE: node ``i``'s entries ``lo`` to ``hi - 1`` moved into the buffers, the second
-        branch's from ``work.offsets[0]`` on, the first's from ``work.offsets[1]`` on.
+        branch's from ``work.offsets[0]`` on, the first's from ``work.offsets[1]`` on (each
+        to ``work.offsets[2]``, ``work.offsets[3]``).
     SPLIT_CHILD: node ``i``'s children ``lo`` to ``hi - 1`` (moved) copied back and summed
         (:func:`_child_sums`); returns how many of them will be searched.
     SPLIT_ORDERS: the sorted orders ``lo`` to ``hi - 1`` of node ``i`` distributed.
@@ -1561,7 +1581,8 @@ def split_step(
         s = nodes.start[i]
         return _mark_entries(i, gsp, par, nodes, hist, groups, s + lo, s + hi, work.counts)
     if phase == SPLIT_MOVE:
-        _move_entries(i, gsp, nodes, lo, hi, work.offsets[0], work.offsets[1])
+        o = work.offsets
+        _move_entries(i, gsp, nodes, lo, hi, o[0], o[1], o[2], o[3])
         return 0
     if phase == SPLIT_CHILD:
         searched = 0

@@ -449,6 +449,7 @@ class Splitter:
             for t, w in enumerate(self.works):
                 w.offsets[0], w.offsets[1] = at1, at0
                 at1, at0 = at1 + right[t], at0 + left[t]
+                w.offsets[2], w.offsets[3] = at1, at0  # (where its parts end)
             on_all(C.SPLIT_MOVE, i, n, bounds)
             counts = self.works[0].counts
             counts[:2] = np.sum([w.counts[:2] for w in self.works], axis=0)
