@@ -160,15 +160,19 @@ def _hist_slots(s, m: int, local: bool) -> int:
     return min(HIST_SLOTS[s.growth], m // (HIST_LOCAL_ROWS if local else HIST_EXACT_BELOW) + 4) + 1
 
 
-def _bin_columns(kernels, X, n_categories, max_bins, threads, monitor, exact=False):
+def _bin_columns(kernels, X, n_categories, max_bins, threads, monitor, has_missing, exact=False):
     """:func:`engine.fast.histogram.bin_columns` of the growth's columns ``X`` (its rows), on
-    ``threads`` threads: the columns' edges side by side, then a range of rows each."""
+    ``threads`` threads: the columns' edges side by side, then a range of rows each. The
+    columns without missing values are known (``has_missing``): not looked at again for them
+    (a pass over 16 columns of a million rows took 5 ms, its memory's speed on any thread)."""
     bin_columns = kernel_module(kernels, "engine.fast.histogram").bin_columns
 
     def fold(work, items):
         return fold_map(lambda item, _: work(item), items, threads, monitor)
 
-    return bin_columns(X, None, n_categories, max_bins, True, monitor.check, exact, fold, threads)
+    return bin_columns(
+        X, None, n_categories, max_bins, True, monitor.check, exact, fold, threads, ~has_missing
+    )
 
 
 def exact_local_rows(n_rows: int, n_attributes: int) -> int:
@@ -274,9 +278,13 @@ class Growth:
         )
         binned = coded = None
         if not small_root and mode == "histogram":
-            binned = _bin_columns(kernels, columns, n_categories, s.max_bins, threads, monitor)
+            binned = _bin_columns(
+                kernels, columns, n_categories, s.max_bins, threads, monitor, has_missing
+            )
         elif not small_root and _exact_bins_pay(s, m, kind):
-            binned = _bin_columns(kernels, columns, n_categories, 0, threads, monitor, True)
+            binned = _bin_columns(
+                kernels, columns, n_categories, 0, threads, monitor, has_missing, True
+            )
             few = binned[1][numeric] > 0
             if not (few.all() and _exact_bins_fit(s, m, local, S, binned[1], numeric)):
                 # Some attributes of few values: those counted by value, the others sorted.
