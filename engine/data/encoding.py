@@ -12,7 +12,7 @@ edits its own copy and makes a new table to train on), so the view stays valid.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
@@ -78,6 +78,9 @@ class Encoded:
     #: Where, among the table's rows, those left out for a missing target were (None: none,
     #: or not known). Weka deals its cross-validation folds over every row, these included.
     unlabelled: np.ndarray | None = None
+    #: The attributes known to have no missing value (:attr:`Table.complete`), which a fit
+    #: need not look over for them. Not an argument: arrays given by ``replace`` have none.
+    complete: frozenset[str] = field(default=frozenset(), init=False)
 
     @property
     def n_rows(self) -> int:
@@ -270,7 +273,9 @@ def encode(table: Table, task: str = "classification") -> Encoded:
     schema = Schema(attributes, target, classes)
     # Unit weights as a read-only broadcast: no memory per row until a fit takes its rows' weights.
     unlabelled = None if keep.all() else np.flatnonzero(~keep)
-    return Encoded(schema, X, y, np.broadcast_to(1.0, len(y)), tuple(notes), unlabelled)
+    encoded = Encoded(schema, X, y, np.broadcast_to(1.0, len(y)), tuple(notes), unlabelled)
+    object.__setattr__(encoded, "complete", table.complete & {a.name for a in attributes})
+    return encoded
 
 
 def _refuse_huge_target(y: np.ndarray, target: str) -> None:

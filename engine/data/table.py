@@ -47,9 +47,11 @@ class Table:
     source: str | None = None
     notes: tuple[str, ...] = field(default=())
     #: The numeric columns :func:`make_table` found within ±:data:`MAX_ATTRIBUTE_MAGNITUDE`
-    #: (or missing) in the pass that refused infinity, so that encoding need not look again.
-    #: Not an argument: a table given another frame (``dataclasses.replace``) has none.
+    #: (or missing) in the pass that refused infinity, so that encoding need not look again;
+    #: and those it found without a missing value (a fit need not look for them). Not
+    #: arguments: a table given another frame (``dataclasses.replace``) has none.
     bounded: frozenset[str] = field(default=frozenset(), init=False)
+    complete: frozenset[str] = field(default=frozenset(), init=False)
 
     @property
     def attributes(self) -> list[str]:
@@ -418,6 +420,7 @@ def make_table(
     made: dict[str, Column] = {}
     retyped: dict[int, tuple] = {}
     bounded: set[str] = set()
+    complete: set[str] = set()
     known = _inferred_at_once(frame, [n for n in names if n not in kinds and n not in categories])
     for name in names:
         if name in known:
@@ -428,8 +431,12 @@ def make_table(
             )
             if converted is not None:
                 made[name] = converted
-        if kind == NUMERIC and _check_finite(frame[name], made[name], name):
-            bounded.add(name)
+        if kind == NUMERIC:
+            within, full = _check_finite(frame[name], made[name], name)
+            if within:
+                bounded.add(name)
+            if full:
+                complete.add(name)
         if stray is not None:
             notes.append(
                 f"column {name!r} is mostly numbers but has text such as {stray!r}, "
@@ -442,7 +449,8 @@ def make_table(
         raise ArborError(f"the target {target!r} is marked ignored")
     frame = _assembled(frame, made, [n for n in names if out_kinds[n] == NUMERIC], target)
     table = Table(frame, MappingProxyType(out_kinds), target, source, tuple(notes))
-    object.__setattr__(table, "bounded", frozenset(bounded))  # (frozen, and not an argument)
+    object.__setattr__(table, "bounded", frozenset(bounded))  # (frozen, and not arguments)
+    object.__setattr__(table, "complete", frozenset(complete))
     return table
 
 
@@ -496,14 +504,14 @@ def first_where(values: np.ndarray, test) -> int | None:
     return None
 
 
-def _check_finite(original: pd.Series, numbers, name: str) -> bool:
+def _check_finite(original: pd.Series, numbers, name: str) -> tuple[bool, bool]:
     """Refuse infinity (``1e400``, ``Infinity``...): no threshold or mean can be made of it,
     and JSON cannot store it, so it must not pass as a number unnoticed. Returns whether
-    every value lies within ±:data:`MAX_ATTRIBUTE_MAGNITUDE` or is missing, told in the same
-    pass (:data:`CHECK_BLOCK` rows at a time): a block's least and greatest value, which a
-    missing one makes NaN, and only then its values one by one."""
+    every value lies within ±:data:`MAX_ATTRIBUTE_MAGNITUDE` or is missing, and whether none
+    is missing, told in the same pass (:data:`CHECK_BLOCK` rows at a time): a block's least
+    and greatest value, which a missing one makes NaN, and only then its values one by one."""
     values = np.asarray(numbers, dtype=np.float64)
-    bounded = True
+    bounded = complete = True
     for start in range(0, len(values), CHECK_BLOCK):
         block = values[start : start + CHECK_BLOCK]
         if block.min() >= -MAX_ATTRIBUTE_MAGNITUDE and block.max() <= MAX_ATTRIBUTE_MAGNITUDE:
@@ -517,7 +525,8 @@ def _check_finite(original: pd.Series, numbers, name: str) -> bool:
                 "the column nominal)"
             )
         bounded = bounded and not (np.abs(block) > MAX_ATTRIBUTE_MAGNITUDE).any()
-    return bounded
+        complete = complete and not np.isnan(block).any()
+    return bounded, complete
 
 
 def _assembled(

@@ -266,8 +266,12 @@ class Growth:
             return bool(np.isnan(columns[:, j]).any())
 
         # Side by side on several threads (numpy's isnan releases the GIL): 11 ms a million
-        # rows of 16 columns, on one thread while the others waited.
-        has_missing = np.array(fold_map(gappy_column, range(p), threads, monitor), dtype=bool)
+        # rows of 16 columns, on one thread while the others waited. Not those the table
+        # found complete (Encoded.complete): 4-5 ms at a million rows of 16 columns, at the
+        # memory's speed on any number of threads.
+        unknown = [j for j, a in enumerate(attrs) if a.name not in data.complete]
+        has_missing = np.zeros(p, dtype=bool)
+        has_missing[unknown] = fold_map(gappy_column, unknown, threads, monitor)
         used_above = np.zeros(p, dtype=bool)
         used_above[list(used)] = True
         unit = w is None or bool(np.all(w == 1.0))

@@ -352,3 +352,21 @@ def test_a_huge_attribute_is_refused_for_a_fit_whatever_frame_the_table_holds():
     assert swapped.bounded == frozenset()
     with pytest.raises(ArborError, match="too large to split"):
         encode(swapped)
+
+
+def test_the_columns_without_missing_values_are_known_to_the_fit():
+    """The pass refusing infinity also tells which numeric columns have no missing value;
+    encoding hands them on, and a fit looks over the others only."""
+    rows = 2 * CHECK_ROWS + 5
+    frame = pd.DataFrame(
+        {
+            "full": np.arange(rows, dtype=float),
+            "gappy": np.where(np.arange(rows) == rows - 2, np.nan, 1.0),  # in the last block
+            "kind": pd.Categorical(np.where(np.arange(rows) % 2, "u", "v")),
+        }
+    )
+    frame["y"] = np.arange(rows) % 3
+    table = make_table(frame, kinds={"y": "nominal"})
+    assert table.complete == {"full"}  # numeric columns; a nominal one is looked at by the fit
+    assert encode(table).complete == {"full"}
+    assert replace(encode(table), notes=()).complete == frozenset()
