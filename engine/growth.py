@@ -148,7 +148,7 @@ def grow_flat(data: Encoded, settings: Settings, monitor: Monitor = NULL_MONITOR
     pruned and routed through and dropped. The same numbers as :func:`grow`'s nodes hold."""
     if not _arrays_are_the_tree(settings):
         return flat_of(Tree(grow(data, settings, monitor), data.schema))
-    rows = np.arange(data.n_rows)
+    rows = range(data.n_rows)  # (every row: told so at once, where an array was compared)
     return to_flat(*_run(data, settings, monitor, rows, data.weight, 0, frozenset(), None))
 
 

@@ -43,8 +43,10 @@ from engine.learn.thresholds import c45_threshold
 from engine.monitor import Monitor
 from engine.tree import Node
 
-#: The most node rows a growth starts with (zeros: pages nothing writes take no memory).
-FIRST_NODES_MAX = 1 << 16
+#: The most node rows a growth starts with; more are added by half as they fill. (A tree of
+#: depth 12 has 8,191 nodes at most; 65,536 rows of every field are 13 MB to zero, which in
+#: memory a fit had freed took up to 1.5 ms of each fit of a million rows.)
+FIRST_NODES_MAX = 1 << 14
 #: ``splitter="auto"`` bins CART's numeric attributes from this many rows on (measured:
 #: benchmarks/README.md).
 AUTO_HISTOGRAM_ROWS = 500_000
@@ -192,8 +194,19 @@ def _all_ones(weights) -> bool:
     )
 
 
-def _is_whole(rows: np.ndarray, n: int) -> bool:
-    """``rows`` is every row in order (then columns are used in place, not gathered)."""
+def _owned_float(y: np.ndarray) -> np.ndarray:
+    """``y`` as the kernels read a target (contiguous, writable float64; they never write
+    it): itself when it is one already, as an encoded regression target is, else a copy."""
+    if y.dtype == np.float64 and y.flags.c_contiguous and y.flags.writeable:
+        return y
+    return np.array(y, dtype=np.float64)
+
+
+def _is_whole(rows: np.ndarray | range, n: int) -> bool:
+    """``rows`` (an array, or a range) is every row in order (then columns are used in place,
+    not gathered)."""
+    if isinstance(rows, range):
+        return rows == range(n)
     if not (len(rows) == n and rows[0] == 0 and rows[-1] == n - 1):
         return False
     block = 1 << 16  # compared a block at a time: no row-sized temporaries
@@ -241,7 +254,7 @@ class Growth:
         if w is not None and not (np.all(np.isfinite(w)) and np.all(w >= 0)):
             raise ArborError("row weights must be finite and not negative")
         if problem.regression:
-            y = np.array(data.y if whole else data.y[rows], dtype=np.float64)
+            y = _owned_float(data.y) if whole else np.array(data.y[rows], dtype=np.float64)
             cls, target = np.zeros(1, np.int16), y
         else:
             if np.iinfo(np.int16).max < K:
