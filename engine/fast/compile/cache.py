@@ -27,6 +27,7 @@ import re
 import shutil
 import sys
 import tempfile
+import threading
 import time
 from functools import cache
 from importlib import metadata
@@ -125,9 +126,17 @@ def kernel_sources(engine: Path = ENGINE) -> list[Path]:
     return sorted(seen - {engine / "fast" / "compile" / "cache.py"})
 
 
+#: One ast.parse at a time: two at once on different threads can fail on CPython 3.11 ("AST
+#: constructor recursion depth mismatch"), as when folds fitted side by side each asked for
+#: the digest first.
+_PARSING = threading.Lock()
+
+
 def _engine_imports(engine: Path, path: Path) -> list[Path]:
     found = []
-    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+    with _PARSING:
+        tree = ast.parse(path.read_text("utf-8"))
+    for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
         elif isinstance(node, ast.Import):
