@@ -249,12 +249,11 @@ def bin_columns(
     X = np.asfortranarray(X if whole else X[rows])  # columns contiguous, as the coders read
     m, p = X.shape
     codes = np.zeros((m, p), dtype=np.uint8)  # (a column without bins is left as it is)
-    whole_column = np.zeros(p, dtype=bool) if complete is None else complete
-
-    def edges(j):
-        return _column_edges(X[:, j], categories[j], max_bins, exact, check, whole_column[j])
-
-    edges = fold(edges, range(p))
+    complete = np.zeros(p, dtype=bool) if complete is None else complete
+    edges = fold(
+        lambda j: _column_edges(X[:, j], categories[j], max_bins, exact, check, complete[j]),
+        range(p),
+    )
     nbins = np.array(
         [
             (c if c <= MAX_BINNED_CATEGORIES else 0) if c > 0 else (0 if e is None else len(e) + 1)

@@ -173,14 +173,9 @@ class _Part:
         # a split's value and goes down both at a fraction), one of the part's own; else the
         # growth's, each entry written by the one thread growing it. (Its own took a fit of a
         # million rows 10 ms of clearing pages, 12 MB a part.)
-        apart = gappy and g.params.majority == 0
-        by_entry = {
-            name: np.zeros_like(a) if apart else a
-            for name, a in (
-                ("entry_branch", g.space.entry_branch),
-                ("entry_weight", g.space.entry_weight),
-            )
-        }
+        by_entry = {"entry_branch": g.space.entry_branch, "entry_weight": g.space.entry_weight}
+        if gappy and g.params.majority == 0:
+            by_entry = {name: np.zeros_like(a) for name, a in by_entry.items()}
         if g.params.share > 0:
             self.space = self._own_arena(
                 g, waiting if source is None else src.space.arena, T, by_entry
