@@ -235,7 +235,8 @@ def encode(table: Table, task: str = "classification") -> Encoded:
     if len(frame) == 0:
         raise ArborError("there are no rows to learn from: the table is empty")
     y_col = frame[target]
-    keep = y_col.notna().to_numpy()
+    # (A target the table found complete is not looked over again: 0.6 ms a million rows.)
+    keep = np.ones(len(frame), bool) if target in table.complete else y_col.notna().to_numpy()
     if not keep.all():
         notes.append(f"{int((~keep).sum())} row(s) with a missing target were left out")
     if not keep.any():
@@ -246,7 +247,10 @@ def encode(table: Table, task: str = "classification") -> Encoded:
                 f"regression needs a numeric target, but {target!r} is nominal "
                 "(use classification, or make the column numeric)"
             )
-        y = y_col.to_numpy(dtype=np.float64)[keep]
+        # Its own copy either way (the kernels take a writable target); a mask that keeps every
+        # row copied at a third of the speed.
+        y = y_col.to_numpy(dtype=np.float64, copy=True)
+        y = y if keep.all() else y[keep]
         _refuse_huge_target(y, target)
         classes = None
     else:
@@ -284,6 +288,11 @@ def _refuse_huge_target(y: np.ndarray, target: str) -> None:
     more where the pruning path takes the geometric mean of two alphas, so the bound is the
     fourth root of the largest float over the rows: about 1e77 / n."""
     limit = float(np.finfo(np.float64).max) ** 0.25 / (2.0 * max(len(y), 1))
+    # No value is greater than the root of the sum of squares: where that is within the
+    # limit (and finite), so is every value, told in one read (einsum, on this thread).
+    with np.errstate(over="ignore", invalid="ignore"):
+        if np.sqrt(np.einsum("i,i->", y, y)) <= limit:
+            return
     if first_where(y, lambda block: np.isinf(block) | (np.abs(block) > limit)) is None:
         return  # (in blocks: no column-sized temporaries, as below)
     finite = y[np.isfinite(y)]
