@@ -38,7 +38,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine.fast.groups import MAX_BINNED_CATEGORIES, MISSING_CODE, NOMINAL, NUMERIC
-from engine.fast.histogram import accumulate, score_histogram, subtract
+from engine.fast.histogram import accumulate, accumulate_attributes, score_histogram, subtract
 from engine.fast.kernels import (
     PREFETCH_AHEAD,
     PREFETCH_LEAST,
@@ -86,7 +86,8 @@ DONE, PAUSED, NEEDS_ROOM, SPLIT_BIG, SPLIT_ROOT = 0, 1, 2, 3, 4
     SPLIT_CODED,
     SPLIT_MOVE,
     SPLIT_CHILD,
-) = range(15)
+    SPLIT_SUM_ATTRIBUTES,
+) = range(16)
 #: A node's histogram is counted in blocks of this many entries once it has two or more:
 #: each block into a histogram of its own (``Hist.partials``), added to the node's in block
 #: order. The blocks' bounds depend on the node alone, so threads counting blocks side by
@@ -240,6 +241,21 @@ def _count_blocks(c, lo, hi, hist, sp, nodes, K):
         P[:] = 0.0
         b = s + k * COUNT_BLOCK
         _count_range(P, hist, sp, b, min(b + COUNT_BLOCK, e), K)
+
+
+@njit(cache=True, linked=True, borrows=True)
+def _count_attributes(c, a, b, hist, sp, nodes, K):
+    """Attributes ``a`` to ``b - 1`` of the histogram of node ``c`` (fewer than two blocks'
+    entries: one pass, as :func:`_build_hist` counts it) into its slot (several threads, a
+    range of attributes each: ``SPLIT_SUM_ATTRIBUTES``)."""
+    H = hist.pool[nodes.slot[c]]
+    H[a:b] = 0.0
+    s, e = nodes.start[c], nodes.end[c]
+    data = sp.data
+    accumulate_attributes(
+        H, hist.codes, sp.arena.entry, sp.arena.weight, s, e, a, b, data.cls, data.target, K,
+        hist.n_bins,
+    )  # fmt: skip
 
 
 @njit(cache=True, linked=True, borrows=True)
@@ -1557,6 +1573,8 @@ def split_step(
         the child whose histogram is derived, or -1.
     SPLIT_COUNT: blocks ``lo`` to ``hi - 1`` of node ``i``'s entries counted.
     SPLIT_SUM: node ``i``'s histogram made (of its blocks, if counted so).
+    SPLIT_SUM_ATTRIBUTES: attributes ``lo`` to ``hi - 1`` of the histogram of node ``i``, of
+        fewer than two blocks' entries, counted.
     SPLIT_HISTS_END: node ``i``'s children's histograms finished, ``lo`` the derived child.
     SPLIT_CODED: blocks ``lo`` to ``hi - 1`` of node ``i``'s entries counted by the codes of
         exact search's attributes of few values.
@@ -1600,6 +1618,8 @@ def split_step(
         _count_coded_blocks(i, lo, hi, gsp, par, nodes, hist)
     elif phase == SPLIT_SUM:
         _sum_blocks(i, hist, gsp, nodes, par.n_classes)
+    elif phase == SPLIT_SUM_ATTRIBUTES:
+        _count_attributes(i, lo, hi, hist, gsp, nodes, par.n_classes)
     elif phase == SPLIT_HISTS_END:
         _hists_end(i, nodes.child0[i], nodes.n_children[i], lo, par, nodes, hist, state)
     elif phase == SPLIT_HEAD:

@@ -424,16 +424,28 @@ def bin_of(code, n_bins):
 def accumulate(H, codes, entries, weights, lo, hi, cls, target, K, n_bins):
     """Add the entries ``entries[lo:hi]`` (weighing ``weights[lo:hi]``) to the histogram ``H``
     [attribute, bin, stat], in order."""
+    _accumulate(H, codes, entries, weights, lo, hi, 0, codes.shape[1], cls, target, K, n_bins)
+
+
+@njit(cache=True)
+def accumulate_attributes(H, codes, entries, weights, lo, hi, a, b, cls, target, K, n_bins):
+    """:func:`accumulate` for attributes ``a`` to ``b - 1`` alone: threads counting a range
+    of a node's attributes each add what one thread's pass adds to each."""
+    _accumulate(H, codes, entries, weights, lo, hi, a, b, cls, target, K, n_bins)
+
+
+@njit(cache=True, inline="always")
+def _accumulate(H, codes, entries, weights, lo, hi, a, b, cls, target, K, n_bins):
     p = codes.shape[1]
     far = hi - lo >= PREFETCH_LEAST  # a big node's entries' rows are scattered over memory
     for t in range(lo, hi):
         if far and t + PREFETCH_AHEAD < hi:
             ahead = entries[t + PREFETCH_AHEAD]
-            prefetch(codes, ahead * p)
+            prefetch(codes, ahead * p + a)
             prefetch_target(ahead, cls, target, K)
         ent = entries[t]
         w = weights[t]
-        for j in range(p):
+        for j in range(a, b):
             add_entry(H[j, bin_of(codes[ent, j], n_bins[j])], ent, w, cls, target, K)
 
 
