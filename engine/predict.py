@@ -84,11 +84,19 @@ def _leaves(tree: Tree, X: np.ndarray):
     row's leaves in the walk's order (compiled, :func:`engine.fast.descent.walk_several`,
     where the tree has no surrogates)."""
     flat = flat_of(tree)
-    levels, several = descend(flat, X)
     leaf = flat.is_leaf
-    for rows, at in levels:
-        ends = leaf[at] & ~several[rows]
-        yield flat, at[ends], rows[ends], None
+    if _compiled_for(X):  # each row's leaf, a row at a time (the levels' oracle: the same)
+        from engine.fast.descent import leaves_of_rows
+
+        reached = leaves_of_rows(X, *_routing(flat), _arg(leaf, bool))
+        rows = np.flatnonzero(reached >= 0)
+        yield flat, reached[rows], rows, None
+        several = reached < 0
+    else:
+        levels, several = flat.descend(X)
+        for rows, at in levels:
+            ends = leaf[at] & ~several[rows]
+            yield flat, at[ends], rows[ends], None
     several = np.flatnonzero(several)
     if len(several) and _compiled_for(X) and not any(flat.surrogates):
         from engine.fast.descent import walk_several

@@ -166,7 +166,7 @@ def warm_up(check=lambda: None) -> None:
     # Rows routed down a tree's arrays (prediction, and the folds' held-out rows), and those
     # going down several branches walked.
     check()
-    from engine.fast.descent import add_weighted, descend_levels, walk_several
+    from engine.fast.descent import add_weighted, descend_levels, leaves_of_rows, walk_several
 
     rows = np.array([[0.5, 1.0], [np.nan, 0.0]])
     columns = np.asfortranarray(rows)
@@ -182,6 +182,7 @@ def warm_up(check=lambda: None) -> None:
     )
     for X in (rows, columns, frozen):
         descend_levels(X, *routing, np.array([False, True, True]))
+        leaves_of_rows(X, *routing, np.array([False, True, True]))
         walk_several(
             X,
             *routing,

@@ -76,6 +76,27 @@ def test_the_compiled_levels_are_numpys(seed, options, monkeypatch):
 
 
 @pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize("n", [400, 397])  # four rows at a time, and one left over
+@OPTIONS
+def test_each_rows_leaf_is_where_its_path_in_numpys_levels_ends(seed, n, options):
+    model, X, layouts = _fitted(seed, options)
+    flat = flat_of(model.tree_)
+    levels, several = flat.descend(X)
+    want = np.full(len(X), -1)
+    for rows, at in levels:
+        ends = flat.is_leaf[at] & ~several[rows]
+        want[rows[ends]] = at[ends]
+    assert (want >= 0).sum() > len(X) // 2 and (want < 0).any()
+    from engine.fast.descent import leaves_of_rows
+
+    for table_x in layouts:
+        part = np.array(table_x[:n], order="K")  # n rows, in the same layout
+        part.flags.writeable = table_x.flags.writeable
+        got = leaves_of_rows(part, *predict._routing(flat), predict._arg(flat.is_leaf, bool))
+        assert got.tolist() == want[:n].tolist()
+
+
+@pytest.mark.parametrize("seed", [0, 1])
 @OPTIONS
 def test_rows_going_down_several_branches_reach_numpys_leaves_and_predictions(
     seed, options, monkeypatch
