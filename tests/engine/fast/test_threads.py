@@ -412,19 +412,45 @@ def test_scikit_learns_n_jobs_is_the_thread_count():
 def test_big_nodes_counted_in_blocks_grow_the_same_tree_however_counted(task, monkeypatch):
     """Nodes of 131,072 entries or more are counted in blocks of 65,536
     (growth_loop.COUNT_BLOCK) added in order: by one thread, or by every thread taking blocks
-    while the others have no subtree to grow (``Pipeline.idle``, forced both ways here)."""
-    from engine.fast.growth_loop import COUNT_BLOCK, SPLIT_ROOT
+    while the others have no subtree to grow (``Pipeline.idle``, forced both ways here). The
+    root's children, of fewer, are counted a range of attributes by each thread
+    (``SPLIT_SUM_ATTRIBUTES``); a node's scan is one thread's, or (many bins) shared."""
+    from engine.fast.growth_loop import COUNT_BLOCK, SPLIT_ROOT, SPLIT_SCAN, SPLIT_SUM_ATTRIBUTES
 
     n = 2 * COUNT_BLOCK + 9_000
     data = generated(11, n=n, regression=task == "regression", missing=0.1, decimals=1)
     params = dict(algorithm="cart", task=task, splitter="histogram", max_depth=6)
     statuses = splits_recorded(monkeypatch)
     want = bits(grow(data, resolve(**params, threads=1)))
+    phases: list = []
+    run_step = threads.Splitter.split
+
+    def splitting(splitter, growth, status):  # every step the threads were handed
+        C = growth.kernels
+        step = C.split_step
+        monkeypatch.setattr(
+            C, "split_step", lambda phase, *a: phases.append(phase) or step(phase, *a)
+        )
+        try:
+            run_step(splitter, growth, status)
+        finally:
+            monkeypatch.setattr(C, "split_step", step)
+
+    monkeypatch.setattr(threads.Splitter, "split", splitting)
     for idle in (True, False):
         monkeypatch.setattr(threads.Pipeline, "idle", lambda self, idle=idle: idle)
         for k in (2, 3):
             assert bits(grow(data, resolve(**params, threads=k))) == want, (idle, k)
     assert statuses.count(SPLIT_ROOT) == 2  # the root by every thread, when they were idle
+    # The root's children (both counted: entries missing its value go down both) by every
+    # thread, a range of attributes each, in the fits on 2 and 3 threads; each of the three
+    # nodes scanned by one thread.
+    assert phases.count(SPLIT_SUM_ATTRIBUTES) == 2 * (2 + 3) and phases.count(SPLIT_SCAN) == 6
+    monkeypatch.setattr(threads, "SCAN_SHARED_BINS", 1)
+    monkeypatch.setattr(threads.Pipeline, "idle", lambda self: True)
+    phases.clear()
+    assert bits(grow(data, resolve(**params, threads=2))) == want
+    assert phases.count(SPLIT_SCAN) == 3 * 2  # every node's by both threads
 
 
 def test_blocked_counts_are_exact_counts(monkeypatch):
