@@ -101,9 +101,15 @@ def leaves_of_rows(X, children, attribute, by_threshold, threshold, groups, look
             (a < 0 or leaf[a]) and (b < 0 or leaf[b]) and (c < 0 or leaf[c]) and (d < 0 or leaf[d])
         ):
             a = _onward(X, r, a, children, attribute, by_threshold, threshold, groups, lookup, leaf)
-            b = _onward(X, r + 1, b, children, attribute, by_threshold, threshold, groups, lookup, leaf)
-            c = _onward(X, r + 2, c, children, attribute, by_threshold, threshold, groups, lookup, leaf)
-            d = _onward(X, r + 3, d, children, attribute, by_threshold, threshold, groups, lookup, leaf)
+            b = _onward(
+                X, r + 1, b, children, attribute, by_threshold, threshold, groups, lookup, leaf
+            )
+            c = _onward(
+                X, r + 2, c, children, attribute, by_threshold, threshold, groups, lookup, leaf
+            )
+            d = _onward(
+                X, r + 3, d, children, attribute, by_threshold, threshold, groups, lookup, leaf
+            )
         out[r] = a
         out[r + 1] = b
         out[r + 2] = c
