@@ -248,7 +248,9 @@ def bin_columns(
     fold = fold or _in_turn
     X = np.asfortranarray(X if whole else X[rows])  # columns contiguous, as the coders read
     m, p = X.shape
-    codes = np.zeros((m, p), dtype=np.uint8)  # (a column without bins is left as it is)
+    # Not zeros: every row of a column with bins is coded, and only the others are zeroed
+    # (a million rows' zeros, pages cleared as the threads coded them, took 5 ms of CPU).
+    codes = np.empty((m, p), dtype=np.uint8)
     complete = np.zeros(p, dtype=bool) if complete is None else complete
     edges = fold(
         lambda j: _column_edges(X[:, j], categories[j], max_bins, exact, check, complete[j]),
@@ -261,6 +263,8 @@ def bin_columns(
         ],
         dtype=np.int64,
     )
+    for j in np.flatnonzero(nbins == 0).tolist():  # a column without bins: code 0
+        codes[:, j] = 0
     spans = _spans(m, ranges)
     found = fold(lambda span: _code_span(X, span, categories, edges, codes, check), spans)
     lo = np.minimum.reduce([f[0] for f in found])
