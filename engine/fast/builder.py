@@ -35,7 +35,7 @@ from engine.fast.groups import (
     new_state,
     new_work,
 )
-from engine.fast.threads import fold_map
+from engine.fast.threads import beside, fold_map
 from engine.flat import FlatTree
 from engine.learn import rules
 from engine.learn.problem import Problem
@@ -202,6 +202,16 @@ def _owned_float(y: np.ndarray) -> np.ndarray:
     return np.array(y, dtype=np.float64)
 
 
+def _first_entries(capacity: int, m: int, w, root_of) -> tuple:
+    """The arena's entries, the rows in order (then room), their weights, and the root's
+    statistics (``root_of`` the weights)."""
+    entry = np.arange(capacity, dtype=np.int32)  # (no row-sized temporary)
+    entry[m:] = 0
+    weight = np.zeros(capacity)
+    weight[:m] = 1.0 if w is None else w
+    return entry, weight, root_of(weight)
+
+
 def _is_whole(rows: np.ndarray | range, n: int) -> bool:
     """``rows`` (an array, or a range) is every row in order (then columns are used in place,
     not gathered)."""
@@ -262,8 +272,6 @@ class Growth:
             # Small: the sweeps look an entry's class up at random, so it should stay in cache.
             cls = np.array(data.y if whole else data.y[rows], dtype=np.int16)
             target = np.zeros(1)
-            root_stats = np.bincount(cls.astype(np.intp), weights=w, minlength=K).astype(np.float64)
-            # (unit weights' sums are whole numbers: the same without them)
         kind = np.array([NOMINAL if a.is_nominal else NUMERIC for a in attrs], dtype=np.int64)
         n_categories = np.array(
             [len(a.categories) if a.is_nominal else 0 for a in attrs], dtype=np.int64
@@ -293,6 +301,22 @@ class Growth:
         small_root = local and m < (
             HIST_LOCAL_ROWS if mode == "histogram" else exact_local_rows(m, p)
         )
+        gappy = bool(has_missing.any())
+        capacity = m + (int(MISSING_SLACK * m) + 1024 if gappy else 0)
+        if problem.regression:
+            sums = kernel_module(kernels, "engine.fast.kernels").ordered_sums
+
+            def root_of(weight):
+                return sums(weight[:m], target)
+        else:
+
+            def root_of(weight):
+                # (unit weights' sums are whole numbers: the same without them)
+                return np.bincount(cls.astype(np.intp), weights=w, minlength=K).astype(np.float64)
+
+        # Made beside the binning or sorting, which it does not wait for: their threads wait
+        # on one another now and then (3 ms of the calling thread's, a million rows).
+        made = beside(lambda: _first_entries(capacity, m, w, root_of), threads)
         binned = coded = None
         if not small_root and mode == "histogram":
             binned = _bin_columns(
@@ -315,8 +339,6 @@ class Growth:
             numeric_index = np.full(p, -1, dtype=np.int64)
             numeric_index[sorted_numeric] = np.arange(len(sorted_numeric))
         local_rows = HIST_LOCAL_ROWS if hist else exact_local_rows(m, p)
-        gappy = bool(has_missing.any())
-        capacity = m + (int(MISSING_SLACK * m) + 1024 if gappy else 0)
         self.data = Training(
             values,
             m,
@@ -402,13 +424,7 @@ class Growth:
 
             # Side by side on several threads (numpy's sorts release the GIL).
             fold_map(sort, enumerate(sorted_numeric if order.shape[0] else ()), threads, monitor)
-        entry = np.arange(capacity, dtype=np.int32)  # (no row-sized temporary)
-        entry[m:] = 0
-        weight = np.zeros(capacity)
-        weight[:m] = 1.0 if w is None else w
-        if problem.regression:
-            sums = kernel_module(kernels, "engine.fast.kernels").ordered_sums
-            root_stats = sums(weight[:m], y)
+        entry, weight, root_stats = made()
         # Partition buffers: one slot more than the arena (a two-way split's last unkept write).
         self.space = Space(
             self.data,

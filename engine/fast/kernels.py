@@ -161,7 +161,7 @@ def psum(a, n):
     return pairwise_sum(a, 0, n)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def ordered_sums(w, y):
     """A regression root's statistics (sums of w, w y and w y y) added in entry order, as the
     kernels add (numpy's cumulative sums' last values, in one pass without their arrays)."""

@@ -139,7 +139,7 @@ class _Part:
     ``rows`` are rows of the growth's nodes, or of ``source``'s: a part still growing that
     gave some of its subtrees away to a thread with nothing to grow (:meth:`split_off`)."""
 
-    def __init__(self, growth, rows: np.ndarray, source: _Part | None = None):
+    def __init__(self, growth, rows: np.ndarray, source: _Part | None = None, spare=None):
         g = growth
         src = g if source is None else source
         self.growth, self.source = g, source
@@ -150,9 +150,15 @@ class _Part:
         self.data, self.stride = g.data, g.stride
         self.params = g.params._replace(local=1, split_least=0, share=0)
         self.local_params = g.local_params
-        self.local_space = g._local_space(g.local_capacity)
-        self.work = own_work(g.work)
-        self.candidates = type(g.candidates)(*(np.zeros_like(a) for a in g.candidates))
+        # Scratch a part grown before had (``spare``, from :meth:`scratch`): as one thread's
+        # growth reuses its own from subtree to subtree, never cleared.
+        if spare is None:
+            spare = (
+                g._local_space(g.local_capacity),
+                own_work(g.work),
+                type(g.candidates)(*(np.zeros_like(a) for a in g.candidates)),
+            )
+        self.local_space, self.work, self.candidates = spare
         self.groups = Groups(np.zeros_like(g.groups.branch))
         T = len(rows)
         S = g.nodes.stats.shape[1]
@@ -264,6 +270,12 @@ class _Part:
             at += V
         self.state.groups_used[0] = at
 
+    def scratch(self) -> tuple:
+        """The scratch of its own that a part grown next may take (``spare``): its local
+        space, node scoring's and candidates' (a part's setup was a millisecond, a third of
+        it making these)."""
+        return self.local_space, self.work, self.candidates
+
     def release(self) -> None:
         """Drop the scratch once grown: what :func:`_append` reads (nodes, groups, counts)
         stays. The pipeline keeps many parts until the end, each with an arena, a pool and
@@ -298,7 +310,7 @@ class _Part:
                 self.give(self)
         self.complete = True
 
-    def split_off(self) -> _Part | None:
+    def split_off(self, spare=None) -> _Part | None:
         """A part of some of the subtrees this one has yet to grow (as close to half their
         entries as the biggest first make it), no longer its own; None when too little is
         left to share. Made on this part's thread between two chunks: its segments and
@@ -323,14 +335,14 @@ class _Part:
             return None
         rows = pending[taken]
         if self.growth.params.share > 0:
-            part = _Part(self.growth, rows, self)
+            part = _Part(self.growth, rows, self, spare)
             slots = nodes.slot[rows]
             for slot in slots[slots >= 0].tolist():  # their histograms copied: slots free
                 self.hist.free[st.free_slots[0]] = slot
                 st.free_slots[0] += 1
             nodes.slot[rows] = -1
         else:  # exact search's subtrees: whole, still where the growth left them
-            part = _Part(self.growth, self.rows[rows])
+            part = _Part(self.growth, self.rows[rows], spare=spare)
         # The rest stay a valid heap: ordered by (key, tie).
         keep = ~taken
         node, key, tie = heap.node[:size][keep], heap.key[:size][keep], heap.tie[:size][keep]
@@ -567,6 +579,7 @@ class Pipeline:
         self.ready = threading.Condition()
         self.items: collections.deque = collections.deque()
         self.handed = np.zeros(0, dtype=np.int64)
+        self.spares: list[tuple] = []  # scratch of parts grown, for the next (append, pop)
         # A batch: about an eighth of the rows per thread (the subtrees' setup is per part).
         self.batch = max(1, int(growth.data.n_entries) // (8 * threads))
         self.stop = threading.Event()
@@ -607,10 +620,12 @@ class Pipeline:
         k, rows = item
         try:
             if not self.stop.is_set():
-                part = rows if isinstance(rows, _Part) else _Part(self.growth, rows)
-                self.made[k] = part
+                if not isinstance(rows, _Part):
+                    rows = _Part(self.growth, rows, spare=self._spare())
+                part = self.made[k] = rows
                 part.give = self._give
                 part.grow(self.stop, self.budget, check)
+                self.spares.append(part.scratch())
                 part.release()
         except BaseException as error:  # noqa: BLE001 - raised again on the calling thread
             self.errors.append(error)
@@ -625,10 +640,21 @@ class Pipeline:
         """Between two chunks of ``part``: some of its subtrees to a thread waiting for work."""
         if not self.hungry or self.items or self.stop.is_set():
             return
-        given = part.split_off()
-        if given is not None:
-            with self.ready:
-                self._put(given)
+        spare = self._spare()
+        given = part.split_off(spare)
+        if given is None:
+            if spare is not None:
+                self.spares.append(spare)
+            return
+        with self.ready:
+            self._put(given)
+
+    def _spare(self):
+        """The scratch of a part grown (:meth:`_Part.scratch`), no longer anyone's, or None."""
+        try:
+            return self.spares.pop()
+        except IndexError:
+            return None
 
     def _put(self, item) -> None:
         """(Under the lock.) ``item`` queued as the next part."""
@@ -798,6 +824,34 @@ class _Onward(Monitor):
     @property
     def stop_flag(self) -> np.ndarray:
         return self._parent.stop_flag
+
+
+def beside(work, threads: int):
+    """``work()`` begun on a thread of its own where ``threads`` > 1 (else done when asked
+    for): a callable that gives its result, or raises its error, once it is done. For a
+    fit's setup that its threads' next steps do not need, made while they wait on one
+    another."""
+    if threads <= 1:
+        return work
+    done: list = []
+
+    def run() -> None:
+        try:
+            done.append((True, work()))
+        except BaseException as error:  # noqa: BLE001 - raised again by the caller
+            done.append((False, error))
+
+    thread = threading.Thread(target=run, name="arbor-beside", daemon=True)
+    thread.start()
+
+    def result():
+        thread.join()
+        ok, value = done[0]
+        if not ok:
+            raise value
+        return value
+
+    return result
 
 
 def fold_map(work, items, threads: int, monitor: Monitor) -> list:

@@ -142,18 +142,22 @@ def test_parts_giving_subtrees_away_grow_the_same_tree(name, params, data_shape,
     """A part still growing gives some of its subtrees to a thread with nothing to grow
     (``Pipeline._give``), forced here at every pause of every part: in the histogram mode
     nodes it has split itself (rows of its own, found through its rows when the nodes are
-    appended), in exact search subtrees it has yet to start. The tree is the same, bit for
-    bit."""
+    appended), in exact search subtrees it has yet to start; the new parts take the scratch
+    of parts grown before. The tree is the same, bit for bit."""
     small_subtrees(monkeypatch)
     monkeypatch.setattr(threads, "STEAL_LEAST_ENTRIES", 0)
     given = []
 
     def always(pipeline, part):
-        gift = part.split_off()
-        if gift is not None:
-            given.append((gift.source is part, len(gift.rows)))
-            with pipeline.ready:
-                pipeline._put(gift)
+        spare = pipeline._spare()  # a part grown before's scratch, taken again
+        gift = part.split_off(spare)
+        if gift is None:
+            if spare is not None:
+                pipeline.spares.append(spare)
+            return
+        given.append((gift.source is part, spare is not None))
+        with pipeline.ready:
+            pipeline._put(gift)
 
     monkeypatch.setattr(threads.Pipeline, "_give", always)
     data = generated(5, n=3000, **data_shape)
@@ -161,7 +165,7 @@ def test_parts_giving_subtrees_away_grow_the_same_tree(name, params, data_shape,
     for k in (2, 3):
         given.clear()
         assert bits(grow(data, resolve(**params, threads=k))) == want, k
-        assert given
+        assert given and any(reused for _, reused in given)
         # The histogram mode's parts give nodes they split; exact search's, whole subtrees.
         assert all(mine == name.startswith("histogram") for mine, _ in given)
 
@@ -185,7 +189,7 @@ def test_a_part_gives_about_half_its_entries_the_biggest_first_and_keeps_a_valid
     made = []
     part.growth = SimpleNamespace(params=SimpleNamespace(share=0))
 
-    def made_with(self, growth, rows, source=None):
+    def made_with(self, growth, rows, source=None, spare=None):
         made.append((rows.tolist(), source))
 
     monkeypatch.setattr(threads._Part, "__init__", made_with)
@@ -466,3 +470,21 @@ def test_blocked_counts_are_exact_counts(monkeypatch):
     for k in (1, 2):
         binned = grow(data, resolve(splitter="histogram", threads=k, **params))
         assert shape(binned) == shape(exact)
+
+
+def test_work_made_beside_gives_its_result_or_its_error_when_asked():
+    names = []
+
+    def work():
+        names.append(threading.current_thread().name)
+        return 7
+
+    assert threads.beside(work, 1)() == 7 and names == ["MainThread"]  # asked for: here
+    assert threads.beside(work, 2)() == 7 and names[-1] == "arbor-beside"
+
+    def failing():
+        raise ArithmeticError("no")
+
+    made = threads.beside(failing, 2)
+    with pytest.raises(ArithmeticError, match="no"):
+        made()
