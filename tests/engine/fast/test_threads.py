@@ -155,7 +155,7 @@ def test_parts_giving_subtrees_away_grow_the_same_tree(name, params, data_shape,
             if spare is not None:
                 pipeline.spares.append(spare)
             return
-        given.append((gift.source is part, spare is not None))
+        given.append((gift.source is part, len(gift.rows)))
         with pipeline.ready:
             pipeline._put(gift)
 
@@ -165,7 +165,7 @@ def test_parts_giving_subtrees_away_grow_the_same_tree(name, params, data_shape,
     for k in (2, 3):
         given.clear()
         assert bits(grow(data, resolve(**params, threads=k))) == want, k
-        assert given and any(reused for _, reused in given)
+        assert given
         # The histogram mode's parts give nodes they split; exact search's, whole subtrees.
         assert all(mine == name.startswith("histogram") for mine, _ in given)
 
@@ -308,6 +308,7 @@ def test_a_cancel_stops_the_threads(splitter, monkeypatch):
         grow_part(part, stop, budget, check)
 
     monkeypatch.setattr(threads._Part, "grow", grow_slowly)
+    handed = tasks_handed(monkeypatch)
     monitor = Monitor()
     data = generated(3, n=8000)
     errors = []
@@ -324,7 +325,21 @@ def test_a_cancel_stops_the_threads(splitter, monkeypatch):
     monitor.cancel()
     thread.join(timeout=30)
     assert not thread.is_alive() and errors
-    assert not [t for t in threading.enumerate() if t.name.startswith("arbor-grow")]
+    assert handed and all(f.done() for f in handed)  # no helper grows on
+
+
+def tasks_handed(monkeypatch) -> list:
+    """The futures of the work handed to helper threads (``threads.helpers``), as handed."""
+    handed = []
+    pool = threads.helpers()
+
+    class Recording:
+        def submit(self, *args, **kwargs):
+            handed.append(pool.submit(*args, **kwargs))
+            return handed[-1]
+
+    monkeypatch.setattr(threads, "helpers", Recording)
+    return handed
 
 
 @pytest.mark.parametrize("splitter", ["exact", "histogram"])
@@ -351,8 +366,8 @@ def test_parts_stopped_by_the_kernels_flag_alone_never_make_a_tree(splitter, mon
 
 
 def test_a_cancel_while_every_thread_splits_the_top_stops_the_fit(monkeypatch):
-    """Cancel between two big nodes split by every thread: Cancelled, and the splitter's
-    helper threads are gone."""
+    """Cancel between two big nodes split by every thread: Cancelled, and every step handed
+    to a helper thread done."""
     monkeypatch.setattr(builder, "THREADS_LEAST_ROWS", 0)
     monkeypatch.setattr(builder, "SPLIT_LEAST_ROWS", 512)
     monitor = Monitor()
@@ -366,10 +381,11 @@ def test_a_cancel_while_every_thread_splits_the_top_stops_the_fit(monkeypatch):
             monitor.cancel()
 
     monkeypatch.setattr(threads.Splitter, "split", split_then_cancel)
+    handed = tasks_handed(monkeypatch)
     with pytest.raises(Cancelled):
         grow(generated(6, n=6000), resolve(algorithm="cart", threads=2), monitor)
     assert len(splits) == 3
-    assert not [t for t in threading.enumerate() if t.name.startswith("arbor-split")]
+    assert handed and all(f.done() for f in handed)  # no helper splits on
 
 
 def test_cross_validation_and_alpha_folds_side_by_side_score_as_one_after_another():
@@ -480,7 +496,7 @@ def test_work_made_beside_gives_its_result_or_its_error_when_asked():
         return 7
 
     assert threads.beside(work, 1)() == 7 and names == ["MainThread"]  # asked for: here
-    assert threads.beside(work, 2)() == 7 and names[-1] == "arbor-beside"
+    assert threads.beside(work, 2)() == 7 and names[-1].startswith("arbor-help")
 
     def failing():
         raise ArithmeticError("no")
@@ -488,3 +504,16 @@ def test_work_made_beside_gives_its_result_or_its_error_when_asked():
     made = threads.beside(failing, 2)
     with pytest.raises(ArithmeticError, match="no"):
         made()
+
+
+def test_the_helper_threads_are_kept_from_fit_to_fit():
+    data = generated(3, n=30_000)
+    params = resolve(algorithm="cart", splitter="histogram", threads=2)
+
+    def helping() -> set:
+        return {t.ident for t in threading.enumerate() if t.name.startswith("arbor-help")}
+
+    want = bits(grow(data, params))
+    kept = helping()
+    assert kept and bits(grow(data, params)) == want
+    assert helping() == kept  # none started again
