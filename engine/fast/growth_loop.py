@@ -339,6 +339,20 @@ def _count_missing(j, sp, s, e):
 
 
 @njit(cache=True, linked=True)
+def _missing_in_bins(H, j, n_bins, K):
+    """How many entries of unit weight miss attribute ``j``'s value, from their node's
+    histogram ``H``: its missing bin's weight (a whole number, exact in any order of sums),
+    where :func:`_count_missing` reads every entry's value (2 ms a million, at random)."""
+    row = H[j, n_bins[j]]
+    if K == 0:  # (weight, weight x y, weight x y x y)
+        return int(round(row[0]))
+    total = 0.0
+    for k in range(K):
+        total += row[k]
+    return int(round(total))
+
+
+@njit(cache=True, linked=True)
 def _score_small_numeric(j, i, sp, par, nodes, work, cand):
     """A small node in the histogram mode: attribute ``j`` over its own sorted known values."""
     data, arena = sp.data, sp.arena
@@ -654,7 +668,11 @@ def _evaluate_tail(i, sp, par, nodes, hist, work, cand, groups, state, done):
     elif binned and not (
         data.kind[best] == NOMINAL and data.n_categories[best] > MAX_BINNED_CATEGORIES
     ):
-        nodes.n_missing[i] = _count_missing(best, sp, s, e)
+        if nodes.unit[i] == 1:  # each weighs 1: its histogram's missing bin counts them
+            slot = nodes.slot[i] if nodes.slot[i] >= 0 else hist.pool.shape[0] - 1
+            nodes.n_missing[i] = _missing_in_bins(hist.pool[slot], best, hist.n_bins, par.n_classes)
+        else:
+            nodes.n_missing[i] = _count_missing(best, sp, s, e)
     else:  # the scorer counted the entries with a value
         nodes.n_missing[i] = e - s - cand.n_known[best]
     if data.kind[best] == NOMINAL and par.binary == 1:
