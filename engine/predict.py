@@ -49,6 +49,20 @@ def _routing(flat: FlatTree) -> tuple:
     )
 
 
+def _whole_branch(flat: FlatTree) -> np.ndarray:
+    """Each split's child that a row it cannot place goes down at weight 1, the others' at
+    0 (a tree grown with ``--missing majority``): the walk's one leaf for it, found on the
+    way down; -1 where it goes down several, or a surrogate split may place it."""
+    whole = np.full(flat.n_nodes, -1, dtype=np.intp)
+    if any(flat.surrogates) or not flat.n_nodes:
+        return whole
+    taken = flat.fractions > 0
+    one = (taken.sum(axis=1) == 1) & (flat.fractions.max(axis=1) == 1.0) & ~flat.is_leaf
+    rows = np.flatnonzero(one)
+    whole[rows] = flat.children[rows, np.argmax(taken[rows], axis=1)]
+    return whole
+
+
 def descend(
     flat: FlatTree, X: np.ndarray
 ) -> tuple[list[tuple[np.ndarray, np.ndarray]], np.ndarray]:
@@ -88,7 +102,7 @@ def _leaves(tree: Tree, X: np.ndarray):
     if _compiled_for(X):  # each row's leaf, a row at a time (the levels' oracle: the same)
         from engine.fast.descent import leaves_of_rows
 
-        reached = leaves_of_rows(X, *_routing(flat), _arg(leaf, bool))
+        reached = leaves_of_rows(X, *_routing(flat), _arg(leaf, bool), _whole_branch(flat))
         rows = np.flatnonzero(reached >= 0)
         yield flat, reached[rows], rows, None
         several = reached < 0

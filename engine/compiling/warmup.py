@@ -182,7 +182,7 @@ def warm_up(check=lambda: None) -> None:
     )
     for X in (rows, columns, frozen):
         descend_levels(X, *routing, np.array([False, True, True]))
-        leaves_of_rows(X, *routing, np.array([False, True, True]))
+        leaves_of_rows(X, *routing, np.array([False, True, True]), np.array([1, -1, -1]))
         walk_several(
             X,
             *routing,

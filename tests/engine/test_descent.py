@@ -92,8 +92,45 @@ def test_each_rows_leaf_is_where_its_path_in_numpys_levels_ends(seed, n, options
     for table_x in layouts:
         part = np.array(table_x[:n], order="K")  # n rows, in the same layout
         part.flags.writeable = table_x.flags.writeable
-        got = leaves_of_rows(part, *predict._routing(flat), predict._arg(flat.is_leaf, bool))
+        stopped = np.full(flat.n_nodes, -1, dtype=np.intp)  # every row that cannot be placed
+        got = leaves_of_rows(
+            part, *predict._routing(flat), predict._arg(flat.is_leaf, bool), stopped
+        )
         assert got.tolist() == want[:n].tolist()
+
+
+@pytest.mark.parametrize("task", ["classification", "regression"])
+def test_rows_a_majority_tree_cannot_place_reach_the_walks_one_leaf_on_the_way_down(
+    task, monkeypatch
+):
+    """A tree grown with ``--missing majority`` sends a row it cannot place down one branch
+    at weight 1: found on the way down (``predict._whole_branch``), the walk's one leaf, and
+    predictions to the bit of numpy's."""
+    options = {"algorithm": "cart", "prune": "none", "missing": "majority"}
+    if task == "regression":
+        options.update(task="regression", target="b")
+    model, X, layouts = _fitted(2, options)
+    tree, flat = model.tree_, flat_of(model.tree_)
+    whole = predict._whole_branch(flat)
+    assert (whole[~flat.is_leaf] >= 0).all()  # every split sends such rows one way
+    several = np.flatnonzero(flat.descend(X)[1])
+    assert len(several) > 10
+    want = np.full(len(X), -1)
+    for i, rows, weights in flat.walk(X, np.arange(len(X))):
+        if flat.is_leaf[i]:
+            assert (weights == 1.0).all() and (want[rows] < 0).all()  # one leaf each
+            want[rows] = i
+    from engine.fast.descent import leaves_of_rows
+
+    kind = predict.predict_value if tree.is_regression else predict.predict_proba
+    monkeypatch.setattr(lifecycle, "is_ready", lambda: False)
+    expected = kind(tree, X)
+    monkeypatch.setattr(lifecycle, "is_ready", lambda: True)
+    for table_x in layouts:
+        routing = predict._routing(flat)
+        got = leaves_of_rows(table_x, *routing, predict._arg(flat.is_leaf, bool), whole)
+        assert got.tolist() == want.tolist()
+        assert kind(tree, table_x).tobytes() == expected.tobytes()
 
 
 @pytest.mark.parametrize("seed", [0, 1])
