@@ -504,32 +504,39 @@ def first_where(values: np.ndarray, test) -> int | None:
     return None
 
 
+#: Values below this magnitude square and add up to a finite sum (:func:`_check_finite`).
+SQUARES_FINITE = 1e150
+
+
 def _check_finite(original: pd.Series, numbers, name: str) -> tuple[bool, bool]:
     """Refuse infinity (``1e400``, ``Infinity``...): no threshold or mean can be made of it,
     and JSON cannot store it, so it must not pass as a number unnoticed. Returns whether
     every value lies within ±:data:`MAX_ATTRIBUTE_MAGNITUDE` or is missing, and whether none
     is missing, told in the same pass (:data:`CHECK_BLOCK` rows at a time): a block's sum of
     squares is finite only when every value is a number below 1.3e154 (a missing one makes
-    it NaN), and only where it is not are the values looked at one by one. (One read of the
-    block, where its least and greatest values took two. By einsum, on this thread: BLAS's
-    dot, on threads of its own that stay awake after it, took the cores from a fit's.)"""
+    it NaN); only where it is not are its greatest and least values but the missing ones
+    read, and once a block misses a value the next are read so at once. (One read of a
+    complete block, by einsum, on this thread: BLAS's dot, on threads of its own that stay
+    awake after it, took the cores from a fit's.)"""
     values = np.asarray(numbers, dtype=np.float64)
     bounded = complete = True
     for start in range(0, len(values), CHECK_BLOCK):
         block = values[start : start + CHECK_BLOCK]
         with np.errstate(over="ignore", invalid="ignore"):  # (what the sum is to tell)
-            if np.isfinite(np.einsum("i,i->", block, block)):
+            if complete and np.isfinite(np.einsum("i,i->", block, block)):
                 continue
-        infinite = np.isinf(block)
-        if infinite.any():
-            row = start + int(np.argmax(infinite))
+            high, low = np.fmax.reduce(block), np.fmin.reduce(block)  # (NaN: all missing)
+        if np.isinf(high) or np.isinf(low):
+            row = start + int(np.argmax(np.isinf(block)))
             raise ArborError(
                 f"column {name!r} has an infinite value in row {row + 1} "
                 f"({original.iloc[row]!r}); Arbor needs finite numbers (fix the value, or make "
                 "the column nominal)"
             )
-        bounded = bounded and not (np.abs(block) > MAX_ATTRIBUTE_MAGNITUDE).any()
-        complete = complete and not np.isnan(block).any()
+        greatest = max(abs(float(high)), abs(float(low)))
+        bounded = bounded and not greatest > MAX_ATTRIBUTE_MAGNITUDE
+        # Values below 1e150 square and add up to a finite sum: a missing one made it NaN.
+        complete = complete and greatest >= SQUARES_FINITE and not np.isnan(block).any()
     return bounded, complete
 
 

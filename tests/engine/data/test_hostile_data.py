@@ -370,3 +370,24 @@ def test_the_columns_without_missing_values_are_known_to_the_fit():
     assert table.complete == {"full"}  # numeric columns; a nominal one is looked at by the fit
     assert encode(table).complete == {"full"}
     assert replace(encode(table), notes=()).complete == frozenset()
+
+
+@pytest.mark.parametrize("worst", [np.inf, -np.inf, 5e300, 2e154])
+def test_a_column_missing_values_early_is_still_read_to_its_last_block(worst):
+    """Once a block of a column misses a value, the next are read by their greatest and least
+    values alone: an infinity there is still refused, a huge value still unbounded, and a
+    value whose square overflows the sum tells no missing value."""
+    rows = 3 * CHECK_ROWS + 7
+    gappy = np.where(np.arange(rows) == 5, np.nan, 1.0)  # in the first block
+    gappy[-2] = worst  # in the last
+    full = np.ones(rows)
+    full[-3] = worst
+    for values, missing in ((gappy, True), (full, False)):
+        frame = pd.DataFrame({"a": values, "y": np.arange(rows) % 2 == 0})
+        if np.isinf(worst):
+            with pytest.raises(ArborError, match=f"row {rows - 1 if missing else rows - 2}"):
+                make_table(frame, kinds={"y": "nominal"})
+            continue
+        table = make_table(frame, kinds={"y": "nominal"})
+        assert ("a" in table.bounded) == (worst < 1e300)
+        assert ("a" in table.complete) == (not missing)
