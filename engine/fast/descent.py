@@ -98,6 +98,7 @@ def leaves_of_rows(X, children, attribute, by_threshold, threshold, groups, look
     four independent paths keep the memory busy: 50,000 rows down a tree 12 deep in 1.2 ms,
     where the levels took 3.4-4 ms (and a prediction's use of them 2 more). (Inlined into
     this loop by numba, rather than called, the step made it forty times slower.)"""
+    kids, attr, by_cut, cut = children, attribute, by_threshold, threshold  # (short lines)
     n = X.shape[0]
     out = np.empty(n, np.intp)
     r = 0
@@ -106,48 +107,10 @@ def leaves_of_rows(X, children, attribute, by_threshold, threshold, groups, look
         while not (
             (a < 0 or leaf[a]) and (b < 0 or leaf[b]) and (c < 0 or leaf[c]) and (d < 0 or leaf[d])
         ):
-            a = _onward(
-                X, r, a, children, attribute, by_threshold, threshold, groups, lookup, leaf, whole
-            )
-            b = _onward(
-                X,
-                r + 1,
-                b,
-                children,
-                attribute,
-                by_threshold,
-                threshold,
-                groups,
-                lookup,
-                leaf,
-                whole,
-            )
-            c = _onward(
-                X,
-                r + 2,
-                c,
-                children,
-                attribute,
-                by_threshold,
-                threshold,
-                groups,
-                lookup,
-                leaf,
-                whole,
-            )
-            d = _onward(
-                X,
-                r + 3,
-                d,
-                children,
-                attribute,
-                by_threshold,
-                threshold,
-                groups,
-                lookup,
-                leaf,
-                whole,
-            )
+            a = _onward(X, r, a, kids, attr, by_cut, cut, groups, lookup, leaf, whole)
+            b = _onward(X, r + 1, b, kids, attr, by_cut, cut, groups, lookup, leaf, whole)
+            c = _onward(X, r + 2, c, kids, attr, by_cut, cut, groups, lookup, leaf, whole)
+            d = _onward(X, r + 3, d, kids, attr, by_cut, cut, groups, lookup, leaf, whole)
         out[r] = a
         out[r + 1] = b
         out[r + 2] = c
@@ -156,9 +119,7 @@ def leaves_of_rows(X, children, attribute, by_threshold, threshold, groups, look
     for q in range(r, n):
         i = 0
         while i >= 0 and not leaf[i]:
-            i = _onward(
-                X, q, i, children, attribute, by_threshold, threshold, groups, lookup, leaf, whole
-            )
+            i = _onward(X, q, i, kids, attr, by_cut, cut, groups, lookup, leaf, whole)
         out[q] = i
     return out
 
