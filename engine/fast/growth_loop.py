@@ -338,16 +338,26 @@ def _count_missing(j, sp, s, e):
     return missing
 
 
-@njit(cache=True, linked=True)
-def _missing_in_bins(H, j, n_bins, K):
-    """How many entries of unit weight miss attribute ``j``'s value, from their node's
-    histogram ``H``: its missing bin's weight (a whole number, exact in any order of sums),
-    where :func:`_count_missing` reads every entry's value (2 ms a million, at random)."""
-    row = H[j, n_bins[j]]
-    if K == 0:  # (weight, weight x y, weight x y x y)
+@njit(cache=True, linked=True, borrows=True)
+def _hist_slot(i, nodes, hist):
+    """The slot holding binned node ``i``'s histogram: its own, or the spare one
+    (:func:`_evaluate_head` counts it there when no slot was free)."""
+    return nodes.slot[i] if nodes.slot[i] >= 0 else hist.pool.shape[0] - 1
+
+
+@njit(cache=True, linked=True, borrows=True)
+def _missing_in(i, j, sp, par, nodes, hist):
+    """How many of binned node ``i``'s entries miss attribute ``j``'s value. Where every entry
+    weighs 1, its histogram's missing bin's weight (a whole number, exact in any order of
+    sums); else :func:`_count_missing`, which reads every entry's value (2 ms a million, at
+    random)."""
+    if nodes.unit[i] != 1:
+        return _count_missing(j, sp, nodes.start[i], nodes.end[i])
+    row = hist.pool[_hist_slot(i, nodes, hist), j, hist.n_bins[j]]
+    if par.n_classes == 0:  # (weight, weight x y, weight x y x y)
         return int(round(row[0]))
     total = 0.0
-    for k in range(K):
+    for k in range(par.n_classes):
         total += row[k]
     return int(round(total))
 
@@ -556,7 +566,7 @@ def _evaluate_head(i, sp, par, nodes, hist, work, cand, state, counted):
         for j in range(p):
             work.known[j] = n
             if data.has_missing[j] and par.binary == 0 and data.kind[j] == NUMERIC:
-                work.known[j] = n - _count_missing(j, sp, s, e)
+                work.known[j] = n - _missing_in(i, j, sp, par, nodes, hist)
         score_histogram(
             H,
             work.known,
@@ -668,19 +678,14 @@ def _evaluate_tail(i, sp, par, nodes, hist, work, cand, groups, state, done):
     elif binned and not (
         data.kind[best] == NOMINAL and data.n_categories[best] > MAX_BINNED_CATEGORIES
     ):
-        if nodes.unit[i] == 1:  # each weighs 1: its histogram's missing bin counts them
-            slot = nodes.slot[i] if nodes.slot[i] >= 0 else hist.pool.shape[0] - 1
-            nodes.n_missing[i] = _missing_in_bins(hist.pool[slot], best, hist.n_bins, par.n_classes)
-        else:
-            nodes.n_missing[i] = _count_missing(best, sp, s, e)
+        nodes.n_missing[i] = _missing_in(i, best, sp, par, nodes, hist)
     else:  # the scorer counted the entries with a value
         nodes.n_missing[i] = e - s - cand.n_known[best]
     if data.kind[best] == NOMINAL and par.binary == 1:
         # The winner's groups (scoring it again leaves them in work.best_mask).
         V = data.n_categories[best]
-        slot = nodes.slot[i] if nodes.slot[i] >= 0 else hist.pool.shape[0] - 1
         if binned and V <= MAX_BINNED_CATEGORIES:  # its histogram's rows
-            table = hist.pool[slot, best, :V]
+            table = hist.pool[_hist_slot(i, nodes, hist), best, :V]
         else:
             _category_table(best, sp, s, e, par.n_classes, work.table, V)
             table = work.table[:V]
