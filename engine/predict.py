@@ -93,13 +93,15 @@ def _add_weighted(out, rows, at, weights, outputs) -> None:
 
 def _leaves(tree: Tree, X: np.ndarray):
     """``(flat, leaf, rows, weights)`` for the leaves the rows of ``X`` reach, on the tree's
-    arrays (:mod:`engine.flat`): the rows that go down one branch at every split all at once
-    (weight 1), then those that go down several (C4.5's fractional instances) walked, each
-    row's leaves in the walk's order (compiled, :func:`engine.fast.descent.walk_several`,
-    where the tree has no surrogates)."""
+    arrays (:mod:`engine.flat`): the rows that reach one leaf at weight 1 all at once (those
+    a ``--missing majority`` split cannot place among them, down its one branch), then those
+    that go down several (C4.5's fractional instances) walked, each row's leaves in the
+    walk's order (compiled, :func:`engine.fast.descent.walk_several`, where the tree has no
+    surrogates)."""
     flat = flat_of(tree)
     leaf = flat.is_leaf
-    if _compiled_for(X):  # each row's leaf, a row at a time (the levels' oracle: the same)
+    compiled = _compiled_for(X)
+    if compiled:  # each row's leaf, a row at a time (the levels' oracle: the same)
         from engine.fast.descent import leaves_of_rows
 
         reached = leaves_of_rows(X, *_routing(flat), _arg(leaf, bool), _whole_branch(flat))
@@ -112,7 +114,7 @@ def _leaves(tree: Tree, X: np.ndarray):
             ends = leaf[at] & ~several[rows]
             yield flat, at[ends], rows[ends], None
     several = np.flatnonzero(several)
-    if len(several) and _compiled_for(X) and not any(flat.surrogates):
+    if len(several) and compiled and not any(flat.surrogates):
         from engine.fast.descent import walk_several
 
         rows, at, weights = walk_several(
