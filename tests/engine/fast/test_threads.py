@@ -271,16 +271,15 @@ def test_the_last_subtrees_are_handed_out_in_shorter_and_shorter_shares():
     assert all(t == sorted(t) for t in map(list, groups))  # a share's subtrees in row order
 
 
-def test_a_big_nodes_attributes_are_shared_by_their_work_not_their_count():
-    # 12 attributes swept along sorted orders, then 4 scored from their counts (``mixed``).
+def test_a_big_nodes_attributes_are_taken_the_dearest_first():
+    # 12 attributes swept along sorted orders, then 4 scored from their counts (``mixed``),
+    # here given with the counted ones first: the sweeps are taken first, in attribute order.
     data = SimpleNamespace(
-        kind=np.zeros(16, np.int64), numeric_index=np.r_[np.arange(12), [-1] * 4]
+        kind=np.zeros(16, np.int64), numeric_index=np.r_[[-1] * 4, np.arange(12)]
     )
-    assert threads.scan_bounds(data, False, 2) == [0, 6, 16]
-    assert threads.scan_bounds(data, False, 3) == [0, 4, 8, 16]
-    assert threads.scan_bounds(data, True, 2) == [0, 8, 16]  # histograms: every one alike
-    few = SimpleNamespace(kind=np.zeros(3, np.int64), numeric_index=np.arange(3))
-    assert threads.scan_bounds(few, False, 5) == [0, 1, 1, 2, 2, 3]
+    assert threads.scan_order(data) == [(j, j + 1) for j in [*range(4, 16), *range(4)]]
+    nominal = SimpleNamespace(kind=np.array([1, 0]), numeric_index=np.array([-1, -1]))
+    assert threads.scan_order(nominal) == [(0, 1), (1, 2)]  # a nominal table: a sweep's cost
 
 
 @pytest.mark.parametrize("splitter", ["exact", "histogram"])
