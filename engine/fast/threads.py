@@ -17,7 +17,8 @@ They are handed out while the calling thread still grows the top (:class:`Pipeli
 A thread left with nothing to grow is given some of the subtrees a part still growing has
 yet to grow (:meth:`_Part.split_off`): a subtree's work is not known from its size (from 160
 to 670 ns an entry in one fit), and the last one handed out kept one thread busy 10-30 ms
-after the other was done in fits of a fraction of a second.
+after the other was done in fits of a fraction of a second. Exact search's subtrees, each
+grown whole, are handed out one at a time, the biggest first (:func:`biggest_first`).
 
 Above them, exact search splits each big node with every thread at once (:class:`Splitter`):
 each thread searches a range of the node's attributes, moves a range of its entries to their
@@ -101,22 +102,19 @@ def deferred(growth) -> np.ndarray:
 
 #: In the histogram mode, where a thread may still be growing a batch handed out earlier, the
 #: subtrees left when the top is done go in shares (:func:`guided_shares`) of at least a
-#: ``1 / (FINISH_SHARES * threads)`` of them; exact search hands none out earlier, and its
-#: growth took 9% more work in four shares a thread than in one (10% missing values,
-#: 1,000,000 rows, depth 12: more parts, each setting up its own scratch), so it takes one.
+#: ``1 / (FINISH_SHARES * threads)`` of them.
 FINISH_SHARES = 8
 
 
-def shares(sizes: np.ndarray, k: int) -> list[np.ndarray]:
-    """``k`` groups of task indices of about equal total size (largest first, each to the
-    lightest group so far): which thread grows which subtrees. Fixed by the sizes alone."""
-    load = np.zeros(k)
-    groups: list[list[int]] = [[] for _ in range(k)]
-    for t in np.argsort(-sizes, kind="stable").tolist():
-        g = int(np.argmin(load))
-        groups[g].append(t)
-        load[g] += sizes[t]
-    return [np.array(sorted(g), dtype=np.int64) for g in groups if g]
+def biggest_first(sizes: np.ndarray) -> list[np.ndarray]:
+    """Exact search's subtrees left when the top is done, one a share, the biggest first: each
+    thread takes the next as it comes free, and the last taken are the smallest. In one share
+    a thread, balanced by their entries, the last one started kept one thread busy about
+    120 ms (of a 2.5 s `mixed` fit of a million rows) after the other was done, 36-86 ms
+    one at a time: a part gives away only subtrees it has not started, and an entry's work
+    differs from subtree to subtree. (With the scratch of parts grown before reused, a part
+    a subtree costs little.) Fixed by the sizes alone."""
+    return [np.array([t]) for t in np.argsort(-sizes, kind="stable").tolist()]
 
 
 def guided_shares(sizes: np.ndarray, threads: int) -> list[np.ndarray]:
@@ -175,8 +173,9 @@ class _Part:
                 g._local_space(g.local_capacity),
                 own_work(g.work),
                 type(g.candidates)(*(np.zeros_like(a) for a in g.candidates)),
+                None,
             )
-        self.local_space, self.work, self.candidates = spare
+        self.local_space, self.work, self.candidates, self.places = spare
         self.groups = Groups(np.zeros_like(g.groups.branch))
         T = len(rows)
         S = g.nodes.stats.shape[1]
@@ -198,8 +197,13 @@ class _Part:
         # growth's, each entry written by the one thread growing it. (Its own took a fit of a
         # million rows 10 ms of clearing pages, 12 MB a part.)
         by_entry = {"entry_branch": g.space.entry_branch, "entry_weight": g.space.entry_weight}
-        if gappy and g.params.majority == 0:
+        own = gappy and g.params.majority == 0
+        if own and g.params.share > 0:
             by_entry = {name: np.zeros_like(a) for name, a in by_entry.items()}
+        elif own:  # (a part grown before's will do: _local_orders writes a place before reading)
+            if self.places is None:
+                self.places = np.zeros_like(g.space.entry_branch)
+            by_entry["entry_branch"] = self.places
         if g.params.share > 0:
             self.space = self._own_arena(
                 g, waiting if source is None else src.space.arena, T, by_entry
@@ -291,14 +295,16 @@ class _Part:
     def scratch(self) -> tuple:
         """The scratch of its own that a part grown next may take (``spare``): its local
         space, node scoring's and candidates' (a part's setup was a millisecond, a third of
-        it making these)."""
-        return self.local_space, self.work, self.candidates
+        it making these), and in exact search its places by entry, if it has its own (4 MB at a
+        million rows, each page cleared at its first touch)."""
+        return self.local_space, self.work, self.candidates, self.places
 
     def release(self) -> None:
         """Drop the scratch once grown: what :func:`_append` reads (nodes, groups, counts)
         stays. The pipeline keeps many parts until the end, each with an arena, a pool and
         arrays by entry of its own."""
         self.space = self.local_space = self.hist = self.work = self.candidates = None
+        self.places = None
 
     def run(self, budget: int) -> int:
         return self._growth.run(self, budget)
@@ -338,10 +344,9 @@ class _Part:
         pending = heap.node[:size].copy()
         n = (nodes.end[pending] - nodes.start[pending]).astype(np.int64)
         total = int(n.sum())
-        if size < 2 or total < STEAL_LEAST_ENTRIES:
+        # (Exact search's parts hold one subtree each, grown whole: nothing to give.)
+        if size < 2 or total < STEAL_LEAST_ENTRIES or self.growth.params.share == 0:
             return None
-        if self.growth.params.share == 0 and (pending >= len(self.rows)).any():
-            return None  # (exact search's parts have only their roots to give)
         # Each in turn if it brings the gift closer to half: one node holding most of the
         # entries is given whole (a rule of "at most half" gave its small siblings only, and
         # the thread come free was back for more a millisecond later).
@@ -352,15 +357,12 @@ class _Part:
         if not taken.any() or taken.all():
             return None
         rows = pending[taken]
-        if self.growth.params.share > 0:
-            part = _Part(self.growth, rows, self, spare)
-            slots = nodes.slot[rows]
-            for slot in slots[slots >= 0].tolist():  # their histograms copied: slots free
-                self.hist.free[st.free_slots[0]] = slot
-                st.free_slots[0] += 1
-            nodes.slot[rows] = -1
-        else:  # exact search's subtrees: whole, still where the growth left them
-            part = _Part(self.growth, self.rows[rows], spare=spare)
+        part = _Part(self.growth, rows, self, spare)
+        slots = nodes.slot[rows]
+        for slot in slots[slots >= 0].tolist():  # their histograms copied: slots free
+            self.hist.free[st.free_slots[0]] = slot
+            st.free_slots[0] += 1
+        nodes.slot[rows] = -1
         # The rest stay a valid heap: ordered by (key, tie).
         keep = ~taken
         node, key, tie = heap.node[:size][keep], heap.key[:size][keep], heap.tie[:size][keep]
@@ -719,8 +721,8 @@ class Pipeline:
 
     def finish(self, monitor: Monitor) -> None:
         """The top is done: the rest shared out (in the histogram mode in shorter and
-        shorter shares, :func:`guided_shares`, else one a thread; the calling thread growing
-        too), every part waited for, their nodes appended."""
+        shorter shares, :func:`guided_shares`, else one subtree at a time, :func:`biggest_first`;
+        the calling thread growing too), every part waited for, their nodes appended."""
         rows = self._new_rows()
         if len(rows):
             nodes = self.growth.nodes
@@ -728,7 +730,7 @@ class Pipeline:
             if self.growth.params.share > 0:
                 groups = guided_shares(sizes, self.threads)
             else:
-                groups = shares(sizes, self.threads)
+                groups = biggest_first(sizes)
             for share in groups:
                 self._hand(rows[share])
         self.close(monitor)

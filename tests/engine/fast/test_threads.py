@@ -134,7 +134,8 @@ def test_one_two_and_three_threads_grow_the_same_tree(name, params, data_shape, 
     assert bits(trees[0]) == bits(trees[1]) == bits(trees[2])
 
 
-GIVING = [c for c in CASES if c[0] != "best-first"]
+# Exact search's parts hold one subtree each (threads.biggest_first): nothing to give.
+GIVING = [c for c in CASES if "histogram" in c[0]]
 
 
 @pytest.mark.parametrize("name, params, data_shape", GIVING, ids=[c[0] for c in GIVING])
@@ -142,8 +143,8 @@ def test_parts_giving_subtrees_away_grow_the_same_tree(name, params, data_shape,
     """A part still growing gives some of its subtrees to a thread with nothing to grow
     (``Pipeline._give``), forced here at every pause of every part: in the histogram mode
     nodes it has split itself (rows of its own, found through its rows when the nodes are
-    appended), in exact search subtrees it has yet to start; the new parts take the scratch
-    of parts grown before. The tree is the same, bit for bit."""
+    appended), or subtrees it has yet to start; the new parts take the scratch of parts
+    grown before. The tree is the same, bit for bit."""
     small_subtrees(monkeypatch)
     monkeypatch.setattr(threads, "STEAL_LEAST_ENTRIES", 0)
     given = []
@@ -165,9 +166,7 @@ def test_parts_giving_subtrees_away_grow_the_same_tree(name, params, data_shape,
     for k in (2, 3):
         given.clear()
         assert bits(grow(data, resolve(**params, threads=k))) == want, k
-        assert given
-        # The histogram mode's parts give nodes they split; exact search's, whole subtrees.
-        assert all(mine == name.startswith("histogram") for mine, _ in given)
+        assert given and all(mine for mine, _ in given)
 
 
 def test_a_part_gives_about_half_its_entries_the_biggest_first_and_keeps_a_valid_heap(
@@ -187,16 +186,16 @@ def test_a_part_gives_about_half_its_entries_the_biggest_first_and_keeps_a_valid
     )
     part.rows = np.arange(6) + 10
     made = []
-    part.growth = SimpleNamespace(params=SimpleNamespace(share=0))
+    part.growth = SimpleNamespace(params=SimpleNamespace(share=1))  # (the histogram mode)
+    part.hist = SimpleNamespace(free=np.zeros(8, np.int64))
 
     def made_with(self, growth, rows, source=None, spare=None):
         made.append((rows.tolist(), source))
 
     monkeypatch.setattr(threads._Part, "__init__", made_with)
     assert threads._Part.split_off(part) is not None
-    # 200 entries: the biggest (100) is half already; as the growth's rows (exact search's
-    # parts give whole subtrees).
-    assert made == [([10], None)]
+    # 200 entries: the biggest (100) is half already; as rows of the giving part.
+    assert made == [([0], part)]
     left = part.state.heap_size[0]
     assert left == 5 and part.heap.node[:left].tolist() == [1, 2, 3, 4, 5]
     assert part.heap.key[:left].tolist() == [2.0, 2.0, 3.0, 4.0, 5.0]
@@ -206,9 +205,12 @@ def test_a_part_gives_about_half_its_entries_the_biggest_first_and_keeps_a_valid
     part.nodes.end[:] = part.nodes.start + sizes
     made.clear()
     assert threads._Part.split_off(part) is not None
-    assert made == [([12], None)]  # 80 of 100: the biggest first, as far from half as the 20
+    assert made == [([2], part)]  # 80 of 100: the biggest first, as far from half as the 20
     part.state.heap_size[0] = 1
     assert threads._Part.split_off(part) is None  # one subtree left: nothing to give
+    part.state.heap_size[0] = 4
+    part.growth.params.share = 0
+    assert threads._Part.split_off(part) is None  # exact search's: one subtree, started
 
 
 def test_memory_written_and_read_once_is_zeros_of_ordinary_pages(monkeypatch):
@@ -252,11 +254,10 @@ def test_the_histogram_pool_grows_rather_than_a_node_going_without(monkeypatch):
     assert more and bits(tight) == bits(roomy)
 
 
-def test_the_threads_share_the_subtrees_by_size_and_all_of_them():
-    sizes = np.array([5.0, 100.0, 7.0, 60.0, 50.0])
-    groups = threads.shares(sizes, 2)
-    assert sorted(np.concatenate(groups).tolist()) == [0, 1, 2, 3, 4]
-    assert sorted(sizes[g].sum() for g in groups) == [110.0, 112.0]
+def test_exact_searchs_last_subtrees_are_handed_out_one_at_a_time_the_biggest_first():
+    sizes = np.array([5.0, 100.0, 7.0, 60.0, 50.0, 60.0])
+    groups = threads.biggest_first(sizes)
+    assert [g.tolist() for g in groups] == [[1], [3], [5], [4], [2], [0]]  # ties in row order
     assert threads.n_threads(3) == 3 and threads.n_threads(0) >= 1
 
 
