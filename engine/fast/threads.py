@@ -21,8 +21,8 @@ after the other was done in fits of a fraction of a second. Exact search's subtr
 grown whole, are handed out one at a time, the biggest first (:func:`biggest_first`).
 
 Above them, exact search splits each big node with every thread at once (:class:`Splitter`):
-each thread searches a range of the node's attributes, moves a range of its entries to their
-children and distributes a range of its sorted orders. Before, the top of the tree (a million
+each thread searches the node's attributes and distributes its sorted orders, the next one
+left as it comes free, and moves a range of its entries to their children. Before, the top of the tree (a million
 rows down to nodes of 131,072) grew on one thread, and two threads sped a fit up by 1.2-1.5x
 at most.
 
@@ -417,9 +417,9 @@ class Splitter:
     sorted orders, with scratch of its own; exact search's attributes, the sorted orders and
     blocks of entries (counts of the attributes of few values, the histogram mode's
     histograms) are taken one at a time. The searches and the orders are each one attribute's
-    alone, the entries' parts
-    laid out where one thread lays them, and blocks added in block order, so the node is split
-    as one thread splits it: every thread count grows the same tree."""
+    alone, the entries' parts laid out where one thread lays them, and blocks added in block
+    order, so the node is split as one thread splits it: every thread count grows the same
+    tree."""
 
     def __init__(self, growth, threads: int):
         self.threads = threads
