@@ -22,9 +22,9 @@ grown whole, are handed out one at a time, the biggest first (:func:`biggest_fir
 
 Above them, exact search splits each big node with every thread at once (:class:`Splitter`):
 each thread searches the node's attributes and distributes its sorted orders, the next one
-left as it comes free, and moves a range of its entries to their children. Before, the top of the tree (a million
-rows down to nodes of 131,072) grew on one thread, and two threads sped a fit up by 1.2-1.5x
-at most.
+left as it comes free, and moves a range of its entries to their children. Before, the top
+of the tree (a million rows down to nodes of 131,072) grew on one thread, and two threads
+sped a fit up by 1.2-1.5x at most.
 
 No numba threading layer is involved: plain threads, each in its own call of the kernel,
 so the window, a cross-validation and a fit can all grow at once safely.
@@ -196,15 +196,11 @@ class _Part:
         # a split's value and goes down both at a fraction), one of the part's own; else the
         # growth's, each entry written by the one thread growing it. (Its own took a fit of a
         # million rows 10 ms of clearing pages, 12 MB a part.)
-        by_entry = {"entry_branch": g.space.entry_branch, "entry_weight": g.space.entry_weight}
         own = gappy and g.params.majority == 0
-        if own and g.params.share > 0:
-            by_entry = {name: np.zeros_like(a) for name, a in by_entry.items()}
-        elif own:  # (a part grown before's will do: _local_orders writes a place before reading)
-            if self.places is None:
-                self.places = np.zeros_like(g.space.entry_branch)
-            by_entry["entry_branch"] = self.places
         if g.params.share > 0:
+            by_entry = {"entry_branch": g.space.entry_branch, "entry_weight": g.space.entry_weight}
+            if own:
+                by_entry = {name: np.zeros_like(a) for name, a in by_entry.items()}
             self.space = self._own_arena(
                 g, waiting if source is None else src.space.arena, T, by_entry
             )
@@ -212,8 +208,11 @@ class _Part:
             self._own_groups(src, shared)
         else:
             # Read where they wait; each entry's place is written to entry_branch by
-            # _local_orders.
-            self.space = g.space._replace(arena=waiting, entry_branch=by_entry["entry_branch"])
+            # _local_orders before it is read, so a part grown before's places will do.
+            if own and self.places is None:
+                self.places = np.zeros_like(g.space.entry_branch)
+            places = self.places if own else g.space.entry_branch
+            self.space = g.space._replace(arena=waiting, entry_branch=places)
             h = g.hist
             self.hist = Hist(
                 h.codes,
@@ -339,13 +338,14 @@ class _Part:
         entries as the biggest first make it), no longer its own; None when too little is
         left to share. Made on this part's thread between two chunks: its segments and
         histograms are copied before this part's later splits can write over them."""
+        if self.growth.params.share == 0:
+            return None  # exact search's parts hold one subtree each, grown whole
         st, heap, nodes = self.state, self.heap, self.nodes
         size = int(st.heap_size[0])
         pending = heap.node[:size].copy()
         n = (nodes.end[pending] - nodes.start[pending]).astype(np.int64)
         total = int(n.sum())
-        # (Exact search's parts hold one subtree each, grown whole: nothing to give.)
-        if size < 2 or total < STEAL_LEAST_ENTRIES or self.growth.params.share == 0:
+        if size < 2 or total < STEAL_LEAST_ENTRIES:
             return None
         # Each in turn if it brings the gift closer to half: one node holding most of the
         # entries is given whole (a rule of "at most half" gave its small siblings only, and
