@@ -35,7 +35,7 @@ from engine.fast.groups import (
     new_state,
     new_work,
 )
-from engine.fast.threads import beside, fold_map
+from engine.fast.threads import beside, fold_map, spills
 from engine.flat import FlatTree
 from engine.learn import rules
 from engine.learn.problem import Problem
@@ -467,12 +467,12 @@ class Growth:
                 ),
                 share=max(HIST_SHARE_ROWS, m // (SHARE_PARTS * threads)) if hist else 0,
             )
-            # With missing values the local space is then where deferred segments wait (the
-            # threads have their own): SIDE_SLACK times the arena (a segment is deferred
-            # once, but the copies of entries missing a value make them add up to more), in
-            # zeros, so pages untouched take no memory, and no enlargement copies it. Without,
-            # they wait where they are (growth_loop.run).
-            side = SIDE_SLACK * capacity if gappy else 0
+            # Where splits copy entries missing a value (:func:`spills`) the local space is
+            # then where deferred segments wait (the threads have their own): SIDE_SLACK
+            # times the arena (a segment is deferred once, but the copies make them add up to
+            # more), in zeros, so pages untouched take no memory, and no enlargement copies
+            # it. Else they wait where they are (growth_loop.run).
+            side = SIDE_SLACK * capacity if spills(has_missing, self.params.majority) else 0
             self.local_space = self.local_space._replace(
                 arena=Arena(
                     _ordinary_zeros(side, np.int32),

@@ -1444,11 +1444,12 @@ def run(
     groups, state = as_ref(groups_t), as_ref(state_t)
     data = gsp.data
     max_categories = 0  # the most categories of a nominal attribute (0: none)
-    gappy = False  # some values missing: partitions may copy entries past their segments
+    spills = False  # partitions may copy entries past their segments (threads.spills)
     for j in range(data.kind.shape[0]):
         if data.kind[j] == NOMINAL and data.n_categories[j] > max_categories:
             max_categories = data.n_categories[j]
-        gappy = gappy or data.has_missing[j]
+        spills = spills or data.has_missing[j]
+    spills = spills and par.majority == 0
     state.need_nodes[0], state.need_arena[0] = 0, 0
     state.need_local[0], state.need_groups[0], state.need_slots[0] = 0, 0, 0
     if state.n_nodes[0] == 0:
@@ -1461,13 +1462,13 @@ def run(
             return PAUSED
         i = heap.node[0]
         if (nodes.local[i] == 1 or nodes.local[i] == SHARED) and par.local == DEFER_LOCAL:
-            # Grown by the caller's threads. With missing values its segment moves to the
-            # local space's arena, past those deferred before: in the arena, a later
-            # partition's copies of entries with missing values may overrun segments at
-            # higher addresses (depth-first, those are done). Without, nothing overruns it
+            # Grown by the caller's threads. With missing values sent down both branches its
+            # segment moves to the local space's arena, past those deferred before: in the
+            # arena, a later partition's copies of those entries may overrun segments at
+            # higher addresses (depth-first, those are done). Else nothing overruns it
             # and the threads read it where it is (in the histogram mode while the top
             # still grows: beside, never over it). A shared node keeps its histogram's slot.
-            if not gappy:
+            if not spills:
                 nodes.local[i] = DEFERRED
                 _heap_pop(heap, state)
                 continue

@@ -139,6 +139,14 @@ def guided_shares(sizes: np.ndarray, threads: int) -> list[np.ndarray]:
     return [np.array(sorted(g), dtype=np.int64) for g in groups if g]
 
 
+def spills(has_missing: np.ndarray, majority: int) -> bool:
+    """Whether a split may copy entries past its node's segment: where a value is missing and
+    its entry goes down both branches at a fraction (C4.5's rule). Under ``--missing
+    majority`` it goes whole down one branch, and the children fill their parent's segment,
+    as without missing values. (The growth loop's ``run`` tells the same in its kernel.)"""
+    return bool(has_missing.any()) and majority == 0
+
+
 def own_work(work):
     """A thread's own scratch like ``work``: zeros, but the ``flog`` table, which is read only."""
     return type(work)(
@@ -188,15 +196,14 @@ class _Part:
         shared = self.nodes.attribute[:T] >= 0
         self.nodes.local[:T] = np.where(shared, 0, 1)
         self.state = new_state()._replace(stop=g.state.stop)  # the fit's Cancel
-        # The growth's deferred segments wait in its local space with missing values, else
-        # where they are (growth_loop.run); a giving part's, in its own arena.
-        gappy = bool(g.data.has_missing.any())
-        waiting = g.local_space.arena if gappy else g.space.arena
-        # Scratch written by entry: where an entry may be in two subtrees at once (it misses
-        # a split's value and goes down both at a fraction), one of the part's own; else the
-        # growth's, each entry written by the one thread growing it. (Its own took a fit of a
-        # million rows 10 ms of clearing pages, 12 MB a part.)
-        own = gappy and g.params.majority == 0
+        # The growth's deferred segments wait in its local space where splits copy entries
+        # past their segments, else where they are (growth_loop.run); a giving part's, in its
+        # own arena. Scratch written by entry: where an entry may be in two subtrees at once
+        # (it misses a split's value and goes down both at a fraction), one of the part's
+        # own; else the growth's, each entry written by the one thread growing it. (Its own
+        # took a fit of a million rows 10 ms of clearing pages, 12 MB a part.)
+        own = spills(g.data.has_missing, g.params.majority)
+        waiting = g.local_space.arena if own else g.space.arena
         if g.params.share > 0:
             by_entry = {"entry_branch": g.space.entry_branch, "entry_weight": g.space.entry_weight}
             if own:
@@ -242,7 +249,7 @@ class _Part:
         nodes = self.nodes
         sizes = (nodes.end[:T] - nodes.start[:T]).astype(np.int64)
         total = int(sizes.sum())
-        room = total + (total // 4 + 1024 if g.data.has_missing.any() else 0)
+        room = total + (total // 4 + 1024 if spills(g.data.has_missing, g.params.majority) else 0)
         entry, weight = np.zeros(room, np.int32), np.zeros(room)
         at = total
         for r in range(T):
