@@ -155,13 +155,19 @@ def buffers(n: int) -> tuple[np.ndarray, ...]:
 
 
 def stable_order(values: np.ndarray, scratch: tuple | None = None) -> np.ndarray:
-    """:func:`stable_argsort` of any float column (copied when it is not a writable C array,
-    so that one compiled version serves every column), in ``scratch`` (:func:`buffers`)
-    when it is given and big enough."""
-    values = np.require(values, np.float64, ["C_CONTIGUOUS", "WRITEABLE"])
+    """:func:`stable_argsort` of any float column, in ``scratch`` (:func:`buffers`) when it is
+    given and big enough. A column that is not a writable C array of doubles (a table's
+    block is read-only) is copied first, so that one compiled version serves every column:
+    into the scratch whose keys the sort writes only after reading every value, where a
+    fresh copy took the first touch of its pages (8 MB a column of a million rows; on a
+    machine whose memory came back slowly, two-thread fits sorted no faster than one)."""
     n = len(values)
     if scratch is None or len(scratch[0]) < n:
         scratch = buffers(n)
+    if values.dtype != np.float64 or not values.flags.c_contiguous or not values.flags.writeable:
+        staged = scratch[1][:n].view(np.float64)
+        staged[:] = values
+        values = staged
     out = np.empty(n, np.int32)
     stable_argsort(values, out, *scratch)
     return out
