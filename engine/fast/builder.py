@@ -437,6 +437,8 @@ class Growth:
             self.hist.codes if self.coded else np.zeros((1, p), np.uint8),
         )
         self.params = kernel_params(s, K, S, hist, small, local, kernels)
+        # Splits copy rows missing a value past their segments (read by the threads' parts).
+        self.spills = spills(has_missing, self.params.majority)
         self.local_params = self.params._replace(histogram=0, local=0, best_first=0, split_least=0)
         stride = min(local_rows, m) if local else 1
         self.stride = stride
@@ -472,7 +474,7 @@ class Growth:
             # times the arena (a segment is deferred once, but the copies make them add up to
             # more), in zeros, so pages untouched take no memory, and no enlargement copies
             # it. Else they wait where they are (growth_loop.run).
-            side = SIDE_SLACK * capacity if spills(has_missing, self.params.majority) else 0
+            side = SIDE_SLACK * capacity if self.spills else 0
             self.local_space = self.local_space._replace(
                 arena=Arena(
                     _ordinary_zeros(side, np.int32),

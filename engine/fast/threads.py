@@ -143,7 +143,8 @@ def spills(has_missing: np.ndarray, majority: int) -> bool:
     """Whether a split may copy entries past its node's segment: where a value is missing and
     its entry goes down both branches at a fraction (C4.5's rule). Under ``--missing
     majority`` it goes whole down one branch, and the children fill their parent's segment,
-    as without missing values. (The growth loop's ``run`` tells the same in its kernel.)"""
+    as without missing values. (The growth loop's ``run`` tells the same in its kernel; a
+    growth holds the answer as ``spills``.)"""
     return bool(has_missing.any()) and majority == 0
 
 
@@ -202,7 +203,7 @@ class _Part:
         # (it misses a split's value and goes down both at a fraction), one of the part's
         # own; else the growth's, each entry written by the one thread growing it. (Its own
         # took a fit of a million rows 10 ms of clearing pages, 12 MB a part.)
-        own = spills(g.data.has_missing, g.params.majority)
+        own = g.spills
         waiting = g.local_space.arena if own else g.space.arena
         if g.params.share > 0:
             by_entry = {"entry_branch": g.space.entry_branch, "entry_weight": g.space.entry_weight}
@@ -249,7 +250,7 @@ class _Part:
         nodes = self.nodes
         sizes = (nodes.end[:T] - nodes.start[:T]).astype(np.int64)
         total = int(sizes.sum())
-        room = total + (total // 4 + 1024 if spills(g.data.has_missing, g.params.majority) else 0)
+        room = total + (total // 4 + 1024 if g.spills else 0)
         entry, weight = np.zeros(room, np.int32), np.zeros(room)
         at = total
         for r in range(T):
