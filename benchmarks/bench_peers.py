@@ -18,8 +18,9 @@ given ``--threads``. With missing values Arbor also runs its exact search with `
 majority`` ("arbor majority"): such a row goes down one branch whole, as in scikit-learn
 (the side its search picks) and YDF (imputed), where the default sends it down both at a
 fraction of its weight (C4.5's rule, more rows deeper in the tree).
-A library that is not installed is left out. Runs are interleaved, every other one in
-reverse order; the best of ``--runs`` is shown, with its ratio to scikit-learn's.
+A library that is not installed is left out. Runs are interleaved, libraries and thread
+counts alike, every other one in reverse order; the best of ``--runs`` is shown, with its
+ratio to scikit-learn's.
 
 Generators: ``mixed`` (12 normal attributes and 4 small integers, a noisy signal) and
 ``tied`` (the same signal from attributes rounded to one decimal and integers 0-9: few
@@ -287,36 +288,42 @@ def main() -> None:
         for task, missing in cases:
             train = make_data(rows, generator, task, missing)
             test = make_data(TEST_ROWS, generator, task, missing, seed=1)
+            small = make_data(2_000, generator, task, missing, seed=2)
+            by_threads = {}
             for threads in args.threads:
                 peers = {k: f for k, f in fits(task, threads, missing).items() if k in args.peers}
-                small = make_data(2_000, generator, task, missing, seed=2)
                 for fit in peers.values():  # libraries loaded, kernels ready
                     fit(small, small)
-                best, scores = {}, {}
-                for run in range(runs):
-                    # Every other run in reverse: the fit after scikit-learn's (which frees
-                    # much memory) ran 0.1-0.2 s slower than the same fit run later.
-                    order = list(peers.items())
-                    for who, fit in order[::-1] if run % 2 else order:
-                        start = time.perf_counter()
-                        predicted = fit(train, test)
-                        took = time.perf_counter() - start
-                        best[who] = min(best.get(who, np.inf), took)
-                        scores[who] = quality(
-                            task,
-                            test[1] if task == "regression" else test[2]["y"].to_numpy(),
-                            predicted,
-                        )
-                for who, took in best.items():
-                    timed.setdefault((generator, task, missing, who), {})[threads] = took
-                base = best.get("sklearn")
+                by_threads[threads] = peers
+            best, scores = {}, {}
+            for run in range(runs):
+                # Every other run in reverse: the fit after scikit-learn's (which frees much
+                # memory) ran 0.1-0.2 s slower than the same fit run later. Each run goes
+                # through every thread count, so that a machine whose speed drifts over
+                # minutes (a shared virtual one) drifts alike for all: run one thread count
+                # after the other, two threads against one came out 1.3-2.1x on the same code.
+                order = [(k, who, f) for k, peers in by_threads.items() for who, f in peers.items()]
+                for threads, who, fit in order[::-1] if run % 2 else order:
+                    start = time.perf_counter()
+                    predicted = fit(train, test)
+                    took = time.perf_counter() - start
+                    best[threads, who] = min(best.get((threads, who), np.inf), took)
+                    scores[threads, who] = quality(
+                        task,
+                        test[1] if task == "regression" else test[2]["y"].to_numpy(),
+                        predicted,
+                    )
+            for threads in args.threads:
+                base = best.get((threads, "sklearn"))
                 cells = []
                 for who in PEERS:
-                    if who not in best:
+                    if (threads, who) not in best:
                         cells.append(f"{'-':>16}")
                         continue
-                    ratio = f" {best[who] / base:.2f}x" if base else ""
-                    cells.append(f"{best[who]:6.2f}s{ratio} {scores[who]:4.1f}".rjust(16))
+                    took = best[threads, who]
+                    timed.setdefault((generator, task, missing, who), {})[threads] = took
+                    ratio = f" {took / base:.2f}x" if base else ""
+                    cells.append(f"{took:6.2f}s{ratio} {scores[threads, who]:4.1f}".rjust(16))
                 print(
                     f"{generator:<8} {task:<15} {100 * missing:>3.0f}% {threads:>3} | "
                     + " | ".join(cells),
