@@ -20,7 +20,8 @@ majority`` ("arbor majority"): such a row goes down one branch whole, as in scik
 fraction of its weight (C4.5's rule, more rows deeper in the tree).
 A library that is not installed is left out. Runs are interleaved, libraries and thread
 counts alike, every other one in reverse order; the best of ``--runs`` is shown, with its
-ratio to scikit-learn's.
+ratio to scikit-learn's, and the speed on more threads against one as the best times' ratio
+and the range of the runs' own ratios.
 
 Generators: ``mixed`` (12 normal attributes and 4 small integers, a noisy signal) and
 ``tied`` (the same signal from attributes rounded to one decimal and integers 0-9: few
@@ -284,6 +285,7 @@ def main() -> None:
         + " | ".join(f"{p:>16}" for p in PEERS)
     )
     timed: dict[tuple, dict[int, float]] = {}  # (generator, task, missing, peer): by threads
+    runs_of: dict[tuple, dict[int, list[float]]] = {}  # the same, every run's time
     for generator in generators:
         for task, missing in cases:
             train = make_data(rows, generator, task, missing)
@@ -295,7 +297,7 @@ def main() -> None:
                 for fit in peers.values():  # libraries loaded, kernels ready
                     fit(small, small)
                 by_threads[threads] = peers
-            best, scores = {}, {}
+            best, scores, each = {}, {}, {}  # each: every run's time, in run order
             for run in range(runs):
                 # Every other run in reverse: the fit after scikit-learn's (which frees much
                 # memory) ran 0.1-0.2 s slower than the same fit run later. Each run goes
@@ -308,6 +310,7 @@ def main() -> None:
                     predicted = fit(train, test)
                     took = time.perf_counter() - start
                     best[threads, who] = min(best.get((threads, who), np.inf), took)
+                    each.setdefault((threads, who), []).append(took)
                     scores[threads, who] = quality(
                         task,
                         test[1] if task == "regression" else test[2]["y"].to_numpy(),
@@ -322,6 +325,9 @@ def main() -> None:
                         continue
                     took = best[threads, who]
                     timed.setdefault((generator, task, missing, who), {})[threads] = took
+                    runs_of.setdefault((generator, task, missing, who), {})[threads] = each[
+                        threads, who
+                    ]
                     ratio = f" {took / base:.2f}x" if base else ""
                     cells.append(f"{took:6.2f}s{ratio} {scores[threads, who]:4.1f}".rjust(16))
                 print(
@@ -329,19 +335,28 @@ def main() -> None:
                     + " | ".join(cells),
                     flush=True,
                 )
-    scaling(timed, args.threads)
+    scaling(timed, runs_of, args.threads)
 
 
-def scaling(timed: dict, threads: list[int]) -> None:
-    """Each library's speed on more threads against one (from the unrounded best times)."""
+def scaling(timed: dict, runs_of: dict, threads: list[int]) -> None:
+    """Each library's speed on more threads against one, from the unrounded best times, and
+    (of two runs or more) the lowest and highest of the runs' own ratios: a run times every
+    thread count within a few seconds, so its ratio is what a machine whose speed drifts
+    from minute to minute (a shared virtual one) shows at one time."""
     more = [k for k in threads if k != 1]
     if 1 not in threads or not more:
         return
     print(f"\nspeed on {', '.join(map(str, more))} threads against one")
+
+    def ratio(key, k) -> str:
+        best = f"{timed[key][1] / timed[key][k]:.2f}x"
+        pairs = [a / b for a, b in zip(runs_of[key][1], runs_of[key][k], strict=True)]
+        return best if len(pairs) < 2 else f"{best} ({min(pairs):.2f}-{max(pairs):.2f})"
+
     for (generator, task, missing), row in itertools.groupby(timed.items(), lambda i: i[0][:3]):
         cells = dict((key[3], t) for key, t in row)
         shown = [
-            f"{who} " + " ".join(f"{cells[who][1] / cells[who][k]:.2f}x" for k in more)
+            f"{who} " + " ".join(ratio((generator, task, missing, who), k) for k in more)
             for who in PEERS
             if who in cells and all(k in cells[who] for k in (1, *more))
         ]
