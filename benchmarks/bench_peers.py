@@ -284,8 +284,8 @@ def main() -> None:
         f"{'data':<8} {'task':<15} {'miss':>4} {'thr':>3} | "
         + " | ".join(f"{p:>16}" for p in PEERS)
     )
-    timed: dict[tuple, dict[int, float]] = {}  # (generator, task, missing, peer): by threads
-    runs_of: dict[tuple, dict[int, list[float]]] = {}  # the same, every run's time
+    # (generator, task, missing, peer): by thread count, every run's time in run order
+    timed: dict[tuple, dict[int, list[float]]] = {}
     for generator in generators:
         for task, missing in cases:
             train = make_data(rows, generator, task, missing)
@@ -297,7 +297,7 @@ def main() -> None:
                 for fit in peers.values():  # libraries loaded, kernels ready
                     fit(small, small)
                 by_threads[threads] = peers
-            best, scores, each = {}, {}, {}  # each: every run's time, in run order
+            each, scores = {}, {}  # each: every run's time, in run order
             for run in range(runs):
                 # Every other run in reverse: the fit after scikit-learn's (which frees much
                 # memory) ran 0.1-0.2 s slower than the same fit run later. Each run goes
@@ -309,7 +309,6 @@ def main() -> None:
                     start = time.perf_counter()
                     predicted = fit(train, test)
                     took = time.perf_counter() - start
-                    best[threads, who] = min(best.get((threads, who), np.inf), took)
                     each.setdefault((threads, who), []).append(took)
                     scores[threads, who] = quality(
                         task,
@@ -317,17 +316,16 @@ def main() -> None:
                         predicted,
                     )
             for threads in args.threads:
-                base = best.get((threads, "sklearn"))
+                base = min(each.get((threads, "sklearn"), [0.0]))
                 cells = []
                 for who in PEERS:
-                    if (threads, who) not in best:
+                    if (threads, who) not in each:
                         cells.append(f"{'-':>16}")
                         continue
-                    took = best[threads, who]
-                    timed.setdefault((generator, task, missing, who), {})[threads] = took
-                    runs_of.setdefault((generator, task, missing, who), {})[threads] = each[
+                    timed.setdefault((generator, task, missing, who), {})[threads] = each[
                         threads, who
                     ]
+                    took = min(each[threads, who])
                     ratio = f" {took / base:.2f}x" if base else ""
                     cells.append(f"{took:6.2f}s{ratio} {scores[threads, who]:4.1f}".rjust(16))
                 print(
@@ -335,10 +333,10 @@ def main() -> None:
                     + " | ".join(cells),
                     flush=True,
                 )
-    scaling(timed, runs_of, args.threads)
+    scaling(timed, args.threads)
 
 
-def scaling(timed: dict, runs_of: dict, threads: list[int]) -> None:
+def scaling(timed: dict, threads: list[int]) -> None:
     """Each library's speed on more threads against one, from the unrounded best times, and
     (of two runs or more) the lowest and highest of the runs' own ratios: a run times every
     thread count within a few seconds, so its ratio is what a machine whose speed drifts
@@ -349,8 +347,8 @@ def scaling(timed: dict, runs_of: dict, threads: list[int]) -> None:
     print(f"\nspeed on {', '.join(map(str, more))} threads against one")
 
     def ratio(key, k) -> str:
-        best = f"{timed[key][1] / timed[key][k]:.2f}x"
-        pairs = [a / b for a, b in zip(runs_of[key][1], runs_of[key][k], strict=True)]
+        best = f"{min(timed[key][1]) / min(timed[key][k]):.2f}x"
+        pairs = [a / b for a, b in zip(timed[key][1], timed[key][k], strict=True)]
         return best if len(pairs) < 2 else f"{best} ({min(pairs):.2f}-{max(pairs):.2f})"
 
     for (generator, task, missing), row in itertools.groupby(timed.items(), lambda i: i[0][:3]):
