@@ -18,10 +18,10 @@ given ``--threads``. With missing values Arbor also runs its exact search with `
 majority`` ("arbor majority"): such a row goes down one branch whole, as in scikit-learn
 (the side its search picks) and YDF (imputed), where the default sends it down both at a
 fraction of its weight (C4.5's rule, more rows deeper in the tree).
-A library that is not installed is left out. Runs are interleaved, libraries and thread
-counts alike, every other one in reverse order; the best of ``--runs`` is shown, with its
-ratio to scikit-learn's, and the speed on more threads against one as the best times' ratio
-and the range of the runs' own ratios.
+A library that is not installed is left out. Each run times each library's thread counts one
+right after the other (which comes first alternates), every other run the libraries in reverse
+order; the best of ``--runs`` is shown, with its ratio to scikit-learn's, and the speed on
+more threads against one as the best times' ratio and the range of the runs' own ratios.
 
 Generators: ``mixed`` (12 normal attributes and 4 small integers, a noisy signal) and
 ``tied`` (the same signal from attributes rounded to one decimal and integers 0-9: few
@@ -300,12 +300,18 @@ def main() -> None:
             each, scores = {}, {}  # each: every run's time, in run order
             for run in range(runs):
                 # Every other run in reverse: the fit after scikit-learn's (which frees much
-                # memory) ran 0.1-0.2 s slower than the same fit run later. Each run goes
-                # through every thread count, so that a machine whose speed drifts over
-                # minutes (a shared virtual one) drifts alike for all: run one thread count
-                # after the other, two threads against one came out 1.3-2.1x on the same code.
-                order = [(k, who, f) for k, peers in by_threads.items() for who, f in peers.items()]
-                for threads, who, fit in order[::-1] if run % 2 else order:
+                # memory) ran 0.1-0.2 s slower than the same fit run later. A library's thread
+                # counts run one right after the other (which first, in turn), so that its
+                # ratio is taken within seconds on a machine whose speed drifts from minute to
+                # minute (a shared virtual one, whose 10M-addition loop went from 0.8 to 1.5 s
+                # in half an hour), not with other libraries' half-minute fits in between.
+                names = list(by_threads[args.threads[0]])
+                order = [
+                    (threads, who, by_threads[threads][who])
+                    for i, who in enumerate(names[::-1] if run % 2 else names)
+                    for threads in (args.threads if (i + run) % 2 == 0 else args.threads[::-1])
+                ]
+                for threads, who, fit in order:
                     start = time.perf_counter()
                     predicted = fit(train, test)
                     took = time.perf_counter() - start
@@ -338,9 +344,9 @@ def main() -> None:
 
 def scaling(timed: dict, threads: list[int]) -> None:
     """Each library's speed on more threads against one, from the unrounded best times, and
-    (of two runs or more) the lowest and highest of the runs' own ratios: a run times every
-    thread count within a few seconds, so its ratio is what a machine whose speed drifts
-    from minute to minute (a shared virtual one) shows at one time."""
+    (of two runs or more) the lowest and highest of the runs' own ratios: a run times a
+    library's thread counts one right after the other, so its ratio is what a machine whose
+    speed drifts from minute to minute (a shared virtual one) shows at one time."""
     more = [k for k in threads if k != 1]
     if 1 not in threads or not more:
         return
