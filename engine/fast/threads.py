@@ -451,7 +451,9 @@ class Splitter:
         # in the histogram mode (their zeros took the root's split 0.9 ms, the others idle).
         if not g.space.arena.order.shape[0]:
             self.buffers = [g.space.buffer[:0]] * (self.threads - 1)
-        elif len(self.buffers) != self.threads - 1 or len(self.buffers[0]) < len(g.space.buffer):
+        elif len(self.buffers) != self.threads - 1 or any(
+            len(b) < len(g.space.buffer) for b in self.buffers
+        ):
             self.buffers = [np.zeros_like(g.space.buffer) for _ in range(self.threads - 1)]
         p = len(g.data.kind)
         buffers = [g.space.buffer, *self.buffers]

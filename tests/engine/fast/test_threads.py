@@ -556,3 +556,18 @@ def test_the_helper_threads_are_kept_from_fit_to_fit():
     kept = helping()
     assert kept and bits(grow(data, params)) == want
     assert helping() == kept  # none started again
+
+
+def test_a_splitter_of_one_thread_splits_as_the_growth_loop_does(monkeypatch):
+    """The builder makes a Splitter for two threads or more; one of a single thread (no other
+    thread's buffers) still splits every big node, into the one-thread tree."""
+    small_subtrees(monkeypatch)
+    split = splits_recorded(monkeypatch)
+    made = threads.Splitter.__init__
+    monkeypatch.setattr(threads.Splitter, "__init__", lambda self, growth, _: made(self, growth, 1))
+    data = generated(5, n=3000, nominal=1)
+    params = dict(algorithm="cart")
+    alone = grow(data, resolve(**params, threads=1))
+    assert not split
+    assert bits(grow(data, resolve(**params, threads=2))) == bits(alone)
+    assert split
