@@ -352,15 +352,15 @@ def scaling(timed: dict, threads: list[int]) -> None:
         return
     print(f"\nspeed on {', '.join(map(str, more))} threads against one")
 
-    def ratio(key, k) -> str:
-        best = f"{min(timed[key][1]) / min(timed[key][k]):.2f}x"
-        pairs = [a / b for a, b in zip(timed[key][1], timed[key][k], strict=True)]
+    def ratio(times, k) -> str:  # times: by thread count, every run's time
+        best = f"{min(times[1]) / min(times[k]):.2f}x"
+        pairs = [a / b for a, b in zip(times[1], times[k], strict=True)]
         return best if len(pairs) < 2 else f"{best} ({min(pairs):.2f}-{max(pairs):.2f})"
 
     for (generator, task, missing), row in itertools.groupby(timed.items(), lambda i: i[0][:3]):
         cells = dict((key[3], t) for key, t in row)
         shown = [
-            f"{who} " + " ".join(ratio((generator, task, missing, who), k) for k in more)
+            f"{who} " + " ".join(ratio(cells[who], k) for k in more)
             for who in PEERS
             if who in cells and all(k in cells[who] for k in (1, *more))
         ]
