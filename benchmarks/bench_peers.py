@@ -22,6 +22,9 @@ A library that is not installed is left out. Each run times each library's threa
 right after the other (which comes first alternates), every other run the libraries in reverse
 order; the best of ``--runs`` is shown, with its ratio to scikit-learn's, and the speed on
 more threads against one as the best times' ratio and the range of the runs' own ratios.
+Beside those, the machine's own (``benchmarks/ceiling.py``, probed before each run's fits
+of each case): what arithmetic and random reads gained from more threads at the time, the
+most any builder could (a shared virtual machine's two cores gave 1.5-2.0x, minute to minute).
 
 Generators: ``mixed`` (12 normal attributes and 4 small integers, a noisy signal) and
 ``tied`` (the same signal from attributes rounded to one decimal and integers 0-9: few
@@ -42,6 +45,8 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from ceiling import probe  # noqa: E402
+
 from engine.compiling.lifecycle import compile_kernels  # noqa: E402
 from engine.data.table import make_table  # noqa: E402
 from engine.estimator import DecisionTree  # noqa: E402
@@ -60,6 +65,9 @@ PEERS = (
     "xgb hist",
     "xgb exact",
 )
+#: The machine's own speed on more threads (benchmarks/ceiling.py), probed before each run's
+#: fits of each case and shown beside the libraries' in the scaling lines.
+MACHINE = ("machine arithmetic", "machine reads")
 
 
 #: ``--cases``: the task and the share of missing cells.
@@ -311,6 +319,9 @@ def main() -> None:
                     for i, who in enumerate(names[::-1] if run % 2 else names)
                     for threads in (args.threads if (i + run) % 2 == 0 else args.threads[::-1])
                 ]
+                for kind, times in probe(args.threads, repeats=1).items():
+                    for threads, took in times.items():
+                        each.setdefault((threads, f"machine {kind}"), []).append(took)
                 for threads, who, fit in order:
                     start = time.perf_counter()
                     predicted = fit(train, test)
@@ -322,6 +333,10 @@ def main() -> None:
                         predicted,
                     )
             for threads in args.threads:
+                for who in MACHINE:
+                    timed.setdefault((generator, task, missing, who), {})[threads] = each[
+                        threads, who
+                    ]
                 base = min(each.get((threads, "sklearn"), [0.0]))
                 cells = []
                 for who in PEERS:
@@ -361,7 +376,7 @@ def scaling(timed: dict, threads: list[int]) -> None:
         cells = dict((key[3], t) for key, t in row)
         shown = [
             f"{who} " + " ".join(ratio(cells[who], k) for k in more)
-            for who in PEERS
+            for who in (*PEERS, *MACHINE)
             if who in cells and all(k in cells[who] for k in (1, *more))
         ]
         print(f"{generator:<8} {task:<15} {100 * missing:>3.0f}% | " + " | ".join(shown))
