@@ -24,8 +24,8 @@ they have taken ``--least`` seconds, the best of each kept; every other run the 
 reverse order. The best of ``--runs`` is shown, with its ratio to scikit-learn's, and the speed on
 more threads against one as the best times' ratio and the range of the runs' own ratios.
 Beside those, the machine's own (``benchmarks/ceiling.py``, probed before each run's fits
-of each case): what arithmetic and random reads gained from more threads at the time, the
-most any builder could (a shared virtual machine's two cores gave 1.5-2.0x, minute to minute).
+of each case): what arithmetic and random reads gained from more threads at the time (a
+shared virtual machine's two cores gave 1.2-2.8x on arithmetic from run to run).
 
 Generators: ``mixed`` (12 normal attributes and 4 small integers, a noisy signal) and
 ``tied`` (the same signal from attributes rounded to one decimal and integers 0-9: few
@@ -323,7 +323,9 @@ def main() -> None:
                 # minute (a shared virtual one, whose 10M-addition loop went from 0.8 to 1.5 s
                 # in half an hour), not with other libraries' half-minute fits in between.
                 names = list(by_threads[args.threads[0]])
-                for kind, times in probe(args.threads, repeats=1).items():
+                # (which thread count the probe times first, in turn, as for the libraries)
+                ahead = args.threads if run % 2 == 0 else args.threads[::-1]
+                for kind, times in probe(ahead, repeats=1).items():
                     for threads, took in times.items():
                         each.setdefault((threads, f"machine {kind}"), []).append(took)
                 for i, who in enumerate(names[::-1] if run % 2 else names):
