@@ -274,7 +274,7 @@ def main() -> None:
         "--least",
         type=float,
         default=4.0,
-        help="seconds a library's fits take in a run at least (up to 4 turns), the best kept",
+        help=f"seconds a library's fits take in a run at least (up to {MOST_REPEATS} turns), the best kept",
     )
     parser.add_argument("--memory", action="store_true", help="Arbor's peak RSS only")
     parser.add_argument(

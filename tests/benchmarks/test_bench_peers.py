@@ -16,14 +16,14 @@ import bench_peers  # noqa: E402
 import ceiling  # noqa: E402
 
 
-def _timed(**by_peer):
+def _one_case(**by_peer):
     """``timed`` as bench_peers keeps it: one case, each peer's every run's time by threads."""
     return {("tied", "regression", 0.0, who): times for who, times in by_peer.items()}
 
 
 def test_scaling_shows_the_best_times_ratio_and_the_runs_own_range(capsys):
     # Best one-thread 1.8 s against best two-thread 1.0 s; the runs' own 2.0 / 1.0 and 1.8 / 1.2.
-    timed = _timed(**{"arbor hist": {1: [2.0, 1.8], 2: [1.0, 1.2]}})
+    timed = _one_case(**{"arbor hist": {1: [2.0, 1.8], 2: [1.0, 1.2]}})
     bench_peers.scaling(timed, [1, 2])
     lines = capsys.readouterr().out.splitlines()
     assert lines[-2] == "speed on 2 threads against one"
@@ -31,7 +31,7 @@ def test_scaling_shows_the_best_times_ratio_and_the_runs_own_range(capsys):
 
 
 def test_scaling_of_one_run_has_no_range_and_lists_the_machine_last(capsys):
-    timed = _timed(
+    timed = _one_case(
         **{
             "machine arithmetic": {1: [0.30], 2: [0.16]},
             "lightgbm": {1: [1.5], 2: [0.9]},
@@ -46,8 +46,8 @@ def test_scaling_of_one_run_has_no_range_and_lists_the_machine_last(capsys):
 
 
 def test_scaling_needs_one_thread_and_another(capsys):
-    bench_peers.scaling(_timed(**{"arbor hist": {2: [1.0], 4: [0.6]}}), [2, 4])
-    bench_peers.scaling(_timed(**{"arbor hist": {1: [1.0]}}), [1])
+    bench_peers.scaling(_one_case(**{"arbor hist": {2: [1.0], 4: [0.6]}}), [2, 4])
+    bench_peers.scaling(_one_case(**{"arbor hist": {1: [1.0]}}), [1])
     assert capsys.readouterr().out == ""
 
 
